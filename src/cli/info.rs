@@ -1,0 +1,332 @@
+//! `vitrine info`: what a model file holds, as text or as one JSON object per file.
+//!
+//! The JSON is the model's own shape, the same for every format (README documents it).
+//! Positions and matrices are converted back to the file's own axes so they can be
+//! compared with the modder's editor.
+
+use crate::formats::{self, LoadOptions};
+use crate::model::{Model, Pose};
+use clap::Args;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `vitrine info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// Model files, or folders to search recursively for model files.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// One JSON object per line per file instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Add every node's model-space matrix ("world", 16 floats, column-major).
+    #[arg(long)]
+    pub world: bool,
+    /// With --world: pose at this frame of this clip, e.g. `walk:4` (default: rest pose).
+    #[arg(long, value_name = "CLIP:FRAME")]
+    pub at: Option<String>,
+    /// Add each mesh's rest positions ("positions"), mesh-local, in file order.
+    #[arg(long)]
+    pub vertices: bool,
+    /// Extra folder to search for textures (repeatable).
+    #[arg(long = "texture-root", value_name = "DIR")]
+    pub texture_roots: Vec<PathBuf>,
+}
+
+/// Expands folders into the model files below them (sorted); files pass through.
+pub fn expand_inputs(inputs: &[PathBuf]) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if formats::is_model_path(&p) {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for p in inputs {
+        if p.is_dir() {
+            walk(p, &mut out);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+/// Runs `vitrine info`; returns the exit code (1 if any file failed).
+pub fn run(args: &InfoArgs) -> i32 {
+    let options = LoadOptions {
+        texture_roots: args.texture_roots.clone(),
+    };
+    let mut failed = 0;
+    let files = expand_inputs(&args.files);
+    for path in &files {
+        let result = formats::load_path(path, &options);
+        if result.is_err() {
+            failed += 1;
+        }
+        if args.json {
+            let v = match &result {
+                Ok(model) => match model_json(model, path, args) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        failed += 1;
+                        json!({"path": path, "error": e})
+                    }
+                },
+                Err(e) => json!({"path": path, "error": e.to_string()}),
+            };
+            println!("{v}");
+        } else {
+            match &result {
+                Ok(model) => print!("{}", text_summary(model, path)),
+                Err(e) => println!("{}: error: {e}\n", path.display()),
+            }
+        }
+    }
+    if !args.json && files.len() > 1 {
+        println!(
+            "{} files: {} loaded, {failed} failed",
+            files.len(),
+            files.len() - failed
+        );
+    }
+    i32::from(failed > 0)
+}
+
+/// Parses `CLIP:FRAME` into a clip index and a time in seconds.
+pub fn parse_at(model: &Model, at: &str) -> Result<(usize, f32), String> {
+    let (name, frame) = at
+        .rsplit_once(':')
+        .ok_or_else(|| format!("--at {at}: expected CLIP:FRAME"))?;
+    let frame: f32 = frame
+        .parse()
+        .map_err(|_| format!("--at {at}: {frame} is not a frame number"))?;
+    let clip = model.clip_index(name).ok_or_else(|| {
+        let names: Vec<_> = model.clips.iter().map(|c| c.name.as_str()).collect();
+        format!("--at {at}: no clip {name:?} (clips: {names:?})")
+    })?;
+    Ok((clip, model.clips[clip].frame_time(frame)))
+}
+
+fn vec3(v: glam::Vec3) -> Value {
+    json!([v.x, v.y, v.z])
+}
+
+/// The common-schema JSON object of one model.
+pub fn model_json(model: &Model, path: &Path, args: &InfoArgs) -> Result<Value, String> {
+    let axes = &model.axes;
+    let pose = match &args.at {
+        Some(at) => {
+            let (clip, time) = parse_at(model, at)?;
+            Pose::sample(model, Some(clip), time, 0)
+        }
+        None => Pose::rest(model),
+    };
+    let nodes: Vec<Value> = model
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let mut o = json!({"name": n.name, "parent": n.parent});
+            if args.world {
+                o["world"] = json!(axes.matrix_to_file(pose.world[i]).to_cols_array());
+            }
+            o
+        })
+        .collect();
+    let meshes: Vec<Value> = model
+        .meshes
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let mut o = json!({
+                "name": m.name,
+                "node": model.mesh_node(i),
+                "vertices": m.points.len(),
+                "triangles": m.triangle_count(),
+            });
+            if args.vertices {
+                let pts: Vec<Value> = m
+                    .points
+                    .iter()
+                    .map(|p| vec3(axes.point_to_file(*p)))
+                    .collect();
+                o["positions"] = Value::Array(pts);
+            }
+            o
+        })
+        .collect();
+    let textures: Vec<Value> = model
+        .textures
+        .iter()
+        .map(|t| json!({"role": t.role, "name": t.name, "resolved": t.resolved.is_some()}))
+        .collect();
+    let clips: Vec<Value> = model
+        .clips
+        .iter()
+        .map(|c| {
+            let mut o = json!({
+                "name": c.name,
+                "frames": c.frame_count,
+                "fps": c.fps,
+                "loop": c.looping,
+                "keyframes": c.keyframes,
+                "events": c.events.iter().map(|e| json!({"frame": e.frame, "text": e.text})).collect::<Vec<_>>(),
+            });
+            if !c.motions.is_empty() {
+                o["motions"] = c
+                    .motions
+                    .iter()
+                    .map(|m| json!({"name": m.name, "start": m.start, "end": m.end, "next": m.next}))
+                    .collect();
+            }
+            o
+        })
+        .collect();
+    let connectors: Vec<Value> = model
+        .connectors
+        .iter()
+        .map(|c| {
+            json!({"node": c.node, "raw": c.raw, "position": vec3(axes.point_to_file(c.position))})
+        })
+        .collect();
+    let warnings: Vec<Value> = model
+        .diagnostics
+        .iter()
+        .map(|d| Value::String(d.display_with(&file_name(path))))
+        .collect();
+    let mut o = json!({
+        "path": path,
+        "format": model.format.name(),
+        "version": model.version,
+        "axes": axes.name,
+        "nodes": nodes,
+        "meshes": meshes,
+        "textures": textures,
+        "clips": clips,
+        "connectors": connectors,
+        "warnings": warnings,
+    });
+    o[model.format.name()] = model.details.clone();
+    Ok(o)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The readable summary of one model.
+pub fn text_summary(model: &Model, path: &Path) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{}: {} version {} ({})",
+        path.display(),
+        model.format.name().to_uppercase(),
+        model.version,
+        model.axes.name
+    );
+    for p in &model.properties {
+        let _ = writeln!(s, "  {}: {}", p.key, p.value);
+    }
+    if !model.textures.is_empty() {
+        let _ = writeln!(s, "  textures:");
+        for t in &model.textures {
+            let state = match &t.resolved {
+                Some(p) => format!("found {}", p.display()),
+                None => "MISSING".to_string(),
+            };
+            let _ = writeln!(s, "    {:?} {}: {state}", t.role, t.name);
+        }
+    }
+    let _ = writeln!(s, "  hierarchy:");
+    fn tree(model: &Model, node: usize, depth: usize, s: &mut String) {
+        let n = &model.nodes[node];
+        let mesh = n
+            .mesh
+            .map(|m| {
+                let m = &model.meshes[m];
+                format!(": {} points, {} triangles", m.points.len(), m.triangle_count())
+            })
+            .unwrap_or_default();
+        let _ = writeln!(s, "    {}{} [{:?}]{mesh}", "  ".repeat(depth), n.name, n.kind);
+        for c in model.children(node) {
+            tree(model, c, depth + 1, s);
+        }
+    }
+    for (i, n) in model.nodes.iter().enumerate() {
+        if n.parent.is_none() {
+            tree(model, i, 0, &mut s);
+        }
+    }
+    if !model.connectors.is_empty() {
+        let _ = writeln!(s, "  connectors:");
+        for (i, c) in model.connectors.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "    {} on {}: file {:?} → model ({:.1}, {:.1}, {:.1})",
+                i + 1,
+                model.nodes[c.node].name,
+                c.raw,
+                c.position.x,
+                c.position.y,
+                c.position.z
+            );
+        }
+    }
+    for c in &model.clips {
+        let _ = writeln!(
+            s,
+            "  clip {:?}: {} frames at {:.2} fps, {}{}",
+            c.name,
+            c.frame_count,
+            c.fps,
+            if c.looping { "loops" } else { "plays once" },
+            if c.events.is_empty() {
+                String::new()
+            } else {
+                format!(", {} events", c.events.len())
+            }
+        );
+        for m in &c.motions {
+            let _ = writeln!(s, "    motion {:?}: frames {}–{}", m.name, m.start, m.end);
+        }
+        for e in &c.events {
+            let _ = writeln!(s, "    event at frame {}: {}", e.frame, e.text);
+        }
+    }
+    for e in &model.events {
+        let state = if e.resolved.is_some() { "found" } else { "MISSING" };
+        let _ = writeln!(s, "  event {} ({}): {} ({state})", e.kind, e.kind_name(), e.file);
+    }
+    for sm in &model.shadow_meshes {
+        let _ = writeln!(
+            s,
+            "  shadow mesh on {}: {} points, {} triangles",
+            model.nodes[sm.node].name,
+            sm.points.len(),
+            sm.triangles.len()
+        );
+    }
+    if !model.collision_boxes.is_empty() {
+        let _ = writeln!(s, "  collision boxes: {}", model.collision_boxes.len());
+    }
+    for d in &model.diagnostics {
+        let _ = writeln!(s, "  warning: {}", d.display_with(&file_name(path)));
+    }
+    s.push('\n');
+    s
+}

@@ -1,0 +1,102 @@
+//! One pure loader per format: bytes in, [`Model`] or [`LoadError`] out. No GPU, no UI.
+//!
+//! [`load_path`] is the edge that touches the file system: it reads the file, picks the
+//! loader by extension (checking the magic where there is one), then resolves texture
+//! and event files next to it ([`resolve`]).
+
+mod error;
+pub mod pie;
+pub mod reader;
+pub mod resolve;
+pub mod text;
+
+pub use error::{ErrorKind, LoadError};
+
+use crate::model::{Format, Model};
+use std::path::{Path, PathBuf};
+
+/// Largest input any loader accepts (no real model comes near it).
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// Options a user can change that affect loading.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// Extra folders to search for textures (a Trespasser data root, a PangYa texture
+    /// folder, a Warzone 2100 `data/` folder), before the model's own folder.
+    pub texture_roots: Vec<PathBuf>,
+}
+
+/// Picks the format from a file name's extension (case-insensitive).
+pub fn format_for_path(path: &Path) -> Option<Format> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "pie" => Some(Format::Pie),
+        "pmf" => Some(Format::Pmf),
+        "pet" | "apet" | "bpet" | "mpet" => Some(Format::Pet),
+        "tpm" => Some(Format::Tpm),
+        _ => None,
+    }
+}
+
+/// Whether `path` names a file any loader reads (by extension).
+pub fn is_model_path(path: &Path) -> bool {
+    format_for_path(path).is_some()
+}
+
+/// Parses `bytes` as `format` without touching the file system (textures stay
+/// unresolved). `name` is used in messages only.
+pub fn parse(format: Format, bytes: &[u8], name: &str) -> Result<Model, LoadError> {
+    let result = match format {
+        Format::Pie => pie::parse(bytes),
+        other => Err(LoadError::new(
+            ErrorKind::Unsupported,
+            crate::model::Location::File,
+            format!("the {} loader is not part of this build yet", other.name()),
+        )),
+    };
+    result.map_err(|e| e.in_file(name))
+}
+
+/// Reads, parses and resolves the model at `path`.
+pub fn load_path(path: &Path, options: &LoadOptions) -> Result<Model, LoadError> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
+    let format = format_for_path(path).ok_or_else(|| {
+        LoadError::new(
+            ErrorKind::Unsupported,
+            crate::model::Location::File,
+            "not a model file this viewer reads (.pie, .pmf, .pet/.apet/.bpet/.mpet, .tpm)",
+        )
+        .in_file(&name)
+    })?;
+    let bytes = read_file(path).map_err(|e| e.in_file(&name))?;
+    let mut model = parse(format, &bytes, &name)?;
+    resolve::resolve_model(&mut model, path, options);
+    model.validate().map_err(|msg| {
+        LoadError::new(
+            ErrorKind::Invalid,
+            crate::model::Location::File,
+            format!("internal: loader produced an invalid model: {msg}"),
+        )
+        .in_file(&name)
+    })?;
+    Ok(model)
+}
+
+/// Reads a whole file, refusing anything over [`MAX_FILE_BYTES`].
+pub fn read_file(path: &Path) -> Result<Vec<u8>, LoadError> {
+    let io = |e: std::io::Error| {
+        LoadError::new(ErrorKind::Io, crate::model::Location::File, e.to_string())
+    };
+    let len = std::fs::metadata(path).map_err(io)?.len();
+    if len > MAX_FILE_BYTES {
+        return Err(LoadError::new(
+            ErrorKind::CountTooLarge,
+            crate::model::Location::File,
+            format!("file is {len} bytes; the limit is {MAX_FILE_BYTES}"),
+        ));
+    }
+    std::fs::read(path).map_err(io)
+}

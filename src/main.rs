@@ -1,0 +1,14 @@
+//! The `vitrine` binary: a thin shell over the library.
+
+use clap::Parser;
+use vitrine::cli::{Cli, Command};
+
+fn main() {
+    let cli = Cli::parse();
+    let code = match &cli.command {
+        Some(Command::Info(args)) => vitrine::cli::info::run(args),
+        Some(Command::Render(args)) => vitrine::cli::render::run(args),
+        None => vitrine::app::run(cli.file.clone()),
+    };
+    std::process::exit(code);
+}

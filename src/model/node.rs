@@ -1,0 +1,60 @@
+//! Named nodes with local transforms.
+
+use glam::{Mat4, Quat, Vec3};
+
+/// What a node stands for in its file; the panel shows it, the renderer ignores it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    /// A grouping node with nothing of its own (a model root, a TPM skin root).
+    Group,
+    /// A PIE level.
+    Level,
+    /// A PMF piece.
+    Piece,
+    /// A PET or TPM bone.
+    Bone,
+    /// A TPM instance (a placed mesh).
+    Instance,
+    /// A mesh part (a PET `.mpet` part, a TPM mesh shown at identity).
+    Part,
+}
+
+/// One node of the hierarchy. Its local transform is `T · R · S` relative to its parent.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// Name as the file gives it (or a made-up one such as `level 1`).
+    pub name: String,
+    /// Parent index; always smaller than this node's own index.
+    pub parent: Option<usize>,
+    /// What the node is.
+    pub kind: NodeKind,
+    /// Rest translation relative to the parent.
+    pub translation: Vec3,
+    /// Rest rotation relative to the parent.
+    pub rotation: Quat,
+    /// Rest scale.
+    pub scale: Vec3,
+    /// Mesh drawn at this node (rigidly, unless the mesh is skinned).
+    pub mesh: Option<usize>,
+}
+
+impl Node {
+    /// A node at identity.
+    pub fn new(name: impl Into<String>, parent: Option<usize>, kind: NodeKind) -> Self {
+        Node {
+            name: name.into(),
+            parent,
+            kind,
+            translation: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            scale: Vec3::ONE,
+            mesh: None,
+        }
+    }
+
+    /// The rest local matrix `T · R · S`.
+    pub fn local_matrix(&self) -> Mat4 {
+        Mat4::from_scale_rotation_translation(self.scale, self.rotation, self.translation)
+    }
+}

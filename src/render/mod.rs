@@ -1,0 +1,1 @@
+//! The windowless wgpu renderer (being written).
