@@ -1,0 +1,40 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The project's shared test data (`../shared` beside the checkout, or `$VITRINE_SHARED`).
+///
+/// Returns `None` with a loud message when it is absent (a user's clone), unless
+/// `VITRINE_REQUIRE_SHARED=1` (CI), where its absence fails the test.
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("VITRINE_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    if dir.join("corpus").is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("VITRINE_REQUIRE_SHARED").as_deref() == Ok("1") {
+        panic!("VITRINE_REQUIRE_SHARED=1 but {} has no corpus/", dir.display());
+    }
+    eprintln!(
+        "SKIPPED: {} not found; corpus tests need the project's shared/ folder beside the checkout",
+        dir.display()
+    );
+    None
+}
+
+/// `../shared/corpus/wz2100` if present.
+pub fn wz2100() -> Option<PathBuf> {
+    shared_dir().map(|d| d.join("corpus/wz2100"))
+}
+
+/// `../shared/corpus/synthetic` if present.
+pub fn synthetic() -> Option<PathBuf> {
+    shared_dir().map(|d| d.join("corpus/synthetic"))
+}
+
+/// This project's own fixtures folder (`tests/fixtures`).
+pub fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
