@@ -1,1 +1,17 @@
-//! The windowless wgpu renderer (being written).
+//! The windowless wgpu renderer: draws a [`Model`](crate::model::Model) in a
+//! [`Pose`](crate::model::Pose) into an offscreen [`RenderTarget`]. The window, the
+//! screenshot code, `vitrine render` and the tests all use this same code. It knows
+//! nothing of egui and never branches on the file format.
+
+mod camera;
+mod gpu;
+mod scene;
+mod target;
+mod team;
+
+pub use camera::{Camera, ViewPreset};
+pub use gpu::{Gpu, RenderError, gpu_or_skip};
+pub use scene::{SceneRenderer, ViewSettings, model_bounds};
+pub use target::RenderTarget;
+pub use team::{TEAM_COLOURS, TeamColour, team_by_name};
+pub use wgpu;

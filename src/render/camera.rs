@@ -1,0 +1,206 @@
+//! The orbit camera: orbit, pan and zoom around a target; frame-to-fit; view presets.
+//!
+//! Y is up. Yaw 0 looks at the model's front, i.e. from +Z towards −Z... see
+//! [`ViewPreset`]. Pure math: the window feeds it mouse deltas, the CLI sets presets.
+
+use glam::{Mat4, Vec3};
+
+/// Standard views (keys 1 / 3 / 7 / 0 as in Blender and f3d).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewPreset {
+    /// Looking along −Z (from +Z).
+    Front,
+    /// Looking along −X (from +X, the model's right side).
+    Side,
+    /// Looking down −Y.
+    Top,
+    /// Three-quarter view from above front-right.
+    Iso,
+}
+
+impl ViewPreset {
+    /// `(yaw, pitch)` in radians.
+    fn angles(self) -> (f32, f32) {
+        use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
+        match self {
+            ViewPreset::Front => (0.0, 0.0),
+            ViewPreset::Side => (FRAC_PI_2, 0.0),
+            ViewPreset::Top => (0.0, FRAC_PI_2 - 1e-3),
+            ViewPreset::Iso => (FRAC_PI_4, 35.264_f32.to_radians()),
+        }
+    }
+
+    /// Parses `front|side|top|iso`.
+    pub fn parse(s: &str) -> Option<ViewPreset> {
+        match s.to_ascii_lowercase().as_str() {
+            "front" => Some(ViewPreset::Front),
+            "side" => Some(ViewPreset::Side),
+            "top" => Some(ViewPreset::Top),
+            "iso" => Some(ViewPreset::Iso),
+            _ => None,
+        }
+    }
+}
+
+/// An orbit camera.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Camera {
+    /// Point orbited around.
+    pub target: Vec3,
+    /// Rotation about +Y, radians; 0 = looking from +Z.
+    pub yaw: f32,
+    /// Elevation, radians, in (−π/2, π/2); positive looks down on the model.
+    pub pitch: f32,
+    /// Distance from the target.
+    pub distance: f32,
+    /// Vertical field of view, radians (perspective).
+    pub fov_y: f32,
+    /// Orthographic instead of perspective.
+    pub orthographic: bool,
+    /// Radius of the framed bounds (sets near/far planes and the ortho size at fit).
+    pub radius: f32,
+}
+
+impl Default for Camera {
+    fn default() -> Self {
+        let (yaw, pitch) = ViewPreset::Iso.angles();
+        Camera {
+            target: Vec3::ZERO,
+            yaw,
+            pitch,
+            distance: 3.0,
+            fov_y: 35f32.to_radians(),
+            orthographic: false,
+            radius: 1.0,
+        }
+    }
+}
+
+/// Fraction of the shorter viewport side the framed bounding sphere fills.
+const FIT_FILL: f32 = 0.9;
+
+impl Camera {
+    /// Unit vector from the target towards the eye.
+    pub fn direction(&self) -> Vec3 {
+        let (sy, cy) = self.yaw.sin_cos();
+        let (sp, cp) = self.pitch.sin_cos();
+        Vec3::new(sy * cp, sp, cy * cp)
+    }
+
+    /// Eye position.
+    pub fn eye(&self) -> Vec3 {
+        self.target + self.direction() * self.distance
+    }
+
+    /// Centres on the box `min..max` and sets the distance so its bounding sphere fills
+    /// [`FIT_FILL`] of the shorter viewport side (for either projection).
+    pub fn frame(&mut self, min: Vec3, max: Vec3) {
+        self.target = (min + max) * 0.5;
+        self.radius = ((max - min).length() * 0.5).max(1e-3);
+        self.distance = self.radius / ((self.fov_y * 0.5).tan() * FIT_FILL);
+    }
+
+    /// Switches to a preset view, keeping target and distance.
+    pub fn set_preset(&mut self, preset: ViewPreset) {
+        (self.yaw, self.pitch) = preset.angles();
+    }
+
+    /// Orbits by a mouse drag of `dx`, `dy` pixels.
+    pub fn orbit(&mut self, dx: f32, dy: f32) {
+        let lim = std::f32::consts::FRAC_PI_2 - 1e-3;
+        self.yaw -= dx * 0.01;
+        self.pitch = (self.pitch + dy * 0.01).clamp(-lim, lim);
+    }
+
+    /// Pans so the point under the cursor follows a drag of `dx`, `dy` pixels in a
+    /// viewport `viewport_height` pixels tall.
+    pub fn pan(&mut self, dx: f32, dy: f32, viewport_height: f32) {
+        let world_per_px = 2.0 * self.half_height() / viewport_height.max(1.0);
+        let forward = -self.direction();
+        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
+        let up = right.cross(forward);
+        self.target += (-dx * right + dy * up) * world_per_px;
+    }
+
+    /// Zooms by `steps` wheel notches (positive = closer).
+    pub fn zoom(&mut self, steps: f32) {
+        self.distance =
+            (self.distance * 0.9f32.powf(steps)).clamp(self.radius * 0.05, self.radius * 200.0);
+    }
+
+    /// Half the visible height at the target's distance (world units).
+    pub fn half_height(&self) -> f32 {
+        self.distance * (self.fov_y * 0.5).tan()
+    }
+
+    /// View matrix (world → view).
+    pub fn view(&self) -> Mat4 {
+        glam::camera::rh::view::look_at_mat4(self.eye(), self.target, Vec3::Y)
+    }
+
+    /// Projection matrix for `aspect` = width / height (depth 0..1, as wgpu wants).
+    pub fn projection(&self, aspect: f32) -> Mat4 {
+        let near = (self.distance - self.radius * 4.0)
+            .max(self.distance * 1e-3)
+            .max(1e-4);
+        let far = self.distance + self.radius * 4.0;
+        if self.orthographic {
+            let h = self.half_height();
+            let w = h * aspect;
+            glam::camera::rh::proj::directx::orthographic(-w, w, -h, h, near, far)
+        } else {
+            glam::camera::rh::proj::directx::perspective(self.fov_y, aspect, near, far)
+        }
+    }
+
+    /// `projection · view`.
+    pub fn view_proj(&self, aspect: f32) -> Mat4 {
+        self.projection(aspect) * self.view()
+    }
+
+    /// Projects a world point to pixel coordinates (origin top-left) in a viewport of
+    /// `width` × `height`; `None` behind the camera.
+    pub fn project(&self, p: Vec3, width: f32, height: f32) -> Option<glam::Vec2> {
+        let clip = self.view_proj(width / height) * p.extend(1.0);
+        if clip.w <= 0.0 {
+            return None;
+        }
+        let ndc = clip.truncate() / clip.w;
+        Some(glam::Vec2::new(
+            (ndc.x * 0.5 + 0.5) * width,
+            (0.5 - ndc.y * 0.5) * height,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn framing_centres_the_box() {
+        let mut c = Camera::default();
+        c.frame(Vec3::new(-1.0, 0.0, -1.0), Vec3::new(3.0, 2.0, 1.0));
+        let centre = c.project(Vec3::new(1.0, 1.0, 0.0), 200.0, 100.0).unwrap();
+        assert!((centre - glam::Vec2::new(100.0, 50.0)).length() < 1e-3);
+    }
+
+    #[test]
+    fn presets_look_from_the_named_side() {
+        let mut c = Camera::default();
+        c.set_preset(ViewPreset::Front);
+        assert!(c.direction().abs_diff_eq(Vec3::Z, 1e-5));
+        c.set_preset(ViewPreset::Side);
+        assert!(c.direction().abs_diff_eq(Vec3::X, 1e-5));
+        c.set_preset(ViewPreset::Top);
+        assert!(c.direction().y > 0.999);
+    }
+
+    #[test]
+    fn pan_moves_target_sideways() {
+        let mut c = Camera::default();
+        c.set_preset(ViewPreset::Front);
+        c.pan(-10.0, 0.0, 100.0);
+        assert!(c.target.x > 0.0 && c.target.y.abs() < 1e-6);
+    }
+}

@@ -1,0 +1,138 @@
+//! The offscreen render target: 4× MSAA colour + depth, resolved into an `Rgba8Unorm`
+//! texture holding sRGB-encoded bytes (what egui-wgpu expects of native textures and what
+//! PNG files hold; see notes/rust-stack.md §2).
+
+/// Sample count of the multisampled attachments.
+pub const MSAA_SAMPLES: u32 = 4;
+/// Format of the resolved colour texture.
+pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+/// Depth format.
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// Offscreen colour (resolved), MSAA colour and depth textures of one size.
+#[derive(Debug)]
+pub struct RenderTarget {
+    /// Resolved colour: `RENDER_ATTACHMENT | TEXTURE_BINDING | COPY_SRC`.
+    pub color: wgpu::Texture,
+    /// View of `color` (register this with egui).
+    pub color_view: wgpu::TextureView,
+    /// Multisampled colour attachment.
+    pub msaa_view: wgpu::TextureView,
+    /// Multisampled depth attachment.
+    pub depth_view: wgpu::TextureView,
+    /// Size in pixels.
+    pub width: u32,
+    /// Size in pixels.
+    pub height: u32,
+}
+
+impl RenderTarget {
+    /// Creates a target of `width` × `height` (each clamped to 1..=8192).
+    pub fn new(device: &wgpu::Device, width: u32, height: u32) -> RenderTarget {
+        let (width, height) = (width.clamp(1, 8192), height.clamp(1, 8192));
+        let size = wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        };
+        let tex = |label, samples, format, usage| {
+            device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size,
+                mip_level_count: 1,
+                sample_count: samples,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let color = tex(
+            "vitrine target colour",
+            1,
+            COLOR_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_SRC,
+        );
+        let msaa = tex(
+            "vitrine target msaa",
+            MSAA_SAMPLES,
+            COLOR_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT,
+        );
+        let depth = tex(
+            "vitrine target depth",
+            MSAA_SAMPLES,
+            DEPTH_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT,
+        );
+        RenderTarget {
+            color_view: color.create_view(&Default::default()),
+            msaa_view: msaa.create_view(&Default::default()),
+            depth_view: depth.create_view(&Default::default()),
+            color,
+            width,
+            height,
+        }
+    }
+
+    /// Copies the resolved colour texture back to the CPU.
+    pub fn read_rgba(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<image::RgbaImage, super::RenderError> {
+        let err = |e: String| super::RenderError::Readback(e);
+        let unpadded = self.width * 4;
+        let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let padded = unpadded.div_ceil(align) * align;
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("vitrine readback"),
+            size: padded as u64 * self.height as u64,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        let mut enc = device.create_command_encoder(&Default::default());
+        enc.copy_texture_to_buffer(
+            self.color.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded),
+                    rows_per_image: Some(self.height),
+                },
+            },
+            wgpu::Extent3d {
+                width: self.width,
+                height: self.height,
+                depth_or_array_layers: 1,
+            },
+        );
+        queue.submit([enc.finish()]);
+        let slice = buffer.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| err(e.to_string()))?;
+        rx.recv()
+            .map_err(|e| err(e.to_string()))?
+            .map_err(|e| err(e.to_string()))?;
+        let mut out = Vec::with_capacity((unpadded * self.height) as usize);
+        {
+            let data = slice
+                .get_mapped_range()
+                .map_err(|e| err(format!("{e:?}")))?;
+            for row in data.chunks(padded as usize) {
+                out.extend_from_slice(&row[..unpadded as usize]);
+            }
+        }
+        buffer.unmap();
+        image::RgbaImage::from_raw(self.width, self.height, out)
+            .ok_or_else(|| err("size mismatch".into()))
+    }
+}
