@@ -137,7 +137,7 @@ mod tests {
         t.rotation = Some(Track::new(
             vec![
                 (0.0, Quat::IDENTITY),
-                (1.0, Quat::from_rotation_y(std::f32::consts::PI)),
+                (0.5, Quat::from_rotation_y(std::f32::consts::FRAC_PI_2)),
             ],
             Interpolation::Linear,
         ));
