@@ -37,6 +37,16 @@ pub struct InfoArgs {
     pub pmf: PmfArgs,
 }
 
+impl InfoArgs {
+    /// The loader settings these arguments ask for.
+    pub fn load_options(&self) -> LoadOptions {
+        LoadOptions {
+            texture_roots: self.texture_roots.clone(),
+            pmf: self.pmf.options(),
+        }
+    }
+}
+
 /// The PMF settings as flags (shared by `info` and `render`). Each overrides the default
 /// only when given; the format itself states none of them.
 #[derive(Debug, Clone, Default, Args)]
@@ -96,10 +106,7 @@ pub fn expand_inputs(inputs: &[PathBuf]) -> Vec<PathBuf> {
 
 /// Runs `vitrine info`; returns the exit code (1 if any file failed).
 pub fn run(args: &InfoArgs) -> i32 {
-    let options = LoadOptions {
-        texture_roots: args.texture_roots.clone(),
-        pmf: args.pmf.options(),
-    };
+    let options = args.load_options();
     let mut failed = 0;
     let files = expand_inputs(&args.files);
     for path in &files {
