@@ -1,14 +1,16 @@
 //! Every PMF sample of `../shared/corpus/synthetic` against its `MANIFEST.json` facts:
 //! names, parents, counts, animations, the ground-truth world positions (through the pose
-//! sampler and through `vitrine info --json --world --at`), the misreadings the manifest
+//! sampler and through `info --json --world --at`), the misreadings the manifest
 //! lists (reproduced by the matching settings), and every broken `bad/pmf_*` file.
 
 mod common;
 
+use clap::Parser;
 use glam::{Mat3, Vec3};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use vitrine::cli::info::model_json;
+use vitrine::cli::{Cli, Command};
 use vitrine::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
 use vitrine::formats::{ErrorKind, LoadOptions, load_path};
 use vitrine::model::{Location, Model, Pose};
@@ -126,6 +128,7 @@ fn every_sample_matches_the_manifest() {
             assert_eq!(d["name"], p["name"], "{rel}");
             assert_eq!(d["parent"], p["parent"], "{rel}");
             assert_eq!(d["vertices"], p["vertices"], "{rel}");
+            assert_eq!(d["translation"], p["translation"], "{rel}: as written");
         }
         assert_eq!(
             vertices as u64,
@@ -335,21 +338,19 @@ fn crate_and_tentacle_ground_truth() {
     );
 }
 
-/// Runs the real binary: `vitrine info --json <args> <file>`, one JSON object.
+/// `vitrine info --json <args> <file>` through the CLI's own argument parser and JSON
+/// writer (in-process: the shared build folder's binary may belong to another branch).
 fn info_json(args: &[&str], file: &Path) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_vitrine"))
-        .arg("info")
-        .arg("--json")
-        .args(args)
-        .arg(file)
-        .output()
-        .expect("run vitrine");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
+    let mut argv = vec!["vitrine", "info", "--json"];
+    argv.extend_from_slice(args);
+    let file_arg = file.to_string_lossy().into_owned();
+    argv.push(&file_arg);
+    let cli = Cli::try_parse_from(&argv).unwrap_or_else(|e| panic!("{argv:?}: {e}"));
+    let Some(Command::Info(info)) = cli.command else {
+        panic!("{argv:?} is not an info command");
+    };
+    let model = load_path(file, &info.load_options()).expect("loads");
+    model_json(&model, file, &info).expect("JSON")
 }
 
 fn json_origin(v: &Value, name: &str) -> Vec3 {

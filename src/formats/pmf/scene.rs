@@ -138,7 +138,7 @@ fn details(pieces: &[RawPiece], animations: &[RawAnimation], options: &PmfOption
             json!({
                 "name": p.name,
                 "parent": p.parent.map(|i| pieces[i].name.clone()),
-                "translation": p.translation,
+                "translation": p.translation.map(short),
                 "vertices": p.vertices.len(),
                 "triangles": p.vertices.len() / 3,
             })
@@ -165,6 +165,16 @@ fn details(pieces: &[RawPiece], animations: &[RawAnimation], options: &PmfOption
         "options": options.to_json(),
         "texture": Value::Null,
     })
+}
+
+/// An f32 as the shortest decimal that reads back as the same f32 (`0.55`, not
+/// `0.550000011920929`), so the JSON shows the numbers an editor would.
+fn short(x: f32) -> Value {
+    x.to_string()
+        .parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map_or(Value::Null, Value::Number)
 }
 
 fn add_properties(model: &mut Model, pieces: &[RawPiece], options: &PmfOptions) {
