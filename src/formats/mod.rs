@@ -9,6 +9,7 @@ pub mod pie;
 pub mod reader;
 pub mod resolve;
 pub mod text;
+pub mod tpm;
 
 pub use error::{ErrorKind, LoadError};
 
@@ -48,6 +49,7 @@ pub fn is_model_path(path: &Path) -> bool {
 pub fn parse(format: Format, bytes: &[u8], name: &str) -> Result<Model, LoadError> {
     let result = match format {
         Format::Pie => pie::parse(bytes),
+        Format::Tpm => tpm::parse(bytes),
         other => Err(LoadError::new(
             ErrorKind::Unsupported,
             crate::model::Location::File,
