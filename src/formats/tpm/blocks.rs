@@ -531,7 +531,8 @@ mod tests {
             )
         };
         // (case, body, Err(kind, line) or Ok(number of warnings))
-        let cases: Vec<(&str, String, Result<usize, (ErrorKind, u32)>)> = vec![
+        type Want = Result<usize, (ErrorKind, u32)>;
+        let cases: Vec<(&str, String, Want)> = vec![
             ("good face", mesh("f = (1,2,3),(1,1,1),(1,1,1),1"), Ok(0)),
             ("index 0", mesh("f = (0,2,3),(1,1,1),(1,1,1),1"), Err((ErrorKind::IndexOutOfRange, 13))),
             ("vertex past end", mesh("f = (1,2,4),(1,1,1),(1,1,1),1"), Err((ErrorKind::IndexOutOfRange, 13))),
