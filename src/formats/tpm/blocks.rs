@@ -281,14 +281,17 @@ fn material(block: &Block, warnings: &mut Vec<Diagnostic>) -> Result<MaterialDef
     Ok(def)
 }
 
-fn index(raw: i64, len: usize, what: &str, mesh: &str, line: u32) -> Result<u32, LoadError> {
+fn index(raw: i64, len: usize, label: &str, mesh: &str, line: u32) -> Result<u32, LoadError> {
     if raw >= 1 && (raw as u64) <= len as u64 {
         return Ok((raw - 1) as u32);
     }
+    let key = &label[..1];
     Err(err(
         ErrorKind::IndexOutOfRange,
         line,
-        format!("face {what} index {raw} is out of range: {mesh} has {len} (indices are 1-based)"),
+        format!(
+            "face {label} index {raw} is out of range: {mesh} has {len} `{key}` line(s) (indices are 1-based)"
+        ),
     ))
 }
 
@@ -329,29 +332,17 @@ fn mesh(block: &Block, skin: bool, warnings: &mut Vec<Diagnostic>) -> Result<Mes
     let what = describe(block.kind, block.name);
     let counts = [
         ("vertex", def.positions.len()),
-        ("texture-coordinate", def.uvs.len()),
+        ("texture", def.uvs.len()),
         ("normal", def.normals.len()),
     ];
     for (raw, line) in raw_faces {
         let mut out = [[0u32; 3]; 3];
         for ((o, idx), (label, len)) in out.iter_mut().zip([raw.v, raw.t, raw.n]).zip(counts) {
             for (slot, &i) in o.iter_mut().zip(&idx) {
-                *slot = index(
-                    i,
-                    len,
-                    label,
-                    &format!("{what} ({len} {label} entries)"),
-                    line,
-                )?;
+                *slot = index(i, len, label, &what, line)?;
             }
         }
-        let m = index(
-            raw.m,
-            def.materials.len(),
-            "material",
-            &format!("{what} ({} `m` lines)", def.materials.len()),
-            line,
-        )?;
+        let m = index(raw.m, def.materials.len(), "material", &what, line)?;
         def.faces.push(Face {
             line,
             v: out[0],
