@@ -815,6 +815,7 @@ fn ten_thousand_mutations_never_panic() {
             }
         }
     }
+    eprintln!("10000 mutants: {loaded} loaded, {failed} rejected with a line");
     // Both outcomes must occur, or the mutations are not exercising anything.
     assert!(
         loaded > 100 && failed > 100,
