@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `vitrine info`.
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 pub struct InfoArgs {
     /// Model files, or folders to search recursively for model files.
     #[arg(required = true)]

@@ -10,6 +10,7 @@ pub mod pmf;
 pub mod reader;
 pub mod resolve;
 pub mod text;
+pub mod tpm;
 
 pub use error::{ErrorKind, LoadError};
 
@@ -57,6 +58,7 @@ pub fn parse(
     let result = match format {
         Format::Pie => pie::parse(bytes),
         Format::Pmf => pmf::parse(bytes, &options.pmf),
+        Format::Tpm => tpm::parse(bytes),
         other => Err(LoadError::new(
             ErrorKind::Unsupported,
             crate::model::Location::File,
