@@ -5,6 +5,7 @@
 //! and event files next to it ([`resolve`]).
 
 mod error;
+pub mod pet;
 pub mod pie;
 pub mod reader;
 pub mod resolve;
@@ -48,6 +49,7 @@ pub fn is_model_path(path: &Path) -> bool {
 pub fn parse(format: Format, bytes: &[u8], name: &str) -> Result<Model, LoadError> {
     let result = match format {
         Format::Pie => pie::parse(bytes),
+        Format::Pet => pet::parse(bytes, name),
         other => Err(LoadError::new(
             ErrorKind::Unsupported,
             crate::model::Location::File,
@@ -71,8 +73,13 @@ pub fn load_path(path: &Path, options: &LoadOptions) -> Result<Model, LoadError>
         )
         .in_file(&name)
     })?;
-    let bytes = read_file(path).map_err(|e| e.in_file(&name))?;
-    let mut model = parse(format, &bytes, &name)?;
+    let mut model = if format == Format::Pet {
+        // PET characters span several files (skeleton, parts, animations).
+        pet::assemble::load(path, options)?
+    } else {
+        let bytes = read_file(path).map_err(|e| e.in_file(&name))?;
+        parse(format, &bytes, &name)?
+    };
     resolve::resolve_model(&mut model, path, options);
     model.validate().map_err(|msg| {
         LoadError::new(
