@@ -509,7 +509,7 @@ pub fn file_details(file: &PetFile, name: &str) -> Value {
     if let Some(a) = &file.anim {
         o["anim_layout"] = json!(a.layout.name());
         o["anim_tracks"] = json!(a.tracks.iter().map(|t| t.bone).collect::<Vec<_>>());
-        o["timeline_frames"] = json!(frame_of(a.end_time()) + 1);
+        o["timeline_frames"] = json!(frame_of(a.end_time()).saturating_add(1));
     }
     o
 }
