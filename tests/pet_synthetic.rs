@@ -105,7 +105,8 @@ fn structure_matches_manifest() {
             assert_eq!(&b["name"], want, "{rel} bone {i}");
             let parent = match &f["bone_parents"] {
                 Value::Array(p) => p[i].clone(),
-                _ => (i > 0).then(|| Value::from(i - 1)).unwrap_or(Value::Null),
+                _ if i > 0 => Value::from(i - 1),
+                _ => Value::Null,
             };
             assert_eq!(b["parent"], parent, "{rel} bone {i} parent");
         }

@@ -230,3 +230,116 @@ pub fn parse(
         notes,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::pet::Kind;
+    use crate::formats::pet::sections::parse_file;
+
+    fn section(tag: &[u8; 4], body: &[u8]) -> Vec<u8> {
+        let mut v = tag.to_vec();
+        v.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        v.extend_from_slice(body);
+        v
+    }
+
+    fn floats(v: &mut Vec<u8>, f: &[f32]) {
+        for x in f {
+            v.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+
+    /// A `.apet` of version 1.`minor` with one bone and the given ANIM payload.
+    fn file(minor: u8, anim: &[u8]) -> Vec<u8> {
+        let mut out = section(b"VERS", &[minor, 1, 0xFE, 0xFF]);
+        out.extend(section(b"BONE", b"\x01root\x00\xFF"));
+        out.extend(section(b"ANIM", anim));
+        out
+    }
+
+    #[test]
+    fn layouts_table() {
+        // Time-first (Acrisio): one position key, one rotation key, no scale keys.
+        let mut time_first = vec![0u8];
+        time_first.extend_from_slice(&1u32.to_le_bytes());
+        floats(&mut time_first, &[0.5, 1.0, 2.0, 3.0]);
+        time_first.extend_from_slice(&1u32.to_le_bytes());
+        floats(&mut time_first, &[0.5, 0.0, 0.0, 0.0, 2.0]);
+        time_first.extend_from_slice(&0u32.to_le_bytes());
+        time_first.push(0xFF);
+        // The community document's 1.0 layout: extra u32, rotation (x, y, z, w, t), no
+        // scale block.
+        let mut doc = vec![0u8];
+        doc.extend_from_slice(&0u32.to_le_bytes());
+        doc.extend_from_slice(&1u32.to_le_bytes());
+        doc.extend_from_slice(&7u32.to_le_bytes());
+        floats(&mut doc, &[0.0, 0.0, 0.0, 1.0, 0.5]);
+        doc.push(0xFF);
+        let mut escaped = vec![0xFE, 0, 0];
+        escaped.extend_from_slice(&[0; 12]);
+        escaped.push(0xFF);
+        type Case = (
+            &'static str,
+            u8,
+            Vec<u8>,
+            Result<(Layout, usize), ErrorKind>,
+        );
+        let cases: Vec<Case> = vec![
+            (
+                "time-first 1.1",
+                1,
+                time_first.clone(),
+                Ok((Layout::TimeFirst, 1)),
+            ),
+            ("document 1.0", 0, doc.clone(), Ok((Layout::Document, 1))),
+            (
+                "document layout is not tried from 1.2",
+                2,
+                doc,
+                Err(ErrorKind::CountTooLarge),
+            ),
+            ("escaped bone id", 2, escaped, Ok((Layout::TimeFirst, 1))),
+            (
+                "no terminator",
+                1,
+                time_first[..time_first.len() - 1].to_vec(),
+                Err(ErrorKind::Truncated),
+            ),
+            (
+                "bone out of range",
+                1,
+                vec![3, 0xFF],
+                Err(ErrorKind::IndexOutOfRange),
+            ),
+            ("empty", 3, vec![0xFF], Ok((Layout::TimeFirst, 0))),
+        ];
+        for (name, minor, anim, want) in cases {
+            let got = parse_file(&file(minor, &anim), Kind::Apet)
+                .map(|f| f.anim.map(|a| (a.layout, a.tracks.len())).unwrap());
+            assert_eq!(got.map_err(|e| e.kind), want, "{name}");
+        }
+    }
+
+    #[test]
+    fn keys_are_read_in_order() {
+        let mut a = vec![0u8];
+        a.extend_from_slice(&0u32.to_le_bytes());
+        a.extend_from_slice(&1u32.to_le_bytes());
+        floats(&mut a, &[1.0, 0.0, 0.0, 0.0, 2.0]);
+        a.extend_from_slice(&1u32.to_le_bytes());
+        floats(&mut a, &[1.0, 2.0, 2.0, 2.0]);
+        a.extend_from_slice(&1u32.to_le_bytes());
+        floats(&mut a, &[1.0, -1.0]);
+        a.push(0xFF);
+        let f = parse_file(&file(3, &a), Kind::Apet).unwrap();
+        let t = &f.anim.unwrap().tracks[0];
+        assert_eq!(
+            t.rotation,
+            vec![(1.0, Quat::IDENTITY)],
+            "normalised (t, x, y, z, w)"
+        );
+        assert_eq!(t.scale, vec![(1.0, Vec3::splat(2.0))]);
+        assert_eq!(t.flags, vec![(1.0, -1.0)]);
+    }
+}

@@ -594,3 +594,34 @@ pub fn single(file: &PetFile, name: &str, stem: &str) -> Result<Model, LoadError
     model.details = file_details(file, name);
     Ok(model)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::pet::bones::matrix_from_rows;
+
+    #[test]
+    fn mirror_conversions_agree() {
+        // A file bone rotated 30° about Y (left-handed data, same numbers) at (1, 2, 3).
+        let q = Quat::from_rotation_y(std::f32::consts::FRAC_PI_6);
+        let file = Mat4::from_rotation_translation(q, Vec3::new(1.0, 2.0, 3.0));
+        let cols = file.to_cols_array();
+        let rows = [
+            cols[0], cols[1], cols[2], cols[4], cols[5], cols[6], cols[8], cols[9], cols[10],
+            cols[12], cols[13], cols[14],
+        ];
+        assert!(matrix_from_rows(rows).abs_diff_eq(file, 1e-6));
+        let model = matrix_to_model(file);
+        let (_, r, t) = model.to_scale_rotation_translation();
+        assert!(t.abs_diff_eq(Vec3::new(1.0, 2.0, -3.0), 1e-6));
+        // The quaternion rule gives the same rotation as conjugating the matrix.
+        assert!(r.dot(quat_to_model(q)).abs() > 0.99999);
+        // Points map the same way either way round.
+        let p = Vec3::new(0.3, -0.2, 0.7);
+        assert!(
+            model
+                .transform_point3(to_model(p))
+                .abs_diff_eq(to_model(file.transform_point3(p)), 1e-6)
+        );
+    }
+}

@@ -267,3 +267,98 @@ pub fn parse(
     };
     Ok((mesh, notes))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::pet::sections::parse_file;
+
+    fn section(tag: &[u8; 4], body: &[u8]) -> Vec<u8> {
+        let mut v = tag.to_vec();
+        v.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        v.extend_from_slice(body);
+        v
+    }
+
+    /// A v1.0 `.pet` with 2 bones at the origin and one vertex carrying `weights`.
+    fn file(weights: &[u8]) -> Vec<u8> {
+        let mut bones = vec![2u8];
+        for (name, parent) in [(&b"a"[..], 255u8), (b"b", 0)] {
+            bones.extend_from_slice(name);
+            bones.extend_from_slice(&[0, parent]);
+            for f in [1.0f32, 0., 0., 0., 1., 0., 0., 0., 1., 0., 0., 0.] {
+                bones.extend_from_slice(&f.to_le_bytes());
+            }
+        }
+        let mut mesh = 1u32.to_le_bytes().to_vec();
+        for f in [1.0f32, 2.0, 3.0] {
+            mesh.extend_from_slice(&f.to_le_bytes());
+        }
+        mesh.extend_from_slice(weights);
+        mesh.extend_from_slice(&0u32.to_le_bytes());
+        let mut out = section(b"BONE", &bones);
+        out.extend(section(b"MESH", &mesh));
+        out
+    }
+
+    #[test]
+    fn weight_pairs_table() {
+        type Case = (
+            &'static str,
+            Vec<u8>,
+            Result<(Vec<(u8, usize)>, usize, bool), ErrorKind>,
+        );
+        let cases: Vec<Case> = vec![
+            (
+                "single + padding",
+                vec![255, 1, 0, 0],
+                Ok((vec![(255, 1)], 1, false)),
+            ),
+            (
+                "two pairs",
+                vec![200, 0, 55, 1],
+                Ok((vec![(200, 0), (55, 1)], 2, false)),
+            ),
+            (
+                "five pairs keep first + 3 largest",
+                vec![40, 1, 45, 0, 60, 1, 50, 0, 60, 0],
+                Ok((vec![(40, 1), (60, 1), (60, 0), (50, 0)], 5, true)),
+            ),
+            (
+                "overshoot",
+                vec![200, 0, 100, 1],
+                Ok((vec![(200, 0), (100, 1)], 2, true)),
+            ),
+            (
+                "u16 bone id",
+                vec![255, 0xFE, 1, 0, 0, 0],
+                Ok((vec![(255, 1)], 1, false)),
+            ),
+            ("zero weight", vec![0, 1, 0, 0], Err(ErrorKind::BadValue)),
+            (
+                "bone out of range",
+                vec![255, 7, 0, 0],
+                Err(ErrorKind::IndexOutOfRange),
+            ),
+            ("no padding", vec![255, 0], Err(ErrorKind::Truncated)),
+        ];
+        for (name, weights, want) in cases {
+            let got = parse_file(&file(&weights), Kind::Pet).map(|f| {
+                let v = &f.mesh.as_ref().unwrap().vertices[0];
+                (v.weights.clone(), v.stored_pairs, !f.notes.is_empty())
+            });
+            assert_eq!(got.map_err(|e| e.kind), want, "{name}");
+        }
+    }
+
+    #[test]
+    fn counts_are_checked_before_allocating() {
+        let mut bytes = file(&[255, 0, 0, 0]);
+        // The vertex count sits right after the MESH header.
+        let at = bytes.windows(4).position(|w| w == b"MESH").unwrap() + 8;
+        bytes[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        let e = parse_file(&bytes, Kind::Pet).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::CountTooLarge);
+        assert_eq!(e.location, Location::Offset(at as u64 + 4));
+    }
+}
