@@ -5,6 +5,7 @@
 //! and event files next to it ([`resolve`]).
 
 mod error;
+pub mod pet;
 pub mod pie;
 pub mod pmf;
 pub mod reader;
@@ -59,11 +60,7 @@ pub fn parse(
         Format::Pie => pie::parse(bytes),
         Format::Pmf => pmf::parse(bytes, &options.pmf),
         Format::Tpm => tpm::parse(bytes),
-        other => Err(LoadError::new(
-            ErrorKind::Unsupported,
-            crate::model::Location::File,
-            format!("the {} loader is not part of this build yet", other.name()),
-        )),
+        Format::Pet => pet::parse(bytes, name),
     };
     result.map_err(|e| e.in_file(name))
 }
@@ -82,8 +79,13 @@ pub fn load_path(path: &Path, options: &LoadOptions) -> Result<Model, LoadError>
         )
         .in_file(&name)
     })?;
-    let bytes = read_file(path).map_err(|e| e.in_file(&name))?;
-    let mut model = parse(format, &bytes, &name, options)?;
+    let mut model = if format == Format::Pet {
+        // PET characters span several files (skeleton, parts, animations).
+        pet::assemble::load(path, options)?
+    } else {
+        let bytes = read_file(path).map_err(|e| e.in_file(&name))?;
+        parse(format, &bytes, &name, options)?
+    };
     if format == Format::Pmf {
         pmf::attach_sidecar(&mut model, path, options);
     }

@@ -17,6 +17,7 @@ mod material;
 mod mesh;
 mod node;
 pub mod pose;
+mod skinning;
 mod validate;
 
 pub use anim::{
@@ -29,6 +30,7 @@ pub use material::{AlphaSource, Billboard, BlendMode, Material, TextureRef, Text
 pub use mesh::{Corner, Mesh, SkinInfluence, Submesh};
 pub use node::{Node, NodeKind};
 pub use pose::Pose;
+pub use skinning::skin_positions;
 
 use glam::Mat4;
 use serde_json::Value;

@@ -1,0 +1,78 @@
+//! PangYa "Puppet" models: `.pet` (all in one), `.bpet` (skeleton), `.mpet` (skinned
+//! mesh part), `.apet` (animation).
+//!
+//! Stages: [`sections`] splits the file and dispatches each section to its parser
+//! ([`bones`], [`mesh`], [`anim`], [`events`], [`textures`]); [`build`] turns the parsed
+//! file into the neutral model, converting Direct3D axes; [`assemble`] finds the other
+//! files of a multi-file character and builds them into one model.
+//!
+//! What is read, and the interpretations chosen where public documents disagree, are
+//! described in each stage; `../shared/notes/pmf-pet-tpm.md` §1 has the sources.
+//!
+//! Not done here: interpreting `SMTL` (skipped by length), `EXTR` (skipped), `FANM`
+//! face swaps (recorded in the panel only) and the flag keys of 1.3 `ANIM` (recorded).
+
+pub mod anim;
+pub mod assemble;
+pub mod bones;
+pub mod build;
+pub mod cp949;
+pub mod events;
+pub mod mesh;
+pub mod sections;
+pub mod strings;
+pub mod textures;
+
+use super::LoadError;
+use crate::model::Model;
+use std::path::Path;
+
+/// The file kind, decided by the extension (as the game's tools do).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `.pet`: everything in one file.
+    Pet,
+    /// `.bpet`: skeleton (BONE, COLL, EXTR).
+    Bpet,
+    /// `.mpet`: skinned mesh part (TEXT, SMTL, BONE, MESH, FANM); MESH has extras.
+    Mpet,
+    /// `.apet`: animation (BONE without matrices, ANIM, FRAM, MOTI).
+    Apet,
+}
+
+impl Kind {
+    /// The kind for a file name (`.pet` when the extension says nothing else).
+    pub fn from_name(name: &str) -> Kind {
+        let ext = Path::new(name)
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("bpet") => Kind::Bpet,
+            Some("mpet") => Kind::Mpet,
+            Some("apet") => Kind::Apet,
+            _ => Kind::Pet,
+        }
+    }
+
+    /// The extension without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Kind::Pet => "pet",
+            Kind::Bpet => "bpet",
+            Kind::Mpet => "mpet",
+            Kind::Apet => "apet",
+        }
+    }
+}
+
+/// Parses one file on its own; `name` (a file name) picks the kind by its extension.
+/// Multi-file characters are put together by [`assemble::load`].
+pub fn parse(bytes: &[u8], name: &str) -> Result<Model, LoadError> {
+    let file = sections::parse_file(bytes, Kind::from_name(name))?;
+    let stem = Path::new(name)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| name.to_string());
+    build::single(&file, name, &stem)
+}
