@@ -9,7 +9,7 @@
 use crate::formats::{self, LoadOptions, resolve::Resolver};
 use crate::model::{Model, Pose};
 use crate::render::{
-    Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, model_bounds, team_by_name,
+    Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, team_by_name, visible_points,
 };
 use clap::Args;
 use std::io::IsTerminal;
@@ -108,10 +108,9 @@ pub fn render_model(
 ) -> Result<image::RgbaImage, String> {
     let pose = Pose::rest(model);
     let mut view = view.clone();
-    if let Some((lo, hi)) = model_bounds(model, &pose) {
-        let aspect = target.width as f32 / target.height as f32;
-        view.camera.frame_view(lo, hi, aspect);
-    }
+    let aspect = target.width as f32 / target.height as f32;
+    view.camera
+        .frame_points(&visible_points(model, &pose), aspect);
     scene.set_model(&gpu.device, &gpu.queue, model);
     scene.render(&gpu.device, &gpu.queue, target, &pose, &view);
     target

@@ -106,8 +106,6 @@ impl Camera {
     /// height). Unlike [`Camera::frame`] (a bounding sphere), a long thin model seen
     /// end-on still fills the view.
     pub fn frame_view(&mut self, min: Vec3, max: Vec3, aspect: f32) {
-        self.frame(min, max);
-        let aspect = aspect.max(1e-3);
         let corners: Vec<Vec3> = (0..8)
             .map(|i| {
                 Vec3::new(
@@ -117,13 +115,30 @@ impl Camera {
                 )
             })
             .collect();
+        self.frame_points(&corners, aspect);
+    }
+
+    /// Frame-to-fit on the points themselves (e.g. every vertex of the model): as
+    /// [`Camera::frame_view`], but the picture of the points, not of their bounding box, is
+    /// centred and fills [`FIT_FILL`] of the tighter viewport axis. A diamond-shaped model
+    /// seen diagonally is not shrunk by its box's empty corners. No-op without points.
+    pub fn frame_points(&mut self, points: &[Vec3], aspect: f32) {
+        let Some(first) = points.first() else {
+            return;
+        };
+        let (min, max) = points
+            .iter()
+            .fold((*first, *first), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+        self.frame(min, max);
+        let aspect = aspect.max(1e-3);
+        let corners = points;
         let back = self.direction();
         let right = Vec3::Y.cross(back).normalize_or(Vec3::X);
         let up = back.cross(right);
         let tan = (self.fov_y * 0.5).tan();
         let fit_distance = |target: Vec3, orthographic: bool| {
             let mut distance: f32 = 1e-3;
-            for c in &corners {
+            for c in corners {
                 let d = *c - target;
                 let (x, y, z) = (d.dot(right).abs(), d.dot(up).abs(), d.dot(back));
                 let need = (x / aspect).max(y) / (tan * FIT_FILL);
@@ -142,7 +157,7 @@ impl Camera {
             let mut shift = Vec3::ZERO;
             for axis in [right, up] {
                 let (mut lo, mut hi) = ((f32::MAX, 1.0), (f32::MIN, 1.0));
-                for c in &corners {
+                for c in corners {
                     let rel = *c - eye;
                     let depth = if self.orthographic {
                         1.0

@@ -298,6 +298,25 @@ fn clear_colour(bg: [u8; 4]) -> wgpu::Color {
     }
 }
 
+/// Model-space positions of every point of every visible mesh in `pose` (skinned meshes
+/// at their node, as for [`model_bounds`]); feed them to [`super::Camera::frame_points`].
+pub fn visible_points(model: &Model, pose: &Pose) -> Vec<Vec3> {
+    let mut out = Vec::new();
+    for (i, node) in model.nodes.iter().enumerate() {
+        let (Some(m), true) = (node.mesh, pose.visible.get(i).copied().unwrap_or(true)) else {
+            continue;
+        };
+        let world = pose.world[i];
+        out.extend(
+            model.meshes[m]
+                .points
+                .iter()
+                .map(|p| world.transform_point3(*p)),
+        );
+    }
+    out
+}
+
 /// Model-space bounds of everything visible in `pose` (`None` if nothing is).
 pub fn model_bounds(model: &Model, pose: &Pose) -> Option<(Vec3, Vec3)> {
     let mut acc: Option<(Vec3, Vec3)> = None;

@@ -5,10 +5,9 @@
 pub mod fixtures;
 pub mod golden;
 
-use glam::Vec3;
 use vitrine::model::{Model, Pose};
 use vitrine::render::{
-    Camera, Gpu, Lighting, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, model_bounds,
+    Camera, Gpu, Lighting, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, visible_points,
 };
 
 /// A device plus a renderer, reused across the renders of one test.
@@ -49,10 +48,9 @@ impl Rig {
     }
 }
 
-/// Frames `camera` on the model's bounds in `pose` for a square view.
+/// Frames `camera` on the model's points in `pose` for a square view (as the CLI does).
 pub fn framed(camera: &mut Camera, model: &Model, pose: &Pose) {
-    let (lo, hi) = model_bounds(model, pose).unwrap_or((Vec3::splat(-1.0), Vec3::ONE));
-    camera.frame_view(lo, hi, 1.0);
+    camera.frame_points(&visible_points(model, pose), 1.0);
 }
 
 /// Unlit front view on an opaque background: texture bytes come out as stored.
