@@ -377,6 +377,7 @@ fn build_material(
         key: PipelineKey {
             blend,
             double_sided: m.double_sided,
+            maps: [flags[0] != 0, flags[1] != 0, flags[2] != 0, flags[3] != 0],
         },
         billboard: m.billboard,
         _uniform: buffer,

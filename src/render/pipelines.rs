@@ -19,6 +19,8 @@ pub struct PipelineKey {
     pub blend: u32,
     /// Draw back faces too (no culling).
     pub double_sided: bool,
+    /// Which optional maps are sampled: tcmask, normal, specular, opacity.
+    pub maps: [bool; 4],
 }
 
 /// The shader's number for a blend mode.
@@ -193,7 +195,14 @@ fn create(
             "cull back"
         }
     );
-    let constants = [("ENCODE_SRGB", if format.is_srgb() { 0.0 } else { 1.0 })];
+    let flag = |b: bool| if b { 1.0 } else { 0.0 };
+    let constants = [
+        ("ENCODE_SRGB", flag(!format.is_srgb())),
+        ("HAS_TCMASK", flag(key.maps[0])),
+        ("HAS_NORMAL_MAP", flag(key.maps[1])),
+        ("HAS_SPECULAR_MAP", flag(key.maps[2])),
+        ("HAS_OPACITY_MAP", flag(key.maps[3])),
+    ];
     let compilation_options = wgpu::PipelineCompilationOptions {
         constants: &constants,
         ..Default::default()

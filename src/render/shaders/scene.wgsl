@@ -8,6 +8,12 @@
 
 // 1.0: write sRGB-encoded values (Unorm target); 0.0: write linear values (Srgb target).
 override ENCODE_SRGB: f32 = 1.0;
+// Which optional maps the material has (pipeline constants, so a plain textured model
+// samples one texture, not five: software rasterizers pay for every sample).
+override HAS_TCMASK: bool = true;
+override HAS_NORMAL_MAP: bool = true;
+override HAS_SPECULAR_MAP: bool = true;
+override HAS_OPACITY_MAP: bool = true;
 
 // Group 0: per frame.
 struct Frame {
@@ -137,16 +143,33 @@ fn perturb(n: vec3<f32>, dp1: vec3<f32>, dp2: vec3<f32>, duv1: vec2<f32>, duv2: 
 
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
-    // Every sample and derivative first, in uniform control flow.
+    // Every sample and derivative first, in uniform control flow (the HAS_* constants are
+    // pipeline constants, hence uniform).
     let base_s = textureSample(base_tex, samp, in.uv);
-    let mask = textureSample(tcmask_tex, samp, in.uv).a;
-    let nmap = textureSample(normal_tex, samp, in.uv).rgb;
-    let spec_map = textureSample(specular_tex, samp, in.uv).rgb;
-    let opac = textureSample(opacity_tex, samp, in.uv);
-    let dp1 = dpdx(in.world_pos);
-    let dp2 = dpdy(in.world_pos);
-    let duv1 = dpdx(in.uv);
-    let duv2 = dpdy(in.uv);
+    var mask = 0.0;
+    if HAS_TCMASK {
+        mask = textureSample(tcmask_tex, samp, in.uv).a;
+    }
+    var nmap = vec3<f32>(0.5, 0.5, 1.0);
+    var dp1 = vec3<f32>(0.0);
+    var dp2 = vec3<f32>(0.0);
+    var duv1 = vec2<f32>(0.0);
+    var duv2 = vec2<f32>(0.0);
+    if HAS_NORMAL_MAP {
+        nmap = textureSample(normal_tex, samp, in.uv).rgb;
+        dp1 = dpdx(in.world_pos);
+        dp2 = dpdy(in.world_pos);
+        duv1 = dpdx(in.uv);
+        duv2 = dpdy(in.uv);
+    }
+    var spec_map = vec3<f32>(0.0);
+    if HAS_SPECULAR_MAP {
+        spec_map = textureSample(specular_tex, samp, in.uv).rgb;
+    }
+    var opac = vec4<f32>(1.0);
+    if HAS_OPACITY_MAP {
+        opac = textureSample(opacity_tex, samp, in.uv);
+    }
 
     var base = base_s * material.base_color;
     switch material.flags.w {
@@ -168,13 +191,13 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if !front {
         n = -n;
     }
-    if material.flags.y != 0u {
+    if HAS_NORMAL_MAP && material.flags.y != 0u {
         n = perturb(n, dp1, dp2, duv1, duv2, nmap * 2.0 - 1.0);
     }
     let l = frame.light_dir.xyz;
     let diffuse = max(dot(n, l), 0.0);
     var lit = base.rgb * (frame.light.x + frame.light.y * diffuse);
-    if material.flags.z != 0u {
+    if HAS_SPECULAR_MAP && material.flags.z != 0u {
         // Gaussian specular lobe around the half vector (the game's specular-map path).
         let v = normalize(frame.eye.xyz - in.world_pos);
         let h = normalize(l + v);
@@ -184,7 +207,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     }
 
     var rgb = srgb_encode(lit);
-    if material.flags.x != 0u {
+    if HAS_TCMASK && material.flags.x != 0u {
         rgb = clamp(rgb + (frame.team.rgb - 0.5) * mask, vec3<f32>(0.0), vec3<f32>(1.0));
     }
     if ENCODE_SRGB < 0.5 {
