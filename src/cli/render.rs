@@ -41,6 +41,9 @@ pub struct RenderArgs {
     /// Extra folder to search for textures (repeatable).
     #[arg(long = "texture-root", value_name = "DIR")]
     pub texture_roots: Vec<PathBuf>,
+    /// PMF transform rules.
+    #[command(flatten)]
+    pub pmf: crate::cli::info::PmfArgs,
 }
 
 /// Parses `WxH` (each 1..=8192).
@@ -161,6 +164,7 @@ pub fn run(args: &RenderArgs) -> i32 {
     let view = args.view_settings();
     let options = LoadOptions {
         texture_roots: args.texture_roots.clone(),
+        pmf: args.pmf.options(),
     };
     if args.input.is_dir() {
         return run_batch(args, &gpu, &mut scene, &target, &view, &options);
