@@ -24,6 +24,8 @@ pub struct RenderTarget {
     pub width: u32,
     /// Size in pixels.
     pub height: u32,
+    /// Readback buffer kept between [`RenderTarget::read_rgba`] calls.
+    readback: std::sync::Mutex<Option<wgpu::Buffer>>,
 }
 
 impl RenderTarget {
@@ -74,6 +76,7 @@ impl RenderTarget {
             color,
             width,
             height,
+            readback: std::sync::Mutex::new(None),
         }
     }
 
@@ -87,17 +90,20 @@ impl RenderTarget {
         let unpadded = self.width * 4;
         let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
         let padded = unpadded.div_ceil(align) * align;
-        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("vitrine readback"),
-            size: padded as u64 * self.height as u64,
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
+        let mut cached = self.readback.lock().unwrap_or_else(|e| e.into_inner());
+        let buffer = cached.get_or_insert_with(|| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("vitrine readback"),
+                size: padded as u64 * self.height as u64,
+                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+                mapped_at_creation: false,
+            })
         });
         let mut enc = device.create_command_encoder(&Default::default());
         enc.copy_texture_to_buffer(
             self.color.as_image_copy(),
             wgpu::TexelCopyBufferInfo {
-                buffer: &buffer,
+                buffer,
                 layout: wgpu::TexelCopyBufferLayout {
                     offset: 0,
                     bytes_per_row: Some(padded),
