@@ -34,12 +34,19 @@ impl ViewerApp {
         initial: PathBuf,
         exit_after_frames: Option<u64>,
     ) -> ViewerApp {
-        let viewport = cc.wgpu_render_state.as_ref().map(Viewport::new);
-        if viewport.is_none() {
-            state
-                .toasts
-                .error("No wgpu renderer: the 3D view is not available");
-        }
+        let viewport = match cc.wgpu_render_state.as_ref().map(Viewport::try_new) {
+            Some(Ok(v)) => Some(v),
+            Some(Err(e)) => {
+                state.toasts.error(format!("The 3D view is not available: {e}"));
+                None
+            }
+            None => {
+                state
+                    .toasts
+                    .error("No wgpu renderer: the 3D view is not available");
+                None
+            }
+        };
         let _ = apply(&mut state, AppCommand::Open(initial));
         ViewerApp {
             state,

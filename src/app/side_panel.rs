@@ -24,7 +24,7 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 Some(doc) => file_ui(ui, doc),
                 None => {
                     ui.heading("No model open");
-                    ui.label("Drop a model file on the window, or use File ▸ Open… (Ctrl+O).");
+                    ui.label("Drop a model file on the window, or use File > Open… (Ctrl+O).");
                 }
             }
             ui.separator();

@@ -47,16 +47,28 @@ impl std::fmt::Debug for Viewport {
 }
 
 impl Viewport {
-    /// Creates the renderer on eframe's device.
-    pub fn new(rs: &egui_wgpu::RenderState) -> Viewport {
-        Viewport {
-            renderer: SceneRenderer::new(&rs.device, &rs.queue),
+    /// Creates the renderer on eframe's device. A renderer that fails to build (it
+    /// panics on a device it cannot use) is reported instead of closing the window, so
+    /// the side panel still shows what the file holds.
+    pub fn try_new(rs: &egui_wgpu::RenderState) -> Result<Viewport, String> {
+        let renderer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            SceneRenderer::new(&rs.device, &rs.queue)
+        }))
+        .map_err(|panic| {
+            panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "the renderer failed to start".into())
+        })?;
+        Ok(Viewport {
+            renderer,
             target: None,
             texture: None,
             uploaded: None,
             shown: None,
             size_px: [1, 1],
-        }
+        })
     }
 
     /// The renderer with the open document uploaded (for screenshots).
@@ -123,7 +135,7 @@ impl Viewport {
                 ui.painter().text(
                     rect.center(),
                     egui::Align2::CENTER_CENTER,
-                    "Drop a model here, or File ▸ Open… (Ctrl+O)",
+                    "Drop a model here, or File > Open… (Ctrl+O)",
                     egui::FontId::proportional(18.0),
                     egui::Color32::from_gray(200),
                 );
