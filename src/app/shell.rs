@@ -18,6 +18,8 @@ use std::time::Duration;
 pub struct ViewerApp {
     state: AppState,
     viewport: Option<Viewport>,
+    /// Why there is no viewport, shown where the view would be.
+    view_error: String,
     dialogs: Dialogs,
     /// Close the window after this many frames (`VITRINE_EXIT_AFTER_FRAMES`, for the
     /// smoke test).
@@ -34,23 +36,16 @@ impl ViewerApp {
         initial: PathBuf,
         exit_after_frames: Option<u64>,
     ) -> ViewerApp {
-        let viewport = match cc.wgpu_render_state.as_ref().map(Viewport::try_new) {
-            Some(Ok(v)) => Some(v),
-            Some(Err(e)) => {
-                state.toasts.error(format!("The 3D view is not available: {e}"));
-                None
-            }
-            None => {
-                state
-                    .toasts
-                    .error("No wgpu renderer: the 3D view is not available");
-                None
-            }
+        let (viewport, view_error) = match cc.wgpu_render_state.as_ref().map(Viewport::try_new) {
+            Some(Ok(v)) => (Some(v), String::new()),
+            Some(Err(e)) => (None, format!("The 3D view is not available: {e}")),
+            None => (None, "The 3D view is not available: no wgpu device".into()),
         };
         let _ = apply(&mut state, AppCommand::Open(initial));
         ViewerApp {
             state,
             viewport,
+            view_error,
             dialogs: Dialogs::default(),
             exit_after_frames,
             frames: 0,
@@ -124,11 +119,14 @@ impl eframe::App for ViewerApp {
         let mut commands: Vec<AppCommand> = self.dialogs.poll().into_iter().collect();
         let viewport = &mut self.viewport;
         let rs = frame.wgpu_render_state();
+        let view_error = &self.view_error;
         commands.extend(window_ui(ui, &mut self.state, |ui, state| {
             match (viewport.as_mut(), rs) {
                 (Some(v), Some(rs)) => v.ui(ui, state, rs),
                 _ => {
-                    ui.centered_and_justified(|ui| ui.label("The 3D view needs a wgpu device."));
+                    ui.centered_and_justified(|ui| {
+                        ui.colored_label(ui.visuals().error_fg_color, view_error)
+                    });
                     Vec::new()
                 }
             }
