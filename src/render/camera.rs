@@ -100,6 +100,72 @@ impl Camera {
         self.distance = self.radius / ((self.fov_y * 0.5).tan() * FIT_FILL);
     }
 
+    /// Frame-to-fit for the current view direction: centres on the box `min..max` and sets
+    /// the distance so the box's eight corners, as seen from this direction, fill
+    /// [`FIT_FILL`] of the viewport along whichever axis is tighter (`aspect` = width /
+    /// height). Unlike [`Camera::frame`] (a bounding sphere), a long thin model seen
+    /// end-on still fills the view.
+    pub fn frame_view(&mut self, min: Vec3, max: Vec3, aspect: f32) {
+        self.frame(min, max);
+        let aspect = aspect.max(1e-3);
+        let corners: Vec<Vec3> = (0..8)
+            .map(|i| {
+                Vec3::new(
+                    if i & 1 == 0 { min.x } else { max.x },
+                    if i & 2 == 0 { min.y } else { max.y },
+                    if i & 4 == 0 { min.z } else { max.z },
+                )
+            })
+            .collect();
+        let back = self.direction();
+        let right = Vec3::Y.cross(back).normalize_or(Vec3::X);
+        let up = back.cross(right);
+        let tan = (self.fov_y * 0.5).tan();
+        let fit_distance = |target: Vec3, orthographic: bool| {
+            let mut distance: f32 = 1e-3;
+            for c in &corners {
+                let d = *c - target;
+                let (x, y, z) = (d.dot(right).abs(), d.dot(up).abs(), d.dot(back));
+                let need = (x / aspect).max(y) / (tan * FIT_FILL);
+                // Perspective: the corner is `z` nearer the eye than the target.
+                distance = distance.max(if orthographic { need } else { need + z });
+            }
+            distance
+        };
+        // Alternate: fit the distance around the target, then move target and eye sideways
+        // so the projected corners are centred (in perspective near corners look bigger, so
+        // the box's centre is not the picture's). Each step is a Newton step on the
+        // centring error using the two extreme corners' depths.
+        for _ in 0..6 {
+            self.distance = fit_distance(self.target, self.orthographic);
+            let eye = self.target + back * self.distance;
+            let mut shift = Vec3::ZERO;
+            for axis in [right, up] {
+                let (mut lo, mut hi) = ((f32::MAX, 1.0), (f32::MIN, 1.0));
+                for c in &corners {
+                    let rel = *c - eye;
+                    let depth = if self.orthographic {
+                        1.0
+                    } else {
+                        (-rel.dot(back)).max(1e-6)
+                    };
+                    let p = rel.dot(axis) / depth;
+                    if p < lo.0 {
+                        lo = (p, depth);
+                    }
+                    if p > hi.0 {
+                        hi = (p, depth);
+                    }
+                }
+                let error = (lo.0 + hi.0) * 0.5;
+                let slope = 0.5 * (1.0 / lo.1 + 1.0 / hi.1);
+                shift += axis * (error / slope);
+            }
+            self.target += shift;
+        }
+        self.distance = fit_distance(self.target, self.orthographic);
+    }
+
     /// Switches to a preset view, keeping target and distance.
     pub fn set_preset(&mut self, preset: ViewPreset) {
         (self.yaw, self.pitch) = preset.angles();

@@ -5,13 +5,17 @@
 
 mod camera;
 mod gpu;
+mod gpu_model;
+pub mod pipelines;
 mod scene;
 mod target;
 mod team;
+pub mod textures;
+mod uniforms;
 
 pub use camera::{Camera, ViewPreset};
 pub use gpu::{Gpu, RenderError, gpu_or_skip};
-pub use scene::{SceneRenderer, ViewSettings, model_bounds};
+pub use scene::{Lighting, SceneRenderer, ViewSettings, model_bounds};
 pub use target::RenderTarget;
 pub use team::{TEAM_COLOURS, TeamColour, team_by_name};
 pub use wgpu;

@@ -1,10 +1,61 @@
-//! Drawing a model: GPU resources cached per model, pipelines per material state.
-//! (Being written: this file fixes the API the window and the CLI use.)
+//! Drawing a model: [`SceneRenderer`] owns the long-lived pipelines, samplers and texture
+//! cache; [`super::gpu_model::GpuModel`] holds the current model's buffers. Each frame
+//! only writes uniforms and records one render pass.
+//!
+//! Shading (see `shaders/scene.wgsl`): texture × (ambient + directional light) in linear
+//! space, per-vertex normals (authored, else flat face normals), Warzone 2100's team colour
+//! through the tcmask alpha, normal and specular maps when present, back faces culled
+//! unless the material is double-sided. The light is fixed relative to the camera (upper
+//! left, in front) so every view shows the model's shape.
+//!
+//! Approximations: billboard materials turn to face the camera about their node's origin
+//! (the game does the same per effect); blended draws are not depth-sorted.
 
 use super::Camera;
 use super::RenderTarget;
+use super::gpu_model::GpuModel;
+use super::pipelines::Pipelines;
+use super::target::COLOR_FORMAT;
+use super::team::TEAM_COLOURS;
+use super::textures::TextureCache;
+use super::uniforms::FrameUniform;
 use crate::model::{Model, Pose};
 use glam::Vec3;
+
+/// Light intensities. The light's direction is fixed relative to the camera.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lighting {
+    /// Ambient factor on the texture colour.
+    pub ambient: f32,
+    /// Directional (diffuse) factor.
+    pub diffuse: f32,
+    /// Strength of the specular-map highlight.
+    pub specular: f32,
+}
+
+impl Lighting {
+    /// Texture colours exactly as stored (ambient 1, no directional light).
+    pub const UNLIT: Lighting = Lighting {
+        ambient: 1.0,
+        diffuse: 0.0,
+        specular: 0.0,
+    };
+}
+
+impl Default for Lighting {
+    /// A surface facing the camera shows its texture at about full brightness; surfaces
+    /// turned away from the light keep a third (linear), about 60 % in sRGB bytes.
+    fn default() -> Self {
+        Lighting {
+            ambient: 0.35,
+            diffuse: 0.8,
+            specular: 0.5,
+        }
+    }
+}
+
+/// Direction towards the light in view space (upper left, in front of the model).
+const LIGHT_IN_VIEW: Vec3 = Vec3::new(-0.35, 0.55, 0.75);
 
 /// Per-frame settings of a view.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,6 +66,8 @@ pub struct ViewSettings {
     pub team: usize,
     /// Background, sRGB bytes with alpha (alpha 0 = transparent PNG).
     pub background: [u8; 4],
+    /// Light intensities.
+    pub lighting: Lighting,
 }
 
 impl Default for ViewSettings {
@@ -23,36 +76,225 @@ impl Default for ViewSettings {
             camera: Camera::default(),
             team: 0,
             background: [48, 52, 60, 255],
+            lighting: Lighting::default(),
         }
     }
 }
 
 /// Draws one model at a time; created once per device.
 #[derive(Debug)]
-pub struct SceneRenderer {}
+pub struct SceneRenderer {
+    pipelines: Pipelines,
+    textures: TextureCache,
+    frame_buffer: wgpu::Buffer,
+    frame_bind_group: wgpu::BindGroup,
+    model: Option<GpuModel>,
+    warnings: Vec<String>,
+}
 
 impl SceneRenderer {
     /// Builds pipelines and samplers.
-    pub fn new(_device: &wgpu::Device, _queue: &wgpu::Queue) -> SceneRenderer {
-        todo!("render helper")
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> SceneRenderer {
+        let pipelines = Pipelines::new(device, COLOR_FORMAT);
+        let textures = TextureCache::new(device, queue);
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("vitrine texture sampler"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            address_mode_w: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Linear,
+            ..Default::default()
+        });
+        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("vitrine frame uniform"),
+            size: std::mem::size_of::<FrameUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("vitrine frame bind group"),
+            layout: &pipelines.frame_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: frame_buffer.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Sampler(&sampler),
+                },
+            ],
+        });
+        SceneRenderer {
+            pipelines,
+            textures,
+            frame_buffer,
+            frame_bind_group,
+            model: None,
+            warnings: Vec::new(),
+        }
     }
 
     /// Uploads `model` (meshes, decoded textures, placeholders for missing ones),
-    /// releasing the previous model's resources.
-    pub fn set_model(&mut self, _device: &wgpu::Device, _queue: &wgpu::Queue, _model: &Model) {
-        todo!("render helper")
+    /// releasing the previous model's resources. Decoded textures stay cached by file for
+    /// the next model (within a memory budget).
+    pub fn set_model(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, model: &Model) {
+        self.model = None;
+        self.warnings.clear();
+        self.textures.begin_model();
+        self.model = Some(GpuModel::new(
+            device,
+            queue,
+            model,
+            &mut self.pipelines,
+            &mut self.textures,
+            &mut self.warnings,
+        ));
+        self.textures.end_model();
     }
 
-    /// Draws the current model in `pose` into `target`.
+    /// Drops the current model's GPU resources (texture cache excepted).
+    pub fn clear_model(&mut self) {
+        self.model = None;
+    }
+
+    /// Problems found by the last [`SceneRenderer::set_model`] that the loader could not
+    /// know (texture files that exist but do not decode, too many joints).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Caps uploaded texture size (texels per side; smaller mips are used). Thumbnails at
+    /// 256² look the same with 512² pages and render faster. Affects textures decoded
+    /// after the call.
+    pub fn set_max_texture_size(&mut self, device: &wgpu::Device, size: u32) {
+        self.textures.set_max_size(device, size);
+    }
+
+    /// Number of image files decoded so far (each file is decoded once while cached).
+    pub fn textures_decoded(&self) -> usize {
+        self.textures.decoded
+    }
+
+    /// Draws the current model in `pose` into `target` (a clear only, if no model is set).
     pub fn render(
         &mut self,
-        _device: &wgpu::Device,
-        _queue: &wgpu::Queue,
-        _target: &RenderTarget,
-        _pose: &Pose,
-        _view: &ViewSettings,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        target: &RenderTarget,
+        pose: &Pose,
+        view: &ViewSettings,
     ) {
-        todo!("render helper")
+        let aspect = target.width as f32 / target.height.max(1) as f32;
+        let cam = &view.camera;
+        let view_matrix = cam.view();
+        let light = view_matrix
+            .inverse()
+            .transform_vector3(LIGHT_IN_VIEW)
+            .normalize();
+        let team = TEAM_COLOURS[view.team % TEAM_COLOURS.len()].rgb;
+        let frame = FrameUniform {
+            view_proj: cam.view_proj(aspect).to_cols_array_2d(),
+            eye: cam.eye().extend(1.0).to_array(),
+            light_dir: light.extend(0.0).to_array(),
+            light: [
+                view.lighting.ambient,
+                view.lighting.diffuse,
+                view.lighting.specular,
+                0.0,
+            ],
+            team: [
+                team[0] as f32 / 255.0,
+                team[1] as f32 / 255.0,
+                team[2] as f32 / 255.0,
+                1.0,
+            ],
+        };
+        queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
+        if let Some(m) = &mut self.model {
+            m.update(queue, pose, view_matrix);
+        }
+
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("vitrine scene"),
+        });
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("vitrine scene pass"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &target.msaa_view,
+                    depth_slice: None,
+                    resolve_target: Some(&target.color_view),
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(clear_colour(view.background)),
+                        store: wgpu::StoreOp::Discard,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &target.depth_view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            if let Some(m) = &self.model
+                && let Some(vertices) = m.vertices()
+            {
+                pass.set_vertex_buffer(0, vertices.slice(..));
+                pass.set_bind_group(0, &self.frame_bind_group, &[]);
+                let mut bound: Option<(usize, crate::render::pipelines::PipelineKey)> = None;
+                for (i, d) in m.draws.iter().enumerate() {
+                    if !pose.visible.get(d.node).copied().unwrap_or(true) {
+                        continue;
+                    }
+                    let mat = &m.materials[d.material];
+                    if bound.map(|b| b.1) != Some(mat.key) {
+                        let Some(p) = self.pipelines.get(mat.key) else {
+                            continue;
+                        };
+                        pass.set_pipeline(p);
+                    }
+                    if bound.map(|b| b.0) != Some(d.material) {
+                        pass.set_bind_group(1, &mat.bind_group, &[]);
+                    }
+                    bound = Some((d.material, mat.key));
+                    let joints = d.skin.map(|s| m.joint_offsets[s]).unwrap_or(0);
+                    pass.set_bind_group(2, &m.draw_bind_group, &[i as u32 * m.draw_stride, joints]);
+                    pass.draw(d.first_vertex..d.first_vertex + d.vertex_count, 0..1);
+                }
+            }
+        }
+        queue.submit([encoder.finish()]);
+    }
+}
+
+/// The clear value for a background given as sRGB bytes: the bytes themselves on the
+/// `Rgba8Unorm` target (which holds sRGB bytes), linearised on an `*Srgb` one.
+fn clear_colour(bg: [u8; 4]) -> wgpu::Color {
+    let c = |b: u8| {
+        let v = b as f64 / 255.0;
+        if COLOR_FORMAT.is_srgb() {
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        } else {
+            v
+        }
+    };
+    wgpu::Color {
+        r: c(bg[0]),
+        g: c(bg[1]),
+        b: c(bg[2]),
+        a: bg[3] as f64 / 255.0,
     }
 }
 

@@ -1,0 +1,198 @@
+// Model shading as Warzone 2100 draws it, for every format:
+//   lit = texture × (ambient + diffuse · max(n·l, 0)) + specular
+//   out = encode_srgb(lit) + (team − 0.5) × tcmask.a        (the game's "grain merge",
+//                                                             done in gamma space as the game does)
+// Lighting happens in linear space (colour textures are *Srgb formats, so sampling decodes);
+// the fragment shader encodes to sRGB itself because the target is Rgba8Unorm holding sRGB
+// bytes (notes/rust-stack.md §2). With an *Srgb target set ENCODE_SRGB = 0.
+
+// 1.0: write sRGB-encoded values (Unorm target); 0.0: write linear values (Srgb target).
+override ENCODE_SRGB: f32 = 1.0;
+
+// Group 0: per frame.
+struct Frame {
+    view_proj: mat4x4<f32>,
+    // xyz: eye position (world).
+    eye: vec4<f32>,
+    // xyz: unit vector towards the light (world).
+    light_dir: vec4<f32>,
+    // x: ambient, y: diffuse, z: specular strength.
+    light: vec4<f32>,
+    // rgb: team colour, sRGB-encoded 0..1.
+    team: vec4<f32>,
+};
+
+// Group 1: per material (written once in set_model).
+struct Material {
+    // Linear RGBA multiplied with the base texture.
+    base_color: vec4<f32>,
+    // x: has tcmask, y: has normal map, z: has specular map,
+    // w: opacity source (0 none, 1 alpha, 2 red, 3 luminance).
+    flags: vec4<u32>,
+    // x: blend mode (0 opaque, 1 alpha test, 2 additive, 3 premultiplied, 4 alpha blend).
+    mode: vec4<u32>,
+};
+
+// Group 2: per draw (dynamic offset) and per skin (dynamic offset).
+struct Draw {
+    model: mat4x4<f32>,
+    // Inverse transpose of model's upper 3×3 (as a mat4).
+    normal: mat4x4<f32>,
+    // xy: texture-frame UV offset for animated corners; z: 1 = skinned.
+    extra: vec4<f32>,
+};
+
+const MAX_JOINTS: u32 = 256u;
+
+struct Joints {
+    m: array<mat4x4<f32>, MAX_JOINTS>,
+};
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(0) @binding(1) var samp: sampler;
+
+@group(1) @binding(0) var<uniform> material: Material;
+@group(1) @binding(1) var base_tex: texture_2d<f32>;
+@group(1) @binding(2) var tcmask_tex: texture_2d<f32>;
+@group(1) @binding(3) var normal_tex: texture_2d<f32>;
+@group(1) @binding(4) var specular_tex: texture_2d<f32>;
+@group(1) @binding(5) var opacity_tex: texture_2d<f32>;
+
+@group(2) @binding(0) var<uniform> draw: Draw;
+@group(2) @binding(1) var<uniform> joints: Joints;
+
+struct VertexIn {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    // 1.0 when the texture-frame animation offsets this corner's UV.
+    @location(3) animated: f32,
+    @location(4) joint_ids: vec4<u32>,
+    @location(5) weights: vec4<f32>,
+};
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world_pos: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+};
+
+fn joint(i: u32) -> mat4x4<f32> {
+    return joints.m[min(i, MAX_JOINTS - 1u)];
+}
+
+@vertex
+fn vs_main(v: VertexIn) -> VertexOut {
+    let p = vec4<f32>(v.position, 1.0);
+    var world: vec4<f32>;
+    var n: vec3<f32>;
+    let total = v.weights.x + v.weights.y + v.weights.z + v.weights.w;
+    if draw.extra.z > 0.5 && total > 1e-4 {
+        // Linear blend skinning: joint matrices map model space to posed model space.
+        let skin = joint(v.joint_ids.x) * v.weights.x + joint(v.joint_ids.y) * v.weights.y
+            + joint(v.joint_ids.z) * v.weights.z + joint(v.joint_ids.w) * v.weights.w;
+        world = skin * p;
+        n = (skin * vec4<f32>(v.normal, 0.0)).xyz;
+    } else {
+        world = draw.model * p;
+        n = (draw.normal * vec4<f32>(v.normal, 0.0)).xyz;
+    }
+    var out: VertexOut;
+    out.clip = frame.view_proj * world;
+    out.world_pos = world.xyz / world.w;
+    out.normal = n;
+    out.uv = v.uv + draw.extra.xy * v.animated;
+    return out;
+}
+
+fn srgb_encode(c: vec3<f32>) -> vec3<f32> {
+    let c1 = clamp(c, vec3<f32>(0.0), vec3<f32>(1.0));
+    let lo = c1 * 12.92;
+    let hi = 1.055 * pow(c1, vec3<f32>(1.0 / 2.4)) - 0.055;
+    return select(hi, lo, c1 <= vec3<f32>(0.0031308));
+}
+
+fn srgb_decode(c: vec3<f32>) -> vec3<f32> {
+    let lo = c / 12.92;
+    let hi = pow((c + 0.055) / 1.055, vec3<f32>(2.4));
+    return select(hi, lo, c <= vec3<f32>(0.04045));
+}
+
+// Tangent frame from screen-space derivatives (no per-vertex tangents needed).
+// UV v runs down the image; normal maps are green-up (OpenGL), hence the minus on b.
+fn perturb(n: vec3<f32>, dp1: vec3<f32>, dp2: vec3<f32>, duv1: vec2<f32>, duv2: vec2<f32>, m: vec3<f32>) -> vec3<f32> {
+    let dp2perp = cross(dp2, n);
+    let dp1perp = cross(n, dp1);
+    let t = dp2perp * duv1.x + dp1perp * duv2.x;
+    let b = -(dp2perp * duv1.y + dp1perp * duv2.y);
+    let len2 = max(dot(t, t), dot(b, b));
+    if len2 < 1e-20 {
+        return n;
+    }
+    let inv = inverseSqrt(len2);
+    let tn = t * inv * m.x + b * inv * m.y + n * m.z;
+    return normalize(tn);
+}
+
+@fragment
+fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    // Every sample and derivative first, in uniform control flow.
+    let base_s = textureSample(base_tex, samp, in.uv);
+    let mask = textureSample(tcmask_tex, samp, in.uv).a;
+    let nmap = textureSample(normal_tex, samp, in.uv).rgb;
+    let spec_map = textureSample(specular_tex, samp, in.uv).rgb;
+    let opac = textureSample(opacity_tex, samp, in.uv);
+    let dp1 = dpdx(in.world_pos);
+    let dp2 = dpdy(in.world_pos);
+    let duv1 = dpdx(in.uv);
+    let duv2 = dpdy(in.uv);
+
+    var base = base_s * material.base_color;
+    switch material.flags.w {
+        case 1u: { base.a = base.a * opac.a; }
+        case 2u: { base.a = base.a * opac.r; }
+        case 3u: { base.a = base.a * dot(opac.rgb, vec3<f32>(0.2126, 0.7152, 0.0722)); }
+        default: {}
+    }
+    let mode = material.mode.x;
+    if mode == 1u && base.a < 0.5 {
+        discard;
+    }
+
+    var n = normalize(in.normal);
+    if length(in.normal) < 1e-6 {
+        // Degenerate triangle or unset normal: shade as facing the viewer.
+        n = normalize(frame.eye.xyz - in.world_pos);
+    }
+    if !front {
+        n = -n;
+    }
+    if material.flags.y != 0u {
+        n = perturb(n, dp1, dp2, duv1, duv2, nmap * 2.0 - 1.0);
+    }
+    let l = frame.light_dir.xyz;
+    let diffuse = max(dot(n, l), 0.0);
+    var lit = base.rgb * (frame.light.x + frame.light.y * diffuse);
+    if material.flags.z != 0u {
+        // Gaussian specular lobe around the half vector (the game's specular-map path).
+        let v = normalize(frame.eye.xyz - in.world_pos);
+        let h = normalize(l + v);
+        let angle = acos(clamp(dot(n, h), -1.0, 1.0));
+        let g = exp(-(angle * angle) / (0.3 * 0.3));
+        lit = lit + spec_map * (frame.light.z * g);
+    }
+
+    var rgb = srgb_encode(lit);
+    if material.flags.x != 0u {
+        rgb = clamp(rgb + (frame.team.rgb - 0.5) * mask, vec3<f32>(0.0), vec3<f32>(1.0));
+    }
+    if ENCODE_SRGB < 0.5 {
+        rgb = srgb_decode(rgb);
+    }
+    var alpha = base.a;
+    if mode <= 1u {
+        alpha = 1.0;
+    }
+    return vec4<f32>(rgb, alpha);
+}

@@ -1,0 +1,318 @@
+//! Texture decoding and upload, cached by file across models.
+//!
+//! Images are decoded with the `image` crate (PNG incl. paletted with `tRNS`, JPEG, BMP
+//! incl. 8-bit palettised), converted to RGBA8 and uploaded with a CPU-built box-filtered
+//! mip chain. Colour textures (base maps) use an `*Srgb` format so the shader shades in
+//! linear; data textures (masks, normal and specular maps) stay `Unorm`.
+//!
+//! A batch of thumbnails shares a handful of texture pages, so the cache outlives
+//! [`super::SceneRenderer::set_model`]: entries the current model does not use are evicted
+//! only once the cache grows past its byte budget. Failed decodes are cached too.
+//!
+//! Non-goals: KTX2/DDS, compressed GPU formats, anisotropic filtering.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// How a texture's bytes are interpreted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TexClass {
+    /// sRGB-encoded colour (decoded to linear when sampled).
+    Color,
+    /// Linear data (masks, normals, specular).
+    Data,
+}
+
+impl TexClass {
+    fn format(self) -> wgpu::TextureFormat {
+        match self {
+            TexClass::Color => wgpu::TextureFormat::Rgba8UnormSrgb,
+            TexClass::Data => wgpu::TextureFormat::Rgba8Unorm,
+        }
+    }
+}
+
+/// An uploaded texture.
+#[derive(Debug)]
+pub struct GpuTexture {
+    /// Keeps the texture alive.
+    pub texture: wgpu::Texture,
+    /// View bound in material bind groups.
+    pub view: wgpu::TextureView,
+    /// GPU bytes (all mips).
+    pub bytes: u64,
+}
+
+#[derive(Debug)]
+struct Entry {
+    result: Result<Arc<GpuTexture>, String>,
+    last_used: u64,
+}
+
+/// Bytes of cached textures allowed beyond what the current model uses (512 MiB).
+const CACHE_BUDGET: u64 = 512 << 20;
+
+/// Decoded and uploaded textures keyed by file and class, plus the placeholders.
+#[derive(Debug)]
+pub struct TextureCache {
+    entries: HashMap<(PathBuf, TexClass), Entry>,
+    generation: u64,
+    max_size: u32,
+    /// White 1×1 (untextured base; sRGB).
+    pub white: Arc<GpuTexture>,
+    /// Transparent black 1×1 (no tcmask / no specular; linear).
+    pub black: Arc<GpuTexture>,
+    /// Flat normal (128, 128, 255) 1×1.
+    pub flat_normal: Arc<GpuTexture>,
+    /// Magenta/black checkerboard for missing or undecodable base textures.
+    pub checker: Arc<GpuTexture>,
+    /// Number of image files decoded so far (for tests and profiling).
+    pub decoded: usize,
+}
+
+/// Size of one checkerboard cell in texels, and cells per side.
+pub const CHECKER_CELL: u32 = 8;
+const CHECKER_CELLS: u32 = 8;
+/// The checkerboard's two colours (sRGB).
+pub const CHECKER_COLOURS: [[u8; 4]; 2] = [[255, 0, 255, 255], [0, 0, 0, 255]];
+
+/// RGBA of the checkerboard image.
+pub fn checkerboard() -> image::RgbaImage {
+    let side = CHECKER_CELL * CHECKER_CELLS;
+    image::RgbaImage::from_fn(side, side, |x, y| {
+        image::Rgba(CHECKER_COLOURS[((x / CHECKER_CELL + y / CHECKER_CELL) % 2) as usize])
+    })
+}
+
+impl TextureCache {
+    /// Creates the cache and its placeholders. Textures larger than the device's limit are
+    /// uploaded from the first mip level that fits.
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> TextureCache {
+        let one = |rgba: [u8; 4], class, label| {
+            Arc::new(upload(
+                device,
+                queue,
+                &image::RgbaImage::from_pixel(1, 1, image::Rgba(rgba)),
+                class,
+                label,
+                u32::MAX,
+            ))
+        };
+        TextureCache {
+            entries: HashMap::new(),
+            generation: 0,
+            max_size: device.limits().max_texture_dimension_2d,
+            white: one([255; 4], TexClass::Color, "vitrine white"),
+            black: one([0; 4], TexClass::Data, "vitrine black"),
+            flat_normal: one([128, 128, 255, 255], TexClass::Data, "vitrine flat normal"),
+            checker: Arc::new(upload(
+                device,
+                queue,
+                &checkerboard(),
+                TexClass::Color,
+                "vitrine checkerboard",
+                u32::MAX,
+            )),
+            decoded: 0,
+        }
+    }
+
+    /// Limits uploaded textures to `size` texels per side (smaller mips are used instead):
+    /// a 256² thumbnail gains nothing from a 1024² page. Clamped to the device limit.
+    pub fn set_max_size(&mut self, device: &wgpu::Device, size: u32) {
+        self.max_size = size.clamp(1, device.limits().max_texture_dimension_2d);
+    }
+
+    /// Starts a new model: textures fetched from now on count as in use.
+    pub fn begin_model(&mut self) {
+        self.generation += 1;
+    }
+
+    /// Evicts textures the current model does not use while the cache is over budget.
+    pub fn end_model(&mut self) {
+        let mut total: u64 = self.entries.values().map(entry_bytes).sum();
+        if total <= CACHE_BUDGET {
+            return;
+        }
+        let mut old: Vec<_> = self
+            .entries
+            .iter()
+            .filter(|(_, e)| e.last_used < self.generation)
+            .map(|(k, e)| (e.last_used, k.clone()))
+            .collect();
+        old.sort_by_key(|(t, _)| *t);
+        for (_, k) in old {
+            if total <= CACHE_BUDGET {
+                break;
+            }
+            if let Some(e) = self.entries.remove(&k) {
+                total -= entry_bytes(&e);
+            }
+        }
+    }
+
+    /// The texture at `path`, decoded and uploaded once; `Err` with a message if it cannot
+    /// be read or decoded.
+    pub fn get(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        path: &Path,
+        class: TexClass,
+    ) -> Result<Arc<GpuTexture>, String> {
+        let key = (path.to_path_buf(), class);
+        let generation = self.generation;
+        if let Some(e) = self.entries.get_mut(&key) {
+            e.last_used = generation;
+            return e.result.clone();
+        }
+        let result = decode(path).map(|img| {
+            self.decoded += 1;
+            let label = format!("vitrine texture {}", path.display());
+            Arc::new(upload(device, queue, &img, class, &label, self.max_size))
+        });
+        self.entries.insert(
+            key,
+            Entry {
+                result: result.clone(),
+                last_used: generation,
+            },
+        );
+        result
+    }
+}
+
+fn entry_bytes(e: &Entry) -> u64 {
+    e.result.as_ref().map(|t| t.bytes).unwrap_or(0)
+}
+
+/// Reads and decodes an image file (format from its content, falling back to the name).
+pub fn decode(path: &Path) -> Result<image::RgbaImage, String> {
+    let reader = image::ImageReader::open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .with_guessed_format()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let img = reader
+        .decode()
+        .map_err(|e| format!("{}: cannot decode: {e}", path.display()))?;
+    Ok(img.into_rgba8())
+}
+
+/// Halves an RGBA8 image with a 2×2 box filter (odd edges repeat the last texel).
+fn half(img: &image::RgbaImage) -> image::RgbaImage {
+    let (w, h) = img.dimensions();
+    let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
+    let src = img.as_raw();
+    let mut out = vec![0u8; (nw * nh * 4) as usize];
+    for y in 0..nh {
+        let y0 = (2 * y).min(h - 1) as usize;
+        let y1 = (2 * y + 1).min(h - 1) as usize;
+        for x in 0..nw {
+            let x0 = (2 * x).min(w - 1) as usize;
+            let x1 = (2 * x + 1).min(w - 1) as usize;
+            let o = ((y * nw + x) * 4) as usize;
+            for c in 0..4 {
+                let at = |xx: usize, yy: usize| src[(yy * w as usize + xx) * 4 + c] as u16;
+                out[o + c] = ((at(x0, y0) + at(x1, y0) + at(x0, y1) + at(x1, y1) + 2) / 4) as u8;
+            }
+        }
+    }
+    image::RgbaImage::from_raw(nw, nh, out).expect("size matches")
+}
+
+/// Uploads `img` with a full mip chain, starting at the first level no larger than
+/// `max_size` per side.
+fn upload(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    img: &image::RgbaImage,
+    class: TexClass,
+    label: &str,
+    max_size: u32,
+) -> GpuTexture {
+    let mut levels = Vec::new();
+    let mut cur: std::borrow::Cow<image::RgbaImage> = std::borrow::Cow::Borrowed(img);
+    loop {
+        let (w, h) = cur.dimensions();
+        let next = (w > 1 || h > 1).then(|| half(&cur));
+        if w.max(h) <= max_size {
+            levels.push(cur.into_owned());
+        }
+        match next {
+            Some(n) => cur = std::borrow::Cow::Owned(n),
+            None => break,
+        }
+    }
+    let (w, h) = levels[0].dimensions();
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width: w,
+            height: h,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: levels.len() as u32,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: class.format(),
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    let mut bytes = 0;
+    for (i, level) in levels.iter().enumerate() {
+        let (lw, lh) = level.dimensions();
+        bytes += level.as_raw().len() as u64;
+        queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture,
+                mip_level: i as u32,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            level.as_raw(),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(lw * 4),
+                rows_per_image: Some(lh),
+            },
+            wgpu::Extent3d {
+                width: lw,
+                height: lh,
+                depth_or_array_layers: 1,
+            },
+        );
+    }
+    let view = texture.create_view(&Default::default());
+    GpuTexture {
+        texture,
+        view,
+        bytes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn box_filter_averages_and_handles_odd_sizes() {
+        let img = image::RgbaImage::from_fn(3, 2, |x, _| image::Rgba([x as u8 * 100, 0, 0, 255]));
+        let h = half(&img);
+        assert_eq!(h.dimensions(), (1, 1));
+        assert_eq!(h.get_pixel(0, 0)[0], 50);
+        let one = half(&h);
+        assert_eq!(one.dimensions(), (1, 1));
+    }
+
+    #[test]
+    fn checkerboard_alternates() {
+        let c = checkerboard();
+        assert_eq!(c.get_pixel(0, 0).0, CHECKER_COLOURS[0]);
+        assert_eq!(c.get_pixel(CHECKER_CELL, 0).0, CHECKER_COLOURS[1]);
+        assert_eq!(
+            c.get_pixel(CHECKER_CELL, CHECKER_CELL).0,
+            CHECKER_COLOURS[0]
+        );
+    }
+}
