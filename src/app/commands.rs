@@ -128,14 +128,17 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
         }
         AppCommand::Orbit { dx, dy } => {
             state.camera.orbit(dx, dy);
+            state.camera_moved = true;
             None
         }
         AppCommand::Pan { dx, dy, view_height } => {
             state.camera.pan(dx, dy, view_height);
+            state.camera_moved = true;
             None
         }
         AppCommand::Zoom(steps) => {
             state.camera.zoom(steps);
+            state.camera_moved = true;
             None
         }
         AppCommand::Screenshot(req) => {

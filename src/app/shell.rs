@@ -100,6 +100,23 @@ impl ViewerApp {
         }
     }
 
+    /// Copies what the view knows into the state: its aspect (for framing) and the
+    /// renderer's warnings about the open document (for the side panel).
+    fn sync_view(&mut self) {
+        let Some(viewport) = &self.viewport else {
+            return;
+        };
+        let [w, h] = viewport.size_px;
+        self.state.set_view_aspect(w as f32 / h.max(1) as f32);
+        if let (Some(doc), Some((generation, warnings))) =
+            (&mut self.state.document, viewport.uploaded())
+            && doc.generation == generation
+            && doc.render_warnings != warnings
+        {
+            doc.render_warnings = warnings.to_vec();
+        }
+    }
+
     /// Keeps the window title naming the open file.
     fn update_title(&mut self, ctx: &egui::Context) {
         let title = match &self.state.document {
@@ -142,6 +159,7 @@ impl eframe::App for ViewerApp {
         }
         self.state.toasts.ui(&ctx);
         self.update_title(&ctx);
+        self.sync_view();
         if let Some(rect) = ctx.input(|i| i.viewport().inner_rect) {
             self.state.settings.window_size = [rect.width(), rect.height()];
         }

@@ -158,14 +158,18 @@ fn model_sections_ui(ui: &mut egui::Ui, doc: &Document) {
             connectors_ui(ui, doc);
         });
     }
-    let title = format!("Warnings ({})", m.diagnostics.len());
-    section(ui, &title, !m.diagnostics.is_empty(), |ui| {
-        if m.diagnostics.is_empty() {
+    let count = m.diagnostics.len() + doc.render_warnings.len();
+    section(ui, &format!("Warnings ({count})"), count > 0, |ui| {
+        if count == 0 {
             ui.weak("None");
         }
         let file = doc.file_name();
+        let warn = ui.visuals().warn_fg_color;
         for d in &m.diagnostics {
-            ui.label(egui::RichText::new(d.display_with(&file)).color(ui.visuals().warn_fg_color));
+            ui.label(egui::RichText::new(d.display_with(&file)).color(warn));
+        }
+        for w in &doc.render_warnings {
+            ui.label(egui::RichText::new(w).color(warn));
         }
     });
 }

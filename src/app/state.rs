@@ -19,6 +19,8 @@ pub struct Document {
     pub pose: Pose,
     /// Changes whenever a new model is loaded, so the view knows to upload it again.
     pub generation: u64,
+    /// Problems the renderer found uploading it (textures that exist but do not decode).
+    pub render_warnings: Vec<String>,
 }
 
 impl Document {
@@ -69,6 +71,11 @@ pub struct AppState {
     pub settings_file: Option<SettingsFile>,
     /// The camera of the 3D view.
     pub camera: Camera,
+    /// Width / height of the 3D view (kept up to date by the window), for framing.
+    pub view_aspect: f32,
+    /// The user moved the camera (orbit, pan, zoom) since the model was framed; until
+    /// then a resized view frames the model again.
+    pub camera_moved: bool,
     /// Short messages in the corner.
     pub toasts: Toasts,
     /// The "Screenshot…" dialog, when open.
@@ -88,6 +95,8 @@ impl AppState {
             settings,
             settings_file,
             camera: Camera::default(),
+            view_aspect: 1.0,
+            camera_moved: false,
             toasts: Toasts::default(),
             screenshot_dialog: None,
             load_options: LoadOptions::default(),
@@ -102,6 +111,7 @@ impl AppState {
             camera: self.camera,
             team: self.settings.team.min(TEAM_COLOURS.len() - 1),
             background: [r, g, b, 255],
+            ..ViewSettings::default()
         }
     }
 
@@ -115,17 +125,31 @@ impl AppState {
             model,
             pose,
             generation,
+            render_warnings: Vec::new(),
         });
         self.load_error = None;
         self.frame();
     }
 
-    /// Frames the whole visible model (keeps the view direction and projection).
+    /// Frames the whole visible model so it fills the view (keeps the view direction
+    /// and projection).
     pub fn frame(&mut self) {
         if let Some(doc) = &self.document
             && let Some((min, max)) = model_bounds(&doc.model, &doc.pose)
         {
-            self.camera.frame(min, max);
+            self.camera.frame_view(min, max, self.view_aspect);
+        }
+        self.camera_moved = false;
+    }
+
+    /// Tells the state the view's width / height; re-frames if the user has not moved
+    /// the camera since the model was framed.
+    pub fn set_view_aspect(&mut self, aspect: f32) {
+        if aspect.is_finite() && aspect > 0.0 && (aspect - self.view_aspect).abs() > 1e-4 {
+            self.view_aspect = aspect;
+            if !self.camera_moved {
+                self.frame();
+            }
         }
     }
 

@@ -71,6 +71,11 @@ impl Viewport {
         })
     }
 
+    /// The generation of the document on the GPU, and what the renderer found uploading it.
+    pub fn uploaded(&self) -> Option<(u64, &[String])> {
+        self.uploaded.map(|g| (g, self.renderer.warnings()))
+    }
+
     /// The renderer with the open document uploaded (for screenshots).
     pub fn renderer_for(
         &mut self,
