@@ -11,7 +11,7 @@ use vitrine::app::settings::{Settings, SettingsFile};
 use vitrine::app::state::AppState;
 use vitrine::app::viewport::camera_input;
 use vitrine::model::{Corner, Format, Material, Mesh, Model, Node, NodeKind, Submesh};
-use vitrine::render::{TEAM_COLOURS, ViewPreset};
+use vitrine::render::{TEAM_COLOURS, ViewPreset, model_bounds};
 
 /// One frame of the window as the real app runs it: lay out, then apply the commands.
 fn frame(ui: &mut eframe::egui::Ui, state: &mut AppState) {
@@ -118,7 +118,11 @@ fn assert_error_shown_and_model_kept(h: &Harness<'_, AppState>, file: &str) {
     assert!(err.message.starts_with(file), "{}", err.message);
     h.get_by_label(&format!("Could not open {file}"));
     h.get_by_label(&err.message);
-    let doc = h.state().document.as_ref().expect("the previous model stays open");
+    let doc = h
+        .state()
+        .document
+        .as_ref()
+        .expect("the previous model stays open");
     assert_eq!(doc.path, Path::new("/models/tank.pie"));
     h.get_by_label("tank.pie");
     h.get_by_label_contains("turret [Level]");
@@ -140,7 +144,12 @@ fn a_failed_load_keeps_the_previous_model_and_shows_the_error() {
     h.run();
     assert_error_shown_and_model_kept(&h, "notes.txt");
     assert!(
-        h.state().load_error.as_ref().unwrap().message.contains("not a model file"),
+        h.state()
+            .load_error
+            .as_ref()
+            .unwrap()
+            .message
+            .contains("not a model file"),
         "the loader's own words are shown"
     );
 
@@ -149,7 +158,10 @@ fn a_failed_load_keeps_the_previous_model_and_shows_the_error() {
     h.run();
     assert_error_shown_and_model_kept(&h, "gone.pie");
     assert_eq!(h.state().document.as_ref().unwrap().generation, generation);
-    assert!(h.state().settings.recent_files.is_empty(), "failures are not recent files");
+    assert!(
+        h.state().settings.recent_files.is_empty(),
+        "failures are not recent files"
+    );
 
     h.get_by_label("Dismiss").click();
     h.run();
@@ -213,13 +225,16 @@ fn view_keys_and_buttons_drive_the_camera() {
     side.set_preset(ViewPreset::Side);
     assert_eq!(h.state().camera.direction(), side.direction());
 
-    // Zoomed out then F frames the model again.
-    let framed = h.state().camera.distance;
+    // Zoomed out then F frames the model again, for the current view direction.
+    let mut framed = h.state().camera;
+    let doc = h.state().document.as_ref().unwrap();
+    let (min, max) = model_bounds(&doc.model, &doc.pose).unwrap();
+    framed.frame_view(min, max, h.state().view_aspect);
     let _ = apply(h.state_mut(), AppCommand::Zoom(-5.0));
-    assert!(h.state().camera.distance > framed * 1.5);
+    assert!(h.state().camera.distance > framed.distance * 1.5);
     h.key_press(eframe::egui::Key::F);
     h.run();
-    assert!((h.state().camera.distance - framed).abs() < 1e-4);
+    assert_eq!(h.state().camera, framed);
 
     // A left drag across the view orbits: the yaw changes, the target stays.
     let (yaw, target) = (h.state().camera.yaw, h.state().camera.target);
@@ -233,6 +248,10 @@ fn view_keys_and_buttons_drive_the_camera() {
     }
     h.drop_at(start + eframe::egui::vec2(100.0, 0.0));
     h.run();
-    assert!(h.state().camera.yaw < yaw - 0.5, "yaw {yaw} -> {}", h.state().camera.yaw);
+    assert!(
+        h.state().camera.yaw < yaw - 0.5,
+        "yaw {yaw} -> {}",
+        h.state().camera.yaw
+    );
     assert_eq!(h.state().camera.target, target);
 }

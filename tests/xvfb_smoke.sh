@@ -14,9 +14,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Screen and layout: the window opens at its default 1280×800 at the origin; the side
-# panel is 320 points wide and the menu bar ~24 points tall.
+# panel is at most 640 points wide (src/app/layout.rs) and the menu bar ~24 tall, so the
+# box is inside the view whatever the panel's width, and over the model's middle (the
+# model is framed at the view's centre, about 40 points right of this box's centre for
+# the default panel width).
 W=1280 H=800
-VIEW_X0=330 VIEW_Y0=30
+VIEW_X0=640 VIEW_Y0=30
 CX=$(( (VIEW_X0 + W) / 2 )) CY=$(( (VIEW_Y0 + H) / 2 ))
 
 if [ "${1:-}" != "--inner" ]; then

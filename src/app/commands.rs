@@ -131,7 +131,11 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
             state.camera_moved = true;
             None
         }
-        AppCommand::Pan { dx, dy, view_height } => {
+        AppCommand::Pan {
+            dx,
+            dy,
+            view_height,
+        } => {
             state.camera.pan(dx, dy, view_height);
             state.camera_moved = true;
             None
@@ -143,12 +147,17 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
         }
         AppCommand::Screenshot(req) => {
             if state.document.is_none() {
-                state.toasts.error("Nothing to screenshot: no model is open");
+                state
+                    .toasts
+                    .error("Nothing to screenshot: no model is open");
                 return None;
             }
-            let size = req
-                .size
-                .map(|[w, h]| [w.clamp(1, MAX_SCREENSHOT_SIDE), h.clamp(1, MAX_SCREENSHOT_SIDE)]);
+            let size = req.size.map(|[w, h]| {
+                [
+                    w.clamp(1, MAX_SCREENSHOT_SIDE),
+                    h.clamp(1, MAX_SCREENSHOT_SIDE),
+                ]
+            });
             state.screenshot_dialog = None;
             Some(Effect::Screenshot(ScreenshotRequest { size, ..req }))
         }
@@ -235,7 +244,10 @@ mod tests {
         };
         assert_eq!(apply(&mut s, AppCommand::Screenshot(req)), None);
         assert_eq!(s.toasts.items.len(), 1);
-        s.set_document(PathBuf::from("x.pie"), crate::model::Model::new(crate::model::Format::Pie, "3"));
+        s.set_document(
+            PathBuf::from("x.pie"),
+            crate::model::Model::new(crate::model::Format::Pie, "3"),
+        );
         assert_eq!(
             apply(&mut s, AppCommand::Screenshot(req)),
             Some(Effect::Screenshot(ScreenshotRequest {

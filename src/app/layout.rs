@@ -12,6 +12,10 @@ use eframe::egui;
 
 /// Default width of the side panel, points.
 const SIDE_PANEL_WIDTH: f32 = 320.0;
+/// Narrowest the user can make the side panel.
+const SIDE_PANEL_MIN: f32 = 220.0;
+/// Widest the side panel gets (long values wrap instead).
+const SIDE_PANEL_MAX: f32 = 640.0;
 
 /// Lays out the whole window; returns the commands of this frame.
 pub fn window_ui(
@@ -37,6 +41,7 @@ pub fn window_ui(
     egui::Panel::left("side panel")
         .resizable(true)
         .default_size(SIDE_PANEL_WIDTH)
+        .size_range(SIDE_PANEL_MIN..=SIDE_PANEL_MAX)
         .show(ui, |ui| out.extend(side_panel_ui(ui, state)));
     egui::CentralPanel::default()
         .frame(egui::Frame::NONE)
@@ -126,8 +131,12 @@ pub fn screenshot_dialog_ui(ctx: &egui::Context, d: &mut ScreenshotDialog) -> Ve
             egui::Grid::new("screenshot size").show(ui, |ui| {
                 let max = 1..=MAX_SCREENSHOT_SIDE;
                 let l = ui.label("Width");
-                ui.add(egui::DragValue::new(&mut d.width).range(max.clone()).suffix(" px"))
-                    .labelled_by(l.id);
+                ui.add(
+                    egui::DragValue::new(&mut d.width)
+                        .range(max.clone())
+                        .suffix(" px"),
+                )
+                .labelled_by(l.id);
                 ui.end_row();
                 let l = ui.label("Height");
                 ui.add(egui::DragValue::new(&mut d.height).range(max).suffix(" px"))

@@ -29,10 +29,18 @@ const CLEAN_SHOT: ScreenshotRequest = ScreenshotRequest {
 pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
     let fmt = |s: &KeyboardShortcut| ui.ctx().format_shortcut(s);
-    let (open, shot, clean, quit) = (fmt(&OPEN), fmt(&SCREENSHOT), fmt(&CLEAN_SCREENSHOT), fmt(&QUIT));
+    let (open, shot, clean, quit) = (
+        fmt(&OPEN),
+        fmt(&SCREENSHOT),
+        fmt(&CLEAN_SCREENSHOT),
+        fmt(&QUIT),
+    );
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
-            if ui.add(egui::Button::new("Open…").shortcut_text(open)).clicked() {
+            if ui
+                .add(egui::Button::new("Open…").shortcut_text(open))
+                .clicked()
+            {
                 out.push(AppCommand::OpenDialog);
             }
             ui.menu_button("Open Recent", |ui| {
@@ -56,7 +64,10 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             });
             ui.separator();
             let has_model = state.document.is_some();
-            let r = ui.add_enabled(has_model, egui::Button::new("Screenshot").shortcut_text(shot));
+            let r = ui.add_enabled(
+                has_model,
+                egui::Button::new("Screenshot").shortcut_text(shot),
+            );
             if r.clicked() {
                 out.push(AppCommand::Screenshot(VIEW_SHOT));
             }
@@ -67,7 +78,10 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             if r.clicked() {
                 out.push(AppCommand::Screenshot(CLEAN_SHOT));
             }
-            if ui.add_enabled(has_model, egui::Button::new("Screenshot…")).clicked() {
+            if ui
+                .add_enabled(has_model, egui::Button::new("Screenshot…"))
+                .clicked()
+            {
                 out.push(AppCommand::ShowScreenshotDialog);
             }
             let folder = state.settings.screenshot_folder();
@@ -79,14 +93,20 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 out.push(AppCommand::ChooseScreenshotFolder);
             }
             ui.separator();
-            if ui.add(egui::Button::new("Quit").shortcut_text(quit)).clicked() {
+            if ui
+                .add(egui::Button::new("Quit").shortcut_text(quit))
+                .clicked()
+            {
                 out.push(AppCommand::Quit);
             }
         });
         ui.menu_button("View", |ui| {
             let has_model = state.document.is_some();
             if ui
-                .add_enabled(has_model, egui::Button::new("Frame model").shortcut_text("F"))
+                .add_enabled(
+                    has_model,
+                    egui::Button::new("Frame model").shortcut_text("F"),
+                )
                 .clicked()
             {
                 out.push(AppCommand::Frame);
@@ -98,14 +118,21 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 ("Top", "7", ViewPreset::Top),
                 ("Iso", "0", ViewPreset::Iso),
             ] {
-                if ui.add(egui::Button::new(label).shortcut_text(key)).clicked() {
+                if ui
+                    .add(egui::Button::new(label).shortcut_text(key))
+                    .clicked()
+                {
                     out.push(AppCommand::Preset(preset));
                 }
             }
             ui.separator();
             let ortho = state.camera.orthographic;
             if ui
-                .add(egui::Button::new("Orthographic").selected(ortho).shortcut_text("5"))
+                .add(
+                    egui::Button::new("Orthographic")
+                        .selected(ortho)
+                        .shortcut_text("5"),
+                )
                 .clicked()
             {
                 out.push(AppCommand::ToggleOrtho);

@@ -31,10 +31,7 @@ pub fn run(file: Option<PathBuf>) -> i32 {
     let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .try_init();
     let settings_file = SettingsFile::from_env();
-    let (settings, warning) = settings_file
-        .as_ref()
-        .map(|f| f.load())
-        .unwrap_or_default();
+    let (settings, warning) = settings_file.as_ref().map(|f| f.load()).unwrap_or_default();
     let mut state = AppState::new(settings, settings_file);
     if let Some(w) = warning {
         state.toasts.error(w);

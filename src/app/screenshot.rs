@@ -38,7 +38,10 @@ pub fn render_image(
 /// Encodes `image` as PNG.
 pub fn encode_png(image: &image::RgbaImage) -> Result<Vec<u8>, image::ImageError> {
     let mut bytes = Vec::new();
-    image.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png)?;
+    image.write_to(
+        &mut std::io::Cursor::new(&mut bytes),
+        image::ImageFormat::Png,
+    )?;
     Ok(bytes)
 }
 
@@ -47,8 +50,7 @@ fn file_stem(stem: &str) -> String {
     let s: String = stem
         .chars()
         .map(|c| {
-            if c.is_control() || matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|')
-            {
+            if c.is_control() || matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|') {
                 '_'
             } else {
                 c

@@ -96,7 +96,11 @@ pub fn default_screenshot_folder() -> PathBuf {
 /// The settings file's folder from the environment (see the module docs); `None` when
 /// no variable gives one.
 pub fn config_dir() -> Option<PathBuf> {
-    let var = |k| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let var = |k| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     var("VITRINE_CONFIG_DIR")
         .or_else(|| var("XDG_CONFIG_HOME").map(|d| d.join("vitrine")))
         .or_else(|| var("HOME").map(|d| d.join(".config").join("vitrine")))
@@ -268,7 +272,10 @@ mod tests {
         assert_eq!(s.recent_files[0], Path::new("/m10.pie"));
         assert_eq!(s.recent_files[1], Path::new("/m14.pie"));
         assert_eq!(
-            s.recent_files.iter().filter(|p| **p == Path::new("/m10.pie")).count(),
+            s.recent_files
+                .iter()
+                .filter(|p| **p == Path::new("/m10.pie"))
+                .count(),
             1
         );
     }

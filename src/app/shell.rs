@@ -66,7 +66,9 @@ impl ViewerApp {
     /// Renders the document offscreen and saves it; a toast says where it went.
     fn screenshot(&mut self, req: ScreenshotRequest, rs: Option<&egui_wgpu::RenderState>) {
         let (Some(viewport), Some(rs)) = (&mut self.viewport, rs) else {
-            self.state.toasts.error("Screenshot failed: no GPU renderer");
+            self.state
+                .toasts
+                .error("Screenshot failed: no GPU renderer");
             return;
         };
         let Some(doc) = &self.state.document else {
@@ -85,7 +87,11 @@ impl ViewerApp {
             .and_then(|png| save_unique(&folder, &stem, &png).map_err(|e| e.to_string()));
         match result {
             Ok(path) => {
-                let kind = if req.clean { "clean screenshot" } else { "screenshot" };
+                let kind = if req.clean {
+                    "clean screenshot"
+                } else {
+                    "screenshot"
+                };
                 self.state.toasts.info(format!(
                     "Saved {kind} {}×{} to {}",
                     size[0],

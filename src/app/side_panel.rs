@@ -31,7 +31,9 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             section(ui, "Team colour", true, |ui| {
                 out.extend(team_picker_ui(ui, state.settings.team));
             });
-            section(ui, "View", true, |ui| out.extend(view_controls_ui(ui, state)));
+            section(ui, "View", true, |ui| {
+                out.extend(view_controls_ui(ui, state))
+            });
             if let Some(doc) = &state.document {
                 model_sections_ui(ui, doc);
             }
@@ -98,14 +100,20 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 out.push(AppCommand::Preset(preset));
             }
         }
-        if ui.button("Frame").on_hover_text("Frame the model (F)").clicked() {
+        if ui
+            .button("Frame")
+            .on_hover_text("Frame the model (F)")
+            .clicked()
+        {
             out.push(AppCommand::Frame);
         }
     });
     ui.horizontal(|ui| {
         let mut rgb = state.settings.background;
         let r = egui::widgets::color_picker::color_edit_button_srgb(ui, &mut rgb);
-        r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::ColorWell, true, "Background colour"));
+        r.widget_info(|| {
+            egui::WidgetInfo::labeled(egui::Role::ColorWell, true, "Background colour")
+        });
         if rgb != state.settings.background {
             out.push(AppCommand::SetBackground(rgb));
         }
@@ -120,13 +128,18 @@ fn model_sections_ui(ui: &mut egui::Ui, doc: &Document) {
     let m = &doc.model;
     if !m.properties.is_empty() {
         section(ui, "Properties", true, |ui| {
-            egui::Grid::new("properties").striped(true).show(ui, |ui| {
-                for p in &m.properties {
-                    ui.label(&p.key);
-                    ui.label(&p.value);
-                    ui.end_row();
-                }
-            });
+            // Values wrap inside the panel instead of widening it.
+            let width = ui.available_width();
+            egui::Grid::new("properties")
+                .striped(true)
+                .max_col_width(width * 0.62)
+                .show(ui, |ui| {
+                    for p in &m.properties {
+                        ui.add(egui::Label::new(&p.key).wrap());
+                        ui.add(egui::Label::new(&p.value).wrap());
+                        ui.end_row();
+                    }
+                });
         });
     }
     let missing = m.textures.iter().filter(|t| t.resolved.is_none()).count();
@@ -136,13 +149,18 @@ fn model_sections_ui(ui: &mut egui::Ui, doc: &Document) {
         format!("Textures ({})", m.textures.len())
     };
     section(ui, &title, true, |ui| textures_ui(ui, m));
-    section(ui, &format!("Hierarchy ({} nodes)", m.nodes.len()), true, |ui| {
-        for (i, n) in m.nodes.iter().enumerate() {
-            if n.parent.is_none() {
-                node_ui(ui, m, i);
+    section(
+        ui,
+        &format!("Hierarchy ({} nodes)", m.nodes.len()),
+        true,
+        |ui| {
+            for (i, n) in m.nodes.iter().enumerate() {
+                if n.parent.is_none() {
+                    node_ui(ui, m, i);
+                }
             }
-        }
-    });
+        },
+    );
     if !m.events.is_empty() {
         section(ui, &format!("Events ({})", m.events.len()), true, |ui| {
             for e in &m.events {
@@ -154,9 +172,14 @@ fn model_sections_ui(ui: &mut egui::Ui, doc: &Document) {
         });
     }
     if !m.connectors.is_empty() {
-        section(ui, &format!("Connectors ({})", m.connectors.len()), true, |ui| {
-            connectors_ui(ui, doc);
-        });
+        section(
+            ui,
+            &format!("Connectors ({})", m.connectors.len()),
+            true,
+            |ui| {
+                connectors_ui(ui, doc);
+            },
+        );
     }
     let count = m.diagnostics.len() + doc.render_warnings.len();
     section(ui, &format!("Warnings ({count})"), count > 0, |ui| {
