@@ -59,7 +59,12 @@ impl Level {
             let uv = rect_uv(r);
             // Two triangles: (0,1,2) and (0,2,3) of the quad.
             for tri in [[0, 1, 2], [0, 2, 3]] {
-                let mut line = format!("\t10200 3 {} {} {}", b + q[tri[0]], b + q[tri[1]], b + q[tri[2]]);
+                let mut line = format!(
+                    "\t10200 3 {} {} {}",
+                    b + q[tri[0]],
+                    b + q[tri[1]],
+                    b + q[tri[2]]
+                );
                 for &i in &tri {
                     let _ = write!(line, " {:.4} {:.4}", uv[i][0], uv[i][1]);
                 }
@@ -72,7 +77,12 @@ impl Level {
 /// UVs of a rect's corners in quad order: bottom-left, bottom-right, top-right, top-left.
 fn rect_uv((x, y, w, h): Rect) -> [[f32; 2]; 4] {
     let p = PAGE as f32;
-    let (u0, v0, u1, v1) = (x as f32 / p, y as f32 / p, (x + w) as f32 / p, (y + h) as f32 / p);
+    let (u0, v0, u1, v1) = (
+        x as f32 / p,
+        y as f32 / p,
+        (x + w) as f32 / p,
+        (y + h) as f32 / p,
+    );
     let inset = 1.0 / p;
     let (u0, v0, u1, v1) = (u0 + inset, v0 + inset, u1 - inset, v1 - inset);
     [[u0, v1], [u1, v1], [u1, v0], [u0, v0]]
@@ -98,7 +108,13 @@ fn pie() -> String {
     hull.add_box([20.0, 0.0, -36.0], [30.0, 14.0, 34.0], TRACK, TRACK, 0.0);
     // Level 2: turret and barrel, modelled around the vertical axis so it turns in place.
     let mut turret = Level::new();
-    turret.add_box([-14.0, 22.0, -14.0], [14.0, 33.0, 16.0], STRIPE, TURRET, 3.0);
+    turret.add_box(
+        [-14.0, 22.0, -14.0],
+        [14.0, 33.0, 16.0],
+        STRIPE,
+        TURRET,
+        3.0,
+    );
     turret.add_box([-2.5, 25.0, -52.0], [2.5, 30.0, -14.0], BARREL, BARREL, 0.0);
 
     let mut s = String::new();
@@ -171,7 +187,7 @@ fn textures() -> (RgbaImage, RgbaImage) {
     });
     // Team-colour area: neutral grey; the mask's alpha lets the team colour through.
     fill(&mut page, STRIPE, |i, j| {
-        let edge = j < 4 || j > 91;
+        let edge = !(4..=91).contains(&j);
         if edge {
             [60, 60, 60, 255]
         } else {

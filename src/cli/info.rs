@@ -4,6 +4,7 @@
 //! Positions and matrices are converted back to the file's own axes so they can be
 //! compared with the modder's editor.
 
+use crate::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
 use crate::formats::{self, LoadOptions};
 use crate::model::{Model, Pose};
 use clap::Args;
@@ -11,7 +12,7 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `vitrine info`.
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 pub struct InfoArgs {
     /// Model files, or folders to search recursively for model files.
     #[arg(required = true)]
@@ -31,6 +32,47 @@ pub struct InfoArgs {
     /// Extra folder to search for textures (repeatable).
     #[arg(long = "texture-root", value_name = "DIR")]
     pub texture_roots: Vec<PathBuf>,
+    /// PMF settings.
+    #[command(flatten)]
+    pub pmf: PmfArgs,
+}
+
+impl InfoArgs {
+    /// The loader settings these arguments ask for.
+    pub fn load_options(&self) -> LoadOptions {
+        LoadOptions {
+            texture_roots: self.texture_roots.clone(),
+            pmf: self.pmf.options(),
+        }
+    }
+}
+
+/// The PMF settings as flags (shared by `info` and `render`). Each overrides the default
+/// only when given; the format itself states none of them.
+#[derive(Debug, Clone, Default, Args)]
+pub struct PmfArgs {
+    /// PMF rotation units [default: degrees].
+    #[arg(long = "pmf-units", value_enum, value_name = "UNITS")]
+    pub units: Option<RotationUnits>,
+    /// PMF Euler order, first-applied axis first [default: xyz, i.e. R = Rz·Ry·Rx].
+    #[arg(long = "pmf-euler", value_enum, value_name = "ORDER")]
+    pub euler: Option<EulerOrder>,
+    /// Whether a PMF frame's root position replaces or adds to the root piece's
+    /// translation [default: replace].
+    #[arg(long = "pmf-root", value_enum, value_name = "MODE")]
+    pub root: Option<RootMode>,
+}
+
+impl PmfArgs {
+    /// The defaults with the given flags applied.
+    pub fn options(&self) -> PmfOptions {
+        let d = PmfOptions::default();
+        PmfOptions {
+            units: self.units.unwrap_or(d.units),
+            euler: self.euler.unwrap_or(d.euler),
+            root: self.root.unwrap_or(d.root),
+        }
+    }
 }
 
 /// Expands folders into the model files below them (sorted); files pass through.
@@ -64,9 +106,7 @@ pub fn expand_inputs(inputs: &[PathBuf]) -> Vec<PathBuf> {
 
 /// Runs `vitrine info`; returns the exit code (1 if any file failed).
 pub fn run(args: &InfoArgs) -> i32 {
-    let options = LoadOptions {
-        texture_roots: args.texture_roots.clone(),
-    };
+    let options = args.load_options();
     let mut failed = 0;
     let files = expand_inputs(&args.files);
     for path in &files {

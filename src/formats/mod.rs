@@ -6,9 +6,11 @@
 
 mod error;
 pub mod pie;
+pub mod pmf;
 pub mod reader;
 pub mod resolve;
 pub mod text;
+pub mod tpm;
 
 pub use error::{ErrorKind, LoadError};
 
@@ -24,6 +26,8 @@ pub struct LoadOptions {
     /// Extra folders to search for textures (a Trespasser data root, a PangYa texture
     /// folder, a Warzone 2100 `data/` folder), before the model's own folder.
     pub texture_roots: Vec<PathBuf>,
+    /// PMF transform rules the format leaves unstated (units, Euler order, root mode).
+    pub pmf: pmf::PmfOptions,
 }
 
 /// Picks the format from a file name's extension (case-insensitive).
@@ -45,9 +49,16 @@ pub fn is_model_path(path: &Path) -> bool {
 
 /// Parses `bytes` as `format` without touching the file system (textures stay
 /// unresolved). `name` is used in messages only.
-pub fn parse(format: Format, bytes: &[u8], name: &str) -> Result<Model, LoadError> {
+pub fn parse(
+    format: Format,
+    bytes: &[u8],
+    name: &str,
+    options: &LoadOptions,
+) -> Result<Model, LoadError> {
     let result = match format {
         Format::Pie => pie::parse(bytes),
+        Format::Pmf => pmf::parse(bytes, &options.pmf),
+        Format::Tpm => tpm::parse(bytes),
         other => Err(LoadError::new(
             ErrorKind::Unsupported,
             crate::model::Location::File,
@@ -72,7 +83,10 @@ pub fn load_path(path: &Path, options: &LoadOptions) -> Result<Model, LoadError>
         .in_file(&name)
     })?;
     let bytes = read_file(path).map_err(|e| e.in_file(&name))?;
-    let mut model = parse(format, &bytes, &name)?;
+    let mut model = parse(format, &bytes, &name, options)?;
+    if format == Format::Pmf {
+        pmf::attach_sidecar(&mut model, path, options);
+    }
     resolve::resolve_model(&mut model, path, options);
     model.validate().map_err(|msg| {
         LoadError::new(

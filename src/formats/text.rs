@@ -85,9 +85,12 @@ pub fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
 mod tests {
     use super::*;
 
+    /// Expected `(line number, line)` pairs.
+    type Expected = &'static [(u32, &'static [u8])];
+
     #[test]
     fn line_endings_and_numbers() {
-        let cases: &[(&[u8], &[(u32, &[u8])])] = &[
+        let cases: &[(&[u8], Expected)] = &[
             (b"a\nb\n", &[(1, b"a"), (2, b"b")]),
             (b"a\r\nb", &[(1, b"a"), (2, b"b")]),
             (b"a\rb\r\r\nc", &[(1, b"a"), (2, b"b"), (3, b""), (4, b"c")]),

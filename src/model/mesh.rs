@@ -58,7 +58,9 @@ pub struct Mesh {
     pub name: String,
     /// The file's vertex list in file order, converted to model axes, mesh-local.
     pub points: Vec<Vec3>,
-    /// Per-point skin influences; empty unless [`Mesh::skin`] is set.
+    /// Per-point skin influences; empty unless [`Mesh::skin`] is set, or the mesh is drawn
+    /// static but keeps its bone binding for display (a TPM skin: then they index the
+    /// joints of the [`crate::model::Skin`] with the mesh's name).
     pub influences: Vec<SkinInfluence>,
     /// Triangle corners, three per triangle, front faces counter-clockwise.
     pub corners: Vec<Corner>,
