@@ -255,3 +255,43 @@ fn view_keys_and_buttons_drive_the_camera() {
     );
     assert_eq!(h.state().camera.target, target);
 }
+
+mod common;
+
+#[test]
+fn opening_a_real_file_fills_the_tree_and_a_bad_one_keeps_it() {
+    let Some(dir) = common::synthetic() else {
+        return;
+    };
+    let mut h = harness(AppState::new(Settings::default(), None));
+    h.run();
+    let robot = std::fs::canonicalize(dir.join("pmf/robot.pmf")).unwrap();
+    let _ = apply(h.state_mut(), AppCommand::Open(robot.clone()));
+    h.run();
+    assert!(h.state().load_error.is_none(), "{:?}", h.state().load_error);
+    h.get_by_label("robot.pmf");
+    h.get_by_label_contains("Hierarchy (11 nodes)");
+    // The tree nests as the file does: pelvis > torso > upper_arm_l > forearm_l.
+    let x = |name: &str| {
+        h.get_by_label_contains(&format!("{name} [Piece]"))
+            .rect()
+            .left()
+    };
+    let (pelvis, torso, arm, forearm) = (x("pelvis"), x("torso"), x("upper_arm_l"), x("forearm_l"));
+    assert!(
+        pelvis < torso && torso < arm && arm < forearm,
+        "{pelvis} {torso} {arm} {forearm}"
+    );
+    assert_eq!(h.state().settings.recent_files, vec![robot.clone()]);
+
+    // A corrupt file: the loader's error with its offset is shown, the robot stays.
+    let bad = dir.join("bad/pmf_child_count_0xFFFFFFFF.pmf");
+    let _ = apply(h.state_mut(), AppCommand::Open(bad));
+    h.run();
+    let err = h.state().load_error.clone().expect("an error");
+    assert!(err.message.contains("@0x"), "{}", err.message);
+    h.get_by_label(&err.message);
+    h.get_by_label("robot.pmf");
+    h.get_by_label_contains("forearm_l [Piece]");
+    assert_eq!(h.state().document.as_ref().unwrap().path, robot);
+}

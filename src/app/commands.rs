@@ -196,6 +196,8 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
 /// Loads `path`; on success it replaces the document, on failure the document stays and
 /// the error is shown.
 fn open(state: &mut AppState, path: PathBuf) {
+    // Remember absolute paths: recent files must work from any working directory.
+    let path = std::fs::canonicalize(&path).unwrap_or(path);
     match load_model(&path, &state.load_options) {
         Ok(model) => {
             state.settings.add_recent(&path);
