@@ -1,17 +1,294 @@
-//! `vitrine render` (being written).
+//! `vitrine render`: models to PNG without a window.
+//!
+//! One file: `vitrine render FILE -o out.png`. A folder: every model under it, in one
+//! process on one device with one [`SceneRenderer`] and one [`RenderTarget`], output names
+//! mirroring the relative paths (`structs/blbhq.pie` → `OUTDIR/structs/blbhq.png`). PNG
+//! encoding and writing run on a second thread while the next model renders. Failures are
+//! listed at the end; the exit code is 1 if any model failed.
 
+use crate::formats::{self, LoadOptions, resolve::Resolver};
+use crate::model::{Model, Pose};
+use crate::render::{
+    Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, model_bounds, team_by_name,
+};
 use clap::Args;
-use std::path::PathBuf;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `vitrine render`.
 #[derive(Debug, Args)]
 pub struct RenderArgs {
-    /// Model file or folder.
+    /// Model file, or a folder: every model below it is rendered.
     pub input: PathBuf,
+    /// Output PNG (for a file) or output folder (for a folder).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Image size as WIDTHxHEIGHT.
+    #[arg(long, default_value = "800x600", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// Team colour: 0–15 or a name (green, orange, grey, black, red, blue, …).
+    #[arg(long, default_value = "0", value_parser = parse_team)]
+    pub team: usize,
+    /// Transparent background (alpha 0 outside the model).
+    #[arg(long)]
+    pub transparent: bool,
+    /// Camera direction: front, side, top or iso.
+    #[arg(long, default_value = "iso", value_parser = parse_view)]
+    pub view: ViewPreset,
+    /// Background colour as #RRGGBB.
+    #[arg(long, value_parser = parse_colour)]
+    pub background: Option<[u8; 3]>,
+    /// Extra folder to search for textures (repeatable).
+    #[arg(long = "texture-root", value_name = "DIR")]
+    pub texture_roots: Vec<PathBuf>,
+}
+
+/// Parses `WxH` (each 1..=8192).
+pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{s}: expected WIDTHxHEIGHT, e.g. 256x256"))?;
+    let n = |v: &str| -> Result<u32, String> {
+        let n: u32 = v.trim().parse().map_err(|_| format!("{v}: not a number"))?;
+        (1..=8192)
+            .contains(&n)
+            .then_some(n)
+            .ok_or_else(|| format!("{n}: sizes go from 1 to 8192"))
+    };
+    Ok((n(w)?, n(h)?))
+}
+
+/// Parses a team colour number or name.
+pub fn parse_team(s: &str) -> Result<usize, String> {
+    team_by_name(s).ok_or_else(|| {
+        let names: Vec<_> = crate::render::TEAM_COLOURS.iter().map(|t| t.name).collect();
+        format!("{s}: expected 0–15 or one of {}", names.join(", "))
+    })
+}
+
+/// Parses a view preset name.
+pub fn parse_view(s: &str) -> Result<ViewPreset, String> {
+    ViewPreset::parse(s).ok_or_else(|| format!("{s}: expected front, side, top or iso"))
+}
+
+/// Parses `#RRGGBB` (the `#` is optional).
+pub fn parse_colour(s: &str) -> Result<[u8; 3], String> {
+    let hex = s.trim().trim_start_matches('#');
+    if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!("{s}: expected #RRGGBB"));
+    }
+    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).map_err(|e| e.to_string());
+    Ok([byte(0)?, byte(2)?, byte(4)?])
+}
+
+impl RenderArgs {
+    fn view_settings(&self) -> ViewSettings {
+        let mut view = ViewSettings {
+            team: self.team,
+            ..Default::default()
+        };
+        if let Some([r, g, b]) = self.background {
+            view.background = [r, g, b, 255];
+        }
+        if self.transparent {
+            view.background[3] = 0;
+        }
+        view.camera.set_preset(self.view);
+        view
+    }
+}
+
+/// Renders `model` framed to fit and returns the pixels.
+pub fn render_model(
+    gpu: &Gpu,
+    scene: &mut SceneRenderer,
+    target: &RenderTarget,
+    model: &Model,
+    view: &ViewSettings,
+) -> Result<image::RgbaImage, String> {
+    let pose = Pose::rest(model);
+    let mut view = view.clone();
+    if let Some((lo, hi)) = model_bounds(model, &pose) {
+        let aspect = target.width as f32 / target.height as f32;
+        view.camera.frame_view(lo, hi, aspect);
+    }
+    scene.set_model(&gpu.device, &gpu.queue, model);
+    scene.render(&gpu.device, &gpu.queue, target, &pose, &view);
+    target
+        .read_rgba(&gpu.device, &gpu.queue)
+        .map_err(|e| e.to_string())
+}
+
+/// Encodes `img` as PNG and writes it to `path` atomically (temp file + rename).
+pub fn write_png_atomic(path: &Path, img: &image::RgbaImage) -> Result<(), String> {
+    use image::ImageEncoder;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| fail(&e))?;
+    }
+    let mut bytes = Vec::new();
+    PngEncoder::new_with_quality(&mut bytes, CompressionType::Fast, FilterType::Adaptive)
+        .write_image(
+            img.as_raw(),
+            img.width(),
+            img.height(),
+            image::ExtendedColorType::Rgba8,
+        )
+        .map_err(|e| fail(&e))?;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let written = std::fs::write(&tmp, &bytes).and_then(|_| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(fail(&e));
+    }
+    Ok(())
 }
 
 /// Runs `vitrine render`; returns the process exit code.
-pub fn run(_args: &RenderArgs) -> i32 {
-    eprintln!("vitrine render: not built yet");
-    2
+pub fn run(args: &RenderArgs) -> i32 {
+    let gpu = match Gpu::headless() {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("vitrine render: {e}");
+            return 2;
+        }
+    };
+    let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue);
+    let (w, h) = args.size;
+    let target = RenderTarget::new(&gpu.device, w, h);
+    let view = args.view_settings();
+    let options = LoadOptions {
+        texture_roots: args.texture_roots.clone(),
+        ..LoadOptions::default()
+    };
+    if args.input.is_dir() {
+        return run_batch(args, &gpu, &mut scene, &target, &view, &options);
+    }
+    let model = match formats::load_path(&args.input, &options) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("vitrine render: {e}");
+            return 1;
+        }
+    };
+    let name = args
+        .input
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for d in &model.diagnostics {
+        eprintln!("warning: {}", d.display_with(&name));
+    }
+    let result = render_model(&gpu, &mut scene, &target, &model, &view)
+        .and_then(|img| write_png_atomic(&args.output, &img));
+    for warning in scene.warnings() {
+        eprintln!("warning: {name}: {warning}");
+    }
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("vitrine render: {e}");
+            1
+        }
+    }
+}
+
+fn run_batch(
+    args: &RenderArgs,
+    gpu: &Gpu,
+    scene: &mut SceneRenderer,
+    target: &RenderTarget,
+    view: &ViewSettings,
+    options: &LoadOptions,
+) -> i32 {
+    let files = crate::cli::info::expand_inputs(std::slice::from_ref(&args.input));
+    // A thumbnail never needs texels finer than a few per pixel.
+    let longest = target.width.max(target.height);
+    scene.set_max_texture_size(&gpu.device, (longest * 4).next_power_of_two());
+    let mut resolver = Resolver::new();
+    let start = std::time::Instant::now();
+    let tty = std::io::stderr().is_terminal();
+    let mut failures: Vec<(PathBuf, String)> = Vec::new();
+    let mut warned = 0usize;
+
+    // PNG encoding runs beside rendering; errors come back on `done`.
+    let (jobs, queue) = std::sync::mpsc::sync_channel::<(PathBuf, PathBuf, image::RgbaImage)>(4);
+    let writer = std::thread::spawn(move || {
+        let mut errors = Vec::new();
+        for (source, out, img) in queue {
+            if let Err(e) = write_png_atomic(&out, &img) {
+                errors.push((source, e));
+            }
+        }
+        errors
+    });
+
+    for (i, path) in files.iter().enumerate() {
+        let rel = path.strip_prefix(&args.input).unwrap_or(path);
+        let out = args.output.join(rel).with_extension("png");
+        let rendered = formats::load_path_with(&mut resolver, path, options)
+            .map_err(|e| e.to_string())
+            .and_then(|model| {
+                if !model.diagnostics.is_empty() {
+                    warned += 1;
+                }
+                render_model(gpu, scene, target, &model, view)
+            });
+        match rendered {
+            Ok(img) => {
+                if jobs.send((path.clone(), out, img)).is_err() {
+                    failures.push((path.clone(), "PNG writer stopped".into()));
+                }
+            }
+            Err(e) => failures.push((path.clone(), e)),
+        }
+        let n = i + 1;
+        if tty {
+            eprint!("\r[{n}/{}] {}\x1b[K", files.len(), rel.display());
+        } else if n % 100 == 0 || n == files.len() {
+            eprintln!("[{n}/{}] {}", files.len(), rel.display());
+        }
+    }
+    drop(jobs);
+    failures.extend(writer.join().unwrap_or_default());
+    if tty {
+        eprintln!();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let ok = files.len() - failures.len();
+    eprintln!(
+        "{ok} of {} models rendered to {} in {secs:.2} s ({:.1} models/s); {} texture files decoded; {warned} with warnings",
+        files.len(),
+        args.output.display(),
+        files.len() as f64 / secs.max(1e-9),
+        scene.textures_decoded()
+    );
+    if !failures.is_empty() {
+        eprintln!("{} failed:", failures.len());
+        for (p, e) in &failures {
+            eprintln!("  {}: {e}", p.display());
+        }
+    }
+    i32::from(!failures.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_options() {
+        assert_eq!(parse_size("256x128"), Ok((256, 128)));
+        assert!(parse_size("256").is_err());
+        assert!(parse_size("0x10").is_err());
+        assert_eq!(parse_team("red"), Ok(4));
+        assert_eq!(parse_team("11"), Ok(11));
+        assert!(parse_team("16").is_err());
+        assert_eq!(parse_colour("#10a0FF"), Ok([0x10, 0xa0, 0xff]));
+        assert!(parse_colour("#10a0F").is_err());
+        assert_eq!(parse_view("TOP"), Ok(ViewPreset::Top));
+    }
 }

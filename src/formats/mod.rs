@@ -70,6 +70,16 @@ pub fn parse(
 
 /// Reads, parses and resolves the model at `path`.
 pub fn load_path(path: &Path, options: &LoadOptions) -> Result<Model, LoadError> {
+    load_path_with(&mut resolve::Resolver::new(), path, options)
+}
+
+/// [`load_path`] with a caller-owned [`resolve::Resolver`], so a batch lists each texture
+/// folder once.
+pub fn load_path_with(
+    resolver: &mut resolve::Resolver,
+    path: &Path,
+    options: &LoadOptions,
+) -> Result<Model, LoadError> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -87,7 +97,7 @@ pub fn load_path(path: &Path, options: &LoadOptions) -> Result<Model, LoadError>
     if format == Format::Pmf {
         pmf::attach_sidecar(&mut model, path, options);
     }
-    resolve::resolve_model(&mut model, path, options);
+    resolve::resolve_model_with(resolver, &mut model, path, options);
     model.validate().map_err(|msg| {
         LoadError::new(
             ErrorKind::Invalid,

@@ -18,4 +18,5 @@ pub use gpu::{Gpu, RenderError, gpu_or_skip};
 pub use scene::{Lighting, SceneRenderer, ViewSettings, model_bounds};
 pub use target::RenderTarget;
 pub use team::{TEAM_COLOURS, TeamColour, team_by_name};
+pub use uniforms::sizes as uniforms_sizes;
 pub use wgpu;

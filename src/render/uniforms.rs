@@ -85,3 +85,15 @@ impl Vertex {
         }
     }
 }
+
+/// Byte sizes of the uniform structs, for checking them against the shader.
+pub mod sizes {
+    /// `Frame`.
+    pub const FRAME: usize = std::mem::size_of::<super::FrameUniform>();
+    /// `Material`.
+    pub const MATERIAL: usize = std::mem::size_of::<super::MaterialUniform>();
+    /// `Draw`.
+    pub const DRAW: usize = std::mem::size_of::<super::DrawUniform>();
+    /// `Joints`.
+    pub const JOINTS: usize = super::JOINTS_BYTES as usize;
+}

@@ -1,0 +1,48 @@
+//! Every WGSL file of the renderer parses and validates with naga (the shader compiler
+//! wgpu uses), with no GPU needed. A failure names the file and shows the span.
+
+#[test]
+fn every_shader_validates() {
+    assert!(!vitrine::render::pipelines::SHADERS.is_empty());
+    let mut failures = Vec::new();
+    for (name, source) in vitrine::render::pipelines::SHADERS {
+        let module = match naga::front::wgsl::parse_str(source) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(e.emit_to_string_with_path(source, name));
+                continue;
+            }
+        };
+        let mut validator = naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::default(),
+        );
+        if let Err(e) = validator.validate(&module) {
+            failures.push(e.emit_to_string_with_path(source, name));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The shader's uniform blocks match the Rust structs byte for byte (a mismatch would
+/// scramble matrices silently).
+#[test]
+fn uniform_layouts_match_the_rust_structs() {
+    let source = vitrine::render::pipelines::SCENE_WGSL;
+    let module = naga::front::wgsl::parse_str(source).unwrap();
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).unwrap();
+    let size_of = |name: &str| {
+        let (handle, _) = module
+            .types
+            .iter()
+            .find(|(_, t)| t.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no struct {name}"));
+        layouter[handle].size as usize
+    };
+    use vitrine::render::uniforms_sizes as s;
+    assert_eq!(size_of("Frame"), s::FRAME);
+    assert_eq!(size_of("Material"), s::MATERIAL);
+    assert_eq!(size_of("Draw"), s::DRAW);
+    assert_eq!(size_of("Joints"), s::JOINTS);
+}
