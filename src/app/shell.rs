@@ -165,7 +165,12 @@ impl eframe::App for ViewerApp {
         }
         self.state.toasts.ui(&ctx);
         self.update_title(&ctx);
+        let camera = self.state.camera;
         self.sync_view();
+        if self.state.camera != camera {
+            // Re-framed for a new view size: show it now, not at the next input event.
+            ctx.request_repaint();
+        }
         if let Some(rect) = ctx.input(|i| i.viewport().inner_rect) {
             self.state.settings.window_size = [rect.width(), rect.height()];
         }
