@@ -37,7 +37,7 @@ mkdir -p "$out"
 cfg="$(mktemp -d)"                  # fresh settings: default window size and background
 export VITRINE_CONFIG_DIR="$cfg"
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$cfg}"
-export VITRINE_EXIT_AFTER_FRAMES="${VITRINE_EXIT_AFTER_FRAMES:-160}"   # ≥ 8 s at 50 ms/frame
+export VITRINE_EXIT_AFTER_FRAMES="${VITRINE_EXIT_AFTER_FRAMES:-100}"   # ≥ 5 s at 50 ms/frame
 
 "$bin" "$@" >"$out/vitrine.log" 2>&1 &
 pid=$!
