@@ -1,9 +1,73 @@
-//! The eframe viewer window (being written).
+//! The eframe viewer window.
+//!
+//! State lives in plain structs ([`state`], [`settings`]); panels ([`menu`],
+//! [`side_panel`], [`team_picker`], [`layout`]) read it and emit [`commands::AppCommand`]s;
+//! [`commands::apply`] is the one place that changes it. [`shell`] is the eframe
+//! integration and [`viewport`] the GPU view, drawn by the shared windowless renderer.
 
+pub mod commands;
+pub mod dialogs;
+pub mod layout;
+pub mod menu;
+pub mod screenshot;
+pub mod settings;
+pub mod shell;
+pub mod side_panel;
+pub mod state;
+pub mod team_picker;
+pub mod toasts;
+pub mod viewport;
+
+use eframe::egui;
+use settings::SettingsFile;
+use state::{AppState, demo_model_path};
 use std::path::PathBuf;
 
 /// Opens the viewer window on `file` (or the demo model); returns the exit code.
-pub fn run(_file: Option<PathBuf>) -> i32 {
-    eprintln!("the viewer window is not built yet");
-    2
+///
+/// `VITRINE_EXIT_AFTER_FRAMES=N` closes the window by itself after N frames (used by the
+/// Xvfb smoke test; frames come at least every 50 ms while it counts).
+pub fn run(file: Option<PathBuf>) -> i32 {
+    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .try_init();
+    let settings_file = SettingsFile::from_env();
+    let (settings, warning) = settings_file.as_ref().map(|f| f.load()).unwrap_or_default();
+    let mut state = AppState::new(settings, settings_file);
+    if let Some(w) = warning {
+        state.toasts.error(w);
+    }
+    let initial = file.unwrap_or_else(demo_model_path);
+    let exit_after_frames = std::env::var("VITRINE_EXIT_AFTER_FRAMES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok());
+    let [w, h] = state.settings.window_size;
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Vitrine")
+            .with_app_id("vitrine")
+            .with_inner_size([w, h])
+            .with_min_inner_size([480.0, 320.0])
+            .with_drag_and_drop(true),
+        renderer: eframe::Renderer::Wgpu,
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "Vitrine",
+        options,
+        Box::new(move |cc| {
+            Ok(Box::new(shell::ViewerApp::new(
+                cc,
+                state,
+                initial,
+                exit_after_frames,
+            )))
+        }),
+    );
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("vitrine: could not open the window: {e}");
+            1
+        }
+    }
 }

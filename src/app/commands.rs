@@ -1,0 +1,261 @@
+//! What the user asked for ([`AppCommand`], emitted by the panels, the menu, the view and
+//! the keyboard) and the one place that carries it out ([`apply`]).
+//!
+//! `apply` changes only [`AppState`]; what needs the window, a dialog or the GPU comes
+//! back as an [`Effect`] for the window code to perform. So the whole command logic runs
+//! in tests without a window.
+
+use super::state::{AppState, LoadFailure, ScreenshotDialog, load_model};
+use crate::render::{TEAM_COLOURS, ViewPreset};
+use std::path::PathBuf;
+
+/// Largest screenshot side, in pixels.
+pub const MAX_SCREENSHOT_SIDE: u32 = 4096;
+
+/// A user intent.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AppCommand {
+    /// Open this model file (drop, recent list, command line, dialog result).
+    Open(PathBuf),
+    /// Show the Open dialog.
+    OpenDialog,
+    /// Forget the recent files.
+    ClearRecent,
+    /// Use team colour `n` (index into [`TEAM_COLOURS`]).
+    SetTeam(usize),
+    /// Background colour of the view, sRGB.
+    SetBackground([u8; 3]),
+    /// Frame the model (F).
+    Frame,
+    /// A standard view (1 / 3 / 7 / 0).
+    Preset(ViewPreset),
+    /// Switch perspective / orthographic (5).
+    ToggleOrtho,
+    /// Orbit by a drag of this many points.
+    Orbit {
+        /// Horizontal drag.
+        dx: f32,
+        /// Vertical drag.
+        dy: f32,
+    },
+    /// Pan by a drag of this many points in a view this many points tall.
+    Pan {
+        /// Horizontal drag.
+        dx: f32,
+        /// Vertical drag.
+        dy: f32,
+        /// Height of the view.
+        view_height: f32,
+    },
+    /// Zoom by wheel notches (positive = closer).
+    Zoom(f32),
+    /// Save a screenshot into the screenshot folder.
+    Screenshot(ScreenshotRequest),
+    /// Open the "Screenshot…" dialog.
+    ShowScreenshotDialog,
+    /// Close the "Screenshot…" dialog.
+    CloseScreenshotDialog,
+    /// Pick the screenshot folder with a dialog.
+    ChooseScreenshotFolder,
+    /// Use this folder for screenshots.
+    SetScreenshotFolder(PathBuf),
+    /// Hide the load-error banner.
+    DismissError,
+    /// Close the window.
+    Quit,
+}
+
+/// A screenshot to take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScreenshotRequest {
+    /// Size in pixels; `None` = the size of the view on screen.
+    pub size: Option<[u32; 2]>,
+    /// No overlays and a transparent background.
+    pub clean: bool,
+}
+
+/// Work for the window code after [`apply`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Run the Open dialog (off the UI thread), starting in this folder.
+    PickModel(Option<PathBuf>),
+    /// Run a folder dialog for the screenshot folder.
+    PickScreenshotFolder(Option<PathBuf>),
+    /// Render and save a screenshot.
+    Screenshot(ScreenshotRequest),
+    /// Close the window.
+    Quit,
+}
+
+/// Carries out `cmd` on `state`; returns what is left for the window to do.
+pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
+    match cmd {
+        AppCommand::Open(path) => {
+            open(state, path);
+            None
+        }
+        AppCommand::OpenDialog => Some(Effect::PickModel(state.settings.last_folder.clone())),
+        AppCommand::ClearRecent => {
+            state.settings.recent_files.clear();
+            state.save_settings();
+            None
+        }
+        AppCommand::SetTeam(team) => {
+            if team < TEAM_COLOURS.len() && team != state.settings.team {
+                state.settings.team = team;
+                state.save_settings();
+            }
+            None
+        }
+        AppCommand::SetBackground(rgb) => {
+            if rgb != state.settings.background {
+                state.settings.background = rgb;
+                state.save_settings();
+            }
+            None
+        }
+        AppCommand::Frame => {
+            state.frame();
+            None
+        }
+        AppCommand::Preset(p) => {
+            state.camera.set_preset(p);
+            None
+        }
+        AppCommand::ToggleOrtho => {
+            state.camera.orthographic = !state.camera.orthographic;
+            None
+        }
+        AppCommand::Orbit { dx, dy } => {
+            state.camera.orbit(dx, dy);
+            state.camera_moved = true;
+            None
+        }
+        AppCommand::Pan {
+            dx,
+            dy,
+            view_height,
+        } => {
+            state.camera.pan(dx, dy, view_height);
+            state.camera_moved = true;
+            None
+        }
+        AppCommand::Zoom(steps) => {
+            state.camera.zoom(steps);
+            state.camera_moved = true;
+            None
+        }
+        AppCommand::Screenshot(req) => {
+            if state.document.is_none() {
+                state
+                    .toasts
+                    .error("Nothing to screenshot: no model is open");
+                return None;
+            }
+            let size = req.size.map(|[w, h]| {
+                [
+                    w.clamp(1, MAX_SCREENSHOT_SIDE),
+                    h.clamp(1, MAX_SCREENSHOT_SIDE),
+                ]
+            });
+            state.screenshot_dialog = None;
+            Some(Effect::Screenshot(ScreenshotRequest { size, ..req }))
+        }
+        AppCommand::ShowScreenshotDialog => {
+            let [w, h] = state.settings.window_size;
+            state.screenshot_dialog.get_or_insert(ScreenshotDialog {
+                width: (w as u32).clamp(1, MAX_SCREENSHOT_SIDE),
+                height: (h as u32).clamp(1, MAX_SCREENSHOT_SIDE),
+                clean: false,
+            });
+            None
+        }
+        AppCommand::CloseScreenshotDialog => {
+            state.screenshot_dialog = None;
+            None
+        }
+        AppCommand::ChooseScreenshotFolder => Some(Effect::PickScreenshotFolder(Some(
+            state.settings.screenshot_folder(),
+        ))),
+        AppCommand::SetScreenshotFolder(dir) => {
+            state
+                .toasts
+                .info(format!("Screenshots will be saved in {}", dir.display()));
+            state.settings.screenshot_folder = Some(dir);
+            state.save_settings();
+            None
+        }
+        AppCommand::DismissError => {
+            state.load_error = None;
+            None
+        }
+        AppCommand::Quit => Some(Effect::Quit),
+    }
+}
+
+/// Loads `path`; on success it replaces the document, on failure the document stays and
+/// the error is shown.
+fn open(state: &mut AppState, path: PathBuf) {
+    // Remember absolute paths: recent files must work from any working directory.
+    let path = std::fs::canonicalize(&path).unwrap_or(path);
+    match load_model(&path, &state.load_options) {
+        Ok(model) => {
+            state.settings.add_recent(&path);
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                state.settings.last_folder = Some(dir.to_path_buf());
+            }
+            state.set_document(path, model);
+            state.save_settings();
+        }
+        Err(message) => {
+            state.load_error = Some(LoadFailure { path, message });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::settings::Settings;
+
+    #[test]
+    fn failed_open_keeps_nothing_and_reports() {
+        let mut s = AppState::new(Settings::default(), None);
+        let missing = PathBuf::from("/definitely/not/here.pie");
+        assert_eq!(apply(&mut s, AppCommand::Open(missing.clone())), None);
+        let err = s.load_error.as_ref().expect("an error");
+        assert_eq!(err.path, missing);
+        assert!(err.message.starts_with("here.pie"), "{}", err.message);
+        assert!(s.settings.recent_files.is_empty());
+    }
+
+    #[test]
+    fn team_out_of_range_is_ignored() {
+        let mut s = AppState::new(Settings::default(), None);
+        apply(&mut s, AppCommand::SetTeam(7));
+        apply(&mut s, AppCommand::SetTeam(16));
+        assert_eq!(s.settings.team, 7);
+    }
+
+    #[test]
+    fn screenshot_sizes_are_capped_and_need_a_model() {
+        let mut s = AppState::new(Settings::default(), None);
+        let req = ScreenshotRequest {
+            size: Some([10_000, 0]),
+            clean: true,
+        };
+        assert_eq!(apply(&mut s, AppCommand::Screenshot(req)), None);
+        assert_eq!(s.toasts.items.len(), 1);
+        s.set_document(
+            PathBuf::from("x.pie"),
+            crate::model::Model::new(crate::model::Format::Pie, "3"),
+        );
+        assert_eq!(
+            apply(&mut s, AppCommand::Screenshot(req)),
+            Some(Effect::Screenshot(ScreenshotRequest {
+                size: Some([4096, 1]),
+                clean: true
+            }))
+        );
+    }
+}

@@ -1,0 +1,87 @@
+//! Native file dialogs (rfd) run on their own thread so the window keeps drawing while
+//! one is open; the answer comes back through a channel, polled every frame. Only one
+//! dialog runs at a time. Without a desktop portal or zenity rfd returns "cancelled" at
+//! once (see notes/rust-stack.md §3), which is treated like the user cancelling.
+
+use super::commands::AppCommand;
+use eframe::egui;
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+
+/// The model file extensions offered by the Open dialog.
+const MODEL_EXTENSIONS: &[&str] = &["pie", "pmf", "pet", "apet", "bpet", "mpet", "tpm"];
+
+/// A dialog that may be open.
+#[derive(Debug, Default)]
+pub struct Dialogs {
+    pending: Option<Receiver<Option<AppCommand>>>,
+}
+
+impl Dialogs {
+    /// Whether a dialog is open.
+    pub fn is_open(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Shows the Open dialog starting in `start`.
+    pub fn pick_model(&mut self, ctx: &egui::Context, start: Option<PathBuf>) {
+        self.spawn(ctx, move || {
+            let mut d = rfd::FileDialog::new()
+                .set_title("Open model")
+                .add_filter("Models", MODEL_EXTENSIONS)
+                .add_filter("All files", &["*"]);
+            if let Some(dir) = start.filter(|d| d.is_dir()) {
+                d = d.set_directory(dir);
+            }
+            d.pick_file().map(AppCommand::Open)
+        });
+    }
+
+    /// Shows a folder dialog for the screenshot folder.
+    pub fn pick_screenshot_folder(&mut self, ctx: &egui::Context, start: Option<PathBuf>) {
+        self.spawn(ctx, move || {
+            let mut d = rfd::FileDialog::new().set_title("Screenshot folder");
+            if let Some(dir) = start.filter(|d| d.is_dir()) {
+                d = d.set_directory(dir);
+            }
+            d.pick_folder().map(AppCommand::SetScreenshotFolder)
+        });
+    }
+
+    fn spawn(
+        &mut self,
+        ctx: &egui::Context,
+        dialog: impl FnOnce() -> Option<AppCommand> + Send + 'static,
+    ) {
+        if self.is_open() {
+            return;
+        }
+        let (tx, rx) = channel();
+        let ctx = ctx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("vitrine dialog".into())
+            .spawn(move || {
+                let _ = tx.send(dialog());
+                ctx.request_repaint();
+            });
+        if spawned.is_ok() {
+            self.pending = Some(rx);
+        }
+    }
+
+    /// The dialog's answer once it has closed (`None` while open, or if cancelled).
+    pub fn poll(&mut self) -> Option<AppCommand> {
+        let rx = self.pending.as_ref()?;
+        match rx.try_recv() {
+            Ok(answer) => {
+                self.pending = None;
+                answer
+            }
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => {
+                self.pending = None;
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! The menu bar (File, View) and the window-wide keyboard shortcuts.
+
+use super::commands::{AppCommand, ScreenshotRequest};
+use super::state::{AppState, file_name};
+use crate::render::ViewPreset;
+use eframe::egui::{self, Key, KeyboardShortcut, Modifiers};
+
+/// Ctrl+O.
+pub const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+/// F12.
+pub const SCREENSHOT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F12);
+/// Ctrl+F12.
+pub const CLEAN_SCREENSHOT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::F12);
+/// Ctrl+Q.
+pub const QUIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
+
+/// A screenshot of the view at its on-screen size.
+const VIEW_SHOT: ScreenshotRequest = ScreenshotRequest {
+    size: None,
+    clean: false,
+};
+/// A clean screenshot at the view's size.
+const CLEAN_SHOT: ScreenshotRequest = ScreenshotRequest {
+    size: None,
+    clean: true,
+};
+
+/// The menu bar's contents.
+pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    let fmt = |s: &KeyboardShortcut| ui.ctx().format_shortcut(s);
+    let (open, shot, clean, quit) = (
+        fmt(&OPEN),
+        fmt(&SCREENSHOT),
+        fmt(&CLEAN_SCREENSHOT),
+        fmt(&QUIT),
+    );
+    egui::MenuBar::new().ui(ui, |ui| {
+        ui.menu_button("File", |ui| {
+            if ui
+                .add(egui::Button::new("Open…").shortcut_text(open))
+                .clicked()
+            {
+                out.push(AppCommand::OpenDialog);
+            }
+            ui.menu_button("Open Recent", |ui| {
+                if state.settings.recent_files.is_empty() {
+                    ui.weak("No recent files");
+                }
+                for path in &state.settings.recent_files {
+                    let r = ui
+                        .button(file_name(path))
+                        .on_hover_text(path.display().to_string());
+                    if r.clicked() {
+                        out.push(AppCommand::Open(path.clone()));
+                    }
+                }
+                if !state.settings.recent_files.is_empty() {
+                    ui.separator();
+                    if ui.button("Clear recent files").clicked() {
+                        out.push(AppCommand::ClearRecent);
+                    }
+                }
+            });
+            ui.separator();
+            let has_model = state.document.is_some();
+            let r = ui.add_enabled(
+                has_model,
+                egui::Button::new("Screenshot").shortcut_text(shot),
+            );
+            if r.clicked() {
+                out.push(AppCommand::Screenshot(VIEW_SHOT));
+            }
+            let r = ui.add_enabled(
+                has_model,
+                egui::Button::new("Clean screenshot (transparent)").shortcut_text(clean),
+            );
+            if r.clicked() {
+                out.push(AppCommand::Screenshot(CLEAN_SHOT));
+            }
+            if ui
+                .add_enabled(has_model, egui::Button::new("Screenshot…"))
+                .clicked()
+            {
+                out.push(AppCommand::ShowScreenshotDialog);
+            }
+            let folder = state.settings.screenshot_folder();
+            if ui
+                .button("Screenshot folder…")
+                .on_hover_text(format!("Now: {}", folder.display()))
+                .clicked()
+            {
+                out.push(AppCommand::ChooseScreenshotFolder);
+            }
+            ui.separator();
+            if ui
+                .add(egui::Button::new("Quit").shortcut_text(quit))
+                .clicked()
+            {
+                out.push(AppCommand::Quit);
+            }
+        });
+        ui.menu_button("View", |ui| {
+            let has_model = state.document.is_some();
+            if ui
+                .add_enabled(
+                    has_model,
+                    egui::Button::new("Frame model").shortcut_text("F"),
+                )
+                .clicked()
+            {
+                out.push(AppCommand::Frame);
+            }
+            ui.separator();
+            for (label, key, preset) in [
+                ("Front", "1", ViewPreset::Front),
+                ("Side", "3", ViewPreset::Side),
+                ("Top", "7", ViewPreset::Top),
+                ("Iso", "0", ViewPreset::Iso),
+            ] {
+                if ui
+                    .add(egui::Button::new(label).shortcut_text(key))
+                    .clicked()
+                {
+                    out.push(AppCommand::Preset(preset));
+                }
+            }
+            ui.separator();
+            let ortho = state.camera.orthographic;
+            if ui
+                .add(
+                    egui::Button::new("Orthographic")
+                        .selected(ortho)
+                        .shortcut_text("5"),
+                )
+                .clicked()
+            {
+                out.push(AppCommand::ToggleOrtho);
+            }
+        });
+    });
+    out
+}
+
+/// Window-wide shortcuts (work whatever has the focus).
+pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    ctx.input_mut(|i| {
+        if i.consume_shortcut(&OPEN) {
+            out.push(AppCommand::OpenDialog);
+        }
+        // The more specific Ctrl+F12 first: F12's pattern would not match it, but be sure.
+        if i.consume_shortcut(&CLEAN_SCREENSHOT) {
+            out.push(AppCommand::Screenshot(CLEAN_SHOT));
+        } else if i.consume_shortcut(&SCREENSHOT) {
+            out.push(AppCommand::Screenshot(VIEW_SHOT));
+        }
+        if i.consume_shortcut(&QUIT) {
+            out.push(AppCommand::Quit);
+        }
+    });
+    out
+}

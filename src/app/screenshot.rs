@@ -1,0 +1,147 @@
+//! Screenshots for forums: the view rendered offscreen (at the view's size or a chosen
+//! one up to 4096 × 4096), saved as `<model>-<n>.png` in the screenshot folder without
+//! ever replacing an existing file.
+//!
+//! Writing is atomic: the PNG goes to a hidden temporary file in the target folder, then
+//! is hard-linked to the first free name (a link fails instead of replacing, so two
+//! viewers saving at once cannot clobber each other) and the temporary name is removed.
+//! On file systems without hard links it falls back to a rename after checking the name
+//! is free.
+
+use crate::model::Pose;
+use crate::render::{RenderError, RenderTarget, SceneRenderer, ViewSettings};
+use std::path::{Path, PathBuf};
+
+/// The view as a clean screenshot draws it: transparent background, no overlays (the
+/// overlays of the inspection issue are to be switched off here too).
+pub fn clean_view(view: &ViewSettings) -> ViewSettings {
+    let mut v = view.clone();
+    v.background[3] = 0;
+    v
+}
+
+/// Renders the renderer's current model in `pose` at `width` × `height` and reads it
+/// back.
+pub fn render_image(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    renderer: &mut SceneRenderer,
+    pose: &Pose,
+    view: &ViewSettings,
+    [width, height]: [u32; 2],
+) -> Result<image::RgbaImage, RenderError> {
+    let target = RenderTarget::new(device, width, height);
+    renderer.render(device, queue, &target, pose, view);
+    target.read_rgba(device, queue)
+}
+
+/// Encodes `image` as PNG.
+pub fn encode_png(image: &image::RgbaImage) -> Result<Vec<u8>, image::ImageError> {
+    let mut bytes = Vec::new();
+    image.write_to(
+        &mut std::io::Cursor::new(&mut bytes),
+        image::ImageFormat::Png,
+    )?;
+    Ok(bytes)
+}
+
+/// Keeps a model name usable as a file name (no separators or control characters).
+fn file_stem(stem: &str) -> String {
+    let s: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_control() || matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if s.trim().is_empty() {
+        "model".into()
+    } else {
+        s
+    }
+}
+
+/// Saves `png` as `folder/<stem>-<n>.png` with the smallest `n ≥ 1` not taken; creates the
+/// folder if needed. Returns the path written.
+pub fn save_unique(folder: &Path, stem: &str, png: &[u8]) -> std::io::Result<PathBuf> {
+    use std::io::Write;
+    std::fs::create_dir_all(folder)?;
+    let stem = file_stem(stem);
+    let tmp = folder.join(format!(".{stem}.{}.png.tmp", std::process::id()));
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(png)?;
+        f.sync_all()?;
+    }
+    let result = link_to_free_name(&tmp, folder, &stem);
+    let _ = std::fs::remove_file(&tmp);
+    result
+}
+
+/// Gives `tmp` the first free `<stem>-<n>.png` name in `folder`.
+fn link_to_free_name(tmp: &Path, folder: &Path, stem: &str) -> std::io::Result<PathBuf> {
+    for n in 1..=100_000u32 {
+        let path = folder.join(format!("{stem}-{n}.png"));
+        match std::fs::hard_link(tmp, &path) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(_) => {
+                // No hard links here (some network or FAT file systems): rename instead.
+                if path.exists() {
+                    continue;
+                }
+                std::fs::rename(tmp, &path)?;
+                return Ok(path);
+            }
+        }
+    }
+    Err(std::io::Error::other(format!(
+        "no free name {stem}-<n>.png in {}",
+        folder.display()
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_count_up_and_never_clobber() {
+        let dir = std::env::temp_dir().join(format!("vitrine-shots-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let a = save_unique(&dir, "tank", b"first").unwrap();
+        let b = save_unique(&dir, "tank", b"second").unwrap();
+        assert_eq!(a, dir.join("tank-1.png"));
+        assert_eq!(b, dir.join("tank-2.png"));
+        assert_eq!(std::fs::read(&a).unwrap(), b"first");
+        // A gap is filled, existing files are left alone.
+        std::fs::remove_file(&a).unwrap();
+        let c = save_unique(&dir, "tank", b"third").unwrap();
+        assert_eq!(c, dir.join("tank-1.png"));
+        assert_eq!(std::fs::read(&b).unwrap(), b"second");
+        // No temporary files are left.
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["tank-1.png", "tank-2.png"]);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn odd_model_names_become_safe_file_names() {
+        assert_eq!(file_stem("a/b:c"), "a_b_c");
+        assert_eq!(file_stem("  "), "model");
+    }
+
+    #[test]
+    fn clean_view_is_transparent() {
+        let v = ViewSettings::default();
+        assert_eq!(clean_view(&v).background[3], 0);
+        assert_eq!(clean_view(&v).background[..3], v.background[..3]);
+    }
+}

@@ -1,0 +1,190 @@
+//! The eframe integration: owns the state, the GPU view and the dialogs; each frame it
+//! lays out the window, applies the commands the panels emitted and performs the
+//! effects that need the window, a dialog thread or the GPU.
+
+use super::commands::{AppCommand, Effect, ScreenshotRequest, apply};
+use super::dialogs::Dialogs;
+use super::layout::window_ui;
+use super::screenshot::{clean_view, encode_png, render_image, save_unique};
+use super::state::AppState;
+use super::viewport::Viewport;
+use eframe::egui;
+use eframe::egui_wgpu;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The viewer as an eframe app.
+#[derive(Debug)]
+pub struct ViewerApp {
+    state: AppState,
+    viewport: Option<Viewport>,
+    /// Why there is no viewport, shown where the view would be.
+    view_error: String,
+    dialogs: Dialogs,
+    /// Close the window after this many frames (`VITRINE_EXIT_AFTER_FRAMES`, for the
+    /// smoke test).
+    exit_after_frames: Option<u64>,
+    frames: u64,
+    title: String,
+}
+
+impl ViewerApp {
+    /// Sets up the view on eframe's wgpu device and opens `initial`.
+    pub fn new(
+        cc: &eframe::CreationContext<'_>,
+        mut state: AppState,
+        initial: PathBuf,
+        exit_after_frames: Option<u64>,
+    ) -> ViewerApp {
+        let (viewport, view_error) = match cc.wgpu_render_state.as_ref().map(Viewport::try_new) {
+            Some(Ok(v)) => (Some(v), String::new()),
+            Some(Err(e)) => (None, format!("The 3D view is not available: {e}")),
+            None => (None, "The 3D view is not available: no wgpu device".into()),
+        };
+        let _ = apply(&mut state, AppCommand::Open(initial));
+        ViewerApp {
+            state,
+            viewport,
+            view_error,
+            dialogs: Dialogs::default(),
+            exit_after_frames,
+            frames: 0,
+            title: String::new(),
+        }
+    }
+
+    /// Does what [`apply`] left for the window.
+    fn perform(&mut self, effect: Effect, ctx: &egui::Context, frame: &eframe::Frame) {
+        match effect {
+            Effect::PickModel(start) => self.dialogs.pick_model(ctx, start),
+            Effect::PickScreenshotFolder(start) => self.dialogs.pick_screenshot_folder(ctx, start),
+            Effect::Screenshot(req) => self.screenshot(req, frame.wgpu_render_state()),
+            Effect::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+        }
+    }
+
+    /// Renders the document offscreen and saves it; a toast says where it went.
+    fn screenshot(&mut self, req: ScreenshotRequest, rs: Option<&egui_wgpu::RenderState>) {
+        let (Some(viewport), Some(rs)) = (&mut self.viewport, rs) else {
+            self.state
+                .toasts
+                .error("Screenshot failed: no GPU renderer");
+            return;
+        };
+        let Some(doc) = &self.state.document else {
+            return;
+        };
+        let size = req.size.unwrap_or(viewport.size_px);
+        let view = self.state.view_settings();
+        let view = if req.clean { clean_view(&view) } else { view };
+        let pose = doc.pose.clone();
+        let stem = doc.stem();
+        let renderer = viewport.renderer_for(rs, &self.state);
+        let folder = self.state.settings.screenshot_folder();
+        let result = render_image(&rs.device, &rs.queue, renderer, &pose, &view, size)
+            .map_err(|e| e.to_string())
+            .and_then(|img| encode_png(&img).map_err(|e| e.to_string()))
+            .and_then(|png| save_unique(&folder, &stem, &png).map_err(|e| e.to_string()));
+        match result {
+            Ok(path) => {
+                let kind = if req.clean {
+                    "clean screenshot"
+                } else {
+                    "screenshot"
+                };
+                self.state.toasts.info(format!(
+                    "Saved {kind} {}×{} to {}",
+                    size[0],
+                    size[1],
+                    path.display()
+                ));
+            }
+            Err(e) => self
+                .state
+                .toasts
+                .error(format!("Screenshot to {} failed: {e}", folder.display())),
+        }
+    }
+
+    /// Copies what the view knows into the state: its aspect (for framing) and the
+    /// renderer's warnings about the open document (for the side panel).
+    fn sync_view(&mut self) {
+        let Some(viewport) = &self.viewport else {
+            return;
+        };
+        let [w, h] = viewport.size_px;
+        self.state.set_view_aspect(w as f32 / h.max(1) as f32);
+        if let (Some(doc), Some((generation, warnings))) =
+            (&mut self.state.document, viewport.uploaded())
+            && doc.generation == generation
+            && doc.render_warnings != warnings
+        {
+            doc.render_warnings = warnings.to_vec();
+        }
+    }
+
+    /// Keeps the window title naming the open file.
+    fn update_title(&mut self, ctx: &egui::Context) {
+        let title = match &self.state.document {
+            Some(doc) => format!("{} — Vitrine", doc.file_name()),
+            None => "Vitrine".to_string(),
+        };
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+}
+
+impl eframe::App for ViewerApp {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        let mut commands: Vec<AppCommand> = self.dialogs.poll().into_iter().collect();
+        let viewport = &mut self.viewport;
+        let rs = frame.wgpu_render_state();
+        let view_error = &self.view_error;
+        commands.extend(window_ui(ui, &mut self.state, |ui, state| {
+            match (viewport.as_mut(), rs) {
+                (Some(v), Some(rs)) => v.ui(ui, state, rs),
+                _ => {
+                    ui.centered_and_justified(|ui| {
+                        ui.colored_label(ui.visuals().error_fg_color, view_error)
+                    });
+                    Vec::new()
+                }
+            }
+        }));
+        if !commands.is_empty() {
+            // The view was drawn before these applied: draw again with their result.
+            ctx.request_repaint();
+        }
+        for cmd in commands {
+            if let Some(effect) = apply(&mut self.state, cmd) {
+                self.perform(effect, &ctx, frame);
+            }
+        }
+        self.state.toasts.ui(&ctx);
+        self.update_title(&ctx);
+        let camera = self.state.camera;
+        self.sync_view();
+        if self.state.camera != camera {
+            // Re-framed for a new view size: show it now, not at the next input event.
+            ctx.request_repaint();
+        }
+        if let Some(rect) = ctx.input(|i| i.viewport().inner_rect) {
+            self.state.settings.window_size = [rect.width(), rect.height()];
+        }
+        self.frames += 1;
+        if let Some(n) = self.exit_after_frames {
+            if self.frames >= n {
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            } else {
+                ctx.request_repaint_after(Duration::from_millis(50));
+            }
+        }
+    }
+
+    fn on_exit(&mut self) {
+        self.state.save_settings();
+    }
+}

@@ -1,0 +1,209 @@
+//! The viewer's state as plain structs: the open document, the camera, the settings,
+//! messages for the user. Panels read it; only [`super::commands::apply`] changes it.
+
+use super::settings::{Settings, SettingsFile};
+use super::toasts::Toasts;
+use crate::formats::{self, LoadOptions};
+use crate::model::{Model, Pose};
+use crate::render::{Camera, TEAM_COLOURS, ViewSettings, model_bounds};
+use std::path::{Path, PathBuf};
+
+/// An open model file.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// Where it was loaded from.
+    pub path: PathBuf,
+    /// What the loader made of it.
+    pub model: Model,
+    /// The pose drawn (the rest pose until the timeline exists).
+    pub pose: Pose,
+    /// Changes whenever a new model is loaded, so the view knows to upload it again.
+    pub generation: u64,
+    /// Problems the renderer found uploading it (textures that exist but do not decode).
+    pub render_warnings: Vec<String>,
+}
+
+impl Document {
+    /// The file name, for titles and messages.
+    pub fn file_name(&self) -> String {
+        file_name(&self.path)
+    }
+
+    /// The file name without extension (screenshot names).
+    pub fn stem(&self) -> String {
+        self.path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "model".into())
+    }
+}
+
+/// A load that failed: shown in a banner until dismissed or until a load succeeds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadFailure {
+    /// The file that failed.
+    pub path: PathBuf,
+    /// The full [`crate::formats::LoadError`] text.
+    pub message: String,
+}
+
+/// Settings of the "Screenshot…" dialog while it is open.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScreenshotDialog {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Clean: no overlays and a transparent background.
+    pub clean: bool,
+}
+
+/// Everything the window shows, without any GPU or window object.
+#[derive(Debug)]
+pub struct AppState {
+    /// The open model, if any.
+    pub document: Option<Document>,
+    /// The last failed load, if not dismissed.
+    pub load_error: Option<LoadFailure>,
+    /// Persisted settings (team colour, background, recent files…).
+    pub settings: Settings,
+    /// Where `settings` is saved (`None`: not saved, e.g. in tests).
+    pub settings_file: Option<SettingsFile>,
+    /// The camera of the 3D view.
+    pub camera: Camera,
+    /// Width / height of the 3D view (kept up to date by the window), for framing.
+    pub view_aspect: f32,
+    /// The user moved the camera (orbit, pan, zoom) since the model was framed; until
+    /// then a resized view frames the model again.
+    pub camera_moved: bool,
+    /// Short messages in the corner.
+    pub toasts: Toasts,
+    /// The "Screenshot…" dialog, when open.
+    pub screenshot_dialog: Option<ScreenshotDialog>,
+    /// Loader options (texture roots).
+    pub load_options: LoadOptions,
+    /// Counter behind [`Document::generation`].
+    next_generation: u64,
+}
+
+impl AppState {
+    /// A state with no document.
+    pub fn new(settings: Settings, settings_file: Option<SettingsFile>) -> AppState {
+        AppState {
+            document: None,
+            load_error: None,
+            settings,
+            settings_file,
+            camera: Camera::default(),
+            view_aspect: 1.0,
+            camera_moved: false,
+            toasts: Toasts::default(),
+            screenshot_dialog: None,
+            load_options: LoadOptions::default(),
+            next_generation: 1,
+        }
+    }
+
+    /// What the renderer needs for this frame.
+    pub fn view_settings(&self) -> ViewSettings {
+        let [r, g, b] = self.settings.background;
+        ViewSettings {
+            camera: self.camera,
+            team: self.settings.team.min(TEAM_COLOURS.len() - 1),
+            background: [r, g, b, 255],
+            ..ViewSettings::default()
+        }
+    }
+
+    /// Makes `model` (loaded from `path`) the open document and frames it.
+    pub fn set_document(&mut self, path: PathBuf, model: Model) {
+        let pose = Pose::rest(&model);
+        let generation = self.next_generation;
+        self.next_generation += 1;
+        self.document = Some(Document {
+            path,
+            model,
+            pose,
+            generation,
+            render_warnings: Vec::new(),
+        });
+        self.load_error = None;
+        self.frame();
+    }
+
+    /// Frames the whole visible model so it fills the view (keeps the view direction
+    /// and projection).
+    pub fn frame(&mut self) {
+        if let Some(doc) = &self.document
+            && let Some((min, max)) = model_bounds(&doc.model, &doc.pose)
+        {
+            self.camera.frame_view(min, max, self.view_aspect);
+        }
+        self.camera_moved = false;
+    }
+
+    /// Tells the state the view's width / height; re-frames if the user has not moved
+    /// the camera since the model was framed.
+    pub fn set_view_aspect(&mut self, aspect: f32) {
+        if aspect.is_finite() && aspect > 0.0 && (aspect - self.view_aspect).abs() > 1e-4 {
+            self.view_aspect = aspect;
+            if !self.camera_moved {
+                self.frame();
+            }
+        }
+    }
+
+    /// Saves the settings if they have a file; a failure becomes a toast.
+    pub fn save_settings(&mut self) {
+        if let Some(file) = &self.settings_file
+            && let Err(e) = file.save(&self.settings)
+        {
+            let msg = format!("Could not save settings to {}: {e}", file.path.display());
+            self.toasts.error(msg);
+        }
+    }
+}
+
+/// Loads a model file for the viewer: the loader's [`crate::formats::LoadError`] text on
+/// failure. A panicking loader (a bug) is reported the same way instead of closing the
+/// window and losing the model that is open.
+pub fn load_model(path: &Path, options: &LoadOptions) -> Result<Model, String> {
+    let result = std::panic::catch_unwind(|| formats::load_path(path, options));
+    match result {
+        Ok(Ok(model)) => Ok(model),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(format!(
+                "{}: internal error: the loader crashed ({what}); please report this file",
+                file_name(path)
+            ))
+        }
+    }
+}
+
+/// The last path component as text.
+pub fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+/// The demo model shipped in `assets/demo/tank.pie`: beside the source tree when run
+/// from a checkout, else in `assets/` next to the executable.
+pub fn demo_model_path() -> PathBuf {
+    let rel = Path::new("assets").join("demo").join("tank.pie");
+    let in_tree = Path::new(env!("CARGO_MANIFEST_DIR")).join(&rel);
+    if in_tree.is_file() {
+        return in_tree;
+    }
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|d| d.join(&rel)))
+        .filter(|p| p.is_file())
+        .unwrap_or(in_tree)
+}

@@ -1,0 +1,88 @@
+//! Short messages shown in the bottom-right corner for a few seconds ("Saved tank-1.png
+//! to …", "Could not save settings…").
+
+use eframe::egui;
+
+/// Seconds an info toast stays up.
+const INFO_SECONDS: f64 = 6.0;
+/// Seconds an error toast stays up.
+const ERROR_SECONDS: f64 = 12.0;
+
+/// One message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Toast {
+    /// The text.
+    pub text: String,
+    /// Whether it reports a failure (red, stays longer).
+    pub error: bool,
+    /// egui time when first shown (`None` until drawn).
+    shown_at: Option<f64>,
+}
+
+/// The messages currently up, oldest first.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Toasts {
+    /// Messages, oldest first.
+    pub items: Vec<Toast>,
+}
+
+impl Toasts {
+    /// Adds an informational message.
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.push(text.into(), false);
+    }
+
+    /// Adds an error message.
+    pub fn error(&mut self, text: impl Into<String>) {
+        self.push(text.into(), true);
+    }
+
+    fn push(&mut self, text: String, error: bool) {
+        self.items.push(Toast {
+            text,
+            error,
+            shown_at: None,
+        });
+        // Keep the corner readable.
+        if self.items.len() > 5 {
+            self.items.remove(0);
+        }
+    }
+
+    /// Draws the messages and drops the expired ones.
+    pub fn ui(&mut self, ctx: &egui::Context) {
+        let now = ctx.input(|i| i.time);
+        self.items.retain_mut(|t| {
+            let start = *t.shown_at.get_or_insert(now);
+            let life = if t.error { ERROR_SECONDS } else { INFO_SECONDS };
+            now - start < life
+        });
+        if self.items.is_empty() {
+            return;
+        }
+        // Wake up again to expire the oldest one.
+        ctx.request_repaint_after(std::time::Duration::from_millis(500));
+        egui::Area::new(egui::Id::unique("vitrine toasts"))
+            .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(-12.0, -12.0))
+            .order(egui::Order::Foreground)
+            .interactable(false)
+            .show(ctx, |ui| {
+                ui.set_max_width(460.0);
+                for t in &self.items {
+                    let (fill, text) = if t.error {
+                        (egui::Color32::from_rgb(110, 24, 24), egui::Color32::WHITE)
+                    } else {
+                        (egui::Color32::from_rgb(30, 60, 40), egui::Color32::WHITE)
+                    };
+                    egui::Frame::new()
+                        .fill(fill)
+                        .corner_radius(4.0)
+                        .inner_margin(8.0)
+                        .show(ui, |ui| {
+                            ui.label(egui::RichText::new(&t.text).color(text));
+                        });
+                    ui.add_space(4.0);
+                }
+            });
+    }
+}

@@ -1,0 +1,233 @@
+//! The 3D view filling the central panel.
+//!
+//! The scene is drawn by the shared windowless renderer into an offscreen
+//! [`RenderTarget`] the size of the panel in physical pixels; that texture is registered
+//! with egui once (again only when the panel is resized) and shown as an image. A new
+//! frame is rendered, before egui paints, whenever what it would show changed (model,
+//! camera, team colour, background, size); otherwise the last one is shown again.
+//!
+//! Input: left drag orbits, middle drag or Shift + left drag pans, the wheel zooms;
+//! F frames; 1 / 3 / 7 / 0 front / side / top / iso; 5 perspective ↔ orthographic.
+
+use super::commands::AppCommand;
+use super::state::AppState;
+use crate::render::{RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
+use eframe::egui;
+use eframe::egui_wgpu;
+
+/// Scroll distance (points) of one wheel notch.
+const POINTS_PER_NOTCH: f32 = 50.0;
+
+/// What the view's texture currently shows.
+#[derive(Debug, Clone, PartialEq)]
+struct Shown {
+    generation: u64,
+    view: ViewSettings,
+    size: [u32; 2],
+}
+
+/// The GPU side of the view.
+pub struct Viewport {
+    renderer: SceneRenderer,
+    target: Option<RenderTarget>,
+    texture: Option<egui::TextureId>,
+    uploaded: Option<u64>,
+    shown: Option<Shown>,
+    /// Size of the view in physical pixels at the last frame.
+    pub size_px: [u32; 2],
+}
+
+impl std::fmt::Debug for Viewport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Viewport")
+            .field("uploaded", &self.uploaded)
+            .field("size_px", &self.size_px)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Viewport {
+    /// Creates the renderer on eframe's device. A renderer that fails to build (it
+    /// panics on a device it cannot use) is reported instead of closing the window, so
+    /// the side panel still shows what the file holds.
+    pub fn try_new(rs: &egui_wgpu::RenderState) -> Result<Viewport, String> {
+        let renderer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            SceneRenderer::new(&rs.device, &rs.queue)
+        }))
+        .map_err(|panic| {
+            panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "the renderer failed to start".into())
+        })?;
+        Ok(Viewport {
+            renderer,
+            target: None,
+            texture: None,
+            uploaded: None,
+            shown: None,
+            size_px: [1, 1],
+        })
+    }
+
+    /// The generation of the document on the GPU, and what the renderer found uploading it.
+    pub fn uploaded(&self) -> Option<(u64, &[String])> {
+        self.uploaded.map(|g| (g, self.renderer.warnings()))
+    }
+
+    /// The renderer with the open document uploaded (for screenshots).
+    pub fn renderer_for(
+        &mut self,
+        rs: &egui_wgpu::RenderState,
+        state: &AppState,
+    ) -> &mut SceneRenderer {
+        self.upload(rs, state);
+        &mut self.renderer
+    }
+
+    /// Uploads the document if it is not the one on the GPU.
+    fn upload(&mut self, rs: &egui_wgpu::RenderState, state: &AppState) {
+        if let Some(doc) = &state.document
+            && self.uploaded != Some(doc.generation)
+        {
+            self.renderer.set_model(&rs.device, &rs.queue, &doc.model);
+            self.uploaded = Some(doc.generation);
+        }
+    }
+
+    /// Draws the view into the rest of `ui` and returns the camera commands of its input.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        state: &AppState,
+        rs: &egui_wgpu::RenderState,
+    ) -> Vec<AppCommand> {
+        let rect = ui.available_rect_before_wrap();
+        let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
+        let ppp = ui.ctx().pixels_per_point();
+        let size = [
+            ((rect.width() * ppp).round() as u32).max(1),
+            ((rect.height() * ppp).round() as u32).max(1),
+        ];
+        self.size_px = size;
+        let view = state.view_settings();
+        match &state.document {
+            Some(doc) => {
+                self.upload(rs, state);
+                self.ensure_target(rs, size);
+                let want = Shown {
+                    generation: doc.generation,
+                    view: view.clone(),
+                    size,
+                };
+                if let Some(target) = &self.target
+                    && self.shown.as_ref() != Some(&want)
+                {
+                    self.renderer
+                        .render(&rs.device, &rs.queue, target, &doc.pose, &view);
+                    self.shown = Some(want);
+                }
+                if let Some(tex) = self.texture {
+                    let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+                    ui.painter().image(tex, rect, uv, egui::Color32::WHITE);
+                }
+            }
+            None => {
+                let [r, g, b, _] = view.background;
+                ui.painter()
+                    .rect_filled(rect, 0.0, egui::Color32::from_rgb(r, g, b));
+                ui.painter().text(
+                    rect.center(),
+                    egui::Align2::CENTER_CENTER,
+                    "Drop a model here, or File > Open… (Ctrl+O)",
+                    egui::FontId::proportional(18.0),
+                    egui::Color32::from_gray(200),
+                );
+            }
+        }
+        camera_input(ui, &response)
+    }
+
+    /// Makes the target `size` pixels, (re)registering its texture with egui.
+    fn ensure_target(&mut self, rs: &egui_wgpu::RenderState, size: [u32; 2]) {
+        if self
+            .target
+            .as_ref()
+            .is_some_and(|t| [t.width, t.height] == size)
+        {
+            return;
+        }
+        let target = RenderTarget::new(&rs.device, size[0], size[1]);
+        let mut renderer = rs.renderer.write();
+        match self.texture {
+            Some(id) => renderer.update_egui_texture_from_wgpu_texture(
+                &rs.device,
+                &target.color_view,
+                wgpu::FilterMode::Linear,
+                id,
+            ),
+            None => {
+                self.texture = Some(renderer.register_native_texture(
+                    &rs.device,
+                    &target.color_view,
+                    wgpu::FilterMode::Linear,
+                ));
+            }
+        }
+        self.target = Some(target);
+        self.shown = None;
+    }
+}
+
+/// Camera commands from the pointer over the view and the view's keys.
+pub fn camera_input(ui: &egui::Ui, response: &egui::Response) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    let shift = ui.input(|i| i.modifiers.shift);
+    let delta = response.drag_delta();
+    if delta != egui::Vec2::ZERO {
+        let pan = response.dragged_by(egui::PointerButton::Middle)
+            || (response.dragged_by(egui::PointerButton::Primary) && shift);
+        if pan {
+            out.push(AppCommand::Pan {
+                dx: delta.x,
+                dy: delta.y,
+                view_height: response.rect.height(),
+            });
+        } else if response.dragged_by(egui::PointerButton::Primary) {
+            out.push(AppCommand::Orbit {
+                dx: delta.x,
+                dy: delta.y,
+            });
+        }
+    }
+    if response.hovered() {
+        let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+        let mut steps = scroll / POINTS_PER_NOTCH;
+        if zoom != 1.0 && zoom > 0.0 {
+            // Ctrl + wheel and pinch arrive as a zoom factor; 0.9 per notch as the camera.
+            steps += zoom.ln() / (1.0f32 / 0.9).ln();
+        }
+        if steps != 0.0 {
+            out.push(AppCommand::Zoom(steps));
+        }
+    }
+    if !ui.ctx().egui_wants_keyboard_input() {
+        ui.ctx().input_mut(|i| {
+            let none = egui::Modifiers::NONE;
+            for (key, cmd) in [
+                (egui::Key::F, AppCommand::Frame),
+                (egui::Key::Num1, AppCommand::Preset(ViewPreset::Front)),
+                (egui::Key::Num3, AppCommand::Preset(ViewPreset::Side)),
+                (egui::Key::Num7, AppCommand::Preset(ViewPreset::Top)),
+                (egui::Key::Num0, AppCommand::Preset(ViewPreset::Iso)),
+                (egui::Key::Num5, AppCommand::ToggleOrtho),
+            ] {
+                if i.consume_key(none, key) {
+                    out.push(cmd);
+                }
+            }
+        });
+    }
+    out
+}
