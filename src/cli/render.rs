@@ -44,6 +44,13 @@ pub struct RenderArgs {
     /// PMF transform rules.
     #[command(flatten)]
     pub pmf: crate::cli::info::PmfArgs,
+    /// Overlays to draw, comma-separated: connectors, normals, wireframe, bounds, grid,
+    /// axes, bones, collision, shadow-mesh, xray (through the model), or all.
+    #[arg(long, value_parser = crate::render::Overlays::parse_list, value_name = "LIST")]
+    pub overlays: Option<crate::render::Overlays>,
+    /// Cast shadows onto a ground plane (from the shadow mesh where the model has one).
+    #[arg(long)]
+    pub shadows: bool,
 }
 
 /// Parses `WxH` (each 1..=8192).
@@ -97,6 +104,10 @@ impl RenderArgs {
             view.background[3] = 0;
         }
         view.camera.set_preset(self.view);
+        if let Some(o) = self.overlays {
+            view.overlays = o;
+        }
+        view.shadows = self.shadows;
         view
     }
 }
@@ -111,6 +122,7 @@ pub fn render_model(
 ) -> Result<image::RgbaImage, String> {
     let pose = Pose::rest(model);
     let mut view = view.clone();
+    view.grid_unit = crate::render::inspect::format_grid_unit(model);
     let aspect = target.width as f32 / target.height as f32;
     view.camera
         .frame_points(&visible_points(model, &pose), aspect);

@@ -6,8 +6,15 @@
 mod camera;
 mod gpu;
 mod gpu_model;
+pub mod inspect;
+mod overlay_pass;
+pub mod overlays;
+pub mod picking;
 pub mod pipelines;
+pub mod posed;
 mod scene;
+pub mod shadows;
+mod stroke_font;
 mod target;
 mod team;
 pub mod textures;
@@ -15,7 +22,10 @@ mod uniforms;
 
 pub use camera::{Camera, ViewPreset};
 pub use gpu::{Gpu, RenderError, gpu_or_skip};
-pub use scene::{Lighting, SceneRenderer, ViewSettings, model_bounds, visible_points};
+pub use inspect::{OverlayKind, Overlays};
+pub use scene::{
+    Lighting, SceneRenderer, ViewSettings, light_direction, model_bounds, visible_points,
+};
 pub use target::RenderTarget;
 pub use team::{TEAM_COLOURS, TeamColour, team_by_name};
 pub use uniforms::sizes as uniforms_sizes;

@@ -14,7 +14,12 @@
 use super::Camera;
 use super::RenderTarget;
 use super::gpu_model::GpuModel;
+use super::inspect::node_shown;
+use super::overlay_pass::OverlayPass;
+use super::overlays::{self, OverlayInput};
 use super::pipelines::Pipelines;
+use super::posed::{posed_bounds, posed_meshes, shadow_casters};
+use super::shadows::{ShadowPass, ShadowSetup, shadow_light};
 use super::target::COLOR_FORMAT;
 use super::team::TEAM_COLOURS;
 use super::textures::TextureCache;
@@ -68,6 +73,16 @@ pub struct ViewSettings {
     pub background: [u8; 4],
     /// Light intensities.
     pub lighting: Lighting,
+    /// Overlays drawn over the model (see [`super::Overlays`]).
+    pub overlays: super::Overlays,
+    /// Cast shadows onto a ground plane under the model.
+    pub shadows: bool,
+    /// Selected node: it and its descendants are tinted.
+    pub selected: Option<usize>,
+    /// Per node: shown by the user (ANDed with the pose's visibility; missing = shown).
+    pub node_mask: Vec<bool>,
+    /// Ground-grid spacing in model units (`None`: a round number from the model size).
+    pub grid_unit: Option<f32>,
 }
 
 impl Default for ViewSettings {
@@ -77,6 +92,11 @@ impl Default for ViewSettings {
             team: 0,
             background: [48, 52, 60, 255],
             lighting: Lighting::default(),
+            overlays: super::Overlays::NONE,
+            shadows: false,
+            selected: None,
+            node_mask: Vec::new(),
+            grid_unit: None,
         }
     }
 }
@@ -90,6 +110,10 @@ pub struct SceneRenderer {
     frame_bind_group: wgpu::BindGroup,
     model: Option<GpuModel>,
     warnings: Vec<String>,
+    /// The current model's data, for overlays, shadows and picking.
+    source: Option<Model>,
+    overlay_pass: OverlayPass,
+    shadow_pass: ShadowPass,
 }
 
 impl SceneRenderer {
@@ -134,6 +158,9 @@ impl SceneRenderer {
             frame_bind_group,
             model: None,
             warnings: Vec::new(),
+            source: None,
+            overlay_pass: OverlayPass::new(device, COLOR_FORMAT),
+            shadow_pass: ShadowPass::new(device, COLOR_FORMAT),
         }
     }
 
@@ -153,11 +180,13 @@ impl SceneRenderer {
             &mut self.warnings,
         ));
         self.textures.end_model();
+        self.source = Some(model.clone());
     }
 
     /// Drops the current model's GPU resources (texture cache excepted).
     pub fn clear_model(&mut self) {
         self.model = None;
+        self.source = None;
     }
 
     /// Problems found by the last [`SceneRenderer::set_model`] that the loader could not
@@ -190,10 +219,7 @@ impl SceneRenderer {
         let aspect = target.width as f32 / target.height.max(1) as f32;
         let cam = &view.camera;
         let view_matrix = cam.view();
-        let light = view_matrix
-            .inverse()
-            .transform_vector3(LIGHT_IN_VIEW)
-            .normalize();
+        let light = light_direction(cam);
         let team = TEAM_COLOURS[view.team % TEAM_COLOURS.len()].rgb;
         let frame = FrameUniform {
             view_proj: cam.view_proj(aspect).to_cols_array_2d(),
@@ -216,10 +242,14 @@ impl SceneRenderer {
         if let Some(m) = &mut self.model {
             m.update(queue, pose, view_matrix);
         }
+        let extras = self.prepare_extras(device, queue, target, pose, view, light);
 
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("vitrine scene"),
         });
+        if extras.shadows {
+            self.shadow_pass.render_map(&mut encoder);
+        }
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("vitrine scene pass"),
@@ -251,7 +281,7 @@ impl SceneRenderer {
                 pass.set_bind_group(0, &self.frame_bind_group, &[]);
                 let mut bound: Option<(usize, crate::render::pipelines::PipelineKey)> = None;
                 for (i, d) in m.draws.iter().enumerate() {
-                    if !pose.visible.get(d.node).copied().unwrap_or(true) {
+                    if !node_shown(pose, &view.node_mask, d.node) {
                         continue;
                     }
                     let mat = &m.materials[d.material];
@@ -270,9 +300,111 @@ impl SceneRenderer {
                     pass.draw(d.first_vertex..d.first_vertex + d.vertex_count, 0..1);
                 }
             }
+            if extras.shadows {
+                self.shadow_pass.draw_ground(&mut pass);
+            }
+            if extras.overlays {
+                self.overlay_pass.draw(&mut pass);
+            }
         }
         queue.submit([encoder.finish()]);
     }
+
+    /// Builds and uploads this frame's shadow casters and overlay geometry; says which
+    /// of the two to draw.
+    fn prepare_extras(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        target: &RenderTarget,
+        pose: &Pose,
+        view: &ViewSettings,
+        light: Vec3,
+    ) -> Extras {
+        let mut extras = Extras::default();
+        let Some(model) = &self.source else {
+            return extras;
+        };
+        let want_overlays = overlays::wanted(&view.overlays, view.selected);
+        if !want_overlays && !view.shadows {
+            return extras;
+        }
+        let aspect = target.width as f32 / target.height.max(1) as f32;
+        let view_proj = view.camera.view_proj(aspect);
+        let meshes = posed_meshes(model, pose, &view.node_mask);
+        if view.shadows {
+            let casters = shadow_casters(model, pose, &view.node_mask);
+            let points = casters.iter().flatten().copied();
+            let all = meshes.iter().flat_map(|m| m.points.iter().copied());
+            if let Some((lo, hi)) = bounds_of(points.chain(all.clone())) {
+                let ground = bounds_of(all).map_or(lo.y, |(l, _)| l.y).min(lo.y);
+                let setup = ShadowSetup::new(lo, hi, ground, shadow_light(light));
+                self.shadow_pass
+                    .prepare(device, queue, &setup, view_proj, &casters);
+                extras.shadows = true;
+            }
+        }
+        if want_overlays {
+            let size = glam::Vec2::new(target.width as f32, target.height as f32);
+            let unit = view.grid_unit.unwrap_or_else(|| {
+                let size = posed_bounds(&meshes).map_or(1.0, |(lo, hi)| (hi - lo).max_element());
+                overlays::auto_grid_unit(size)
+            });
+            let input = OverlayInput {
+                model,
+                pose,
+                view,
+                meshes: &meshes,
+                size,
+                grid_unit: unit,
+            };
+            let segments = overlays::build(&input);
+            let tint = overlays::selection_triangles(&input);
+            self.overlay_pass.prepare(
+                device,
+                queue,
+                view_proj,
+                view.camera.eye(),
+                [target.width, target.height],
+                &segments,
+                &tint,
+                overlays::colours::SELECTION,
+                view.overlays.xray,
+            );
+            extras.overlays = true;
+        }
+        extras
+    }
+
+    /// The current model as uploaded (for picking and labels).
+    pub fn model(&self) -> Option<&Model> {
+        self.source.as_ref()
+    }
+}
+
+/// Which extra draws this frame records.
+#[derive(Debug, Default, Clone, Copy)]
+struct Extras {
+    shadows: bool,
+    overlays: bool,
+}
+
+fn bounds_of(points: impl Iterator<Item = Vec3>) -> Option<(Vec3, Vec3)> {
+    points.fold(None, |acc, p| {
+        Some(match acc {
+            Some((lo, hi)) => (p.min(lo), p.max(hi)),
+            None => (p, p),
+        })
+    })
+}
+
+/// The unit vector towards the light for `camera` (the light is fixed relative to it).
+pub fn light_direction(camera: &Camera) -> Vec3 {
+    camera
+        .view()
+        .inverse()
+        .transform_vector3(LIGHT_IN_VIEW)
+        .normalize()
 }
 
 /// The clear value for a background given as sRGB bytes: the bytes themselves on the
