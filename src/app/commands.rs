@@ -63,6 +63,8 @@ pub enum AppCommand {
     DismissError,
     /// Close the window.
     Quit,
+    /// Selection, visibility, overlays, shadows (see [`super::inspect`]).
+    Inspect(super::inspect::InspectCommand),
 }
 
 /// A screenshot to take.
@@ -190,6 +192,10 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
             None
         }
         AppCommand::Quit => Some(Effect::Quit),
+        AppCommand::Inspect(cmd) => {
+            super::inspect::apply(state, cmd);
+            None
+        }
     }
 }
 

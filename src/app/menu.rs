@@ -137,6 +137,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             {
                 out.push(AppCommand::ToggleOrtho);
             }
+            out.extend(super::overlay_menu::overlay_menu_ui(ui, state));
         });
     });
     out
@@ -159,5 +160,6 @@ pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
             out.push(AppCommand::Quit);
         }
     });
+    out.extend(super::overlay_menu::shortcuts(ctx));
     out
 }

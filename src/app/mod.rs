@@ -7,15 +7,20 @@
 
 pub mod commands;
 pub mod dialogs;
+pub mod hierarchy;
+pub mod inspect;
 pub mod layout;
 pub mod menu;
+pub mod overlay_menu;
 pub mod screenshot;
 pub mod settings;
 pub mod shell;
 pub mod side_panel;
 pub mod state;
+pub mod stats;
 pub mod team_picker;
 pub mod toasts;
+pub mod view_inspect;
 pub mod viewport;
 
 use eframe::egui;

@@ -12,11 +12,14 @@ use crate::model::Pose;
 use crate::render::{RenderError, RenderTarget, SceneRenderer, ViewSettings};
 use std::path::{Path, PathBuf};
 
-/// The view as a clean screenshot draws it: transparent background, no overlays (the
-/// overlays of the inspection issue are to be switched off here too).
+/// The view as a clean screenshot draws it: transparent background, no overlays and no
+/// selection tint. What the user hid stays hidden; shadows stay as set (they are part of
+/// the picture, and fall on the transparent background as translucent black).
 pub fn clean_view(view: &ViewSettings) -> ViewSettings {
     let mut v = view.clone();
     v.background[3] = 0;
+    v.overlays = crate::render::Overlays::NONE;
+    v.selected = None;
     v
 }
 
@@ -143,5 +146,14 @@ mod tests {
         let v = ViewSettings::default();
         assert_eq!(clean_view(&v).background[3], 0);
         assert_eq!(clean_view(&v).background[..3], v.background[..3]);
+        let busy = ViewSettings {
+            overlays: crate::render::Overlays::parse_list("all").unwrap(),
+            selected: Some(0),
+            node_mask: vec![false, true],
+            ..ViewSettings::default()
+        };
+        let clean = clean_view(&busy);
+        assert!(!clean.overlays.any() && clean.selected.is_none());
+        assert_eq!(clean.node_mask, busy.node_mask, "hidden parts stay hidden");
     }
 }

@@ -37,6 +37,10 @@ pub struct Settings {
     pub recent_files: Vec<PathBuf>,
     /// Where screenshots go (`None`: [`default_screenshot_folder`]).
     pub screenshot_folder: Option<PathBuf>,
+    /// Overlays shown in the view.
+    pub overlays: crate::render::Overlays,
+    /// Shadows on a ground plane.
+    pub shadows: bool,
 }
 
 impl Default for Settings {
@@ -49,6 +53,8 @@ impl Default for Settings {
             last_folder: None,
             recent_files: Vec::new(),
             screenshot_folder: None,
+            overlays: crate::render::Overlays::NONE,
+            shadows: false,
         }
     }
 }
@@ -81,6 +87,12 @@ impl Settings {
             };
         }
         self.recent_files.truncate(MAX_RECENT);
+        let len = &mut self.overlays.normal_length;
+        if !len.is_finite() {
+            *len = crate::render::Overlays::NONE.normal_length;
+        }
+        let range = super::inspect::NORMAL_LENGTH_RANGE;
+        *len = len.clamp(*range.start(), *range.end());
         self
     }
 }

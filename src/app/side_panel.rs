@@ -32,10 +32,11 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 out.extend(team_picker_ui(ui, state.settings.team));
             });
             section(ui, "View", true, |ui| {
-                out.extend(view_controls_ui(ui, state))
+                out.extend(view_controls_ui(ui, state));
+                out.extend(super::hierarchy::overlay_controls_ui(ui, state));
             });
             if let Some(doc) = &state.document {
-                model_sections_ui(ui, doc);
+                out.extend(model_sections_ui(ui, doc, state));
             }
         });
     out
@@ -124,7 +125,8 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
 }
 
 /// Everything the model holds.
-fn model_sections_ui(ui: &mut egui::Ui, doc: &Document) {
+fn model_sections_ui(ui: &mut egui::Ui, doc: &Document, state: &AppState) -> Vec<AppCommand> {
+    let mut out = Vec::new();
     let m = &doc.model;
     if !m.properties.is_empty() {
         section(ui, "Properties", true, |ui| {
@@ -153,14 +155,10 @@ fn model_sections_ui(ui: &mut egui::Ui, doc: &Document) {
         ui,
         &format!("Hierarchy ({} nodes)", m.nodes.len()),
         true,
-        |ui| {
-            for (i, n) in m.nodes.iter().enumerate() {
-                if n.parent.is_none() {
-                    node_ui(ui, m, i);
-                }
-            }
-        },
+        |ui| out.extend(super::hierarchy::hierarchy_ui(ui, state, doc)),
     );
+    out.extend(super::hierarchy::parts_ui(ui, state, doc));
+    super::hierarchy::stats_ui(ui, state);
     if !m.events.is_empty() {
         section(ui, &format!("Events ({})", m.events.len()), true, |ui| {
             for e in &m.events {
@@ -195,6 +193,7 @@ fn model_sections_ui(ui: &mut egui::Ui, doc: &Document) {
             ui.label(egui::RichText::new(w).color(warn));
         }
     });
+    out
 }
 
 /// One line per texture: role, name, found or missing.
@@ -228,28 +227,6 @@ fn found_mark(ui: &mut egui::Ui, path: Option<&std::path::Path>) {
         None => {
             ui.colored_label(MISSING, "MISSING");
         }
-    }
-}
-
-/// A node and its children as a collapsible tree.
-fn node_ui(ui: &mut egui::Ui, m: &Model, i: usize) {
-    let node = &m.nodes[i];
-    let mut text = format!("{} [{:?}]", node.name, node.kind);
-    if let Some(mesh) = node.mesh.and_then(|x| m.meshes.get(x)) {
-        text.push_str(&format!(" · {} triangles", mesh.triangle_count()));
-    }
-    let mut children = m.children(i).peekable();
-    if children.peek().is_none() {
-        ui.label(format!("• {text}"));
-    } else {
-        egui::CollapsingHeader::new(text)
-            .id_salt(("node", i))
-            .default_open(true)
-            .show(ui, |ui| {
-                for c in children {
-                    node_ui(ui, m, c);
-                }
-            });
     }
 }
 

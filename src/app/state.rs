@@ -82,6 +82,8 @@ pub struct AppState {
     pub screenshot_dialog: Option<ScreenshotDialog>,
     /// Loader options (texture roots).
     pub load_options: LoadOptions,
+    /// Selection, hidden nodes, isolate (per document).
+    pub inspect: super::inspect::InspectState,
     /// Counter behind [`Document::generation`].
     next_generation: u64,
 }
@@ -100,6 +102,7 @@ impl AppState {
             toasts: Toasts::default(),
             screenshot_dialog: None,
             load_options: LoadOptions::default(),
+            inspect: Default::default(),
             next_generation: 1,
         }
     }
@@ -111,6 +114,18 @@ impl AppState {
             camera: self.camera,
             team: self.settings.team.min(TEAM_COLOURS.len() - 1),
             background: [r, g, b, 255],
+            overlays: self.settings.overlays,
+            shadows: self.settings.shadows,
+            selected: self.inspect.selected,
+            node_mask: self
+                .document
+                .as_ref()
+                .map(|d| self.inspect.node_mask(&d.model))
+                .unwrap_or_default(),
+            grid_unit: self
+                .document
+                .as_ref()
+                .and_then(|d| crate::render::inspect::format_grid_unit(&d.model)),
             ..ViewSettings::default()
         }
     }
@@ -118,6 +133,7 @@ impl AppState {
     /// Makes `model` (loaded from `path`) the open document and frames it.
     pub fn set_document(&mut self, path: PathBuf, model: Model) {
         let pose = Pose::rest(&model);
+        self.inspect = super::inspect::InspectState::for_model(&model);
         let generation = self.next_generation;
         self.next_generation += 1;
         self.document = Some(Document {

@@ -146,7 +146,9 @@ impl Viewport {
                 );
             }
         }
-        camera_input(ui, &response)
+        let mut out = camera_input(ui, &response);
+        out.extend(super::view_inspect::view_inspect_ui(ui, &response, state));
+        out
     }
 
     /// Makes the target `size` pixels, (re)registering its texture with egui.

@@ -1,0 +1,198 @@
+//! Inspection state and its commands: the selected node, the nodes the user hid, isolate,
+//! and the overlay / shadow toggles (those persist in the settings).
+//!
+//! [`InspectCommand`]s arrive wrapped in [`super::commands::AppCommand::Inspect`] and are
+//! carried out by [`apply`], which changes only [`AppState`].
+
+use super::state::AppState;
+use super::stats::ModelStats;
+use crate::model::Model;
+use crate::render::OverlayKind;
+use crate::render::inspect::{hidden_mask, isolate_mask};
+
+/// Smallest and largest normal length (fraction of the model's bounding radius).
+pub const NORMAL_LENGTH_RANGE: std::ops::RangeInclusive<f32> = 0.01..=0.5;
+
+/// Per-document inspection state (reset when a model is opened).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct InspectState {
+    /// The selected node.
+    pub selected: Option<usize>,
+    /// Per node: hidden by the user (its descendants are hidden with it).
+    pub hidden: Vec<bool>,
+    /// Show only the selected node and its descendants.
+    pub isolate: bool,
+    /// Counts for the Stats section.
+    pub stats: ModelStats,
+}
+
+impl InspectState {
+    /// Fresh state for `model`: nothing selected or hidden.
+    pub fn for_model(model: &Model) -> InspectState {
+        InspectState {
+            selected: None,
+            hidden: vec![false; model.nodes.len()],
+            isolate: false,
+            stats: ModelStats::of(model),
+        }
+    }
+
+    /// The per-node mask the renderer ANDs with the pose's visibility (empty: all shown).
+    pub fn node_mask(&self, model: &Model) -> Vec<bool> {
+        let mut mask = if self.hidden.iter().any(|&h| h) {
+            hidden_mask(model, &self.hidden)
+        } else {
+            Vec::new()
+        };
+        if self.isolate
+            && let Some(sel) = self.selected.filter(|&s| s < model.nodes.len())
+        {
+            let iso = isolate_mask(model, sel);
+            mask = if mask.is_empty() {
+                iso
+            } else {
+                mask.iter().zip(iso).map(|(a, b)| *a && b).collect()
+            };
+        }
+        mask
+    }
+
+    /// Whether node `i` is hidden by the user (itself, not through a parent).
+    pub fn is_hidden(&self, i: usize) -> bool {
+        self.hidden.get(i).copied().unwrap_or(false)
+    }
+}
+
+/// An inspection intent.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InspectCommand {
+    /// Select a node (or nothing).
+    Select(Option<usize>),
+    /// Hide or show a node (and with it its descendants).
+    ToggleHidden(usize),
+    /// Hide the selected node.
+    HideSelected,
+    /// Show every node again and leave isolate.
+    ShowAll,
+    /// Show only the selection, or everything again.
+    ToggleIsolate,
+    /// Switch an overlay on or off.
+    ToggleOverlay(OverlayKind),
+    /// Normal length as a fraction of the model's bounding radius.
+    SetNormalLength(f32),
+    /// Shadows on or off.
+    ToggleShadows,
+}
+
+/// Carries out `cmd` on `state`.
+pub fn apply(state: &mut AppState, cmd: InspectCommand) {
+    let nodes = state.document.as_ref().map_or(0, |d| d.model.nodes.len());
+    let inspect = &mut state.inspect;
+    match cmd {
+        InspectCommand::Select(sel) => {
+            inspect.selected = sel.filter(|&s| s < nodes);
+            if inspect.selected.is_none() {
+                inspect.isolate = false;
+            }
+        }
+        InspectCommand::ToggleHidden(i) => {
+            if i < nodes {
+                inspect.hidden.resize(nodes, false);
+                inspect.hidden[i] = !inspect.hidden[i];
+            }
+        }
+        InspectCommand::HideSelected => {
+            if let Some(i) = inspect.selected.filter(|&i| i < nodes) {
+                inspect.hidden.resize(nodes, false);
+                inspect.hidden[i] = true;
+            }
+        }
+        InspectCommand::ShowAll => {
+            inspect.hidden = vec![false; nodes];
+            inspect.isolate = false;
+        }
+        InspectCommand::ToggleIsolate => {
+            inspect.isolate = !inspect.isolate && inspect.selected.is_some();
+        }
+        InspectCommand::ToggleOverlay(kind) => {
+            let o = &mut state.settings.overlays;
+            o.set(kind, !o.get(kind));
+            state.save_settings();
+        }
+        InspectCommand::SetNormalLength(len) => {
+            let len = len.clamp(*NORMAL_LENGTH_RANGE.start(), *NORMAL_LENGTH_RANGE.end());
+            if len.is_finite() && len != state.settings.overlays.normal_length {
+                state.settings.overlays.normal_length = len;
+                state.save_settings();
+            }
+        }
+        InspectCommand::ToggleShadows => {
+            state.settings.shadows = !state.settings.shadows;
+            state.save_settings();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::settings::Settings;
+    use crate::model::{Format, Node, NodeKind};
+    use std::path::PathBuf;
+
+    fn state() -> AppState {
+        let mut m = Model::new(Format::Pie, "3");
+        m.nodes.push(Node::new("hull", None, NodeKind::Level));
+        m.nodes.push(Node::new("turret", Some(0), NodeKind::Level));
+        m.nodes.push(Node::new("gun", None, NodeKind::Level));
+        let mut s = AppState::new(Settings::default(), None);
+        s.set_document(PathBuf::from("t.pie"), m);
+        s
+    }
+
+    #[test]
+    fn hide_isolate_and_show_all_build_the_mask() {
+        let mut s = state();
+        // The effective mask (empty = every node shown).
+        let mask = |s: &AppState| {
+            let m = s.view_settings().node_mask;
+            if m.is_empty() { vec![true; 3] } else { m }
+        };
+        assert!(s.view_settings().node_mask.is_empty());
+        apply(&mut s, InspectCommand::ToggleHidden(0));
+        assert_eq!(mask(&s), [false, false, true]);
+        apply(&mut s, InspectCommand::ToggleHidden(0));
+        assert_eq!(mask(&s), [true, true, true]);
+        apply(&mut s, InspectCommand::Select(Some(1)));
+        assert_eq!(s.view_settings().selected, Some(1));
+        apply(&mut s, InspectCommand::ToggleIsolate);
+        assert_eq!(mask(&s), [false, true, false]);
+        apply(&mut s, InspectCommand::HideSelected);
+        assert_eq!(mask(&s), [false, false, false]);
+        apply(&mut s, InspectCommand::ShowAll);
+        assert!(mask(&s).iter().all(|&v| v) && !s.inspect.isolate);
+        // Out-of-range nodes are ignored; deselecting leaves isolate.
+        apply(&mut s, InspectCommand::ToggleHidden(9));
+        apply(&mut s, InspectCommand::Select(Some(9)));
+        assert_eq!(s.inspect.selected, None);
+        apply(&mut s, InspectCommand::ToggleIsolate);
+        assert!(!s.inspect.isolate, "isolate needs a selection");
+    }
+
+    #[test]
+    fn overlay_toggles_reach_the_view_and_a_new_model_resets_the_selection() {
+        let mut s = state();
+        apply(&mut s, InspectCommand::ToggleOverlay(OverlayKind::Normals));
+        apply(&mut s, InspectCommand::ToggleShadows);
+        apply(&mut s, InspectCommand::SetNormalLength(9.0));
+        let v = s.view_settings();
+        assert!(v.overlays.normals && v.shadows);
+        assert_eq!(v.overlays.normal_length, 0.5);
+        assert_eq!(v.grid_unit, Some(128.0), "PIE grids are map tiles");
+        apply(&mut s, InspectCommand::Select(Some(2)));
+        let m = s.document.as_ref().unwrap().model.clone();
+        s.set_document(PathBuf::from("u.pie"), m);
+        assert_eq!(s.inspect.selected, None);
+        assert!(s.view_settings().overlays.normals, "overlays persist");
+    }
+}
