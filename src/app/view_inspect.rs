@@ -62,21 +62,18 @@ pub fn view_inspect_ui(
         out.push(AppCommand::Inspect(InspectCommand::Select(
             hit.map(|h| h.node),
         )));
-    } else if !dragging && let Some(pos) = response.hover_pos() {
-        if let Some(hit) = pick_at(state, rect, pos)
-            && let Some(node) = doc.model.nodes.get(hit.node)
-        {
-            let text = format!("{} [{:?}]", node.name, node.kind);
-            let galley = painter.layout_no_wrap(
-                text,
-                egui::FontId::proportional(13.0),
-                egui::Color32::WHITE,
-            );
-            let at = pos + egui::vec2(14.0, 16.0);
-            let bg = egui::Rect::from_min_size(at, galley.size()).expand(3.0);
-            painter.rect_filled(bg, 3.0, egui::Color32::from_black_alpha(190));
-            painter.galley(at, galley, egui::Color32::WHITE);
-        }
+    } else if !dragging
+        && let Some(pos) = response.hover_pos()
+        && let Some(hit) = pick_at(state, rect, pos)
+        && let Some(node) = doc.model.nodes.get(hit.node)
+    {
+        let text = format!("{} [{:?}]", node.name, node.kind);
+        let galley =
+            painter.layout_no_wrap(text, egui::FontId::proportional(13.0), egui::Color32::WHITE);
+        let at = pos + egui::vec2(14.0, 16.0);
+        let bg = egui::Rect::from_min_size(at, galley.size()).expand(3.0);
+        painter.rect_filled(bg, 3.0, egui::Color32::from_black_alpha(190));
+        painter.galley(at, galley, egui::Color32::WHITE);
     }
     out
 }
