@@ -10,6 +10,7 @@
 //! else [`auto_grid_unit`]), on the plane under the lowest visible point.
 
 use super::inspect::{Overlays, node_shown, subtree};
+use super::picking::in_sight;
 use super::posed::{PosedMesh, posed_bounds};
 use super::stroke_font::{text_segments, text_width};
 use super::{Camera, ViewSettings};
@@ -67,6 +68,12 @@ impl Segment {
             color: rgba(color),
             style: [width, 0.0, 1.0, 0.0],
         }
+    }
+
+    /// The same segment drawn over everything (bones sit inside the mesh they move).
+    pub fn on_top(mut self) -> Segment {
+        self.style[2] = 1.0;
+        self
     }
 
     /// The same segment with a depth pull towards the eye.
@@ -177,7 +184,9 @@ fn scene_bounds(inp: &OverlayInput) -> Option<(Vec3, Vec3)> {
     })
 }
 
-/// Every segment the enabled overlays draw, in drawing order.
+/// Every segment the enabled overlays draw, in drawing order. Depth-tested except the
+/// corner gizmo and the bones, which are drawn over everything (a skeleton sits inside
+/// its mesh).
 pub fn build(inp: &OverlayInput) -> Vec<Segment> {
     let o = &inp.view.overlays;
     let mut out = Vec::new();
@@ -396,23 +405,10 @@ fn collision(out: &mut Vec<Segment>, inp: &OverlayInput) {
 fn label(out: &mut Vec<Segment>, anchor: Vec3, shift: Vec2, text: &str, color: [u8; 4]) {
     let origin = shift - Vec2::new(text_width(text, TEXT_HEIGHT), TEXT_HEIGHT) * 0.5;
     let segs = text_segments(text, TEXT_HEIGHT);
-    for [a, b] in &segs {
-        out.push(Segment::anchored(
-            anchor,
-            origin + *a,
-            origin + *b,
-            colours::OUTLINE,
-            3.5,
-        ));
-    }
-    for [a, b] in &segs {
-        out.push(Segment::anchored(
-            anchor,
-            origin + *a,
-            origin + *b,
-            color,
-            1.5,
-        ));
+    for (c, w) in [(colours::OUTLINE, 3.5), (color, 1.5)] {
+        for [a, b] in &segs {
+            out.push(Segment::anchored(anchor, origin + *a, origin + *b, c, w));
+        }
     }
 }
 
@@ -441,7 +437,10 @@ fn bounds_box(out: &mut Vec<Segment>, (lo, hi): (Vec3, Vec3), camera: &Camera, s
             _ => Vec2::ZERO,
         };
         let extent = (hi - lo)[axis];
-        label(out, mid, shift, &length_text(extent), colours::BOUNDS);
+        let mut text = Vec::new();
+        label(&mut text, mid, shift, &length_text(extent), colours::BOUNDS);
+        // Annotations outside the box: never cut by the model.
+        out.extend(text.into_iter().map(Segment::on_top));
     }
 }
 
@@ -483,20 +482,16 @@ fn bones(out: &mut Vec<Segment>, inp: &OverlayInput) {
             continue;
         }
         if let Some(p) = n.parent.filter(|&p| p < i && is_bone[p]) {
-            out.push(Segment::line(pos(p), pos(i), colour(i), 2.0, 0.0));
+            out.push(Segment::line(pos(p), pos(i), colours::OUTLINE, 4.0, 0.0).on_top());
+            out.push(Segment::line(pos(p), pos(i), colour(i), 2.0, 0.0).on_top());
         }
     }
     for i in (0..model.nodes.len()).filter(|&i| is_bone[i]) {
         if node_shown(inp.pose, &inp.view.node_mask, i) {
             let p = pos(i);
-            out.push(Segment::anchored(
-                p,
-                Vec2::ZERO,
-                Vec2::ZERO,
-                colours::OUTLINE,
-                8.0,
-            ));
-            out.push(Segment::anchored(p, Vec2::ZERO, Vec2::ZERO, colour(i), 5.0));
+            let dot = |c, w| Segment::anchored(p, Vec2::ZERO, Vec2::ZERO, c, w).on_top();
+            out.push(dot(colours::OUTLINE, 8.0));
+            out.push(dot(colour(i), 5.0));
         }
     }
 }
@@ -562,30 +557,40 @@ fn connectors(out: &mut Vec<Segment>, inp: &OverlayInput, radius: f32) {
             .unwrap_or(Mat4::IDENTITY);
         let p = world.transform_point3(c.position);
         // A triad in the node's axes.
-        let len = radius * 0.15;
+        let len = radius * 0.25;
         for (k, d) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().enumerate() {
             let q = p + world.transform_vector3(d).normalize_or_zero() * len;
             out.push(Segment::line(p, q, colours::AXES[k], 2.0, 0.01));
         }
-        // The marker: a dark ring under a bright one around a centre dot.
-        for (a, b) in ring(CONNECTOR_RADIUS) {
-            out.push(Segment::anchored(p, a, b, colours::OUTLINE, 4.0).biased(0.01));
+        // The marker (a dark ring under a bright one around a centre dot) and its
+        // number: over everything when the connector is in plain sight, else
+        // depth-tested (hidden unless x-ray).
+        let seen = in_sight(inp.model, inp.meshes, &inp.view.camera, p, radius * 1e-3);
+        let mut marker = Vec::new();
+        for (c, w) in [(colours::OUTLINE, 4.0), (colours::CONNECTOR, 2.0)] {
+            for (a, b) in ring(CONNECTOR_RADIUS) {
+                marker.push(Segment::anchored(p, a, b, c, w));
+            }
         }
-        for (a, b) in ring(CONNECTOR_RADIUS) {
-            out.push(Segment::anchored(p, a, b, colours::CONNECTOR, 2.0).biased(0.01));
-        }
-        out.push(
-            Segment::anchored(p, Vec2::ZERO, Vec2::ZERO, colours::CONNECTOR, 3.0).biased(0.01),
-        );
-        let mut tag = Vec::new();
+        marker.push(Segment::anchored(
+            p,
+            Vec2::ZERO,
+            Vec2::ZERO,
+            colours::CONNECTOR,
+            3.0,
+        ));
         label(
-            &mut tag,
+            &mut marker,
             p,
             Vec2::new(CONNECTOR_RADIUS + 8.0, -CONNECTOR_RADIUS - 8.0),
             &(n + 1).to_string(),
             colours::CONNECTOR,
         );
-        out.extend(tag.into_iter().map(|s| s.biased(0.01)));
+        out.extend(
+            marker
+                .into_iter()
+                .map(|s| if seen { s.on_top() } else { s }),
+        );
     }
 }
 

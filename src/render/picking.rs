@@ -92,6 +92,29 @@ pub fn pick(model: &Model, meshes: &[PosedMesh], ray: &Ray) -> Option<Hit> {
     best
 }
 
+/// Whether the model-space point `p` is in plain sight of `camera`: no triangle of
+/// `meshes` lies between it and the eye. Surfaces within `tolerance` of `p` do not count
+/// (a connector sits on its own surface).
+pub fn in_sight(
+    model: &Model,
+    meshes: &[PosedMesh],
+    camera: &Camera,
+    p: Vec3,
+    tolerance: f32,
+) -> bool {
+    let (dir, reach) = if camera.orthographic {
+        (camera.direction(), f32::INFINITY)
+    } else {
+        let to_eye = camera.eye() - p;
+        (to_eye.normalize_or(Vec3::Z), to_eye.length())
+    };
+    let ray = Ray {
+        origin: p + dir * tolerance,
+        dir,
+    };
+    pick(model, meshes, &ray).is_none_or(|h| h.distance > reach)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,5 +218,13 @@ mod tests {
         );
         // Nothing in the corner.
         assert_eq!(pick_at(Vec2::new(1.0, 1.0), &[]), None);
+        // A point on the near square is in sight; one on the far square behind it is not,
+        // unless the near square is hidden.
+        let all = posed_meshes(&m, &pose, &[]);
+        let far_point = Vec3::new(0.2, 0.0, 0.0);
+        assert!(in_sight(&m, &all, &cam, Vec3::new(0.2, 0.0, 1.0), 1e-3));
+        assert!(!in_sight(&m, &all, &cam, far_point, 1e-3));
+        let far_only = posed_meshes(&m, &pose, &[false]);
+        assert!(in_sight(&m, &far_only, &cam, far_point, 1e-3));
     }
 }
