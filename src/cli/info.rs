@@ -259,10 +259,20 @@ pub fn text_summary(model: &Model, path: &Path) -> String {
             .mesh
             .map(|m| {
                 let m = &model.meshes[m];
-                format!(": {} points, {} triangles", m.points.len(), m.triangle_count())
+                format!(
+                    ": {} points, {} triangles",
+                    m.points.len(),
+                    m.triangle_count()
+                )
             })
             .unwrap_or_default();
-        let _ = writeln!(s, "    {}{} [{:?}]{mesh}", "  ".repeat(depth), n.name, n.kind);
+        let _ = writeln!(
+            s,
+            "    {}{} [{:?}]{mesh}",
+            "  ".repeat(depth),
+            n.name,
+            n.kind
+        );
         for c in model.children(node) {
             tree(model, c, depth + 1, s);
         }
@@ -309,8 +319,18 @@ pub fn text_summary(model: &Model, path: &Path) -> String {
         }
     }
     for e in &model.events {
-        let state = if e.resolved.is_some() { "found" } else { "MISSING" };
-        let _ = writeln!(s, "  event {} ({}): {} ({state})", e.kind, e.kind_name(), e.file);
+        let state = if e.resolved.is_some() {
+            "found"
+        } else {
+            "MISSING"
+        };
+        let _ = writeln!(
+            s,
+            "  event {} ({}): {} ({state})",
+            e.kind,
+            e.kind_name(),
+            e.file
+        );
     }
     for sm in &model.shadow_meshes {
         let _ = writeln!(

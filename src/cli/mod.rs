@@ -9,7 +9,12 @@ use std::path::PathBuf;
 
 /// Vitrine — a viewer for retro game 3D models (Warzone 2100 PIE, PMF, PangYa PET, Trespasser TPM).
 #[derive(Debug, Parser)]
-#[command(name = "vitrine", version, about, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "vitrine",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
     /// Command to run; without one the viewer window opens.
     #[command(subcommand)]

@@ -51,10 +51,7 @@ impl<'a> Reader<'a> {
         if n > self.remaining() {
             return Err(self.error(
                 ErrorKind::Truncated,
-                format!(
-                    "{what}: needs {n} bytes, only {} left",
-                    self.remaining()
-                ),
+                format!("{what}: needs {n} bytes, only {} left", self.remaining()),
             ));
         }
         let s = &self.data[self.pos..self.pos + n];
@@ -168,7 +165,10 @@ mod tests {
         let data = [0u8; 12];
         let r = Reader::new(&data);
         assert_eq!(r.check_count(3, 4, "x").unwrap(), 3);
-        assert_eq!(r.check_count(4, 4, "x").unwrap_err().kind, ErrorKind::CountTooLarge);
+        assert_eq!(
+            r.check_count(4, 4, "x").unwrap_err().kind,
+            ErrorKind::CountTooLarge
+        );
         assert!(r.check_count(u64::MAX, 8, "x").is_err());
     }
 

@@ -201,9 +201,10 @@ pub fn resolve_model_with(
         e.resolved = resolver.model_file(&e.file, path);
         if e.resolved.is_none() {
             let msg = format!("event {} model {} not found", e.kind, e.file);
-            model
-                .diagnostics
-                .push(crate::model::Diagnostic::warning(crate::model::Location::File, msg));
+            model.diagnostics.push(crate::model::Diagnostic::warning(
+                crate::model::Location::File,
+                msg,
+            ));
         }
     }
 }
@@ -228,7 +229,10 @@ mod tests {
 
     #[test]
     fn page_prefixes() {
-        assert_eq!(page_number_prefix("page-12.png").as_deref(), Some("page-12"));
+        assert_eq!(
+            page_number_prefix("page-12.png").as_deref(),
+            Some("page-12")
+        );
         assert_eq!(
             page_number_prefix("page-7-barbarians-arizona.png").as_deref(),
             Some("page-7")
@@ -256,8 +260,16 @@ mod tests {
         let model = models.join("blbhq.pie");
         let mut r = Resolver::new();
         let cases: &[(&str, bool, Option<PathBuf>)] = &[
-            ("page-12.png", true, Some(tex.join("page-12-player-buildings.png"))),
-            ("PAGE-12_TCMASK.PNG", false, Some(tex.join("page-12_tcmask.png"))),
+            (
+                "page-12.png",
+                true,
+                Some(tex.join("page-12-player-buildings.png")),
+            ),
+            (
+                "PAGE-12_TCMASK.PNG",
+                false,
+                Some(tex.join("page-12_tcmask.png")),
+            ),
             ("page-12.png", false, None),
             ("page-13.png", true, None),
             ("Map\\lab\\crate.bmp", false, Some(models.join("Crate.BMP"))),
@@ -267,7 +279,12 @@ mod tests {
         }
         // A data root wins, with the whole relative path.
         assert_eq!(
-            r.texture("Map\\Lab\\Crate.BMP", &model, std::slice::from_ref(&dir), false),
+            r.texture(
+                "Map\\Lab\\Crate.BMP",
+                &model,
+                std::slice::from_ref(&dir),
+                false
+            ),
             Some(map.join("crate.bmp"))
         );
         std::fs::remove_dir_all(&dir).unwrap();

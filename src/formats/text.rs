@@ -65,8 +65,14 @@ pub fn is_space(b: u8) -> bool {
 
 /// `line` without leading and trailing [`is_space`] bytes.
 pub fn trim(line: &[u8]) -> &[u8] {
-    let start = line.iter().position(|&b| !is_space(b)).unwrap_or(line.len());
-    let end = line.iter().rposition(|&b| !is_space(b)).map_or(start, |e| e + 1);
+    let start = line
+        .iter()
+        .position(|&b| !is_space(b))
+        .unwrap_or(line.len());
+    let end = line
+        .iter()
+        .rposition(|&b| !is_space(b))
+        .map_or(start, |e| e + 1);
     &line[start..end]
 }
 

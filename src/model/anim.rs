@@ -146,7 +146,10 @@ impl VisibilityTrack {
             _ => time,
         };
         let i = self.times.partition_point(|&k| k <= time);
-        self.visible.get(i.saturating_sub(1)).copied().unwrap_or(true)
+        self.visible
+            .get(i.saturating_sub(1))
+            .copied()
+            .unwrap_or(true)
     }
 }
 
@@ -266,7 +269,11 @@ impl Clip {
 
     /// Seconds of frame `frame`.
     pub fn frame_time(&self, frame: f32) -> f32 {
-        if self.fps > 0.0 { frame / self.fps } else { 0.0 }
+        if self.fps > 0.0 {
+            frame / self.fps
+        } else {
+            0.0
+        }
     }
 
     /// Frame at `time` seconds (fractional).

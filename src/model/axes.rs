@@ -77,7 +77,10 @@ mod tests {
             FileAxes::y_up_left_handed(),
         ] {
             let p = Vec3::new(1.0, 2.0, 3.0);
-            assert!(axes.point_to_file(axes.point_to_model(p)).abs_diff_eq(p, 1e-6));
+            assert!(
+                axes.point_to_file(axes.point_to_model(p))
+                    .abs_diff_eq(p, 1e-6)
+            );
         }
         // Z up in the file is Y up in the model.
         let z = FileAxes::z_up_right_handed();

@@ -20,8 +20,7 @@ pub mod pose;
 mod validate;
 
 pub use anim::{
-    Clip, EventMarker, Interpolation, Motion, NodeTrack, TextureFrameTrack, Track,
-    VisibilityTrack,
+    Clip, EventMarker, Interpolation, Motion, NodeTrack, TextureFrameTrack, Track, VisibilityTrack,
 };
 pub use axes::FileAxes;
 pub use diagnostics::{Diagnostic, Location};
@@ -147,7 +146,8 @@ impl Model {
 
     /// Adds a warning at `location`.
     pub fn warn(&mut self, location: Location, message: impl Into<String>) {
-        self.diagnostics.push(Diagnostic::warning(location, message));
+        self.diagnostics
+            .push(Diagnostic::warning(location, message));
     }
 
     /// Adds a panel property.

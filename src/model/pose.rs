@@ -171,7 +171,10 @@ mod tests {
             child_origin.abs_diff_eq(Vec3::new(0.0, 1.0, -1.0), 1e-5),
             "{child_origin}"
         );
-        assert!(!p.visible[0] && !p.visible[1], "hiding a parent hides its child");
+        assert!(
+            !p.visible[0] && !p.visible[1],
+            "hiding a parent hides its child"
+        );
     }
 
     #[test]

@@ -64,11 +64,12 @@ pub(super) fn validate(m: &Model) -> Result<(), String> {
                 return Err(format!("mesh {i}: influences do not match points"));
             }
             let nj = skin.joints.len() as u16;
-            if mesh
-                .influences
-                .iter()
-                .any(|inf| inf.joints.iter().zip(inf.weights).any(|(&j, w)| w > 0.0 && j >= nj))
-            {
+            if mesh.influences.iter().any(|inf| {
+                inf.joints
+                    .iter()
+                    .zip(inf.weights)
+                    .any(|(&j, w)| w > 0.0 && j >= nj)
+            }) {
                 return Err(format!("mesh {i} has a joint index past {nj}"));
             }
         }
@@ -100,22 +101,25 @@ pub(super) fn validate(m: &Model) -> Result<(), String> {
             || clip.visibility.iter().map(|t| t.node).any(|x| x >= nn);
         let bad_mesh = clip.texture_frames.iter().any(|t| t.mesh >= nm);
         if bad_node || bad_mesh {
-            return Err(format!("clip {} refers to a missing node or mesh", clip.name));
+            return Err(format!(
+                "clip {} refers to a missing node or mesh",
+                clip.name
+            ));
         }
         for t in &clip.node_tracks {
             let sorted = |times: &[f32]| times.windows(2).all(|w| w[0] <= w[1]);
-            let ok = t
-                .translation
-                .as_ref()
-                .is_none_or(|k| !k.times.is_empty() && k.times.len() == k.values.len() && sorted(&k.times))
-                && t.rotation.as_ref().is_none_or(|k| {
-                    !k.times.is_empty() && k.times.len() == k.values.len() && sorted(&k.times)
-                })
-                && t.scale.as_ref().is_none_or(|k| {
-                    !k.times.is_empty() && k.times.len() == k.values.len() && sorted(&k.times)
-                });
+            let ok = t.translation.as_ref().is_none_or(|k| {
+                !k.times.is_empty() && k.times.len() == k.values.len() && sorted(&k.times)
+            }) && t.rotation.as_ref().is_none_or(|k| {
+                !k.times.is_empty() && k.times.len() == k.values.len() && sorted(&k.times)
+            }) && t.scale.as_ref().is_none_or(|k| {
+                !k.times.is_empty() && k.times.len() == k.values.len() && sorted(&k.times)
+            });
             if !ok {
-                return Err(format!("clip {}: a track of node {} is malformed", clip.name, t.node));
+                return Err(format!(
+                    "clip {}: a track of node {} is malformed",
+                    clip.name, t.node
+                ));
             }
         }
     }
