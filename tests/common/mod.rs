@@ -15,7 +15,10 @@ pub fn shared_dir() -> Option<PathBuf> {
         return Some(dir);
     }
     if std::env::var("VITRINE_REQUIRE_SHARED").as_deref() == Ok("1") {
-        panic!("VITRINE_REQUIRE_SHARED=1 but {} has no corpus/", dir.display());
+        panic!(
+            "VITRINE_REQUIRE_SHARED=1 but {} has no corpus/",
+            dir.display()
+        );
     }
     eprintln!(
         "SKIPPED: {} not found; corpus tests need the project's shared/ folder beside the checkout",
