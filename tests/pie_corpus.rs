@@ -17,10 +17,7 @@ fn pie_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for p in entries {
         if p.is_dir() {
             pie_files(&p, out);
-        } else if p
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("pie"))
-        {
+        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pie")) {
             out.push(p);
         }
     }
@@ -42,7 +39,9 @@ fn count_records(text: &str) -> (String, Vec<Counts>) {
     let mut polygons_left = 0usize;
     for line in text.split(['\n', '\r']) {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let Some(first) = fields.first() else { continue };
+        let Some(first) = fields.first() else {
+            continue;
+        };
         let number = |i: usize| -> usize { fields[i].parse().unwrap() };
         if first.starts_with(|c: char| c.is_ascii_alphabetic()) {
             polygons_left = 0;
@@ -116,7 +115,10 @@ fn every_corpus_file_loads_with_the_counts_its_records_give() {
         // The "pie" details agree with the model.
         for (i, c) in want.iter().enumerate() {
             let l = &model.details["levels"][i];
-            if l["points"] != c.points || l["triangles"] != c.triangles || l["connectors"] != c.connectors {
+            if l["points"] != c.points
+                || l["triangles"] != c.triangles
+                || l["connectors"] != c.connectors
+            {
                 failures.push(format!("{}: details level {i} = {l}", path.display()));
             }
         }
@@ -141,7 +143,12 @@ fn every_corpus_file_loads_with_the_counts_its_records_give() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} problems:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     eprintln!(
         "{} files, {levels_checked} levels, {textures_checked} texture references checked",
         files.len()
@@ -160,8 +167,16 @@ fn the_independent_counter_counts_what_it_should() {
     assert_eq!(
         levels,
         vec![
-            Counts { points: 3, triangles: 3, connectors: 1 },
-            Counts { points: 0, triangles: 0, connectors: 0 }
+            Counts {
+                points: 3,
+                triangles: 3,
+                connectors: 1
+            },
+            Counts {
+                points: 0,
+                triangles: 0,
+                connectors: 0
+            }
         ]
     );
 }

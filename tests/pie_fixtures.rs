@@ -28,7 +28,7 @@ fn warnings(m: &Model) -> Vec<String> {
     m.diagnostics.iter().map(|d| d.display_with("f")).collect()
 }
 
-fn texture<'m>(m: &'m Model, role: TextureRole, tileset: u8) -> &'m vitrine::model::TextureRef {
+fn texture(m: &Model, role: TextureRole, tileset: u8) -> &vitrine::model::TextureRef {
     m.textures
         .iter()
         .find(|t| t.role == role && t.tileset == Some(tileset))

@@ -86,6 +86,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(clippy::type_complexity)]
     fn line_endings_and_numbers() {
         let cases: &[(&[u8], &[(u32, &[u8])])] = &[
             (b"a\nb\n", &[(1, b"a"), (2, b"b")]),

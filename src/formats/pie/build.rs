@@ -10,14 +10,15 @@
 //! z up); `position` is (x, z, y) with fractions dropped, as the game stores them.
 
 use super::anim::{self, LevelContext};
-use super::header::{self, Header, TILESETS, TYPE_PITCH, TYPE_PREMULTIPLIED, TYPE_ROLL, TexName};
+use super::header::{self, Header, Settings, TILESETS, TYPE_PITCH, TYPE_PREMULTIPLIED, TYPE_ROLL};
 use super::level::Level;
 use crate::model::{
     Billboard, BlendMode, Connector, Diagnostic, Format, Location, Material, Mesh, Model,
     ModelEvent, Node, NodeKind, ShadowMesh, Submesh, TextureRef, TextureRole,
 };
 use glam::Vec3;
-use serde_json::{Value, json};
+use serde_json::Value;
+use std::fmt::Write;
 
 /// The team-colour mask the game derives from a page name when TYPE has 0x10000:
 /// `page-` plus the page number plus `_tcmask.png`; a name not starting with `page-`
@@ -54,9 +55,9 @@ fn add_texture(list: &mut Vec<TextureRef>, role: TextureRole, name: &str, tilese
 /// A number for JSON: an integer when it is one.
 fn num(v: f32) -> Value {
     if v.fract() == 0.0 && v.abs() < 1e15 {
-        json!(v as i64)
+        Value::from(v as i64)
     } else {
-        json!(v)
+        Value::from(f64::from(v))
     }
 }
 
@@ -65,21 +66,22 @@ pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) 
     let mut model = Model::new(Format::Pie, header.version.to_string());
     model.diagnostics = warnings;
     let global = &header.settings.textures;
-    let textures: Vec<_> = levels
-        .iter()
-        .map(|l| l.settings.textures.over(global))
+    // Moved out so the levels' geometry can be moved into the meshes below.
+    let settings: Vec<Settings> = levels
+        .iter_mut()
+        .map(|l| std::mem::take(&mut l.settings))
         .collect();
-    let ctx: Vec<LevelContext<'_>> = levels
+    let textures: Vec<_> = settings.iter().map(|s| s.textures.over(global)).collect();
+    let ctx: Vec<LevelContext<'_>> = settings
         .iter()
         .zip(&textures)
         .map(|(l, t)| LevelContext {
-            type_flags: l.settings.type_flags.unwrap_or(header.type_flags),
+            type_flags: l.type_flags.unwrap_or(header.type_flags),
             interpolate: l
-                .settings
                 .interpolate
                 .or(header.settings.interpolate)
                 .unwrap_or(true),
-            base_page: t.base[0].as_ref().map(|n| n.name.as_str()),
+            base_page: t.base[0].map(|n| n.name.as_str()),
         })
         .collect();
     if let Some(clip) = anim::clip(&levels, &ctx) {
@@ -95,28 +97,41 @@ pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) 
         })
         .collect();
     model.details = details(&header, &levels);
-    properties(&mut model, &header, &levels, &ctx);
+    properties(&mut model, &header, &levels, &settings, &ctx);
 
     for (i, (level, tex)) in levels.iter_mut().zip(&textures).enumerate() {
         let type_flags = ctx[i].type_flags;
         let name = format!("level {}", level.number);
         let mut material = Material::new(name.clone(), [1.0; 4]);
-        let mut texture = |role, slot: usize, t: &Option<TexName>| {
-            t.as_ref()
-                .map(|t| add_texture(&mut model.textures, role, &t.name, slot))
+        let mut texture = |role, slot: usize, name: Option<&str>| {
+            name.map(|n| add_texture(&mut model.textures, role, n, slot))
         };
         for slot in 0..3 {
-            let base = texture(TextureRole::Base, slot, &tex.base[slot]);
-            let mask_name = tex.tcmask[slot].clone().or_else(|| {
-                let page = tex.base[slot].as_ref()?;
-                (type_flags & header::TYPE_TCMASK != 0).then(|| TexName {
-                    name: derived_tcmask(&page.name),
-                    line: page.line,
-                })
-            });
-            let tcmask = texture(TextureRole::Tcmask, slot, &mask_name);
-            let normal = texture(TextureRole::Normal, slot, &tex.normal[slot]);
-            let specular = texture(TextureRole::Specular, slot, &tex.specular[slot]);
+            let base = texture(
+                TextureRole::Base,
+                slot,
+                tex.base[slot].map(|t| t.name.as_str()),
+            );
+            let derived;
+            let mask_name = match (tex.tcmask[slot], tex.base[slot]) {
+                (Some(t), _) => Some(t.name.as_str()),
+                (None, Some(page)) if type_flags & header::TYPE_TCMASK != 0 => {
+                    derived = derived_tcmask(&page.name);
+                    Some(derived.as_str())
+                }
+                _ => None,
+            };
+            let tcmask = texture(TextureRole::Tcmask, slot, mask_name);
+            let normal = texture(
+                TextureRole::Normal,
+                slot,
+                tex.normal[slot].map(|t| t.name.as_str()),
+            );
+            let specular = texture(
+                TextureRole::Specular,
+                slot,
+                tex.specular[slot].map(|t| t.name.as_str()),
+            );
             if slot == 0 {
                 material.base = base;
                 material.tcmask = tcmask;
@@ -190,65 +205,115 @@ pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) 
     model
 }
 
+/// A JSON object from `(key, value)` pairs, built directly (no serializer round trip:
+/// this runs for every file loaded).
+fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
+    Value::Object(
+        entries
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
+}
+
 /// The `"pie"` object of `info --json`.
 fn details(header: &Header, levels: &[Level]) -> Value {
     let levels: Vec<Value> = levels
         .iter()
         .map(|l| {
             let shadow = l.shadow.as_ref();
-            json!({
-                "points": l.points.len(),
-                "triangles": l.corners.len() / 3,
-                "connectors": l.connectors.len(),
-                "animation": l.anim.as_ref().map(|a| json!({
-                    "frames": a.frames.len(),
-                    "ms_per_frame": num(a.time),
-                    "cycles": a.cycles,
-                })),
-                "shadow_points": shadow.map_or(0, |s| s.points.len()),
-                "shadow_triangles": shadow.map_or(0, |s| s.triangles.len()),
-            })
+            let animation = l.anim.as_ref().map_or(Value::Null, |a| {
+                object([
+                    ("frames", a.frames.len().into()),
+                    ("ms_per_frame", num(a.time)),
+                    ("cycles", a.cycles.into()),
+                ])
+            });
+            object([
+                ("points", l.points.len().into()),
+                ("triangles", (l.corners.len() / 3).into()),
+                ("connectors", l.connectors.len().into()),
+                ("animation", animation),
+                ("shadow_points", shadow.map_or(0, |s| s.points.len()).into()),
+                (
+                    "shadow_triangles",
+                    shadow.map_or(0, |s| s.triangles.len()).into(),
+                ),
+            ])
         })
         .collect();
-    json!({
-        "type_flags": format!("0x{:x}", header.type_flags),
-        "events": header.events.iter().map(|e| json!({"type": e.kind, "file": e.file})).collect::<Vec<_>>(),
-        "levels": levels,
-    })
+    let events: Vec<Value> = header
+        .events
+        .iter()
+        .map(|e| object([("type", e.kind.into()), ("file", e.file.clone().into())]))
+        .collect();
+    object([
+        ("type_flags", format!("0x{:x}", header.type_flags).into()),
+        ("events", events.into()),
+        ("levels", levels.into()),
+    ])
 }
 
 fn texture_properties(model: &mut Model, prefix: &str, set: &header::TextureSet, type_flags: u32) {
     if set.notexture {
         model.property(format!("{prefix}Texture"), "none (NOTEXTURE: drawn white)");
     }
-    for (slot, tileset) in TILESETS.iter().enumerate() {
+    const KEYS: [[&str; 3]; 4] = [
+        ["Texture (arizona)", "Texture (urban)", "Texture (rockies)"],
+        [
+            "Team-colour mask (arizona)",
+            "Team-colour mask (urban)",
+            "Team-colour mask (rockies)",
+        ],
+        [
+            "Normal map (arizona)",
+            "Normal map (urban)",
+            "Normal map (rockies)",
+        ],
+        [
+            "Specular map (arizona)",
+            "Specular map (urban)",
+            "Specular map (rockies)",
+        ],
+    ];
+    let key = |kind: usize, slot: usize| {
+        if prefix.is_empty() {
+            KEYS[kind][slot].to_string()
+        } else {
+            format!("{prefix}{}", KEYS[kind][slot])
+        }
+    };
+    for slot in 0..TILESETS.len() {
         if let Some(t) = &set.base[slot] {
-            model.property(format!("{prefix}Texture ({tileset})"), t.name.clone());
+            model.property(key(0, slot), t.name.clone());
         }
         if let Some(t) = &set.tcmask[slot] {
-            model.property(
-                format!("{prefix}Team-colour mask ({tileset})"),
-                format!("{} (TCMASK)", t.name),
-            );
+            model.property(key(1, slot), format!("{} (TCMASK)", t.name));
         } else if type_flags & header::TYPE_TCMASK != 0
             && let Some(t) = &set.base[slot]
         {
             model.property(
-                format!("{prefix}Team-colour mask ({tileset})"),
+                key(1, slot),
                 format!("{} (derived: TYPE has 0x10000)", derived_tcmask(&t.name)),
             );
         }
         if let Some(t) = &set.normal[slot] {
-            model.property(format!("{prefix}Normal map ({tileset})"), t.name.clone());
+            model.property(key(2, slot), t.name.clone());
         }
         if let Some(t) = &set.specular[slot] {
-            model.property(format!("{prefix}Specular map ({tileset})"), t.name.clone());
+            model.property(key(3, slot), t.name.clone());
         }
     }
 }
 
 /// Panel lines.
-fn properties(model: &mut Model, header: &Header, levels: &[Level], ctx: &[LevelContext<'_>]) {
+fn properties(
+    model: &mut Model,
+    header: &Header,
+    levels: &[Level],
+    settings: &[Settings],
+    ctx: &[LevelContext<'_>],
+) {
     model.property("Type flags", header::describe_type(header.type_flags));
     model.property(
         "Interpolate",
@@ -268,8 +333,7 @@ fn properties(model: &mut Model, header: &Header, levels: &[Level], ctx: &[Level
         .kind_name();
         model.property(format!("Event {} ({kind})", e.kind), e.file.clone());
     }
-    model.property("Levels", levels.len().to_string());
-    for (l, c) in levels.iter().zip(ctx) {
+    for ((l, c), own) in levels.iter().zip(ctx).zip(settings) {
         let n = l.number;
         let mut s = format!(
             "{} points, {} triangles from {} polygons",
@@ -278,13 +342,14 @@ fn properties(model: &mut Model, header: &Header, levels: &[Level], ctx: &[Level
             l.polygons
         );
         if !l.connectors.is_empty() {
-            s += &format!(", {} connectors", l.connectors.len());
+            let _ = write!(s, ", {} connectors", l.connectors.len());
         }
         if l.corners.iter().any(|c| c.normal.is_some()) {
             s += ", authored normals";
         }
         if let Some(t) = &l.tex_anim {
-            s += &format!(
+            let _ = write!(
+                s,
                 ", texture animation {} frames × {} ms ({} × {} UV){}",
                 t.frames,
                 t.ms_per_frame,
@@ -299,7 +364,8 @@ fn properties(model: &mut Model, header: &Header, levels: &[Level], ctx: &[Level
         }
         if let Some(a) = &l.anim {
             let hidden = a.frames.iter().filter(|f| anim::hidden(f)).count();
-            s += &format!(
+            let _ = write!(
+                s,
                 ", ANIMOBJECT {} frames × {} ms, {}",
                 a.frames.len(),
                 a.time,
@@ -310,33 +376,29 @@ fn properties(model: &mut Model, header: &Header, levels: &[Level], ctx: &[Level
                 }
             );
             if hidden > 0 {
-                s += &format!(" ({hidden} hidden frames)");
+                let _ = write!(s, " ({hidden} hidden frames)");
             }
         }
         if let Some(sh) = &l.shadow {
-            s += &format!(
+            let _ = write!(
+                s,
                 ", shadow mesh {} points / {} triangles",
                 sh.points.len(),
                 sh.triangles.len()
             );
         }
         model.property(format!("Level {n}"), s);
-        if let Some(t) = l.settings.type_flags {
+        if let Some(t) = own.type_flags {
             model.property(format!("Level {n} type flags"), header::describe_type(t));
         }
-        if let Some(i) = l.settings.interpolate {
+        if let Some(i) = own.interpolate {
             model.property(
                 format!("Level {n} interpolate"),
                 if i { "on" } else { "off" },
             );
         }
-        if !l.settings.textures.is_empty() {
-            texture_properties(
-                model,
-                &format!("Level {n} "),
-                &l.settings.textures,
-                c.type_flags,
-            );
+        if !own.textures.is_empty() {
+            texture_properties(model, &format!("Level {n} "), &own.textures, c.type_flags);
         }
     }
 }

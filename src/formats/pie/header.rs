@@ -42,20 +42,25 @@ const TYPE_NAMES: &[(u32, &str)] = &[
 
 /// `0x10200 (textured, team-colour mask)`: TYPE flags by name; unknown bits in hex.
 pub fn describe_type(flags: u32) -> String {
-    let mut names: Vec<String> = TYPE_NAMES
-        .iter()
-        .filter(|(bit, _)| flags & bit != 0)
-        .map(|(_, n)| n.to_string())
-        .collect();
+    use std::fmt::Write;
+    let mut s = format!("0x{flags:x}");
+    let mut sep = " (";
+    for (bit, name) in TYPE_NAMES {
+        if flags & bit != 0 {
+            s.push_str(sep);
+            s.push_str(name);
+            sep = ", ";
+        }
+    }
     let known: u32 = TYPE_NAMES.iter().map(|(b, _)| b).sum();
     if flags & !known != 0 {
-        names.push(format!("unknown 0x{:x}", flags & !known));
+        let _ = write!(s, "{sep}unknown 0x{:x}", flags & !known);
+        sep = ", ";
     }
-    if names.is_empty() {
-        format!("0x{flags:x}")
-    } else {
-        format!("0x{flags:x} ({})", names.join(", "))
+    if sep == ", " {
+        s.push(')');
     }
+    s
 }
 
 /// Tileset slot names, by index.
@@ -85,23 +90,42 @@ pub struct TextureSet {
     pub notexture: bool,
 }
 
+/// A level's effective texture lines: its own, else the header's (borrowed).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Effective<'a> {
+    /// `TEXTURE` per slot.
+    pub base: [Option<&'a TexName>; 3],
+    /// `TCMASK` per slot.
+    pub tcmask: [Option<&'a TexName>; 3],
+    /// `NORMALMAP` per slot.
+    pub normal: [Option<&'a TexName>; 3],
+    /// `SPECULARMAP` per slot.
+    pub specular: [Option<&'a TexName>; 3],
+    /// `NOTEXTURE` is in force.
+    pub notexture: bool,
+}
+
 impl TextureSet {
     /// This level's set with every slot it leaves empty taken from `global`.
-    pub fn over(&self, global: &TextureSet) -> TextureSet {
-        fn pick(own: &[Option<TexName>; 3], g: &[Option<TexName>; 3]) -> [Option<TexName>; 3] {
-            std::array::from_fn(|i| own[i].clone().or_else(|| g[i].clone()))
+    pub fn over<'a>(&'a self, global: &'a TextureSet) -> Effective<'a> {
+        fn pick<'a>(
+            own: &'a [Option<TexName>; 3],
+            g: &'a [Option<TexName>; 3],
+        ) -> [Option<&'a TexName>; 3] {
+            std::array::from_fn(|i| own[i].as_ref().or(g[i].as_ref()))
         }
-        TextureSet {
+        let notexture =
+            self.notexture || (global.notexture && self.base.iter().all(Option::is_none));
+        Effective {
             base: if self.notexture {
-                Default::default()
+                [None; 3]
             } else {
                 pick(&self.base, &global.base)
             },
             tcmask: pick(&self.tcmask, &global.tcmask),
             normal: pick(&self.normal, &global.normal),
             specular: pick(&self.specular, &global.specular),
-            notexture: self.notexture
-                || (global.notexture && self.base.iter().all(Option::is_none)),
+            notexture,
         }
     }
 
@@ -572,8 +596,8 @@ mod tests {
             ..Default::default()
         };
         let m = own.over(&global);
-        assert_eq!(m.base[0].as_ref().unwrap().name, "g.png");
-        assert_eq!(m.base[1].as_ref().unwrap().name, "u.png");
+        assert_eq!(m.base[0].unwrap().name, "g.png");
+        assert_eq!(m.base[1].unwrap().name, "u.png");
         let none = TextureSet {
             notexture: true,
             ..Default::default()

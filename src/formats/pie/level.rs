@@ -355,8 +355,8 @@ fn polygons(
     let mut anim_mismatch_warned = false;
     for i in 0..n {
         let flags = toks.hex(|| format!("polygon {i} flags (POLYGONS declared {n})"))?;
-        let count_line = toks.peek().map_or(toks.line(), |t| t.line);
         let np = toks.uint(|| format!("polygon {i} point count"))? as usize;
+        let count_line = toks.line();
         if !(3..=MAX_POLYGON_POINTS).contains(&np) {
             return Err(error(
                 ErrorKind::Invalid,
@@ -366,8 +366,8 @@ fn polygons(
         }
         let mut idx = [0u32; MAX_POLYGON_POINTS];
         for (j, slot) in idx.iter_mut().take(np).enumerate() {
-            let line = toks.peek().map_or(toks.line(), |t| t.line);
             let p = toks.uint(|| format!("polygon {i} point {j}"))?;
+            let line = toks.line();
             if p as usize >= npoints {
                 return Err(error(
                     ErrorKind::IndexOutOfRange,
@@ -379,8 +379,8 @@ fn polygons(
         }
         let animated = flags & POLY_ANIMATED != 0;
         if animated {
-            let line = toks.peek().map_or(toks.line(), |t| t.line);
             let frames = toks.uint(|| format!("polygon {i} animation frames"))?;
+            let line = toks.line();
             let ms = toks.f32(|| format!("polygon {i} animation rate"))?;
             let w = toks.f32(|| format!("polygon {i} animation frame width"))? * uv_scale;
             let h = toks.f32(|| format!("polygon {i} animation frame height"))? * uv_scale;
@@ -463,8 +463,8 @@ fn anim_object(
     let mut frames = Vec::with_capacity(cap);
     let mut numbering_warned = false;
     for f in 0..n {
-        let line = toks.peek().map_or(toks.line(), |t| t.line);
         let index = toks.int(|| format!("ANIMOBJECT frame {f} number (frames declared {n})"))?;
+        let line = toks.line();
         if index != i64::from(f) && !numbering_warned {
             numbering_warned = true;
             warn(
@@ -513,9 +513,9 @@ fn shadow_polygons(
     shadow.triangles.reserve(cap);
     let np_total = shadow.points.len();
     for i in 0..n {
-        let line = toks.peek().map_or(toks.line(), |t| t.line);
         let flags =
             toks.hex(|| format!("shadow polygon {i} flags (SHADOWPOLYGONS declared {n})"))?;
+        let line = toks.line();
         if flags != 0 {
             return Err(error(
                 ErrorKind::Invalid,
@@ -535,8 +535,8 @@ fn shadow_polygons(
         }
         let mut idx = [0u32; MAX_POLYGON_POINTS];
         for (j, slot) in idx.iter_mut().take(np).enumerate() {
-            let line = toks.peek().map_or(toks.line(), |t| t.line);
             let p = toks.uint(|| format!("shadow polygon {i} point {j}"))?;
+            let line = toks.line();
             if p as usize >= np_total {
                 return Err(error(
                     ErrorKind::IndexOutOfRange,

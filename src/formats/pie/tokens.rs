@@ -2,12 +2,13 @@
 //!
 //! The 1999 and 2.x loaders scanned a whitespace-agnostic token stream, so old files put
 //! several records on one line (or split one over several); the current loader reads one
-//! record per line. Reading tokens accepts both. Lines are split by [`text::Lines`]
+//! record per line. Reading tokens accepts both. Lines are split by [`Lines`](crate::formats::text::Lines)
 //! (`\n`, `\r\n` or a lone `\r`), `#` starts a comment that runs to the end of the line
-//! (the game strips comments in every version), and [`text::is_space`] separates tokens,
+//! (the game strips comments in every version), and [`is_space`](crate::formats::text::is_space) separates tokens,
 //! so trailing blanks and a DOS Ctrl-Z end-of-file byte vanish. Nothing is allocated:
 //! tokens borrow the input, and numbers are parsed from the bytes in place.
 
+#[cfg(test)]
 use crate::formats::text;
 use crate::formats::{ErrorKind, LoadError};
 use crate::model::Location;
@@ -50,14 +51,38 @@ pub fn error(kind: ErrorKind, line: u32, message: impl Into<String>) -> LoadErro
     LoadError::new(kind, Location::Line(line), message)
 }
 
-/// Cursor over the tokens of a PIE file.
+/// Byte classes of the scanner.
+const TOKEN: u8 = 0;
+const SPACE: u8 = 1;
+const LF: u8 = 2;
+const CR: u8 = 3;
+const HASH: u8 = 4;
+
+/// Class of every byte: the separators of [`is_space`](crate::formats::text::is_space) (ASCII whitespace and
+/// Ctrl-Z), the line breaks of [`Lines`](crate::formats::text::Lines) and `#`. A unit test checks the table
+/// against both, so the scanner splits exactly as the shared text helpers do.
+const CLASS: [u8; 256] = {
+    let mut t = [TOKEN; 256];
+    t[b' ' as usize] = SPACE;
+    t[b'\t' as usize] = SPACE;
+    t[0x0c] = SPACE;
+    t[0x1a] = SPACE;
+    t[b'\n' as usize] = LF;
+    t[b'\r' as usize] = CR;
+    t[b'#' as usize] = HASH;
+    t
+};
+
+/// Cursor over the tokens of a PIE file: one pass over the bytes, no allocation.
 #[derive(Debug, Clone)]
 pub struct Tokens<'a> {
     input: &'a [u8],
-    lines: text::Lines<'a>,
-    /// Unread part of the current line (comment removed).
-    rest: &'a [u8],
-    line: u32,
+    /// Next unscanned byte.
+    pos: usize,
+    /// Line of `pos` (1-based).
+    cur_line: u32,
+    /// Line of the most recently scanned token.
+    last_line: u32,
     peeked: Option<Token<'a>>,
 }
 
@@ -66,46 +91,98 @@ impl<'a> Tokens<'a> {
     pub fn new(input: &'a [u8]) -> Self {
         Tokens {
             input,
-            lines: text::Lines::new(input),
-            rest: &[],
-            line: 0,
+            pos: 0,
+            cur_line: 1,
+            last_line: 1,
             peeked: None,
         }
     }
 
-    /// The line of the most recently read (or peeked) token; 0 before the first. Used
+    /// The line of the most recently read (or peeked) token (1 before the first). Used
     /// for "file ends while reading …" errors.
     pub fn line(&self) -> u32 {
-        self.line.max(1)
+        self.last_line
     }
 
-    fn scan(&mut self) -> Option<Token<'a>> {
+    /// Moves `pos` to the start of the next token (counting lines on the way); `false`
+    /// at the end of the input.
+    #[inline(always)]
+    fn skip_space(&mut self) -> bool {
+        let input = self.input;
+        let mut i = self.pos;
         loop {
-            let start = self.rest.iter().position(|&b| !text::is_space(b));
-            match start {
-                Some(s) => {
-                    let rest = &self.rest[s..];
-                    let len = rest
-                        .iter()
-                        .position(|&b| text::is_space(b))
-                        .unwrap_or(rest.len());
-                    let (word, after) = rest.split_at(len);
-                    self.rest = after;
-                    return Some(Token {
-                        text: word,
-                        line: self.line,
-                    });
+            let Some(&b) = input.get(i) else {
+                self.pos = i;
+                return false;
+            };
+            let class = CLASS[b as usize];
+            if class == TOKEN {
+                break;
+            }
+            i += 1;
+            // Blanks fall through every test below.
+            if class == LF {
+                self.cur_line += 1;
+            } else if class == CR {
+                self.cur_line += 1;
+                if input.get(i) == Some(&b'\n') {
+                    i += 1;
                 }
-                None => {
-                    let (n, line) = self.lines.next()?;
-                    self.line = n;
-                    self.rest = match line.iter().position(|&b| b == b'#') {
-                        Some(i) => &line[..i],
-                        None => line,
-                    };
+            } else if class == HASH {
+                // `#` comment: skip to the line break.
+                while input.get(i).is_some_and(|&b| b != b'\n' && b != b'\r') {
+                    i += 1;
                 }
             }
         }
+        self.pos = i;
+        true
+    }
+
+    fn scan(&mut self) -> Option<Token<'a>> {
+        if !self.skip_space() {
+            return None;
+        }
+        let input = self.input;
+        let start = self.pos;
+        let mut i = start;
+        while input.get(i).is_some_and(|&b| CLASS[b as usize] == TOKEN) {
+            i += 1;
+        }
+        self.pos = i;
+        self.last_line = self.cur_line;
+        Some(Token {
+            text: input.get(start..i)?,
+            line: self.cur_line,
+        })
+    }
+
+    /// Runs a fused scan-and-parse fast path `fast` at the next token: it returns the
+    /// value and the end of the number, which must be followed by a separator. `None`
+    /// leaves the position unchanged for the slow path.
+    #[inline(always)]
+    fn fast<T>(&mut self, fast: impl Fn(&[u8]) -> Option<(T, usize)>) -> Option<T> {
+        if self.peeked.is_some() || !self.skip_space() {
+            return None;
+        }
+        let rest = self.input.get(self.pos..)?;
+        let (v, len) = fast(rest)?;
+        let mut end = len;
+        match rest.get(len) {
+            Some(&b) if CLASS[b as usize] == TOKEN => return None,
+            // One blank before the next token, the commonest case: step over it now.
+            Some(b' ' | b'\t')
+                if rest
+                    .get(len + 1)
+                    .is_some_and(|&b| CLASS[b as usize] == TOKEN) =>
+            {
+                end += 1;
+            }
+            _ => {}
+        }
+        self.pos += end;
+        self.last_line = self.cur_line;
+        Some(v)
     }
 
     /// The next token, if any.
@@ -121,16 +198,11 @@ impl<'a> Tokens<'a> {
         self.peeked
     }
 
-    /// Bytes from the next unread token (or the unread rest of the current line) to the
-    /// end of the input: an upper bound on what the rest of the file can still hold.
+    /// Bytes from the next unread token to the end of the input: an upper bound on what
+    /// the rest of the file can still hold.
     pub fn remaining_bytes(&self) -> usize {
-        let at = match &self.peeked {
-            Some(t) => t.text.as_ptr(),
-            None => self.rest.as_ptr(),
-        };
-        // Both slices borrow `input`, so the address difference is the offset.
-        let offset = (at as usize).saturating_sub(self.input.as_ptr() as usize);
-        self.input.len().saturating_sub(offset)
+        let peeked = self.peeked.map_or(0, |t| t.text.len());
+        self.input.len().saturating_sub(self.pos) + peeked
     }
 
     /// Accepts `count` records of at least `tokens_per_record` tokens each only if the
@@ -161,22 +233,32 @@ impl<'a> Tokens<'a> {
     pub fn expect<F: Fn() -> String>(&mut self, what: F) -> Result<Token<'a>, LoadError> {
         match self.next_token() {
             Some(t) => Ok(t),
-            None => Err(error(
-                ErrorKind::Truncated,
-                self.line(),
-                format!("file ends while reading {}", what()),
-            )),
+            None => Err(self.eof(&what)),
         }
     }
 
+    fn eof<F: Fn() -> String>(&self, what: &F) -> LoadError {
+        error(
+            ErrorKind::Truncated,
+            self.line(),
+            format!("file ends while reading {}", what()),
+        )
+    }
+
     /// A finite float.
+    #[inline(always)]
     pub fn f32<F: Fn() -> String>(&mut self, what: F) -> Result<f32, LoadError> {
-        let t = self.peek_or_eof(&what)?;
+        match self.fast(fast_f32) {
+            Some(v) => Ok(v),
+            None => self.f32_slow(what),
+        }
+    }
+
+    #[cold]
+    fn f32_slow<F: Fn() -> String>(&mut self, what: F) -> Result<f32, LoadError> {
+        let t = self.expect(&what)?;
         match parse_f32(t.text) {
-            Some(v) if v.is_finite() => {
-                self.peeked = None;
-                Ok(v)
-            }
+            Some(v) if v.is_finite() => Ok(v),
             Some(_) => Err(error(
                 ErrorKind::NonFiniteFloat,
                 t.line,
@@ -187,39 +269,39 @@ impl<'a> Tokens<'a> {
     }
 
     /// A non-negative decimal integer.
+    #[inline(always)]
     pub fn uint<F: Fn() -> String>(&mut self, what: F) -> Result<u32, LoadError> {
-        let t = self.peek_or_eof(&what)?;
-        match parse_uint(t.text) {
-            Some(v) => {
-                self.peeked = None;
-                Ok(v)
-            }
-            None => Err(not_a(t, "whole number ≥ 0", what)),
+        match self.fast(fast_uint) {
+            Some(v) => Ok(v),
+            None => self.uint_slow(what),
         }
+    }
+
+    #[cold]
+    fn uint_slow<F: Fn() -> String>(&mut self, what: F) -> Result<u32, LoadError> {
+        let t = self.expect(&what)?;
+        parse_uint(t.text).ok_or_else(|| not_a(t, "whole number ≥ 0", what))
     }
 
     /// A decimal integer, possibly negative.
     pub fn int<F: Fn() -> String>(&mut self, what: F) -> Result<i64, LoadError> {
-        let t = self.peek_or_eof(&what)?;
-        match parse_int(t.text) {
-            Some(v) => {
-                self.peeked = None;
-                Ok(v)
-            }
-            None => Err(not_a(t, "whole number", what)),
-        }
+        let t = self.expect(&what)?;
+        parse_int(t.text).ok_or_else(|| not_a(t, "whole number", what))
     }
 
     /// Hexadecimal flags (`200`, `4200`, `0x10200`).
+    #[inline(always)]
     pub fn hex<F: Fn() -> String>(&mut self, what: F) -> Result<u32, LoadError> {
-        let t = self.peek_or_eof(&what)?;
-        match parse_hex(t.text) {
-            Some(v) => {
-                self.peeked = None;
-                Ok(v)
-            }
-            None => Err(not_a(t, "hexadecimal number", what)),
+        match self.fast(fast_hex) {
+            Some(v) => Ok(v),
+            None => self.hex_slow(what),
         }
+    }
+
+    #[cold]
+    fn hex_slow<F: Fn() -> String>(&mut self, what: F) -> Result<u32, LoadError> {
+        let t = self.expect(&what)?;
+        parse_hex(t.text).ok_or_else(|| not_a(t, "hexadecimal number", what))
     }
 
     /// Skips the tokens left on `line` (for directives whose arguments are ignored).
@@ -241,17 +323,6 @@ impl<'a> Tokens<'a> {
         }
         n
     }
-
-    fn peek_or_eof<F: Fn() -> String>(&mut self, what: &F) -> Result<Token<'a>, LoadError> {
-        match self.peek() {
-            Some(t) => Ok(t),
-            None => Err(error(
-                ErrorKind::Truncated,
-                self.line(),
-                format!("file ends while reading {}", what()),
-            )),
-        }
-    }
 }
 
 fn not_a<F: Fn() -> String>(t: Token<'_>, kind: &str, what: F) -> LoadError {
@@ -265,6 +336,95 @@ fn not_a<F: Fn() -> String>(t: Token<'_>, kind: &str, what: F) -> LoadError {
         format!("{}: expected a {kind}, found {}", what(), t.show())
     };
     error(ErrorKind::BadValue, t.line, message)
+}
+
+/// Fast path of [`parse_uint`]: leading digits of `s` (at most 9, so no overflow) and
+/// how many bytes they take.
+#[inline(always)]
+fn fast_uint(s: &[u8]) -> Option<(u32, usize)> {
+    let mut v: u32 = 0;
+    let mut n = 0;
+    while let Some(&b) = s.get(n) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        if n == 9 {
+            return None;
+        }
+        v = v * 10 + u32::from(d);
+        n += 1;
+    }
+    (n > 0).then_some((v, n))
+}
+
+/// Fast path of [`parse_hex`]: leading hex digits of `s` (at most 8).
+#[inline(always)]
+fn fast_hex(s: &[u8]) -> Option<(u32, usize)> {
+    let mut v: u32 = 0;
+    let mut n = 0;
+    while let Some(&b) = s.get(n) {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            b'A'..=b'F' => b - b'A' + 10,
+            _ => break,
+        };
+        if n == 8 {
+            return None;
+        }
+        v = (v << 4) | u32::from(d);
+        n += 1;
+    }
+    (n > 0).then_some((v, n))
+}
+
+/// Fast path of [`parse_f32`]: `[-]digits[.digits]` with at most 24 significant bits and
+/// 10 decimals, converted exactly as [`parse_f32`] does; anything else is left to it.
+#[inline(always)]
+fn fast_f32(s: &[u8]) -> Option<(f32, usize)> {
+    let neg = s.first() == Some(&b'-');
+    let mut n = usize::from(neg);
+    let mut mantissa: u32 = 0;
+    let mut digits = 0usize;
+    while let Some(&b) = s.get(n) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        mantissa = mantissa * 10 + u32::from(d);
+        if mantissa > 1 << 24 {
+            return None;
+        }
+        digits += 1;
+        n += 1;
+    }
+    let mut decimals = 0usize;
+    if s.get(n) == Some(&b'.') {
+        n += 1;
+        while let Some(&b) = s.get(n) {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            mantissa = mantissa * 10 + u32::from(d);
+            if mantissa > 1 << 24 {
+                return None;
+            }
+            decimals += 1;
+            n += 1;
+        }
+    }
+    if digits + decimals == 0 {
+        return None;
+    }
+    // Whole numbers (all of PIE 2) need no division.
+    let v = if decimals == 0 {
+        mantissa as f32
+    } else {
+        mantissa as f32 / *POW10.get(decimals)?
+    };
+    Some((if neg { -v } else { v }, n))
 }
 
 /// Decimal `u32` (an optional `+`, digits only).
@@ -380,7 +540,8 @@ mod tests {
 
     #[test]
     fn tokens_carry_line_numbers_across_line_endings() {
-        let cases: &[(&[u8], &[(&str, u32)])] = &[
+        type Case = (&'static [u8], &'static [(&'static str, u32)]);
+        let cases: &[Case] = &[
             (
                 b"PIE 2\nTYPE 200\n",
                 &[("PIE", 1), ("2", 1), ("TYPE", 2), ("200", 2)],
@@ -409,6 +570,34 @@ mod tests {
                 "input {:?}",
                 String::from_utf8_lossy(input)
             );
+        }
+    }
+
+    #[test]
+    fn byte_classes_agree_with_the_shared_text_helpers() {
+        for b in 0..=255u8 {
+            let class = CLASS[b as usize];
+            let separator = matches!(class, SPACE | LF | CR);
+            assert_eq!(separator, text::is_space(b), "byte {b:#x}");
+        }
+        // Line numbers agree with `text::Lines` on every mix of line endings.
+        let inputs: &[&[u8]] = &[
+            b"a\nb c\r\nd\re\r\r\nf g\n\n",
+            b"\r\n\r\n x\n\ry",
+            b"a # c d\r e\n#x\r\nf",
+        ];
+        for input in inputs {
+            let mut want = Vec::new();
+            for (n, line) in text::Lines::new(input) {
+                let line = match line.iter().position(|&b| b == b'#') {
+                    Some(i) => &line[..i],
+                    None => line,
+                };
+                want.extend(
+                    text::tokens(line).map(|t| (String::from_utf8_lossy(t).into_owned(), n)),
+                );
+            }
+            assert_eq!(all(input), want, "{:?}", String::from_utf8_lossy(input));
         }
     }
 
@@ -466,6 +655,54 @@ mod tests {
     }
 
     #[test]
+    fn fused_fast_paths_agree_with_the_token_parsers() {
+        let cases = [
+            "0",
+            "7",
+            "-4",
+            "8.0",
+            "0.707111",
+            "-0.000000",
+            "1.",
+            ".5",
+            "+3",
+            "-36.6678",
+            "4.76837e-07",
+            "16777216",
+            "16777217",
+            "1234567890",
+            "99999999999",
+            "200",
+            "10200",
+            "2a00",
+            "ffffffff",
+            "1ffffffff",
+            "0x200",
+            "1.5x",
+            "1.2.3",
+            "-",
+            ".",
+            "nan",
+            "x",
+            "12#c",
+            "3\x1a",
+        ];
+        for s in cases {
+            for sep in ["", " ", "\n", "#x"] {
+                let input = format!("{s}{sep}");
+                let token = Tokens::new(input.as_bytes()).next_token().unwrap();
+                let f = Tokens::new(input.as_bytes()).f32(String::new).ok();
+                let want = parse_f32(token.text).filter(|v| v.is_finite());
+                assert_eq!(f.map(f32::to_bits), want.map(f32::to_bits), "f32 {input:?}");
+                let u = Tokens::new(input.as_bytes()).uint(String::new).ok();
+                assert_eq!(u, parse_uint(token.text), "uint {input:?}");
+                let h = Tokens::new(input.as_bytes()).hex(String::new).ok();
+                assert_eq!(h, parse_hex(token.text), "hex {input:?}");
+            }
+        }
+    }
+
+    #[test]
     fn integers_and_hex() {
         let ints: &[(&str, Option<i64>)] = &[
             ("0", Some(0)),
@@ -504,11 +741,7 @@ mod tests {
         let e = t.f32(|| "point 0 y".into()).unwrap_err();
         assert_eq!(e.location, Location::Line(2));
         assert!(e.message.contains("point 0 y"), "{}", e.message);
-        let e = t
-            .next_token()
-            .map(|_| ())
-            .and(t.f32(|| "point 0 z".into()).err());
-        let e = e.unwrap();
+        let e = t.f32(|| "point 0 z".into()).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Truncated);
         assert!(e.message.contains("file ends while reading point 0 z"));
     }
