@@ -338,23 +338,52 @@ fn not_a<F: Fn() -> String>(t: Token<'_>, kind: &str, what: F) -> LoadError {
     error(ErrorKind::BadValue, t.line, message)
 }
 
-/// Fast path of [`parse_uint`]: leading digits of `s` (at most 9, so no overflow) and
-/// how many bytes they take.
+/// The run of decimal digits starting at `s[at]`: its value and length (possibly 0).
+/// `None` for runs too long for the fast paths (8 or more digits). With 8 bytes to read it
+/// works on all 8 at once (SWAR), so a number's length costs no branch per digit.
+#[inline(always)]
+fn digit_run(s: &[u8], at: usize) -> Option<(u32, usize)> {
+    let Some(bytes) = s.get(at..at.wrapping_add(8)) else {
+        // Near the end of the input: one digit at a time.
+        let mut v: u32 = 0;
+        let mut n = 0;
+        while let Some(&b) = s.get(at + n) {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v * 10 + u32::from(d);
+            n += 1;
+        }
+        return Some((v, n));
+    };
+    let chunk = u64::from_le_bytes(bytes.try_into().ok()?);
+    // Digit bytes become 0..=9; a byte is a digit iff that value is below 10.
+    let t = chunk ^ 0x3030_3030_3030_3030;
+    let non_digit = (t.wrapping_add(0x7676_7676_7676_7676) | t) & 0x8080_8080_8080_8080;
+    if non_digit == 0 {
+        return None;
+    }
+    let len = (non_digit.trailing_zeros() / 8) as usize;
+    if len == 0 {
+        return Some((0, 0));
+    }
+    // Move the digits to the top bytes (the bytes after them fall off; zeros, i.e.
+    // leading '0' digits, fill the bottom), then combine pairs, quads, octets.
+    let v = t << (8 * (8 - len));
+    let v = v.wrapping_mul(10).wrapping_add(v >> 8);
+    let v = ((v & 0x0000_00FF_0000_00FF)
+        .wrapping_mul(100 + (1_000_000 << 32))
+        .wrapping_add(((v >> 16) & 0x0000_00FF_0000_00FF).wrapping_mul(1 + (10_000 << 32))))
+        >> 32;
+    Some((v as u32, len))
+}
+
+/// Fast path of [`parse_uint`]: leading digits of `s` (fewer than 8) and how many bytes
+/// they take.
 #[inline(always)]
 fn fast_uint(s: &[u8]) -> Option<(u32, usize)> {
-    let mut v: u32 = 0;
-    let mut n = 0;
-    while let Some(&b) = s.get(n) {
-        let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            break;
-        }
-        if n == 9 {
-            return None;
-        }
-        v = v * 10 + u32::from(d);
-        n += 1;
-    }
+    let (v, n) = digit_run(s, 0)?;
     (n > 0).then_some((v, n))
 }
 
@@ -385,44 +414,26 @@ fn fast_hex(s: &[u8]) -> Option<(u32, usize)> {
 fn fast_f32(s: &[u8]) -> Option<(f32, usize)> {
     let neg = s.first() == Some(&b'-');
     let mut n = usize::from(neg);
-    let mut mantissa: u32 = 0;
-    let mut digits = 0usize;
-    while let Some(&b) = s.get(n) {
-        let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            break;
-        }
-        mantissa = mantissa * 10 + u32::from(d);
-        if mantissa > 1 << 24 {
-            return None;
-        }
-        digits += 1;
-        n += 1;
-    }
+    let (whole, digits) = digit_run(s, n)?;
+    n += digits;
+    let mut mantissa = u64::from(whole);
     let mut decimals = 0usize;
     if s.get(n) == Some(&b'.') {
         n += 1;
-        while let Some(&b) = s.get(n) {
-            let d = b.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            mantissa = mantissa * 10 + u32::from(d);
-            if mantissa > 1 << 24 {
-                return None;
-            }
-            decimals += 1;
-            n += 1;
-        }
+        let (frac, len) = digit_run(s, n)?;
+        n += len;
+        decimals = len;
+        mantissa = mantissa * POW10_INT[len] + u64::from(frac);
     }
-    if digits + decimals == 0 {
+    if digits + decimals == 0 || mantissa > 1 << 24 {
         return None;
     }
+    let m = mantissa as f32;
     // Whole numbers (all of PIE 2) need no division.
     let v = if decimals == 0 {
-        mantissa as f32
+        m
     } else {
-        mantissa as f32 / *POW10.get(decimals)?
+        m / *POW10.get(decimals)?
     };
     Some((if neg { -v } else { v }, n))
 }
@@ -470,6 +481,9 @@ pub fn parse_hex(s: &[u8]) -> Option<u32> {
 }
 
 /// Exact powers of ten as `f32` (all below 2²⁴ · 2^k, so exactly representable).
+/// Powers of ten for joining a number's whole and decimal digits.
+const POW10_INT: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+
 const POW10: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
 
 /// A float in the forms PIE files use (`-4`, `0.707111`, `1.`, `.5`, `4.76837e-07`).
@@ -698,6 +712,50 @@ mod tests {
                 assert_eq!(u, parse_uint(token.text), "uint {input:?}");
                 let h = Tokens::new(input.as_bytes()).hex(String::new).ok();
                 assert_eq!(h, parse_hex(token.text), "hex {input:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn swar_digit_runs_match_a_digit_loop() {
+        // Every length 0..=9 at every offset, with assorted tails, against the scalar rule.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let tails: [&[u8]; 6] = [
+            b" 1 2 3 4 5 6 7",
+            b"\n\t9",
+            b".5 0 0 0 0 0",
+            b"x",
+            b"",
+            b"e-07 1 2 3 4",
+        ];
+        for _ in 0..4000 {
+            let len = (next() % 10) as usize;
+            let digits: String = (0..len)
+                .map(|_| char::from(b'0' + (next() % 10) as u8))
+                .collect();
+            let tail = tails[(next() % 6) as usize];
+            let mut input = digits.clone().into_bytes();
+            input.extend_from_slice(tail);
+            let want: Option<(u32, usize)> = if len >= 8 {
+                None
+            } else {
+                Some((digits.parse().unwrap_or(0), len))
+            };
+            let got = digit_run(&input, 0);
+            match (got, want) {
+                (None, None) => {}
+                (Some(g), Some(w)) => assert_eq!(g, w, "{:?}", String::from_utf8_lossy(&input)),
+                // Short inputs take the scalar loop, which accepts long runs.
+                (Some((v, n)), None) if input.len() < 8 => {
+                    assert_eq!((u64::from(v), n), (digits.parse::<u64>().unwrap(), len))
+                }
+                other => panic!("{other:?} for {:?}", String::from_utf8_lossy(&input)),
             }
         }
     }
