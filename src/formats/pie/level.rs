@@ -409,9 +409,17 @@ fn polygons(
                         warnings,
                         line,
                         format!(
-                            "polygon {i}: animation block differs from the level's first one; \
-                             the first ({} frames, {} ms) is used",
-                            first.frames, first.ms_per_frame
+                            "polygon {i}: animation block ({} frames, {} ms, frame {}×{} UV) \
+                             differs from the level's first ({} frames, {} ms, frame {}×{} UV); \
+                             the level is animated with the first",
+                            block.frames,
+                            block.ms_per_frame,
+                            block.size.x,
+                            block.size.y,
+                            first.frames,
+                            first.ms_per_frame,
+                            first.size.x,
+                            first.size.y
                         ),
                     );
                 }
