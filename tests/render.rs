@@ -224,7 +224,7 @@ fn framed_model_is_centred_and_fills_most_of_the_view() {
 #[test]
 fn back_faces_are_culled_unless_double_sided() {
     let Some(mut rig) = Rig::new() else { return };
-    let mut view = unlit_front();
+    let view = unlit_front();
     for double_sided in [false, true] {
         let mut mat = Material::new("m", [1.0, 1.0, 1.0, 1.0]);
         mat.double_sided = double_sided;

@@ -7,7 +7,7 @@ pub mod golden;
 
 use vitrine::model::{Model, Pose};
 use vitrine::render::{
-    Camera, Gpu, Lighting, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, visible_points,
+    Camera, Gpu, Lighting, RenderTarget, SceneRenderer, ViewSettings, visible_points,
 };
 
 /// A device plus a renderer, reused across the renders of one test.
