@@ -144,7 +144,10 @@ pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) 
         } else if type_flags & header::TYPE_ADDITIVE != 0 {
             BlendMode::Additive
         } else {
-            BlendMode::Opaque
+            // The game alpha-tests every model that is not additive or premultiplied:
+            // trees, cacti, fences and decals have cut-out texels on ordinary TYPE 200
+            // pages, and draw as cut-outs in game (black cards otherwise).
+            BlendMode::AlphaTest
         };
         material.billboard = if type_flags & TYPE_PITCH != 0 {
             Billboard::RollPitch
