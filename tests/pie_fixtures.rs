@@ -164,7 +164,7 @@ fn pie4_comments_tcmask_tilesets_and_per_level_overrides() {
     assert_eq!(name(l1.base), Some("page-90-fixture.png"));
     assert_eq!(name(l1.tcmask), Some("page-90_tcmask.png"));
     assert_eq!(name(l1.normal), Some("page-90_nm.png"));
-    assert_eq!(l1.blend, BlendMode::AlphaTest);
+    assert_eq!(l1.blend, BlendMode::AlphaBlend);
     assert_eq!(
         texture(&m, TextureRole::Base, 1).name,
         "page-90-fixture-urban.png"

@@ -144,10 +144,10 @@ pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) 
         } else if type_flags & header::TYPE_ADDITIVE != 0 {
             BlendMode::Additive
         } else {
-            // The game alpha-tests every model that is not additive or premultiplied:
-            // trees, cacti, fences and decals have cut-out texels on ordinary TYPE 200
-            // pages, and draw as cut-outs in game (black cards otherwise).
-            BlendMode::AlphaTest
+            // The game alpha-blends every model that is not additive or premultiplied:
+            // trees, cacti and decals have cut-out texels on ordinary TYPE 200 pages and
+            // helicopter rotor blurs are translucent (black cards otherwise).
+            BlendMode::AlphaBlend
         };
         material.billboard = if type_flags & TYPE_PITCH != 0 {
             Billboard::RollPitch

@@ -182,6 +182,11 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if mode == 1u && base.a < 0.5 {
         discard;
     }
+    // Alpha blending writes depth (as Warzone 2100 draws ordinary models): fully
+    // transparent texels must not hide what is behind them.
+    if mode == 4u && base.a < 1.0 / 255.0 {
+        discard;
+    }
 
     var n = normalize(in.normal);
     if length(in.normal) < 1e-6 {
