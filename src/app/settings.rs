@@ -37,6 +37,11 @@ pub struct Settings {
     pub recent_files: Vec<PathBuf>,
     /// Where screenshots go (`None`: [`default_screenshot_folder`]).
     pub screenshot_folder: Option<PathBuf>,
+    /// A folder searched for textures before the model's own (a Trespasser data root, a
+    /// PangYa texture folder); `None`: only beside the model.
+    pub texture_folder: Option<PathBuf>,
+    /// PMF transform rules the format leaves unstated (units, Euler order, root mode).
+    pub pmf: crate::formats::pmf::PmfOptions,
 }
 
 impl Default for Settings {
@@ -49,6 +54,8 @@ impl Default for Settings {
             last_folder: None,
             recent_files: Vec::new(),
             screenshot_folder: None,
+            texture_folder: None,
+            pmf: crate::formats::pmf::PmfOptions::default(),
         }
     }
 }
@@ -59,6 +66,14 @@ impl Settings {
         self.recent_files.retain(|p| p != path);
         self.recent_files.insert(0, path.to_path_buf());
         self.recent_files.truncate(MAX_RECENT);
+    }
+
+    /// The loader options these settings ask for (texture folder, PMF rules).
+    pub fn load_options(&self) -> crate::formats::LoadOptions {
+        crate::formats::LoadOptions {
+            texture_roots: self.texture_folder.iter().cloned().collect(),
+            pmf: self.pmf,
+        }
     }
 
     /// The folder screenshots are written to.
