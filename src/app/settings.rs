@@ -277,6 +277,30 @@ mod tests {
     }
 
     #[test]
+    fn display_settings_persist_and_a_partial_pmf_object_keeps_the_rest() {
+        use crate::formats::pmf::{EulerOrder, RotationUnits};
+        let dir = temp_dir("display");
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = SettingsFile::in_dir(&dir);
+        std::fs::write(
+            &file.path,
+            r#"{"pmf": {"units": "radians"}, "texture_folder": "/games/trespasser/data"}"#,
+        )
+        .unwrap();
+        let (s, warning) = file.load();
+        assert_eq!(warning, None);
+        assert_eq!(s.pmf.units, RotationUnits::Radians);
+        assert_eq!(s.pmf.euler, EulerOrder::Xyz);
+        let options = s.load_options();
+        assert_eq!(options.pmf, s.pmf);
+        assert_eq!(
+            options.texture_roots,
+            vec![PathBuf::from("/games/trespasser/data")]
+        );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
     fn recent_files_are_unique_newest_first_and_capped() {
         let mut s = Settings::default();
         for i in 0..15 {
