@@ -7,6 +7,8 @@
 
 pub mod commands;
 pub mod dialogs;
+pub mod display;
+pub mod format_panels;
 pub mod layout;
 pub mod menu;
 pub mod screenshot;

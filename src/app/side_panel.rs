@@ -21,7 +21,10 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
         .auto_shrink([false, false])
         .show(ui, |ui| {
             match &state.document {
-                Some(doc) => file_ui(ui, doc),
+                Some(doc) => {
+                    file_ui(ui, doc);
+                    super::format_panels::banners_ui(ui, state);
+                }
                 None => {
                     ui.heading("No model open");
                     ui.label("Drop a model file on the window, or use File > Open… (Ctrl+O).");
@@ -34,6 +37,7 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             section(ui, "View", true, |ui| {
                 out.extend(view_controls_ui(ui, state))
             });
+            out.extend(super::format_panels::display_sections_ui(ui, state));
             if let Some(doc) = &state.document {
                 model_sections_ui(ui, doc);
             }

@@ -12,6 +12,7 @@
 //! (the game does the same per effect); blended draws are not depth-sorted.
 
 use super::Camera;
+use super::ColourMode;
 use super::RenderTarget;
 use super::gpu_model::GpuModel;
 use super::pipelines::Pipelines;
@@ -68,6 +69,8 @@ pub struct ViewSettings {
     pub background: [u8; 4],
     /// Light intensities.
     pub lighting: Lighting,
+    /// How surfaces are coloured (materials, per node, by joint).
+    pub colour_mode: ColourMode,
 }
 
 impl Default for ViewSettings {
@@ -77,6 +80,7 @@ impl Default for ViewSettings {
             team: 0,
             background: [48, 52, 60, 255],
             lighting: Lighting::default(),
+            colour_mode: ColourMode::default(),
         }
     }
 }
@@ -211,6 +215,7 @@ impl SceneRenderer {
                 team[2] as f32 / 255.0,
                 1.0,
             ],
+            mode: [view.colour_mode.number(), 0, 0, 0],
         };
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
         if let Some(m) = &mut self.model {
