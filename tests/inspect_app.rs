@@ -114,7 +114,8 @@ fn turret_pixels(state: &AppState) -> Option<usize> {
     let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue);
     scene.set_model(&gpu.device, &gpu.queue, &doc.model);
     let mut view = state.view_settings();
-    view.camera.set_preset(vitrine::render::ViewPreset::Front);
+    // Looking from +Z towards −Z.
+    (view.camera.yaw, view.camera.pitch) = (0.0, 0.0);
     view.camera
         .frame(Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 1.6, 1.0));
     let target = RenderTarget::new(&gpu.device, 100, 100);

@@ -734,3 +734,58 @@ fn save_debug(name: &str, img: &image::RgbaImage) {
     let _ = std::fs::create_dir_all(&dir);
     let _ = img.save(dir.join(format!("{name}.png")));
 }
+
+/// The PIE fixture through the real loader: a body with two connectors and a shadow mesh
+/// (a wide plate 40 units up) that differs from the body.
+fn shadow_plate_pie() -> Model {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/pie/shadow_plate.pie");
+    let m = vitrine::formats::load_path(&path, &Default::default()).expect("fixture loads");
+    assert_eq!(m.shadow_meshes.len(), 1);
+    assert_eq!(m.connectors.len(), 2);
+    m
+}
+
+#[test]
+fn pie_shadow_mesh_casts_and_its_connectors_are_marked() {
+    let Some(mut rig) = Rig::new() else { return };
+    let model = shadow_plate_pie();
+    let pose = Pose::rest(&model);
+    let off = shadow_view(&model);
+    let on = ViewSettings {
+        shadows: true,
+        ..off.clone()
+    };
+    let plain = rig.render_pose(&model, &pose, &off, SIZE);
+    let lit = rig.render_pose(&model, &pose, &on, SIZE);
+    save_debug("pie-shadow-plate", &lit);
+    let casters = shadow_casters(&model, &pose, &[]);
+    assert_eq!(casters.len(), 2, "the plate's two triangles cast, not the body's 12");
+    let (agree, disagree, cpu, _) = compare_with_cpu(&plain, &lit, &on.camera, 0.0, &casters);
+    assert!(cpu > 40, "the plate's shadow covers only {cpu} samples");
+    assert!(
+        disagree * 50 <= agree,
+        "{disagree} of {} samples disagree with the plate's shadow",
+        agree + disagree
+    );
+    // Connector markers at the loader's model-space positions.
+    let marked = ViewSettings {
+        overlays: only(OverlayKind::Connectors),
+        ..off.clone()
+    };
+    let img = rig.render_pose(&model, &pose, &marked, SIZE);
+    for c in &model.connectors {
+        let want = off
+            .camera
+            .project(pose.world[c.node].transform_point3(c.position), SIZE as f32, SIZE as f32)
+            .unwrap();
+        let centre = img.get_pixel(want.x as u32, want.y as u32).0;
+        assert!(
+            centre[..3]
+                .iter()
+                .zip(&colours::CONNECTOR[..3])
+                .all(|(a, b)| a.abs_diff(*b) <= 40),
+            "no marker at {want}: {centre:?}"
+        );
+    }
+}

@@ -5,6 +5,7 @@
 //! back as an [`Effect`] for the window code to perform. So the whole command logic runs
 //! in tests without a window.
 
+use super::display;
 use super::state::{AppState, LoadFailure, ScreenshotDialog, load_model};
 use crate::render::{TEAM_COLOURS, ViewPreset};
 use std::path::PathBuf;
@@ -61,6 +62,16 @@ pub enum AppCommand {
     SetScreenshotFolder(PathBuf),
     /// Hide the load-error banner.
     DismissError,
+    /// Colour surfaces this way (View ▸ Colour mode).
+    SetColourMode(crate::render::ColourMode),
+    /// Use these PMF transform rules (reloads an open PMF, keeping the camera).
+    SetPmfOptions(crate::formats::pmf::PmfOptions),
+    /// Pick the texture folder with a dialog.
+    ChooseTextureFolder,
+    /// Search this folder for textures first (`None`: only beside the model); reloads.
+    SetTextureFolder(Option<PathBuf>),
+    /// Load the open file again, keeping the camera.
+    Reload,
     /// Close the window.
     Quit,
     /// Selection, visibility, overlays, shadows (see [`super::inspect`]).
@@ -83,6 +94,8 @@ pub enum Effect {
     PickModel(Option<PathBuf>),
     /// Run a folder dialog for the screenshot folder.
     PickScreenshotFolder(Option<PathBuf>),
+    /// Run a folder dialog for the texture folder.
+    PickTextureFolder(Option<PathBuf>),
     /// Render and save a screenshot.
     Screenshot(ScreenshotRequest),
     /// Close the window.
@@ -194,6 +207,28 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
         AppCommand::Quit => Some(Effect::Quit),
         AppCommand::Inspect(cmd) => {
             super::inspect::apply(state, cmd);
+            None
+        }
+        AppCommand::SetColourMode(m) => {
+            display::set_colour_mode(state, m);
+            None
+        }
+        AppCommand::SetPmfOptions(o) => {
+            display::set_pmf_options(state, o);
+            None
+        }
+        AppCommand::ChooseTextureFolder => Some(Effect::PickTextureFolder(
+            state.settings.texture_folder.clone().or_else(|| {
+                let doc = state.document.as_ref()?;
+                doc.path.parent().map(|p| p.to_path_buf())
+            }),
+        )),
+        AppCommand::SetTextureFolder(dir) => {
+            display::set_texture_folder(state, dir);
+            None
+        }
+        AppCommand::Reload => {
+            display::reload(state);
             None
         }
     }

@@ -48,6 +48,18 @@ impl Dialogs {
         });
     }
 
+    /// Shows a folder dialog for the texture folder (a Trespasser data root, …).
+    pub fn pick_texture_folder(&mut self, ctx: &egui::Context, start: Option<PathBuf>) {
+        self.spawn(ctx, move || {
+            let mut d = rfd::FileDialog::new().set_title("Texture folder");
+            if let Some(dir) = start.filter(|d| d.is_dir()) {
+                d = d.set_directory(dir);
+            }
+            d.pick_folder()
+                .map(|dir| AppCommand::SetTextureFolder(Some(dir)))
+        });
+    }
+
     fn spawn(
         &mut self,
         ctx: &egui::Context,

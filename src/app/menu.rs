@@ -138,6 +138,13 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 out.push(AppCommand::ToggleOrtho);
             }
             out.extend(super::overlay_menu::overlay_menu_ui(ui, state));
+            ui.separator();
+            ui.menu_button("Colour mode", |ui| {
+                out.extend(super::format_panels::colour_mode_menu_ui(
+                    ui,
+                    state.colour_mode,
+                ));
+            });
         });
     });
     out

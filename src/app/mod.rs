@@ -9,6 +9,8 @@ pub mod commands;
 pub mod dialogs;
 pub mod hierarchy;
 pub mod inspect;
+pub mod display;
+pub mod format_panels;
 pub mod layout;
 pub mod menu;
 pub mod overlay_menu;

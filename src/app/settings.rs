@@ -41,6 +41,11 @@ pub struct Settings {
     pub overlays: crate::render::Overlays,
     /// Shadows on a ground plane.
     pub shadows: bool,
+    /// A folder searched for textures before the model's own (a Trespasser data root, a
+    /// PangYa texture folder); `None`: only beside the model.
+    pub texture_folder: Option<PathBuf>,
+    /// PMF transform rules the format leaves unstated (units, Euler order, root mode).
+    pub pmf: crate::formats::pmf::PmfOptions,
 }
 
 impl Default for Settings {
@@ -55,6 +60,8 @@ impl Default for Settings {
             screenshot_folder: None,
             overlays: crate::render::Overlays::NONE,
             shadows: false,
+            texture_folder: None,
+            pmf: crate::formats::pmf::PmfOptions::default(),
         }
     }
 }
@@ -65,6 +72,14 @@ impl Settings {
         self.recent_files.retain(|p| p != path);
         self.recent_files.insert(0, path.to_path_buf());
         self.recent_files.truncate(MAX_RECENT);
+    }
+
+    /// The loader options these settings ask for (texture folder, PMF rules).
+    pub fn load_options(&self) -> crate::formats::LoadOptions {
+        crate::formats::LoadOptions {
+            texture_roots: self.texture_folder.iter().cloned().collect(),
+            pmf: self.pmf,
+        }
     }
 
     /// The folder screenshots are written to.
@@ -270,6 +285,30 @@ mod tests {
         assert_eq!(warning, None);
         assert_eq!(s.team, 0);
         assert_eq!(s.window_size, [MIN_WINDOW, MAX_WINDOW]);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn display_settings_persist_and_a_partial_pmf_object_keeps_the_rest() {
+        use crate::formats::pmf::{EulerOrder, RotationUnits};
+        let dir = temp_dir("display");
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = SettingsFile::in_dir(&dir);
+        std::fs::write(
+            &file.path,
+            r#"{"pmf": {"units": "radians"}, "texture_folder": "/games/trespasser/data"}"#,
+        )
+        .unwrap();
+        let (s, warning) = file.load();
+        assert_eq!(warning, None);
+        assert_eq!(s.pmf.units, RotationUnits::Radians);
+        assert_eq!(s.pmf.euler, EulerOrder::Xyz);
+        let options = s.load_options();
+        assert_eq!(options.pmf, s.pmf);
+        assert_eq!(
+            options.texture_roots,
+            vec![PathBuf::from("/games/trespasser/data")]
+        );
         let _ = std::fs::remove_dir_all(dir);
     }
 

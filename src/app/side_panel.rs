@@ -21,7 +21,10 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
         .auto_shrink([false, false])
         .show(ui, |ui| {
             match &state.document {
-                Some(doc) => file_ui(ui, doc),
+                Some(doc) => {
+                    file_ui(ui, doc);
+                    super::format_panels::banners_ui(ui, state);
+                }
                 None => {
                     ui.heading("No model open");
                     ui.label("Drop a model file on the window, or use File > Open… (Ctrl+O).");
@@ -35,6 +38,7 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 out.extend(view_controls_ui(ui, state));
                 out.extend(super::hierarchy::overlay_controls_ui(ui, state));
             });
+            out.extend(super::format_panels::display_sections_ui(ui, state));
             if let Some(doc) = &state.document {
                 out.extend(model_sections_ui(ui, doc, state));
             }

@@ -5,7 +5,7 @@ use super::settings::{Settings, SettingsFile};
 use super::toasts::Toasts;
 use crate::formats::{self, LoadOptions};
 use crate::model::{Model, Pose};
-use crate::render::{Camera, TEAM_COLOURS, ViewSettings, model_bounds};
+use crate::render::{Camera, ColourMode, TEAM_COLOURS, ViewSettings, model_bounds};
 use std::path::{Path, PathBuf};
 
 /// An open model file.
@@ -80,10 +80,12 @@ pub struct AppState {
     pub toasts: Toasts,
     /// The "Screenshot…" dialog, when open.
     pub screenshot_dialog: Option<ScreenshotDialog>,
-    /// Loader options (texture roots).
+    /// Loader options (texture roots, PMF rules); follow the settings.
     pub load_options: LoadOptions,
     /// Selection, hidden nodes, isolate (per document).
     pub inspect: super::inspect::InspectState,
+    /// How the view colours surfaces (View ▸ Colour mode).
+    pub colour_mode: ColourMode,
     /// Counter behind [`Document::generation`].
     next_generation: u64,
 }
@@ -94,14 +96,15 @@ impl AppState {
         AppState {
             document: None,
             load_error: None,
-            settings,
             settings_file,
             camera: Camera::default(),
             view_aspect: 1.0,
             camera_moved: false,
             toasts: Toasts::default(),
             screenshot_dialog: None,
-            load_options: LoadOptions::default(),
+            load_options: settings.load_options(),
+            colour_mode: ColourMode::default(),
+            settings,
             inspect: Default::default(),
             next_generation: 1,
         }
@@ -126,6 +129,7 @@ impl AppState {
                 .document
                 .as_ref()
                 .and_then(|d| crate::render::inspect::format_grid_unit(&d.model)),
+            colour_mode: self.colour_mode,
             ..ViewSettings::default()
         }
     }
@@ -145,6 +149,20 @@ impl AppState {
         });
         self.load_error = None;
         self.frame();
+    }
+
+    /// Replaces the open document's model by `model` (the same file loaded again with
+    /// other options), keeping the camera where the user put it.
+    pub fn replace_model(&mut self, model: Model) {
+        let generation = self.next_generation;
+        self.next_generation += 1;
+        if let Some(doc) = &mut self.document {
+            doc.pose = Pose::rest(&model);
+            doc.model = model;
+            doc.generation = generation;
+            doc.render_warnings.clear();
+        }
+        self.load_error = None;
     }
 
     /// Frames the whole visible model so it fills the view (keeps the view direction

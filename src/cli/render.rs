@@ -9,7 +9,8 @@
 use crate::formats::{self, LoadOptions, resolve::Resolver};
 use crate::model::{Model, Pose};
 use crate::render::{
-    Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, team_by_name, visible_points,
+    ColourMode, Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, team_by_name,
+    visible_points,
 };
 use clap::Args;
 use std::io::IsTerminal;
@@ -38,7 +39,18 @@ pub struct RenderArgs {
     /// Background colour as #RRGGBB.
     #[arg(long, value_parser = parse_colour)]
     pub background: Option<[u8; 3]>,
-    /// Extra folder to search for textures (repeatable).
+    /// How surfaces are coloured: textured (the file's materials), per-node (a distinct
+    /// colour per piece / instance / part) or by-joint (each point by its bone; unbound
+    /// points grey).
+    #[arg(
+        long = "colour-mode",
+        alias = "color-mode",
+        value_enum,
+        default_value = "textured"
+    )]
+    pub colour_mode: ColourMode,
+    /// Extra folder to search for textures (repeatable); e.g. a Trespasser data root
+    /// (`Map\Lab\x.bmp` is looked up under it with its whole relative path).
     #[arg(long = "texture-root", value_name = "DIR")]
     pub texture_roots: Vec<PathBuf>,
     /// PMF transform rules.
@@ -95,6 +107,7 @@ impl RenderArgs {
     fn view_settings(&self) -> ViewSettings {
         let mut view = ViewSettings {
             team: self.team,
+            colour_mode: self.colour_mode,
             ..Default::default()
         };
         if let Some([r, g, b]) = self.background {

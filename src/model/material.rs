@@ -58,7 +58,9 @@ pub enum BlendMode {
     Additive,
     /// `src + dst · (1 − α)` with colour already multiplied by alpha.
     Premultiplied,
-    /// Ordinary `src · α + dst · (1 − α)`.
+    /// Ordinary `src · α + dst · (1 − α)`, drawn after the opaque draws; writes depth,
+    /// and fully transparent texels are discarded (how Warzone 2100 draws ordinary
+    /// models: cut-out trees and the translucent rotor blur both come out right).
     AlphaBlend,
 }
 

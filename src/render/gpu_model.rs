@@ -6,6 +6,7 @@
 //! material runs. Opaque and alpha-tested draws come first, blended ones after (in model
 //! order, not depth-sorted).
 
+use super::colour_mode;
 use super::pipelines::{PipelineKey, Pipelines, blend_number, is_blended};
 use super::textures::{GpuTexture, TexClass, TextureCache};
 use super::uniforms::{DrawUniform, JOINTS_BYTES, MAX_JOINTS, MaterialUniform, Vertex};
@@ -81,9 +82,10 @@ impl GpuModel {
         // Vertices.
         let mut vertices: Vec<Vertex> = Vec::new();
         let mut mesh_first = Vec::with_capacity(model.meshes.len());
-        for mesh in &model.meshes {
+        for (mi, mesh) in model.meshes.iter().enumerate() {
             mesh_first.push(vertices.len() as u32);
             let normals = mesh.shading_normals();
+            let joint_colours = point_joint_colours(model, mi);
             let skinned = mesh.skin.is_some() && mesh.influences.len() == mesh.points.len();
             vertices.extend(mesh.corners.iter().zip(&normals).map(|(c, n)| {
                 let (joints, weights) = if skinned {
@@ -99,6 +101,10 @@ impl GpuModel {
                     animated: if c.animated { 1.0 } else { 0.0 },
                     joints,
                     weights,
+                    joint_colour: joint_colours
+                        .get(c.point as usize)
+                        .copied()
+                        .unwrap_or(UNBOUND_RGBA),
                 }
             }));
         }
@@ -251,6 +257,7 @@ impl GpuModel {
                     if d.skin.is_some() { 1.0 } else { 0.0 },
                     0.0,
                 ],
+                node_colour: colour_mode::linear(colour_mode::node_colour(d.node)),
             };
             self.scratch[i * stride..i * stride + std::mem::size_of::<DrawUniform>()]
                 .copy_from_slice(bytemuck::bytes_of(&u));
@@ -275,6 +282,25 @@ impl GpuModel {
         }
     }
 }
+
+/// The by-joint colour of every point of mesh `mesh`, sRGB bytes with alpha 255.
+fn point_joint_colours(model: &Model, mesh: usize) -> Vec<[u8; 4]> {
+    colour_mode::point_joint_nodes(model, mesh)
+        .into_iter()
+        .map(|node| {
+            let [r, g, b] = node.map_or(colour_mode::UNBOUND, colour_mode::node_colour);
+            [r, g, b, 255]
+        })
+        .collect()
+}
+
+/// [`colour_mode::UNBOUND`] as a vertex colour.
+const UNBOUND_RGBA: [u8; 4] = [
+    colour_mode::UNBOUND[0],
+    colour_mode::UNBOUND[1],
+    colour_mode::UNBOUND[2],
+    255,
+];
 
 fn tex_entry(binding: u32, t: &GpuTexture) -> wgpu::BindGroupEntry<'_> {
     wgpu::BindGroupEntry {

@@ -119,7 +119,6 @@ pub fn in_sight(
 mod tests {
     use super::*;
     use crate::model::{Corner, Format, Mesh, Node, NodeKind, Pose};
-    use crate::render::ViewPreset;
     use crate::render::posed::posed_meshes;
 
     #[test]
@@ -192,7 +191,8 @@ mod tests {
         let m = two_squares();
         let pose = Pose::rest(&m);
         let mut cam = Camera::default();
-        cam.set_preset(ViewPreset::Front);
+        // Looking from +Z towards −Z.
+        (cam.yaw, cam.pitch) = (0.0, 0.0);
         cam.frame(Vec3::new(-1.0, -1.0, 0.0), Vec3::new(1.5, 1.0, 1.0));
         let size = Vec2::new(200.0, 100.0);
         let at = |p: Vec3| cam.project(p, size.x, size.y).unwrap();

@@ -38,9 +38,16 @@ pub fn blend_number(b: BlendMode) -> u32 {
     }
 }
 
-/// Whether a blend mode number draws after the opaque pass without writing depth.
+/// Whether a blend mode number draws after the opaque and alpha-tested draws.
 pub fn is_blended(blend: u32) -> bool {
     blend >= 2
+}
+
+/// Whether a blend mode number writes depth: opaque, alpha-test and alpha-blend do
+/// (alpha-blend discards fully transparent texels), additive and premultiplied glows do
+/// not.
+pub fn writes_depth(blend: u32) -> bool {
+    matches!(blend, 0 | 1 | 4)
 }
 
 /// Layouts, the shader and the pipeline cache.
@@ -228,7 +235,7 @@ fn create(
         },
         depth_stencil: Some(wgpu::DepthStencilState {
             format: DEPTH_FORMAT,
-            depth_write_enabled: Some(!is_blended(key.blend)),
+            depth_write_enabled: Some(writes_depth(key.blend)),
             depth_compare: Some(wgpu::CompareFunction::LessEqual),
             stencil: Default::default(),
             bias: Default::default(),

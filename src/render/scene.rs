@@ -12,6 +12,7 @@
 //! (the game does the same per effect); blended draws are not depth-sorted.
 
 use super::Camera;
+use super::ColourMode;
 use super::RenderTarget;
 use super::gpu_model::GpuModel;
 use super::inspect::node_shown;
@@ -83,6 +84,8 @@ pub struct ViewSettings {
     pub node_mask: Vec<bool>,
     /// Ground-grid spacing in model units (`None`: a round number from the model size).
     pub grid_unit: Option<f32>,
+    /// How surfaces are coloured (materials, per node, by joint).
+    pub colour_mode: ColourMode,
 }
 
 impl Default for ViewSettings {
@@ -97,6 +100,7 @@ impl Default for ViewSettings {
             selected: None,
             node_mask: Vec::new(),
             grid_unit: None,
+            colour_mode: ColourMode::default(),
         }
     }
 }
@@ -237,6 +241,7 @@ impl SceneRenderer {
                 team[2] as f32 / 255.0,
                 1.0,
             ],
+            mode: [view.colour_mode.number(), 0, 0, 0],
         };
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
         if let Some(m) = &mut self.model {

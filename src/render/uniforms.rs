@@ -21,6 +21,8 @@ pub struct FrameUniform {
     pub light: [f32; 4],
     /// rgb: team colour, sRGB-encoded 0..1.
     pub team: [f32; 4],
+    /// x: colour mode number ([`crate::render::ColourMode::number`]).
+    pub mode: [u32; 4],
 }
 
 /// Group 1: per material.
@@ -45,6 +47,8 @@ pub struct DrawUniform {
     pub normal: [[f32; 4]; 4],
     /// xy UV offset of animated corners; z = 1 when skinned.
     pub extra: [f32; 4],
+    /// Linear RGBA of the draw's node in the per-node colour mode.
+    pub node_colour: [f32; 4],
 }
 
 /// One triangle corner as the vertex shader reads it.
@@ -63,17 +67,20 @@ pub struct Vertex {
     pub joints: [u16; 4],
     /// Joint weights.
     pub weights: [f32; 4],
+    /// sRGB colour of the point's dominant joint (grey if unbound), for the by-joint mode.
+    pub joint_colour: [u8; 4],
 }
 
 impl Vertex {
     /// Attribute layout matching `VertexIn` in the shader.
-    pub const ATTRIBUTES: [wgpu::VertexAttribute; 6] = wgpu::vertex_attr_array![
+    pub const ATTRIBUTES: [wgpu::VertexAttribute; 7] = wgpu::vertex_attr_array![
         0 => Float32x3,
         1 => Float32x3,
         2 => Float32x2,
         3 => Float32,
         4 => Uint16x4,
         5 => Float32x4,
+        6 => Unorm8x4,
     ];
 
     /// The buffer layout.

@@ -545,7 +545,7 @@ pub fn file_properties(model: &mut Model, file: &PetFile, name: &str) {
         let list: Vec<String> = file
             .fanm
             .iter()
-            .map(|f| format!("{} → {} (group {})", f.name, f.material, f.group))
+            .map(|f| format!("{} -> {} (group {})", f.name, f.material, f.group))
             .collect();
         model.property(format!("{name} FANM"), list.join("; "));
     }

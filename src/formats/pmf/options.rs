@@ -167,6 +167,7 @@ impl RootMode {
 
 /// The PMF settings a user can change (see the module docs for why they exist).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct PmfOptions {
     /// Units of the stored rotations.
     pub units: RotationUnits,

@@ -26,6 +26,8 @@ struct Frame {
     light: vec4<f32>,
     // rgb: team colour, sRGB-encoded 0..1.
     team: vec4<f32>,
+    // x: colour mode (0 textured, 1 per node, 2 by joint).
+    mode: vec4<u32>,
 };
 
 // Group 1: per material (written once in set_model).
@@ -46,6 +48,8 @@ struct Draw {
     normal: mat4x4<f32>,
     // xy: texture-frame UV offset for animated corners; z: 1 = skinned.
     extra: vec4<f32>,
+    // Linear colour of the draw's node (colour mode 1).
+    node_colour: vec4<f32>,
 };
 
 const MAX_JOINTS: u32 = 256u;
@@ -75,6 +79,8 @@ struct VertexIn {
     @location(3) animated: f32,
     @location(4) joint_ids: vec4<u32>,
     @location(5) weights: vec4<f32>,
+    // sRGB colour of the dominant joint (colour mode 2).
+    @location(6) joint_colour: vec4<f32>,
 };
 
 struct VertexOut {
@@ -82,6 +88,7 @@ struct VertexOut {
     @location(0) world_pos: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) uv: vec2<f32>,
+    @location(3) joint_colour: vec3<f32>,
 };
 
 fn joint(i: u32) -> mat4x4<f32> {
@@ -109,6 +116,7 @@ fn vs_main(v: VertexIn) -> VertexOut {
     out.world_pos = world.xyz / world.w;
     out.normal = n;
     out.uv = v.uv + draw.extra.xy * v.animated;
+    out.joint_colour = srgb_decode(v.joint_colour.rgb);
     return out;
 }
 
@@ -172,6 +180,13 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     }
 
     var base = base_s * material.base_color;
+    // Colour modes replace the colour, keep the alpha (cut-outs still cut).
+    let colour_mode = frame.mode.x;
+    if colour_mode == 1u {
+        base = vec4<f32>(draw.node_colour.rgb, base.a);
+    } else if colour_mode == 2u {
+        base = vec4<f32>(in.joint_colour, base.a);
+    }
     switch material.flags.w {
         case 1u: { base.a = base.a * opac.a; }
         case 2u: { base.a = base.a * opac.r; }
@@ -180,6 +195,11 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     }
     let mode = material.mode.x;
     if mode == 1u && base.a < 0.5 {
+        discard;
+    }
+    // Alpha blending writes depth (as Warzone 2100 draws ordinary models): fully
+    // transparent texels must not hide what is behind them.
+    if mode == 4u && base.a < 1.0 / 255.0 {
         discard;
     }
 
@@ -197,7 +217,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let l = frame.light_dir.xyz;
     let diffuse = max(dot(n, l), 0.0);
     var lit = base.rgb * (frame.light.x + frame.light.y * diffuse);
-    if HAS_SPECULAR_MAP && material.flags.z != 0u {
+    if HAS_SPECULAR_MAP && material.flags.z != 0u && colour_mode == 0u {
         // Gaussian specular lobe around the half vector (the game's specular-map path).
         let v = normalize(frame.eye.xyz - in.world_pos);
         let h = normalize(l + v);
@@ -207,7 +227,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     }
 
     var rgb = srgb_encode(lit);
-    if HAS_TCMASK && material.flags.x != 0u {
+    if HAS_TCMASK && material.flags.x != 0u && colour_mode == 0u {
         rgb = clamp(rgb + (frame.team.rgb - 0.5) * mask, vec3<f32>(0.0), vec3<f32>(1.0));
     }
     if ENCODE_SRGB < 0.5 {

@@ -1,0 +1,70 @@
+//! Display commands that reload or recolour the open model: the colour mode, the PMF
+//! transform rules, the texture folder. [`super::commands::apply`] calls these; they
+//! change only [`AppState`].
+//!
+//! Changing a loader setting loads the open file again with the new options and keeps
+//! the camera, so the user sees what the setting does from the same viewpoint.
+
+use super::state::{AppState, LoadFailure, load_model};
+use crate::formats::pmf::PmfOptions;
+use crate::model::Format;
+use crate::render::ColourMode;
+use std::path::PathBuf;
+
+/// Switches the view's colour mode.
+pub fn set_colour_mode(state: &mut AppState, mode: ColourMode) {
+    state.colour_mode = mode;
+}
+
+/// Uses `options` for PMF files from now on (saved); reloads the open model if it is a
+/// PMF.
+pub fn set_pmf_options(state: &mut AppState, options: PmfOptions) {
+    if options == state.settings.pmf && options == state.load_options.pmf {
+        return;
+    }
+    state.settings.pmf = options;
+    state.load_options.pmf = options;
+    state.save_settings();
+    if state
+        .document
+        .as_ref()
+        .is_some_and(|d| d.model.format == Format::Pmf)
+    {
+        reload(state);
+    }
+}
+
+/// Searches `folder` for textures before the model's own folder (`None`: only beside
+/// the model); saved, and the open model is reloaded so its textures are looked up again.
+pub fn set_texture_folder(state: &mut AppState, folder: Option<PathBuf>) {
+    if folder == state.settings.texture_folder {
+        return;
+    }
+    match &folder {
+        Some(dir) => state.toasts.info(format!(
+            "Textures will be looked for in {} first",
+            dir.display()
+        )),
+        None => state
+            .toasts
+            .info("Textures will be looked for beside the model only"),
+    }
+    state.settings.texture_folder = folder;
+    state.load_options.texture_roots = state.settings.texture_folder.iter().cloned().collect();
+    state.save_settings();
+    if state.document.is_some() {
+        reload(state);
+    }
+}
+
+/// Loads the open file again with the current options, keeping the camera. On failure
+/// the model on screen stays and the error banner says why.
+pub fn reload(state: &mut AppState) {
+    let Some(path) = state.document.as_ref().map(|d| d.path.clone()) else {
+        return;
+    };
+    match load_model(&path, &state.load_options) {
+        Ok(model) => state.replace_model(model),
+        Err(message) => state.load_error = Some(LoadFailure { path, message }),
+    }
+}

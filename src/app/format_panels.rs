@@ -1,0 +1,258 @@
+//! Side-panel sections about how the model is displayed: the colour mode with its legend,
+//! the PMF transform rules (when a PMF is open), the texture folder, and the banner of a
+//! PangYa animation opened without its skeleton. Like the rest of the panel they read
+//! [`AppState`] and return commands.
+
+use super::commands::AppCommand;
+use super::state::{AppState, Document};
+use crate::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
+use crate::model::{Format, Model};
+use crate::render::{ColourMode, legend};
+use eframe::egui;
+
+/// Side of a legend swatch, points.
+const SWATCH: f32 = 14.0;
+
+/// The banner under the file name, when the model needs one (an `.apet` without a
+/// skeleton). Draws nothing otherwise.
+pub fn banners_ui(ui: &mut egui::Ui, state: &AppState) {
+    let Some(doc) = &state.document else { return };
+    if let Some(text) = missing_skeleton(&doc.model) {
+        egui::Frame::new()
+            .fill(egui::Color32::from_rgb(110, 80, 20))
+            .inner_margin(6.0)
+            .corner_radius(4.0)
+            .show(ui, |ui| {
+                ui.label(
+                    egui::RichText::new("No skeleton")
+                        .color(egui::Color32::WHITE)
+                        .strong(),
+                );
+                ui.add(
+                    egui::Label::new(egui::RichText::new(text).color(egui::Color32::WHITE)).wrap(),
+                );
+            });
+    }
+}
+
+/// Why a PangYa model has bones but no skeleton to rest them on: an `.apet` (animation)
+/// opened without the `.bpet`/`.mpet` of its character. `None` when it has one.
+pub fn missing_skeleton(model: &Model) -> Option<String> {
+    if model.format != Format::Pet || model.nodes.is_empty() {
+        return None;
+    }
+    let d = &model.details;
+    let parts: Vec<&serde_json::Value> = match d["parts"].as_array() {
+        Some(p) => p.iter().collect(),
+        None => vec![d],
+    };
+    if parts
+        .iter()
+        .any(|p| p["bone_matrices"].as_bool() == Some(true))
+    {
+        return None;
+    }
+    let file = d["file"].as_str().unwrap_or("this file");
+    let prefix = d["prefix"]
+        .as_str()
+        .map(|p| format!(" named {p}_*.bpet"))
+        .unwrap_or_default();
+    Some(format!(
+        "{file} is an animation: its bones have names and parents but no rest matrices, \
+         and no skeleton (.bpet{prefix}) or mesh part (.mpet) was found beside it. The bones \
+         rest at the origin and nothing is skinned. Put the character's .bpet and .mpet \
+         files in the same folder and open it again."
+    ))
+}
+
+/// The display sections: colour mode and legend, PMF settings, texture folder.
+pub fn display_sections_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    section(ui, "Colour", true, |ui| {
+        out.extend(colour_mode_ui(ui, state.colour_mode));
+        if let Some(doc) = &state.document {
+            legend_ui(ui, doc, state.colour_mode);
+        }
+    });
+    if let Some(doc) = state
+        .document
+        .as_ref()
+        .filter(|d| d.model.format == Format::Pmf)
+    {
+        section(ui, "PMF settings", true, |ui| {
+            out.extend(pmf_settings_ui(ui, state.load_options.pmf, doc));
+        });
+    }
+    section(ui, "Texture folder", false, |ui| {
+        out.extend(texture_folder_ui(ui, state));
+    });
+    out
+}
+
+/// A collapsible section with a stable id (as the rest of the panel).
+fn section(ui: &mut egui::Ui, title: &str, open: bool, body: impl FnOnce(&mut egui::Ui)) {
+    egui::CollapsingHeader::new(title)
+        .id_salt(("display section", title))
+        .default_open(open)
+        .show(ui, body);
+}
+
+/// The three colour modes as a row of toggles.
+pub fn colour_mode_ui(ui: &mut egui::Ui, current: ColourMode) -> Option<AppCommand> {
+    let mut out = None;
+    ui.horizontal_wrapped(|ui| {
+        for mode in ColourMode::ALL {
+            if ui.selectable_label(current == mode, mode.label()).clicked() && current != mode {
+                out = Some(AppCommand::SetColourMode(mode));
+            }
+        }
+    });
+    out
+}
+
+/// The View ▸ Colour mode submenu.
+pub fn colour_mode_menu_ui(ui: &mut egui::Ui, current: ColourMode) -> Option<AppCommand> {
+    let mut out = None;
+    for mode in ColourMode::ALL {
+        if ui
+            .add(egui::Button::new(mode.label()).selected(current == mode))
+            .clicked()
+        {
+            out = Some(AppCommand::SetColourMode(mode));
+            ui.close();
+        }
+    }
+    out
+}
+
+/// `#RRGGBB`.
+fn hex(c: [u8; 3]) -> String {
+    format!("#{:02X}{:02X}{:02X}", c[0], c[1], c[2])
+}
+
+/// The legend of the current colour mode: a swatch and a name per colour.
+fn legend_ui(ui: &mut egui::Ui, doc: &Document, mode: ColourMode) {
+    if mode == ColourMode::Textured {
+        return;
+    }
+    let entries = legend(&doc.model, mode);
+    if mode == ColourMode::ByJoint && entries.iter().all(|e| e.node.is_none()) {
+        ui.weak("No point of this model is bound to a joint: everything is grey.");
+    }
+    let what = match (mode, doc.model.format) {
+        (ColourMode::ByJoint, _) => "joints",
+        (_, Format::Pmf) => "pieces",
+        (_, Format::Tpm) => "instances",
+        (_, Format::Pet) => "parts",
+        (_, Format::Pie) => "levels",
+    };
+    ui.weak(format!("Legend ({} {what})", entries.len()));
+    egui::ScrollArea::vertical()
+        .id_salt("legend")
+        .max_height(260.0)
+        .show(ui, |ui| {
+            for e in &entries {
+                ui.horizontal(|ui| {
+                    let (rect, response) =
+                        ui.allocate_exact_size(egui::vec2(SWATCH, SWATCH), egui::Sense::hover());
+                    let [r, g, b] = e.colour;
+                    ui.painter()
+                        .rect_filled(rect, 2.0, egui::Color32::from_rgb(r, g, b));
+                    let name = format!("{} colour {}", e.label, hex(e.colour));
+                    response.widget_info(|| {
+                        egui::WidgetInfo::labeled(egui::Role::Image, true, name.clone())
+                    });
+                    ui.label(&e.label);
+                });
+            }
+        });
+}
+
+/// Units, Euler order and root mode as toggles; any change reloads the model.
+fn pmf_settings_ui(ui: &mut egui::Ui, current: PmfOptions, doc: &Document) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    let mut want = current;
+    ui.add(
+        egui::Label::new(
+            "The PMF format does not say how its frame rotations are meant; these choose. \
+             Changing one reloads the model.",
+        )
+        .wrap(),
+    );
+    ui.horizontal(|ui| {
+        ui.label("Rotation units");
+        for (units, label) in [
+            (RotationUnits::Degrees, "Degrees"),
+            (RotationUnits::Radians, "Radians"),
+        ] {
+            ui.selectable_value(&mut want.units, units, label);
+        }
+    });
+    ui.label("Euler order (first axis applied first)");
+    ui.horizontal(|ui| {
+        for order in EulerOrder::ALL {
+            ui.selectable_value(&mut want.euler, order, order.name().to_uppercase())
+                .on_hover_text(order.formula());
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("Root position");
+        ui.selectable_value(&mut want.root, RootMode::Replace, "Replaces")
+            .on_hover_text("A frame's root position replaces the root piece's translation");
+        ui.selectable_value(&mut want.root, RootMode::Add, "Adds to")
+            .on_hover_text("A frame's root position is added to the root piece's translation");
+    });
+    ui.weak(format!(
+        "Now: {}, {} ({}), root {}{}",
+        want.units.name(),
+        want.euler.name(),
+        want.euler.formula(),
+        want.root.name(),
+        if want == PmfOptions::default() {
+            " — the defaults"
+        } else {
+            ""
+        }
+    ));
+    if want != PmfOptions::default() && ui.button("Reset to defaults").clicked() {
+        want = PmfOptions::default();
+    }
+    if doc.model.clips.is_empty() {
+        ui.weak("This file has no animation: the rest pose does not depend on these.");
+    }
+    if want != current {
+        out.push(AppCommand::SetPmfOptions(want));
+    }
+    out
+}
+
+/// The folder searched for textures first, with buttons to pick and clear it.
+fn texture_folder_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    ui.add(
+        egui::Label::new(
+            "Searched before the model's folder, with the texture's whole relative path \
+             (a Trespasser data root for Map\\…\\x.bmp, a PangYa texture folder).",
+        )
+        .wrap(),
+    );
+    match &state.settings.texture_folder {
+        Some(dir) => {
+            ui.add(
+                egui::Label::new(egui::RichText::new(dir.display().to_string()).monospace()).wrap(),
+            );
+        }
+        None => {
+            ui.weak("None: textures are looked for beside the model.");
+        }
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Texture folder…").clicked() {
+            out.push(AppCommand::ChooseTextureFolder);
+        }
+        if state.settings.texture_folder.is_some() && ui.button("Clear").clicked() {
+            out.push(AppCommand::SetTextureFolder(None));
+        }
+    });
+    out
+}
