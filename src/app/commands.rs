@@ -5,6 +5,7 @@
 //! back as an [`Effect`] for the window code to perform. So the whole command logic runs
 //! in tests without a window.
 
+use super::playback::TimelineCommand;
 use super::state::{AppState, LoadFailure, ScreenshotDialog, load_model};
 use crate::render::{TEAM_COLOURS, ViewPreset};
 use std::path::PathBuf;
@@ -63,6 +64,12 @@ pub enum AppCommand {
     DismissError,
     /// Close the window.
     Quit,
+    /// Load the open file again from disk (F5), keeping clip, time and camera.
+    Reload,
+    /// A timeline action on the open document's animation.
+    Timeline(TimelineCommand),
+    /// Show this PIE event model in place of the model (`None`: the model itself).
+    ShowEvent(Option<usize>),
 }
 
 /// A screenshot to take.
@@ -190,6 +197,20 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
             None
         }
         AppCommand::Quit => Some(Effect::Quit),
+        AppCommand::Reload => {
+            if let Some(path) = state.document.as_ref().map(|d| d.path.clone()) {
+                open(state, path);
+            }
+            None
+        }
+        AppCommand::Timeline(cmd) => {
+            super::timeline::apply(state, cmd);
+            None
+        }
+        AppCommand::ShowEvent(index) => {
+            super::event_models::show_event(state, index);
+            None
+        }
     }
 }
 
