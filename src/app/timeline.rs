@@ -194,7 +194,7 @@ fn clip_selector_ui(ui: &mut egui::Ui, doc: &Document, cmds: &mut Vec<TimelineCo
     let p = &doc.playback;
     let selected = match p.clip(model) {
         Some(c) => match p.motion.and_then(|m| c.motions.get(m)) {
-            Some(m) => format!("{} ▸ {}", c.name, m.name),
+            Some(m) => format!("{} / {}", c.name, m.name),
             None => c.name.clone(),
         },
         None => "none".into(),
@@ -214,7 +214,7 @@ fn clip_selector_ui(ui: &mut egui::Ui, doc: &Document, cmds: &mut Vec<TimelineCo
                 for (mi, m) in c.motions.iter().enumerate() {
                     let on = p.clip == Some(ci) && p.motion == Some(mi);
                     let text =
-                        format!("    {} ▸ {} (frames {}–{})", c.name, m.name, m.start, m.end);
+                        format!("    {} / {} (frames {}–{})", c.name, m.name, m.start, m.end);
                     if ui.selectable_label(on, text).clicked() {
                         cmds.push(TimelineCommand::SelectClip {
                             clip: ci,
@@ -244,7 +244,7 @@ fn transport_ui(ui: &mut egui::Ui, doc: &Document, cmds: &mut Vec<TimelineComman
         (Icon::First, "First frame (Home)", TimelineCommand::First),
         (
             Icon::Previous,
-            "Previous frame (←)",
+            "Previous frame (Left arrow)",
             TimelineCommand::Step(-1),
         ),
         if playing {
@@ -252,7 +252,11 @@ fn transport_ui(ui: &mut egui::Ui, doc: &Document, cmds: &mut Vec<TimelineComman
         } else {
             (Icon::Play, "Play (Space)", TimelineCommand::PlayPause)
         },
-        (Icon::Next, "Next frame (→)", TimelineCommand::Step(1)),
+        (
+            Icon::Next,
+            "Next frame (Right arrow)",
+            TimelineCommand::Step(1),
+        ),
         (Icon::Last, "Last frame (End)", TimelineCommand::Last),
     ];
     for (icon, name, cmd) in buttons {
