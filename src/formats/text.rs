@@ -89,6 +89,7 @@ mod tests {
     type Expected = &'static [(u32, &'static [u8])];
 
     #[test]
+    #[allow(clippy::type_complexity)]
     fn line_endings_and_numbers() {
         let cases: &[(&[u8], Expected)] = &[
             (b"a\nb\n", &[(1, b"a"), (2, b"b")]),

@@ -6,13 +6,17 @@
 use glam::{Mat4, Vec3};
 
 /// Standard views (keys 1 / 3 / 7 / 0 as in Blender and f3d).
+///
+/// "Front" is the side models face: Warzone 2100 models (barrels, cyborgs), the PMF
+/// robot and PangYa characters all face **−Z** in the model's convention, so the front
+/// view looks from −Z towards +Z, and their right-hand side is +X.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ViewPreset {
-    /// Looking along −Z (from +Z).
+    /// Looking along +Z (from −Z, the side models face).
     Front,
     /// Looking along −X (from +X, the model's right side).
     Side,
-    /// Looking down −Y.
+    /// Looking down −Y, the model's front at the bottom of the image.
     Top,
     /// Three-quarter view from above front-right.
     Iso,
@@ -21,12 +25,12 @@ pub enum ViewPreset {
 impl ViewPreset {
     /// `(yaw, pitch)` in radians.
     fn angles(self) -> (f32, f32) {
-        use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
+        use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
         match self {
-            ViewPreset::Front => (0.0, 0.0),
+            ViewPreset::Front => (PI, 0.0),
             ViewPreset::Side => (FRAC_PI_2, 0.0),
-            ViewPreset::Top => (0.0, FRAC_PI_2 - 1e-3),
-            ViewPreset::Iso => (FRAC_PI_4, 35.264_f32.to_radians()),
+            ViewPreset::Top => (PI, FRAC_PI_2 - 1e-3),
+            ViewPreset::Iso => (3.0 * FRAC_PI_4, 35.264_f32.to_radians()),
         }
     }
 
@@ -270,7 +274,7 @@ mod tests {
     fn presets_look_from_the_named_side() {
         let mut c = Camera::default();
         c.set_preset(ViewPreset::Front);
-        assert!(c.direction().abs_diff_eq(Vec3::Z, 1e-5));
+        assert!(c.direction().abs_diff_eq(Vec3::NEG_Z, 1e-5));
         c.set_preset(ViewPreset::Side);
         assert!(c.direction().abs_diff_eq(Vec3::X, 1e-5));
         c.set_preset(ViewPreset::Top);
@@ -281,7 +285,9 @@ mod tests {
     fn pan_moves_target_sideways() {
         let mut c = Camera::default();
         c.set_preset(ViewPreset::Front);
+        // Dragging left moves the model left, i.e. the target towards the screen's
+        // right, which is −X when looking from −Z.
         c.pan(-10.0, 0.0, 100.0);
-        assert!(c.target.x > 0.0 && c.target.y.abs() < 1e-6);
+        assert!(c.target.x < 0.0 && c.target.y.abs() < 1e-6);
     }
 }

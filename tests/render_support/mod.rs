@@ -7,7 +7,7 @@ pub mod golden;
 
 use vitrine::model::{Model, Pose};
 use vitrine::render::{
-    Camera, Gpu, Lighting, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, visible_points,
+    Camera, Gpu, Lighting, RenderTarget, SceneRenderer, ViewSettings, visible_points,
 };
 
 /// A device plus a renderer, reused across the renders of one test.
@@ -53,15 +53,22 @@ pub fn framed(camera: &mut Camera, model: &Model, pose: &Pose) {
     camera.frame_points(&visible_points(model, pose), 1.0);
 }
 
-/// Unlit front view on an opaque background: texture bytes come out as stored.
+/// Unlit view from +Z (the side the test quads face) on an opaque background: texture
+/// bytes come out as stored.
 pub fn unlit_front() -> ViewSettings {
     let mut v = ViewSettings {
         lighting: Lighting::UNLIT,
         background: [0, 0, 0, 255],
         ..Default::default()
     };
-    v.camera.set_preset(ViewPreset::Front);
+    look_from_plus_z(&mut v.camera);
     v
+}
+
+/// Points `camera` along −Z, from the +Z side the test quads face.
+pub fn look_from_plus_z(camera: &mut Camera) {
+    camera.yaw = 0.0;
+    camera.pitch = 0.0;
 }
 
 /// Pixels whose colour differs from `bg` (RGB) or whose alpha differs from `bg`'s.

@@ -1,0 +1,325 @@
+//! ANIMOBJECT keyframes and +4000 texture animation → one clip,
+//! `"levels + texture animation"`.
+//!
+//! ANIMOBJECT (see `notes/pie-format.md`): frame `f` of a level is shown from
+//! `f × time` ms (the game draws `floor(elapsed / time) mod frames`, so `time` is ms per
+//! frame); positions are thousandths, file order x, y, z with y and z swapped relative
+//! to the model (model = (x, z, y) / 1000); rotations are thousandths of degrees with
+//! pitch about X = −rotX, yaw about Y = −rotZ, roll about Z = −rotY, composed
+//! `rotX · rotY · rotZ`; scale is x, y, z unswapped, and scale x = −1 hides the level
+//! for that frame (a [`VisibilityTrack`]). A hidden frame's transform keys repeat the
+//! nearest visible frame's, so interpolation never swings a part through the origin.
+//! Each level loops with its own period (`frames × time`); the clip's frame rate is
+//! `1000 / time` of the first animated level, its length the longest level's (in those
+//! frames), and it loops when that level's `cycles` is 0. `INTERPOLATE 0` makes the keys
+//! step.
+//!
+//! Texture animation: one [`TextureFrameTrack`] per level with +4000 polygons.
+//! Legacy team colours: before team-colour masks, an 8-frame +4000 block on a unit or
+//! structure page held the 8 player colours and the frame was the player index. The
+//! rule used here to tell those from effects: exactly 8 frames, a TYPE without the
+//! effect bits (0x2 additive, 0x4 premultiplied, 0x10/0x20 camera-facing) and a base page
+//! whose name does not contain `-fx`. In the 4.3.3 data this marks `blwallc4*.pie` and
+//! `prhnaval1.pie` (rate 1, structure/propulsion pages) and no effect.
+
+use super::header::{TYPE_ADDITIVE, TYPE_PITCH, TYPE_PREMULTIPLIED, TYPE_ROLL};
+use super::level::{AnimFrame, Level};
+use crate::model::{Clip, Interpolation, NodeTrack, TextureFrameTrack, Track, VisibilityTrack};
+use glam::{Quat, Vec3};
+
+/// The clip's name.
+pub const CLIP_NAME: &str = "levels + texture animation";
+
+/// What the clip needs to know about a level besides its blocks.
+#[derive(Debug, Clone, Copy)]
+pub struct LevelContext<'a> {
+    /// Effective TYPE flags.
+    pub type_flags: u32,
+    /// Effective INTERPOLATE.
+    pub interpolate: bool,
+    /// Effective tileset-0 base page.
+    pub base_page: Option<&'a str>,
+}
+
+/// Whether an animation block is a legacy team-colour block (rule in the module docs).
+pub fn is_team_colour(frames: u32, ctx: &LevelContext<'_>) -> bool {
+    let effect_bits = TYPE_ADDITIVE | TYPE_PREMULTIPLIED | TYPE_ROLL | TYPE_PITCH;
+    frames == 8
+        && ctx.type_flags & effect_bits == 0
+        && ctx
+            .base_page
+            .is_some_and(|p| !p.to_ascii_lowercase().contains("-fx"))
+}
+
+/// A frame's transform in model terms.
+fn transform(f: &AnimFrame) -> (Vec3, Quat, Vec3) {
+    let [px, py, pz] = f.position;
+    let [rx, ry, rz] = f.rotation;
+    let translation = Vec3::new(px, pz, py) / 1000.0;
+    let deg = |v: f32| (-v / 1000.0).to_radians();
+    let rotation = Quat::from_rotation_x(deg(rx))
+        * Quat::from_rotation_y(deg(rz))
+        * Quat::from_rotation_z(deg(ry));
+    (translation, rotation, Vec3::from_array(f.scale))
+}
+
+/// Whether the frame hides its level.
+pub fn hidden(f: &AnimFrame) -> bool {
+    f.scale[0] == -1.0
+}
+
+/// Builds the clip, or `None` when no level is animated. `ctx[i]` belongs to `levels[i]`,
+/// and level `i` is node `i` and mesh `i`.
+pub fn clip(levels: &[Level], ctx: &[LevelContext<'_>]) -> Option<Clip> {
+    let keyed: Vec<usize> = (0..levels.len())
+        .filter(|&i| {
+            levels[i]
+                .anim
+                .as_ref()
+                .is_some_and(|a| !a.frames.is_empty())
+        })
+        .collect();
+    let textured: Vec<usize> = (0..levels.len())
+        .filter(|&i| levels[i].tex_anim.is_some())
+        .collect();
+    if keyed.is_empty() && textured.is_empty() {
+        return None;
+    }
+    let first = keyed.first().and_then(|&i| levels[i].anim.as_ref());
+    let first_tex = textured
+        .iter()
+        .filter_map(|&i| levels[i].tex_anim)
+        .find(|t| t.ms_per_frame > 0.0);
+    let ms = first
+        .map(|a| a.time)
+        .or(first_tex.map(|t| t.ms_per_frame))
+        .unwrap_or(100.0);
+    let fps = 1000.0 / ms;
+    let looping = first.is_none_or(|a| a.cycles == 0);
+    let frame_count = if keyed.is_empty() {
+        textured
+            .iter()
+            .filter_map(|&i| levels[i].tex_anim.map(|t| t.frames))
+            .max()
+            .unwrap_or(1)
+    } else {
+        keyed
+            .iter()
+            .filter_map(|&i| levels[i].anim.as_ref())
+            .map(|a| (a.frames.len() as f32 * a.time / ms).round() as u32)
+            .max()
+            .unwrap_or(1)
+    }
+    .max(1);
+    let mut clip = Clip::new(CLIP_NAME, fps, frame_count, looping);
+
+    for &i in &keyed {
+        let Some(anim) = &levels[i].anim else {
+            continue;
+        };
+        let n = anim.frames.len();
+        let step = anim.time / 1000.0;
+        let interpolation = if ctx.get(i).is_none_or(|c| c.interpolate) {
+            Interpolation::Linear
+        } else {
+            Interpolation::Step
+        };
+        let visible: Vec<bool> = anim.frames.iter().map(|f| !hidden(f)).collect();
+        let first_visible = visible.iter().position(|&v| v);
+        let mut translation = Vec::with_capacity(n);
+        let mut rotation = Vec::with_capacity(n);
+        let mut scale = Vec::with_capacity(n);
+        let mut source = first_visible;
+        for (f, &shown) in visible.iter().enumerate() {
+            if shown {
+                source = Some(f);
+            }
+            let (t, r, s) = source.map_or((Vec3::ZERO, Quat::IDENTITY, Vec3::ONE), |k| {
+                transform(&anim.frames[k])
+            });
+            let time = f as f32 * step;
+            translation.push((time, t));
+            rotation.push((time, r));
+            scale.push((time, s));
+        }
+        let period = Some(n as f32 * step);
+        clip.node_tracks.push(NodeTrack {
+            node: i,
+            translation: Some(Track::new(translation, interpolation)),
+            rotation: Some(Track::new(rotation, interpolation)),
+            scale: Some(Track::new(scale, interpolation)),
+            period,
+        });
+        if visible.iter().any(|v| !v) {
+            clip.visibility.push(VisibilityTrack {
+                node: i,
+                times: (0..n).map(|f| f as f32 * step).collect(),
+                visible,
+                period,
+            });
+        }
+        clip.keyframes.extend(
+            (0..n)
+                .map(|f| (f as f32 * anim.time / ms).round() as u32)
+                .filter(|&k| k < frame_count),
+        );
+    }
+    clip.keyframes.sort_unstable();
+    clip.keyframes.dedup();
+
+    for &i in &textured {
+        let Some(t) = levels[i].tex_anim else {
+            continue;
+        };
+        let team_colour = ctx.get(i).is_some_and(|c| is_team_colour(t.frames, c));
+        clip.texture_frames.push(TextureFrameTrack {
+            mesh: i,
+            frames: t.frames,
+            ms_per_frame: t.ms_per_frame,
+            frame_size: t.size,
+            team_colour,
+        });
+    }
+    Some(clip)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::pie::level::{AnimObject, TexAnim};
+    use glam::Vec2;
+
+    fn frame(p: [f32; 3], r: [f32; 3], s: [f32; 3]) -> AnimFrame {
+        AnimFrame {
+            position: p,
+            rotation: r,
+            scale: s,
+        }
+    }
+
+    fn ctx(type_flags: u32, page: &str) -> LevelContext<'_> {
+        LevelContext {
+            type_flags,
+            interpolate: true,
+            base_page: Some(page),
+        }
+    }
+
+    #[test]
+    fn axes_swaps_and_negations() {
+        let cases: &[(AnimFrame, Vec3, Quat)] = &[
+            (
+                frame([1000.0, 2000.0, 3000.0], [0.0; 3], [1.0; 3]),
+                Vec3::new(1.0, 3.0, 2.0),
+                Quat::IDENTITY,
+            ),
+            (
+                frame([0.0; 3], [90000.0, 0.0, 0.0], [1.0; 3]),
+                Vec3::ZERO,
+                Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2),
+            ),
+            (
+                frame([0.0; 3], [0.0, 0.0, 90000.0], [1.0; 3]),
+                Vec3::ZERO,
+                Quat::from_rotation_y(-std::f32::consts::FRAC_PI_2),
+            ),
+            (
+                frame([0.0; 3], [0.0, 90000.0, 0.0], [1.0; 3]),
+                Vec3::ZERO,
+                Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2),
+            ),
+        ];
+        for (f, t, r) in cases {
+            let (got_t, got_r, _) = transform(f);
+            assert!(got_t.abs_diff_eq(*t, 1e-6), "{f:?}: {got_t}");
+            assert!(got_r.abs_diff_eq(*r, 1e-6), "{f:?}: {got_r}");
+        }
+        // Composition order: X first (outermost), then Y, then Z.
+        let (_, r, _) = transform(&frame([0.0; 3], [90000.0, 90000.0, 90000.0], [1.0; 3]));
+        let h = -std::f32::consts::FRAC_PI_2;
+        let want = Quat::from_rotation_x(h) * Quat::from_rotation_y(h) * Quat::from_rotation_z(h);
+        assert!(r.abs_diff_eq(want, 1e-6));
+    }
+
+    #[test]
+    fn keyframes_hidden_frames_and_timing() {
+        let level = Level {
+            anim: Some(AnimObject {
+                time: 250.0,
+                cycles: 1,
+                frames: vec![
+                    frame([0.0; 3], [0.0; 3], [-1.0; 3]),
+                    frame([1000.0, 0.0, 0.0], [0.0; 3], [1.0; 3]),
+                    frame([0.0; 3], [0.0; 3], [-1.0; 3]),
+                    frame([3000.0, 0.0, 0.0], [0.0; 3], [2.0; 3]),
+                ],
+            }),
+            ..Level::default()
+        };
+        let c = clip(&[level], &[ctx(0x200, "page-7.png")]).unwrap();
+        assert_eq!(c.name, CLIP_NAME);
+        assert_eq!((c.fps, c.frame_count, c.looping), (4.0, 4, false));
+        assert_eq!(c.keyframes, vec![0, 1, 2, 3]);
+        let tr = &c.node_tracks[0];
+        assert_eq!(tr.period, Some(1.0));
+        let t = tr.translation.as_ref().unwrap();
+        assert_eq!(t.times, vec![0.0, 0.25, 0.5, 0.75]);
+        // Hidden frames hold the nearest visible transform (first visible for a lead-in).
+        let xs: Vec<f32> = t.values.iter().map(|v| v.x).collect();
+        assert_eq!(xs, vec![1.0, 1.0, 1.0, 3.0]);
+        assert_eq!(tr.scale.as_ref().unwrap().values[0], Vec3::ONE);
+        let v = &c.visibility[0];
+        assert_eq!(v.visible, vec![false, true, false, true]);
+        assert!(!v.sample(0.1) && v.sample(0.3) && !v.sample(0.6) && v.sample(0.8));
+    }
+
+    #[test]
+    fn interpolate_off_steps() {
+        let level = Level {
+            anim: Some(AnimObject {
+                time: 100.0,
+                cycles: 0,
+                frames: vec![frame([0.0; 3], [0.0; 3], [1.0; 3]); 2],
+            }),
+            ..Level::default()
+        };
+        let mut c = ctx(0x200, "p.png");
+        c.interpolate = false;
+        let clip = clip(&[level], &[c]).unwrap();
+        assert!(clip.looping);
+        let tr = clip.node_tracks[0].rotation.as_ref().unwrap();
+        assert_eq!(tr.interpolation, Interpolation::Step);
+    }
+
+    #[test]
+    fn texture_animation_only_and_team_colour_rule() {
+        let tex = |frames| Level {
+            tex_anim: Some(TexAnim {
+                frames,
+                ms_per_frame: 100.0,
+                size: Vec2::new(0.125, 0.0625),
+            }),
+            ..Level::default()
+        };
+        let c = clip(&[tex(8)], &[ctx(0x200, "page-20-fx.png")]).unwrap();
+        assert_eq!((c.fps, c.frame_count, c.looping), (10.0, 8, true));
+        assert!(c.node_tracks.is_empty());
+        assert_eq!(c.texture_frames[0].frame_size, Vec2::new(0.125, 0.0625));
+        let cases: &[(u32, u32, &str, bool)] = &[
+            (8, 0x200, "page-12-player-buildings.png", true),
+            (8, 0x10200, "page-28-naval.png", true),
+            (8, 0x200, "page-20-fx.png", false),
+            (8, 0x222, "page-9-player-buildings-bases.png", false),
+            (8, 0x212, "page-9.png", false),
+            (4, 0x200, "page-12-player-buildings.png", false),
+        ];
+        for &(frames, flags, page, want) in cases {
+            assert_eq!(
+                is_team_colour(frames, &ctx(flags, page)),
+                want,
+                "{frames} {flags:x} {page}"
+            );
+        }
+        assert!(clip(&[Level::default()], &[ctx(0x200, "p.png")]).is_none());
+    }
+}

@@ -1,0 +1,433 @@
+//! Parsed header and levels → [`Model`].
+//!
+//! Mapping: level `i` becomes node `i` (`"level N"`, [`NodeKind::Level`], a root),
+//! mesh `i` and material `i`. PIE points are already right-handed Y-up, so the axes are
+//! the identity. Materials: base = the tileset-0 `TEXTURE` (other tilesets are listed as
+//! extra texture references with their slot); team-colour mask = `TCMASK`, else, when
+//! TYPE has 0x10000, the derived `page-NN_tcmask.png`; normal and specular maps alike;
+//! blend from TYPE (0x4 premultiplied, 0x2 additive, else opaque); billboard from 0x20
+//! (roll + pitch) or 0x10 (roll). Connectors keep the file's numbers in `raw` (x, y, z,
+//! z up); `position` is (x, z, y) with fractions dropped, as the game stores them.
+
+use super::anim::{self, LevelContext};
+use super::header::{self, Header, Settings, TILESETS, TYPE_PITCH, TYPE_PREMULTIPLIED, TYPE_ROLL};
+use super::level::Level;
+use crate::model::{
+    Billboard, BlendMode, Connector, Diagnostic, Format, Location, Material, Mesh, Model,
+    ModelEvent, Node, NodeKind, ShadowMesh, Submesh, TextureRef, TextureRole,
+};
+use glam::Vec3;
+use serde_json::Value;
+use std::fmt::Write;
+
+/// The team-colour mask the game derives from a page name when TYPE has 0x10000:
+/// `page-` plus the page number plus `_tcmask.png`; a name not starting with `page-`
+/// derives itself (a quirk of the game's code, kept).
+pub fn derived_tcmask(page: &str) -> String {
+    let Some(rest) = page
+        .get(..5)
+        .filter(|p| p.eq_ignore_ascii_case("page-"))
+        .and_then(|_| page.get(5..))
+    else {
+        return page.to_string();
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    format!("{}{}_tcmask.png", &page[..5], &rest[..digits])
+}
+
+fn add_texture(list: &mut Vec<TextureRef>, role: TextureRole, name: &str, tileset: usize) -> usize {
+    let slot = Some(tileset as u8);
+    if let Some(i) = list
+        .iter()
+        .position(|t| t.role == role && t.tileset == slot && t.name == name)
+    {
+        return i;
+    }
+    list.push(TextureRef {
+        role,
+        name: name.to_string(),
+        resolved: None,
+        tileset: slot,
+    });
+    list.len() - 1
+}
+
+/// A number for JSON: an integer when it is one.
+fn num(v: f32) -> Value {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        Value::from(v as i64)
+    } else {
+        Value::from(f64::from(v))
+    }
+}
+
+/// Fills the model.
+pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) -> Model {
+    let mut model = Model::new(Format::Pie, header.version.to_string());
+    model.diagnostics = warnings;
+    let global = &header.settings.textures;
+    // Moved out so the levels' geometry can be moved into the meshes below.
+    let settings: Vec<Settings> = levels
+        .iter_mut()
+        .map(|l| std::mem::take(&mut l.settings))
+        .collect();
+    let textures: Vec<_> = settings.iter().map(|s| s.textures.over(global)).collect();
+    let ctx: Vec<LevelContext<'_>> = settings
+        .iter()
+        .zip(&textures)
+        .map(|(l, t)| LevelContext {
+            type_flags: l.type_flags.unwrap_or(header.type_flags),
+            interpolate: l
+                .interpolate
+                .or(header.settings.interpolate)
+                .unwrap_or(true),
+            base_page: t.base[0].map(|n| n.name.as_str()),
+        })
+        .collect();
+    if let Some(clip) = anim::clip(&levels, &ctx) {
+        model.clips.push(clip);
+    }
+    model.events = header
+        .events
+        .iter()
+        .map(|e| ModelEvent {
+            kind: e.kind,
+            file: e.file.clone(),
+            resolved: None,
+        })
+        .collect();
+    model.details = details(&header, &levels);
+    properties(&mut model, &header, &levels, &settings, &ctx);
+
+    for (i, (level, tex)) in levels.iter_mut().zip(&textures).enumerate() {
+        let type_flags = ctx[i].type_flags;
+        let name = format!("level {}", level.number);
+        let mut material = Material::new(name.clone(), [1.0; 4]);
+        let mut texture = |role, slot: usize, name: Option<&str>| {
+            name.map(|n| add_texture(&mut model.textures, role, n, slot))
+        };
+        for slot in 0..3 {
+            let base = texture(
+                TextureRole::Base,
+                slot,
+                tex.base[slot].map(|t| t.name.as_str()),
+            );
+            let derived;
+            let mask_name = match (tex.tcmask[slot], tex.base[slot]) {
+                (Some(t), _) => Some(t.name.as_str()),
+                (None, Some(page)) if type_flags & header::TYPE_TCMASK != 0 => {
+                    derived = derived_tcmask(&page.name);
+                    Some(derived.as_str())
+                }
+                _ => None,
+            };
+            let tcmask = texture(TextureRole::Tcmask, slot, mask_name);
+            let normal = texture(
+                TextureRole::Normal,
+                slot,
+                tex.normal[slot].map(|t| t.name.as_str()),
+            );
+            let specular = texture(
+                TextureRole::Specular,
+                slot,
+                tex.specular[slot].map(|t| t.name.as_str()),
+            );
+            if slot == 0 {
+                material.base = base;
+                material.tcmask = tcmask;
+                material.normal = normal;
+                material.specular = specular;
+            }
+        }
+        material.blend = if type_flags & TYPE_PREMULTIPLIED != 0 {
+            BlendMode::Premultiplied
+        } else if type_flags & header::TYPE_ADDITIVE != 0 {
+            BlendMode::Additive
+        } else {
+            // The game alpha-tests every model that is not additive or premultiplied:
+            // trees, cacti, fences and decals have cut-out texels on ordinary TYPE 200
+            // pages, and draw as cut-outs in game (black cards otherwise).
+            BlendMode::AlphaTest
+        };
+        material.billboard = if type_flags & TYPE_PITCH != 0 {
+            Billboard::RollPitch
+        } else if type_flags & TYPE_ROLL != 0 {
+            Billboard::Roll
+        } else {
+            Billboard::None
+        };
+        model.materials.push(material);
+
+        if header.version >= 3 && level.max_uv > 4.0 {
+            model.warn(
+                Location::Line(level.line),
+                format!(
+                    "level {}: UVs up to {}: PIE 2 texel units in a PIE {} file? (the game \
+                     draws them wrong too)",
+                    level.number, level.max_uv, header.version
+                ),
+            );
+        }
+        let triangles = (level.corners.len() / 3) as u32;
+        model.meshes.push(Mesh {
+            name: name.clone(),
+            points: std::mem::take(&mut level.points),
+            corners: std::mem::take(&mut level.corners),
+            submeshes: if triangles > 0 {
+                vec![Submesh {
+                    first_triangle: 0,
+                    triangle_count: triangles,
+                    material: i,
+                }]
+            } else {
+                Vec::new()
+            },
+            uv_sets: u8::from(level.textured),
+            ..Mesh::default()
+        });
+        let mut node = Node::new(name, None, NodeKind::Level);
+        node.mesh = Some(i);
+        model.nodes.push(node);
+
+        for raw in &level.connectors {
+            let [x, y, z] = raw.map(f32::trunc);
+            model.connectors.push(Connector {
+                node: i,
+                raw: *raw,
+                position: Vec3::new(x, z, y),
+            });
+        }
+        if let Some(s) = level.shadow.take() {
+            model.shadow_meshes.push(ShadowMesh {
+                node: i,
+                points: s.points,
+                triangles: s.triangles,
+            });
+        }
+    }
+    model
+}
+
+/// A JSON object from `(key, value)` pairs, built directly (no serializer round trip:
+/// this runs for every file loaded).
+fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
+    Value::Object(
+        entries
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
+}
+
+/// The `"pie"` object of `info --json`.
+fn details(header: &Header, levels: &[Level]) -> Value {
+    let levels: Vec<Value> = levels
+        .iter()
+        .map(|l| {
+            let shadow = l.shadow.as_ref();
+            let animation = l.anim.as_ref().map_or(Value::Null, |a| {
+                object([
+                    ("frames", a.frames.len().into()),
+                    ("ms_per_frame", num(a.time)),
+                    ("cycles", a.cycles.into()),
+                ])
+            });
+            object([
+                ("points", l.points.len().into()),
+                ("triangles", (l.corners.len() / 3).into()),
+                ("connectors", l.connectors.len().into()),
+                ("animation", animation),
+                ("shadow_points", shadow.map_or(0, |s| s.points.len()).into()),
+                (
+                    "shadow_triangles",
+                    shadow.map_or(0, |s| s.triangles.len()).into(),
+                ),
+            ])
+        })
+        .collect();
+    let events: Vec<Value> = header
+        .events
+        .iter()
+        .map(|e| object([("type", e.kind.into()), ("file", e.file.clone().into())]))
+        .collect();
+    object([
+        ("type_flags", format!("0x{:x}", header.type_flags).into()),
+        ("events", events.into()),
+        ("levels", levels.into()),
+    ])
+}
+
+fn texture_properties(model: &mut Model, prefix: &str, set: &header::TextureSet, type_flags: u32) {
+    if set.notexture {
+        model.property(format!("{prefix}Texture"), "none (NOTEXTURE: drawn white)");
+    }
+    const KEYS: [[&str; 3]; 4] = [
+        ["Texture (arizona)", "Texture (urban)", "Texture (rockies)"],
+        [
+            "Team-colour mask (arizona)",
+            "Team-colour mask (urban)",
+            "Team-colour mask (rockies)",
+        ],
+        [
+            "Normal map (arizona)",
+            "Normal map (urban)",
+            "Normal map (rockies)",
+        ],
+        [
+            "Specular map (arizona)",
+            "Specular map (urban)",
+            "Specular map (rockies)",
+        ],
+    ];
+    let key = |kind: usize, slot: usize| {
+        if prefix.is_empty() {
+            KEYS[kind][slot].to_string()
+        } else {
+            format!("{prefix}{}", KEYS[kind][slot])
+        }
+    };
+    for slot in 0..TILESETS.len() {
+        if let Some(t) = &set.base[slot] {
+            model.property(key(0, slot), t.name.clone());
+        }
+        if let Some(t) = &set.tcmask[slot] {
+            model.property(key(1, slot), format!("{} (TCMASK)", t.name));
+        } else if type_flags & header::TYPE_TCMASK != 0
+            && let Some(t) = &set.base[slot]
+        {
+            model.property(
+                key(1, slot),
+                format!("{} (derived: TYPE has 0x10000)", derived_tcmask(&t.name)),
+            );
+        }
+        if let Some(t) = &set.normal[slot] {
+            model.property(key(2, slot), t.name.clone());
+        }
+        if let Some(t) = &set.specular[slot] {
+            model.property(key(3, slot), t.name.clone());
+        }
+    }
+}
+
+/// Panel lines.
+fn properties(
+    model: &mut Model,
+    header: &Header,
+    levels: &[Level],
+    settings: &[Settings],
+    ctx: &[LevelContext<'_>],
+) {
+    model.property("Type flags", header::describe_type(header.type_flags));
+    model.property(
+        "Interpolate",
+        match header.settings.interpolate {
+            Some(true) => "on",
+            Some(false) => "off",
+            None => "on (default)",
+        },
+    );
+    texture_properties(model, "", &header.settings.textures, header.type_flags);
+    for e in &header.events {
+        let kind = ModelEvent {
+            kind: e.kind,
+            file: String::new(),
+            resolved: None,
+        }
+        .kind_name();
+        model.property(format!("Event {} ({kind})", e.kind), e.file.clone());
+    }
+    for ((l, c), own) in levels.iter().zip(ctx).zip(settings) {
+        let n = l.number;
+        let mut s = format!(
+            "{} points, {} triangles from {} polygons",
+            l.points.len(),
+            l.corners.len() / 3,
+            l.polygons
+        );
+        if !l.connectors.is_empty() {
+            let _ = write!(s, ", {} connectors", l.connectors.len());
+        }
+        if l.corners.iter().any(|c| c.normal.is_some()) {
+            s += ", authored normals";
+        }
+        if let Some(t) = &l.tex_anim {
+            let _ = write!(
+                s,
+                ", texture animation {} frames × {} ms ({} × {} UV){}",
+                t.frames,
+                t.ms_per_frame,
+                t.size.x,
+                t.size.y,
+                if anim::is_team_colour(t.frames, c) {
+                    ", legacy team colours"
+                } else {
+                    ""
+                }
+            );
+        }
+        if let Some(a) = &l.anim {
+            let hidden = a.frames.iter().filter(|f| anim::hidden(f)).count();
+            let _ = write!(
+                s,
+                ", ANIMOBJECT {} frames × {} ms, {}",
+                a.frames.len(),
+                a.time,
+                if a.cycles == 0 {
+                    "loops".to_string()
+                } else {
+                    format!("{} cycles", a.cycles)
+                }
+            );
+            if hidden > 0 {
+                let _ = write!(s, " ({hidden} hidden frames)");
+            }
+        }
+        if let Some(sh) = &l.shadow {
+            let _ = write!(
+                s,
+                ", shadow mesh {} points / {} triangles",
+                sh.points.len(),
+                sh.triangles.len()
+            );
+        }
+        model.property(format!("Level {n}"), s);
+        if let Some(t) = own.type_flags {
+            model.property(format!("Level {n} type flags"), header::describe_type(t));
+        }
+        if let Some(i) = own.interpolate {
+            model.property(
+                format!("Level {n} interpolate"),
+                if i { "on" } else { "off" },
+            );
+        }
+        if !own.textures.is_empty() {
+            texture_properties(model, &format!("Level {n} "), &own.textures, c.type_flags);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tcmask_names_are_derived_like_the_game() {
+        let cases = [
+            ("page-17-droid-weapons.png", "page-17_tcmask.png"),
+            ("page-12.png", "page-12_tcmask.png"),
+            ("Page-7-barbarians.png", "Page-7_tcmask.png"),
+            ("helirotor.png", "helirotor.png"),
+            ("pag", "pag"),
+            ("", ""),
+        ];
+        for (page, want) in cases {
+            assert_eq!(derived_tcmask(page), want, "{page}");
+        }
+    }
+
+    #[test]
+    fn numbers_print_as_integers_when_whole() {
+        assert_eq!(num(80.0).to_string(), "80");
+        assert_eq!(num(62.5).to_string(), "62.5");
+    }
+}

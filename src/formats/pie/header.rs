@@ -1,0 +1,607 @@
+//! The PIE header (`PIE`, `TYPE`, `INTERPOLATE`, texture lines, `EVENT`, `LEVELS`) and
+//! the settings a PIE 4 level may override (`TYPE`, `INTERPOLATE`, texture lines).
+//!
+//! Rules (from the game's loaders, see `notes/pie-format.md`): the first token is `PIE`,
+//! the version 2, 3 or 4; `TYPE` is required; texture lines may come in any order and
+//! name a tileset slot 0–2; `MATERIALS`/`SHADERS` are read and ignored with a warning.
+//! Not enforced: the PIE 2/3 order of the optional lines (the game does not check it
+//! either). `TCMASK` and level overrides in a PIE 2/3 file are applied with a warning
+//! (the game accepts them only in PIE 4).
+
+use super::tokens::{Token, Tokens, error, parse_f32};
+use crate::formats::{ErrorKind, LoadError};
+use crate::model::{Diagnostic, Location};
+
+/// TYPE bit: no additive blending.
+pub const TYPE_NO_ADDITIVE: u32 = 0x1;
+/// TYPE bit: additive blending.
+pub const TYPE_ADDITIVE: u32 = 0x2;
+/// TYPE bit: premultiplied alpha (implies additive).
+pub const TYPE_PREMULTIPLIED: u32 = 0x4;
+/// TYPE bit: roll to face the camera.
+pub const TYPE_ROLL: u32 = 0x10;
+/// TYPE bit: pitch (and roll) to face the camera.
+pub const TYPE_PITCH: u32 = 0x20;
+/// TYPE bit: legacy "textured", always set.
+pub const TYPE_TEXTURED: u32 = 0x200;
+/// TYPE bit: do not stretch to the terrain.
+pub const TYPE_NO_STRETCH: u32 = 0x1000;
+/// TYPE bit: use a team-colour mask.
+pub const TYPE_TCMASK: u32 = 0x10000;
+
+const TYPE_NAMES: &[(u32, &str)] = &[
+    (TYPE_NO_ADDITIVE, "no additive blending"),
+    (TYPE_ADDITIVE, "additive"),
+    (TYPE_PREMULTIPLIED, "premultiplied alpha"),
+    (TYPE_ROLL, "roll to camera"),
+    (TYPE_PITCH, "pitch to camera"),
+    (TYPE_TEXTURED, "textured"),
+    (TYPE_NO_STRETCH, "no terrain stretch"),
+    (TYPE_TCMASK, "team-colour mask"),
+];
+
+/// `0x10200 (textured, team-colour mask)`: TYPE flags by name; unknown bits in hex.
+pub fn describe_type(flags: u32) -> String {
+    use std::fmt::Write;
+    let mut s = format!("0x{flags:x}");
+    let mut sep = " (";
+    for (bit, name) in TYPE_NAMES {
+        if flags & bit != 0 {
+            s.push_str(sep);
+            s.push_str(name);
+            sep = ", ";
+        }
+    }
+    let known: u32 = TYPE_NAMES.iter().map(|(b, _)| b).sum();
+    if flags & !known != 0 {
+        let _ = write!(s, "{sep}unknown 0x{:x}", flags & !known);
+        sep = ", ";
+    }
+    if sep == ", " {
+        s.push(')');
+    }
+    s
+}
+
+/// Tileset slot names, by index.
+pub const TILESETS: [&str; 3] = ["arizona", "urban", "rockies"];
+
+/// A file named by a texture-like directive, and the line that named it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TexName {
+    /// The name as written (legacy names with a space joined by one space).
+    pub name: String,
+    /// Line of the directive.
+    pub line: u32,
+}
+
+/// The pages a model or a level names, per tileset slot (0 arizona, 1 urban, 2 rockies).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TextureSet {
+    /// `TEXTURE`.
+    pub base: [Option<TexName>; 3],
+    /// `TCMASK`.
+    pub tcmask: [Option<TexName>; 3],
+    /// `NORMALMAP`.
+    pub normal: [Option<TexName>; 3],
+    /// `SPECULARMAP`.
+    pub specular: [Option<TexName>; 3],
+    /// `NOTEXTURE` was given (legacy: the model is drawn untextured, white).
+    pub notexture: bool,
+}
+
+/// A level's effective texture lines: its own, else the header's (borrowed).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Effective<'a> {
+    /// `TEXTURE` per slot.
+    pub base: [Option<&'a TexName>; 3],
+    /// `TCMASK` per slot.
+    pub tcmask: [Option<&'a TexName>; 3],
+    /// `NORMALMAP` per slot.
+    pub normal: [Option<&'a TexName>; 3],
+    /// `SPECULARMAP` per slot.
+    pub specular: [Option<&'a TexName>; 3],
+    /// `NOTEXTURE` is in force.
+    pub notexture: bool,
+}
+
+impl TextureSet {
+    /// This level's set with every slot it leaves empty taken from `global`.
+    pub fn over<'a>(&'a self, global: &'a TextureSet) -> Effective<'a> {
+        fn pick<'a>(
+            own: &'a [Option<TexName>; 3],
+            g: &'a [Option<TexName>; 3],
+        ) -> [Option<&'a TexName>; 3] {
+            std::array::from_fn(|i| own[i].as_ref().or(g[i].as_ref()))
+        }
+        let notexture =
+            self.notexture || (global.notexture && self.base.iter().all(Option::is_none));
+        Effective {
+            base: if self.notexture {
+                [None; 3]
+            } else {
+                pick(&self.base, &global.base)
+            },
+            tcmask: pick(&self.tcmask, &global.tcmask),
+            normal: pick(&self.normal, &global.normal),
+            specular: pick(&self.specular, &global.specular),
+            notexture,
+        }
+    }
+
+    /// Whether no directive set anything.
+    pub fn is_empty(&self) -> bool {
+        *self == TextureSet::default()
+    }
+}
+
+/// Directives shared by the header and (PIE 4) the top of a level.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Settings {
+    /// `TYPE` flags.
+    pub type_flags: Option<u32>,
+    /// `INTERPOLATE` (n > 0 = on).
+    pub interpolate: Option<bool>,
+    /// Texture lines.
+    pub textures: TextureSet,
+}
+
+/// An `EVENT type file` line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventLine {
+    /// 1 active, 2 firing, 3 dying.
+    pub kind: u32,
+    /// Model file name.
+    pub file: String,
+}
+
+/// The global part of a PIE file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Header {
+    /// 2, 3 or 4.
+    pub version: u32,
+    /// TYPE flags (required).
+    pub type_flags: u32,
+    /// Everything else the header set.
+    pub settings: Settings,
+    /// `EVENT` lines in order.
+    pub events: Vec<EventLine>,
+    /// `LEVELS n`.
+    pub levels: u32,
+    /// Line of `LEVELS`.
+    pub levels_line: u32,
+}
+
+fn warn(warnings: &mut Vec<Diagnostic>, line: u32, message: impl Into<String>) {
+    warnings.push(Diagnostic::warning(Location::Line(line), message));
+}
+
+/// Reads the header up to and including `LEVELS n`.
+pub fn parse_header(
+    toks: &mut Tokens<'_>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Header, LoadError> {
+    let Some(first) = toks.next_token() else {
+        return Err(error(
+            ErrorKind::EmptyFile,
+            1,
+            "the file holds only blanks or comments",
+        ));
+    };
+    if !first.is("PIE") {
+        return Err(error(
+            ErrorKind::BadMagic,
+            first.line,
+            format!("not a PIE file: it starts with {}, not PIE", first.show()),
+        ));
+    }
+    let version_line = toks.peek().map_or(first.line, |t| t.line);
+    let version = toks.uint(|| "the PIE version".into())?;
+    if !(2..=4).contains(&version) {
+        return Err(error(
+            ErrorKind::UnsupportedVersion,
+            version_line,
+            format!("PIE version {version} is not supported (only 2, 3 and 4)"),
+        ));
+    }
+    let mut settings = Settings::default();
+    let mut events = Vec::new();
+    loop {
+        let t = toks.next_token().ok_or_else(|| {
+            error(
+                ErrorKind::Missing,
+                toks.line(),
+                "file ends in the header: LEVELS is missing",
+            )
+        })?;
+        if setting(toks, t, version, false, &mut settings, warnings)? {
+            continue;
+        }
+        if t.is("EVENT") {
+            let kind = toks.uint(|| "EVENT type".into())?;
+            let file = toks.expect(|| "EVENT file name".into())?;
+            if !(1..=3).contains(&kind) {
+                warn(
+                    warnings,
+                    t.line,
+                    format!("EVENT type {kind} is unknown (1 active, 2 firing, 3 dying)"),
+                );
+            }
+            if events.len() < 64 {
+                events.push(EventLine {
+                    kind,
+                    file: String::from_utf8_lossy(file.text).into_owned(),
+                });
+            }
+        } else if t.is("LEVELS") {
+            let levels = toks.uint(|| "LEVELS count".into())?;
+            let Some(type_flags) = settings.type_flags else {
+                return Err(error(
+                    ErrorKind::Missing,
+                    t.line,
+                    "TYPE is missing (it must come before LEVELS)",
+                ));
+            };
+            if levels == 0 {
+                warn(warnings, t.line, "LEVELS 0: the model has no meshes");
+            }
+            return Ok(Header {
+                version,
+                type_flags,
+                settings,
+                events,
+                levels,
+                levels_line: t.line,
+            });
+        } else if ignored(toks, t, warnings) {
+            continue;
+        } else {
+            return Err(error(
+                ErrorKind::Syntax,
+                t.line,
+                format!(
+                    "unexpected {} in the header (expected TYPE, INTERPOLATE, TEXTURE, \
+                     TCMASK, NORMALMAP, SPECULARMAP, EVENT or LEVELS)",
+                    t.show()
+                ),
+            ));
+        }
+    }
+}
+
+/// `MATERIALS` (10 numbers) and `SHADERS` (rest of the line): skipped with a warning.
+/// Returns whether `t` was one of them.
+pub fn ignored(toks: &mut Tokens<'_>, t: Token<'_>, warnings: &mut Vec<Diagnostic>) -> bool {
+    if t.is("MATERIALS") {
+        let mut n = 0;
+        while n < 10 && toks.peek().is_some_and(|x| parse_f32(x.text).is_some()) {
+            toks.next_token();
+            n += 1;
+        }
+        warn(
+            warnings,
+            t.line,
+            "MATERIALS ignored (the game ignores it too)",
+        );
+        true
+    } else if t.is("SHADERS") {
+        toks.skip_line(t.line);
+        warn(
+            warnings,
+            t.line,
+            "SHADERS ignored (the game ignores it too)",
+        );
+        true
+    } else {
+        false
+    }
+}
+
+/// If `t` is TYPE, INTERPOLATE or a texture line, reads it into `settings` and returns
+/// `true`. `in_level` marks a PIE 4 per-level override.
+pub fn setting(
+    toks: &mut Tokens<'_>,
+    t: Token<'_>,
+    version: u32,
+    in_level: bool,
+    settings: &mut Settings,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<bool, LoadError> {
+    let pie4_only = |what: &str, warnings: &mut Vec<Diagnostic>| {
+        if version < 4 {
+            warn(
+                warnings,
+                t.line,
+                format!("{what} is a PIE 4 feature; this file says PIE {version} (applied anyway)"),
+            );
+        }
+    };
+    if t.is("TYPE") {
+        settings.type_flags = Some(toks.hex(|| "TYPE flags".into())?);
+        if in_level {
+            pie4_only("TYPE inside a level", warnings);
+        }
+    } else if t.is("INTERPOLATE") {
+        settings.interpolate = Some(toks.int(|| "INTERPOLATE value".into())? > 0);
+        if in_level {
+            pie4_only("INTERPOLATE inside a level", warnings);
+        }
+    } else if t.is("TEXTURE") || t.is("NOTEXTURE") {
+        texture_line(toks, t, &mut settings.textures, warnings)?;
+        if in_level {
+            pie4_only("TEXTURE inside a level", warnings);
+        }
+    } else if t.is("TCMASK") || t.is("NORMALMAP") || t.is("SPECULARMAP") {
+        let slot = tileset(toks, t)?;
+        let name = file_name(toks, t)?;
+        check_png(&name, t, warnings);
+        let set = &mut settings.textures;
+        let target = if t.is("TCMASK") {
+            pie4_only("TCMASK", warnings);
+            &mut set.tcmask
+        } else if t.is("NORMALMAP") {
+            &mut set.normal
+        } else {
+            &mut set.specular
+        };
+        target[slot] = Some(TexName { name, line: t.line });
+        if in_level && !t.is("TCMASK") {
+            pie4_only("a texture line inside a level", warnings);
+        }
+    } else {
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+fn tileset(toks: &mut Tokens<'_>, t: Token<'_>) -> Result<usize, LoadError> {
+    let line = toks.peek().map_or(t.line, |x| x.line);
+    let what = String::from_utf8_lossy(t.text).into_owned();
+    let slot = toks.uint(|| format!("{what} tileset"))?;
+    if slot > 2 {
+        return Err(error(
+            ErrorKind::Invalid,
+            line,
+            format!("{what} tileset {slot}: must be 0 (arizona), 1 (urban) or 2 (rockies)"),
+        ));
+    }
+    Ok(slot as usize)
+}
+
+/// The file name after a texture directive. Legacy names may contain spaces (the old
+/// loader copied up to the `.`): while the name has no `.`, following words on the same
+/// line that are not numbers are joined to it with one space.
+fn file_name(toks: &mut Tokens<'_>, t: Token<'_>) -> Result<String, LoadError> {
+    let what = String::from_utf8_lossy(t.text).into_owned();
+    let first = toks.expect(|| format!("{what} file name"))?;
+    let mut name = String::from_utf8_lossy(first.text).into_owned();
+    while !name.contains('.')
+        && name.len() < 256
+        && let Some(next) = toks.peek()
+        && next.line == first.line
+        && parse_f32(next.text).is_none()
+    {
+        toks.next_token();
+        name.push(' ');
+        name.push_str(&String::from_utf8_lossy(next.text));
+    }
+    Ok(name)
+}
+
+fn check_png(name: &str, t: Token<'_>, warnings: &mut Vec<Diagnostic>) {
+    let lower = name.to_ascii_lowercase();
+    if !lower.ends_with(".png") {
+        warn(
+            warnings,
+            t.line,
+            format!(
+                "{} {name} does not end in .png (the current game refuses it; old engines \
+                 loaded .pcx pages)",
+                t.show()
+            ),
+        );
+    }
+}
+
+/// `TEXTURE t name [w h]` or the legacy `NOTEXTURE t NOTEXTURE [w h]`.
+fn texture_line(
+    toks: &mut Tokens<'_>,
+    t: Token<'_>,
+    set: &mut TextureSet,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(), LoadError> {
+    let slot = tileset(toks, t)?;
+    let name = file_name(toks, t)?;
+    // Optional page width and height, ignored by the game.
+    for _ in 0..2 {
+        if toks.peek().is_some_and(|x| parse_f32(x.text).is_some()) {
+            toks.next_token();
+        }
+    }
+    if t.is("NOTEXTURE") {
+        set.notexture = true;
+        set.base = Default::default();
+    } else {
+        check_png(&name, t, warnings);
+        set.notexture = false;
+        set.base[slot] = Some(TexName { name, line: t.line });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(src: &str) -> Result<(Header, Vec<Diagnostic>), LoadError> {
+        let mut w = Vec::new();
+        let mut t = Tokens::new(src.as_bytes());
+        parse_header(&mut t, &mut w).map(|h| (h, w))
+    }
+
+    fn base(h: &Header, slot: usize) -> Option<&str> {
+        h.settings.textures.base[slot]
+            .as_ref()
+            .map(|t| t.name.as_str())
+    }
+
+    #[test]
+    fn versions_and_magic() {
+        let cases: &[(&str, Result<u32, ErrorKind>)] = &[
+            ("PIE 2\nTYPE 200\nLEVELS 1", Ok(2)),
+            ("PIE 3\nTYPE 200\nLEVELS 1", Ok(3)),
+            ("PIE 4\nTYPE 200\nLEVELS 1", Ok(4)),
+            (
+                "PIE 1\nTYPE 200\nLEVELS 1",
+                Err(ErrorKind::UnsupportedVersion),
+            ),
+            (
+                "PIE 5\nTYPE 200\nLEVELS 1",
+                Err(ErrorKind::UnsupportedVersion),
+            ),
+            ("PIE x\nTYPE 200\nLEVELS 1", Err(ErrorKind::BadValue)),
+            ("PMF1 2", Err(ErrorKind::BadMagic)),
+            ("  \n# only a comment\n", Err(ErrorKind::EmptyFile)),
+            ("PIE 3\nLEVELS 1", Err(ErrorKind::Missing)),
+            ("PIE 3\nTYPE 200\n", Err(ErrorKind::Missing)),
+            ("PIE 3\nTYPE 200\nBOGUS 1\nLEVELS 1", Err(ErrorKind::Syntax)),
+        ];
+        for (src, want) in cases {
+            let got = header(src).map(|(h, _)| h.version).map_err(|e| e.kind);
+            assert_eq!(&got, want, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn type_flags_are_hex_and_named() {
+        let (h, _) = header("PIE 3\nTYPE 10200\nLEVELS 1").unwrap();
+        assert_eq!(h.type_flags, 0x10200);
+        assert_eq!(
+            describe_type(0x10200),
+            "0x10200 (textured, team-colour mask)"
+        );
+        assert_eq!(
+            describe_type(0x222),
+            "0x222 (additive, pitch to camera, textured)"
+        );
+        assert_eq!(
+            describe_type(0x80200),
+            "0x80200 (textured, unknown 0x80000)"
+        );
+        assert_eq!(describe_type(0), "0x0");
+    }
+
+    #[test]
+    fn texture_lines() {
+        let cases: &[(&str, [Option<&str>; 3])] = &[
+            (
+                "TEXTURE 0 page-7.png 256 256",
+                [Some("page-7.png"), None, None],
+            ),
+            ("TEXTURE 0 page-7.png", [Some("page-7.png"), None, None]),
+            (
+                "TEXTURE 0 page-11-player buildings.pcx 256 256",
+                [Some("page-11-player buildings.pcx"), None, None],
+            ),
+            (
+                "TEXTURE 0 a.png 0 0\nTEXTURE 2 c.png\nTEXTURE 1 b.png",
+                [Some("a.png"), Some("b.png"), Some("c.png")],
+            ),
+            ("NOTEXTURE 0 NOTEXTURE 256 256", [None, None, None]),
+        ];
+        for (lines, want) in cases {
+            let src = format!("PIE 2\nTYPE 200\n{lines}\nLEVELS 1");
+            let (h, _) = header(&src).unwrap();
+            for (slot, w) in want.iter().enumerate() {
+                assert_eq!(base(&h, slot), *w, "{lines:?} slot {slot}");
+            }
+        }
+        let (h, _) = header("PIE 2\nTYPE 200\nNOTEXTURE 0 NOTEXTURE 256 256\nLEVELS 1").unwrap();
+        assert!(h.settings.textures.notexture);
+        let e = header("PIE 3\nTYPE 200\nTEXTURE 3 a.png\nLEVELS 1").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Invalid);
+        assert_eq!(e.location, Location::Line(3));
+    }
+
+    #[test]
+    fn maps_masks_events_and_ignored_directives() {
+        let src = "PIE 4\nTYPE 200\nINTERPOLATE 0\nTEXTURE 0 p.png 0 0\nTCMASK 0 p_tc.png\n\
+                   NORMALMAP 1 n.png\nSPECULARMAP 0 s.png\nEVENT 1 run.pie\nEVENT 3 die.pie\n\
+                   MATERIALS 1 1 1 1 1 1 1 1 1 20\nSHADERS 2 a.vert b.frag\nLEVELS 2";
+        let (h, w) = header(src).unwrap();
+        let tx = &h.settings.textures;
+        assert_eq!(h.settings.interpolate, Some(false));
+        assert_eq!(tx.tcmask[0].as_ref().unwrap().name, "p_tc.png");
+        assert_eq!(tx.normal[1].as_ref().unwrap().name, "n.png");
+        assert_eq!(tx.specular[0].as_ref().unwrap().line, 7);
+        assert_eq!(
+            h.events,
+            vec![
+                EventLine {
+                    kind: 1,
+                    file: "run.pie".into()
+                },
+                EventLine {
+                    kind: 3,
+                    file: "die.pie".into()
+                }
+            ]
+        );
+        assert_eq!((h.levels, h.levels_line), (2, 12));
+        let msgs: Vec<_> = w.iter().map(|d| d.message.as_str()).collect();
+        assert!(
+            msgs.iter().any(|m| m.starts_with("MATERIALS ignored")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter().any(|m| m.starts_with("SHADERS ignored")),
+            "{msgs:?}"
+        );
+        // TCMASK in a PIE 3 file is applied with a warning.
+        let (h, w) = header("PIE 3\nTYPE 200\nTCMASK 0 m.png\nLEVELS 1").unwrap();
+        assert!(h.settings.textures.tcmask[0].is_some());
+        assert!(w[0].message.contains("PIE 4 feature"));
+    }
+
+    #[test]
+    fn several_directives_on_one_line() {
+        let (h, _) = header("PIE 2 TYPE 200 TEXTURE 0 page-6.pcx 256 256 LEVELS 1").unwrap();
+        assert_eq!(h.type_flags, 0x200);
+        assert_eq!(base(&h, 0), Some("page-6.pcx"));
+        assert_eq!(h.levels, 1);
+    }
+
+    #[test]
+    fn level_sets_fall_back_to_the_global_set() {
+        let global = TextureSet {
+            base: [
+                Some(TexName {
+                    name: "g.png".into(),
+                    line: 3,
+                }),
+                None,
+                None,
+            ],
+            ..Default::default()
+        };
+        let own = TextureSet {
+            base: [
+                None,
+                Some(TexName {
+                    name: "u.png".into(),
+                    line: 9,
+                }),
+                None,
+            ],
+            ..Default::default()
+        };
+        let m = own.over(&global);
+        assert_eq!(m.base[0].unwrap().name, "g.png");
+        assert_eq!(m.base[1].unwrap().name, "u.png");
+        let none = TextureSet {
+            notexture: true,
+            ..Default::default()
+        };
+        assert!(none.over(&global).base[0].is_none());
+    }
+}
