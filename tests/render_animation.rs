@@ -122,6 +122,23 @@ fn robot_walk_frames_differ_only_on_moving_pieces() {
     check_moving_part(&mut rig, &robot, 0.0, 4.0);
 }
 
+#[test]
+fn derrick_pump_moves_and_its_frame_stays_put() {
+    let Some(wz) = common::wz2100() else {
+        return;
+    };
+    let Some(mut rig) = Rig::new() else {
+        return;
+    };
+    let path = wz.join("data/base/structs/blderik_anim.pie");
+    let derrick = vitrine::formats::load_path(&path, &Default::default()).expect("derrick loads");
+    // 25 frames × 60 ms, as the game plays it; level 1 (the frame) does not move.
+    let clip = &derrick.clips[0];
+    assert_eq!((clip.frame_count, clip.looping), (25, true));
+    assert!((clip.duration() - 1.5).abs() < 1e-4);
+    check_moving_part(&mut rig, &derrick, 0.0, 12.0);
+}
+
 fn vitrine() -> Command {
     Command::new(env!("CARGO_BIN_EXE_vitrine"))
 }

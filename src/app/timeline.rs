@@ -104,13 +104,36 @@ pub fn timeline_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             ui.separator();
         }
         if model.clips.is_empty() {
-            ui.weak("This model has no animation.");
+            ui.weak(if doc.base_model().events.is_empty() {
+                "This model has no animation."
+            } else {
+                "No animation of its own: pick an event model to see it play."
+            });
             return;
         }
         clip_selector_ui(ui, doc, &mut cmds);
         ui.separator();
         transport_ui(ui, doc, &mut cmds);
+        if let Some(span) = span {
+            ui.separator();
+            readout_ui(ui, doc, span);
+        }
         ui.separator();
+        egui::ComboBox::from_label("At the end")
+            .selected_text(doc.playback.mode.label())
+            .width(90.0)
+            .show_ui(ui, |ui| {
+                for mode in LoopMode::ALL {
+                    if ui
+                        .selectable_label(doc.playback.mode == mode, mode.label())
+                        .clicked()
+                    {
+                        cmds.push(TimelineCommand::SetMode(mode));
+                    }
+                }
+            });
+        ui.separator();
+        ui.spacing_mut().slider_width = 70.0;
         let mut speed = doc.playback.speed;
         let r = ui.add(
             egui::Slider::new(&mut speed, MIN_SPEED..=MAX_SPEED)
@@ -124,19 +147,6 @@ pub fn timeline_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
         }
         if r.double_clicked() {
             cmds.push(TimelineCommand::SetSpeed(1.0));
-        }
-        ui.separator();
-        for mode in LoopMode::ALL {
-            if ui
-                .selectable_label(doc.playback.mode == mode, mode.label())
-                .clicked()
-            {
-                cmds.push(TimelineCommand::SetMode(mode));
-            }
-        }
-        if let Some(span) = span {
-            ui.separator();
-            readout_ui(ui, doc, span);
         }
     });
     if let (Some(clip), Some(span)) = (doc.playback.clip(model), span) {
@@ -155,6 +165,8 @@ fn event_selector_ui(ui: &mut egui::Ui, doc: &Document) -> Vec<AppCommand> {
     let selected = shown.map_or_else(|| "base model".to_string(), |i| event_label(base, i));
     egui::ComboBox::from_label("Model")
         .selected_text(selected)
+        .width(140.0)
+        .truncate()
         .show_ui(ui, |ui| {
             if ui.selectable_label(shown.is_none(), "base model").clicked() {
                 out.push(AppCommand::ShowEvent(None));
@@ -201,6 +213,8 @@ fn clip_selector_ui(ui: &mut egui::Ui, doc: &Document, cmds: &mut Vec<TimelineCo
     };
     egui::ComboBox::from_label("Clip")
         .selected_text(selected)
+        .width(150.0)
+        .truncate()
         .show_ui(ui, |ui| {
             for (ci, c) in model.clips.iter().enumerate() {
                 let whole = p.clip == Some(ci) && p.motion.is_none();
@@ -319,13 +333,16 @@ fn readout_ui(ui: &mut egui::Ui, doc: &Document, span: Span) {
         return;
     };
     let t = doc.playback.sample_time(model);
-    ui.monospace(format!("{t:.2} s / {:.2} s", clip.duration()));
     let frame = doc.playback.frame(model);
-    ui.monospace(format!("frame {frame} / {}", clip.frame_count))
-        .on_hover_text(format!(
-            "Frames are numbered from 0; {:.3} fps. Playing frames {}–{}.",
-            clip.fps, span.first_frame, span.last_frame
-        ));
+    // One group, so that a narrow window wraps it as a whole.
+    ui.horizontal(|ui| {
+        ui.monospace(format!("{t:.2} s / {:.2} s", clip.duration()));
+        ui.monospace(format!("frame {frame} / {}", clip.frame_count))
+            .on_hover_text(format!(
+                "Frames are numbered from 0; {:.3} fps. Playing frames {}–{}.",
+                clip.fps, span.first_frame, span.last_frame
+            ));
+    });
 }
 
 /// The scrubber over the whole clip: motion bands, keyframe ticks, event markers and
