@@ -8,15 +8,18 @@
 pub mod commands;
 pub mod dialogs;
 pub mod display;
+pub mod event_models;
 pub mod format_panels;
 pub mod layout;
 pub mod menu;
+pub mod playback;
 pub mod screenshot;
 pub mod settings;
 pub mod shell;
 pub mod side_panel;
 pub mod state;
 pub mod team_picker;
+pub mod timeline;
 pub mod toasts;
 pub mod viewport;
 
