@@ -51,6 +51,13 @@ fn unlit(preset: ViewPreset, mode: ColourMode) -> ViewSettings {
     v
 }
 
+/// Unlit view from +Z, the side the in-code quads face.
+fn unlit_quads(mode: ColourMode) -> ViewSettings {
+    let mut v = unlit_front();
+    v.colour_mode = mode;
+    v
+}
+
 /// Two quads side by side on nodes 0 and 1, both with one grey material.
 fn two_quads() -> Model {
     let mut m = Model::new(Format::Pmf, "test");
@@ -76,7 +83,7 @@ fn two_quads() -> Model {
 fn per_node_mode_paints_each_node_its_palette_colour() {
     let Some(mut rig) = Rig::new() else { return };
     let model = two_quads();
-    let mut view = unlit(ViewPreset::Front, ColourMode::PerNode);
+    let mut view = unlit_quads(ColourMode::PerNode);
     framed(&mut view.camera, &model, &Pose::rest(&model));
     let left = pixel(&view.camera, Vec3::new(-1.1, 0.0, 0.0), SIZE);
     let right = pixel(&view.camera, Vec3::new(1.1, 0.0, 0.0), SIZE);
@@ -142,7 +149,7 @@ fn half_bound() -> Model {
 fn by_joint_mode_colours_bound_points_by_their_joint_and_unbound_grey() {
     let Some(mut rig) = Rig::new() else { return };
     let model = half_bound();
-    let mut view = unlit(ViewPreset::Front, ColourMode::ByJoint);
+    let mut view = unlit_quads(ColourMode::ByJoint);
     framed(&mut view.camera, &model, &Pose::rest(&model));
     let img = rig.render_pose(&model, &Pose::rest(&model), &view, SIZE);
     let (lx, ly) = pixel(&view.camera, Vec3::new(-1.1, 0.0, 0.0), SIZE);

@@ -142,8 +142,13 @@ fn box_edges(lo: Vec3, hi: Vec3) -> Vec<(Vec3, Vec3)> {
 fn connector_marker_sits_on_the_projected_connector() {
     let Some(mut rig) = Rig::new() else { return };
     let mut model = box_model();
-    // On the +Z face (towards the iso camera), off centre, and one on the top face.
-    let points = [Vec3::new(0.3, -0.2, 1.0), Vec3::new(-0.4, 1.0, 0.2)];
+    // On the ±Z face the iso camera sees, off centre, and one on the top face.
+    let towards = view_for(&model, Overlays::NONE)
+        .camera
+        .direction()
+        .z
+        .signum();
+    let points = [Vec3::new(0.3, -0.2, towards), Vec3::new(-0.4, 1.0, 0.2)];
     for p in points {
         model.connectors.push(Connector {
             node: 0,
@@ -634,7 +639,12 @@ fn xray_shows_overlays_behind_the_model() {
     let Some(mut rig) = Rig::new() else { return };
     let mut model = box_model();
     // A connector on the far side of the box, hidden from the iso camera.
-    let hidden = Vec3::new(-0.2, 0.0, -1.0);
+    let away = -view_for(&model, Overlays::NONE)
+        .camera
+        .direction()
+        .z
+        .signum();
+    let hidden = Vec3::new(-0.2, 0.0, away);
     model.connectors.push(Connector {
         node: 0,
         raw: [0.0; 3],
@@ -760,7 +770,11 @@ fn pie_shadow_mesh_casts_and_its_connectors_are_marked() {
     let lit = rig.render_pose(&model, &pose, &on, SIZE);
     save_debug("pie-shadow-plate", &lit);
     let casters = shadow_casters(&model, &pose, &[]);
-    assert_eq!(casters.len(), 2, "the plate's two triangles cast, not the body's 12");
+    assert_eq!(
+        casters.len(),
+        2,
+        "the plate's two triangles cast, not the body's 12"
+    );
     let (agree, disagree, cpu, _) = compare_with_cpu(&plain, &lit, &on.camera, 0.0, &casters);
     assert!(cpu > 40, "the plate's shadow covers only {cpu} samples");
     assert!(
@@ -777,7 +791,11 @@ fn pie_shadow_mesh_casts_and_its_connectors_are_marked() {
     for c in &model.connectors {
         let want = off
             .camera
-            .project(pose.world[c.node].transform_point3(c.position), SIZE as f32, SIZE as f32)
+            .project(
+                pose.world[c.node].transform_point3(c.position),
+                SIZE as f32,
+                SIZE as f32,
+            )
             .unwrap();
         let centre = img.get_pixel(want.x as u32, want.y as u32).0;
         assert!(

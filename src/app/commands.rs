@@ -6,6 +6,7 @@
 //! in tests without a window.
 
 use super::display;
+use super::playback::TimelineCommand;
 use super::state::{AppState, LoadFailure, ScreenshotDialog, load_model};
 use crate::render::{TEAM_COLOURS, ViewPreset};
 use std::path::PathBuf;
@@ -70,12 +71,16 @@ pub enum AppCommand {
     ChooseTextureFolder,
     /// Search this folder for textures first (`None`: only beside the model); reloads.
     SetTextureFolder(Option<PathBuf>),
-    /// Load the open file again, keeping the camera.
-    Reload,
     /// Close the window.
     Quit,
     /// Selection, visibility, overlays, shadows (see [`super::inspect`]).
     Inspect(super::inspect::InspectCommand),
+    /// Load the open file again from disk (F5), keeping clip, time and camera.
+    Reload,
+    /// A timeline action on the open document's animation.
+    Timeline(TimelineCommand),
+    /// Show this PIE event model in place of the model (`None`: the model itself).
+    ShowEvent(Option<usize>),
 }
 
 /// A screenshot to take.
@@ -229,6 +234,14 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
         }
         AppCommand::Reload => {
             display::reload(state);
+            None
+        }
+        AppCommand::Timeline(cmd) => {
+            super::timeline::apply(state, cmd);
+            None
+        }
+        AppCommand::ShowEvent(index) => {
+            super::event_models::show_event(state, index);
             None
         }
     }

@@ -64,7 +64,7 @@ pub fn reload(state: &mut AppState) {
         return;
     };
     match load_model(&path, &state.load_options) {
-        Ok(model) => state.replace_model(model),
+        Ok(model) => state.set_document(path, model),
         Err(message) => state.load_error = Some(LoadFailure { path, message }),
     }
 }

@@ -24,16 +24,35 @@ pub struct InspectState {
     pub isolate: bool,
     /// Counts for the Stats section.
     pub stats: ModelStats,
+    /// The [`super::state::Document::generation`] this state belongs to; another
+    /// generation (a new file, an event model shown in its place) means a stale state.
+    pub generation: u64,
 }
 
 impl InspectState {
-    /// Fresh state for `model`: nothing selected or hidden.
-    pub fn for_model(model: &Model) -> InspectState {
+    /// Fresh state for `model` of document generation `generation`: nothing selected
+    /// or hidden.
+    pub fn for_model(model: &Model, generation: u64) -> InspectState {
         InspectState {
             selected: None,
             hidden: vec![false; model.nodes.len()],
             isolate: false,
             stats: ModelStats::of(model),
+            generation,
+        }
+    }
+
+    /// The same selection and hidden nodes for a reloaded `model` with as many nodes
+    /// (fresh counts); a fresh state if the node count changed.
+    pub fn reloaded(&self, model: &Model, generation: u64) -> InspectState {
+        let fresh = InspectState::for_model(model, generation);
+        if self.hidden.len() != model.nodes.len() {
+            return fresh;
+        }
+        InspectState {
+            stats: fresh.stats,
+            generation,
+            ..self.clone()
         }
     }
 
@@ -86,6 +105,7 @@ pub enum InspectCommand {
 
 /// Carries out `cmd` on `state`.
 pub fn apply(state: &mut AppState, cmd: InspectCommand) {
+    sync(state);
     let nodes = state.document.as_ref().map_or(0, |d| d.model.nodes.len());
     let inspect = &mut state.inspect;
     match cmd {
@@ -130,6 +150,16 @@ pub fn apply(state: &mut AppState, cmd: InspectCommand) {
             state.settings.shadows = !state.settings.shadows;
             state.save_settings();
         }
+    }
+}
+
+/// Resets the inspection state if the document's model changed under it (an event
+/// model shown in place of the base model, or back).
+pub fn sync(state: &mut AppState) {
+    if let Some(doc) = &state.document
+        && doc.generation != state.inspect.generation
+    {
+        state.inspect = InspectState::for_model(&doc.model, doc.generation);
     }
 }
 
@@ -190,9 +220,23 @@ mod tests {
         assert_eq!(v.overlays.normal_length, 0.5);
         assert_eq!(v.grid_unit, Some(128.0), "PIE grids are map tiles");
         apply(&mut s, InspectCommand::Select(Some(2)));
+        apply(&mut s, InspectCommand::ToggleHidden(1));
         let m = s.document.as_ref().unwrap().model.clone();
-        s.set_document(PathBuf::from("u.pie"), m);
+        // A reload of the same file keeps selection and hidden nodes…
+        s.set_document(PathBuf::from("t.pie"), m.clone());
+        assert_eq!(s.view_settings().selected, Some(2));
+        assert_eq!(s.view_settings().node_mask, [true, false, true]);
+        // …another file starts afresh.
+        s.set_document(PathBuf::from("u.pie"), m.clone());
         assert_eq!(s.inspect.selected, None);
+        assert!(s.view_settings().node_mask.is_empty());
+        // A model swapped in under the state (an event model) makes it stale: ignored.
+        apply(&mut s, InspectCommand::Select(Some(1)));
+        let g = s.bump_generation();
+        s.document.as_mut().unwrap().generation = g;
+        assert_eq!(s.view_settings().selected, None);
+        sync(&mut s);
+        assert_eq!(s.inspect.generation, g);
         assert!(s.view_settings().overlays.normals, "overlays persist");
     }
 }

@@ -38,6 +38,10 @@ pub fn window_ui(
             )
             .show(ui, |ui| out.extend(error_banner_ui(ui, err)));
     }
+    if super::timeline::wanted(state) {
+        egui::Panel::bottom("timeline")
+            .show(ui, |ui| out.extend(super::timeline::timeline_ui(ui, state)));
+    }
     egui::Panel::left("side panel")
         .resizable(true)
         .default_size(SIDE_PANEL_WIDTH)

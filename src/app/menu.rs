@@ -11,6 +11,8 @@ pub const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key
 pub const SCREENSHOT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F12);
 /// Ctrl+F12.
 pub const CLEAN_SCREENSHOT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::F12);
+/// F5.
+pub const RELOAD: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F5);
 /// Ctrl+Q.
 pub const QUIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
 
@@ -62,8 +64,16 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                     }
                 }
             });
-            ui.separator();
+            let reload = ui.ctx().format_shortcut(&RELOAD);
             let has_model = state.document.is_some();
+            if ui
+                .add_enabled(has_model, egui::Button::new("Reload").shortcut_text(reload))
+                .on_hover_text("Load the file again from disk, keeping the clip, time and camera")
+                .clicked()
+            {
+                out.push(AppCommand::Reload);
+            }
+            ui.separator();
             let r = ui.add_enabled(
                 has_model,
                 egui::Button::new("Screenshot").shortcut_text(shot),
@@ -162,6 +172,9 @@ pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
             out.push(AppCommand::Screenshot(CLEAN_SHOT));
         } else if i.consume_shortcut(&SCREENSHOT) {
             out.push(AppCommand::Screenshot(VIEW_SHOT));
+        }
+        if i.consume_shortcut(&RELOAD) {
+            out.push(AppCommand::Reload);
         }
         if i.consume_shortcut(&QUIT) {
             out.push(AppCommand::Quit);

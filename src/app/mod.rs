@@ -7,13 +7,15 @@
 
 pub mod commands;
 pub mod dialogs;
+pub mod display;
+pub mod event_models;
+pub mod format_panels;
 pub mod hierarchy;
 pub mod inspect;
-pub mod display;
-pub mod format_panels;
 pub mod layout;
 pub mod menu;
 pub mod overlay_menu;
+pub mod playback;
 pub mod screenshot;
 pub mod settings;
 pub mod shell;
@@ -21,6 +23,7 @@ pub mod side_panel;
 pub mod state;
 pub mod stats;
 pub mod team_picker;
+pub mod timeline;
 pub mod toasts;
 pub mod view_inspect;
 pub mod viewport;

@@ -140,6 +140,10 @@ impl ViewerApp {
 impl eframe::App for ViewerApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        let dt = ctx.input(|i| i.stable_dt);
+        if super::timeline::tick(&mut self.state, dt) {
+            ctx.request_repaint();
+        }
         let mut commands: Vec<AppCommand> = self.dialogs.poll().into_iter().collect();
         let viewport = &mut self.viewport;
         let rs = frame.wgpu_render_state();
@@ -164,6 +168,7 @@ impl eframe::App for ViewerApp {
                 self.perform(effect, &ctx, frame);
             }
         }
+        super::inspect::sync(&mut self.state);
         self.state.toasts.ui(&ctx);
         self.update_title(&ctx);
         let camera = self.state.camera;

@@ -1,6 +1,8 @@
 //! The viewer's state as plain structs: the open document, the camera, the settings,
 //! messages for the user. Panels read it; only [`super::commands::apply`] changes it.
 
+use super::event_models::{ShownEvent, carry_over};
+use super::playback::Playback;
 use super::settings::{Settings, SettingsFile};
 use super::toasts::Toasts;
 use crate::formats::{self, LoadOptions};
@@ -15,8 +17,12 @@ pub struct Document {
     pub path: PathBuf,
     /// What the loader made of it.
     pub model: Model,
-    /// The pose drawn (the rest pose until the timeline exists).
+    /// The pose drawn: [`Pose::sample`] of `model` at the playback's time, every frame.
     pub pose: Pose,
+    /// Animation playback (clip, time, play / pause…) of `model`.
+    pub playback: Playback,
+    /// The PIE event model shown in place of the file's own model, if any.
+    pub event: Option<ShownEvent>,
     /// Changes whenever a new model is loaded, so the view knows to upload it again.
     pub generation: u64,
     /// Problems the renderer found uploading it (textures that exist but do not decode).
@@ -119,10 +125,9 @@ impl AppState {
             background: [r, g, b, 255],
             overlays: self.settings.overlays,
             shadows: self.settings.shadows,
-            selected: self.inspect.selected,
+            selected: self.inspect_current().and(self.inspect.selected),
             node_mask: self
-                .document
-                .as_ref()
+                .inspect_current()
                 .map(|d| self.inspect.node_mask(&d.model))
                 .unwrap_or_default(),
             grid_unit: self
@@ -135,34 +140,55 @@ impl AppState {
     }
 
     /// Makes `model` (loaded from `path`) the open document and frames it.
+    /// Opening the file that is already open (a reload) keeps the clip, time and event
+    /// model shown, and the camera if the user moved it.
     pub fn set_document(&mut self, path: PathBuf, model: Model) {
         let pose = Pose::rest(&model);
-        self.inspect = super::inspect::InspectState::for_model(&model);
-        let generation = self.next_generation;
-        self.next_generation += 1;
+        let playback = Playback::for_model(&model);
+        let generation = self.bump_generation();
+        let reload = self.document.as_ref().is_some_and(|d| d.path == path);
+        self.inspect = if reload {
+            self.inspect.reloaded(&model, generation)
+        } else {
+            super::inspect::InspectState::for_model(&model, generation)
+        };
+        let previous = self.document.take().filter(|d| d.path == path);
+        let keep_camera = previous.is_some() && self.camera_moved;
         self.document = Some(Document {
             path,
             model,
             pose,
+            playback,
+            event: None,
             generation,
             render_warnings: Vec::new(),
         });
         self.load_error = None;
-        self.frame();
+        if let Some(old) = previous {
+            carry_over(self, old);
+        }
+        let team = self.view_settings().team;
+        if let Some(doc) = &mut self.document {
+            doc.resample(team);
+        }
+        if !keep_camera {
+            self.frame();
+        }
     }
 
-    /// Replaces the open document's model by `model` (the same file loaded again with
-    /// other options), keeping the camera where the user put it.
-    pub fn replace_model(&mut self, model: Model) {
-        let generation = self.next_generation;
+    /// The document, if the inspection state (selection, hidden nodes) belongs to the
+    /// model it shows now.
+    pub fn inspect_current(&self) -> Option<&Document> {
+        self.document
+            .as_ref()
+            .filter(|d| d.generation == self.inspect.generation)
+    }
+
+    /// A new [`Document::generation`] number.
+    pub fn bump_generation(&mut self) -> u64 {
+        let g = self.next_generation;
         self.next_generation += 1;
-        if let Some(doc) = &mut self.document {
-            doc.pose = Pose::rest(&model);
-            doc.model = model;
-            doc.generation = generation;
-            doc.render_warnings.clear();
-        }
-        self.load_error = None;
+        g
     }
 
     /// Frames the whole visible model so it fills the view (keeps the view direction

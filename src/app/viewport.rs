@@ -4,13 +4,14 @@
 //! [`RenderTarget`] the size of the panel in physical pixels; that texture is registered
 //! with egui once (again only when the panel is resized) and shown as an image. A new
 //! frame is rendered, before egui paints, whenever what it would show changed (model,
-//! camera, team colour, background, size); otherwise the last one is shown again.
+//! camera, team colour, background, size, pose); otherwise the last one is shown again.
 //!
 //! Input: left drag orbits, middle drag or Shift + left drag pans, the wheel zooms;
 //! F frames; 1 / 3 / 7 / 0 front / side / top / iso; 5 perspective ↔ orthographic.
 
 use super::commands::AppCommand;
 use super::state::AppState;
+use crate::model::Pose;
 use crate::render::{RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
 use eframe::egui;
 use eframe::egui_wgpu;
@@ -24,6 +25,7 @@ struct Shown {
     generation: u64,
     view: ViewSettings,
     size: [u32; 2],
+    pose: Pose,
 }
 
 /// The GPU side of the view.
@@ -120,6 +122,7 @@ impl Viewport {
                     generation: doc.generation,
                     view: view.clone(),
                     size,
+                    pose: doc.pose.clone(),
                 };
                 if let Some(target) = &self.target
                     && self.shown.as_ref() != Some(&want)

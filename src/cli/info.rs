@@ -261,6 +261,12 @@ pub fn model_json(model: &Model, path: &Path, args: &InfoArgs) -> Result<Value, 
     Ok(o)
 }
 
+/// A number without trailing zeros: `15`, `16.667`.
+fn trim_number(v: f32) -> String {
+    let t = format!("{v:.3}");
+    t.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -338,21 +344,49 @@ pub fn text_summary(model: &Model, path: &Path) -> String {
         }
     }
     for c in &model.clips {
-        let _ = writeln!(
-            s,
-            "  clip {:?}: {} frames at {:.2} fps, {}{}",
-            c.name,
-            c.frame_count,
-            c.fps,
-            if c.looping { "loops" } else { "plays once" },
-            if c.events.is_empty() {
-                String::new()
-            } else {
-                format!(", {} events", c.events.len())
-            }
-        );
+        let mut facts = vec![
+            format!(
+                "{} frames at {} fps ({:.2} s)",
+                c.frame_count,
+                trim_number(c.fps),
+                c.duration()
+            ),
+            if c.looping { "loops" } else { "plays once" }.to_string(),
+        ];
+        if !c.keyframes.is_empty() {
+            facts.push(format!("{} keyframes", c.keyframes.len()));
+        }
+        if !c.events.is_empty() {
+            facts.push(format!("{} events", c.events.len()));
+        }
+        let _ = writeln!(s, "  clip {:?}: {}", c.name, facts.join(", "));
         for m in &c.motions {
-            let _ = writeln!(s, "    motion {:?}: frames {}–{}", m.name, m.start, m.end);
+            let _ = writeln!(
+                s,
+                "    motion {:?}: frames {}–{} ({:.2}–{:.2} s){}",
+                m.name,
+                m.start,
+                m.end,
+                c.frame_time(m.start as f32),
+                c.frame_time(m.end as f32),
+                m.next
+                    .as_ref()
+                    .map(|n| format!(", then {n:?}"))
+                    .unwrap_or_default()
+            );
+        }
+        for t in &c.texture_frames {
+            let mesh = model.meshes.get(t.mesh).map_or("?", |m| m.name.as_str());
+            let what = if t.team_colour {
+                "legacy team colours: the frame is the team colour".to_string()
+            } else {
+                format!("{} ms per frame", trim_number(t.ms_per_frame))
+            };
+            let _ = writeln!(
+                s,
+                "    texture animation on {mesh}: {} frames, {what}",
+                t.frames
+            );
         }
         for e in &c.events {
             let _ = writeln!(s, "    event at frame {}: {}", e.frame, e.text);

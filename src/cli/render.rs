@@ -5,6 +5,11 @@
 //! mirroring the relative paths (`structs/blbhq.pie` → `OUTDIR/structs/blbhq.png`). PNG
 //! encoding and writing run on a second thread while the next model renders. Failures are
 //! listed at the end; the exit code is 1 if any model failed.
+//!
+//! Animation: `--frame N` or `--time SECONDS` poses the model in a clip (`--clip NAME`,
+//! default the model's first clip); without them the rest pose is drawn. An animated
+//! render is framed on everything the clip shows over all its frames, so renders of
+//! different frames of one clip share one camera and can be put together into a movie.
 
 use crate::formats::{self, LoadOptions, resolve::Resolver};
 use crate::model::{Model, Pose};
@@ -63,6 +68,84 @@ pub struct RenderArgs {
     /// Cast shadows onto a ground plane (from the shadow mesh where the model has one).
     #[arg(long)]
     pub shadows: bool,
+    /// Which animation pose to draw.
+    #[command(flatten)]
+    pub anim: AnimArgs,
+}
+
+/// Which moment of which clip to render.
+#[derive(Debug, Clone, Default, Args)]
+pub struct AnimArgs {
+    /// Clip to pose the model in [default: the model's first clip].
+    #[arg(long, value_name = "NAME")]
+    pub clip: Option<String>,
+    /// Frame of the clip (counted from 0; a fraction blends between frames).
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with = "time",
+        allow_negative_numbers = true
+    )]
+    pub frame: Option<f32>,
+    /// Time into the clip in seconds (a looping clip wraps, another holds its end).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    pub time: Option<f32>,
+}
+
+impl AnimArgs {
+    /// Whether any animation option was given.
+    pub fn is_set(&self) -> bool {
+        self.clip.is_some() || self.frame.is_some() || self.time.is_some()
+    }
+
+    /// The clip and time these options ask for on `model`: `Ok(None)` for the rest pose
+    /// (no option given, or `lenient` and the model has no clip at all).
+    pub fn resolve(&self, model: &Model, lenient: bool) -> Result<Option<(usize, f32)>, String> {
+        if !self.is_set() || (lenient && model.clips.is_empty()) {
+            return Ok(None);
+        }
+        let names = || {
+            let n: Vec<_> = model
+                .clips
+                .iter()
+                .map(|c| format!("{:?}", c.name))
+                .collect();
+            n.join(", ")
+        };
+        let clip = match &self.clip {
+            Some(name) => model
+                .clip_index(name)
+                .ok_or_else(|| format!("no clip {name:?} (clips: {})", names()))?,
+            None if model.clips.is_empty() => {
+                return Err("the model has no animation clip".to_string());
+            }
+            None => 0,
+        };
+        let c = &model.clips[clip];
+        let time = match (self.frame, self.time) {
+            (Some(f), _) => {
+                if !(f.is_finite() && f >= 0.0) {
+                    return Err(format!("--frame {f}: expected a frame number ≥ 0"));
+                }
+                if f > c.frame_count.saturating_sub(1) as f32 {
+                    return Err(format!(
+                        "--frame {f}: clip {:?} has frames 0 to {}",
+                        c.name,
+                        c.frame_count.saturating_sub(1)
+                    ));
+                }
+                c.frame_time(f)
+            }
+            (None, Some(t)) => {
+                if !(t.is_finite() && t >= 0.0) {
+                    return Err(format!("--time {t}: expected seconds ≥ 0"));
+                }
+                t
+            }
+            (None, None) => 0.0,
+        };
+        Ok(Some((clip, time)))
+    }
 }
 
 /// Parses `WxH` (each 1..=8192).
@@ -125,20 +208,30 @@ impl RenderArgs {
     }
 }
 
-/// Renders `model` framed to fit and returns the pixels.
+/// Renders `model` framed to fit and returns the pixels: in the rest pose, or at
+/// `at` = (clip, seconds), framed on all the clip's frames.
 pub fn render_model(
     gpu: &Gpu,
     scene: &mut SceneRenderer,
     target: &RenderTarget,
     model: &Model,
     view: &ViewSettings,
+    at: Option<(usize, f32)>,
 ) -> Result<image::RgbaImage, String> {
-    let pose = Pose::rest(model);
+    let pose = Pose::sample(model, at.map(|a| a.0), at.map_or(0.0, |a| a.1), view.team);
     let mut view = view.clone();
     view.grid_unit = crate::render::inspect::format_grid_unit(model);
     let aspect = target.width as f32 / target.height as f32;
-    view.camera
-        .frame_points(&visible_points(model, &pose), aspect);
+    let points = match at.and_then(|(c, _)| model.clips.get(c).map(|clip| (c, clip))) {
+        Some((c, clip)) => (0..clip.frame_count.max(1))
+            .flat_map(|f| {
+                let p = Pose::sample(model, Some(c), clip.frame_time(f as f32), view.team);
+                visible_points(model, &p)
+            })
+            .collect(),
+        None => visible_points(model, &pose),
+    };
+    view.camera.frame_points(&points, aspect);
     scene.set_model(&gpu.device, &gpu.queue, model);
     scene.render(&gpu.device, &gpu.queue, target, &pose, &view);
     target
@@ -209,7 +302,11 @@ pub fn run(args: &RenderArgs) -> i32 {
     for d in &model.diagnostics {
         eprintln!("warning: {}", d.display_with(&name));
     }
-    let result = render_model(&gpu, &mut scene, &target, &model, &view)
+    let result = args
+        .anim
+        .resolve(&model, false)
+        .map_err(|e| format!("{name}: {e}"))
+        .and_then(|at| render_model(&gpu, &mut scene, &target, &model, &view, at))
         .and_then(|img| write_png_atomic(&args.output, &img));
     for warning in scene.warnings() {
         eprintln!("warning: {name}: {warning}");
@@ -262,7 +359,8 @@ fn run_batch(
                 if !model.diagnostics.is_empty() {
                     warned += 1;
                 }
-                render_model(gpu, scene, target, &model, view)
+                let at = args.anim.resolve(&model, true)?;
+                render_model(gpu, scene, target, &model, view, at)
             });
         match rendered {
             Ok(img) => {

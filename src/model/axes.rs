@@ -36,11 +36,15 @@ impl FileAxes {
         }
     }
 
-    /// Direct3D-style left-handed Y-up files (PET): `(x, y, z)` → `(x, y, −z)`.
+    /// Direct3D-style left-handed Y-up files (PET): `(x, y, z)` → `(−x, y, z)`.
+    ///
+    /// Mirroring X (rather than Z) keeps a character that faces the Direct3D camera
+    /// (file −Z) facing −Z, the side every model faces in this convention (Warzone 2100
+    /// and PMF models too), so "Front" shows faces for every format.
     pub fn y_up_left_handed() -> Self {
         FileAxes {
             name: "y-up left-handed",
-            model_from_file: Mat4::from_scale(Vec3::new(1.0, 1.0, -1.0)),
+            model_from_file: Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
         }
     }
 

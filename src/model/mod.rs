@@ -1,7 +1,8 @@
 //! The one format-neutral scene every loader fills and the renderer and UI read.
 //!
 //! # Coordinate convention
-//! Right-handed, **+Y up**, counter-clockwise front faces, units as the file gives them.
+//! Right-handed, **+Y up**, counter-clockwise front faces, units as the file gives them;
+//! models face **−Z** (Warzone 2100, PMF and PangYa models do once converted).
 //! Loaders convert their file's axes at load time and record the conversion in
 //! [`Model::axes`], so the raw file values can be shown (and `info --json` can report
 //! positions in the file's own axes) by applying [`FileAxes::file_from_model`].

@@ -32,7 +32,8 @@ impl Pose {
 
     /// Samples `clip` (index into `model.clips`; `None` or out of range = rest pose) at
     /// `time` seconds. A looping clip wraps at its duration; a non-looping one holds its
-    /// last frame. `team` picks the frame of legacy team-colour texture blocks.
+    /// last frame. `team` picks the frame of legacy team-colour texture blocks; those do
+    /// not depend on time, so they apply in the rest pose too (from any clip).
     pub fn sample(model: &Model, clip: Option<usize>, time: f32, team: usize) -> Pose {
         let clip = clip.and_then(|c| model.clips.get(c));
         let n = model.nodes.len();
@@ -42,6 +43,15 @@ impl Pose {
         let mut own_visible = vec![true; n];
         let mut texture_frame = vec![0u32; model.meshes.len()];
         let mut texture_offset = vec![Vec2::ZERO; model.meshes.len()];
+
+        // Legacy team-colour blocks show the team's frame whatever is playing.
+        for track in model.clips.iter().flat_map(|c| &c.texture_frames) {
+            if track.team_colour && track.mesh < texture_frame.len() {
+                let f = track.frame_at(0.0, team);
+                texture_frame[track.mesh] = f;
+                texture_offset[track.mesh] = track.offset(f);
+            }
+        }
 
         if let Some(clip) = clip {
             let duration = clip.duration();
@@ -175,6 +185,44 @@ mod tests {
             !p.visible[0] && !p.visible[1],
             "hiding a parent hides its child"
         );
+    }
+
+    #[test]
+    fn team_colour_frames_follow_the_team_even_at_rest_and_effects_follow_time() {
+        use crate::model::{Mesh, TextureFrameTrack};
+        let mut m = two_nodes();
+        m.meshes = vec![Mesh::default(), Mesh::default()];
+        let block = |mesh, team_colour| TextureFrameTrack {
+            mesh,
+            frames: 8,
+            ms_per_frame: 100.0,
+            frame_size: Vec2::new(0.25, 0.125),
+            team_colour,
+        };
+        m.clips[0].texture_frames = vec![block(0, true), block(1, false)];
+        // Team 5 of a 4-per-row grid: column 1, row 1.
+        let rest = Pose::sample(&m, None, 0.0, 5);
+        assert_eq!(rest.texture_frame, vec![5, 0]);
+        assert_eq!(rest.texture_offset[0], Vec2::new(0.25, 0.125));
+        // 0.35 s at 100 ms per frame = frame 3 of the effect; the team block stays on 5.
+        let p = Pose::sample(&m, Some(0), 0.35, 5);
+        assert_eq!(p.texture_frame, vec![5, 3]);
+        assert_eq!(p.texture_offset[1], Vec2::new(0.75, 0.0));
+    }
+
+    #[test]
+    fn step_tracks_hold_between_keys_and_linear_ones_blend() {
+        let mut m = two_nodes();
+        let key = |x: f32| (x, Vec3::new(x * 10.0, 0.0, 0.0));
+        let mut t = NodeTrack::new(1);
+        t.translation = Some(Track::new(vec![key(0.0), key(0.5)], Interpolation::Step));
+        m.clips[0].node_tracks = vec![t.clone()];
+        let held = Pose::sample(&m, Some(0), 0.4, 0);
+        assert_eq!(held.local[1].w_axis.x, 0.0, "step holds the first key");
+        t.translation.as_mut().unwrap().interpolation = Interpolation::Linear;
+        m.clips[0].node_tracks = vec![t];
+        let blended = Pose::sample(&m, Some(0), 0.4, 0);
+        assert!((blended.local[1].w_axis.x - 4.0).abs() < 1e-5);
     }
 
     #[test]

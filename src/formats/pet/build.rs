@@ -1,8 +1,8 @@
 //! Parsed PET files → the neutral [`Model`], converting Direct3D's left-handed Y-up
 //! axes to the model's right-handed Y-up ones on the way.
 //!
-//! The conversion is the mirror `S = diag(1, 1, −1)`: positions and normals become
-//! `S·p`, matrices `S·M·S`, quaternions `(x, y, z, w)` → `(−x, −y, z, w)`, and each
+//! The conversion is the mirror `S = diag(−1, 1, 1)`: positions and normals become
+//! `S·p`, matrices `S·M·S`, quaternions `(x, y, z, w)` → `(x, −y, −z, w)`, and each
 //! triangle's last two corners swap, because the mirror turns the file's clockwise
 //! front faces clockwise in the model too, and the model's front faces are
 //! counter-clockwise.
@@ -33,7 +33,7 @@ fn mirror() -> Mat4 {
 
 /// A file position or direction in model axes.
 fn to_model(v: Vec3) -> Vec3 {
-    Vec3::new(v.x, v.y, -v.z)
+    mirror().transform_vector3(v)
 }
 
 /// A file matrix in model axes: `S·M·S`.
@@ -41,9 +41,11 @@ fn matrix_to_model(m: Mat4) -> Mat4 {
     mirror() * m * mirror()
 }
 
-/// A file quaternion in model axes.
+/// A file quaternion in model axes: for a mirror `S` (det −1) the rotation `S·R·S` has
+/// the vector part `−S·v`.
 fn quat_to_model(q: Quat) -> Quat {
-    Quat::from_xyzw(-q.x, -q.y, q.z, q.w)
+    let v = -mirror().transform_vector3(Vec3::new(q.x, q.y, q.z));
+    Quat::from_xyzw(v.x, v.y, v.z, q.w)
 }
 
 fn colour_hex(argb: u32) -> String {
@@ -613,7 +615,7 @@ mod tests {
         assert!(matrix_from_rows(rows).abs_diff_eq(file, 1e-6));
         let model = matrix_to_model(file);
         let (_, r, t) = model.to_scale_rotation_translation();
-        assert!(t.abs_diff_eq(Vec3::new(1.0, 2.0, -3.0), 1e-6));
+        assert!(t.abs_diff_eq(Vec3::new(-1.0, 2.0, 3.0), 1e-6));
         // The quaternion rule gives the same rotation as conjugating the matrix.
         assert!(r.dot(quat_to_model(q)).abs() > 0.99999);
         // Points map the same way either way round.
