@@ -231,6 +231,30 @@ pub fn render_model(
             .collect(),
         None => visible_points(model, &pose),
     };
+    let mut points = points;
+    if view.overlays.connectors {
+        // Markers at the edge of the picture would be cut: frame the connectors too.
+        points.extend(model.connectors.iter().map(|c| {
+            let world = pose.world.get(c.node).copied().unwrap_or_default();
+            world.transform_point3(c.position)
+        }));
+    }
+    if view.shadows || view.overlays.shadow_mesh {
+        // The shadow mesh, and the shadow on the ground, belong in the picture too.
+        use crate::render::shadows::{shadow_footprint, shadow_light};
+        let casters = crate::render::posed::shadow_casters(model, &pose, &view.node_mask);
+        let ground = points
+            .iter()
+            .chain(casters.iter().flatten())
+            .map(|p| p.y)
+            .fold(f32::INFINITY, f32::min);
+        let light = shadow_light(crate::render::light_direction(&view.camera));
+        if view.shadows {
+            points.extend(shadow_footprint(&casters, ground, light));
+        } else {
+            points.extend(casters.iter().flatten());
+        }
+    }
     view.camera.frame_points(&points, aspect);
     scene.set_model(&gpu.device, &gpu.queue, model);
     scene.render(&gpu.device, &gpu.queue, target, &pose, &view);

@@ -46,6 +46,20 @@ pub fn shadow_light(light: Vec3) -> Vec3 {
     flat * horizontal + Vec3::Y * MIN_ELEVATION
 }
 
+/// The points a picture with shadows should show: every caster point and its shadow on
+/// the ground (`ground_y`) along the unit light direction `light` (from
+/// [`shadow_light`]). For framing the view.
+pub fn shadow_footprint(casters: &[[Vec3; 3]], ground_y: f32, light: Vec3) -> Vec<Vec3> {
+    let mut out = Vec::with_capacity(casters.len() * 6);
+    for p in casters.iter().flatten() {
+        out.push(*p);
+        if light.y > 1e-3 {
+            out.push(*p - light * ((p.y - ground_y) / light.y));
+        }
+    }
+    out
+}
+
 /// Where the ground goes and how the light sees the casters.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ShadowSetup {
@@ -375,6 +389,18 @@ mod tests {
         let low = shadow_light(Vec3::new(1.0, -0.5, 0.0));
         assert!((low.length() - 1.0).abs() < 1e-5);
         assert!((low.y - MIN_ELEVATION).abs() < 1e-5 && low.x > 0.0);
+    }
+
+    #[test]
+    fn footprints_land_on_the_ground_along_the_light() {
+        let l = Vec3::new(1.0, 1.0, 0.0).normalize();
+        let f = shadow_footprint(&[[Vec3::new(0.0, 2.0, 0.0); 3]], 0.0, l);
+        assert_eq!(f.len(), 6);
+        assert!(
+            f[1].abs_diff_eq(Vec3::new(-2.0, 0.0, 0.0), 1e-5),
+            "{}",
+            f[1]
+        );
     }
 
     #[test]
