@@ -807,3 +807,45 @@ fn pie_shadow_mesh_casts_and_its_connectors_are_marked() {
         );
     }
 }
+
+#[test]
+fn render_cli_draws_the_overlays_it_is_asked_for() {
+    if vitrine::render::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = fixtures::temp_dir("cli-overlays");
+    let input = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/pie/shadow_plate.pie");
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_vitrine"))
+            .arg("render")
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .args(["--size", "96x96"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (status, out)
+    };
+    let (plain, plain_png) = run("plain.png", &[]);
+    assert!(plain.status.success());
+    let (with, with_png) = run("wire.png", &["--overlays", "wireframe,bounds", "--shadows"]);
+    assert!(
+        with.status.success(),
+        "{}",
+        String::from_utf8_lossy(&with.stderr)
+    );
+    let a = image::open(plain_png).unwrap().into_rgba8();
+    let b = image::open(with_png).unwrap().into_rgba8();
+    let differ = a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count();
+    assert!(differ > 200, "only {differ} pixels differ with overlays on");
+    let (bad, _) = run("bad.png", &["--overlays", "wireframe,sparkles"]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("sparkles") && err.contains("shadow-mesh"),
+        "{err}"
+    );
+}
