@@ -1,6 +1,25 @@
 //! Every WGSL file of the renderer parses and validates with naga (the shader compiler
 //! wgpu uses), with no GPU needed. A failure names the file and shows the span.
 
+/// Every `.wgsl` file under `shaders/` is one the renderer builds (none forgotten).
+#[test]
+fn every_shader_file_is_built() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".wgsl"))
+        .collect();
+    files.sort();
+    let mut built: Vec<String> = vitrine::render::pipelines::SHADERS
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    built.sort();
+    assert_eq!(files, built);
+}
+
 #[test]
 fn every_shader_validates() {
     assert!(!vitrine::render::pipelines::SHADERS.is_empty());

@@ -8,7 +8,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 
 /// The WGSL source of the overlay shader.
-pub const OVERLAY_WGSL: &str = include_str!("shaders/overlay.wgsl");
+pub const OVERLAY_WGSL: &str = include_str!("../../shaders/overlay.wgsl");
 
 /// Group 0 binding 0 of `overlay.wgsl`.
 #[repr(C)]

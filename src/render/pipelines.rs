@@ -7,7 +7,7 @@ use crate::model::BlendMode;
 use std::collections::HashMap;
 
 /// The WGSL source of the model shader.
-pub const SCENE_WGSL: &str = include_str!("shaders/scene.wgsl");
+pub const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
 
 /// Every shader file of the renderer as `(file name, source)`, for validation tests.
 pub const SHADERS: &[(&str, &str)] = &[

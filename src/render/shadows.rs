@@ -13,7 +13,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 
 /// The WGSL source of the shadow shader.
-pub const SHADOW_WGSL: &str = include_str!("shaders/shadow.wgsl");
+pub const SHADOW_WGSL: &str = include_str!("../../shaders/shadow.wgsl");
 /// Shadow map side in texels.
 pub const SHADOW_MAP_SIZE: u32 = 1024;
 /// Smallest sine of the shadow light's elevation.
