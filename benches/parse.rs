@@ -8,25 +8,9 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
+use vitrine::cli::info::expand_inputs;
 use vitrine::formats;
 use vitrine::model::Format;
-
-fn pie_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            pie_files(&p, out);
-        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pie")) {
-            out.push(p);
-        }
-    }
-}
 
 fn corpus() -> (String, Vec<Vec<u8>>) {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -35,14 +19,14 @@ fn corpus() -> (String, Vec<Vec<u8>>) {
         .unwrap_or_else(|| manifest.join("../shared"));
     let mut files = Vec::new();
     let mut label = "wz2100 corpus";
-    pie_files(&shared.join("corpus/wz2100"), &mut files);
+    files.extend(expand_inputs(&[shared.join("corpus/wz2100")]));
     if files.is_empty() {
         eprintln!(
             "NOTE: {} has no wz2100 corpus; benchmarking the PIE test fixtures instead",
             shared.display()
         );
         label = "pie fixtures";
-        pie_files(&manifest.join("tests/fixtures/pie"), &mut files);
+        files.extend(expand_inputs(&[manifest.join("tests/fixtures/pie")]));
     }
     let data = files.iter().map(|p| std::fs::read(p).unwrap()).collect();
     (label.to_string(), data)

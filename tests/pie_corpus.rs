@@ -4,24 +4,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use vitrine::formats::{self, LoadOptions};
 use vitrine::model::Model;
-
-fn pie_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            pie_files(&p, out);
-        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pie")) {
-            out.push(p);
-        }
-    }
-}
 
 /// Per level: (points, triangles after fanning, connectors), read the simple way: the
 /// shipped files hold one record per line, directives start with a letter, and a
@@ -88,7 +73,9 @@ fn corpus_textures(root: &Path) -> Vec<String> {
 fn every_corpus_file_loads_with_the_counts_its_records_give() {
     let Some(root) = common::wz2100() else { return };
     let mut files = Vec::new();
-    pie_files(&root, &mut files);
+    files.extend(vitrine::cli::info::expand_inputs(std::slice::from_ref(
+        &root,
+    )));
     assert_eq!(files.len(), 855, "the corpus should hold 855 .pie files");
     let textures = corpus_textures(&root);
     assert!(!textures.is_empty());

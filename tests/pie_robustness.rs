@@ -5,8 +5,9 @@
 
 mod common;
 
+use vitrine::cli::info::expand_inputs;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
 use vitrine::formats;
 use vitrine::model::{Format, Pose};
 
@@ -32,28 +33,12 @@ impl Rng {
 }
 
 fn seeds() -> Vec<(String, Vec<u8>)> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pie")) {
-                out.push(p);
-            }
-        }
-    }
     let mut files = Vec::new();
     match common::wz2100() {
-        Some(dir) => walk(&dir, &mut files),
+        Some(dir) => files.extend(expand_inputs(&[dir])),
         None => eprintln!("robustness: mutating the fixtures only (no corpus)"),
     }
-    walk(&common::fixtures().join("pie"), &mut files);
+    files.extend(expand_inputs(&[common::fixtures().join("pie")]));
     files
         .into_iter()
         .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))

@@ -5,7 +5,7 @@
 use super::commands::AppCommand;
 use super::state::{AppState, Document};
 use super::team_picker::team_picker_ui;
-use crate::model::{Model, TextureRole};
+use crate::model::Model;
 use crate::render::ViewPreset;
 use eframe::egui;
 
@@ -207,14 +207,7 @@ fn textures_ui(ui: &mut egui::Ui, m: &Model) {
     }
     for t in &m.textures {
         ui.horizontal(|ui| {
-            let role = match t.role {
-                TextureRole::Base => "base",
-                TextureRole::Tcmask => "tcmask",
-                TextureRole::Normal => "normal",
-                TextureRole::Specular => "specular",
-                TextureRole::Opacity => "opacity",
-                TextureRole::Bump => "bump",
-            };
+            let role = t.role.name();
             ui.label(format!("{role}: {}", t.name));
             found_mark(ui, t.resolved.as_deref());
         });

@@ -20,6 +20,20 @@ pub enum TextureRole {
     Bump,
 }
 
+impl TextureRole {
+    /// The lower-case name used in `info --json` and the panel.
+    pub fn name(self) -> &'static str {
+        match self {
+            TextureRole::Base => "base",
+            TextureRole::Tcmask => "tcmask",
+            TextureRole::Normal => "normal",
+            TextureRole::Specular => "specular",
+            TextureRole::Opacity => "opacity",
+            TextureRole::Bump => "bump",
+        }
+    }
+}
+
 /// A texture file named by the model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextureRef {

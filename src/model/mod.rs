@@ -12,6 +12,7 @@
 
 mod anim;
 mod axes;
+pub mod colour;
 mod diagnostics;
 mod extras;
 mod material;

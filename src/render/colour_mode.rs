@@ -14,6 +14,7 @@
 //! palette and the legends ([`legend`]) are here so the panel shows exactly the colours
 //! the renderer draws.
 
+use crate::model::colour::{hsv_to_rgb, srgb_to_linear};
 use crate::model::{Model, SkinInfluence};
 
 /// How surfaces are coloured.
@@ -76,31 +77,12 @@ pub const UNBOUND: [u8; 3] = [128, 128, 128];
 pub fn node_colour(index: usize) -> [u8; 3] {
     const GOLDEN: f64 = 0.618_033_988_749_895;
     let hue = (0.07 + index as f64 * GOLDEN).fract();
-    let (s, v) = (0.62, 0.92);
-    let h6 = hue * 6.0;
-    let f = h6.fract();
-    let (p, q, t) = (v * (1.0 - s), v * (1.0 - s * f), v * (1.0 - s * (1.0 - f)));
-    let rgb = match h6 as u32 % 6 {
-        0 => [v, t, p],
-        1 => [q, v, p],
-        2 => [p, v, t],
-        3 => [p, q, v],
-        4 => [t, p, v],
-        _ => [v, p, q],
-    };
-    rgb.map(|c| (c * 255.0).round() as u8)
+    hsv_to_rgb(hue as f32, 0.62, 0.92).map(|c| (c * 255.0).round() as u8)
 }
 
 /// sRGB bytes → linear floats (what the shader multiplies with lighting).
 pub fn linear(rgb: [u8; 3]) -> [f32; 4] {
-    let l = |b: u8| {
-        let c = b as f32 / 255.0;
-        if c <= 0.04045 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        }
-    };
+    let l = |b: u8| srgb_to_linear(b as f32 / 255.0);
     [l(rgb[0]), l(rgb[1]), l(rgb[2]), 1.0]
 }
 

@@ -10,7 +10,7 @@ use super::colour_mode;
 use super::pipelines::{PipelineKey, Pipelines, blend_number, is_blended};
 use super::textures::{GpuTexture, TexClass, TextureCache};
 use super::uniforms::{DrawUniform, JOINTS_BYTES, MAX_JOINTS, MaterialUniform, Vertex};
-use crate::model::{AlphaSource, Billboard, Model, Pose, TextureRole};
+use crate::model::{AlphaSource, Billboard, Model, Pose};
 use glam::{Mat3, Mat4, Quat, Vec3};
 use std::sync::Arc;
 use wgpu::util::DeviceExt;
@@ -325,14 +325,7 @@ fn build_material(
         match textures.get(device, queue, path, class) {
             Ok(tex) => Some(tex),
             Err(e) => {
-                let role = match t.role {
-                    TextureRole::Base => "base",
-                    TextureRole::Tcmask => "tcmask",
-                    TextureRole::Normal => "normal",
-                    TextureRole::Specular => "specular",
-                    TextureRole::Opacity => "opacity",
-                    TextureRole::Bump => "bump",
-                };
+                let role = t.role.name();
                 let shown = if class == TexClass::Color {
                     "showing a checkerboard"
                 } else {

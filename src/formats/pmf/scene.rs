@@ -13,6 +13,7 @@
 use super::anim::{RawAnimation, to_clip};
 use super::options::PmfOptions;
 use super::pieces::RawPiece;
+use crate::model::colour::{hsv_to_rgb, srgb_to_linear};
 use crate::model::{
     Corner, Diagnostic, Format, Location, Material, Mesh, Model, Node, NodeKind, Submesh,
 };
@@ -29,28 +30,6 @@ pub fn piece_colour(index: usize) -> [f32; 4] {
     let hue = (0.58 + index as f32 * GOLDEN).fract();
     let [r, g, b] = hsv_to_rgb(hue, 0.45, 0.85).map(srgb_to_linear);
     [r, g, b, 1.0]
-}
-
-fn hsv_to_rgb(h: f32, s: f32, v: f32) -> [f32; 3] {
-    let h6 = h * 6.0;
-    let f = h6.fract();
-    let (p, q, t) = (v * (1.0 - s), v * (1.0 - s * f), v * (1.0 - s * (1.0 - f)));
-    match h6 as u32 % 6 {
-        0 => [v, t, p],
-        1 => [q, v, p],
-        2 => [p, v, t],
-        3 => [p, q, v],
-        4 => [t, p, v],
-        _ => [v, p, q],
-    }
-}
-
-fn srgb_to_linear(c: f32) -> f32 {
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
 }
 
 /// Builds the model. `warnings` become the model's diagnostics.
