@@ -11,7 +11,7 @@ use vitrine::app::settings::{Settings, SettingsFile};
 use vitrine::app::state::AppState;
 use vitrine::app::viewport::camera_input;
 use vitrine::model::{Corner, Format, Material, Mesh, Model, Node, NodeKind, Submesh};
-use vitrine::render::{TEAM_COLOURS, ViewPreset, model_bounds};
+use vitrine::render::{TEAM_COLOURS, ViewPreset, clip_points};
 
 /// One frame of the window as the real app runs it: lay out, then apply the commands.
 fn frame(ui: &mut eframe::egui::Ui, state: &mut AppState) {
@@ -228,8 +228,8 @@ fn view_keys_and_buttons_drive_the_camera() {
     // Zoomed out then F frames the model again, for the current view direction.
     let mut framed = h.state().camera;
     let doc = h.state().document.as_ref().unwrap();
-    let (min, max) = model_bounds(&doc.model, &doc.pose).unwrap();
-    framed.frame_view(min, max, h.state().view_aspect);
+    let points = clip_points(&doc.model, doc.playback.clip, 0);
+    framed.frame_points(&points, h.state().view_aspect);
     let _ = apply(h.state_mut(), AppCommand::Zoom(-5.0));
     assert!(h.state().camera.distance > framed.distance * 1.5);
     h.key_press(eframe::egui::Key::F);

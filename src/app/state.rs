@@ -7,7 +7,7 @@ use super::settings::{Settings, SettingsFile};
 use super::toasts::Toasts;
 use crate::formats::{self, LoadOptions};
 use crate::model::{Model, Pose};
-use crate::render::{Camera, ColourMode, TEAM_COLOURS, ViewSettings, model_bounds};
+use crate::render::{Camera, ColourMode, TEAM_COLOURS, ViewSettings, clip_points};
 use std::path::{Path, PathBuf};
 
 /// An open model file.
@@ -194,10 +194,11 @@ impl AppState {
     /// Frames the whole visible model so it fills the view (keeps the view direction
     /// and projection).
     pub fn frame(&mut self) {
-        if let Some(doc) = &self.document
-            && let Some((min, max)) = model_bounds(&doc.model, &doc.pose)
-        {
-            self.camera.frame_view(min, max, self.view_aspect);
+        if let Some(doc) = &self.document {
+            // The whole of the current clip, so the model stays in view while it plays.
+            let team = self.settings.team.min(TEAM_COLOURS.len() - 1);
+            let points = clip_points(&doc.model, doc.playback.clip, team);
+            self.camera.frame_points(&points, self.view_aspect);
         }
         self.camera_moved = false;
     }

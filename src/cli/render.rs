@@ -14,8 +14,8 @@
 use crate::formats::{self, LoadOptions, resolve::Resolver};
 use crate::model::{Model, Pose};
 use crate::render::{
-    ColourMode, Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, team_by_name,
-    visible_points,
+    ColourMode, Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, clip_points,
+    team_by_name, visible_points,
 };
 use clap::Args;
 use std::io::IsTerminal;
@@ -222,16 +222,10 @@ pub fn render_model(
     let mut view = view.clone();
     view.grid_unit = crate::render::inspect::format_grid_unit(model);
     let aspect = target.width as f32 / target.height as f32;
-    let points = match at.and_then(|(c, _)| model.clips.get(c).map(|clip| (c, clip))) {
-        Some((c, clip)) => (0..clip.frame_count.max(1))
-            .flat_map(|f| {
-                let p = Pose::sample(model, Some(c), clip.frame_time(f as f32), view.team);
-                visible_points(model, &p)
-            })
-            .collect(),
+    let mut points = match at {
+        Some((c, _)) => clip_points(model, Some(c), view.team),
         None => visible_points(model, &pose),
     };
-    let mut points = points;
     if view.overlays.connectors {
         // Markers at the edge of the picture would be cut: frame the connectors too.
         points.extend(model.connectors.iter().map(|c| {

@@ -26,7 +26,8 @@ pub use colour_mode::{ColourMode, LegendEntry, legend, node_colour};
 pub use gpu::{Gpu, RenderError, gpu_or_skip};
 pub use inspect::{OverlayKind, Overlays};
 pub use scene::{
-    Lighting, SceneRenderer, ViewSettings, light_direction, model_bounds, visible_points,
+    Lighting, SceneRenderer, ViewSettings, clip_points, light_direction, model_bounds,
+    visible_points,
 };
 pub use target::RenderTarget;
 pub use team::{TEAM_COLOURS, TeamColour, team_by_name};

@@ -435,23 +435,37 @@ fn clear_colour(bg: [u8; 4]) -> wgpu::Color {
     }
 }
 
-/// Model-space positions of every point of every visible mesh in `pose` (skinned meshes
-/// at their node, as for [`model_bounds`]); feed them to [`super::Camera::frame_points`].
+/// Model-space positions of every point of every visible mesh in `pose`, posed as the
+/// renderer draws them (skinned meshes by their joints); feed them to
+/// [`super::Camera::frame_points`].
 pub fn visible_points(model: &Model, pose: &Pose) -> Vec<Vec3> {
-    let mut out = Vec::new();
-    for (i, node) in model.nodes.iter().enumerate() {
-        let (Some(m), true) = (node.mesh, pose.visible.get(i).copied().unwrap_or(true)) else {
-            continue;
-        };
-        let world = pose.world[i];
-        out.extend(
-            model.meshes[m]
-                .points
-                .iter()
-                .map(|p| world.transform_point3(*p)),
-        );
-    }
-    out
+    super::posed::posed_meshes(model, pose, &[])
+        .into_iter()
+        .flat_map(|m| m.points)
+        .collect()
+}
+
+/// Most poses sampled by [`clip_points`] (evenly spread over a long clip).
+const MAX_FRAMING_SAMPLES: u32 = 240;
+
+/// [`visible_points`] over the whole of `clip` (every frame, up to
+/// [`MAX_FRAMING_SAMPLES`] of them), or of the rest pose without a clip: framing on these
+/// keeps an animation inside the picture while it plays.
+pub fn clip_points(model: &Model, clip: Option<usize>, team: usize) -> Vec<Vec3> {
+    let Some((c, clip)) = clip.and_then(|c| model.clips.get(c).map(|clip| (c, clip))) else {
+        return visible_points(model, &Pose::rest(model));
+    };
+    let frames = clip.frame_count.max(1);
+    let samples = frames.min(MAX_FRAMING_SAMPLES);
+    (0..samples)
+        .flat_map(|k| {
+            let f = k as f32 * frames as f32 / samples as f32;
+            visible_points(
+                model,
+                &Pose::sample(model, Some(c), clip.frame_time(f), team),
+            )
+        })
+        .collect()
 }
 
 /// Model-space bounds of everything visible in `pose` (`None` if nothing is).
