@@ -10,9 +10,12 @@
 //! for that frame (a [`VisibilityTrack`]). A hidden frame's transform keys repeat the
 //! nearest visible frame's, so interpolation never swings a part through the origin.
 //! Each level loops with its own period (`frames × time`); the clip's frame rate is
-//! `1000 / time` of the first animated level, its length the longest level's (in those
-//! frames), and it loops when that level's `cycles` is 0. `INTERPOLATE 0` makes the keys
-//! step.
+//! `1000 / time` of the first animated level, its length the longest level's `frames ×
+//! cycles` (one cycle when `cycles` is 0, in those frames), and it loops when that
+//! level's `cycles` is 0. Every cycle end of a level is an [`EventMarker`]
+//! (`"level 2: end of cycle 1 of 3"`; `"level 2: end of cycle"` for a looping level);
+//! levels ending a cycle on the same frame share one marker (`"levels 1, 2: …"`).
+//! `INTERPOLATE 0` makes the keys step.
 //!
 //! Texture animation: one [`TextureFrameTrack`] per level with +4000 polygons.
 //! Legacy team colours: before team-colour masks, an 8-frame +4000 block on a unit or
@@ -24,7 +27,9 @@
 
 use super::header::{TYPE_ADDITIVE, TYPE_PITCH, TYPE_PREMULTIPLIED, TYPE_ROLL};
 use super::level::{AnimFrame, Level};
-use crate::model::{Clip, Interpolation, NodeTrack, TextureFrameTrack, Track, VisibilityTrack};
+use crate::model::{
+    Clip, EventMarker, Interpolation, NodeTrack, TextureFrameTrack, Track, VisibilityTrack,
+};
 use glam::{Quat, Vec3};
 
 /// The clip's name.
@@ -106,7 +111,7 @@ pub fn clip(levels: &[Level], ctx: &[LevelContext<'_>]) -> Option<Clip> {
         keyed
             .iter()
             .filter_map(|&i| levels[i].anim.as_ref())
-            .map(|a| (a.frames.len() as f32 * a.time / ms).round() as u32)
+            .map(|a| (a.frames.len() as f32 * a.time * a.cycles.max(1) as f32 / ms).round() as u32)
             .max()
             .unwrap_or(1)
     }
@@ -158,14 +163,16 @@ pub fn clip(levels: &[Level], ctx: &[LevelContext<'_>]) -> Option<Clip> {
                 period,
             });
         }
+        // Keys repeat in every cycle the clip plays.
         clip.keyframes.extend(
-            (0..n)
+            (0..n * anim.cycles.max(1) as usize)
                 .map(|f| (f as f32 * anim.time / ms).round() as u32)
                 .filter(|&k| k < frame_count),
         );
     }
     clip.keyframes.sort_unstable();
     clip.keyframes.dedup();
+    clip.events = cycle_ends(levels, &keyed, ms);
 
     for &i in &textured {
         let Some(t) = levels[i].tex_anim else {
@@ -181,6 +188,47 @@ pub fn clip(levels: &[Level], ctx: &[LevelContext<'_>]) -> Option<Clip> {
         });
     }
     Some(clip)
+}
+
+/// One marker per frame where animated levels end a cycle (see the module docs).
+/// `keyed` are the animated levels, `ms` the clip's milliseconds per frame.
+fn cycle_ends(levels: &[Level], keyed: &[usize], ms: f32) -> Vec<EventMarker> {
+    // (frame, cycle, cycles, level number)
+    let mut ends: Vec<(u32, u32, u32, usize)> = Vec::new();
+    for &i in keyed {
+        let Some(anim) = &levels[i].anim else {
+            continue;
+        };
+        let length = anim.frames.len() as f32 * anim.time / ms;
+        for cycle in 1..=anim.cycles.max(1) {
+            let frame = (length * cycle as f32).round() as u32;
+            ends.push((frame, cycle, anim.cycles, i + 1));
+        }
+    }
+    ends.sort_unstable();
+    let mut markers: Vec<EventMarker> = Vec::new();
+    let mut k = 0;
+    while k < ends.len() {
+        let (frame, cycle, cycles, _) = ends[k];
+        let group: Vec<String> = ends[k..]
+            .iter()
+            .take_while(|e| (e.0, e.1, e.2) == (frame, cycle, cycles))
+            .map(|e| e.3.to_string())
+            .collect();
+        k += group.len();
+        let who = if group.len() == 1 {
+            format!("level {}", group[0])
+        } else {
+            format!("levels {}", group.join(", "))
+        };
+        let text = if cycles == 0 {
+            format!("{who}: end of cycle")
+        } else {
+            format!("{who}: end of cycle {cycle} of {cycles}")
+        };
+        markers.push(EventMarker { frame, text });
+    }
+    markers
 }
 
 #[cfg(test)]
@@ -271,6 +319,99 @@ mod tests {
         let v = &c.visibility[0];
         assert_eq!(v.visible, vec![false, true, false, true]);
         assert!(!v.sample(0.1) && v.sample(0.3) && !v.sample(0.6) && v.sample(0.8));
+    }
+
+    fn animated(time: f32, cycles: u32, frames: usize) -> Level {
+        Level {
+            anim: Some(AnimObject {
+                time,
+                cycles,
+                frames: vec![frame([0.0; 3], [0.0; 3], [1.0; 3]); frames],
+            }),
+            ..Level::default()
+        }
+    }
+
+    #[test]
+    fn finite_cycles_lengthen_the_clip_and_mark_each_cycle_end() {
+        // fireknee-like: 3 levels, 150 ms, 2 cycles of 3 frames; one static level between.
+        let levels = [
+            animated(150.0, 2, 3),
+            Level::default(),
+            animated(150.0, 2, 3),
+            animated(150.0, 2, 3),
+        ];
+        let c = clip(&levels, &[ctx(0x200, "p.png"); 4]).unwrap();
+        assert_eq!((c.frame_count, c.looping), (6, false));
+        assert!((c.duration() - 0.9).abs() < 1e-6);
+        let ev: Vec<(u32, &str)> = c
+            .events
+            .iter()
+            .map(|e| (e.frame, e.text.as_str()))
+            .collect();
+        assert_eq!(
+            ev,
+            vec![
+                (3, "levels 1, 3, 4: end of cycle 1 of 2"),
+                (6, "levels 1, 3, 4: end of cycle 2 of 2"),
+            ]
+        );
+        // Keyframe ticks repeat in the second cycle.
+        assert_eq!(c.keyframes, vec![0, 1, 2, 3, 4, 5]);
+
+        // Levels with their own timing and cycles: each gets its own markers, in clip
+        // frames (the first level's 100 ms).
+        let levels = [animated(100.0, 3, 2), animated(200.0, 1, 4)];
+        let c = clip(&levels, &[ctx(0x200, "p.png"); 2]).unwrap();
+        assert_eq!((c.fps, c.frame_count, c.looping), (10.0, 8, false));
+        let ev: Vec<(u32, &str)> = c
+            .events
+            .iter()
+            .map(|e| (e.frame, e.text.as_str()))
+            .collect();
+        assert_eq!(
+            ev,
+            vec![
+                (2, "level 1: end of cycle 1 of 3"),
+                (4, "level 1: end of cycle 2 of 3"),
+                (6, "level 1: end of cycle 3 of 3"),
+                (8, "level 2: end of cycle 1 of 1"),
+            ]
+        );
+    }
+
+    #[test]
+    fn looping_levels_mark_the_end_of_their_cycle() {
+        // Derrick-like: levels 2 and 3 loop 25 frames of 60 ms.
+        let levels = [
+            Level::default(),
+            animated(60.0, 0, 25),
+            animated(60.0, 0, 25),
+        ];
+        let c = clip(&levels, &[ctx(0x200, "p.png"); 3]).unwrap();
+        assert_eq!((c.frame_count, c.looping), (25, true));
+        assert_eq!(
+            c.events,
+            vec![EventMarker {
+                frame: 25,
+                text: "levels 2, 3: end of cycle".into()
+            }]
+        );
+        // Texture animation alone has no cycle ends.
+        let tex = Level {
+            tex_anim: Some(TexAnim {
+                frames: 4,
+                ms_per_frame: 100.0,
+                size: Vec2::splat(0.5),
+            }),
+            ..Level::default()
+        };
+        assert!(
+            clip(&[tex], &[ctx(0x222, "p.png")])
+                .unwrap()
+                .events
+                .is_empty()
+        );
     }
 
     #[test]
