@@ -454,6 +454,48 @@ fn info_json_reports_file_axes_world_and_vertices() {
     let clip = &j["clips"][0];
     assert_eq!(clip["motions"][1]["name"], "walk");
     assert_eq!(clip["events"][2]["text"], "*msg(\"발소리\")");
+    // Then one clip per motion, events relative to the motion's first frame.
+    let clips = j["clips"].as_array().unwrap();
+    let motions = f["motions"].as_array().unwrap();
+    assert_eq!(
+        clips.len(),
+        1 + motions.len(),
+        "the timeline plus each motion"
+    );
+    let fram: Vec<u64> = f["fram_frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    let scripts = f["fram_scripts"].as_array().unwrap();
+    for (got, want) in clips[1..].iter().zip(motions) {
+        let (start, end) = (
+            want["start"].as_u64().unwrap(),
+            want["end"].as_u64().unwrap(),
+        );
+        assert_eq!(got["name"], want["name"]);
+        assert_eq!(got["frames"].as_u64().unwrap(), end - start + 1);
+        assert_eq!(got["fps"].as_f64().unwrap(), 30.0);
+        let events: Vec<(u64, &str)> = got["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e["frame"].as_u64().unwrap(), e["text"].as_str().unwrap()))
+            .collect();
+        let want_events: Vec<(u64, &str)> = fram
+            .iter()
+            .zip(scripts)
+            .filter(|(f, _)| (start..=end).contains(*f))
+            .map(|(f, t)| (f - start, t.as_str().unwrap()))
+            .collect();
+        assert_eq!(events, want_events, "{} events", want["name"]);
+    }
+    // The walk motion holds all three FRAM events (30, 50, 55 → 10, 30, 35).
+    assert_eq!(clips[2]["events"].as_array().unwrap().len(), fram.len());
+    // --at accepts a motion name: walk:5 is frame 25 of the timeline.
+    let (clip, t) = vitrine::cli::info::parse_at(&model, "walk:5").unwrap();
+    assert_eq!((clip, t), (0, 25.0 / 30.0));
 }
 
 #[test]

@@ -6,7 +6,7 @@
 
 use crate::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
 use crate::formats::{self, LoadOptions};
-use crate::model::{Model, Pose};
+use crate::model::{Clip, Model, Pose};
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -143,7 +143,31 @@ pub fn run(args: &InfoArgs) -> i32 {
     i32::from(failed > 0)
 }
 
-/// Parses `CLIP:FRAME` into a clip index and a time in seconds.
+/// The `clips` entries of a clip's motions: each motion's range as a clip of its own,
+/// with the clip's keyframes and events inside the range, frames relative to its start.
+fn motion_clips(c: &Clip) -> Vec<Value> {
+    c.motions
+        .iter()
+        .map(|m| {
+            let end = m.end.max(m.start);
+            let inside = |f: u32| (m.start..=end).contains(&f);
+            json!({
+                "name": m.name,
+                "frames": end - m.start + 1,
+                "fps": c.fps,
+                "loop": c.looping,
+                "keyframes": c.keyframes.iter().filter(|&&f| inside(f)).map(|f| f - m.start).collect::<Vec<_>>(),
+                "events": c.events.iter().filter(|e| inside(e.frame))
+                    .map(|e| json!({"frame": e.frame - m.start, "text": e.text})).collect::<Vec<_>>(),
+                "motion_of": c.name,
+                "start": m.start,
+            })
+        })
+        .collect()
+}
+
+/// Parses `CLIP:FRAME` into a clip index and a time in seconds; CLIP may also name a
+/// motion (FRAME then counts from the motion's first frame).
 pub fn parse_at(model: &Model, at: &str) -> Result<(usize, f32), String> {
     let (name, frame) = at
         .rsplit_once(':')
@@ -151,6 +175,13 @@ pub fn parse_at(model: &Model, at: &str) -> Result<(usize, f32), String> {
     let frame: f32 = frame
         .parse()
         .map_err(|_| format!("--at {at}: {frame} is not a frame number"))?;
+    if model.clip_index(name).is_none() {
+        for (i, c) in model.clips.iter().enumerate() {
+            if let Some(m) = c.motions.iter().find(|m| m.name == name) {
+                return Ok((i, c.frame_time(m.start as f32 + frame)));
+            }
+        }
+    }
     let clip = model.clip_index(name).ok_or_else(|| {
         let names: Vec<_> = model.clips.iter().map(|c| c.name.as_str()).collect();
         format!("--at {at}: no clip {name:?} (clips: {names:?})")
@@ -211,6 +242,7 @@ pub fn model_json(model: &Model, path: &Path, args: &InfoArgs) -> Result<Value, 
         .iter()
         .map(|t| json!({"role": t.role, "name": t.name, "resolved": t.resolved.is_some()}))
         .collect();
+    // One entry per clip, then one per named motion (PET MOTI ranges of a clip's timeline).
     let clips: Vec<Value> = model
         .clips
         .iter()
@@ -232,6 +264,7 @@ pub fn model_json(model: &Model, path: &Path, args: &InfoArgs) -> Result<Value, 
             }
             o
         })
+        .chain(model.clips.iter().flat_map(motion_clips))
         .collect();
     let connectors: Vec<Value> = model
         .connectors

@@ -1,7 +1,7 @@
 //! Texture decoding and upload, cached by file across models.
 //!
 //! Images are decoded with the `image` crate (PNG incl. paletted with `tRNS`, JPEG, BMP
-//! incl. 8-bit palettised), converted to RGBA8 and uploaded with a CPU-built box-filtered
+//! incl. 8-bit palettised, DDS with DXT1/3/5 blocks), converted to RGBA8 and uploaded with a CPU-built box-filtered
 //! mip chain. Colour textures (base maps) use an `*Srgb` format so the shader shades in
 //! linear; data textures (masks, normal and specular maps) stay `Unorm`.
 //!
@@ -9,7 +9,8 @@
 //! [`super::SceneRenderer::set_model`]: entries the current model does not use are evicted
 //! only once the cache grows past its byte budget. Failed decodes are cached too.
 //!
-//! Non-goals: KTX2/DDS, compressed GPU formats, anisotropic filtering.
+//! Non-goals: KTX2, DDS other than DXT1/3/5, uploading compressed GPU formats (DDS blocks
+//! are decoded on the CPU), anisotropic filtering.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -303,6 +304,34 @@ mod tests {
         assert_eq!(h.get_pixel(0, 0)[0], 50);
         let one = half(&h);
         assert_eq!(one.dimensions(), (1, 1));
+    }
+
+    #[test]
+    fn dxt1_dds_decodes_by_content() {
+        // 4×4 DXT1: one block, colour 0 = pure green (RGB565 0x07E0) > colour 1 = black,
+        // texels 0..7 index 0, texels 8..15 index 1.
+        let mut bytes = vec![0u8; 128];
+        let mut put = |at: usize, v: u32| bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        put(4, 124);
+        put(8, 0x1 | 0x2 | 0x4 | 0x1000);
+        put(12, 4);
+        put(16, 4);
+        put(76, 32);
+        put(80, 0x4);
+        put(108, 0x1000);
+        bytes[..4].copy_from_slice(b"DDS ");
+        bytes[84..88].copy_from_slice(b"DXT1");
+        bytes.extend_from_slice(&0x07E0u16.to_le_bytes());
+        bytes.extend_from_slice(&0u16.to_le_bytes());
+        bytes.extend_from_slice(&0x5555_0000u32.to_le_bytes());
+        let path = std::env::temp_dir().join(format!("vitrine-dxt1-{}.tex", std::process::id()));
+        std::fs::write(&path, &bytes).unwrap();
+        let img = decode(&path);
+        std::fs::remove_file(&path).ok();
+        let img = img.unwrap();
+        assert_eq!(img.dimensions(), (4, 4));
+        assert_eq!(img.get_pixel(0, 0).0, [0, 255, 0, 255]);
+        assert_eq!(img.get_pixel(3, 3).0, [0, 0, 0, 255]);
     }
 
     #[test]

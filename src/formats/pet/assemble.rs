@@ -98,7 +98,8 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Model, LoadError> {
 }
 
 /// For each material whose base texture has a `<stem>_mask.jpg` companion, uses the
-/// companion's red channel as alpha (alpha test, double-sided).
+/// companion's red channel as alpha (alpha test, double-sided); a `[`-prefixed `.dds`
+/// uses its own alpha instead ([`textures::own_alpha`]).
 pub fn add_masks(model: &mut Model, path: &Path, options: &LoadOptions) {
     let mut resolver = Resolver::new();
     for m in 0..model.materials.len() {
@@ -107,6 +108,13 @@ pub fn add_masks(model: &mut Model, path: &Path, options: &LoadOptions) {
         };
         let base_name = model.textures[base].name.clone();
         if base_name.to_lowercase().ends_with("_mask.jpg") {
+            continue;
+        }
+        if textures::own_alpha(&model.materials[m].name) {
+            // `[name.dds`: the DDS's own alpha channel cuts out (base alpha is always used).
+            let mat = &mut model.materials[m];
+            mat.blend = BlendMode::AlphaTest;
+            mat.double_sided = true;
             continue;
         }
         let mask = textures::mask_name(&base_name);

@@ -17,6 +17,7 @@ use super::bones::BoneData;
 use super::events::CollRecord;
 use super::mesh::MeshData;
 use super::sections::PetFile;
+use super::textures;
 use crate::formats::{ErrorKind, LoadError};
 use crate::model::{
     Clip, CollisionBox, Corner, Diagnostic, EventMarker, FileAxes, Format, Interpolation, Location,
@@ -156,9 +157,11 @@ impl Builder {
         let first = self.model.materials.len();
         for t in &file.textures {
             let tex = self.model.textures.len();
+            // The flag prefix is not part of the file name on disk.
+            let (_, bare) = textures::split_prefix(&t.name);
             self.model
                 .textures
-                .push(TextureRef::new(TextureRole::Base, t.name.clone()));
+                .push(TextureRef::new(TextureRole::Base, bare));
             let mut mat = Material::new(t.name.clone(), [1.0; 4]);
             mat.base = Some(tex);
             self.model.materials.push(mat);

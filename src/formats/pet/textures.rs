@@ -43,6 +43,20 @@ pub fn parse(r: &mut Reader<'_>) -> Result<Vec<TextEntry>, LoadError> {
     Ok(out)
 }
 
+/// Splits a `TEXT` name into its flag prefix (`[`, `][`, `!`, `+`, `]`: mask, specular,
+/// unknown) and the file name the game looks up.
+pub fn split_prefix(name: &str) -> (&str, &str) {
+    let bare = name.trim_start_matches(['[', ']', '!', '+']);
+    (&name[..name.len() - bare.len()], bare)
+}
+
+/// Whether a `TEXT` name carries its own alpha: a `[`-prefixed `.dds` (the DDS's alpha
+/// channel is the mask; no `_mask.jpg` companion is looked up).
+pub fn own_alpha(name: &str) -> bool {
+    let (prefix, bare) = split_prefix(name);
+    prefix.contains('[') && bare.to_lowercase().ends_with(".dds")
+}
+
 /// The alpha companion of a texture name: `<stem>_mask.jpg`.
 pub fn mask_name(name: &str) -> String {
     let stem = match name.rfind('.') {
@@ -78,5 +92,14 @@ mod tests {
         assert_eq!(mask_name("puppet_cape.jpg"), "puppet_cape_mask.jpg");
         assert_eq!(mask_name("a.b.dds"), "a.b_mask.jpg");
         assert_eq!(mask_name("noext"), "noext_mask.jpg");
+    }
+
+    #[test]
+    fn prefixes() {
+        assert_eq!(split_prefix("][a.dds"), ("][", "a.dds"));
+        assert_eq!(split_prefix("!spec.jpg"), ("!", "spec.jpg"));
+        assert_eq!(split_prefix("plain.jpg"), ("", "plain.jpg"));
+        assert!(own_alpha("[a.DDS") && own_alpha("][a.dds"));
+        assert!(!own_alpha("[a.jpg") && !own_alpha("a.dds") && !own_alpha("!a.dds"));
     }
 }
