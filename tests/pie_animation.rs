@@ -62,6 +62,8 @@ fn derrick_levels_2_and_3_at_frame_6_and_between_6_and_7() {
     let m = formats::load_path(&path, &LoadOptions::default()).expect("derrick loads");
     assert!(m.clips[0].looping);
 
+    // Transforms are compared in the game's own (left-handed) axes: `matrix_to_file`
+    // undoes the model's X mirror.
     // Level 2 (the pump rod) only rises: file z 14085 → model y 14.085 at frame 6.
     // Level 3 (the beam) swings: file (−23053, 0, 9556) → model (−23.053, 9.556, 0), and
     // rotY 17365 → roll −17.365°.
@@ -81,7 +83,10 @@ fn derrick_levels_2_and_3_at_frame_6_and_between_6_and_7() {
 
         // Frame 6 starts at 6 × 60 ms = 0.36 s.
         let pose = Pose::sample(&m, Some(0), 6.0 * ms / 1000.0, 0);
-        let (s, r, t) = pose.world[node].to_scale_rotation_translation();
+        let (s, r, t) = m
+            .axes
+            .matrix_to_file(pose.world[node])
+            .to_scale_rotation_translation();
         assert!(
             t.abs_diff_eq(hand_t, 1e-4),
             "level {level}: {t} vs {hand_t}"
@@ -95,7 +100,10 @@ fn derrick_levels_2_and_3_at_frame_6_and_between_6_and_7() {
         // Halfway to frame 7 (INTERPOLATE defaults on): the midpoints; both frames turn
         // only about Z, so the slerp midpoint is the mean roll.
         let pose = Pose::sample(&m, Some(0), 6.5 * ms / 1000.0, 0);
-        let (_, r, t) = pose.world[node].to_scale_rotation_translation();
+        let (_, r, t) = m
+            .axes
+            .matrix_to_file(pose.world[node])
+            .to_scale_rotation_translation();
         let want_t = (position(&f6) + position(&f7)) / 2.0;
         assert!(
             t.abs_diff_eq(want_t, 1e-4),
@@ -107,11 +115,17 @@ fn derrick_levels_2_and_3_at_frame_6_and_between_6_and_7() {
 
         // Looping: one cycle later (25 × 60 ms) the level is back at frame 6.
         let later = Pose::sample(&m, Some(0), (25.0 + 6.0) * ms / 1000.0, 0);
-        let (_, _, t) = later.world[node].to_scale_rotation_translation();
+        let (_, _, t) = m
+            .axes
+            .matrix_to_file(later.world[node])
+            .to_scale_rotation_translation();
         assert!(t.abs_diff_eq(hand_t, 1e-3), "level {level}: {t}");
 
         // Level 1 (the frame) has no ANIMOBJECT and stays at the origin.
-        let (_, r, t) = pose.world[0].to_scale_rotation_translation();
+        let (_, r, t) = m
+            .axes
+            .matrix_to_file(pose.world[0])
+            .to_scale_rotation_translation();
         assert!(t.abs_diff_eq(Vec3::ZERO, 1e-6) && same_rotation(r, Quat::IDENTITY));
     }
 }

@@ -99,17 +99,23 @@ fn legacy_1999_file_several_records_per_line_ngons_bsp_and_a_spaced_texture_name
     assert_eq!(m.version, "2");
     let mesh = &m.meshes[0];
     assert_eq!(mesh.points.len(), 9);
-    assert_eq!(mesh.points[4], Vec3::new(-10.0, 0.0, 10.0));
+    // In the file's own axes (the model mirrors PIE's left-handed X).
+    assert_eq!(
+        m.axes.point_to_file(mesh.points[4]),
+        Vec3::new(-10.0, 0.0, 10.0)
+    );
     // quad + quad + pentagon (3) + degenerate + one more = 9 triangles.
     assert_eq!(mesh.triangle_count(), 9);
-    let tri = |t: usize| -> [u32; 3] { std::array::from_fn(|k| mesh.corners[t * 3 + k].point) };
+    // Corners in the file's order: the X mirror swapped each triangle's last two.
+    let file_corner = |t: usize, k: usize| &mesh.corners[t * 3 + [0, 2, 1][k]];
+    let tri = |t: usize| -> [u32; 3] { std::array::from_fn(|k| file_corner(t, k).point) };
     assert_eq!(tri(0), [3, 2, 1]);
     assert_eq!(tri(1), [3, 1, 0]);
     // The pentagon 3 7 8 6 2 fans around its first point.
     assert_eq!([tri(4), tri(5), tri(6)], [[3, 7, 8], [3, 8, 6], [3, 6, 2]]);
     // UVs follow the fan; PIE 2 texels are divided by 256.
-    assert_eq!(mesh.corners[4 * 3 + 2].uv[0], Vec2::new(0.25, 0.125));
-    assert_eq!(mesh.corners[6 * 3 + 2].uv[0], Vec2::new(0.0, 0.25));
+    assert_eq!(file_corner(4, 2).uv[0], Vec2::new(0.25, 0.125));
+    assert_eq!(file_corner(6, 2).uv[0], Vec2::new(0.0, 0.25));
     // The degenerate triangle is kept.
     assert_eq!(tri(7), [0, 0, 1]);
     // The texture name with a space, found through the page-NN fallback.
@@ -121,13 +127,22 @@ fn legacy_1999_file_several_records_per_line_ngons_bsp_and_a_spaced_texture_name
     // Both connectors were on one line after the BSP block; z up in the file.
     assert_eq!(m.connectors.len(), 2);
     assert_eq!(m.connectors[1].raw, [5.0, -5.0, 10.0]);
-    assert_eq!(m.connectors[1].position, Vec3::new(5.0, 10.0, -5.0));
+    assert_eq!(
+        m.axes.point_to_file(m.connectors[1].position),
+        Vec3::new(5.0, 10.0, -5.0)
+    );
+    assert_eq!(m.connectors[1].position, Vec3::new(-5.0, 10.0, -5.0));
 }
 
 #[test]
 fn pie2_uvs_are_texels_of_a_256_page() {
     let m = load("pie2_uv_texels.pie");
-    let uv: Vec<Vec2> = m.meshes[0].corners.iter().map(|c| c.uv[0]).collect();
+    // In the file's corner order (the X mirror swapped each triangle's last two).
+    let uv: Vec<Vec2> = m.meshes[0]
+        .corners
+        .chunks_exact(3)
+        .flat_map(|t| [t[0].uv[0], t[2].uv[0], t[1].uv[0]])
+        .collect();
     assert_eq!(
         uv,
         vec![
@@ -178,7 +193,10 @@ fn pie4_comments_tcmask_tilesets_and_per_level_overrides() {
     let l2 = &m.materials[1];
     assert_eq!(name(l2.base), Some("page-90-fixture-urban.png"));
     assert_eq!(l2.blend, BlendMode::Additive);
-    assert_eq!(m.meshes[1].points[1], Vec3::new(10.0, 20.0, 0.0));
+    assert_eq!(
+        m.axes.point_to_file(m.meshes[1].points[1]),
+        Vec3::new(10.0, 20.0, 0.0)
+    );
     let keys: Vec<&str> = m.properties.iter().map(|p| p.key.as_str()).collect();
     assert!(keys.contains(&"Level 2 type flags"), "{keys:?}");
     assert!(keys.contains(&"Level 2 interpolate"), "{keys:?}");
@@ -203,7 +221,7 @@ fn shadow_mesh_is_kept_apart_from_the_render_mesh() {
     assert_eq!(m.shadow_meshes.len(), 1);
     let s = &m.shadow_meshes[0];
     assert_eq!((s.node, s.points.len(), s.triangles.len()), (0, 8, 12));
-    assert_eq!(s.points[6], Vec3::new(8.0, 18.0, 8.0));
+    assert_eq!(m.axes.point_to_file(s.points[6]), Vec3::new(8.0, 18.0, 8.0));
     assert_eq!(m.meshes[0].points.len(), 8);
     assert_eq!(m.details["levels"][0]["shadow_points"], 8);
     assert_eq!(m.details["levels"][0]["shadow_triangles"], 12);
@@ -244,7 +262,11 @@ fn animobject_keyframes_axes_and_hidden_frames() {
     assert_eq!((clip.fps, clip.frame_count, clip.looping), (4.0, 3, false));
     // Frame 1 of level 1: position (1000 2000 3000) → model (1, 3, 2); rotX 90° → pitch −90°.
     let pose = Pose::sample(&m, Some(0), clip.frame_time(1.0), 0);
-    let (_, r, t) = pose.world[0].to_scale_rotation_translation();
+    // Compared in the game's (unmirrored) axes.
+    let (_, r, t) = m
+        .axes
+        .matrix_to_file(pose.world[0])
+        .to_scale_rotation_translation();
     assert!(t.abs_diff_eq(Vec3::new(1.0, 3.0, 2.0), 1e-5), "{t}");
     assert!(
         same_rotation(r, Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)),
@@ -252,7 +274,10 @@ fn animobject_keyframes_axes_and_hidden_frames() {
     );
     // Frame 2: scale 2, yaw −45° (the file's third rotation value).
     let pose = Pose::sample(&m, Some(0), clip.frame_time(2.0), 0);
-    let (s, r, _) = pose.world[0].to_scale_rotation_translation();
+    let (s, r, _) = m
+        .axes
+        .matrix_to_file(pose.world[0])
+        .to_scale_rotation_translation();
     assert!(s.abs_diff_eq(Vec3::splat(2.0), 1e-5), "{s}");
     assert!(
         same_rotation(r, Quat::from_rotation_y(-std::f32::consts::FRAC_PI_4)),

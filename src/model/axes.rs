@@ -36,11 +36,12 @@ impl FileAxes {
         }
     }
 
-    /// Direct3D-style left-handed Y-up files (PET): `(x, y, z)` → `(−x, y, z)`.
+    /// Left-handed Y-up files (PET's Direct3D data, Warzone 2100 PIE): `(x, y, z)` →
+    /// `(−x, y, z)`.
     ///
-    /// Mirroring X (rather than Z) keeps a character that faces the Direct3D camera
-    /// (file −Z) facing −Z, the side every model faces in this convention (Warzone 2100
-    /// and PMF models too), so "Front" shows faces for every format.
+    /// Mirroring X (rather than Z) keeps a model that faces file −Z (a character facing
+    /// the Direct3D camera, a Warzone 2100 barrel) facing −Z, the side every model faces
+    /// in this convention, so "Front" shows faces for every format.
     pub fn y_up_left_handed() -> Self {
         FileAxes {
             name: "y-up left-handed",

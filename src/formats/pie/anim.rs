@@ -4,9 +4,9 @@
 //! ANIMOBJECT (see `notes/pie-format.md`): frame `f` of a level is shown from
 //! `f × time` ms (the game draws `floor(elapsed / time) mod frames`, so `time` is ms per
 //! frame); positions are thousandths, file order x, y, z with y and z swapped relative
-//! to the model (model = (x, z, y) / 1000); rotations are thousandths of degrees with
-//! pitch about X = −rotX, yaw about Y = −rotZ, roll about Z = −rotY, composed
-//! `rotX · rotY · rotZ`; scale is x, y, z unswapped, and scale x = −1 hides the level
+//! to the game's model space ((x, z, y) / 1000); rotations are thousandths of degrees
+//! with pitch about X = −rotX, yaw about Y = −rotZ, roll about Z = −rotY, composed
+//! `rotX · rotY · rotZ`; then mirrored in X like the points (see `build.rs`); scale is x, y, z unswapped, and scale x = −1 hides the level
 //! for that frame (a [`VisibilityTrack`]). A hidden frame's transform keys repeat the
 //! nearest visible frame's, so interpolation never swings a part through the origin.
 //! Each level loops with its own period (`frames × time`); the clip's frame rate is
@@ -56,15 +56,19 @@ pub fn is_team_colour(frames: u32, ctx: &LevelContext<'_>) -> bool {
             .is_some_and(|p| !p.to_ascii_lowercase().contains("-fx"))
 }
 
-/// A frame's transform in model terms.
+/// A frame's transform in model terms: the game's axes (y/z swapped, thousandths,
+/// negated angles), then the X mirror that takes PIE's left-handed space to the model's
+/// right-handed one (`S·T·S`: translation x negated, rotations about Y and Z negated —
+/// quaternion (x, −y, −z, w)).
 fn transform(f: &AnimFrame) -> (Vec3, Quat, Vec3) {
     let [px, py, pz] = f.position;
     let [rx, ry, rz] = f.rotation;
-    let translation = Vec3::new(px, pz, py) / 1000.0;
+    let translation = Vec3::new(-px, pz, py) / 1000.0;
     let deg = |v: f32| (-v / 1000.0).to_radians();
-    let rotation = Quat::from_rotation_x(deg(rx))
+    let game = Quat::from_rotation_x(deg(rx))
         * Quat::from_rotation_y(deg(rz))
         * Quat::from_rotation_z(deg(ry));
+    let rotation = Quat::from_xyzw(game.x, -game.y, -game.z, game.w);
     (translation, rotation, Vec3::from_array(f.scale))
 }
 
@@ -258,7 +262,7 @@ mod tests {
         let cases: &[(AnimFrame, Vec3, Quat)] = &[
             (
                 frame([1000.0, 2000.0, 3000.0], [0.0; 3], [1.0; 3]),
-                Vec3::new(1.0, 3.0, 2.0),
+                Vec3::new(-1.0, 3.0, 2.0),
                 Quat::IDENTITY,
             ),
             (
@@ -269,12 +273,12 @@ mod tests {
             (
                 frame([0.0; 3], [0.0, 0.0, 90000.0], [1.0; 3]),
                 Vec3::ZERO,
-                Quat::from_rotation_y(-std::f32::consts::FRAC_PI_2),
+                Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
             ),
             (
                 frame([0.0; 3], [0.0, 90000.0, 0.0], [1.0; 3]),
                 Vec3::ZERO,
-                Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2),
+                Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
             ),
         ];
         for (f, t, r) in cases {
@@ -282,10 +286,10 @@ mod tests {
             assert!(got_t.abs_diff_eq(*t, 1e-6), "{f:?}: {got_t}");
             assert!(got_r.abs_diff_eq(*r, 1e-6), "{f:?}: {got_r}");
         }
-        // Composition order: X first (outermost), then Y, then Z.
+        // Composition order: X first (outermost), then Y, then Z; mirrored in X.
         let (_, r, _) = transform(&frame([0.0; 3], [90000.0, 90000.0, 90000.0], [1.0; 3]));
         let h = -std::f32::consts::FRAC_PI_2;
-        let want = Quat::from_rotation_x(h) * Quat::from_rotation_y(h) * Quat::from_rotation_z(h);
+        let want = Quat::from_rotation_x(h) * Quat::from_rotation_y(-h) * Quat::from_rotation_z(-h);
         assert!(r.abs_diff_eq(want, 1e-6));
     }
 
@@ -312,8 +316,9 @@ mod tests {
         assert_eq!(tr.period, Some(1.0));
         let t = tr.translation.as_ref().unwrap();
         assert_eq!(t.times, vec![0.0, 0.25, 0.5, 0.75]);
-        // Hidden frames hold the nearest visible transform (first visible for a lead-in).
-        let xs: Vec<f32> = t.values.iter().map(|v| v.x).collect();
+        // Hidden frames hold the nearest visible transform (first visible for a lead-in);
+        // x is mirrored into the model's right-handed space.
+        let xs: Vec<f32> = t.values.iter().map(|v| -v.x).collect();
         assert_eq!(xs, vec![1.0, 1.0, 1.0, 3.0]);
         assert_eq!(tr.scale.as_ref().unwrap().values[0], Vec3::ONE);
         let v = &c.visibility[0];

@@ -1,13 +1,19 @@
 //! Parsed header and levels → [`Model`].
 //!
 //! Mapping: level `i` becomes node `i` (`"level N"`, [`NodeKind::Level`], a root),
-//! mesh `i` and material `i`. PIE points are already right-handed Y-up, so the axes are
-//! the identity. Materials: base = the tileset-0 `TEXTURE` (other tilesets are listed as
+//! mesh `i` and material `i`.
+//!
+//! Axes: PIE is Y-up but **left-handed** (text on texture pages — factory labels,
+//! ground numbers — reads mirrored when the numbers are drawn unchanged right-handed),
+//! so the model mirrors X: points and normals (−x, y, z), each triangle's last two
+//! corners swapped so front faces stay counter-clockwise, connectors (−x, z, y), and
+//! ANIMOBJECT transforms conjugated (`anim.rs`). Models keep facing −Z (barrels point
+//! that way). `info --json` converts back to the file's numbers. Materials: base = the tileset-0 `TEXTURE` (other tilesets are listed as
 //! extra texture references with their slot); team-colour mask = `TCMASK`, else, when
 //! TYPE has 0x10000, the derived `page-NN_tcmask.png`; normal and specular maps alike;
 //! blend from TYPE (0x4 premultiplied, 0x2 additive, else opaque); billboard from 0x20
 //! (roll + pitch) or 0x10 (roll). Connectors keep the file's numbers in `raw` (x, y, z,
-//! z up); `position` is (x, z, y) with fractions dropped, as the game stores them.
+//! z up); `position` is (−x, z, y) with fractions dropped, as the game stores them.
 
 use super::anim::{self, LevelContext};
 use super::header::{self, Header, Settings, TILESETS, TYPE_PITCH, TYPE_PREMULTIPLIED, TYPE_ROLL};
@@ -64,6 +70,7 @@ fn num(v: f32) -> Value {
 /// Fills the model.
 pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) -> Model {
     let mut model = Model::new(Format::Pie, header.version.to_string());
+    model.axes = crate::model::FileAxes::y_up_left_handed();
     model.diagnostics = warnings;
     let global = &header.settings.textures;
     // Moved out so the levels' geometry can be moved into the meshes below.
@@ -169,10 +176,23 @@ pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) 
             );
         }
         let triangles = (level.corners.len() / 3) as u32;
+        let mut points = std::mem::take(&mut level.points);
+        for p in &mut points {
+            p.x = -p.x;
+        }
+        let mut corners = std::mem::take(&mut level.corners);
+        for tri in corners.chunks_exact_mut(3) {
+            tri.swap(1, 2);
+        }
+        for c in &mut corners {
+            if let Some(n) = &mut c.normal {
+                n.x = -n.x;
+            }
+        }
         model.meshes.push(Mesh {
             name: name.clone(),
-            points: std::mem::take(&mut level.points),
-            corners: std::mem::take(&mut level.corners),
+            points,
+            corners,
             submeshes: if triangles > 0 {
                 vec![Submesh {
                     first_triangle: 0,
@@ -194,14 +214,14 @@ pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) 
             model.connectors.push(Connector {
                 node: i,
                 raw: *raw,
-                position: Vec3::new(x, z, y),
+                position: Vec3::new(-x, z, y),
             });
         }
         if let Some(s) = level.shadow.take() {
             model.shadow_meshes.push(ShadowMesh {
                 node: i,
-                points: s.points,
-                triangles: s.triangles,
+                points: s.points.iter().map(|p| Vec3::new(-p.x, p.y, p.z)).collect(),
+                triangles: s.triangles.iter().map(|&[a, b, c]| [a, c, b]).collect(),
             });
         }
     }
