@@ -112,7 +112,8 @@ impl Resolver {
             .filter(|c| !c.is_empty() && *c != ".")
             .collect();
         let bare = components.last()?.to_lowercase();
-        let model_dir = model_path.parent().unwrap_or(Path::new("."));
+        let model_dir = model_dir(model_path);
+        let model_dir = model_dir.as_path();
         let mut dirs: Vec<PathBuf> = roots.to_vec();
         dirs.push(model_dir.to_path_buf());
         for dir in &dirs {
@@ -142,7 +143,8 @@ impl Resolver {
     /// then Warzone 2100's model folders in each ancestor (`mp` before `base`).
     pub fn model_file(&mut self, name: &str, model_path: &Path) -> Option<PathBuf> {
         let bare = name.rsplit(['\\', '/']).next()?.to_lowercase();
-        let model_dir = model_path.parent().unwrap_or(Path::new("."));
+        let model_dir = model_dir(model_path);
+        let model_dir = model_dir.as_path();
         if let Some(p) = self.find_in(model_dir, &bare, false) {
             return Some(p);
         }
@@ -160,6 +162,17 @@ impl Resolver {
         }
         None
     }
+}
+
+/// The folder a model file is in, absolute where possible, so that the ancestor search
+/// (`texpages/` beside a parent folder) also works for `vitrine render body.pie` run in
+/// the model's own folder.
+fn model_dir(model_path: &Path) -> PathBuf {
+    let parent = match model_path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::canonicalize(parent).unwrap_or_else(|_| parent.to_path_buf())
 }
 
 /// `page-12` for `page-12-player-buildings.png` or `page-12.png`; `None` otherwise.
