@@ -65,6 +65,62 @@ fn bench(c: &mut Criterion) {
             target.read_rgba(d, q).unwrap()
         })
     });
+    skinning(c, &gpu, &mut scene, &target);
+}
+
+/// GPU skinning cost: the PET puppet (GPU linear blend skinning, 13 joints) posed at a new
+/// time every frame — pose sampling, joint upload, render, readback — against the same
+/// figure with skinning baked on the CPU into a static copy (`model::skin_positions`).
+fn skinning(c: &mut Criterion, gpu: &Gpu, scene: &mut SceneRenderer, target: &RenderTarget) {
+    let (d, q) = (&gpu.device, &gpu.queue);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/synthetic/pet/puppet_v13.pet");
+    let Ok(model) = vitrine::formats::load_path(&path, &Default::default()) else {
+        eprintln!("SKIPPED: skinning bench needs {}", path.display());
+        return;
+    };
+    let mut view = ViewSettings::default();
+    let rest = Pose::rest(&model);
+    let (lo, hi) = model_bounds(&model, &rest).unwrap();
+    view.camera.frame_view(lo, hi, 1.0);
+    scene.set_model(d, q, &model);
+    let mut t = 0.0f32;
+    c.bench_function("puppet 256, GPU-skinned, new pose each frame", |b| {
+        b.iter(|| {
+            t = (t + 1.0 / 30.0) % 2.0;
+            let pose = Pose::sample(&model, Some(0), t, 0);
+            scene.render(d, q, target, &pose, &view);
+            target.read_rgba(d, q).unwrap()
+        })
+    });
+    // The same frame with the skinning done on the CPU into a static mesh.
+    let pose = Pose::sample(&model, Some(0), 1.0, 0);
+    let mut baked = model.clone();
+    for (i, mesh) in baked.meshes.iter_mut().enumerate() {
+        if mesh.skin.is_some() {
+            mesh.points = vitrine::model::skin_positions(&model, i, &pose);
+            mesh.skin = None;
+            mesh.influences.clear();
+        }
+    }
+    baked.clips.clear();
+    let baked_pose = Pose::rest(&baked);
+    c.bench_function(
+        "puppet 256, CPU-skinned (skin_positions + upload + render)",
+        |b| {
+            b.iter(|| {
+                let mut m = baked.clone();
+                for (i, mesh) in m.meshes.iter_mut().enumerate() {
+                    if !model.meshes[i].influences.is_empty() {
+                        mesh.points = vitrine::model::skin_positions(&model, i, &pose);
+                    }
+                }
+                scene.set_model(d, q, &m);
+                scene.render(d, q, target, &baked_pose, &view);
+                target.read_rgba(d, q).unwrap()
+            })
+        },
+    );
 }
 
 criterion_group!(benches, bench);

@@ -149,3 +149,35 @@ fn every_wz2100_model_renders() {
         "drawn iff it has a triangle with area: {wrong:?}"
     );
 }
+
+/// Animated poses against references: the PMF robot at `walk` frame 4 and the PET
+/// puppet mid-walk (GPU-skinned), each framed on its whole clip as `vitrine render
+/// --frame` does, so the camera does not move between frames.
+#[test]
+fn animated_golden_images() {
+    let Some(dir) = common::synthetic() else {
+        return;
+    };
+    let Some(mut rig) = Rig::new() else { return };
+    for (name, file, clip, frame) in [
+        ("pmf-robot-walk-4", "pmf/robot.pmf", "walk", 4.0),
+        (
+            "pet-puppet-frame-35",
+            "pet/puppet_v13.pet",
+            "puppet_v13",
+            35.0,
+        ),
+    ] {
+        let model = formats::load_path(&dir.join(file), &LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let c = model
+            .clip_index(clip)
+            .unwrap_or_else(|| panic!("{file}: no clip {clip}"));
+        let mut view = view(ViewPreset::Iso, 0);
+        view.camera
+            .frame_points(&vitrine::render::clip_points(&model, Some(c), 0), 1.0);
+        let pose =
+            vitrine::model::Pose::sample(&model, Some(c), model.clips[c].frame_time(frame), 0);
+        golden::check(name, &rig.render_pose(&model, &pose, &view, 160));
+    }
+}
