@@ -66,7 +66,7 @@ pub fn overlay_menu_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
 /// The overlay and visibility keys pressed this frame (none while typing).
 pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
     let mut out: Vec<InspectCommand> = Vec::new();
-    if ctx.egui_wants_keyboard_input() {
+    if ctx.text_edit_focused() {
         return Vec::new();
     }
     ctx.input_mut(|i| {

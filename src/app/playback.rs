@@ -70,6 +70,16 @@ pub enum TimelineCommand {
     },
 }
 
+/// How a clip plays until the user picks otherwise: as its file says (PIE cycles,
+/// PMF loop flag, PET / PIE loops).
+fn default_mode(clip: &crate::model::Clip) -> LoopMode {
+    if clip.looping {
+        LoopMode::Loop
+    } else {
+        LoopMode::Once
+    }
+}
+
 /// The part of a clip being played, in seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Span {
@@ -127,6 +137,7 @@ impl Playback {
         Playback {
             clip: (!model.clips.is_empty()).then_some(0),
             playing: !model.clips.is_empty(),
+            mode: model.clips.first().map_or(LoopMode::Loop, default_mode),
             ..Playback::default()
         }
     }
@@ -266,6 +277,10 @@ impl Playback {
     pub fn apply(&mut self, model: &Model, cmd: TimelineCommand) {
         if let TimelineCommand::SelectClip { clip, motion } = cmd {
             if let Some(c) = model.clips.get(clip) {
+                if self.clip != Some(clip) {
+                    // A newly chosen clip plays the way its file says (loops or once).
+                    self.mode = default_mode(c);
+                }
                 self.clip = Some(clip);
                 self.motion = motion.filter(|&m| m < c.motions.len());
                 self.backwards = false;
@@ -323,6 +338,34 @@ impl Playback {
 mod tests {
     use super::*;
     use crate::model::{Format, Motion};
+
+    #[test]
+    fn a_clip_plays_as_its_file_says_until_the_user_changes_it() {
+        let m = model();
+        let mut p = Playback::for_model(&m);
+        assert_eq!(p.mode, LoopMode::Loop, "walk loops");
+        p.apply(
+            &m,
+            TimelineCommand::SelectClip {
+                clip: 1,
+                motion: None,
+            },
+        );
+        assert_eq!(p.mode, LoopMode::Once, "wave plays once");
+        p.mode = LoopMode::PingPong;
+        p.apply(
+            &m,
+            TimelineCommand::SelectClip {
+                clip: 1,
+                motion: None,
+            },
+        );
+        assert_eq!(
+            p.mode,
+            LoopMode::PingPong,
+            "reselecting keeps the user's choice"
+        );
+    }
 
     /// Clip 0: "walk", 10 frames at 10 fps, looping, with motions "a" 0–3 and "b" 4–9.
     /// Clip 1: "wave", 5 frames at 5 fps, once.

@@ -217,7 +217,7 @@ pub fn camera_input(ui: &egui::Ui, response: &egui::Response) -> Vec<AppCommand>
             out.push(AppCommand::Zoom(steps));
         }
     }
-    if !ui.ctx().egui_wants_keyboard_input() {
+    if !ui.ctx().text_edit_focused() {
         ui.ctx().input_mut(|i| {
             let none = egui::Modifiers::NONE;
             for (key, cmd) in [
