@@ -14,8 +14,7 @@ use vitrine::formats::{self, ErrorKind, LoadOptions};
 use vitrine::model::{Location, Model, NodeKind, Pose, TextureRole, skin_positions};
 
 fn manifest(dir: &Path) -> Value {
-    let text = std::fs::read_to_string(dir.join("MANIFEST.json")).expect("MANIFEST.json");
-    serde_json::from_str(&text).expect("MANIFEST.json parses")
+    common::manifest(dir)
 }
 
 fn load(dir: &Path, rel: &str) -> Model {

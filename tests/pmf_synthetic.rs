@@ -16,8 +16,7 @@ use vitrine::formats::{ErrorKind, LoadOptions, load_path};
 use vitrine::model::{Location, Model, Pose};
 
 fn manifest(dir: &Path) -> Value {
-    let text = std::fs::read_to_string(dir.join("MANIFEST.json")).expect("MANIFEST.json");
-    serde_json::from_str(&text).expect("MANIFEST.json parses")
+    common::manifest(dir)
 }
 
 fn v3(v: &Value) -> Vec3 {
@@ -467,13 +466,7 @@ fn every_bad_pmf_fails_or_warns_as_the_manifest_says() {
     };
     let m = manifest(&dir);
     let bad = m["bad"].as_object().unwrap();
-    let mut on_disk: Vec<String> = std::fs::read_dir(dir.join("bad"))
-        .unwrap()
-        .flatten()
-        .map(|e| format!("bad/{}", e.file_name().to_string_lossy()))
-        .filter(|n| n.starts_with("bad/pmf_"))
-        .collect();
-    on_disk.sort();
+    let on_disk = common::bad_files_on_disk(&dir, "pmf_");
     let listed: Vec<&String> = bad.keys().filter(|k| k.starts_with("bad/pmf_")).collect();
     assert_eq!(
         on_disk.iter().collect::<Vec<_>>(),

@@ -12,8 +12,7 @@ use vitrine::formats::{self, ErrorKind, LoadOptions};
 use vitrine::model::{Format, Location, Model, NodeKind, Pose};
 
 fn manifest(dir: &Path) -> Value {
-    let text = std::fs::read_to_string(dir.join("MANIFEST.json")).expect("MANIFEST.json");
-    serde_json::from_str(&text).expect("MANIFEST.json parses")
+    common::manifest(dir)
 }
 
 fn load(path: &Path) -> Model {
@@ -544,13 +543,7 @@ fn bad_files_fail_or_warn_as_the_manifest_says() {
     };
     let m = manifest(&dir);
     let bad = m["bad"].as_object().unwrap();
-    let mut on_disk: Vec<String> = std::fs::read_dir(dir.join("bad"))
-        .unwrap()
-        .flatten()
-        .map(|e| format!("bad/{}", e.file_name().to_string_lossy()))
-        .filter(|n| n.starts_with("bad/tpm_"))
-        .collect();
-    on_disk.sort();
+    let on_disk = common::bad_files_on_disk(&dir, "tpm_");
     let mut listed: Vec<String> = bad
         .keys()
         .filter(|k| k.starts_with("bad/tpm_"))

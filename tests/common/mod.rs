@@ -41,3 +41,22 @@ pub fn synthetic() -> Option<PathBuf> {
 pub fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
+
+/// The synthetic corpus's `MANIFEST.json` (the facts a correct loader must report).
+pub fn manifest(synthetic: &std::path::Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(synthetic.join("MANIFEST.json")).expect("MANIFEST.json");
+    serde_json::from_str(&text).expect("MANIFEST.json parses")
+}
+
+/// `bad/<name>` of every file in the synthetic corpus's `bad/` folder whose name starts
+/// with `prefix` (`"pmf_"`), sorted.
+pub fn bad_files_on_disk(synthetic: &std::path::Path, prefix: &str) -> Vec<String> {
+    let mut on_disk: Vec<String> = std::fs::read_dir(synthetic.join("bad"))
+        .expect("bad/")
+        .flatten()
+        .map(|e| format!("bad/{}", e.file_name().to_string_lossy()))
+        .filter(|n| n.starts_with(&format!("bad/{prefix}")))
+        .collect();
+    on_disk.sort();
+    on_disk
+}
