@@ -3,6 +3,7 @@
 //! model and change its pose, colour modes show their legends, the texture folder is
 //! used and saved, an animation without its skeleton says so.
 
+mod app_support;
 mod common;
 
 use egui_kittest::Harness;
@@ -10,36 +11,18 @@ use egui_kittest::kittest::Queryable;
 use glam::Vec3;
 use std::path::{Path, PathBuf};
 use vitrine::app::commands::{AppCommand, apply};
-use vitrine::app::layout::window_ui;
 use vitrine::app::settings::{Settings, SettingsFile};
 use vitrine::app::state::AppState;
-use vitrine::app::viewport::camera_input;
 use vitrine::formats::pmf::{EulerOrder, RotationUnits};
 use vitrine::model::{Model, Pose};
 use vitrine::render::{ColourMode, node_colour};
 
-fn frame(ui: &mut eframe::egui::Ui, state: &mut AppState) {
-    let commands = window_ui(ui, state, |ui, _| {
-        let rect = ui.available_rect_before_wrap();
-        let response = ui.allocate_rect(rect, eframe::egui::Sense::click_and_drag());
-        camera_input(ui, &response)
-    });
-    for cmd in commands {
-        let _ = apply(state, cmd);
-    }
-}
-
 fn harness(state: AppState) -> Harness<'static, AppState> {
-    Harness::builder()
-        .with_size(eframe::egui::vec2(1100.0, 1000.0))
-        .build_ui_state(frame, state)
+    app_support::harness(state, 1000.0)
 }
 
 fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vitrine-app-display-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    app_support::temp_dir(&format!("display-{tag}"))
 }
 
 fn open(h: &mut Harness<'static, AppState>, path: &Path) {

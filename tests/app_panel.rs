@@ -6,39 +6,17 @@ use egui_kittest::kittest::Queryable;
 use glam::Vec3;
 use std::path::{Path, PathBuf};
 use vitrine::app::commands::{AppCommand, apply};
-use vitrine::app::layout::window_ui;
 use vitrine::app::settings::{Settings, SettingsFile};
 use vitrine::app::state::AppState;
-use vitrine::app::viewport::camera_input;
 use vitrine::model::{Corner, Format, Material, Mesh, Model, Node, NodeKind, Submesh};
 use vitrine::render::{TEAM_COLOURS, ViewPreset, clip_points};
 
-/// One frame of the window as the real app runs it: lay out, then apply the commands.
-fn frame(ui: &mut eframe::egui::Ui, state: &mut AppState) {
-    let commands = window_ui(ui, state, |ui, _| {
-        // The real view's input handling on a plain area instead of the GPU image.
-        let rect = ui.available_rect_before_wrap();
-        let response = ui.allocate_rect(rect, eframe::egui::Sense::click_and_drag());
-        camera_input(ui, &response)
-    });
-    for cmd in commands {
-        // Effects (dialogs, GPU screenshots) are the window shell's business.
-        let _ = apply(state, cmd);
-    }
-}
-
 fn harness(state: AppState) -> Harness<'static, AppState> {
-    Harness::builder()
-        .with_size(eframe::egui::vec2(1100.0, 900.0))
-        .build_ui_state(frame, state)
+    app_support::harness(state, 900.0)
 }
 
-/// A private folder under the system temp dir.
 fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vitrine-app-panel-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    app_support::temp_dir(&format!("panel-{tag}"))
 }
 
 /// A two-level model: a hull with a turret child, one triangle each.
@@ -256,6 +234,7 @@ fn view_keys_and_buttons_drive_the_camera() {
     assert_eq!(h.state().camera.target, target);
 }
 
+mod app_support;
 mod common;
 
 #[test]

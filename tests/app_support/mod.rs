@@ -1,0 +1,39 @@
+//! The window driven by egui_kittest with the real layout and command handling and a
+//! stand-in for the 3D view (no GPU needed), shared by the window's test files.
+#![allow(dead_code)]
+
+use egui_kittest::Harness;
+use std::path::PathBuf;
+use vitrine::app::commands::apply;
+use vitrine::app::layout::window_ui;
+use vitrine::app::state::AppState;
+use vitrine::app::viewport::camera_input;
+
+/// One frame of the window as the real app runs it: lay out, then apply the commands.
+pub fn frame(ui: &mut eframe::egui::Ui, state: &mut AppState) {
+    let commands = window_ui(ui, state, |ui, _| {
+        // The real view's input handling on a plain area instead of the GPU image.
+        let rect = ui.available_rect_before_wrap();
+        let response = ui.allocate_rect(rect, eframe::egui::Sense::click_and_drag());
+        camera_input(ui, &response)
+    });
+    for cmd in commands {
+        // Effects (dialogs, GPU screenshots) are the window shell's business.
+        let _ = apply(state, cmd);
+    }
+}
+
+/// A 1100 points wide window of the given height on `state`.
+pub fn harness(state: AppState, height: f32) -> Harness<'static, AppState> {
+    Harness::builder()
+        .with_size(eframe::egui::vec2(1100.0, height))
+        .build_ui_state(frame, state)
+}
+
+/// A fresh private folder under the system temp dir (`tag` names the test).
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("vitrine-app-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
