@@ -5,8 +5,16 @@
 //! scene, plus the pose sampler) → [`render`] (windowless wgpu) → [`app`] (eframe) and
 //! [`cli`].
 
+//!
+//! The pure core ([`formats`], [`model`]) builds without the `gui` feature; the renderer,
+//! the window and the command line need it.
+
+#[cfg(feature = "gui")]
 pub mod app;
+#[cfg(feature = "gui")]
 pub mod cli;
+pub mod files;
 pub mod formats;
 pub mod model;
+#[cfg(feature = "gui")]
 pub mod render;

@@ -1,0 +1,195 @@
+//! The one way Vitrine writes a file: into a temporary file beside the target, then a
+//! rename, so a reader (the game, a forum upload, the next start of Vitrine) sees either
+//! the old file or the whole new one — never half of it. Settings, screenshots, batch
+//! thumbnails and every exporter use it.
+//!
+//! A writer that is dropped without [`AtomicFile::commit`] (an error, a cancelled export,
+//! a panic) removes its temporary file: nothing is left behind.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// A file being written; becomes visible under its name only on [`AtomicFile::commit`].
+#[derive(Debug)]
+pub struct AtomicFile {
+    tmp: tempfile::NamedTempFile,
+    target: PathBuf,
+}
+
+impl AtomicFile {
+    /// Starts writing `target`, creating its folder if needed. The temporary file lives
+    /// in the same folder (a rename across file systems is not atomic).
+    pub fn create(target: &Path) -> io::Result<AtomicFile> {
+        let dir = parent_dir(target);
+        std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
+        let stem = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{stem}."))
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .map_err(|e| with_path(e, target))?;
+        Ok(AtomicFile {
+            tmp,
+            target: target.to_path_buf(),
+        })
+    }
+
+    /// The name the file will have once committed.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Flushes to disk and renames over `target` (replacing an existing file).
+    pub fn commit(self) -> io::Result<PathBuf> {
+        self.tmp.as_file().sync_all()?;
+        let target = self.target;
+        self.tmp
+            .persist(&target)
+            .map_err(|e| with_path(e.error, &target))?;
+        Ok(target)
+    }
+
+    /// Flushes and gives the file `target`'s name only if no file has it; fails with
+    /// [`io::ErrorKind::AlreadyExists`] otherwise (the temporary file is then removed).
+    pub fn commit_new(self) -> io::Result<PathBuf> {
+        self.tmp.as_file().sync_all()?;
+        let target = self.target;
+        match self.tmp.persist_noclobber(&target) {
+            Ok(_) => Ok(target),
+            Err(e) => Err(e.error),
+        }
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.tmp.write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.tmp.flush()
+    }
+}
+
+impl io::Seek for AtomicFile {
+    fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
+        self.tmp.seek(pos)
+    }
+}
+
+/// Writes `bytes` to `path` atomically, replacing what was there.
+pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut f = AtomicFile::create(path)?;
+    f.write_all(bytes).map_err(|e| with_path(e, path))?;
+    f.commit().map(|_| ())
+}
+
+/// Writes `bytes` as `folder/<stem>-<n>.<ext>` with the smallest `n ≥ 1` whose name is
+/// free, never replacing a file (two processes saving at once get different names).
+/// Returns the path written.
+pub fn write_numbered(folder: &Path, stem: &str, ext: &str, bytes: &[u8]) -> io::Result<PathBuf> {
+    let mut f = AtomicFile::create(&folder.join(format!("{stem}.{ext}")))?;
+    f.write_all(bytes)?;
+    f.tmp.as_file().sync_all()?;
+    let mut tmp = f.tmp;
+    for n in 1..=100_000u32 {
+        let path = folder.join(format!("{stem}-{n}.{ext}"));
+        if path.exists() {
+            continue;
+        }
+        match tmp.persist_noclobber(&path) {
+            Ok(_) => return Ok(path),
+            Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => tmp = e.file,
+            Err(e) => return Err(with_path(e.error, &path)),
+        }
+    }
+    Err(io::Error::other(format!(
+        "no free name {stem}-<n>.{ext} in {}",
+        folder.display()
+    )))
+}
+
+/// The folder `path` is in (`.` for a bare name).
+fn parent_dir(path: &Path) -> &Path {
+    path.parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// Adds the path to an I/O error's message (std's errors do not name it).
+pub fn with_path(e: io::Error, path: &Path) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn write_replaces_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("nested/settings.json");
+        write(&p, b"one").unwrap();
+        write(&p, b"two").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        assert_eq!(names(&dir.path().join("nested")), ["settings.json"]);
+    }
+
+    #[test]
+    fn dropped_writer_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.gif");
+        {
+            let mut f = AtomicFile::create(&p).unwrap();
+            f.write_all(b"half a gif").unwrap();
+        }
+        assert!(names(dir.path()).is_empty(), "{:?}", names(dir.path()));
+    }
+
+    #[test]
+    fn commit_new_never_clobbers() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.png");
+        std::fs::write(&p, b"old").unwrap();
+        let mut f = AtomicFile::create(&p).unwrap();
+        f.write_all(b"new").unwrap();
+        assert_eq!(
+            f.commit_new().unwrap_err().kind(),
+            io::ErrorKind::AlreadyExists
+        );
+        assert_eq!(std::fs::read(&p).unwrap(), b"old");
+        assert_eq!(names(dir.path()), ["a.png"]);
+    }
+
+    #[test]
+    fn numbered_names_count_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = write_numbered(dir.path(), "tank", "png", b"first").unwrap();
+        let b = write_numbered(dir.path(), "tank", "png", b"second").unwrap();
+        assert_eq!(a.file_name().unwrap(), "tank-1.png");
+        assert_eq!(b.file_name().unwrap(), "tank-2.png");
+        assert_eq!(std::fs::read(&b).unwrap(), b"second");
+        assert_eq!(names(dir.path()), ["tank-1.png", "tank-2.png"]);
+    }
+
+    #[test]
+    fn unwritable_target_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocker = dir.path().join("file");
+        std::fs::write(&blocker, b"x").unwrap();
+        let err = write(&blocker.join("out.png"), b"x").unwrap_err();
+        assert!(err.to_string().contains("file"), "{err}");
+        assert_eq!(names(dir.path()), ["file"]);
+    }
+}
