@@ -18,3 +18,4 @@ pub mod formats;
 pub mod model;
 #[cfg(feature = "gui")]
 pub mod render;
+pub mod wz;

@@ -1,0 +1,11 @@
+//! Warzone 2100 knowledge: the game's stats (`stats/*.json`) read through a stack of data
+//! roots, finding part files, and assembling droids and structures from their parts the
+//! way the game draws them. Pure: no GPU, no UI; files come through `crate::files`.
+
+pub mod design;
+pub mod parts;
+pub mod stats;
+
+pub use design::Design;
+pub use parts::{PartFinder, load_part};
+pub use stats::{Stats, Warning};
