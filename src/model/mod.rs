@@ -13,6 +13,7 @@
 mod anim;
 mod axes;
 pub mod colour;
+pub mod compose;
 mod diagnostics;
 mod extras;
 mod material;

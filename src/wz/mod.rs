@@ -2,10 +2,12 @@
 //! roots, finding part files, and assembling droids and structures from their parts the
 //! way the game draws them. Pure: no GPU, no UI; files come through `crate::files`.
 
+pub mod assemble;
 pub mod design;
 pub mod parts;
 pub mod stats;
 
+pub use assemble::{Assembly, PartInfo, TurretPose, assemble};
 pub use design::Design;
 pub use parts::{PartFinder, load_part};
 pub use stats::{Stats, Warning};
