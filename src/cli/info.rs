@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Default, Args)]
 pub struct InfoArgs {
     /// Model files, or folders to search recursively for model files.
-    #[arg(required = true)]
+    #[arg(required_unless_present_any = ["template", "body", "structure"])]
     pub files: Vec<PathBuf>,
     /// One JSON object per line per file instead of text.
     #[arg(long)]
@@ -35,6 +35,10 @@ pub struct InfoArgs {
     /// PMF settings.
     #[command(flatten)]
     pub pmf: PmfArgs,
+    /// A Warzone 2100 droid or structure assembled from the game's stats: lists its parts,
+    /// their files, nodes and positions.
+    #[command(flatten)]
+    pub wz: crate::cli::assemble::WzArgs,
 }
 
 impl InfoArgs {
@@ -106,6 +110,9 @@ pub fn expand_inputs(inputs: &[PathBuf]) -> Vec<PathBuf> {
 
 /// Runs `vitrine info`; returns the exit code (1 if any file failed).
 pub fn run(args: &InfoArgs) -> i32 {
+    if let Some(design) = args.wz.design() {
+        return crate::cli::assemble::info(args, &design);
+    }
     let options = args.load_options();
     let mut failed = 0;
     let files = expand_inputs(&args.files);

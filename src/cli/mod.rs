@@ -1,6 +1,7 @@
 //! The command line: `vitrine [FILE]` opens the viewer; `vitrine info` and
 //! `vitrine render` work without a window.
 
+pub mod assemble;
 pub mod info;
 pub mod render;
 

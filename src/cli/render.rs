@@ -25,8 +25,10 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Args)]
 pub struct RenderArgs {
     /// Model file, or a folder: every model below it is rendered.
-    pub input: PathBuf,
-    /// Output PNG (for a file) or output folder (for a folder).
+    #[arg(required_unless_present_any = ["template", "body", "structure", "all_templates"])]
+    pub input: Option<PathBuf>,
+    /// Output PNG (for a file or an assembly) or output folder (for a folder or
+    /// --all-templates).
     #[arg(short, long)]
     pub output: PathBuf,
     /// Image size as WIDTHxHEIGHT.
@@ -71,6 +73,12 @@ pub struct RenderArgs {
     /// Which animation pose to draw.
     #[command(flatten)]
     pub anim: AnimArgs,
+    /// Warzone 2100 droid or structure to assemble from the game's stats.
+    #[command(flatten)]
+    pub wz: crate::cli::assemble::WzArgs,
+    /// Render every template of `templates.json` into the output folder (`ID.png`).
+    #[arg(long, requires = "data", conflicts_with_all = ["input", "template", "body", "structure"])]
+    pub all_templates: bool,
 }
 
 /// Which moment of which clip to render.
@@ -302,18 +310,24 @@ pub fn run(args: &RenderArgs) -> i32 {
         texture_roots: args.texture_roots.clone(),
         pmf: args.pmf.options(),
     };
-    if args.input.is_dir() {
-        return run_batch(args, &gpu, &mut scene, &target, &view, &options);
+    if args.all_templates || args.wz.design().is_some() {
+        return crate::cli::assemble::render(args, &gpu, &mut scene, &target, &view);
     }
-    let model = match formats::load_path(&args.input, &options) {
+    let Some(input) = args.input.as_deref() else {
+        eprintln!("vitrine render: no model file given");
+        return 2;
+    };
+    if input.is_dir() {
+        return run_batch(args, input, &gpu, &mut scene, &target, &view, &options);
+    }
+    let model = match formats::load_path(input, &options) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("vitrine render: {e}");
             return 1;
         }
     };
-    let name = args
-        .input
+    let name = input
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
@@ -340,13 +354,14 @@ pub fn run(args: &RenderArgs) -> i32 {
 
 fn run_batch(
     args: &RenderArgs,
+    input: &Path,
     gpu: &Gpu,
     scene: &mut SceneRenderer,
     target: &RenderTarget,
     view: &ViewSettings,
     options: &LoadOptions,
 ) -> i32 {
-    let files = crate::cli::info::expand_inputs(std::slice::from_ref(&args.input));
+    let files = crate::cli::info::expand_inputs(&[input.to_path_buf()]);
     // A thumbnail never needs texels finer than a few per pixel.
     let longest = target.width.max(target.height);
     scene.set_max_texture_size(&gpu.device, (longest * 4).next_power_of_two());
@@ -369,7 +384,7 @@ fn run_batch(
     });
 
     for (i, path) in files.iter().enumerate() {
-        let rel = path.strip_prefix(&args.input).unwrap_or(path);
+        let rel = path.strip_prefix(input).unwrap_or(path);
         let out = args.output.join(rel).with_extension("png");
         let rendered = formats::load_path_with(&mut resolver, path, options)
             .map_err(|e| e.to_string())

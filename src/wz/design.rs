@@ -1,6 +1,7 @@
 //! What to assemble: a template from `templates.json`, a droid built part by part, or a
 //! structure. Kept in the settings and in Open Recent as one line of text.
 
+use super::stats::{Entry, Stats};
 use serde::{Deserialize, Serialize};
 
 /// A droid built part by part (stats ids).
@@ -105,6 +106,110 @@ impl Design {
             }
         }
         Some(Design::Parts(p))
+    }
+}
+
+/// A propulsion for `body` when none is chosen: wheels if the body has models for them,
+/// else the first propulsion its `propulsionExtraModels` names (`None` for a body with
+/// none, such as cyborg legs).
+pub fn default_propulsion(stats: &Stats, body: &str) -> Option<String> {
+    let b = stats.bodies.find(body)?;
+    let known = |id: &str| stats.propulsion.get(id).is_some();
+    ["wheeled01", "HalfTrack", "tracked01"]
+        .into_iter()
+        .find(|p| b.propulsion_extra_models.contains_key(*p) && known(p))
+        .map(str::to_string)
+        .or_else(|| b.propulsion_extra_models.keys().find(|p| known(p)).cloned())
+}
+
+/// Which kind of part a file or id is, for "show on a droid".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartKind {
+    /// `body.json`.
+    Body,
+    /// A propulsion model named in `body.json` `propulsionExtraModels`, or `propulsion.json`.
+    Propulsion,
+    /// `weapons.json` (barrel or mount).
+    Weapon,
+}
+
+impl Parts {
+    /// A droid that shows the part a modder opened, with a sensible rest: a weapon on a
+    /// Cobra (medium body) on half-tracks; a body with wheels (or what it has) and a
+    /// machinegun; a propulsion model under the body it belongs to with a machinegun.
+    /// `file` is the model file name; `None` when the stats do not know it.
+    pub fn around(stats: &Stats, file: &str) -> Option<(PartKind, Parts)> {
+        let eq = |m: &str| m.eq_ignore_ascii_case(file);
+        let gun = stats
+            .weapons
+            .get("MG1Mk1")
+            .map(|w| w.id.clone())
+            .into_iter()
+            .collect::<Vec<_>>();
+        let cobra = stats
+            .bodies
+            .get("Body5REC")
+            .or_else(|| stats.bodies.entries.first())?;
+        if let Some(b) = stats
+            .bodies
+            .entries
+            .iter()
+            .find(|b| b.model.as_deref().is_some_and(eq))
+        {
+            let propulsion = default_propulsion(stats, &b.id).unwrap_or_default();
+            let weapons = if propulsion.is_empty() {
+                Vec::new()
+            } else {
+                gun
+            };
+            let parts = Parts {
+                body: b.id.clone(),
+                propulsion,
+                weapons,
+                ..Parts::default()
+            };
+            return Some((PartKind::Body, parts));
+        }
+        if let Some(w) = stats
+            .weapons
+            .entries
+            .iter()
+            .find(|w| w.models().iter().any(|(_, m)| eq(m)))
+        {
+            let parts = Parts {
+                body: cobra.id.clone(),
+                propulsion: default_propulsion(stats, &cobra.id).unwrap_or_default(),
+                weapons: vec![w.id.clone()],
+                ..Parts::default()
+            };
+            return Some((PartKind::Weapon, parts));
+        }
+        // A propulsion model is drawn from body.json; prefer the medium body's own use.
+        let mut uses = stats.bodies.entries.iter().flat_map(|b| {
+            b.propulsion_extra_models
+                .iter()
+                .filter(|(_, m)| {
+                    [&m.left, &m.right, &m.moving, &m.still]
+                        .iter()
+                        .any(|x| x.as_deref().is_some_and(eq))
+                })
+                .map(move |(p, _)| (b.id.clone(), p.clone()))
+        });
+        let (body, propulsion) = uses.next().or_else(|| {
+            let p = stats
+                .propulsion
+                .entries
+                .iter()
+                .find(|p| p.model.as_deref().is_some_and(eq))?;
+            Some((cobra.id.clone(), p.id.clone()))
+        })?;
+        let parts = Parts {
+            body,
+            propulsion,
+            weapons: gun,
+            ..Parts::default()
+        };
+        Some((PartKind::Propulsion, parts))
     }
 }
 
