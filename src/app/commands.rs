@@ -81,6 +81,8 @@ pub enum AppCommand {
     Timeline(TimelineCommand),
     /// Show this PIE event model in place of the model (`None`: the model itself).
     ShowEvent(Option<usize>),
+    /// A Warzone 2100 Assemble panel action.
+    Assemble(super::panels::assemble::AssembleCommand),
 }
 
 /// A screenshot to take.
@@ -101,6 +103,8 @@ pub enum Effect {
     PickScreenshotFolder(Option<PathBuf>),
     /// Run a folder dialog for the texture folder.
     PickTextureFolder(Option<PathBuf>),
+    /// Run a folder dialog for a Warzone 2100 data root.
+    PickDataRoot(Option<PathBuf>),
     /// Render and save a screenshot.
     Screenshot(ScreenshotRequest),
     /// Close the window.
@@ -244,12 +248,18 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
             super::event_models::show_event(state, index);
             None
         }
+        AppCommand::Assemble(cmd) => super::panels::assemble::apply(state, cmd),
     }
 }
 
 /// Loads `path`; on success it replaces the document, on failure the document stays and
 /// the error is shown.
 fn open(state: &mut AppState, path: PathBuf) {
+    // `template:ID`, `structure:ID`, `parts:…` (Open Recent of an assembly).
+    if let Some(design) = super::panels::assemble::design_of(&path) {
+        super::panels::assemble::show(state, design);
+        return;
+    }
     // Remember absolute paths: recent files must work from any working directory.
     let path = std::fs::canonicalize(&path).unwrap_or(path);
     match load_model(&path, &state.load_options) {

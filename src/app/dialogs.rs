@@ -60,6 +60,19 @@ impl Dialogs {
         });
     }
 
+    /// Shows a folder dialog for a Warzone 2100 data root (`data/mp`, `data/base`, a mod).
+    pub fn pick_data_root(&mut self, ctx: &egui::Context, start: Option<PathBuf>) {
+        self.spawn(ctx, move || {
+            let mut d = rfd::FileDialog::new().set_title("Warzone 2100 data root");
+            if let Some(dir) = start.filter(|d| d.is_dir()) {
+                d = d.set_directory(dir);
+            }
+            d.pick_folder().map(|dir| {
+                AppCommand::Assemble(super::panels::assemble::AssembleCommand::AddDataRoot(dir))
+            })
+        });
+    }
+
     fn spawn(
         &mut self,
         ctx: &egui::Context,

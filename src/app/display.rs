@@ -63,6 +63,11 @@ pub fn reload(state: &mut AppState) {
     let Some(path) = state.document.as_ref().map(|d| d.path.clone()) else {
         return;
     };
+    if let Some(design) = super::panels::assemble::design_of(&path) {
+        state.assemble.forget_parts();
+        super::panels::assemble::build_document(state, &design);
+        return;
+    }
     match load_model(&path, &state.load_options) {
         Ok(model) => state.set_document(path, model),
         Err(message) => state.load_error = Some(LoadFailure { path, message }),

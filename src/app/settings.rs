@@ -46,6 +46,13 @@ pub struct Settings {
     pub texture_folder: Option<PathBuf>,
     /// PMF transform rules the format leaves unstated (units, Euler order, root mode).
     pub pmf: crate::formats::pmf::PmfOptions,
+    /// Warzone 2100 data roots (folders or `.wz` archives), first wins: a mod, `mp`,
+    /// `base`. The Assemble panel reads the game's stats and parts through them.
+    pub data_roots: Vec<PathBuf>,
+    /// The design last shown in the Assemble panel.
+    pub assembly: Option<crate::wz::Design>,
+    /// Turret yaw / pitch and moving / still of the Assemble panel.
+    pub assembly_pose: crate::wz::TurretPose,
 }
 
 impl Default for Settings {
@@ -62,6 +69,9 @@ impl Default for Settings {
             shadows: false,
             texture_folder: None,
             pmf: crate::formats::pmf::PmfOptions::default(),
+            data_roots: Vec::new(),
+            assembly: None,
+            assembly_pose: crate::wz::TurretPose::default(),
         }
     }
 }
@@ -102,6 +112,14 @@ impl Settings {
             };
         }
         self.recent_files.truncate(MAX_RECENT);
+        let pose = &mut self.assembly_pose;
+        for v in [&mut pose.yaw_deg, &mut pose.pitch_deg] {
+            if !v.is_finite() {
+                *v = 0.0;
+            }
+        }
+        pose.yaw_deg = pose.yaw_deg.clamp(-180.0, 180.0);
+        pose.pitch_deg = pose.pitch_deg.clamp(-90.0, 90.0);
         let len = &mut self.overlays.normal_length;
         if !len.is_finite() {
             *len = crate::render::Overlays::NONE.normal_length;

@@ -59,6 +59,7 @@ impl ViewerApp {
             Effect::PickModel(start) => self.dialogs.pick_model(ctx, start),
             Effect::PickScreenshotFolder(start) => self.dialogs.pick_screenshot_folder(ctx, start),
             Effect::PickTextureFolder(start) => self.dialogs.pick_texture_folder(ctx, start),
+            Effect::PickDataRoot(start) => self.dialogs.pick_data_root(ctx, start),
             Effect::Screenshot(req) => self.screenshot(req, frame.wgpu_render_state()),
             Effect::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
         }

@@ -39,6 +39,7 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 out.extend(super::hierarchy::overlay_controls_ui(ui, state));
             });
             out.extend(super::format_panels::display_sections_ui(ui, state));
+            out.extend(super::panels::assemble::ui::sections_ui(ui, state));
             if let Some(doc) = &state.document {
                 out.extend(model_sections_ui(ui, doc, state));
             }

@@ -92,6 +92,8 @@ pub struct AppState {
     pub inspect: super::inspect::InspectState,
     /// How the view colours surfaces (View ▸ Colour mode).
     pub colour_mode: ColourMode,
+    /// Warzone 2100 stats and the Assemble panel's assembly.
+    pub assemble: super::panels::assemble::AssembleState,
     /// Counter behind [`Document::generation`].
     next_generation: u64,
 }
@@ -99,7 +101,10 @@ pub struct AppState {
 impl AppState {
     /// A state with no document.
     pub fn new(settings: Settings, settings_file: Option<SettingsFile>) -> AppState {
+        let mut assemble = super::panels::assemble::AssembleState::default();
+        assemble.sync_roots(&settings.data_roots);
         AppState {
+            assemble,
             document: None,
             load_error: None,
             settings_file,

@@ -14,19 +14,21 @@ use glam::Mat4;
 /// Hangs `part` under `parent` (a node of `target`, or the top when `None`) at the rest
 /// transform `local`, and returns the index of the new group node that holds it.
 ///
-/// The group node is named `label`; the part's level / piece nodes are renamed
-/// `label` (a part with one root node) or `label · <their name>` so hover and picking
-/// name the part. The part's diagnostics are kept, prefixed with `label`.
+/// The group node is named `group`; the part's root nodes are renamed `label` (a part
+/// with one root node) or `label · <their name>`, so hovering and picking name the part
+/// (`weapon 1: gnlmg1.pie`). The part's diagnostics are kept, prefixed with `label`.
 pub fn attach(
     target: &mut Model,
     parent: Option<usize>,
+    group: &str,
     label: &str,
     local: Mat4,
     part: &Model,
 ) -> usize {
     let (scale, rotation, translation) = local.to_scale_rotation_translation();
+    let group_name = group;
     let group = target.nodes.len();
-    let mut g = Node::new(label, parent.filter(|&p| p < group), NodeKind::Group);
+    let mut g = Node::new(group_name, parent.filter(|&p| p < group), NodeKind::Group);
     g.translation = translation;
     g.rotation = rotation;
     g.scale = scale;
@@ -204,14 +206,23 @@ mod tests {
         let body = attach(
             &mut whole,
             None,
+            "body",
             "body: b.pie",
             Mat4::IDENTITY,
             &part("b", 4),
         );
         let at = Mat4::from_translation(Vec3::new(1.0, 2.0, 3.0));
-        let gun = attach(&mut whole, Some(body), "weapon 1: g.pie", at, &part("g", 8));
+        let gun = attach(
+            &mut whole,
+            Some(body),
+            "weapon 1",
+            "weapon 1: g.pie",
+            at,
+            &part("g", 8),
+        );
         whole.validate().unwrap();
         assert_eq!(whole.nodes.len(), 4);
+        assert_eq!(whole.nodes[gun].name, "weapon 1");
         assert_eq!(whole.nodes[gun + 1].name, "weapon 1: g.pie");
         assert_eq!(whole.nodes[gun + 1].parent, Some(gun));
         assert_eq!(whole.nodes[gun].parent, Some(body));

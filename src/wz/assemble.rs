@@ -37,7 +37,8 @@ use serde_json::json;
 pub const VTOL_CONNECTOR_START: usize = 5;
 
 /// Turret direction and pitch, and whether the droid is moving.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct TurretPose {
     /// Turret direction in degrees (the game's `rot.direction`).
     pub yaw_deg: f32,
@@ -244,7 +245,7 @@ impl Builder<'_> {
                 let label = format!("{role}: {}", file.file_name().to_lowercase());
                 let (pnode, pworld) = parent.map_or((None, Mat4::IDENTITY), |(n, w)| (Some(n), w));
                 let local = pworld.inverse() * world;
-                let node = compose::attach(&mut self.model, pnode, &label, local, &part);
+                let node = compose::attach(&mut self.model, pnode, role, &label, local, &part);
                 info.file = Some(file);
                 info.node = Some(node);
                 Placed {
