@@ -278,3 +278,32 @@ fn every_template_assembles_from_folders_and_from_mp_wz() {
     assert_eq!((n, nb, nz), (280, 165, 280));
     assert!(f.is_empty() && fb.is_empty() && fz.is_empty());
 }
+
+#[test]
+fn every_structure_assembles_and_defences_carry_their_weapons() {
+    let Some(wz) = common::wz2100() else { return };
+    let r = roots(&wz, &["data/mp", "data/base"]);
+    let (stats, _) = Stats::load(&r);
+    let mut finder = PartFinder::new(&r);
+    let mut failures = Vec::new();
+    let mut armed = 0;
+    for s in &stats.structures.entries {
+        let d = Design::Structure { id: s.id.clone() };
+        match wz::assemble(&stats, &mut finder, &d, TurretPose::default()) {
+            Ok(a) if a.complete() => {
+                a.model.validate().unwrap();
+                armed += usize::from(a.part("weapon 1").is_some());
+            }
+            Ok(a) => failures.push(format!("{}: {}", s.id, a.warnings.join("; "))),
+            Err(e) => failures.push(format!("{}: {e}", s.id)),
+        }
+    }
+    eprintln!(
+        "{} structures, {armed} with a drawn weapon, {} failed: {failures:#?}",
+        stats.structures.len(),
+        failures.len()
+    );
+    assert_eq!(stats.structures.len(), 160);
+    assert!(armed > 50, "{armed}");
+    assert!(failures.is_empty());
+}

@@ -250,12 +250,7 @@ impl Builder<'_> {
                 info.node = Some(node);
                 Placed {
                     node: Some(node),
-                    connectors: part
-                        .connectors
-                        .iter()
-                        .filter(|c| c.node == 0)
-                        .map(|c| c.position)
-                        .collect(),
+                    connectors: first_level_connectors(&part),
                 }
             }
             Err(e) => {
@@ -314,6 +309,16 @@ impl Builder<'_> {
             notes: self.notes,
         }
     }
+}
+
+/// The connectors of a PIE model's first level, model axes (what the game's
+/// `iIMDShape::connectors` of the top shape holds).
+fn first_level_connectors(m: &Model) -> Vec<Vec3> {
+    m.connectors
+        .iter()
+        .filter(|c| c.node == 0)
+        .map(|c| c.position)
+        .collect()
 }
 
 fn pitch_for(w: &stats::Weapon, pitch_deg: f32) -> f32 {
@@ -401,9 +406,34 @@ fn assemble_droid(
     let Some(body_model) = body.model.as_deref() else {
         return Err(format!("body {} names no model", body.id));
     };
-    let bodyp = b.add("body", &body.id, body_model, None, Mat4::IDENTITY);
+    // A moving droid draws its body's ACTIVE event model instead (a cyborg's running
+    // legs); the turrets still use the body's own connectors (`psShapeBody`).
+    let active = pose
+        .moving
+        .then(|| b.finder.load(body_model).ok())
+        .flatten()
+        .and_then(|(_, m)| {
+            m.events
+                .iter()
+                .find(|e| e.kind == 1)
+                .map(|e| e.file.clone())
+        });
+    let bodyp = b.add(
+        "body",
+        &body.id,
+        active.as_deref().unwrap_or(body_model),
+        None,
+        Mat4::IDENTITY,
+    );
     let root = bodyp.node.map(|n| (n, Mat4::IDENTITY));
-    let conns = bodyp.connectors;
+    let conns = match active {
+        Some(_) => b
+            .finder
+            .load(body_model)
+            .map(|(_, m)| first_level_connectors(&m))
+            .unwrap_or_default(),
+        None => bodyp.connectors,
+    };
 
     // Propulsion sides and moving/still models: body.json, keyed by propulsion id.
     let extra = prop.and_then(|pr| body.propulsion_extra_models.get(&pr.id));
