@@ -668,7 +668,8 @@ fn assemble_structure(
                     w.id
                 ));
             }
-        } else if let Some(t) = ecm.or(sensor) {
+        } else if let Some(t) = ecm.or(sensor).filter(|_| i == 0) {
+            // renderStructureTurrets: an ECM or sensor only ever fills slot 0.
             let role = if ecm.is_some() { "ecm" } else { "sensor" };
             let as_weapon = stats::Weapon {
                 id: t.id.clone(),
