@@ -112,7 +112,7 @@ pub fn attach(
     }
     for d in &part.diagnostics {
         target.diagnostics.push(Diagnostic {
-            location: d.location.clone(),
+            location: d.location,
             message: format!("{label}: {}", d.message),
         });
     }

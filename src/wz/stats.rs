@@ -547,10 +547,10 @@ fn merged_json(
         let patch = roots
             .iter()
             .find_map(|r| lookup.walk(r, &["diffs", &dir, "stats", name]));
-        if let (Some(p), Some(base)) = (patch, root.as_mut()) {
-            if let Some(p) = read_object(&p, warnings) {
-                merge_patch(base, p);
-            }
+        if let (Some(p), Some(base)) = (patch, root.as_mut())
+            && let Some(p) = read_object(&p, warnings)
+        {
+            merge_patch(base, p);
         }
     }
     root.map(|r| (r, file))

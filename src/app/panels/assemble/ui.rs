@@ -281,11 +281,7 @@ fn build_ui(ui: &mut egui::Ui, state: &AppState, stats: &Stats) -> Option<Parts>
     }
     p.weapons.retain(|w| !w.is_empty());
     // One system turret instead of weapons.
-    let turret_kinds: [(
-        &str,
-        &Table<crate::wz::stats::SystemTurret>,
-        fn(&mut Parts) -> &mut Option<String>,
-    ); 3] = [
+    let turret_kinds: [(&str, &SystemTable, PartsField); 3] = [
         ("Sensor", &stats.sensors, |p| &mut p.sensor),
         ("Construct", &stats.construction, |p| &mut p.construct),
         ("ECM", &stats.ecm, |p| &mut p.ecm),
@@ -330,6 +326,10 @@ fn build_ui(ui: &mut egui::Ui, state: &AppState, stats: &Stats) -> Option<Parts>
     let fresh = !matches!(&state.assemble.shown.design, Some(Design::Parts(_)));
     (p != current || (fresh && ui.button("Assemble").clicked())).then_some(p)
 }
+
+/// A system turret table and the field of [`Parts`] it fills.
+type SystemTable = Table<crate::wz::stats::SystemTurret>;
+type PartsField = fn(&mut Parts) -> &mut Option<String>;
 
 fn clear_system(p: &mut Parts) {
     p.sensor = None;
