@@ -58,7 +58,17 @@ pub fn data_roots_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 "folder"
             };
             let missing = !root.exists();
-            let text = egui::RichText::new(format!("{}. {}", i + 1, root.display())).monospace();
+            // The name first: long roots share their leading folders, which truncation
+            // would otherwise leave as the only visible part.
+            let parent = root
+                .parent()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            let text = egui::RichText::new(format!(
+                "{}. {}  {kind} in {parent}",
+                i + 1,
+                crate::files::file_name(root)
+            ));
             let text = if missing {
                 text.color(ui.visuals().error_fg_color)
             } else {
