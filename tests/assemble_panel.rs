@@ -40,7 +40,7 @@ fn picking_a_template_shows_body_propulsion_and_weapon_in_the_hierarchy() {
     h.run();
     h.run();
     let doc = h.state().document.as_ref().expect("an assembly is open");
-    assert_eq!(doc.path.to_str(), Some("template:ViperMG01Wheels"));
+    assert_eq!(doc.path.to_string(), "template:ViperMG01Wheels");
     for part in [
         "body: drlbod01.pie",
         "propulsion: prlwhl1.pie",
@@ -69,7 +69,6 @@ fn the_panel_is_absent_without_stats_and_a_recent_template_reopens() {
     let mut h = app_support::harness(AppState::new(Settings::default(), None), 900.0);
     h.run();
     assert!(h.query_by_label("Assemble").is_none());
-    h.get_by_label("Warzone 2100 data");
 
     let Some(state) = state_with_data() else {
         return;
@@ -78,7 +77,9 @@ fn the_panel_is_absent_without_stats_and_a_recent_template_reopens() {
     h.run();
     let _ = vitrine::app::commands::apply(
         h.state_mut(),
-        vitrine::app::commands::AppCommand::Open("template:ATESTVTOL".into()),
+        vitrine::app::commands::AppCommand::Open(vitrine::files::FileRef::parse(
+            std::path::Path::new("template:ATESTVTOL"),
+        )),
     );
     h.run();
     for part in [

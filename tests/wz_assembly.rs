@@ -228,6 +228,17 @@ fn all_templates(r: &[FileRef]) -> (usize, Vec<String>) {
         match wz::assemble(&stats, &mut finder, &template(&t.id), TurretPose::default()) {
             Ok(a) if a.complete() && a.warnings.is_empty() => {
                 a.model.validate().unwrap();
+                // Every texture found (parts in mp.wz find their pages in base).
+                let missing: Vec<_> = a
+                    .model
+                    .textures
+                    .iter()
+                    .filter(|t| t.resolved.is_none())
+                    .map(|t| t.name.clone())
+                    .collect();
+                if !missing.is_empty() {
+                    failures.push(format!("{}: textures not found: {missing:?}", t.id));
+                }
                 // A turret is drawn exactly when the body has connectors (scavenger
                 // vehicles carry their gun in the body model; the game draws no turret).
                 let turret = a.parts.iter().any(|p| {

@@ -1,6 +1,6 @@
 //! The Warzone 2100 assembly options shared by `vitrine render` and `vitrine info`:
-//! `--template ID|NAME`, `--body/--propulsion/--weapon …`, `--structure ID`, and the data
-//! roots they are read from (`--data ROOT`, repeatable, first wins).
+//! `--template ID|NAME`, `--body/--propulsion/--weapon …`, `--structure ID`; the stats
+//! and parts are read through the shared `--data ROOT` flags (repeatable, first wins).
 
 use crate::files::FileRef;
 use crate::wz::{self, Assembly, Design, PartFinder, Stats, TurretPose, design::Parts};
@@ -10,10 +10,6 @@ use std::path::PathBuf;
 /// What to assemble and where the game's data is.
 #[derive(Debug, Clone, Default, Args)]
 pub struct WzArgs {
-    /// Warzone 2100 data root: a folder such as `data/mp` or a `.wz` archive (repeatable;
-    /// the first wins, as the game layers a mod over `mp` over `base`).
-    #[arg(long = "data", value_name = "ROOT")]
-    pub data: Vec<PathBuf>,
     /// Assemble a droid template of `templates.json` (id or human name).
     #[arg(long, value_name = "ID|NAME", conflicts_with_all = ["body", "structure"])]
     pub template: Option<String>,
@@ -87,11 +83,6 @@ impl WzArgs {
         }))
     }
 
-    /// The data roots as file references (`mod.wz` = the archive's root).
-    pub fn roots(&self) -> Vec<FileRef> {
-        self.data.iter().map(|p| FileRef::parse(p)).collect()
-    }
-
     /// The turret pose asked for.
     pub fn pose(&self) -> TurretPose {
         TurretPose {
@@ -102,15 +93,15 @@ impl WzArgs {
     }
 }
 
-/// The stats and a part finder over `--data`; stats warnings go to stderr.
-pub fn open(args: &WzArgs) -> Result<(Stats, PartFinder), String> {
-    if args.data.is_empty() {
+/// The stats and a part finder over the `--data` roots; stats warnings go to stderr.
+pub fn open(data: &[PathBuf]) -> Result<(Stats, PartFinder), String> {
+    if data.is_empty() {
         return Err(
             "assembling needs the game's data: --data ROOT (e.g. --data data/mp --data data/base)"
                 .into(),
         );
     }
-    let roots = args.roots();
+    let roots: Vec<FileRef> = data.iter().map(|p| FileRef::parse(p)).collect();
     let (stats, warnings) = Stats::load(&roots);
     for w in &warnings {
         eprintln!("warning: {w}");
@@ -174,7 +165,7 @@ pub fn render(
     view: &crate::render::ViewSettings,
 ) -> i32 {
     use crate::cli::render::{render_model, write_png_atomic};
-    let (stats, mut finder) = match open(&args.wz) {
+    let (stats, mut finder) = match open(&args.load.data) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("vitrine render: {e}");
@@ -237,7 +228,7 @@ pub fn render(
 /// `vitrine info [--json] --template ID --data …`: the parts, their files, nodes and
 /// where each sits (file axes, i.e. the game's x, height, z).
 pub fn info(args: &crate::cli::info::InfoArgs, design: &Design) -> i32 {
-    let result = open(&args.wz)
+    let result = open(&args.load.data)
         .and_then(|(stats, mut finder)| build(&stats, &mut finder, design, args.wz.pose()));
     let a = match result {
         Ok(a) => a,

@@ -4,9 +4,9 @@
 //! order, each through the whole search path (a mod before `mp` before `base`); the same
 //! order is used here, matching case-insensitively.
 
-use crate::files::{self, FileRef, Lookup};
+use crate::files::{FileRef, Lookup};
 use crate::formats::{self, LoadError, LoadOptions};
-use crate::model::{Format, Model};
+use crate::model::Model;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -88,33 +88,12 @@ impl PartFinder {
     }
 }
 
-/// Loads one part file, resolving its textures against the data roots.
+/// Loads one part file; its textures and event models resolve against the data roots
+/// (so a part inside `mp.wz` finds its texture pages in `base`).
 pub fn load_part(file: &FileRef, roots: &[FileRef]) -> Result<Model, LoadError> {
-    let texture_roots = roots
-        .iter()
-        .filter_map(|r| r.as_disk().map(|d| d.join("texpages")))
-        .collect();
     let options = LoadOptions {
-        texture_roots,
+        data_roots: roots.to_vec(),
         ..LoadOptions::default()
     };
-    if let Some(path) = file.as_disk() {
-        return formats::load_path(path, &options);
-    }
-    let name = file.file_name();
-    let bytes = files::read(file).map_err(|e| {
-        LoadError::new(
-            formats::ErrorKind::Io,
-            crate::model::Location::File,
-            e.to_string(),
-        )
-        .in_file(&name)
-    })?;
-    let mut model = formats::parse(Format::Pie, &bytes, &name, &options)?;
-    // Until archive entries resolve on their own, look for textures from the first
-    // folder root (where `mp.wz`'s pages live in `base`).
-    if let Some(dir) = roots.iter().find_map(|r| r.as_disk()) {
-        formats::resolve::resolve_model(&mut model, &dir.join(&name), &options);
-    }
-    Ok(model)
+    formats::load(file, &options)
 }

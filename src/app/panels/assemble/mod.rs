@@ -54,12 +54,6 @@ pub enum AssembleCommand {
     Show(Design),
     /// Turn / pitch the turrets, or switch moving / still; re-assembles what is shown.
     SetPose(TurretPose),
-    /// Pick a data root folder with a dialog.
-    ChooseDataRoot,
-    /// Add a data root (folder or `.wz` archive) below the others.
-    AddDataRoot(PathBuf),
-    /// Remove data root `n`.
-    RemoveDataRoot(usize),
 }
 
 impl AssembleState {
@@ -98,59 +92,27 @@ pub fn apply(state: &mut AppState, cmd: AssembleCommand) -> Option<Effect> {
             }
             state.save_settings();
         }
-        AssembleCommand::ChooseDataRoot => {
-            let start = state.settings.data_roots.first().cloned();
-            return Some(Effect::PickDataRoot(start));
-        }
-        AssembleCommand::AddDataRoot(dir) => {
-            if !state.settings.data_roots.contains(&dir) {
-                state.settings.data_roots.push(dir);
-                roots_changed(state);
-            }
-        }
-        AssembleCommand::RemoveDataRoot(i) => {
-            if i < state.settings.data_roots.len() {
-                state.settings.data_roots.remove(i);
-                roots_changed(state);
-            }
-        }
     }
     None
-}
-
-fn roots_changed(state: &mut AppState) {
-    let roots = state.settings.data_roots.clone();
-    state.assemble.sync_roots(&roots);
-    state.save_settings();
-    match &state.assemble.stats {
-        Some(s) => state.toasts.info(format!(
-            "Warzone 2100 stats: {} templates, {} bodies, {} weapons, {} structures",
-            s.templates.len(),
-            s.bodies.len(),
-            s.weapons.len(),
-            s.structures.len()
-        )),
-        None if !roots.is_empty() => state
-            .toasts
-            .error("No stats/templates.json or stats/body.json in these data roots"),
-        None => {}
-    }
 }
 
 /// Assembles `design` and makes it the document; remembered in Open Recent and in the
 /// settings. On failure the open document stays and the banner says why.
 pub fn show(state: &mut AppState, design: Design) {
     if build_document(state, &design) {
-        let line = PathBuf::from(design.to_line());
-        state.settings.add_recent(&line);
+        state
+            .settings
+            .add_recent(std::path::Path::new(&design.to_line()));
         state.settings.assembly = Some(design);
         state.save_settings();
     }
 }
 
 /// Whether `path` is a design line rather than a file.
-pub fn design_of(path: &std::path::Path) -> Option<Design> {
-    path.to_str().and_then(Design::from_line)
+pub fn design_of(path: &FileRef) -> Option<Design> {
+    path.as_disk()
+        .and_then(|p| p.to_str())
+        .and_then(Design::from_line)
 }
 
 /// Assembles `design` with the current pose into the document; `false` on failure.
@@ -161,7 +123,7 @@ pub fn build_document(state: &mut AppState, design: &Design) -> bool {
         Some(stats) => fill_propulsion(&stats, design),
         None => design.clone(),
     };
-    let path = PathBuf::from(design.to_line());
+    let path = FileRef::Disk(PathBuf::from(design.to_line()));
     let fail = |state: &mut AppState, message: String| {
         state.load_error = Some(LoadFailure {
             path: path.clone(),
@@ -172,7 +134,8 @@ pub fn build_document(state: &mut AppState, design: &Design) -> bool {
     let Some(stats) = state.assemble.stats.clone() else {
         return fail(
             state,
-            "Assembling needs Warzone 2100 data roots with stats (Assemble ▸ Add data root…)"
+            "Assembling needs Warzone 2100 data roots with stats (Settings ▸ Data roots: \
+             data/mp or mp.wz, then data/base or base.wz)"
                 .into(),
         );
     };

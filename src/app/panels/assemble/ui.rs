@@ -21,50 +21,20 @@ fn cmd(c: AssembleCommand) -> AppCommand {
     AppCommand::Assemble(c)
 }
 
-/// The "Warzone 2100 data" section (data roots) and, once they hold stats, the
-/// "Assemble" section.
+/// The "Assemble" section, once the data roots (Settings ▸ Data roots) hold Warzone
+/// 2100 stats.
 pub fn sections_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    let a = &state.assemble;
-    let has_stats = a.stats.is_some();
-    egui::CollapsingHeader::new("Warzone 2100 data")
-        .id_salt("wz-data-roots")
-        .default_open(!has_stats)
-        .show(ui, |ui| out.extend(data_roots_ui(ui, state)));
-    if let Some(stats) = &a.stats {
+    if let Some(stats) = &state.assemble.stats {
         egui::CollapsingHeader::new("Assemble")
             .id_salt("wz-assemble")
             .default_open(true)
-            .show(ui, |ui| out.extend(assemble_ui(ui, state, stats)));
-    }
-    out
-}
-
-fn data_roots_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
-    let mut out = Vec::new();
-    ui.add(
-        egui::Label::new(
-            "Data roots searched in order, first wins (a mod, then data/mp or mp.wz, \
-             then data/base): droids are assembled from their stats/*.json.",
-        )
-        .wrap(),
-    );
-    for (i, root) in state.settings.data_roots.iter().enumerate() {
-        ui.horizontal(|ui| {
-            if ui.small_button("✕").on_hover_text("Remove").clicked() {
-                out.push(cmd(AssembleCommand::RemoveDataRoot(i)));
-            }
-            ui.add(
-                egui::Label::new(egui::RichText::new(root.display().to_string()).monospace())
-                    .wrap(),
-            );
-        });
-    }
-    if ui.button("Add data root…").clicked() {
-        out.push(cmd(AssembleCommand::ChooseDataRoot));
-    }
-    for w in state.assemble.stats_warnings.iter().take(20) {
-        ui.colored_label(egui::Color32::from_rgb(230, 170, 60), w);
+            .show(ui, |ui| {
+                for w in state.assemble.stats_warnings.iter().take(20) {
+                    ui.colored_label(egui::Color32::from_rgb(230, 170, 60), w);
+                }
+                out.extend(assemble_ui(ui, state, stats));
+            });
     }
     out
 }
@@ -382,10 +352,8 @@ fn parts_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             match (&p.file, &p.error) {
                 (Some(f), _) => {
                     ui.label(f.file_name()).on_hover_text(f.to_string());
-                    let disk = f.as_disk().map(|d| d.to_path_buf());
-                    let r = ui.add_enabled(disk.is_some(), egui::Button::new("Open part").small());
-                    if let (true, Some(path)) = (r.clicked(), disk) {
-                        out.push(AppCommand::Open(path));
+                    if ui.small_button("Open part").clicked() {
+                        out.push(AppCommand::Open(f.clone()));
                     }
                 }
                 (None, e) => {
