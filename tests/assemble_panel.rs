@@ -92,3 +92,63 @@ fn the_panel_is_absent_without_stats_and_a_recent_template_reopens() {
 
 mod app_support;
 mod common;
+
+#[test]
+fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
+    let Some(state) = state_with_data() else {
+        return;
+    };
+    let wz = common::wz2100().unwrap();
+    let mut h = app_support::harness(state, 1400.0);
+    h.run();
+    let gun = wz.join("data/base/components/weapons/gnhgss.pie");
+    let _ = vitrine::app::commands::apply(
+        h.state_mut(),
+        vitrine::app::commands::AppCommand::Open(vitrine::files::FileRef::parse(&gun)),
+    );
+    h.run();
+    h.get_by_label("Show gnhgss.pie on a droid").click();
+    h.run();
+    h.run();
+    let doc = h.state().document.as_ref().unwrap();
+    assert!(
+        doc.path.to_string().starts_with("parts:body=Body5REC;"),
+        "{}",
+        doc.path
+    );
+    assert!(
+        h.query_by_label_contains("weapon 1: gnhgss.pie [Level]")
+            .is_some()
+    );
+
+    // Turning the turret re-assembles: the barrel's group turns about Y.
+    let node = |s: &AppState| {
+        let d = s.document.as_ref().unwrap();
+        let i = d
+            .model
+            .nodes
+            .iter()
+            .position(|n| n.name == "weapon 1 mount")
+            .unwrap();
+        d.model.nodes[i].rotation
+    };
+    assert!(node(h.state()).abs_diff_eq(glam::Quat::IDENTITY, 1e-6));
+    let pose = vitrine::wz::TurretPose {
+        yaw_deg: 90.0,
+        ..Default::default()
+    };
+    let _ = vitrine::app::commands::apply(
+        h.state_mut(),
+        vitrine::app::commands::AppCommand::Assemble(
+            vitrine::app::panels::assemble::AssembleCommand::SetPose(pose),
+        ),
+    );
+    h.run();
+    let want = glam::Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
+    assert!(
+        node(h.state()).abs_diff_eq(want, 1e-5),
+        "{:?}",
+        node(h.state())
+    );
+    assert_eq!(h.state().settings.assembly_pose, pose);
+}

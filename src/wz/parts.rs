@@ -1,8 +1,8 @@
 //! Finding and loading the part files the stats name.
 //!
 //! The game's `modelGet()` (imd.cpp) lower-cases a model name and tries these folders in
-//! order, each through the whole search path (a mod before `mp` before `base`); the same
-//! order is used here, matching case-insensitively.
+//! order, each through the whole search path (a mod before `mp` before `base`): folder
+//! first, then layer. The same order is used here, matching case-insensitively.
 
 use crate::files::{FileRef, Lookup};
 use crate::formats::{self, LoadError, LoadOptions};
@@ -10,20 +10,9 @@ use crate::model::Model;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Where Warzone 2100 keeps models, in the order the game searches them.
-pub const MODEL_DIRS: &[&str] = &[
-    "structs",
-    "misc",
-    "effects",
-    "components/prop",
-    "components/weapons",
-    "components/bodies",
-    "features",
-    "misc/micnum",
-    "misc/minum",
-    "misc/mivnum",
-    "misc/researchimds",
-];
+/// Where Warzone 2100 keeps models, in the order the game searches them (one list, shared
+/// with the loader's event-model lookup).
+pub use crate::formats::resolve::WZ_MODEL_DIRS as MODEL_DIRS;
 
 /// Finds model files by name through a stack of data roots, caching folder listings.
 #[derive(Debug, Default)]
