@@ -169,10 +169,20 @@ pub fn render(
         Ok(x) => x,
         Err(e) => {
             eprintln!("vitrine render: {e}");
-            return 2;
+            return crate::cli::exit::USAGE;
         }
     };
     let pose = args.wz.pose();
+    if !args.all_templates
+        && let Some(ext) = args.output.extension().and_then(|e| e.to_str())
+        && !ext.eq_ignore_ascii_case("png")
+    {
+        eprintln!(
+            "vitrine render: {}: an assembly is written as PNG (-o NAME.png)",
+            args.output.display()
+        );
+        return crate::cli::exit::USAGE;
+    }
     let one = |finder: &mut PartFinder,
                scene: &mut crate::render::SceneRenderer,
                design: &Design,
@@ -186,13 +196,13 @@ pub fn render(
     };
     if !args.all_templates {
         let Some(design) = args.wz.design() else {
-            return 2;
+            return crate::cli::exit::USAGE;
         };
         return match one(&mut finder, scene, &design, &args.output) {
-            Ok(_) => 0,
+            Ok(_) => crate::cli::exit::OK,
             Err(e) => {
                 eprintln!("vitrine render: {e}");
-                1
+                crate::cli::exit::FAILED
             }
         };
     }
@@ -241,7 +251,7 @@ pub fn info(args: &crate::cli::info::InfoArgs, design: &Design) -> i32 {
             } else {
                 eprintln!("vitrine info: {e}");
             }
-            return 1;
+            return crate::cli::exit::FAILED;
         }
     };
     let label = design.to_line();
@@ -259,7 +269,7 @@ pub fn info(args: &crate::cli::info::InfoArgs, design: &Design) -> i32 {
             }
             Err(e) => {
                 eprintln!("vitrine info: {e}");
-                return 1;
+                return crate::cli::exit::FAILED;
             }
         }
     } else {
