@@ -106,6 +106,8 @@ impl AppState {
     pub fn new(settings: Settings, settings_file: Option<SettingsFile>) -> AppState {
         let mut assemble = super::panels::assemble::AssembleState::default();
         assemble.sync_roots(&settings.data_roots);
+        // The Build tab carries on from the design last shown (it is not opened).
+        assemble.shown.design = settings.assembly.clone();
         AppState {
             assemble,
             document: None,

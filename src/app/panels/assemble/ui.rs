@@ -160,9 +160,17 @@ fn picker<T: Entry>(
         },
         |e| display_name(*e),
     );
+    // Named entries first, alphabetically; the game's internal `*…*` ones after.
+    let mut entries = entries.to_vec();
+    entries.sort_by_cached_key(|e| {
+        let n = e.name().trim();
+        let internal = n.is_empty() || (n.starts_with('*') && n.ends_with('*'));
+        (internal, display_name(*e).to_lowercase())
+    });
     let mut picked = None;
-    ui.horizontal(|ui| {
-        ui.label(label);
+    // One row of the caller's two-column grid: label, then the list.
+    ui.label(label);
+    {
         egui::ComboBox::from_id_salt(("wz-pick", label))
             .selected_text(shown)
             .width(200.0)
@@ -170,7 +178,11 @@ fn picker<T: Entry>(
             .show_ui(ui, |ui| {
                 let id = egui::Id::unique(("wz-pick-search", label));
                 let mut q: String = ui.data(|d| d.get_temp(id)).unwrap_or_default();
-                ui.add(egui::TextEdit::singleline(&mut q).hint_text("Search"));
+                let r = ui.add(egui::TextEdit::singleline(&mut q).hint_text("Search"));
+                // Typing goes to the search field, not to the view's shortcut keys.
+                if ui.memory(|m| m.focused().is_none()) {
+                    r.request_focus();
+                }
                 ui.data_mut(|d| d.insert_temp(id, q.clone()));
                 let q = q.to_lowercase();
                 if none && ui.selectable_label(current.is_empty(), "(none)").clicked() {
@@ -190,13 +202,29 @@ fn picker<T: Entry>(
                     }
                 }
             });
-    });
+    }
+    ui.end_row();
     picked
 }
 
-/// Body, propulsion, then weapons (one per slot) or one system turret.
+/// Body, propulsion, then weapons (one per slot) or one system turret, in a grid.
 fn build_ui(ui: &mut egui::Ui, state: &AppState, stats: &Stats) -> Option<Parts> {
-    let current = match &state.assemble.shown.design {
+    let fresh = !matches!(&state.assemble.shown.design, Some(Design::Parts(_)));
+    let changed = egui::Grid::new("wz-build")
+        .num_columns(2)
+        .show(ui, |ui| build_rows(ui, state, stats))
+        .inner;
+    match changed {
+        Some(p) => Some(p),
+        None if fresh && ui.button("Assemble").clicked() => Some(current_parts(state, stats)),
+        None => None,
+    }
+}
+
+/// The design the Build tab edits: the one shown if it was built part by part, else a
+/// Cobra (the first body without one).
+fn current_parts(state: &AppState, stats: &Stats) -> Parts {
+    match &state.assemble.shown.design {
         Some(Design::Parts(p)) => p.clone(),
         _ => Parts {
             body: stats
@@ -207,7 +235,12 @@ fn build_ui(ui: &mut egui::Ui, state: &AppState, stats: &Stats) -> Option<Parts>
                 .unwrap_or_default(),
             ..Parts::default()
         },
-    };
+    }
+}
+
+/// The grid rows of [`build_ui`]; the changed design, if the user changed it.
+fn build_rows(ui: &mut egui::Ui, state: &AppState, stats: &Stats) -> Option<Parts> {
+    let current = current_parts(state, stats);
     let mut p = current.clone();
     let bodies: Vec<_> = stats
         .bodies
@@ -293,8 +326,7 @@ fn build_ui(ui: &mut egui::Ui, state: &AppState, stats: &Stats) -> Option<Parts>
         p.weapons.clear();
         p.brain = Some(x).filter(|x| !x.is_empty());
     }
-    let fresh = !matches!(&state.assemble.shown.design, Some(Design::Parts(_)));
-    (p != current || (fresh && ui.button("Assemble").clicked())).then_some(p)
+    (p != current).then_some(p)
 }
 
 /// A system turret table and the field of [`Parts`] it fills.
