@@ -1,6 +1,7 @@
 //! The command line: `vitrine [FILE]` opens the viewer; `vitrine info` and
 //! `vitrine render` work without a window.
 
+pub mod check;
 pub mod info;
 pub mod render;
 
@@ -30,4 +31,7 @@ pub enum Command {
     Info(info::InfoArgs),
     /// Render a model (or every model under a folder) to PNG without a window.
     Render(render::RenderArgs),
+    /// Lint models, folders and .wz mods against what the games accept (exit 0 clean,
+    /// 1 warnings with --deny warnings, 2 errors).
+    Check(check::CheckArgs),
 }
