@@ -36,7 +36,9 @@ impl Config {
         let c: Config = toml::from_str(text).map_err(|e| e.to_string())?;
         for r in &c.allow {
             if super::rule(r).is_none() {
-                return Err(format!("allow: unknown rule {r:?} (see vitrine check --explain)"));
+                return Err(format!(
+                    "allow: unknown rule {r:?} (see vitrine check --explain)"
+                ));
             }
         }
         if let Some(d) = &c.deny
@@ -59,7 +61,11 @@ mod tests {
         assert_eq!(c.allow, vec!["pie/pie2"]);
         assert_eq!(c.data, vec!["base"]);
         assert_eq!(c.deny.as_deref(), Some("warnings"));
-        assert!(Config::parse("allow = [\"pie/nope\"]").unwrap_err().contains("pie/nope"));
+        assert!(
+            Config::parse("allow = [\"pie/nope\"]")
+                .unwrap_err()
+                .contains("pie/nope")
+        );
         assert!(Config::parse("alow = []").is_err());
         assert!(Config::parse("deny = \"notes\"").is_err());
     }

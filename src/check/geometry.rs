@@ -47,7 +47,9 @@ pub fn duplicate_points(mesh: &Mesh) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
     for (i, p) in mesh.points.iter().enumerate() {
         // +0.0 and -0.0 are the same position.
-        let key = (*p + glam::Vec3::ZERO).to_array().map(|v| (v + 0.0).to_bits());
+        let key = (*p + glam::Vec3::ZERO)
+            .to_array()
+            .map(|v| (v + 0.0).to_bits());
         match first.get(&key) {
             Some(&j) => out.push((i as u32, j)),
             None => {

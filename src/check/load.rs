@@ -92,7 +92,11 @@ impl Checker {
         let ancestors = parent.iter().flat_map(FileRef::ancestors);
         let roots = self.options.data_roots.clone();
         for dir in ancestors.chain(roots) {
-            for sub in [&["texpages"][..], &["base", "texpages"], &["mp", "texpages"]] {
+            for sub in [
+                &["texpages"][..],
+                &["base", "texpages"],
+                &["mp", "texpages"],
+            ] {
                 if let Some(d) = walk_dir(&mut self.lookup, &dir, sub)
                     && !dirs.contains(&d)
                 {

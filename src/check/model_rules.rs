@@ -159,7 +159,10 @@ fn pie(model: &Model, file: &str, textures: Option<TextureProbe<'_>>, out: &mut 
                 "pie/unused-point",
                 file,
                 point_location(model, m, first),
-                Element::Point { mesh: m, point: first },
+                Element::Point {
+                    mesh: m,
+                    point: first,
+                },
                 format!(
                     "{name}: {} point(s) no polygon uses (first: point {first})",
                     unused.len()
@@ -343,7 +346,10 @@ fn tpm(model: &Model, file: &str, out: &mut Vec<Finding>) {
                 file,
                 Location::File,
                 Element::Material { material },
-                format!("material \"{}\" is used by no mesh", model.materials[material].name),
+                format!(
+                    "material \"{}\" is used by no mesh",
+                    model.materials[material].name
+                ),
             ));
         }
     }

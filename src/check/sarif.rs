@@ -34,9 +34,9 @@ fn uri(file: &str) -> (String, Option<&str>) {
 fn result(f: &Finding) -> sarif::Result {
     let (uri, entry) = uri(&f.file);
     let region = match f.location {
-        Location::Line(l) if entry.is_none() => sarif::Region::builder()
-            .start_line(i64::from(l))
-            .build(),
+        Location::Line(l) if entry.is_none() => {
+            sarif::Region::builder().start_line(i64::from(l)).build()
+        }
         Location::Offset(o) if entry.is_none() => sarif::Region::builder()
             .start_line(1)
             .byte_offset(o as i64)

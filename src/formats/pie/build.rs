@@ -179,7 +179,11 @@ pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) 
         }
         model.source.meshes.push(MeshSource {
             start: Location::Line(level.line),
-            points: level.point_lines.iter().map(|&l| Location::Line(l)).collect(),
+            points: level
+                .point_lines
+                .iter()
+                .map(|&l| Location::Line(l))
+                .collect(),
             polygons: level
                 .polygon_lines
                 .iter()
@@ -250,8 +254,12 @@ fn source_facts(
     settings: &[Settings],
     ctx: &[LevelContext<'_>],
 ) {
-    let sets = std::iter::once((&header.settings.textures, header.type_flags))
-        .chain(settings.iter().zip(ctx).map(|(s, c)| (&s.textures, c.type_flags)));
+    let sets = std::iter::once((&header.settings.textures, header.type_flags)).chain(
+        settings
+            .iter()
+            .zip(ctx)
+            .map(|(s, c)| (&s.textures, c.type_flags)),
+    );
     for (set, type_flags) in sets {
         for list in [&set.base, &set.tcmask, &set.normal, &set.specular] {
             for t in list.iter().flatten() {

@@ -440,8 +440,8 @@ fn polygons(
                 }
                 Some(first) if *first != block && !anim_mismatch_warned => {
                     anim_mismatch_warned = true;
-                    let timing = first.frames != block.frames
-                        || first.ms_per_frame != block.ms_per_frame;
+                    let timing =
+                        first.frames != block.frames || first.ms_per_frame != block.ms_per_frame;
                     warnings.push(Diagnostic::coded(
                         if timing {
                             "pie/texanim-mismatch"
@@ -492,7 +492,10 @@ fn polygons(
     }
     if let Some((line, count, np)) = ngons {
         let (rule, why) = if version >= 3 {
-            ("pie/not-triangle", "the game reads only triangles and refuses the model")
+            (
+                "pie/not-triangle",
+                "the game reads only triangles and refuses the model",
+            )
         } else {
             (
                 "pie/legacy-ngon",
@@ -545,7 +548,7 @@ fn anim_object(
     for f in 0..n {
         // A word where a frame should start: the header declares more frames than
         // follow. The game reads the word as a broken frame line; keep what was read.
-        if toks.peek().is_some_and(|t| t.is_word()) {
+        if toks.peek().is_none_or(|t| t.is_word()) {
             warnings.push(Diagnostic::coded(
                 "pie/animobject-frames",
                 Location::Line(keyword.line),
@@ -827,8 +830,15 @@ mod tests {
             assert_eq!(e.location, Location::Line(*line), "{poly}: {e}");
             assert!(e.message.contains(msg), "{poly}: {}", e.message);
         }
+        // Past the game's 8192 polygons: read on (the checker reports it), or refused
+        // when the data cannot hold them.
         let e = level(3, &format!("{SQUARE}POLYGONS 8193\n")).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Invalid);
+        assert_eq!(e.kind, ErrorKind::CountTooLarge);
+        let many = "200 3 0 1 2 0 0 0 0 0 0\n".repeat(8193);
+        let (l, w) = level(3, &format!("{SQUARE}POLYGONS 8193\n{many}")).unwrap();
+        assert_eq!(l.polygons, 8193);
+        assert_eq!(w[0].rule, Some("pie/polygon-limit"));
+        assert_eq!(w[0].location, Location::Line(6));
         let e = level(3, "POINTS 99999999\n0 0 0\nPOLYGONS 0").unwrap_err();
         assert_eq!(e.kind, ErrorKind::CountTooLarge);
         let e = level(3, "POLYGONS 0").unwrap_err();
