@@ -81,6 +81,8 @@ pub enum AppCommand {
     Timeline(TimelineCommand),
     /// Show this PIE event model in place of the model (`None`: the model itself).
     ShowEvent(Option<usize>),
+    /// A Checks panel action (pick a finding).
+    Checks(super::panels::checks::ChecksCommand),
 }
 
 /// A screenshot to take.
@@ -112,6 +114,10 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
     match cmd {
         AppCommand::Open(path) => {
             open(state, path);
+            None
+        }
+        AppCommand::Checks(c) => {
+            super::panels::checks::apply(state, c);
             None
         }
         AppCommand::OpenDialog => Some(Effect::PickModel(state.settings.last_folder.clone())),

@@ -15,6 +15,7 @@ pub mod inspect;
 pub mod layout;
 pub mod menu;
 pub mod overlay_menu;
+pub mod panels;
 pub mod playback;
 pub mod screenshot;
 pub mod settings;

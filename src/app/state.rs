@@ -92,6 +92,8 @@ pub struct AppState {
     pub inspect: super::inspect::InspectState,
     /// How the view colours surfaces (View ▸ Colour mode).
     pub colour_mode: ColourMode,
+    /// `vitrine check` findings on the open file (the Checks panel).
+    pub checks: super::panels::checks::ChecksState,
     /// Counter behind [`Document::generation`].
     next_generation: u64,
 }
@@ -110,6 +112,7 @@ impl AppState {
             screenshot_dialog: None,
             load_options: settings.load_options(),
             colour_mode: ColourMode::default(),
+            checks: Default::default(),
             settings,
             inspect: Default::default(),
             next_generation: 1,
@@ -135,6 +138,10 @@ impl AppState {
                 .as_ref()
                 .and_then(|d| crate::render::inspect::format_grid_unit(&d.model)),
             colour_mode: self.colour_mode,
+            highlight: self
+                .inspect_current()
+                .map(|d| self.checks.highlight(&d.model))
+                .unwrap_or_default(),
             ..ViewSettings::default()
         }
     }
@@ -152,6 +159,7 @@ impl AppState {
         } else {
             super::inspect::InspectState::for_model(&model, generation)
         };
+        self.checks = super::panels::checks::ChecksState::for_file(&path, &self.load_options);
         let previous = self.document.take().filter(|d| d.path == path);
         let keep_camera = previous.is_some() && self.camera_moved;
         self.document = Some(Document {
