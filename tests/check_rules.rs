@@ -207,3 +207,165 @@ fn the_shipped_corpus_has_no_errors() {
         "{findings:#?}"
     );
 }
+
+/// (rule, file under the fixture mod, line): the fixture mod's one finding of each rule.
+const MOD_CASES: &[(&str, &str, Location)] = &[
+    ("wz/model-missing", "stats/weapons.json", Location::Line(5)),
+    (
+        "wz/propulsion-model-missing",
+        "stats/body.json",
+        Location::Line(10),
+    ),
+    (
+        "wz/weapon-connectors",
+        "stats/body.json",
+        Location::Line(13),
+    ),
+    (
+        "wz/template-part-missing",
+        "stats/templates.json",
+        Location::Line(11),
+    ),
+    (
+        "wz/model-unused",
+        "components/weapons/orphan.pie",
+        Location::File,
+    ),
+];
+
+fn assert_mod_findings(findings: &[Finding], prefix: &str) {
+    for (rule, file, place) in MOD_CASES {
+        let hits: Vec<_> = findings.iter().filter(|f| f.rule == *rule).collect();
+        assert_eq!(hits.len(), 1, "{rule}: {findings:#?}");
+        assert_eq!(hits[0].file, format!("{prefix}{file}"), "{rule}");
+        assert_eq!(hits[0].location, *place, "{rule}");
+    }
+    let other: Vec<_> = findings
+        .iter()
+        .filter(|f| !MOD_CASES.iter().any(|(r, _, _)| *r == f.rule))
+        .collect();
+    assert!(other.is_empty(), "{other:#?}");
+}
+
+#[test]
+fn mod_level_checks_on_the_fixture_mod() {
+    let root = common::fixtures().join("check/mod");
+    let (findings, files) =
+        vitrine::cli::check::check_inputs(&[root.clone()], CheckOptions::default());
+    assert_eq!(files, 4);
+    assert_mod_findings(&findings, &format!("{}/", root.display()));
+
+    // The same mod as a .wz archive, its pages in a data root.
+    let dir = tempfile::tempdir().unwrap();
+    let wz = dir.path().join("fixture.wz");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&wz).unwrap());
+    for entry in walkdir::WalkDir::new(&root).sort_by_file_name() {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let name = entry
+                .path()
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            zip.start_file(name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            std::io::Write::write_all(&mut zip, &std::fs::read(entry.path()).unwrap()).unwrap();
+        }
+    }
+    zip.finish().unwrap();
+    let (findings, files) = vitrine::cli::check::check_inputs(
+        &[wz.clone()],
+        CheckOptions {
+            data_roots: vec![FileRef::Disk(common::fixtures().join("check"))],
+            allow: Vec::new(),
+        },
+    );
+    assert_eq!(files, 4);
+    assert_mod_findings(&findings, &format!("{}!/", wz.display()));
+}
+
+#[test]
+fn broken_stats_json_is_an_error_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("stats")).unwrap();
+    std::fs::create_dir_all(dir.path().join("structs")).unwrap();
+    std::fs::copy(fixture("clean"), dir.path().join("structs/a.pie")).unwrap();
+    std::fs::write(
+        dir.path().join("stats/body.json"),
+        "{\n\t\"B\": {\n\t\t\"model\": \"a.pie\",,\n\t}\n}\n",
+    )
+    .unwrap();
+    let (findings, _) = vitrine::cli::check::check_inputs(
+        &[dir.path().to_path_buf()],
+        CheckOptions {
+            data_roots: vec![FileRef::Disk(common::fixtures().join("check"))],
+            allow: Vec::new(),
+        },
+    );
+    let bad: Vec<_> = findings
+        .iter()
+        .filter(|f| f.rule == "wz/stats-unreadable")
+        .collect();
+    assert_eq!(bad.len(), 1, "{findings:#?}");
+    assert_eq!(bad[0].location, Location::Line(3));
+}
+
+#[test]
+fn tpm_rules_on_their_fixture() {
+    let path = common::fixtures().join("check/tpm/unbound-unused.tpm");
+    let findings = check(&path);
+    let place = |rule: &str| {
+        let hits: Vec<_> = findings.iter().filter(|f| f.rule == rule).collect();
+        assert_eq!(hits.len(), 1, "{rule}: {findings:#?}");
+        hits[0].location
+    };
+    assert_eq!(place("tpm/unbound-vertices"), Location::Line(26));
+    assert_eq!(place("tpm/mesh-not-instanced"), Location::Line(43));
+    assert_eq!(place("tpm/material-unused"), Location::File);
+    assert_eq!(findings.len(), 3, "{findings:#?}");
+}
+
+#[test]
+fn pmf_rules_on_the_synthetic_bad_files() {
+    let Some(syn) = common::synthetic() else {
+        return;
+    };
+    let cases: &[(&str, &str, Location)] = &[
+        (
+            "bad/pmf_vertex_count_not_multiple_of_3.pmf",
+            "pmf/vertex-count",
+            Location::Offset(48),
+        ),
+        (
+            "bad/pmf_trailing_garbage.pmf",
+            "pmf/trailing-bytes",
+            Location::Offset(17384),
+        ),
+    ];
+    for (file, rule, place) in cases {
+        let findings = check(&syn.join(file));
+        let hits: Vec<_> = findings.iter().filter(|f| f.rule == *rule).collect();
+        assert_eq!(hits.len(), 1, "{file}: {findings:#?}");
+        assert_eq!(hits[0].location, *place, "{file}");
+    }
+    // PMF1 magic, then a structure that is not a Piece Model file.
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("fake.pmf");
+    std::fs::write(&p, b"PMF1\xff\xff\xff\xff not pieces").unwrap();
+    let findings = check(&p);
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(findings[0].rule, "pmf/not-piece-model");
+    assert_eq!(findings[0].level, Level::Error);
+    // Every clean synthetic PMF model: no errors.
+    for e in std::fs::read_dir(syn.join("pmf")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "pmf") {
+            assert!(
+                check(&p).iter().all(|f| f.level != Level::Error),
+                "{}",
+                p.display()
+            );
+        }
+    }
+}

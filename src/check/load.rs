@@ -84,6 +84,21 @@ impl Checker {
         model_rules::check_model(model, &file.to_string(), Some(&mut probe))
     }
 
+    /// The mod-level findings of each input that is a mod (a folder or archive with
+    /// `stats/` at its root), over the data roots; allowed rules dropped.
+    pub fn check_mods(&mut self, inputs: &[std::path::PathBuf]) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for input in inputs {
+            let root = FileRef::parse(input);
+            if files::is_dir(&root) && super::wz_stats::has_stats(&mut self.lookup, &root) {
+                let roots = self.options.data_roots.clone();
+                out.extend(super::wz_stats::check_mod(&mut self.lookup, &root, &roots));
+            }
+        }
+        out.retain(|f| !self.allowed(f.rule));
+        out
+    }
+
     /// `texpages/` folders searched for `file`'s textures: in each ancestor (and its
     /// `base/`, `mp/`), then in each data root.
     fn texture_dirs(&mut self, file: &FileRef) -> Vec<FileRef> {

@@ -17,7 +17,7 @@ pub mod model_rules;
 pub mod report;
 pub mod rules;
 pub mod sarif;
-// pub mod wz_stats;
+pub mod wz_stats;
 
 pub use load::{CheckOptions, Checked, Checker, walk_error};
 pub use rules::{RULES, Rule, rule};

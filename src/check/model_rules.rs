@@ -4,7 +4,7 @@
 use super::geometry;
 use super::{Element, Finding, element_at};
 use crate::formats::LoadError;
-use crate::model::{Diagnostic, Format, Location, Model, NodeKind, TextureRef, TextureRole};
+use crate::model::{Diagnostic, Format, Location, Model, TextureRef, TextureRole};
 
 /// PIE: the documented points limit.
 pub const PIE_MAX_POINTS: usize = 768;
@@ -317,22 +317,7 @@ fn pet(model: &Model, file: &str, out: &mut Vec<Finding>) {
 }
 
 fn tpm(model: &Model, file: &str, out: &mut Vec<Finding>) {
-    for (node, n) in model.nodes.iter().enumerate() {
-        if n.kind == NodeKind::Part && n.mesh.is_some() {
-            let line = model
-                .source
-                .meshes
-                .get(n.mesh.unwrap_or(0))
-                .map_or(Location::File, |s| s.start);
-            out.push(Finding::new(
-                "tpm/mesh-not-instanced",
-                file,
-                line,
-                Element::Node { node },
-                format!("mesh \"{}\" is placed by no instance", n.name),
-            ));
-        }
-    }
+    // Meshes no instance places are recorded by the loader (with their line).
     let mut used = vec![false; model.materials.len()];
     for s in model.meshes.iter().flat_map(|m| &m.submeshes) {
         if let Some(u) = used.get_mut(s.material) {
@@ -352,5 +337,64 @@ fn tpm(model: &Model, file: &str, out: &mut Vec<Finding>) {
                 ),
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Mesh, Node, NodeKind};
+    use serde_json::json;
+
+    #[test]
+    fn pet_limits_per_version() {
+        let mut m = Model::new(Format::Pet, "1.0");
+        let tracks: Vec<u32> = (0..128).collect();
+        m.details = json!({"version": "1.0", "anim_tracks": tracks, "fram": vec![0; 257]});
+        let f = check_model(&m, "a.apet", None);
+        let rules: Vec<_> = f.iter().map(|f| f.rule).collect();
+        assert_eq!(rules, ["pet/animated-bones-limit", "pet/fram-limit"]);
+        assert!(
+            f[0].message
+                .contains("128 animated bones; version 1.0 allows 127")
+        );
+        // The same counts are within 1.3's limits.
+        m.details["version"] = json!("1.3");
+        assert!(check_model(&m, "a.apet", None).is_empty());
+        assert_eq!(pet_limits("1.2"), Some((512, 10_000)));
+        assert_eq!(pet_limits("9.9"), None);
+    }
+
+    #[test]
+    fn pmf_pieces_without_triangles() {
+        let mut m = Model::new(Format::Pmf, "PMF1");
+        m.meshes.push(Mesh {
+            name: "pivot".into(),
+            ..Mesh::default()
+        });
+        let mut n = Node::new("pivot", None, NodeKind::Piece);
+        n.mesh = Some(0);
+        m.nodes.push(n);
+        let f = check_model(&m, "x.pmf", None);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].rule, "pmf/empty-piece");
+        assert_eq!(f[0].element, Element::Node { node: 0 });
+    }
+
+    #[test]
+    fn page_prefix_and_name_characters() {
+        for (name, ok) in [
+            ("page-7-barbarians.png", true),
+            ("page-12.png", true),
+            ("Page-3-x.png", true),
+            ("helirotor.png", false),
+            ("page-x.png", false),
+            ("page-.png", false),
+        ] {
+            assert_eq!(has_page_prefix(name), ok, "{name}");
+        }
+        assert!(texture_name_ok("page-7_a.b-c.png"));
+        assert!(!texture_name_ok("page-12-player buildings.png"));
+        assert!(!texture_name_ok("page-7-é.png"));
     }
 }

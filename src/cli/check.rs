@@ -180,7 +180,7 @@ fn base_join(base: &FileRef, rel: &str) -> FileRef {
 }
 
 /// Walks the inputs, checks every model file (with a progress bar on large inputs) and
-/// runs the mod-level checks on inputs that hold `stats/`. Returns the findings (walk
+/// runs the mod-level checks on inputs (folders, archives) that hold `stats/`. Returns the findings (walk
 /// order) and the number of model files checked.
 pub fn check_inputs(inputs: &[PathBuf], options: CheckOptions) -> (Vec<Finding>, usize) {
     let walk = files::walk::walk(inputs, |n| formats::is_model_path(Path::new(n)));
@@ -210,5 +210,6 @@ pub fn check_inputs(inputs: &[PathBuf], options: CheckOptions) -> (Vec<Finding>,
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    findings.extend(checker.check_mods(inputs));
     (findings, walk.files.len())
 }
