@@ -184,7 +184,7 @@ fn size_limits_are_found_on_generated_files() {
 fn the_shipped_corpus_has_no_errors() {
     let Some(wz) = common::wz2100() else { return };
     let (findings, files) =
-        vitrine::cli::check::check_inputs(&[wz.clone()], CheckOptions::default());
+        vitrine::cli::check::check_inputs(std::slice::from_ref(&wz), CheckOptions::default());
     assert!(files >= 855, "{files} files");
     let errors: Vec<_> = findings
         .iter()
@@ -251,7 +251,7 @@ fn assert_mod_findings(findings: &[Finding], prefix: &str) {
 fn mod_level_checks_on_the_fixture_mod() {
     let root = common::fixtures().join("check/mod");
     let (findings, files) =
-        vitrine::cli::check::check_inputs(&[root.clone()], CheckOptions::default());
+        vitrine::cli::check::check_inputs(std::slice::from_ref(&root), CheckOptions::default());
     assert_eq!(files, 4);
     assert_mod_findings(&findings, &format!("{}/", root.display()));
 
@@ -275,7 +275,7 @@ fn mod_level_checks_on_the_fixture_mod() {
     }
     zip.finish().unwrap();
     let (findings, files) = vitrine::cli::check::check_inputs(
-        &[wz.clone()],
+        std::slice::from_ref(&wz),
         CheckOptions {
             data_roots: vec![FileRef::Disk(common::fixtures().join("check"))],
             allow: Vec::new(),

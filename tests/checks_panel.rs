@@ -56,7 +56,7 @@ fn picking_a_finding_selects_and_marks_its_polygon() {
 
 #[test]
 fn errors_show_a_badge_and_points_are_marked() {
-    let mut h = open("not-triangle");
+    let h = open("not-triangle");
     // The header reads "Checks  1  error  0 warnings · …" with the count on a red badge.
     h.get_by_label_contains("error");
     assert_eq!(h.state().checks.counts().errors, 1);
