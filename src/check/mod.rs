@@ -234,3 +234,24 @@ pub fn worst_level(model: &Model) -> Option<Level> {
     let findings = model_rules::check_model(model, "", None);
     Counts::of(&findings).worst()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Format;
+
+    #[test]
+    fn worst_level_of_a_model() {
+        let clean = Model::new(Format::Pie, "3");
+        assert_eq!(worst_level(&clean), None);
+        assert_eq!(worst_level(&Model::new(Format::Pie, "2")), Some(Level::Note));
+        let mut warned = Model::new(Format::Pie, "3");
+        warned.diagnostics.push(crate::model::Diagnostic::coded(
+            "pie/normals-count",
+            Location::Line(9),
+            "NORMALS 1 does not match POLYGONS 2",
+        ));
+        assert_eq!(worst_level(&warned), Some(Level::Warning));
+        assert_eq!(Level::parse("warnings"), Some(Level::Warning));
+    }
+}
