@@ -10,6 +10,7 @@ use vitrine::app::commands::AppCommand;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::check::Element;
+use vitrine::files::FileRef;
 
 fn open(name: &str) -> egui_kittest::Harness<'static, AppState> {
     let path = common::fixtures()
@@ -17,7 +18,7 @@ fn open(name: &str) -> egui_kittest::Harness<'static, AppState> {
         .join(format!("{name}.pie"));
     let mut h = app_support::harness(AppState::new(Settings::default(), None), 900.0);
     h.run();
-    vitrine::app::commands::apply(h.state_mut(), AppCommand::Open(path));
+    vitrine::app::commands::apply(h.state_mut(), AppCommand::Open(FileRef::Disk(path)));
     h.run();
     h
 }

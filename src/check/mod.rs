@@ -244,7 +244,10 @@ mod tests {
     fn worst_level_of_a_model() {
         let clean = Model::new(Format::Pie, "3");
         assert_eq!(worst_level(&clean), None);
-        assert_eq!(worst_level(&Model::new(Format::Pie, "2")), Some(Level::Note));
+        assert_eq!(
+            worst_level(&Model::new(Format::Pie, "2")),
+            Some(Level::Note)
+        );
         let mut warned = Model::new(Format::Pie, "3");
         warned.diagnostics.push(crate::model::Diagnostic::coded(
             "pie/normals-count",

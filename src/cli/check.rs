@@ -3,7 +3,6 @@
 
 use crate::check::{self, CheckOptions, Checker, Counts, Finding, config::Config, report};
 use crate::files::{self, FileRef};
-use crate::formats;
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 
@@ -29,10 +28,10 @@ pub struct CheckArgs {
     /// Model files, folders or `.wz` archives (`mod.wz!/components` for a folder inside).
     #[arg(required_unless_present_any = ["explain", "rules"])]
     pub files: Vec<PathBuf>,
-    /// A data root searched after the checked files, in order: a folder or `.wz`
-    /// archive (repeatable: a mod's own data over mp over base).
-    #[arg(long = "data", value_name = "ROOT")]
-    pub data: Vec<PathBuf>,
+    /// Data roots (`--data`, searched after the checked files' own tree, in order: a
+    /// mod's own data over mp over base) and the PMF rules.
+    #[command(flatten)]
+    pub load: super::LoadArgs,
     /// One JSON object per finding per line instead of text.
     #[arg(long)]
     pub json: bool,
@@ -125,7 +124,7 @@ pub fn run(args: &CheckArgs) -> i32 {
         }
     };
     let mut options = CheckOptions {
-        data_roots: args.data.iter().map(|p| FileRef::parse(p)).collect(),
+        data_roots: args.load.options().data_roots,
         allow: args.allow.clone(),
     };
     let mut deny = args.deny.is_some();
@@ -183,7 +182,7 @@ fn base_join(base: &FileRef, rel: &str) -> FileRef {
 /// runs the mod-level checks on inputs (folders, archives) that hold `stats/`. Returns the findings (walk
 /// order) and the number of model files checked.
 pub fn check_inputs(inputs: &[PathBuf], options: CheckOptions) -> (Vec<Finding>, usize) {
-    let walk = files::walk::walk(inputs, |n| formats::is_model_path(Path::new(n)));
+    let walk = super::model_inputs(inputs);
     let mut checker = Checker::new(options);
     let mut findings: Vec<Finding> = walk
         .errors
@@ -202,7 +201,11 @@ pub fn check_inputs(inputs: &[PathBuf], options: CheckOptions) -> (Vec<Finding>,
         if let Some(b) = &bar {
             b.set_message(file.file_name());
         }
-        findings.extend(checker.check_file(file).findings);
+        let checked = super::catch_per_file(file, || Ok(checker.check_file(file).findings));
+        match checked {
+            Ok(f) => findings.extend(f),
+            Err(e) => findings.push(check::walk_error(&file.to_string(), &e)),
+        }
         if let Some(b) = &bar {
             b.inc(1);
         }

@@ -11,7 +11,6 @@ use crate::formats::LoadOptions;
 use crate::model::Model;
 use crate::render::Highlight;
 use eframe::egui;
-use std::path::Path;
 
 /// Error colour (badge and error rows).
 pub const ERROR: egui::Color32 = egui::Color32::from_rgb(220, 50, 60);
@@ -40,26 +39,15 @@ pub enum ChecksCommand {
     Scrolled,
 }
 
-/// The data roots the checker searches, from the viewer's loader options.
-fn data_roots(options: &LoadOptions) -> Vec<FileRef> {
-    options
-        .texture_roots
-        .iter()
-        .map(|p| FileRef::Disk(p.clone()))
-        .collect()
-}
-
 impl ChecksState {
-    /// Checks the file at `path` as `vitrine check` would.
-    pub fn for_file(path: &Path, options: &LoadOptions) -> ChecksState {
+    /// Checks the file at `path` as `vitrine check` would, over the viewer's data roots.
+    pub fn for_file(path: &FileRef, options: &LoadOptions) -> ChecksState {
         let mut checker = Checker::new(CheckOptions {
-            data_roots: data_roots(options),
+            data_roots: options.data_roots.clone(),
             allow: Vec::new(),
         });
         ChecksState {
-            findings: checker
-                .check_file(&FileRef::Disk(path.to_path_buf()))
-                .findings,
+            findings: checker.check_file(path).findings,
             selected: None,
             scroll_to: None,
         }
