@@ -11,6 +11,7 @@
 
 #[cfg(feature = "gui")]
 pub mod app;
+pub mod check;
 #[cfg(feature = "gui")]
 pub mod cli;
 pub mod files;

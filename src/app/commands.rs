@@ -88,6 +88,8 @@ pub enum AppCommand {
     ShowEvent(Option<usize>),
     /// A Warzone 2100 Assemble panel action.
     Assemble(super::panels::assemble::AssembleCommand),
+    /// A Checks panel action (pick a finding).
+    Checks(super::panels::checks::ChecksCommand),
 }
 
 /// A screenshot to take.
@@ -126,6 +128,10 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
     match cmd {
         AppCommand::Open(path) => {
             open(state, path);
+            None
+        }
+        AppCommand::Checks(c) => {
+            super::panels::checks::apply(state, c);
             None
         }
         AppCommand::OpenDialog => Some(Effect::PickModel(state.settings.last_folder.clone())),

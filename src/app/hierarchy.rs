@@ -47,6 +47,12 @@ fn node_ui(ui: &mut egui::Ui, state: &AppState, m: &Model, i: usize, out: &mut V
     let row = |ui: &mut egui::Ui, out: &mut Vec<AppCommand>| {
         out.extend(eye_ui(ui, state, m, i));
         let r = ui.selectable_label(selected, row_text(m, i));
+        if state.checks.scroll_to == Some(i) {
+            r.scroll_to_me(Some(egui::Align::Center));
+            out.push(AppCommand::Checks(
+                super::panels::checks::ChecksCommand::Scrolled,
+            ));
+        }
         if r.clicked() {
             out.push(cmd(InspectCommand::Select((!selected).then_some(i))));
         }

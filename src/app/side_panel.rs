@@ -133,6 +133,7 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
 fn model_sections_ui(ui: &mut egui::Ui, doc: &Document, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
     let m = &doc.model;
+    out.extend(super::panels::checks::checks_ui(ui, state, doc));
     if !m.properties.is_empty() {
         section(ui, "Properties", true, |ui| {
             // Values wrap inside the panel instead of widening it.

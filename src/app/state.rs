@@ -94,6 +94,8 @@ pub struct AppState {
     pub colour_mode: ColourMode,
     /// Warzone 2100 stats and the Assemble panel's assembly.
     pub assemble: super::panels::assemble::AssembleState,
+    /// `vitrine check` findings on the open file (the Checks panel).
+    pub checks: super::panels::checks::ChecksState,
     /// A Warzone 2100 installation found on this machine (`mp` over `base`), offered in
     /// Settings ▸ Data roots.
     pub detected_warzone: Option<Vec<PathBuf>>,
@@ -120,6 +122,7 @@ impl AppState {
             screenshot_dialog: None,
             load_options: settings.load_options(),
             colour_mode: ColourMode::default(),
+            checks: Default::default(),
             settings,
             inspect: Default::default(),
             detected_warzone: crate::files::folders::find_warzone2100(),
@@ -146,6 +149,10 @@ impl AppState {
                 .as_ref()
                 .and_then(|d| crate::render::inspect::format_grid_unit(&d.model)),
             colour_mode: self.colour_mode,
+            highlight: self
+                .inspect_current()
+                .map(|d| self.checks.highlight(&d.model))
+                .unwrap_or_default(),
             ..ViewSettings::default()
         }
     }
@@ -163,6 +170,7 @@ impl AppState {
         } else {
             super::inspect::InspectState::for_model(&model, generation)
         };
+        self.checks = super::panels::checks::ChecksState::for_file(&path, &self.load_options);
         let previous = self.document.take().filter(|d| d.path == path);
         let keep_camera = previous.is_some() && self.camera_moved;
         self.document = Some(Document {

@@ -6,6 +6,7 @@
 //! [`crate::files::walk`]) and the exit codes ([`exit`]).
 
 pub mod assemble;
+pub mod check;
 pub mod info;
 pub mod render;
 
@@ -46,8 +47,9 @@ Examples:
 
 Exit codes (every subcommand):
   0  success
-  1  some inputs failed (the others were processed)
-  2  usage error
+  1  some inputs failed (the others were processed);
+     vitrine check: warnings, with --deny warnings
+  2  usage error; vitrine check: errors found (see vitrine check --help)
   3  no GPU adapter (vitrine render)";
 
 /// Vitrine — a viewer for retro game 3D models (Warzone 2100 PIE, PMF, PangYa PET, Trespasser TPM).
@@ -76,6 +78,9 @@ pub enum Command {
     /// Render a model (or every model under a folder or in an archive) to PNG without a
     /// window.
     Render(render::RenderArgs),
+    /// Lint models, folders and .wz mods against what the games accept (exit 0 clean,
+    /// 1 warnings with --deny warnings, 2 errors).
+    Check(check::CheckArgs),
     /// Print shell completions (bash, zsh, fish, powershell, elvish) to standard output.
     Completions {
         /// The shell.

@@ -54,6 +54,9 @@ pub struct LoadError {
     pub location: Location,
     /// What was being read and what was wrong.
     pub message: String,
+    /// The `vitrine check` rule this refusal is an instance of (`"pie/version"`), when
+    /// the loader knows which game rule the input breaks.
+    pub rule: Option<&'static str>,
 }
 
 impl LoadError {
@@ -64,7 +67,14 @@ impl LoadError {
             file: None,
             location,
             message: message.into(),
+            rule: None,
         }
+    }
+
+    /// The same error, tagged as an instance of the check rule `rule`.
+    pub fn with_rule(mut self, rule: &'static str) -> Self {
+        self.rule = Some(rule);
+        self
     }
 
     /// The same error, naming `file` (keeps a name set earlier).

@@ -33,6 +33,9 @@ pub struct Diagnostic {
     pub location: Location,
     /// What it is.
     pub message: String,
+    /// The `vitrine check` rule this is an instance of (`"pie/normals-count"`), when the
+    /// loader knows; the checker gives it a level and an explanation.
+    pub rule: Option<&'static str>,
 }
 
 impl Diagnostic {
@@ -41,6 +44,16 @@ impl Diagnostic {
         Diagnostic {
             location,
             message: message.into(),
+            rule: None,
+        }
+    }
+
+    /// A warning that is an instance of the check rule `rule`.
+    pub fn coded(rule: &'static str, location: Location, message: impl Into<String>) -> Self {
+        Diagnostic {
+            location,
+            message: message.into(),
+            rule: Some(rule),
         }
     }
 

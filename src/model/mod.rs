@@ -21,6 +21,7 @@ mod mesh;
 mod node;
 pub mod pose;
 mod skinning;
+mod source;
 mod validate;
 
 pub use anim::{
@@ -34,6 +35,7 @@ pub use mesh::{Corner, Mesh, SkinInfluence, Submesh};
 pub use node::{Node, NodeKind};
 pub use pose::Pose;
 pub use skinning::skin_positions;
+pub use source::{MeshSource, SourceMap, TextureLine};
 
 use glam::Mat4;
 use serde_json::Value;
@@ -124,6 +126,8 @@ pub struct Model {
     pub details: Value,
     /// Warnings and notes, each with its place in the file.
     pub diagnostics: Vec<Diagnostic>,
+    /// Where elements were written in the file, and facts for `vitrine check`.
+    pub source: SourceMap,
 }
 
 impl Model {
@@ -146,6 +150,7 @@ impl Model {
             properties: Vec::new(),
             details: Value::Null,
             diagnostics: Vec::new(),
+            source: SourceMap::default(),
         }
     }
 

@@ -7,6 +7,7 @@ mod camera;
 pub mod colour_mode;
 mod gpu;
 mod gpu_model;
+pub mod highlight;
 pub mod inspect;
 mod overlay_pass;
 pub mod overlays;
@@ -24,6 +25,7 @@ mod uniforms;
 pub use camera::{Camera, ViewPreset};
 pub use colour_mode::{ColourMode, LegendEntry, legend, node_colour};
 pub use gpu::{Gpu, RenderError, gpu_or_skip};
+pub use highlight::Highlight;
 pub use inspect::{OverlayKind, Overlays};
 pub use scene::{
     Lighting, SceneRenderer, ViewSettings, clip_points, light_direction, model_bounds,

@@ -86,6 +86,8 @@ pub struct ViewSettings {
     pub grid_unit: Option<f32>,
     /// How surfaces are coloured (materials, per node, by joint).
     pub colour_mode: ColourMode,
+    /// Triangles and points marked over everything (a picked check finding).
+    pub highlight: super::highlight::Highlight,
 }
 
 impl Default for ViewSettings {
@@ -101,6 +103,7 @@ impl Default for ViewSettings {
             node_mask: Vec::new(),
             grid_unit: None,
             colour_mode: ColourMode::default(),
+            highlight: Default::default(),
         }
     }
 }
@@ -330,7 +333,8 @@ impl SceneRenderer {
         let Some(model) = &self.source else {
             return extras;
         };
-        let want_overlays = overlays::wanted(&view.overlays, view.selected);
+        let want_overlays =
+            overlays::wanted(&view.overlays, view.selected) || !view.highlight.is_empty();
         if !want_overlays && !view.shadows {
             return extras;
         }
@@ -363,7 +367,8 @@ impl SceneRenderer {
                 size,
                 grid_unit: unit,
             };
-            let segments = overlays::build(&input);
+            let mut segments = overlays::build(&input);
+            segments.extend(super::highlight::segments(&input));
             let tint = overlays::selection_triangles(&input);
             self.overlay_pass.prepare(
                 device,

@@ -19,8 +19,8 @@ use super::anim::{self, LevelContext};
 use super::header::{self, Header, Settings, TILESETS, TYPE_PITCH, TYPE_PREMULTIPLIED, TYPE_ROLL};
 use super::level::Level;
 use crate::model::{
-    Billboard, BlendMode, Connector, Diagnostic, Format, Location, Material, Mesh, Model,
-    ModelEvent, Node, NodeKind, ShadowMesh, Submesh, TextureRef, TextureRole,
+    Billboard, BlendMode, Connector, Diagnostic, Format, Location, Material, Mesh, MeshSource,
+    Model, ModelEvent, Node, NodeKind, ShadowMesh, Submesh, TextureLine, TextureRef, TextureRole,
 };
 use glam::Vec3;
 use serde_json::Value;
@@ -105,6 +105,7 @@ pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) 
         .collect();
     model.details = details(&header, &levels);
     properties(&mut model, &header, &levels, &settings, &ctx);
+    source_facts(&mut model, &header, &levels, &settings, &ctx);
 
     for (i, (level, tex)) in levels.iter_mut().zip(&textures).enumerate() {
         let type_flags = ctx[i].type_flags;
@@ -166,15 +167,31 @@ pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) 
         model.materials.push(material);
 
         if header.version >= 3 && level.max_uv > 4.0 {
-            model.warn(
+            model.diagnostics.push(Diagnostic::coded(
+                "pie/uv-range",
                 Location::Line(level.line),
                 format!(
                     "level {}: UVs up to {}: PIE 2 texel units in a PIE {} file? (the game \
                      draws them wrong too)",
                     level.number, level.max_uv, header.version
                 ),
-            );
+            ));
         }
+        model.source.meshes.push(MeshSource {
+            start: Location::Line(level.line),
+            points: level
+                .point_lines
+                .iter()
+                .map(|&l| Location::Line(l))
+                .collect(),
+            polygons: level
+                .polygon_lines
+                .iter()
+                .map(|&l| Location::Line(l))
+                .collect(),
+            triangle_polygon: std::mem::take(&mut level.triangle_polygon),
+        });
+        model.source.notes.append(&mut level.notes);
         let triangles = (level.corners.len() / 3) as u32;
         let mut points = std::mem::take(&mut level.points);
         for p in &mut points {
@@ -226,6 +243,60 @@ pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) 
         }
     }
     model
+}
+
+/// Texture directive lines, `TCMASK` without the team-colour flag, and an `INTERPOLATE`
+/// that nothing uses, for `vitrine check`.
+fn source_facts(
+    model: &mut Model,
+    header: &Header,
+    levels: &[Level],
+    settings: &[Settings],
+    ctx: &[LevelContext<'_>],
+) {
+    let sets = std::iter::once((&header.settings.textures, header.type_flags)).chain(
+        settings
+            .iter()
+            .zip(ctx)
+            .map(|(s, c)| (&s.textures, c.type_flags)),
+    );
+    for (set, type_flags) in sets {
+        for list in [&set.base, &set.tcmask, &set.normal, &set.specular] {
+            for t in list.iter().flatten() {
+                model.source.textures.push(TextureLine {
+                    name: t.name.clone(),
+                    location: Location::Line(t.line),
+                });
+            }
+        }
+        for t in set.tcmask.iter().flatten() {
+            if type_flags & header::TYPE_TCMASK == 0 {
+                model.diagnostics.push(Diagnostic::coded(
+                    "pie/tcmask-flag",
+                    Location::Line(t.line),
+                    format!(
+                        "TCMASK {} is given, but TYPE 0x{type_flags:x} lacks 0x10000: the game \
+                         draws no team colour",
+                        t.name
+                    ),
+                ));
+            }
+        }
+    }
+    let interpolate_line = std::iter::once(&header.settings)
+        .chain(settings)
+        .find(|s| s.interpolate.is_some())
+        .map(|s| s.interpolate_line);
+    let animated = levels.iter().any(|l| l.anim.is_some());
+    if let Some(line) = interpolate_line
+        && !animated
+    {
+        model.source.notes.push(Diagnostic::coded(
+            "pie/interpolate-unused",
+            Location::Line(line),
+            "INTERPOLATE is set, but no level has an ANIMOBJECT for it to act on",
+        ));
+    }
 }
 
 /// A JSON object from `(key, value)` pairs, built directly (no serializer round trip:

@@ -142,6 +142,8 @@ pub struct Settings {
     pub type_flags: Option<u32>,
     /// `INTERPOLATE` (n > 0 = on).
     pub interpolate: Option<bool>,
+    /// Line of `INTERPOLATE` (0 when absent).
+    pub interpolate_line: u32,
     /// Texture lines.
     pub textures: TextureSet,
 }
@@ -202,7 +204,8 @@ pub fn parse_header(
             ErrorKind::UnsupportedVersion,
             version_line,
             format!("PIE version {version} is not supported (only 2, 3 and 4)"),
-        ));
+        )
+        .with_rule("pie/version"));
     }
     let mut settings = Settings::default();
     let mut events = Vec::new();
@@ -221,11 +224,13 @@ pub fn parse_header(
             let kind = toks.uint(|| "EVENT type".into())?;
             let file = toks.expect(|| "EVENT file name".into())?;
             if !(1..=3).contains(&kind) {
-                warn(
-                    warnings,
-                    t.line,
-                    format!("EVENT type {kind} is unknown (1 active, 2 firing, 3 dying)"),
-                );
+                warnings.push(Diagnostic {
+                    rule: (kind >= 4).then_some("pie/event-type"),
+                    ..Diagnostic::warning(
+                        Location::Line(t.line),
+                        format!("EVENT type {kind} is unknown (1 active, 2 firing, 3 dying)"),
+                    )
+                });
             }
             if events.len() < 64 {
                 events.push(EventLine {
@@ -278,19 +283,19 @@ pub fn ignored(toks: &mut Tokens<'_>, t: Token<'_>, warnings: &mut Vec<Diagnosti
             toks.next_token();
             n += 1;
         }
-        warn(
-            warnings,
-            t.line,
+        warnings.push(Diagnostic::coded(
+            "pie/ignored-directive",
+            Location::Line(t.line),
             "MATERIALS ignored (the game ignores it too)",
-        );
+        ));
         true
     } else if t.is("SHADERS") {
         toks.skip_line(t.line);
-        warn(
-            warnings,
-            t.line,
+        warnings.push(Diagnostic::coded(
+            "pie/ignored-directive",
+            Location::Line(t.line),
             "SHADERS ignored (the game ignores it too)",
-        );
+        ));
         true
     } else {
         false
@@ -309,11 +314,11 @@ pub fn setting(
 ) -> Result<bool, LoadError> {
     let pie4_only = |what: &str, warnings: &mut Vec<Diagnostic>| {
         if version < 4 {
-            warn(
-                warnings,
-                t.line,
+            warnings.push(Diagnostic::coded(
+                "pie/pie4-feature",
+                Location::Line(t.line),
                 format!("{what} is a PIE 4 feature; this file says PIE {version} (applied anyway)"),
-            );
+            ));
         }
     };
     if t.is("TYPE") {
@@ -323,18 +328,19 @@ pub fn setting(
         }
     } else if t.is("INTERPOLATE") {
         settings.interpolate = Some(toks.int(|| "INTERPOLATE value".into())? > 0);
+        settings.interpolate_line = t.line;
         if in_level {
             pie4_only("INTERPOLATE inside a level", warnings);
         }
     } else if t.is("TEXTURE") || t.is("NOTEXTURE") {
-        texture_line(toks, t, &mut settings.textures, warnings)?;
+        texture_line(toks, t, version, &mut settings.textures, warnings)?;
         if in_level {
             pie4_only("TEXTURE inside a level", warnings);
         }
     } else if t.is("TCMASK") || t.is("NORMALMAP") || t.is("SPECULARMAP") {
         let slot = tileset(toks, t)?;
         let name = file_name(toks, t)?;
-        check_png(&name, t, warnings);
+        check_png(&name, t, version, warnings);
         let set = &mut settings.textures;
         let target = if t.is("TCMASK") {
             pie4_only("TCMASK", warnings);
@@ -363,7 +369,8 @@ fn tileset(toks: &mut Tokens<'_>, t: Token<'_>) -> Result<usize, LoadError> {
             ErrorKind::Invalid,
             line,
             format!("{what} tileset {slot}: must be 0 (arizona), 1 (urban) or 2 (rockies)"),
-        ));
+        )
+        .with_rule("pie/tileset"));
     }
     Ok(slot as usize)
 }
@@ -388,18 +395,23 @@ fn file_name(toks: &mut Tokens<'_>, t: Token<'_>) -> Result<String, LoadError> {
     Ok(name)
 }
 
-fn check_png(name: &str, t: Token<'_>, warnings: &mut Vec<Diagnostic>) {
+fn check_png(name: &str, t: Token<'_>, version: u32, warnings: &mut Vec<Diagnostic>) {
     let lower = name.to_ascii_lowercase();
     if !lower.ends_with(".png") {
-        warn(
-            warnings,
-            t.line,
+        let rule = if version >= 3 {
+            "pie/texture-extension"
+        } else {
+            "pie/legacy-texture-extension"
+        };
+        warnings.push(Diagnostic::coded(
+            rule,
+            Location::Line(t.line),
             format!(
                 "{} {name} does not end in .png (the current game refuses it; old engines \
                  loaded .pcx pages)",
                 t.show()
             ),
-        );
+        ));
     }
 }
 
@@ -407,6 +419,7 @@ fn check_png(name: &str, t: Token<'_>, warnings: &mut Vec<Diagnostic>) {
 fn texture_line(
     toks: &mut Tokens<'_>,
     t: Token<'_>,
+    version: u32,
     set: &mut TextureSet,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<(), LoadError> {
@@ -422,7 +435,7 @@ fn texture_line(
         set.notexture = true;
         set.base = Default::default();
     } else {
-        check_png(&name, t, warnings);
+        check_png(&name, t, version, warnings);
         set.notexture = false;
         set.base[slot] = Some(TexName { name, line: t.line });
     }

@@ -79,6 +79,14 @@ pub struct Level {
     pub settings: Settings,
     /// POINTS in file order.
     pub points: Vec<Vec3>,
+    /// Line of each point.
+    pub point_lines: Vec<u32>,
+    /// Line of each file polygon.
+    pub polygon_lines: Vec<u32>,
+    /// For each triangle (after fanning), the file polygon it came from.
+    pub triangle_polygon: Vec<u32>,
+    /// Facts for `vitrine check` that are not warnings (legacy conventions).
+    pub notes: Vec<Diagnostic>,
     /// Three corners per triangle after fanning.
     pub corners: Vec<Corner>,
     /// POLYGONS count as declared (= polygons read).
@@ -106,10 +114,6 @@ pub enum End {
     JunkIgnored,
 }
 
-fn warn(warnings: &mut Vec<Diagnostic>, line: u32, message: impl Into<String>) {
-    warnings.push(Diagnostic::warning(Location::Line(line), message));
-}
-
 /// Reads a count and checks it against the rest of the file.
 fn count(
     toks: &mut Tokens<'_>,
@@ -122,10 +126,22 @@ fn count(
     Ok((n, cap))
 }
 
-fn points(toks: &mut Tokens<'_>, keyword: Token<'_>, what: &str) -> Result<Vec<Vec3>, LoadError> {
+fn points(
+    toks: &mut Tokens<'_>,
+    keyword: Token<'_>,
+    what: &str,
+    lines: Option<&mut Vec<u32>>,
+) -> Result<Vec<Vec3>, LoadError> {
     let (n, cap) = count(toks, keyword, 3)?;
     let mut out = Vec::with_capacity(cap);
+    let mut lines = lines;
+    if let Some(l) = lines.as_deref_mut() {
+        l.reserve(cap);
+    }
     for i in 0..n {
+        if let Some(l) = lines.as_deref_mut() {
+            l.push(toks.peek().map_or(toks.line(), |t| t.line));
+        }
         let mut p = [0.0; 3];
         for (axis, v) in p.iter_mut().enumerate() {
             *v =
@@ -168,7 +184,9 @@ pub fn parse_level(
             format!("level {number}: expected POINTS, found {}", keyword.show()),
         ));
     }
-    level.points = points(toks, keyword, "point")?;
+    let mut point_lines = Vec::new();
+    level.points = points(toks, keyword, "point", Some(&mut point_lines))?;
+    level.point_lines = point_lines;
 
     let mut normals: Option<(Vec<[Vec3; 3]>, u32)> = None;
     let mut keyword = toks.expect(|| format!("level {number}: POLYGONS"))?;
@@ -238,16 +256,17 @@ fn tail(
             }
         } else if t.is("ANIMOBJECT") {
             toks.next_token();
-            level.anim = Some(anim_object(toks, t, warnings)?);
+            level.anim = Some(anim_object(toks, t, warnings, &mut level.notes)?);
         } else if t.is("SHADOWPOINTS") {
             toks.next_token();
-            let pts = points(toks, t, "shadow point")?;
+            let pts = points(toks, t, "shadow point", None)?;
             if pts.is_empty() {
                 return Err(error(
                     ErrorKind::Invalid,
                     t.line,
                     "SHADOWPOINTS 0: must be at least 1",
-                ));
+                )
+                .with_rule("pie/shadow-order"));
             }
             finish(level, warnings);
             level.shadow = Some(Shadow {
@@ -260,20 +279,20 @@ fn tail(
         } else if t.is("BSP") {
             toks.next_token();
             let n = toks.skip_integers();
-            warn(
-                warnings,
-                t.line,
+            warnings.push(Diagnostic::coded(
+                "pie/bsp",
+                Location::Line(t.line),
                 format!("legacy BSP block ({n} numbers) skipped"),
-            );
+            ));
         } else if last {
-            warn(
-                warnings,
-                t.line,
+            warnings.push(Diagnostic::coded(
+                "pie/trailing-junk",
+                Location::Line(t.line),
                 format!(
                     "{} after the last level: the rest of the file is ignored",
                     t.show()
                 ),
-            );
+            ));
             return Ok(End::JunkIgnored);
         } else {
             let hint = if t.is_word() {
@@ -303,14 +322,14 @@ pub fn finish(level: &mut Level, warnings: &mut Vec<Diagnostic>) {
         .as_ref()
         .is_some_and(|s| s.triangles.is_empty())
     {
-        warn(
-            warnings,
-            level.line,
+        warnings.push(Diagnostic::coded(
+            "pie/shadow-dropped",
+            Location::Line(level.line),
             format!(
                 "level {}: SHADOWPOINTS without SHADOWPOLYGONS; shadow mesh dropped",
                 level.number
             ),
-        );
+        ));
         level.shadow = None;
     }
 }
@@ -326,9 +345,9 @@ fn polygons(
     let count_line = toks.peek().map_or(keyword.line, |t| t.line);
     let n = toks.uint(|| "POLYGONS count".into())?;
     if n > MAX_POLYGONS {
-        return Err(error(
-            ErrorKind::Invalid,
-            count_line,
+        warnings.push(Diagnostic::coded(
+            "pie/polygon-limit",
+            Location::Line(count_line),
             format!("POLYGONS {n}: the game allows at most {MAX_POLYGONS} per level"),
         ));
     }
@@ -338,14 +357,14 @@ fn polygons(
     level.corners.reserve(cap * 3);
     let normals = match normals {
         Some((list, line)) if list.len() != n as usize => {
-            warn(
-                warnings,
-                line,
+            warnings.push(Diagnostic::coded(
+                "pie/normals-count",
+                Location::Line(line),
                 format!(
                     "NORMALS {} does not match POLYGONS {n}; normals dropped, face normals used",
                     list.len()
                 ),
-            );
+            ));
             None
         }
         other => other.map(|(list, _)| list),
@@ -353,8 +372,20 @@ fn polygons(
     let uv_scale = if version == 2 { 1.0 / 256.0 } else { 1.0 };
     let npoints = level.points.len();
     let mut anim_mismatch_warned = false;
+    // (first line, count) of polygons that are not triangles, and with unknown flags.
+    let mut ngons: Option<(u32, u32, usize)> = None;
+    let mut odd_flags: Option<(u32, u32, u32)> = None;
+    level.polygon_lines.reserve(cap);
+    level.triangle_polygon.reserve(cap);
     for i in 0..n {
+        let poly_line = toks.peek().map_or(toks.line(), |t| t.line);
+        level.polygon_lines.push(poly_line);
         let flags = toks.hex(|| format!("polygon {i} flags (POLYGONS declared {n})"))?;
+        if flags & !(POLY_TEXTURED | POLY_ANIMATED) != 0 {
+            let e = odd_flags.get_or_insert((poly_line, 0, 0));
+            e.1 += 1;
+            e.2 |= flags & !(POLY_TEXTURED | POLY_ANIMATED);
+        }
         let np = toks.uint(|| format!("polygon {i} point count"))? as usize;
         let count_line = toks.line();
         if !(3..=MAX_POLYGON_POINTS).contains(&np) {
@@ -363,6 +394,9 @@ fn polygons(
                 count_line,
                 format!("polygon {i} has {np} points; 3 to {MAX_POLYGON_POINTS} are supported"),
             ));
+        }
+        if np != 3 {
+            ngons.get_or_insert((poly_line, 0, np)).1 += 1;
         }
         let mut idx = [0u32; MAX_POLYGON_POINTS];
         for (j, slot) in idx.iter_mut().take(np).enumerate() {
@@ -373,7 +407,8 @@ fn polygons(
                     ErrorKind::IndexOutOfRange,
                     line,
                     format!("polygon {i} uses point {p}, but POINTS declared {npoints}"),
-                ));
+                )
+                .with_rule("pie/point-index"));
             }
             *slot = p;
         }
@@ -392,22 +427,28 @@ fn polygons(
             match &level.tex_anim {
                 None => {
                     if frames <= 1 || w <= 0.0 {
-                        warn(
-                            warnings,
-                            line,
+                        warnings.push(Diagnostic::coded(
+                            "pie/texanim-block",
+                            Location::Line(line),
                             format!(
                                 "polygon {i}: animation block with {frames} frames of width {w}; \
                                  the game expects more than 1 frame and a width above 0"
                             ),
-                        );
+                        ));
                     }
                     level.tex_anim = Some(block);
                 }
                 Some(first) if *first != block && !anim_mismatch_warned => {
                     anim_mismatch_warned = true;
-                    warn(
-                        warnings,
-                        line,
+                    let timing =
+                        first.frames != block.frames || first.ms_per_frame != block.ms_per_frame;
+                    warnings.push(Diagnostic::coded(
+                        if timing {
+                            "pie/texanim-mismatch"
+                        } else {
+                            "pie/texanim-size"
+                        },
+                        Location::Line(line),
                         format!(
                             "polygon {i}: animation block ({} frames, {} ms, frame {}×{} UV) \
                              differs from the level's first ({} frames, {} ms, frame {}×{} UV); \
@@ -421,7 +462,7 @@ fn polygons(
                             first.size.x,
                             first.size.y
                         ),
-                    );
+                    ));
                 }
                 Some(_) => {}
             }
@@ -438,6 +479,7 @@ fn polygons(
         }
         let normal = |j: usize| normals.as_ref().and_then(|l| l[i as usize].get(j).copied());
         for k in 1..np - 1 {
+            level.triangle_polygon.push(i);
             for j in [0, k, k + 1] {
                 level.corners.push(Corner {
                     point: idx[j],
@@ -448,6 +490,38 @@ fn polygons(
             }
         }
     }
+    if let Some((line, count, np)) = ngons {
+        let (rule, why) = if version >= 3 {
+            (
+                "pie/not-triangle",
+                "the game reads only triangles and refuses the model",
+            )
+        } else {
+            (
+                "pie/legacy-ngon",
+                "only 2.x engines split them into triangles; the current game refuses them",
+            )
+        };
+        warnings.push(Diagnostic::coded(
+            rule,
+            Location::Line(line),
+            format!(
+                "level {}: {count} polygon(s) with other than 3 points (first: {np}); {why}",
+                level.number
+            ),
+        ));
+    }
+    if let Some((line, count, bits)) = odd_flags {
+        level.notes.push(Diagnostic::coded(
+            "pie/polygon-flags",
+            Location::Line(line),
+            format!(
+                "level {}: {count} polygon(s) carry flag bits 0x{bits:x} the game ignores \
+                 (only 0x200 textured and 0x4000 animated mean something)",
+                level.number
+            ),
+        ));
+    }
     Ok(())
 }
 
@@ -455,6 +529,7 @@ fn anim_object(
     toks: &mut Tokens<'_>,
     keyword: Token<'_>,
     warnings: &mut Vec<Diagnostic>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Result<AnimObject, LoadError> {
     let time_line = toks.peek().map_or(keyword.line, |t| t.line);
     let time = toks.f32(|| "ANIMOBJECT time".into())?;
@@ -471,15 +546,25 @@ fn anim_object(
     let mut frames = Vec::with_capacity(cap);
     let mut numbering_warned = false;
     for f in 0..n {
+        // A word where a frame should start: the header declares more frames than
+        // follow. The game reads the word as a broken frame line; keep what was read.
+        if toks.peek().is_none_or(|t| t.is_word()) {
+            warnings.push(Diagnostic::coded(
+                "pie/animobject-frames",
+                Location::Line(keyword.line),
+                format!("ANIMOBJECT declares {n} frames, but {f} frame lines follow"),
+            ));
+            break;
+        }
         let index = toks.int(|| format!("ANIMOBJECT frame {f} number (frames declared {n})"))?;
         let line = toks.line();
         if index != i64::from(f) && !numbering_warned {
             numbering_warned = true;
-            warn(
-                warnings,
-                line,
+            warnings.push(Diagnostic::coded(
+                "pie/animobject-frames",
+                Location::Line(line),
                 format!("ANIMOBJECT frame {f} is numbered {index}"),
-            );
+            ));
         }
         let mut v = [0.0f32; 9];
         for (k, x) in v.iter_mut().enumerate() {
@@ -490,6 +575,44 @@ fn anim_object(
             rotation: [v[3], v[4], v[5]],
             scale: [v[6], v[7], v[8]],
         });
+    }
+    // Frame-like lines after the declared count: more records than the header says.
+    let mut extra = 0;
+    let mut first_extra = 0;
+    while let Some(t) = toks.peek()
+        && !t.is_word()
+        && extra < u32::MAX
+    {
+        if extra == 0 {
+            first_extra = t.line;
+        }
+        toks.skip_line(t.line);
+        extra += 1;
+    }
+    if extra > 0 {
+        warnings.push(Diagnostic::coded(
+            "pie/animobject-frames",
+            Location::Line(first_extra),
+            format!(
+                "ANIMOBJECT declares {n} frames, but {extra} more frame line(s) follow; \
+                 the game stops reading the level there"
+            ),
+        ));
+    }
+    let negative = frames
+        .iter()
+        .filter(|f| f.scale.iter().any(|s| *s < 0.0))
+        .count();
+    if negative > 0 {
+        notes.push(Diagnostic::coded(
+            "pie/negative-scale",
+            Location::Line(keyword.line),
+            format!(
+                "ANIMOBJECT: {negative} of {} frames have a negative scale (legacy keyframe \
+                 sequence: the level is hidden in those frames)",
+                frames.len()
+            ),
+        ));
     }
     Ok(AnimObject {
         time,
@@ -508,7 +631,8 @@ fn shadow_polygons(
             ErrorKind::Invalid,
             keyword.line,
             "SHADOWPOLYGONS must follow a non-empty SHADOWPOINTS",
-        ));
+        )
+        .with_rule("pie/shadow-order"));
     };
     let (n, cap) = count(toks, keyword, 5)?;
     if n == 0 {
@@ -529,7 +653,8 @@ fn shadow_polygons(
                 ErrorKind::Invalid,
                 line,
                 format!("shadow polygon {i} has flags {flags:x}; shadow polygons must have 0"),
-            ));
+            )
+            .with_rule("pie/shadow-flags"));
         }
         let np = toks.uint(|| format!("shadow polygon {i} point count"))? as usize;
         if !(3..=MAX_POLYGON_POINTS).contains(&np) {
@@ -705,8 +830,15 @@ mod tests {
             assert_eq!(e.location, Location::Line(*line), "{poly}: {e}");
             assert!(e.message.contains(msg), "{poly}: {}", e.message);
         }
+        // Past the game's 8192 polygons: read on (the checker reports it), or refused
+        // when the data cannot hold them.
         let e = level(3, &format!("{SQUARE}POLYGONS 8193\n")).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Invalid);
+        assert_eq!(e.kind, ErrorKind::CountTooLarge);
+        let many = "200 3 0 1 2 0 0 0 0 0 0\n".repeat(8193);
+        let (l, w) = level(3, &format!("{SQUARE}POLYGONS 8193\n{many}")).unwrap();
+        assert_eq!(l.polygons, 8193);
+        assert_eq!(w[0].rule, Some("pie/polygon-limit"));
+        assert_eq!(w[0].location, Location::Line(6));
         let e = level(3, "POINTS 99999999\n0 0 0\nPOLYGONS 0").unwrap_err();
         assert_eq!(e.kind, ErrorKind::CountTooLarge);
         let e = level(3, "POLYGONS 0").unwrap_err();

@@ -72,7 +72,8 @@ pub fn parse(bytes: &[u8]) -> Result<Model, LoadError> {
     if let Some(t) = toks.peek()
         && t.is("LEVEL")
     {
-        warnings.push(Diagnostic::warning(
+        warnings.push(Diagnostic::coded(
+            "pie/extra-levels",
             Location::Line(t.line),
             format!(
                 "more LEVEL blocks than LEVELS {} declared; ignored from here on",

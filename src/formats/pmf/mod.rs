@@ -41,7 +41,8 @@ pub fn parse(bytes: &[u8], options: &PmfOptions) -> Result<Model, LoadError> {
     let pieces = pieces::read_pieces(&mut r, &mut warnings)?;
     let animations = anim::read_animations(&mut r, pieces.len(), &mut warnings)?;
     if !r.is_empty() {
-        warnings.push(Diagnostic::warning(
+        warnings.push(Diagnostic::coded(
+            "pmf/trailing-bytes",
             Location::Offset(r.offset()),
             format!(
                 "{} bytes after the last animation are not part of the format; ignored",

@@ -101,7 +101,8 @@ fn read_piece(
     let count_at = r.offset();
     let count = with_context(read_count(r, VERTEX_BYTES, "vertex count"), label)?;
     if count % 3 != 0 {
-        warnings.push(Diagnostic::warning(
+        warnings.push(Diagnostic::coded(
+            "pmf/vertex-count",
             Location::Offset(count_at),
             format!(
                 "{}: vertex count {count} is not a multiple of 3; the last {} form no triangle and are not drawn",

@@ -363,6 +363,15 @@ pub fn build(file: TpmFile) -> Model {
     }
     for (mesh, def) in file.meshes.iter().enumerate() {
         if !placed[mesh] {
+            model.source.notes.push(crate::model::Diagnostic::coded(
+                "tpm/mesh-not-instanced",
+                Location::Line(def.line),
+                format!(
+                    "{} \"{}\" is placed by no instance (shown once at the origin)",
+                    if def.skin { "skin" } else { "mesh" },
+                    def.name
+                ),
+            ));
             let mut node = Node::new(&def.name, None, NodeKind::Part);
             node.mesh = Some(mesh);
             model.nodes.push(node);
@@ -426,13 +435,14 @@ pub fn build(file: TpmFile) -> Model {
             } else {
                 format!("there is no bone \"$J{}{index:02}\"", def.name)
             };
-            model.warn(
+            model.diagnostics.push(crate::model::Diagnostic::coded(
+                "tpm/unbound-vertices",
                 Location::Line(def.line),
                 format!(
                     "skin \"{}\": {count} vertices use bone index {index}, but {why}; they are left unbound",
                     def.name
                 ),
-            );
+            ));
         }
         let inverse_bind = joints
             .iter()

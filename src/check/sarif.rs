@@ -1,0 +1,111 @@
+//! SARIF 2.1.0 output (the OASIS static-analysis format GitHub code scanning reads), built
+//! with the typed `serde-sarif` structs: one run, the rules of [`super::RULES`] as the
+//! driver's rules, one result per finding with its rule, level, message and a physical
+//! location (a line, or line 1 plus the byte offset for binary files and whole-file
+//! findings, since code scanning needs a line).
+
+use super::{Finding, Level, RULES};
+use crate::model::Location;
+use serde_sarif::sarif;
+
+/// The SARIF level of a finding level.
+fn level(l: Level) -> sarif::ResultLevel {
+    match l {
+        Level::Error => sarif::ResultLevel::Error,
+        Level::Warning => sarif::ResultLevel::Warning,
+        Level::Note => sarif::ResultLevel::Note,
+    }
+}
+
+/// A file name as a SARIF URI: forward slashes; an archive entry (`a.wz!/x/y.pie`) is
+/// located at its archive, with the entry in the message.
+fn uri(file: &str) -> (String, Option<&str>) {
+    let (path, entry) = match file.split_once("!/") {
+        Some((a, e)) => (a, Some(e)),
+        None => (file, None),
+    };
+    let mut p = path.replace('\\', "/");
+    while let Some(rest) = p.strip_prefix("./") {
+        p = rest.to_string();
+    }
+    (p, entry)
+}
+
+fn result(f: &Finding) -> sarif::Result {
+    let (uri, entry) = uri(&f.file);
+    let region = match f.location {
+        Location::Line(l) if entry.is_none() => {
+            sarif::Region::builder().start_line(i64::from(l)).build()
+        }
+        Location::Offset(o) if entry.is_none() => sarif::Region::builder()
+            .start_line(1)
+            .byte_offset(o as i64)
+            .build(),
+        _ => sarif::Region::builder().start_line(1).build(),
+    };
+    let text = match entry {
+        Some(e) => format!("{e}{}: {}", f.location, f.message),
+        None => f.message.clone(),
+    };
+    let physical = sarif::PhysicalLocation::builder()
+        .artifact_location(sarif::ArtifactLocation::builder().uri(uri).build())
+        .region(region)
+        .build();
+    sarif::Result::builder()
+        .rule_id(f.rule.to_string())
+        .rule_index(RULES.iter().position(|r| r.id == f.rule).unwrap_or(0) as i64)
+        .level(level(f.level))
+        .message(sarif::Message::builder().text(text).build())
+        .locations(vec![
+            sarif::Location::builder()
+                .physical_location(physical)
+                .build(),
+        ])
+        .build()
+}
+
+/// The SARIF log of `findings`.
+pub fn log(findings: &[Finding]) -> sarif::Sarif {
+    let rules: Vec<sarif::ReportingDescriptor> = RULES
+        .iter()
+        .map(|r| {
+            sarif::ReportingDescriptor::builder()
+                .id(r.id.to_string())
+                .short_description(
+                    sarif::MultiformatMessageString::builder()
+                        .text(r.summary.to_string())
+                        .build(),
+                )
+                .full_description(
+                    sarif::MultiformatMessageString::builder()
+                        .text(format!("{} Source: {}.", r.explanation, r.source))
+                        .build(),
+                )
+                .default_configuration(
+                    sarif::ReportingConfiguration::builder()
+                        .level(serde_json::Value::from(r.level.name()))
+                        .build(),
+                )
+                .build()
+        })
+        .collect();
+    let driver = sarif::ToolComponent::builder()
+        .name("vitrine".to_string())
+        .version(env!("CARGO_PKG_VERSION").to_string())
+        .rules(rules)
+        .build();
+    let run = sarif::Run::builder()
+        .tool(sarif::Tool::builder().driver(driver).build())
+        .results(findings.iter().map(result).collect::<Vec<_>>())
+        .build();
+    sarif::Sarif::builder()
+        .schema(sarif::SCHEMA_URL.to_string())
+        .version(serde_json::Value::from("2.1.0"))
+        .runs(vec![run])
+        .build()
+}
+
+/// The SARIF log as pretty JSON.
+pub fn to_json(findings: &[Finding]) -> String {
+    serde_json::to_string_pretty(&log(findings)).unwrap_or_default()
+}

@@ -1,0 +1,218 @@
+//! `vitrine check`: lint model files, folders and `.wz` archives against what the games
+//! accept (rules in [`crate::check::rules`]); compiler-style text, JSON lines or SARIF.
+
+use crate::check::{self, CheckOptions, Checker, Counts, Finding, config::Config, report};
+use crate::files::{self, FileRef};
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
+
+/// What `--deny` can turn into a failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Deny {
+    /// Exit 1 when there are warnings (and no errors).
+    Warnings,
+}
+
+/// Arguments of `vitrine check`.
+#[derive(Debug, Default, Args)]
+#[command(after_help = "\
+Exit status:
+  0  no errors (and no warnings with --deny warnings); notes never fail
+  1  warnings, with --deny warnings (or deny = \"warnings\" in vitrine.toml)
+  2  errors: a file the game would refuse or crash on, an unreadable input, a bad
+     vitrine.toml, an unknown rule, or a usage error
+
+A vitrine.toml at the root of a checked folder or archive (or in the current folder)
+sets allow = [rules], data = [roots, relative to the file] and deny = \"warnings\".")]
+pub struct CheckArgs {
+    /// Model files, folders or `.wz` archives (`mod.wz!/components` for a folder inside).
+    #[arg(required_unless_present_any = ["explain", "rules"])]
+    pub files: Vec<PathBuf>,
+    /// Data roots (`--data`, searched after the checked files' own tree, in order: a
+    /// mod's own data over mp over base) and the PMF rules.
+    #[command(flatten)]
+    pub load: super::LoadArgs,
+    /// One JSON object per finding per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the findings as SARIF 2.1.0 (for GitHub code scanning).
+    #[arg(long, value_name = "OUT.sarif")]
+    pub sarif: Option<PathBuf>,
+    /// Fail (exit 1) on warnings too.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub deny: Option<Deny>,
+    /// Drop the findings of this rule (repeatable).
+    #[arg(long, value_name = "RULE")]
+    pub allow: Vec<String>,
+    /// Print what a rule checks, why, and its source, then exit.
+    #[arg(long, value_name = "RULE")]
+    pub explain: Option<String>,
+    /// List every rule with its level and summary, then exit.
+    #[arg(long)]
+    pub rules: bool,
+}
+
+/// The `--explain` text of a rule.
+pub fn explain(id: &str) -> Option<String> {
+    let r = check::rule(id)?;
+    Some(format!(
+        "{} ({}): {}\n\n{}\n\nSource: {}\n",
+        r.id,
+        r.level.name(),
+        r.summary,
+        r.explanation,
+        r.source
+    ))
+}
+
+/// The `vitrine.toml` that applies to `input`: at its root when it is a folder or an
+/// archive. Returns the config and the folder its relative paths start from.
+fn config_for(input: &Path) -> Option<(FileRef, FileRef)> {
+    let r = FileRef::parse(input);
+    if !files::is_dir(&r) {
+        return None;
+    }
+    let file = r.join(check::config::FILE_NAME);
+    files::is_file(&file).then_some((file, r))
+}
+
+/// Reads the configs of the inputs and of the current folder.
+fn configs(inputs: &[PathBuf]) -> Result<Vec<(Config, FileRef)>, String> {
+    let mut found: Vec<(FileRef, FileRef)> = inputs.iter().filter_map(|p| config_for(p)).collect();
+    if found.is_empty()
+        && let Some(c) = config_for(Path::new("."))
+    {
+        found.push(c);
+    }
+    found
+        .into_iter()
+        .map(|(file, base)| {
+            let bytes = files::read(&file).map_err(|e| format!("{file}: {e}"))?;
+            let text = String::from_utf8_lossy(&bytes);
+            Config::parse(&text)
+                .map(|c| (c, base))
+                .map_err(|e| format!("{file}: {e}"))
+        })
+        .collect()
+}
+
+/// Runs `vitrine check`; returns the exit status (see `--help`).
+pub fn run(args: &CheckArgs) -> i32 {
+    if args.rules {
+        for r in check::RULES {
+            println!("{:<32} {:<7} {}", r.id, r.level.name(), r.summary);
+        }
+        return 0;
+    }
+    if let Some(id) = &args.explain {
+        return match explain(id) {
+            Some(text) => {
+                print!("{text}");
+                0
+            }
+            None => {
+                eprintln!("vitrine check: no rule {id:?} (vitrine check --rules lists them)");
+                2
+            }
+        };
+    }
+    let configs = match configs(&args.files) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("vitrine check: {e}");
+            return 2;
+        }
+    };
+    let mut options = CheckOptions {
+        data_roots: args.load.options().data_roots,
+        allow: args.allow.clone(),
+    };
+    let mut deny = args.deny.is_some();
+    for (c, base) in &configs {
+        options.allow.extend(c.allow.iter().cloned());
+        options
+            .data_roots
+            .extend(c.data.iter().map(|d| base_join(base, d)));
+        deny |= c.deny.is_some();
+    }
+    if let Some(bad) = options.allow.iter().find(|r| check::rule(r).is_none()) {
+        eprintln!("vitrine check: --allow {bad}: no such rule (vitrine check --rules lists them)");
+        return 2;
+    }
+    let (findings, files) = check_inputs(&args.files, options);
+    if args.json {
+        for f in &findings {
+            println!("{}", report::json_line(f));
+        }
+    } else {
+        print!("{}", report::human(&findings));
+        if !findings.is_empty() {
+            println!();
+        }
+        print!("{}", report::summary(files, &findings));
+    }
+    if let Some(out) = &args.sarif
+        && let Err(e) = files::atomic::write(out, check::sarif::to_json(&findings).as_bytes())
+    {
+        eprintln!("vitrine check: {}: {e}", out.display());
+        return 2;
+    }
+    exit_code(&Counts::of(&findings), deny)
+}
+
+/// 2 with errors, 1 with warnings when denied, else 0.
+pub fn exit_code(c: &Counts, deny_warnings: bool) -> i32 {
+    if c.errors > 0 {
+        2
+    } else if deny_warnings && c.warnings > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+fn base_join(base: &FileRef, rel: &str) -> FileRef {
+    match base {
+        FileRef::Disk(dir) => FileRef::parse(&dir.join(rel)),
+        entry => entry.join(rel),
+    }
+}
+
+/// Walks the inputs, checks every model file (with a progress bar on large inputs) and
+/// runs the mod-level checks on inputs (folders, archives) that hold `stats/`. Returns the findings (walk
+/// order) and the number of model files checked.
+pub fn check_inputs(inputs: &[PathBuf], options: CheckOptions) -> (Vec<Finding>, usize) {
+    let walk = super::model_inputs(inputs);
+    let mut checker = Checker::new(options);
+    let mut findings: Vec<Finding> = walk
+        .errors
+        .iter()
+        .map(|(p, m)| check::walk_error(p, m))
+        .collect();
+    let bar = (walk.files.len() >= 200).then(|| {
+        let bar = indicatif::ProgressBar::new(walk.files.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("checking {bar:40} {pos}/{len} {wide_msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    for file in &walk.files {
+        if let Some(b) = &bar {
+            b.set_message(file.file_name());
+        }
+        let checked = super::catch_per_file(file, || Ok(checker.check_file(file).findings));
+        match checked {
+            Ok(f) => findings.extend(f),
+            Err(e) => findings.push(check::walk_error(&file.to_string(), &e)),
+        }
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    findings.extend(checker.check_mods(inputs));
+    (findings, walk.files.len())
+}
