@@ -1,6 +1,7 @@
-//! The command line: `vitrine [FILE]` opens the viewer; `vitrine info` and
-//! `vitrine render` work without a window.
+//! The command line: `vitrine [FILE]` opens the viewer; `vitrine info`, `vitrine render`
+//! and `vitrine export` work without a window.
 
+pub mod export;
 pub mod info;
 pub mod render;
 
@@ -30,4 +31,6 @@ pub enum Command {
     Info(info::InfoArgs),
     /// Render a model (or every model under a folder) to PNG without a window.
     Render(render::RenderArgs),
+    /// Export a model (or every model under a folder) to glTF 2.0 (.glb or .gltf).
+    Export(export::ExportArgs),
 }

@@ -20,6 +20,7 @@ mod mesh;
 mod node;
 pub mod pose;
 mod skinning;
+pub mod team;
 mod validate;
 
 pub use anim::{
