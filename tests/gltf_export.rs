@@ -8,7 +8,7 @@ mod common;
 mod gltf_support;
 
 use glam::{Mat4, Vec3};
-use gltf_support::{Read, assert_same_points, read_glb};
+use gltf_support::{Read, assert_same_points, blend_model, fixtures, read_glb};
 use std::path::{Path, PathBuf};
 use vitrine::cli::info::{InfoArgs, model_json, parse_at};
 use vitrine::export::gltf::{ClipChoice, ExportOptions, ImageCache, export, writer};
@@ -321,10 +321,165 @@ fn pie_default_scale_makes_a_tile_one_128th() {
     assert_eq!(read.json["scenes"][0]["extras"]["scale"], 1.0 / 128.0);
 }
 
-/// `common::shared_dir` is used by the tests above; this keeps a path helper honest.
-#[allow(dead_code)]
+/// The PNG of image `i` of an exported `.glb`, decoded.
+fn image(read: &Read, i: usize) -> image::RgbaImage {
+    let img = read.doc.images().nth(i).expect("image");
+    let gltf::image::Source::View { view, mime_type } = img.source() else {
+        panic!("a .glb embeds its images")
+    };
+    assert_eq!(mime_type, "image/png");
+    let bytes = &read.blob[view.offset()..view.offset() + view.length()];
+    image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
+        .expect("PNG")
+        .into_rgba8()
+}
+
+/// The image behind texture `t`.
+fn texture_image(read: &Read, t: usize) -> image::RgbaImage {
+    let tex = read.doc.textures().nth(t).expect("texture");
+    image(read, tex.source().index())
+}
+
+#[test]
+fn team_colour_is_baked_with_the_game_formula_and_the_raw_mask_kept() {
+    let dir = out_dir("team");
+    let model = fixtures::tc_quad(&dir);
+    let team = 4; // red
+    let read = round(
+        &model,
+        &ExportOptions {
+            team,
+            ..Default::default()
+        },
+    );
+    let material = &read.json["materials"][0];
+    let base_tex = material["pbrMetallicRoughness"]["baseColorTexture"]["index"]
+        .as_u64()
+        .unwrap() as usize;
+    let baked = texture_image(&read, base_tex);
+    let mask_tex = material["extras"]["tcmask_texture"].as_u64().unwrap() as usize;
+    let mask = texture_image(&read, mask_tex);
+    let source_mask = image::open(dir.join("tc-mask.png")).unwrap().into_rgba8();
+    assert_eq!(
+        mask, source_mask,
+        "the raw tcmask page is embedded unchanged"
+    );
+    assert_eq!(material["extras"]["team"]["name"], "red");
+    let red = vitrine::model::team::TEAM_COLOURS[team].rgb;
+    let mut changed = 0;
+    for (x, y, p) in baked.enumerate_pixels() {
+        let a = source_mask.get_pixel(x, y).0[3];
+        let want = fixtures::team_formula(fixtures::TC_BASE, red, a as f32 / 255.0);
+        assert_eq!(&p.0[..3], &want[..], "texel ({x}, {y}) under mask {a}");
+        changed += usize::from(a > 0);
+    }
+    assert!(changed > 0);
+}
+
+#[test]
+fn blend_modes_become_alpha_modes_and_a_missing_texture_a_checkerboard() {
+    let dir = out_dir("blend");
+    let model = blend_model(&dir);
+    let doc = export(&model, &ExportOptions::default(), &mut ImageCache::new()).unwrap();
+    let warnings = doc.warnings.clone();
+    let read = read_glb(&writer::glb_bytes(doc).unwrap());
+    let mats = read.json["materials"].as_array().unwrap();
+    let modes: Vec<_> = mats
+        .iter()
+        .map(|m| m["alphaMode"].as_str().unwrap_or("OPAQUE"))
+        .collect();
+    assert_eq!(
+        modes,
+        ["OPAQUE", "MASK", "BLEND", "BLEND", "BLEND", "OPAQUE"]
+    );
+    assert_eq!(mats[1]["alphaCutoff"], 0.5);
+    let unlit: Vec<bool> = mats
+        .iter()
+        .map(|m| m["extensions"]["KHR_materials_unlit"].is_object())
+        .collect();
+    assert_eq!(unlit, [false, false, false, true, true, false]);
+    assert_eq!(mats[4]["extras"]["blend"], "additive");
+    assert_eq!(mats[4]["extras"]["billboard"], "roll");
+    assert_eq!(mats[0]["doubleSided"], true);
+    assert!(mats[1]["doubleSided"].is_null() || mats[1]["doubleSided"] == false);
+    assert!(
+        warnings.iter().any(|w| w.contains("additive")),
+        "{warnings:?}"
+    );
+    // The missing texture: a warning naming it, and the magenta/black checkerboard.
+    assert!(
+        warnings.iter().any(|w| w.contains("gone.png")),
+        "{warnings:?}"
+    );
+    let t = mats[5]["pbrMetallicRoughness"]["baseColorTexture"]["index"]
+        .as_u64()
+        .unwrap();
+    let checker = texture_image(&read, t as usize);
+    assert_eq!(checker.get_pixel(0, 0).0, [255, 0, 255, 255]);
+    assert_eq!(checker.get_pixel(8, 0).0, [0, 0, 0, 255]);
+    // The texture shared by five materials is stored once.
+    assert_eq!(read.doc.images().count(), 2);
+}
+
+#[test]
+fn connectors_become_empty_nodes_at_their_positions() {
+    let Some(wz) = common::wz2100() else { return };
+    let path = wz.join("data/base/components/bodies/cybd_std.pie");
+    let model = load(&path);
+    assert!(!model.connectors.is_empty());
+    let read = round(&model, &all_clips_at_half_scale());
+    let n = model.nodes.len();
+    for (k, c) in model.connectors.iter().enumerate() {
+        let node = read.doc.nodes().nth(n + k).expect("connector node");
+        assert_eq!(node.name(), Some(format!("connector {}", k + 1).as_str()));
+        assert!(node.mesh().is_none());
+        let parent = read
+            .doc
+            .nodes()
+            .find(|p| p.children().any(|ch| ch.index() == n + k));
+        assert_eq!(parent.map(|p| p.index()), Some(c.node));
+        let (t, _, _) = node.transform().decomposed();
+        assert!(Vec3::from(t).distance(c.position * SCALE) < 1e-6);
+    }
+}
+
+#[test]
+fn unwritable_output_is_a_clear_error_and_writes_are_atomic() {
+    let dir = out_dir("write");
+    let model = fixtures::quad_model(vitrine::model::Material::new("m", [1.0; 4]), Vec::new());
+    let doc = || export(&model, &ExportOptions::default(), &mut ImageCache::new()).unwrap();
+    // A folder that cannot exist: its parent is a file.
+    let blocker = dir.join("a-file");
+    std::fs::write(&blocker, b"x").unwrap();
+    let bad = blocker.join("out.glb");
+    let err = writer::write(doc(), &bad).expect_err("cannot write under a file");
+    assert!(err.to_string().contains("a-file"), "{err}");
+    // Not .glb or .gltf.
+    let err = writer::write(doc(), &dir.join("out.obj")).expect_err("wrong extension");
+    assert!(err.to_string().contains(".glb or .gltf"), "{err}");
+    // Replacing a file leaves exactly the new one, no temporary files.
+    let target = dir.join("m.glb");
+    std::fs::write(&target, b"old").unwrap();
+    writer::write(doc(), &target).unwrap();
+    let bytes = std::fs::read(&target).unwrap();
+    assert_eq!(&bytes[..4], b"glTF");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["a-file", "m.glb"]);
+    // A .gltf writes its buffer beside it and names it.
+    let files = writer::write(doc(), &dir.join("m.gltf")).unwrap();
+    assert!(files.iter().any(|f| f.ends_with("m.bin")), "{files:?}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("m.gltf")).unwrap()).unwrap();
+    assert_eq!(json["buffers"][0]["uri"], "m.bin");
+}
+
 fn out_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("vitrine-gltf-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

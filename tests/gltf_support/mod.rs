@@ -3,9 +3,14 @@
 //! world-space vertex positions with skinning, computed from the glTF alone.
 #![allow(dead_code)]
 
+#[path = "../render_support/fixtures.rs"]
+pub mod fixtures;
+
 use glam::{Mat4, Quat, Vec3};
 use gltf::animation::util::ReadOutputs;
 use serde_json::Value;
+use std::path::Path;
+use vitrine::model::Model;
 
 /// An exported file read back.
 pub struct Read {
@@ -219,4 +224,55 @@ pub fn assert_same_points(what: &str, got: &[Vec3], want: &[Vec3], tol: f32) {
             "{what}: model point {p} is {d} from every exported vertex"
         );
     }
+}
+
+/// One quad per blend mode, plus a material whose texture is missing.
+pub fn blend_model(dir: &Path) -> Model {
+    use vitrine::model::{Billboard, BlendMode, Material, TextureRole};
+    let img = image::RgbaImage::from_fn(8, 8, |x, _| image::Rgba([200, 100, 50, (x * 30) as u8]));
+    let p = fixtures::write_png(dir, "fx.png", &img);
+    let mut model = fixtures::quad_model(
+        Material::new("plain", [1.0; 4]),
+        vec![
+            fixtures::tex(TextureRole::Base, "fx.png", Some(p)),
+            fixtures::tex(TextureRole::Base, "gone.png", None),
+        ],
+    );
+    let modes = [
+        BlendMode::Opaque,
+        BlendMode::AlphaTest,
+        BlendMode::AlphaBlend,
+        BlendMode::Premultiplied,
+        BlendMode::Additive,
+    ];
+    model.materials.clear();
+    for (i, mode) in modes.iter().enumerate() {
+        let mut m = Material::new(format!("{mode:?}"), [1.0; 4]);
+        m.base = Some(0);
+        m.blend = *mode;
+        m.double_sided = i % 2 == 0;
+        m.billboard = if i == 4 {
+            Billboard::Roll
+        } else {
+            Billboard::None
+        };
+        model.materials.push(m);
+    }
+    let mut missing = Material::new("missing", [1.0; 4]);
+    missing.base = Some(1);
+    model.materials.push(missing);
+    model.meshes.clear();
+    model.nodes.clear();
+    for i in 0..model.materials.len() {
+        let x = i as f32 * 3.0;
+        let q = fixtures::quad(x, 0.0, x + 2.0, 2.0, 0.0, glam::Vec2::ZERO, glam::Vec2::ONE);
+        fixtures::add_mesh(
+            &mut model,
+            &format!("quad {i}"),
+            fixtures::mesh_from(&q, i),
+            None,
+        );
+    }
+    model.validate().unwrap();
+    model
 }
