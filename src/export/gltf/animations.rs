@@ -164,7 +164,9 @@ fn interpolation(i: Interpolation) -> json::animation::Interpolation {
 /// Builds the channels and samplers of one animation.
 struct Builder<'a> {
     doc: &'a mut Document,
+    /// Range of the clip being written, seconds.
     start: f32,
+    end: f32,
     channels: Vec<json::animation::Channel>,
     samplers: Vec<json::animation::Sampler>,
     pointers: Vec<(u32, String)>,
@@ -256,10 +258,9 @@ fn node_channels(
     vis: Option<&VisibilityTrack>,
     node: usize,
     scale: f32,
-    end: f32,
 ) {
     use json::animation::{Interpolation as I, Property};
-    let start = b.start;
+    let (start, end) = (b.start, b.end);
     let period = track.and_then(|t| t.period);
     let keys = |times: &[f32], interp: Interpolation| {
         key_times(times, period, interp == Interpolation::Linear, start, end)
@@ -320,6 +321,7 @@ pub fn export_animations(
         let mut b = Builder {
             doc: &mut *doc,
             start,
+            end,
             channels: Vec::new(),
             samplers: Vec::new(),
             pointers: Vec::new(),
@@ -330,20 +332,11 @@ pub fn export_animations(
                 continue;
             }
             let vis = clip.visibility.iter().find(|v| v.node == track.node);
-            node_channels(
-                &mut b,
-                model,
-                clip,
-                Some(track),
-                vis,
-                track.node,
-                scale,
-                end,
-            );
+            node_channels(&mut b, model, clip, Some(track), vis, track.node, scale);
         }
         for vis in &clip.visibility {
             if vis.node < model.nodes.len() && !std::mem::replace(&mut done[vis.node], true) {
-                node_channels(&mut b, model, clip, None, Some(vis), vis.node, scale, end);
+                node_channels(&mut b, model, clip, None, Some(vis), vis.node, scale);
             }
         }
         for tex in clip.texture_frames.iter().filter(|t| !t.team_colour) {

@@ -329,14 +329,16 @@ mod tests {
 
     #[test]
     fn weights_are_normalised_and_unweighted_points_go_to_the_static_joint() {
-        let mut m = Mesh::default();
-        m.influences = vec![
-            SkinInfluence {
-                joints: [1, 9, 0, 0],
-                weights: [0.2, 0.5, 0.2, 0.0],
-            },
-            SkinInfluence::default(),
-        ];
+        let m = Mesh {
+            influences: vec![
+                SkinInfluence {
+                    joints: [1, 9, 0, 0],
+                    weights: [0.2, 0.5, 0.2, 0.0],
+                },
+                SkinInfluence::default(),
+            ],
+            ..Mesh::default()
+        };
         // Joint 9 is out of range for a 3-joint skin: its weight is dropped.
         let (j, w) = influence(&m, 0, 3, Some(3));
         assert_eq!(j, [1, 0, 0, 0]);
