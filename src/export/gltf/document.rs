@@ -13,6 +13,93 @@ pub struct ImageData {
     pub name: String,
     /// Encoded PNG.
     pub png: Arc<Vec<u8>>,
+    /// Where the image is transparent, tile by tile.
+    pub alpha: Arc<AlphaTiles>,
+}
+
+/// Side of an [`AlphaTiles`] tile in texels.
+const TILE: u32 = 8;
+
+/// What kind of alpha each 8×8-texel tile of an image holds, so the exporter can tell
+/// whether the texels a material uses are opaque, cut out (0 or 255 only) or
+/// translucent, without keeping the image.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AlphaTiles {
+    /// Image size in texels.
+    pub size: (u32, u32),
+    /// Tiles per row.
+    columns: u32,
+    /// Per tile: 0 opaque, 1 some texels fully transparent, 2 some translucent.
+    tiles: Vec<u8>,
+}
+
+/// How a set of texels is covered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Coverage {
+    /// Every texel opaque.
+    Opaque,
+    /// Texels opaque or fully transparent.
+    CutOut,
+    /// Some texel in between.
+    Translucent,
+}
+
+impl AlphaTiles {
+    /// The tiles of an RGBA8 image.
+    pub fn of(img: &image::RgbaImage) -> AlphaTiles {
+        let (w, h) = img.dimensions();
+        let columns = w.div_ceil(TILE);
+        let rows = h.div_ceil(TILE);
+        let mut tiles = vec![0u8; (columns * rows) as usize];
+        for (x, y, p) in img.enumerate_pixels() {
+            let kind = match p.0[3] {
+                255 => 0,
+                0 => 1,
+                _ => 2,
+            };
+            let t = &mut tiles[((y / TILE) * columns + x / TILE) as usize];
+            *t = (*t).max(kind);
+        }
+        AlphaTiles {
+            size: (w, h),
+            columns,
+            tiles,
+        }
+    }
+
+    /// Coverage of the texels under the UV rectangle `lo..hi` (UV units, wrapping: a
+    /// rectangle reaching outside 0..1 counts the whole image).
+    pub fn coverage(&self, lo: [f32; 2], hi: [f32; 2]) -> Coverage {
+        let (w, h) = self.size;
+        if w == 0 || h == 0 {
+            return Coverage::Opaque;
+        }
+        let rows = self.tiles.len() as u32 / self.columns.max(1);
+        let range = |lo: f32, hi: f32, n: u32, tiles: u32| {
+            if !(lo >= 0.0 && hi <= 1.0 && lo <= hi) {
+                return (0, tiles.saturating_sub(1));
+            }
+            let a = ((lo * n as f32).floor() as u32).min(n - 1) / TILE;
+            let b = ((hi * n as f32).ceil() as u32).clamp(1, n) - 1;
+            (a, (b / TILE).min(tiles.saturating_sub(1)))
+        };
+        let (x0, x1) = range(lo[0], hi[0], w, self.columns);
+        let (y0, y1) = range(lo[1], hi[1], h, rows);
+        let mut worst = 0u8;
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                worst = worst.max(self.tiles[(y * self.columns + x) as usize]);
+                if worst == 2 {
+                    return Coverage::Translucent;
+                }
+            }
+        }
+        if worst == 0 {
+            Coverage::Opaque
+        } else {
+            Coverage::CutOut
+        }
+    }
 }
 
 /// A glTF document ready to be written: JSON objects, binary buffer and images.
@@ -208,5 +295,36 @@ impl Document {
             extensions: None,
             extras: None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coverage_looks_only_at_the_tiles_under_the_rectangle() {
+        // 32×32: left half opaque, top-right quarter cut out, bottom-right translucent.
+        let img = image::RgbaImage::from_fn(32, 32, |x, y| {
+            let a = match (x < 16, y < 16) {
+                (true, _) => 255,
+                (false, true) => {
+                    if x % 2 == 0 {
+                        0
+                    } else {
+                        255
+                    }
+                }
+                (false, false) => 128,
+            };
+            image::Rgba([0, 0, 0, a])
+        });
+        let t = AlphaTiles::of(&img);
+        assert_eq!(t.coverage([0.0, 0.0], [0.49, 1.0]), Coverage::Opaque);
+        assert_eq!(t.coverage([0.0, 0.0], [0.9, 0.4]), Coverage::CutOut);
+        assert_eq!(t.coverage([0.6, 0.6], [0.7, 0.7]), Coverage::Translucent);
+        // Outside 0..1 along U (wrapping): the whole width, still only the top rows.
+        assert_eq!(t.coverage([-0.5, 0.0], [0.2, 0.2]), Coverage::CutOut);
+        assert_eq!(t.coverage([-0.5, 0.0], [0.2, 0.9]), Coverage::Translucent);
     }
 }

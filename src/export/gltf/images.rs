@@ -7,7 +7,7 @@
 //! batch keeps for all its models: each page is decoded once and each baked variant
 //! encoded once.
 
-use super::document::ImageData;
+use super::document::{AlphaTiles, ImageData};
 use crate::files::{self, FileRef};
 use crate::model::team::{TEAM_COLOURS, blend_texel};
 use crate::model::{AlphaSource, TextureRef};
@@ -167,6 +167,7 @@ impl ImageCache {
             Ok(ImageData {
                 name,
                 png: Arc::new(png),
+                alpha: Arc::new(AlphaTiles::of(&img)),
             })
         });
         self.encoded.insert(key.clone(), result.clone());

@@ -14,7 +14,7 @@
 //! A material on a mesh with a texture-frame animation gets its own copy carrying a
 //! `KHR_texture_transform` offset, which the animation moves (see [`super::animations`]).
 
-use super::document::{Document, extras};
+use super::document::{AlphaTiles, Coverage, Document, extras};
 use super::images::{self, ImageCache, ImageKey};
 use crate::model::team::TEAM_COLOURS;
 use crate::model::{Billboard, BlendMode, Model};
@@ -22,6 +22,7 @@ use gltf_json as json;
 use json::validation::Checked::Valid;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The glTF materials and textures of one export, each made once.
 #[derive(Debug, Default)]
@@ -31,6 +32,17 @@ pub struct Materials {
     sampler: Option<json::Index<json::texture::Sampler>>,
     /// Model texture indices already warned about.
     warned: Vec<usize>,
+    /// Alpha tiles of each glTF texture's image.
+    alpha: HashMap<u32, Arc<AlphaTiles>>,
+    /// Alpha-blended materials whose mode follows the texels they use.
+    blended: HashMap<u32, Blended>,
+}
+
+/// What an alpha-blended material's triangles cover of its base image.
+#[derive(Debug)]
+struct Blended {
+    tiles: Arc<AlphaTiles>,
+    coverage: Coverage,
 }
 
 /// The JSON pointer of a material's base-colour texture offset (animated per frame).
@@ -104,7 +116,9 @@ impl Materials {
             data.name = format!("{base}-{n}");
         }
         let sampler = self.sampler(doc);
+        let tiles = data.alpha.clone();
         let t = doc.texture(data, sampler);
+        self.alpha.insert(t.value() as u32, tiles);
         self.textures.insert(key, t);
         Some(t)
     }
@@ -202,6 +216,13 @@ impl Materials {
                 (AlphaMode::Blend, None)
             }
         };
+        // Alpha blending over opaque texels looks opaque: the mode is settled by
+        // `finish` from the texels the triangles use (glTF viewers sort and skip depth
+        // writes for BLEND, which Warzone 2100's ordinary models do not need).
+        let follow_texels = mat.blend == BlendMode::AlphaBlend && mat.base_color[3] >= 1.0;
+        let base_tiles = base_texture
+            .as_ref()
+            .and_then(|t| self.alpha.get(&(t.index.value() as u32)).cloned());
         let unlit = matches!(mat.blend, BlendMode::Additive | BlendMode::Premultiplied);
         match mat.blend {
             BlendMode::Additive => {
@@ -235,7 +256,7 @@ impl Materials {
             ..Default::default()
         });
         let base_color = mat.base_color.map(|c| c.clamp(0.0, 1.0));
-        doc.root.push(json::Material {
+        let index = doc.root.push(json::Material {
             alpha_cutoff: cutoff,
             alpha_mode: Valid(alpha_mode),
             double_sided: mat.double_sided,
@@ -259,6 +280,43 @@ impl Materials {
             } else {
                 extras(&Value::Object(extra))
             },
-        })
+        });
+        if follow_texels && let Some(tiles) = base_tiles {
+            // A texture animation moves the UVs over the page: judge the whole page.
+            let coverage = if animated_mesh.is_some() {
+                tiles.coverage([-1.0, -1.0], [2.0, 2.0])
+            } else {
+                Coverage::Opaque
+            };
+            self.blended
+                .insert(index.value() as u32, Blended { tiles, coverage });
+        }
+        index
+    }
+
+    /// Records that material `m` draws a triangle whose UVs span `lo..hi`.
+    pub fn note_uvs(&mut self, m: json::Index<json::Material>, lo: [f32; 2], hi: [f32; 2]) {
+        if let Some(b) = self.blended.get_mut(&(m.value() as u32))
+            && b.coverage != Coverage::Translucent
+        {
+            b.coverage = b.coverage.max(b.tiles.coverage(lo, hi));
+        }
+    }
+
+    /// Settles the alpha mode of the alpha-blended materials: `OPAQUE` when every texel
+    /// their triangles use is opaque, `MASK` (cutoff 0.5) when texels are opaque or
+    /// fully transparent (the viewer discards those), else `BLEND`.
+    pub fn finish(&mut self, doc: &mut Document) {
+        use json::material::AlphaMode;
+        for (&m, b) in &self.blended {
+            let mat = &mut doc.root.materials[m as usize];
+            let (mode, cutoff) = match b.coverage {
+                Coverage::Opaque => (AlphaMode::Opaque, None),
+                Coverage::CutOut => (AlphaMode::Mask, Some(json::material::AlphaCutoff(0.5))),
+                Coverage::Translucent => (AlphaMode::Blend, None),
+            };
+            mat.alpha_mode = Valid(mode);
+            mat.alpha_cutoff = cutoff;
+        }
     }
 }

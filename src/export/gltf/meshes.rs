@@ -155,8 +155,9 @@ fn export_mesh(
     let write_uv1 = m.uv_sets >= 2;
 
     let mut v = Vertices::default();
-    // Triangle indices per (submesh, animated).
+    // Triangle indices per (submesh, animated), and each triangle's UV rectangle.
     let mut groups: BTreeMap<(usize, bool), Vec<u32>> = BTreeMap::new();
+    let mut rects: BTreeMap<(usize, bool), Vec<([f32; 2], [f32; 2])>> = BTreeMap::new();
     for (si, sub) in m.submeshes.iter().enumerate() {
         let first = sub.first_triangle as usize;
         for t in first..first + sub.triangle_count as usize {
@@ -167,6 +168,7 @@ fn export_mesh(
             let animated = tri.iter().any(|c| c.animated);
             let animated_group = animated && texture_animated && team_offset.is_none();
             let list = groups.entry((si, animated_group)).or_default();
+            let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
             for c in tri {
                 let normal = unit_normal(c.normal.unwrap_or(face), face);
                 let mut uv = c.uv;
@@ -175,6 +177,8 @@ fn export_mesh(
                 {
                     uv[0] += o;
                 }
+                lo = [lo[0].min(uv[0].x), lo[1].min(uv[0].y)];
+                hi = [hi[0].max(uv[0].x), hi[1].max(uv[0].y)];
                 let key = (
                     c.point,
                     normal.to_array().map(f32::to_bits),
@@ -198,6 +202,10 @@ fn export_mesh(
                 }
                 list.push(id);
             }
+            rects
+                .entry((si, animated_group))
+                .or_default()
+                .push((lo, hi));
         }
     }
 
@@ -247,8 +255,13 @@ fn export_mesh(
                 animated.then_some(index),
             )
         });
-        if animated && let Some(mat) = mat {
-            animated_materials.push(mat);
+        if let Some(mat) = mat {
+            if animated {
+                animated_materials.push(mat);
+            }
+            for &(lo, hi) in rects.get(&(si, animated)).into_iter().flatten() {
+                materials.note_uvs(mat, lo, hi);
+            }
         }
         primitives.push(json::mesh::Primitive {
             attributes: attributes.clone(),

@@ -169,6 +169,7 @@ pub fn export(
         static_joint: &static_joint,
     };
     let exported = meshes::export_meshes(&mut doc, &mut materials, cache, model, &settings);
+    materials.finish(&mut doc);
     // Skins refer to nodes by index: glTF node i is model node i, the static joint comes
     // after the model's nodes and connectors.
     let any_static = needs_static.iter().any(|&n| n);
