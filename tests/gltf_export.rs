@@ -483,3 +483,34 @@ fn out_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+#[test]
+fn texture_frames_as_extras_load_in_readers_without_animation_pointer() {
+    let Some(wz) = common::wz2100() else { return };
+    let model = load(&wz.join("data/base/components/bodies/fireknee.pie"));
+    let options = ExportOptions {
+        clips: ClipChoice::All,
+        texture_frames: vitrine::export::gltf::TextureFrames::Extras,
+        ..Default::default()
+    };
+    let doc = export(&model, &options, &mut ImageCache::new()).unwrap();
+    assert!(
+        doc.warnings.iter().any(|w| w.contains("texture_frames")),
+        "{:?}",
+        doc.warnings
+    );
+    let bytes = writer::glb_bytes(doc).unwrap();
+    // The gltf crate reads it as it is (it rejects pointer channels).
+    let gltf = gltf::Gltf::from_slice(&bytes).expect("gltf 1.4 reads the file");
+    let described: Vec<_> = gltf
+        .materials()
+        .filter_map(|m| m.extras().as_ref().map(|e| e.get().to_string()))
+        .filter(|e| e.contains("texture_frames"))
+        .collect();
+    assert_eq!(described.len(), 3, "one per animated level's material");
+    let json: serde_json::Value = serde_json::from_str(&described[0]).unwrap();
+    let track = &model.clips[0].texture_frames[0];
+    assert_eq!(json["texture_frames"]["frames"], track.frames);
+    // The levels still move.
+    assert!(gltf.animations().next().unwrap().channels().count() > 0);
+}

@@ -14,6 +14,7 @@ pub fn window_options(team: usize) -> ExportOptions {
         team,
         clips: ClipChoice::All,
         scale: None,
+        ..Default::default()
     }
 }
 

@@ -6,7 +6,9 @@
 //! decoded and encoded once for the whole batch, progress on stderr; a model that fails
 //! is reported and the batch goes on; the exit code is 1 if any failed.
 
-use crate::export::gltf::{self as gltf_export, ClipChoice, ExportOptions, ImageCache, writer};
+use crate::export::gltf::{
+    self as gltf_export, ClipChoice, ExportOptions, ImageCache, TextureFrames, writer,
+};
 use crate::files::{self, FileRef};
 use crate::formats::{self, LoadOptions, resolve::Resolver};
 use crate::model::Model;
@@ -21,6 +23,15 @@ pub enum FormatArg {
     Glb,
     /// JSON glTF with `.bin` and PNG files beside it.
     Gltf,
+}
+
+/// `--texture-frames`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TextureFramesArg {
+    /// Animated KHR_texture_transform offsets through KHR_animation_pointer.
+    Pointer,
+    /// Described in the material's extras, not animated.
+    Extras,
 }
 
 /// Arguments of `vitrine export`.
@@ -49,6 +60,11 @@ pub struct ExportArgs {
     /// metre long), 1 for the other formats].
     #[arg(long, value_name = "S")]
     pub scale: Option<f32>,
+    /// How PIE texture-frame animation is written: `pointer` (KHR_animation_pointer,
+    /// read by Blender 4.2+) or `extras` (described in the material's extras only, for
+    /// readers that reject the extension, such as Bevy).
+    #[arg(long = "texture-frames", value_enum, default_value = "pointer")]
+    pub texture_frames: TextureFramesArg,
     /// Container of a folder export's files (a single file's comes from its extension).
     #[arg(long, value_enum, default_value = "glb")]
     pub format: FormatArg,
@@ -73,6 +89,10 @@ impl ExportArgs {
             team: self.team.unwrap_or(team),
             clips,
             scale: self.scale,
+            texture_frames: match self.texture_frames {
+                TextureFramesArg::Pointer => TextureFrames::Pointer,
+                TextureFramesArg::Extras => TextureFrames::Extras,
+            },
         }
     }
 

@@ -304,14 +304,55 @@ fn node_channels(
     }
 }
 
+/// Without `KHR_animation_pointer`: the texture-frame animation described in the
+/// `extras` of each material copy it would move (`"texture_frames"`), with a warning.
+fn describe_texture_frames(
+    doc: &mut Document,
+    model: &Model,
+    tex: &crate::model::TextureFrameTrack,
+    mats: &[json::Index<json::Material>],
+) {
+    let per_row = if tex.frame_size.x > 0.0 {
+        ((1.0 / tex.frame_size.x).floor() as u32).max(1)
+    } else {
+        1
+    };
+    let facts = json!({
+        "frames": tex.frames,
+        "ms_per_frame": tex.ms_per_frame,
+        "frame_size_uv": [tex.frame_size.x, tex.frame_size.y],
+        "frames_per_row": per_row,
+    });
+    for m in mats {
+        let mat = &mut doc.root.materials[m.value()];
+        let mut extra: serde_json::Value = mat
+            .extras
+            .as_ref()
+            .and_then(|r| serde_json::from_str(r.get()).ok())
+            .unwrap_or_else(|| json!({}));
+        extra["texture_frames"] = facts.clone();
+        mat.extras = extras(&extra);
+    }
+    let mesh = model.meshes.get(tex.mesh).map_or("?", |m| m.name.as_str());
+    let warning = format!(
+        "texture animation of {mesh}: described in its material's extras only \
+         (\"texture_frames\"); players will not animate it"
+    );
+    if !doc.warnings.contains(&warning) {
+        doc.warnings.push(warning);
+    }
+}
+
 /// Exports the animations of `plans`. `animated_materials[mesh]` are the material copies
-/// whose texture offset a texture-frame track of that mesh moves.
+/// whose texture offset a texture-frame track of that mesh moves; `pointer`: animate
+/// it through `KHR_animation_pointer`, else describe it in their extras.
 pub fn export_animations(
     doc: &mut Document,
     model: &Model,
     scale: f32,
     plans: &[Plan],
     animated_materials: &[Vec<json::Index<json::Material>>],
+    pointer: bool,
 ) {
     for plan in plans {
         let Some(clip) = model.clips.get(plan.clip) else {
@@ -344,6 +385,10 @@ pub fn export_animations(
                 continue;
             };
             if tex.ms_per_frame <= 0.0 || tex.frames < 2 {
+                continue;
+            }
+            if !pointer {
+                describe_texture_frames(b.doc, model, tex, mats);
                 continue;
             }
             let step = tex.ms_per_frame / 1000.0;

@@ -58,6 +58,20 @@ pub struct ExportOptions {
     pub clips: ClipChoice,
     /// Uniform scale; `None` = [`default_scale`] of the model's format.
     pub scale: Option<f32>,
+    /// How texture-frame animation (PIE) is written.
+    pub texture_frames: TextureFrames,
+}
+
+/// How texture-frame animation is written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TextureFrames {
+    /// `KHR_texture_transform` offsets animated through `KHR_animation_pointer`
+    /// (Blender 4.2+ and Babylon.js read it).
+    #[default]
+    Pointer,
+    /// Described in the materials' `extras` only, for readers that reject
+    /// `KHR_animation_pointer` (the Rust `gltf` crate 1.4, so Bevy).
+    Extras,
 }
 
 /// Why an export could not be made.
@@ -186,7 +200,14 @@ pub fn export(
         any_static,
     );
     debug_assert_eq!(static_node, static_index);
-    animations::export_animations(&mut doc, model, scale, &plans, &exported.animated_materials);
+    animations::export_animations(
+        &mut doc,
+        model,
+        scale,
+        &plans,
+        &exported.animated_materials,
+        options.texture_frames == TextureFrames::Pointer,
+    );
     doc.warnings.dedup();
     Ok(doc)
 }
