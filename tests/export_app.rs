@@ -44,7 +44,7 @@ fn with_model() -> AppState {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pie/cube.pie");
     let model = vitrine::formats::load_path(&path, &Default::default()).expect("cube loads");
     let mut s = AppState::new(Settings::default(), None);
-    s.set_document(path, model);
+    s.set_document(path.into(), model);
     s
 }
 

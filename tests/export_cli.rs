@@ -133,3 +133,37 @@ fn output_that_is_not_gltf_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains(".glb or .gltf"));
 }
+
+#[test]
+fn an_archive_entry_exports_with_textures_from_a_data_root() {
+    let Some(wz) = common::wz2100() else { return };
+    let entry = format!(
+        "{}!/components/weapons/gnmrepr2.pie",
+        wz.join("archives/mp.wz").display()
+    );
+    let dir = out_dir("archive");
+    let with = vitrine()
+        .args(["export", &entry, "-o"])
+        .arg(dir.join("with.glb"))
+        .arg("--data")
+        .arg(wz.join("data/base"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&with.stderr);
+    assert!(with.status.success(), "{err}");
+    assert!(!err.contains("checkerboard"), "{err}");
+    let json = glb_json(&dir.join("with.glb"));
+    assert_eq!(
+        json["images"].as_array().unwrap().len(),
+        2,
+        "baked page and raw tcmask"
+    );
+    // Without the data root the page is missing: a checkerboard and a warning.
+    let without = vitrine()
+        .args(["export", &entry, "-o"])
+        .arg(dir.join("without.glb"))
+        .output()
+        .unwrap();
+    assert!(without.status.success());
+    assert!(String::from_utf8_lossy(&without.stderr).contains("checkerboard"));
+}

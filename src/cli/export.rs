@@ -1,17 +1,17 @@
 //! `vitrine export`: models to glTF 2.0 (`.glb` or `.gltf`) without a window.
 //!
-//! One file: `vitrine export FILE -o out.glb` (or `out.gltf`, or an existing folder).
-//! A folder or archive: every model under it, in one process, output names mirroring
-//! the relative paths (`structs/blbhq.pie` → `OUTDIR/structs/blbhq.glb`), texture pages
-//! decoded and encoded once for the whole batch, progress on stderr; a model that fails
-//! is reported and the batch goes on; the exit code is 1 if any failed.
+//! One file (loose or `mod.wz!/path`): `vitrine export FILE -o out.glb` (or `out.gltf`,
+//! or an existing folder). A folder or archive: every model under it, in one process,
+//! output names mirroring the relative paths as `render` names its pictures
+//! (`structs/blbhq.pie` → `OUTDIR/structs/blbhq.glb`, a PangYa character once), texture
+//! pages decoded and encoded once for the whole batch, progress on stderr; a model that
+//! fails (or crashes) is reported and the batch goes on; exit codes as every subcommand.
 
 use crate::export::gltf::{
     self as gltf_export, ClipChoice, ExportOptions, ImageCache, TextureFrames, writer,
 };
 use crate::files::{self, FileRef};
 use crate::formats::{self, LoadOptions, resolve::Resolver};
-use crate::model::Model;
 use clap::{Args, ValueEnum};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -68,12 +68,9 @@ pub struct ExportArgs {
     /// Container of a folder export's files (a single file's comes from its extension).
     #[arg(long, value_enum, default_value = "glb")]
     pub format: FormatArg,
-    /// Extra folder to search for textures (repeatable).
-    #[arg(long = "texture-root", value_name = "DIR")]
-    pub texture_roots: Vec<PathBuf>,
-    /// PMF transform rules.
+    /// Data roots and PMF rules.
     #[command(flatten)]
-    pub pmf: crate::cli::info::PmfArgs,
+    pub load: super::LoadArgs,
 }
 
 impl ExportArgs {
@@ -95,28 +92,11 @@ impl ExportArgs {
             },
         }
     }
-
-    fn load_options(&self) -> LoadOptions {
-        LoadOptions {
-            texture_roots: self.texture_roots.clone(),
-            pmf: self.pmf.options(),
-        }
-    }
 }
 
 /// The team the viewer was last showing (its saved settings), else green.
 fn viewer_team() -> usize {
     crate::app::settings::SettingsFile::from_env().map_or(0, |f| f.load().0.team)
-}
-
-/// Loads the model `file` names (the one place this command asks for a model).
-fn load(resolver: &mut Resolver, file: &FileRef, options: &LoadOptions) -> Result<Model, String> {
-    match file.as_disk() {
-        Some(path) => formats::load_path_with(resolver, path, options).map_err(|e| e.to_string()),
-        None => Err(format!(
-            "{file}: models inside archives cannot be loaded by this build yet"
-        )),
-    }
 }
 
 /// Loads, exports and writes one model; returns the export's warnings.
@@ -128,7 +108,7 @@ pub fn export_file(
     load_options: &LoadOptions,
     options: &ExportOptions,
 ) -> Result<Vec<String>, String> {
-    let model = load(resolver, file, load_options)?;
+    let model = formats::load_with(resolver, file, load_options).map_err(|e| e.to_string())?;
     let doc = gltf_export::export(&model, options, cache).map_err(|e| format!("{file}: {e}"))?;
     let warnings = doc.warnings.clone();
     writer::write(doc, out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
@@ -141,16 +121,16 @@ pub fn run(args: &ExportArgs) -> i32 {
         && !(s.is_finite() && s > 0.0)
     {
         eprintln!("vitrine export: --scale {s}: expected a positive number");
-        return 2;
+        return super::exit::USAGE;
     }
     let options = args.options(if args.team.is_some() {
         0
     } else {
         viewer_team()
     });
-    let load_options = args.load_options();
+    let load_options = args.load.options();
     let input = FileRef::parse(&args.input);
-    if files::is_dir(&input) {
+    if !files::is_file(&input) {
         return run_batch(args, &input, &options, &load_options);
     }
     let out = if args.output.is_dir() {
@@ -167,27 +147,30 @@ pub fn run(args: &ExportArgs) -> i32 {
             "vitrine export: {}: the output must end in .glb or .gltf (or be a folder)",
             out.display()
         );
-        return 2;
+        return super::exit::USAGE;
     }
     let mut cache = ImageCache::new();
-    match export_file(
-        &mut Resolver::new(),
-        &mut cache,
-        &input,
-        &out,
-        &load_options,
-        &options,
-    ) {
+    let result = super::catch_per_file(&input, || {
+        export_file(
+            &mut Resolver::new(),
+            &mut cache,
+            &input,
+            &out,
+            &load_options,
+            &options,
+        )
+    });
+    match result {
         Ok(warnings) => {
             for w in warnings {
                 eprintln!("warning: {}: {w}", input.file_name());
             }
             eprintln!("wrote {}", out.display());
-            0
+            super::exit::OK
         }
         Err(e) => {
             eprintln!("vitrine export: {e}");
-            1
+            super::exit::FAILED
         }
     }
 }
@@ -198,24 +181,29 @@ fn run_batch(
     options: &ExportOptions,
     load_options: &LoadOptions,
 ) -> i32 {
-    let walk = files::walk::walk(std::slice::from_ref(&args.input), |n| {
-        formats::is_model_path(Path::new(n))
-    });
+    let walk = super::model_inputs(std::slice::from_ref(&args.input));
     let ext = match args.format {
         FormatArg::Glb => "glb",
         FormatArg::Gltf => "gltf",
     };
+    // The same names as `render`'s pictures (no collisions, a PangYa character once).
+    let items = super::render::output_names(&walk.files, input);
     let mut resolver = Resolver::new();
     let mut cache = ImageCache::new();
     let start = std::time::Instant::now();
     let tty = std::io::stderr().is_terminal();
     let mut failures: Vec<(String, String)> = walk.errors.clone();
     let mut warned = 0usize;
-    let total = walk.files.len();
-    for (i, file) in walk.files.iter().enumerate() {
-        let rel = file.relative_to(input).unwrap_or_else(|| file.file_name());
-        let out = args.output.join(&rel).with_extension(ext);
-        match export_file(&mut resolver, &mut cache, file, &out, load_options, options) {
+    let total = items.len();
+    for (i, item) in items.iter().enumerate() {
+        let rel = item.output.strip_suffix(".png").unwrap_or(&item.output);
+        let rel = format!("{rel}.{ext}");
+        let out = args.output.join(&rel);
+        let file = &item.file;
+        let result = super::catch_per_file(file, || {
+            export_file(&mut resolver, &mut cache, file, &out, load_options, options)
+        });
+        match result {
             Ok(w) => warned += usize::from(!w.is_empty()),
             Err(e) => failures.push((file.to_string(), e)),
         }
@@ -238,13 +226,25 @@ fn run_batch(
         total as f64 / secs.max(1e-9),
         cache.encodes,
     );
+    for item in items.iter().filter(|i| !i.grouped.is_empty()) {
+        let names: Vec<String> = item.grouped.iter().map(FileRef::file_name).collect();
+        eprintln!(
+            "grouped: {} is one character with {}: exported once",
+            item.file.file_name(),
+            names.join(", "),
+        );
+    }
     if !failures.is_empty() {
         eprintln!("{} failed:", failures.len());
         for (p, e) in &failures {
             eprintln!("  {p}: {e}");
         }
     }
-    i32::from(!failures.is_empty())
+    if failures.is_empty() {
+        super::exit::OK
+    } else {
+        super::exit::FAILED
+    }
 }
 
 #[cfg(test)]

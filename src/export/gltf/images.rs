@@ -68,12 +68,13 @@ pub struct ImageCache {
     pub encodes: usize,
 }
 
-/// The file behind a texture reference (the one place the exporter reads texture bytes).
+/// The file behind a texture reference.
 fn texture_file(t: &TextureRef) -> Option<FileRef> {
-    t.resolved.clone().map(FileRef::from)
+    t.resolved.clone()
 }
 
-/// Reads and decodes an image file (format from its content, falling back to the name).
+/// Reads and decodes an image file (format from its content, falling back to the name):
+/// the one place the exporter reads texture bytes.
 fn read_image(file: &FileRef) -> Result<RgbaImage, String> {
     let bytes = files::read(file).map_err(|e| format!("{file}: {e}"))?;
     let format = image::guess_format(&bytes)

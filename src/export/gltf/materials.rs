@@ -81,15 +81,28 @@ impl Materials {
         texture: usize,
     ) -> Option<json::Index<json::Texture>> {
         let name = &model.textures[texture].name;
+        let base = model.textures[texture].role == crate::model::TextureRole::Base;
         let key = match key.map(|k| cache.get(&k).map(|_| k)) {
             Some(Ok(k)) => k,
             problem => {
-                if !self.warned.contains(&texture) {
+                let first = !self.warned.contains(&texture);
+                if first {
                     self.warned.push(texture);
-                    let why = match problem {
-                        Some(Err(e)) => e,
-                        _ => "not found".into(),
-                    };
+                }
+                let why = match problem {
+                    Some(Err(e)) => e,
+                    _ => "not found".into(),
+                };
+                if !base {
+                    // A mask or map that is missing is left out; the base still shows.
+                    if first {
+                        let role = model.textures[texture].role.name();
+                        doc.warnings
+                            .push(format!("{role} texture {name}: {why}; left out"));
+                    }
+                    return None;
+                }
+                if first {
                     doc.warnings.push(format!(
                         "texture {name}: {why}; a checkerboard is exported in its place"
                     ));
