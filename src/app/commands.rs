@@ -90,6 +90,10 @@ pub enum AppCommand {
     Assemble(super::panels::assemble::AssembleCommand),
     /// A Checks panel action (pick a finding).
     Checks(super::panels::checks::ChecksCommand),
+    /// File ▸ Export glTF…: ask where to save the open model as glTF.
+    ExportGltfDialog,
+    /// Export the open model as glTF to this `.glb` / `.gltf` path.
+    ExportGltf(PathBuf),
 }
 
 /// A screenshot to take.
@@ -119,6 +123,10 @@ pub enum Effect {
     },
     /// Render and save a screenshot.
     Screenshot(ScreenshotRequest),
+    /// Run the glTF save dialog, starting in this folder with this file name.
+    PickExportPath(Option<PathBuf>, String),
+    /// Export the open model to this path on a worker thread, with these options.
+    ExportGltf(PathBuf, crate::export::gltf::ExportOptions),
     /// Close the window.
     Quit,
 }
@@ -264,6 +272,27 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
             None
         }
         AppCommand::Assemble(cmd) => super::panels::assemble::apply(state, cmd),
+        AppCommand::ExportGltfDialog => {
+            let Some(doc) = &state.document else {
+                state.toasts.error("Nothing to export: no model is open");
+                return None;
+            };
+            // The model's own folder: an export usually goes beside its source.
+            let start = doc
+                .path
+                .parent()
+                .and_then(|p| p.as_disk().map(Path::to_path_buf));
+            let name = super::export_gltf::default_file_name(&doc.stem());
+            Some(Effect::PickExportPath(start, name))
+        }
+        AppCommand::ExportGltf(path) => {
+            if state.document.is_none() {
+                state.toasts.error("Nothing to export: no model is open");
+                return None;
+            }
+            let options = super::export_gltf::window_options(state.settings.team);
+            Some(Effect::ExportGltf(path, options))
+        }
     }
 }
 
@@ -322,6 +351,33 @@ mod tests {
         assert_eq!(err.path, missing);
         assert!(err.message.starts_with("here.pie"), "{}", err.message);
         assert!(s.settings.recent_files.is_empty());
+    }
+
+    #[test]
+    fn export_asks_for_a_path_then_exports_the_open_model_with_the_team() {
+        let mut s = AppState::new(Settings::default(), None);
+        assert_eq!(apply(&mut s, AppCommand::ExportGltfDialog), None);
+        assert_eq!(s.toasts.items.len(), 1, "no model: an error toast");
+        s.set_document(
+            PathBuf::from("/models/tank.pie").into(),
+            crate::model::Model::new(crate::model::Format::Pie, "3"),
+        );
+        apply(&mut s, AppCommand::SetTeam(5));
+        assert_eq!(
+            apply(&mut s, AppCommand::ExportGltfDialog),
+            Some(Effect::PickExportPath(
+                Some(PathBuf::from("/models")),
+                "tank.glb".into()
+            ))
+        );
+        match apply(&mut s, AppCommand::ExportGltf(PathBuf::from("/out/t.glb"))) {
+            Some(Effect::ExportGltf(path, options)) => {
+                assert_eq!(path, PathBuf::from("/out/t.glb"));
+                assert_eq!(options.team, 5);
+                assert_eq!(options.clips, crate::export::gltf::ClipChoice::All);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

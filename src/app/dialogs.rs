@@ -81,6 +81,27 @@ impl Dialogs {
         });
     }
 
+    /// Shows the save dialog for a glTF export, starting in `start` with `name`.
+    pub fn pick_export_path(&mut self, ctx: &egui::Context, start: Option<PathBuf>, name: String) {
+        self.spawn(ctx, move || {
+            let mut d = rfd::FileDialog::new()
+                .set_title("Export glTF")
+                .add_filter("glTF binary (.glb)", &["glb"])
+                .add_filter("glTF with files beside it (.gltf)", &["gltf"])
+                .set_file_name(name);
+            if let Some(dir) = start.filter(|d| d.is_dir()) {
+                d = d.set_directory(dir);
+            }
+            d.save_file().map(|mut path| {
+                // A name typed without an extension gets the binary one.
+                if crate::export::gltf::Container::for_path(&path).is_none() {
+                    path.as_mut_os_string().push(".glb");
+                }
+                AppCommand::ExportGltf(path)
+            })
+        });
+    }
+
     fn spawn(
         &mut self,
         ctx: &egui::Context,

@@ -14,6 +14,8 @@ pub const SCREENSHOT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, 
 pub const CLEAN_SCREENSHOT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::F12);
 /// F5.
 pub const RELOAD: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F5);
+/// Ctrl+E.
+pub const EXPORT_GLTF: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
 /// Ctrl+Q.
 pub const QUIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
 
@@ -104,6 +106,22 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 out.push(AppCommand::ChooseScreenshotFolder);
             }
             ui.separator();
+            let export = ui.ctx().format_shortcut(&EXPORT_GLTF);
+            if ui
+                .add_enabled(
+                    has_model,
+                    egui::Button::new("Export glTF…").shortcut_text(export),
+                )
+                .on_hover_text(
+                    "Save the model as glTF 2.0 (.glb or .gltf) for Blender, game engines \
+                     and the web: hierarchy, textures with the current team colour, skins \
+                     and every clip",
+                )
+                .clicked()
+            {
+                out.push(AppCommand::ExportGltfDialog);
+            }
+            ui.separator();
             if ui
                 .add(egui::Button::new("Quit").shortcut_text(quit))
                 .clicked()
@@ -179,6 +197,9 @@ pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
             out.push(AppCommand::Screenshot(CLEAN_SHOT));
         } else if i.consume_shortcut(&SCREENSHOT) {
             out.push(AppCommand::Screenshot(VIEW_SHOT));
+        }
+        if i.consume_shortcut(&EXPORT_GLTF) {
+            out.push(AppCommand::ExportGltfDialog);
         }
         if i.consume_shortcut(&RELOAD) {
             out.push(AppCommand::Reload);

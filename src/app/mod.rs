@@ -10,6 +10,7 @@ pub mod data_roots;
 pub mod dialogs;
 pub mod display;
 pub mod event_models;
+pub mod export_gltf;
 pub mod format_panels;
 pub mod hierarchy;
 pub mod inspect;

@@ -21,6 +21,8 @@ pub struct ViewerApp {
     /// Why there is no viewport, shown where the view would be.
     view_error: String,
     dialogs: Dialogs,
+    /// glTF exports running on worker threads.
+    exports: super::export_gltf::ExportJobs,
     /// Close the window after this many frames (`VITRINE_EXIT_AFTER_FRAMES`, for the
     /// smoke test).
     exit_after_frames: Option<u64>,
@@ -50,6 +52,7 @@ impl ViewerApp {
             viewport,
             view_error,
             dialogs: Dialogs::default(),
+            exports: Default::default(),
             exit_after_frames,
             frames: 0,
             title: String::new(),
@@ -67,6 +70,20 @@ impl ViewerApp {
                 current,
             } => self.dialogs.pick_data_root(ctx, archive, start, current),
             Effect::Screenshot(req) => self.screenshot(req, frame.wgpu_render_state()),
+            Effect::PickExportPath(start, name) => self.dialogs.pick_export_path(ctx, start, name),
+            Effect::ExportGltf(path, options) => {
+                let Some(doc) = &self.state.document else {
+                    return;
+                };
+                let ctx = ctx.clone();
+                let model = doc.model.clone();
+                let started = self
+                    .exports
+                    .start(model, path, options, move || ctx.request_repaint());
+                if let Err(e) = started {
+                    self.state.toasts.error(e);
+                }
+            }
             Effect::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
         }
     }
@@ -173,6 +190,12 @@ impl eframe::App for ViewerApp {
         for cmd in commands {
             if let Some(effect) = apply(&mut self.state, cmd) {
                 self.perform(effect, &ctx, frame);
+            }
+        }
+        for result in self.exports.poll() {
+            match result {
+                Ok(text) => self.state.toasts.info(text),
+                Err(e) => self.state.toasts.error(format!("Export failed: {e}")),
             }
         }
         super::inspect::sync(&mut self.state);

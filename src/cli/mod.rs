@@ -1,5 +1,6 @@
-//! The command line: `vitrine [FILE]` opens the viewer; `vitrine info` and
-//! `vitrine render` work without a window; `vitrine completions` prints shell completions.
+//! The command line: `vitrine [FILE]` opens the viewer; `vitrine info`, `vitrine render`
+//! and `vitrine export` work without a window; `vitrine completions` prints shell
+//! completions.
 //!
 //! Every subcommand shares the loader flags ([`LoadArgs`]: `--data`, the PMF rules), the
 //! input syntax (files, folders, archives, `mod.wz!/path/in/archive.pie`, expanded by
@@ -7,6 +8,7 @@
 
 pub mod assemble;
 pub mod check;
+pub mod export;
 pub mod info;
 pub mod render;
 
@@ -81,6 +83,9 @@ pub enum Command {
     /// Lint models, folders and .wz mods against what the games accept (exit 0 clean,
     /// 1 warnings with --deny warnings, 2 errors).
     Check(check::CheckArgs),
+    /// Export a model (or every model under a folder or in an archive) to glTF 2.0
+    /// (.glb or .gltf).
+    Export(export::ExportArgs),
     /// Print shell completions (bash, zsh, fish, powershell, elvish) to standard output.
     Completions {
         /// The shell.

@@ -22,6 +22,7 @@ mod node;
 pub mod pose;
 mod skinning;
 mod source;
+pub mod team;
 mod validate;
 
 pub use anim::{

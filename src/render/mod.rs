@@ -18,10 +18,10 @@ mod scene;
 pub mod shadows;
 mod stroke_font;
 mod target;
-mod team;
 pub mod textures;
 mod uniforms;
 
+pub use crate::model::team::{TEAM_COLOURS, TeamColour, team_by_name};
 pub use camera::{Camera, ViewPreset};
 pub use colour_mode::{ColourMode, LegendEntry, legend, node_colour};
 pub use gpu::{Gpu, RenderError, gpu_or_skip};
@@ -32,6 +32,5 @@ pub use scene::{
     visible_points,
 };
 pub use target::RenderTarget;
-pub use team::{TEAM_COLOURS, TeamColour, team_by_name};
 pub use uniforms::sizes as uniforms_sizes;
 pub use wgpu;

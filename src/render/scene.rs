@@ -22,9 +22,9 @@ use super::pipelines::Pipelines;
 use super::posed::{posed_bounds, posed_meshes, shadow_casters};
 use super::shadows::{ShadowPass, ShadowSetup, shadow_light};
 use super::target::COLOR_FORMAT;
-use super::team::TEAM_COLOURS;
 use super::textures::TextureCache;
 use super::uniforms::FrameUniform;
+use crate::model::team::TEAM_COLOURS;
 use crate::model::{Model, Pose};
 use glam::Vec3;
 

@@ -173,17 +173,14 @@ pub fn tc_quad(dir: &Path) -> Model {
     )
 }
 
-/// The game's formula in sRGB bytes: `clamp(base + (team − 0.5) × mask)`.
+/// The game's formula in sRGB bytes, as the library states it once for the renderer and
+/// the glTF exporter (`vitrine::model::team::blend_texel`): the render tests check the
+/// shader against it.
 pub fn team_formula(base: [u8; 3], team: [u8; 3], mask: f32) -> [u8; 3] {
-    let f = |b: u8, t: u8| {
-        let v = b as f32 / 255.0 + (t as f32 / 255.0 - 0.5) * mask;
-        (v.clamp(0.0, 1.0) * 255.0).round() as u8
-    };
-    [
-        f(base[0], team[0]),
-        f(base[1], team[1]),
-        f(base[2], team[2]),
-    ]
+    let mask = (mask * 255.0).round() as u8;
+    let [r, g, b, _] =
+        vitrine::model::team::blend_texel([base[0], base[1], base[2], 255], team, mask);
+    [r, g, b]
 }
 
 /// Two colours side by side: left half `left`, right half `right` (sRGB bytes).

@@ -1,5 +1,13 @@
 //! Warzone 2100's 16 team colours (`data/base/palette.txt`, entries team1..team16;
-//! player colour index i selects team i+1). Used through the tcmask of any model.
+//! player colour index i selects team i+1) and the game's formula that mixes one into a
+//! texture through a team-colour mask.
+//!
+//! The renderer applies the formula in `shaders/scene.wgsl` after lighting; the glTF
+//! exporter bakes it into the base texture on the CPU with [`blend_texel`]. Both work on
+//! sRGB-encoded values, as the game does ("grain merge" in gamma space):
+//! `out = clamp(base + (team − 0.5) × mask.a)`. With no lighting (ambient 1, no
+//! directional light) the shader's output equals [`blend_texel`] to the byte; the render
+//! tests check that.
 
 /// A named team colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,9 +96,46 @@ pub fn team_by_name(s: &str) -> Option<usize> {
         .position(|t| t.name.eq_ignore_ascii_case(s.trim()))
 }
 
+/// The game's team-colour blend of one sRGB-encoded channel (each 0..1): `base` is the
+/// texture's colour, `team` the team colour's channel, `mask` the tcmask's alpha.
+pub fn blend_channel(base: f32, team: f32, mask: f32) -> f32 {
+    (base + (team - 0.5) * mask).clamp(0.0, 1.0)
+}
+
+/// One RGBA8 texel of a base texture with team colour `team` (sRGB bytes) mixed in
+/// through `mask_alpha` (the tcmask's alpha byte). Alpha is kept.
+pub fn blend_texel(base: [u8; 4], team: [u8; 3], mask_alpha: u8) -> [u8; 4] {
+    if mask_alpha == 0 {
+        return base;
+    }
+    let mask = mask_alpha as f32 / 255.0;
+    let c = |i: usize| {
+        let v = blend_channel(base[i] as f32 / 255.0, team[i] as f32 / 255.0, mask);
+        (v * 255.0).round() as u8
+    };
+    [c(0), c(1), c(2), base[3]]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blend_lightens_or_darkens_only_under_the_mask() {
+        // Team orange (ff b0 35) at a half mask (128): red +64, green +24.3, blue −37.4;
+        // alpha is kept.
+        let orange = TEAM_COLOURS[1].rgb;
+        assert_eq!(
+            blend_texel([100, 100, 100, 7], orange, 128),
+            [164, 124, 63, 7]
+        );
+        // No mask: untouched.
+        assert_eq!(blend_texel([1, 2, 3, 4], orange, 0), [1, 2, 3, 4]);
+        // Red (9b 0f 0f) at full mask shifts by +27.5, −112.5, −112.5: saturates at
+        // both ends instead of wrapping.
+        let red = TEAM_COLOURS[4].rgb;
+        assert_eq!(blend_texel([250, 5, 100, 255], red, 255), [255, 0, 0, 255]);
+    }
 
     #[test]
     fn lookup_by_number_and_name() {
