@@ -14,8 +14,8 @@
 use crate::formats::{self, LoadOptions, resolve::Resolver};
 use crate::model::{Model, Pose};
 use crate::render::{
-    ColourMode, Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, clip_points,
-    team_by_name, visible_points,
+    ColourMode, Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, framing_points,
+    team_by_name,
 };
 use clap::Args;
 use std::io::IsTerminal;
@@ -222,33 +222,7 @@ pub fn render_model(
     let mut view = view.clone();
     view.grid_unit = crate::render::inspect::format_grid_unit(model);
     let aspect = target.width as f32 / target.height as f32;
-    let mut points = match at {
-        Some((c, _)) => clip_points(model, Some(c), view.team),
-        None => visible_points(model, &pose),
-    };
-    if view.overlays.connectors {
-        // Markers at the edge of the picture would be cut: frame the connectors too.
-        points.extend(model.connectors.iter().map(|c| {
-            let world = pose.world.get(c.node).copied().unwrap_or_default();
-            world.transform_point3(c.position)
-        }));
-    }
-    if view.shadows || view.overlays.shadow_mesh {
-        // The shadow mesh, and the shadow on the ground, belong in the picture too.
-        use crate::render::shadows::{shadow_footprint, shadow_light};
-        let casters = crate::render::posed::shadow_casters(model, &pose, &view.node_mask);
-        let ground = points
-            .iter()
-            .chain(casters.iter().flatten())
-            .map(|p| p.y)
-            .fold(f32::INFINITY, f32::min);
-        let light = shadow_light(crate::render::light_direction(&view.camera));
-        if view.shadows {
-            points.extend(shadow_footprint(&casters, ground, light));
-        } else {
-            points.extend(casters.iter().flatten());
-        }
-    }
+    let points = framing_points(model, at.map(|a| a.0), &pose, &view);
     view.camera.frame_points(&points, aspect);
     scene.set_model(&gpu.device, &gpu.queue, model);
     scene.render(&gpu.device, &gpu.queue, target, &pose, &view);

@@ -4,6 +4,7 @@
 //! nothing of egui and never branches on the file format.
 
 mod camera;
+pub mod framing;
 pub mod colour_mode;
 mod gpu;
 mod gpu_model;
@@ -22,6 +23,7 @@ pub mod textures;
 mod uniforms;
 
 pub use camera::{Camera, ViewPreset};
+pub use framing::framing_points;
 pub use colour_mode::{ColourMode, LegendEntry, legend, node_colour};
 pub use gpu::{Gpu, RenderError, gpu_or_skip};
 pub use inspect::{OverlayKind, Overlays};
