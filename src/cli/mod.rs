@@ -1,6 +1,7 @@
 //! The command line: `vitrine [FILE]` opens the viewer; `vitrine info` and
 //! `vitrine render` work without a window.
 
+pub mod animate;
 pub mod info;
 pub mod render;
 
@@ -28,6 +29,7 @@ pub struct Cli {
 pub enum Command {
     /// Print what a model file holds (text, or one JSON object per file with --json).
     Info(info::InfoArgs),
-    /// Render a model (or every model under a folder) to PNG without a window.
+    /// Render a model (or every model under a folder) to PNG without a window, or one
+    /// model's clip or turntable to an animated GIF, APNG, WebP or PNG sequence.
     Render(render::RenderArgs),
 }

@@ -26,7 +26,8 @@ use std::path::{Path, PathBuf};
 pub struct RenderArgs {
     /// Model file, or a folder: every model below it is rendered.
     pub input: PathBuf,
-    /// Output PNG (for a file) or output folder (for a folder).
+    /// Output PNG (for a file) or output folder (for a folder); `.gif`, `.apng` or
+    /// `.webp` for an animation (see --animate for PNG frames).
     #[arg(short, long)]
     pub output: PathBuf,
     /// Image size as WIDTHxHEIGHT.
@@ -71,6 +72,9 @@ pub struct RenderArgs {
     /// Which animation pose to draw.
     #[command(flatten)]
     pub anim: AnimArgs,
+    /// Animated output (`-o out.gif|out.apng|out.webp`, or `--animate` for PNG frames).
+    #[command(flatten)]
+    pub animate: crate::cli::animate::AnimateArgs,
 }
 
 /// Which moment of which clip to render.
@@ -187,7 +191,8 @@ pub fn parse_colour(s: &str) -> Result<[u8; 3], String> {
 }
 
 impl RenderArgs {
-    fn view_settings(&self) -> ViewSettings {
+    /// The view these options ask for (camera preset, team, background, overlays…).
+    pub fn view_settings(&self) -> ViewSettings {
         let mut view = ViewSettings {
             team: self.team,
             colour_mode: self.colour_mode,
@@ -261,6 +266,14 @@ pub fn write_png_atomic(path: &Path, img: &image::RgbaImage) -> Result<(), Strin
 
 /// Runs `vitrine render`; returns the process exit code.
 pub fn run(args: &RenderArgs) -> i32 {
+    match crate::cli::animate::requested(args) {
+        Ok(Some(format)) => return crate::cli::animate::run(args, format),
+        Ok(None) => {}
+        Err(e) => {
+            eprintln!("vitrine render: {e}");
+            return 1;
+        }
+    }
     let gpu = match Gpu::headless() {
         Ok(g) => g,
         Err(e) => {

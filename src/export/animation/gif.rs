@@ -2,6 +2,11 @@
 //! `quantette` crate) from pixels sampled over the animation, frames mapped to it with
 //! optional Floyd–Steinberg dithering, 1-bit transparency with the edges matted.
 //!
+//! An opaque GIF stores after its first frame only the rectangle that changed, with the
+//! unchanged pixels in it transparent over the frame before (a pumping derrick on a
+//! still background costs a fraction of full frames). A GIF with a transparent
+//! background stores whole frames, each replacing the last.
+//!
 //! GIF has no partial transparency: a pixel at least half covered keeps its colour, the
 //! others become the transparent index. An antialiased edge pixel is first blended over
 //! the matte colour (the forum page's background), so a model exported for a light page
@@ -75,9 +80,10 @@ impl PaletteSampler {
         self.samples.extend(picked);
     }
 
-    /// The palette: up to 256 colours, 255 when one index is kept for transparency.
+    /// The palette: up to 255 colours (one index is kept for transparent or unchanged
+    /// pixels).
     pub fn palette(&self) -> Palette {
-        let size = if self.options.transparent { 255 } else { 256 };
+        let size = 255;
         let colours: Vec<Srgb<u8>> = match WuU8x3::run_slice(&self.samples, BinnerU8x3::rgb()) {
             Ok(wu) => wu
                 .palette(PaletteSize::from_u16_clamped(size))
@@ -130,11 +136,12 @@ pub fn write(
         .iter()
         .flat_map(|c| [c.red, c.green, c.blue])
         .collect();
-    let transparent_index = options.transparent.then(|| {
-        let [r, g, b] = options.matte;
-        table.extend([r, g, b]);
-        palette.len() as u8
-    });
+    // One index past the colours: transparent pixels, or in an opaque GIF the pixels
+    // unchanged since the frame before.
+    let [r, g, b] = options.matte;
+    table.extend([r, g, b]);
+    let special = palette.len() as u8;
+    let transparent_index = options.transparent.then_some(special);
     let err = |e: gif::EncodingError| e.to_string();
     let mut encoder = gif::Encoder::new(out, w, h, &table).map_err(err)?;
     let repeat = match options.loops {
@@ -152,6 +159,7 @@ pub fn write(
     .map_err(|_| "the GIF palette is empty or too large".to_string())?;
     let map = NearestNeighborColorMap::new(floats);
     let mut written = 0u32;
+    let mut previous: Option<Vec<u8>> = None;
     for img in frames {
         if img.dimensions() != (width, height) {
             return Err(format!(
@@ -183,21 +191,89 @@ pub fn write(
             }
         }
         let delay = u16::try_from(plan.delay(written, 100)).unwrap_or(u16::MAX);
-        let frame = gif::Frame {
-            width: w,
-            height: h,
-            delay,
-            // Each frame replaces the last (transparent areas must not show the one before).
-            dispose: gif::DisposalMethod::Background,
-            transparent: transparent_index,
-            buffer: std::borrow::Cow::Owned(indices),
-            ..gif::Frame::default()
+        let frame = if options.transparent {
+            gif::Frame {
+                width: w,
+                height: h,
+                delay,
+                // Each frame replaces the last (its transparent areas must not show the
+                // frame before).
+                dispose: gif::DisposalMethod::Background,
+                transparent: transparent_index,
+                buffer: std::borrow::Cow::Owned(indices),
+                ..gif::Frame::default()
+            }
+        } else {
+            let frame = changed_part(previous.as_deref(), &indices, (w, h), special, delay);
+            previous = Some(indices);
+            frame
         };
         encoder.write_frame(&frame).map_err(err)?;
         written += 1;
     }
     encoder.into_inner().map_err(err)?;
     Ok(written)
+}
+
+/// An opaque frame as the rectangle that differs from `previous` (the whole frame when
+/// there is none), pixels equal to `previous` set to `keep` (transparent: the frame before
+/// shows through).
+fn changed_part(
+    previous: Option<&[u8]>,
+    indices: &[u8],
+    (w, h): (u16, u16),
+    keep: u8,
+    delay: u16,
+) -> gif::Frame<'static> {
+    let base = gif::Frame {
+        delay,
+        dispose: gif::DisposalMethod::Keep,
+        ..gif::Frame::default()
+    };
+    let Some(previous) = previous else {
+        return gif::Frame {
+            width: w,
+            height: h,
+            buffer: std::borrow::Cow::Owned(indices.to_vec()),
+            ..base
+        };
+    };
+    let (wu, hu) = (w as usize, h as usize);
+    let (mut x0, mut y0, mut x1, mut y1) = (wu, hu, 0, 0);
+    for y in 0..hu {
+        let row = y * wu..(y + 1) * wu;
+        let (a, b) = (&indices[row.clone()], &previous[row]);
+        if let Some(first) = (0..wu).find(|&x| a[x] != b[x]) {
+            let last = (0..wu).rev().find(|&x| a[x] != b[x]).unwrap_or(first);
+            (x0, x1, y0, y1) = (x0.min(first), x1.max(last), y0.min(y), y);
+        }
+    }
+    if x0 > x1 {
+        // Nothing changed: one unchanged pixel carries the delay.
+        return gif::Frame {
+            width: 1,
+            height: 1,
+            transparent: Some(keep),
+            buffer: std::borrow::Cow::Owned(vec![keep]),
+            ..base
+        };
+    }
+    let mut buffer = Vec::with_capacity((x1 - x0 + 1) * (y1 - y0 + 1));
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            let i = y * wu + x;
+            buffer.push(if indices[i] == previous[i] { keep } else { indices[i] });
+        }
+    }
+    gif::Frame {
+        left: x0 as u16,
+        top: y0 as u16,
+        width: (x1 - x0 + 1) as u16,
+        height: (y1 - y0 + 1) as u16,
+        transparent: Some(keep),
+        buffer: std::borrow::Cow::Owned(buffer),
+        ..base
+    }
 }
 
 #[cfg(test)]
@@ -210,6 +286,21 @@ mod tests {
         assert_eq!(matted([0, 0, 0, 128], [255, 255, 255]), [127, 127, 127]);
         assert_eq!(matted([10, 20, 30, 255], [255, 255, 255]), [10, 20, 30]);
         assert_eq!(matted([10, 20, 30, 0], [1, 2, 3]), [1, 2, 3]);
+    }
+
+    #[test]
+    fn an_opaque_frame_stores_only_what_changed() {
+        let a = vec![1u8; 16];
+        let mut b = a.clone();
+        b[5] = 2; // (1, 1)
+        b[10] = 3; // (2, 2)
+        let f = changed_part(Some(&a), &b, (4, 4), 9, 7);
+        assert_eq!((f.left, f.top, f.width, f.height), (1, 1, 2, 2));
+        assert_eq!(f.buffer.as_ref(), &[2, 9, 9, 3]);
+        assert_eq!((f.transparent, f.delay), (Some(9), 7));
+        let same = changed_part(Some(&a), &a, (4, 4), 9, 7);
+        assert_eq!((same.width, same.height, same.delay), (1, 1, 7));
+        assert_eq!(changed_part(None, &b, (4, 4), 9, 7).buffer.len(), 16);
     }
 
     #[test]
