@@ -81,6 +81,8 @@ pub enum AppCommand {
     Timeline(TimelineCommand),
     /// Show this PIE event model in place of the model (`None`: the model itself).
     ShowEvent(Option<usize>),
+    /// The Export animation dialog, the running export and its toast.
+    Export(super::export_animation::ExportCommand),
 }
 
 /// A screenshot to take.
@@ -105,6 +107,12 @@ pub enum Effect {
     Screenshot(ScreenshotRequest),
     /// Close the window.
     Quit,
+    /// Start this animation export on a worker thread.
+    ExportAnimation(Box<crate::export::animation::Job>),
+    /// Run a save dialog for the animation's output, starting at this path.
+    PickAnimationOutput(PathBuf, crate::export::animation::Format),
+    /// Open this folder in the file manager.
+    OpenFolder(PathBuf),
 }
 
 /// Carries out `cmd` on `state`; returns what is left for the window to do.
@@ -244,6 +252,7 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
             super::event_models::show_event(state, index);
             None
         }
+        AppCommand::Export(cmd) => super::export_animation::apply(state, cmd),
     }
 }
 

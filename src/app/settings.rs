@@ -46,6 +46,8 @@ pub struct Settings {
     pub texture_folder: Option<PathBuf>,
     /// PMF transform rules the format leaves unstated (units, Euler order, root mode).
     pub pmf: crate::formats::pmf::PmfOptions,
+    /// The Export animation dialog's settings.
+    pub animation: super::export_animation::AnimationOptions,
 }
 
 impl Default for Settings {
@@ -62,6 +64,7 @@ impl Default for Settings {
             shadows: false,
             texture_folder: None,
             pmf: crate::formats::pmf::PmfOptions::default(),
+            animation: Default::default(),
         }
     }
 }
@@ -108,6 +111,7 @@ impl Settings {
         }
         let range = super::inspect::NORMAL_LENGTH_RANGE;
         *len = len.clamp(*range.start(), *range.end());
+        self.animation = self.animation.sanitised();
         self
     }
 }

@@ -92,6 +92,10 @@ pub struct AppState {
     pub inspect: super::inspect::InspectState,
     /// How the view colours surfaces (View ▸ Colour mode).
     pub colour_mode: ColourMode,
+    /// The Export animation dialog, when open.
+    pub animation_dialog: Option<super::export_animation::AnimationDialog>,
+    /// The animation export running on its worker thread, if any.
+    pub animation_export: Option<super::export_animation::RunningExport>,
     /// Counter behind [`Document::generation`].
     next_generation: u64,
 }
@@ -108,6 +112,8 @@ impl AppState {
             camera_moved: false,
             toasts: Toasts::default(),
             screenshot_dialog: None,
+            animation_dialog: None,
+            animation_export: None,
             load_options: settings.load_options(),
             colour_mode: ColourMode::default(),
             settings,

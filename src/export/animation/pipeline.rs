@@ -65,6 +65,19 @@ pub struct Job {
     pub output: PathBuf,
 }
 
+impl PartialEq for Job {
+    /// Same settings on the same model object (models are compared by identity).
+    fn eq(&self, other: &Job) -> bool {
+        Arc::ptr_eq(&self.model, &other.model)
+            && self.plan == other.plan
+            && self.view == other.view
+            && self.size == other.size
+            && self.crop_margin == other.crop_margin
+            && self.encoding == other.encoding
+            && self.output == other.output
+    }
+}
+
 /// Progress of a running export, shared with the thread that shows it.
 #[derive(Debug, Default)]
 pub struct Progress {
