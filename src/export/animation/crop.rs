@@ -43,7 +43,7 @@ impl ContentBox {
             let last = row.last().unwrap_or(first);
             self.bounds = Some(match self.bounds {
                 None => (first, y, last, y),
-                Some((x0, y0, x1, _)) => (x0.min(first), y0, x1.max(last), y),
+                Some((x0, y0, x1, y1)) => (x0.min(first), y0.min(y), x1.max(last), y1.max(y)),
             });
         }
     }
@@ -91,8 +91,8 @@ mod tests {
         let bg = [10, 20, 30, 255];
         let mut b = ContentBox::default();
         assert_eq!(b.rect(2, 40, 30).width, 40, "no content: the whole picture");
-        b.add(&frame((10, 5)), bg);
         b.add(&frame((20, 12)), bg);
+        b.add(&frame((10, 5)), bg);
         assert_eq!(
             b.rect(2, 40, 30),
             Rect {
