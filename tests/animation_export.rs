@@ -103,7 +103,10 @@ fn each_format_holds_the_clip_and_its_frames_match_stills() {
                 assert!(mean < 4.0, "gif frame {f}: mean error {mean}");
                 assert!(max_diff(got, want) < 96, "gif frame {f}");
             } else {
-                assert!(max_diff(got, want) <= 1, "{ext} frame {f} differs from the still");
+                assert!(
+                    max_diff(got, want) <= 1,
+                    "{ext} frame {f} differs from the still"
+                );
             }
         }
         // The animation moves: frames 0 and 2 differ.
@@ -115,7 +118,14 @@ fn each_format_holds_the_clip_and_its_frames_match_stills() {
     // Nothing but the outputs and stills in the folder (no temporary files).
     assert_eq!(
         names(&dir),
-        ["clip.apng", "clip.gif", "clip.webp", "still0.png", "still1.png", "still2.png"]
+        [
+            "clip.apng",
+            "clip.gif",
+            "clip.webp",
+            "still0.png",
+            "still1.png",
+            "still2.png"
+        ]
     );
 }
 
@@ -137,17 +147,16 @@ fn derrick_gif_plays_its_25_frames_in_one_and_a_half_seconds() {
     let d = decode(&out);
     assert_eq!(d.frames.len(), 25);
     // 60 ms per frame: 6/100 s each, 1.5 s in all.
-    assert!(d.delays_ms.iter().all(|&ms| ms == 60.0), "{:?}", d.delays_ms);
+    assert!(
+        d.delays_ms.iter().all(|&ms| ms == 60.0),
+        "{:?}",
+        d.delays_ms
+    );
     assert!(d.forever);
 }
 
 /// A GPU, the demo tank and a turntable job of `frames` frames at 8 fps.
-fn turntable_job(
-    gpu: &vitrine::render::Gpu,
-    format: Format,
-    frames: u32,
-    output: PathBuf,
-) -> Job {
+fn turntable_job(gpu: &vitrine::render::Gpu, format: Format, frames: u32, output: PathBuf) -> Job {
     let _ = gpu;
     let model = vitrine::formats::load_path(&demo_tank(), &Default::default()).unwrap();
     let motion = Motion::Turntable {
@@ -237,10 +246,17 @@ fn transparent_background_and_crop_to_content() {
     for (i, f) in d.frames.iter().enumerate() {
         assert_eq!(f.dimensions(), (w, h), "frame {i} has its own size");
         for (x, y) in [(0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)] {
-            assert_eq!(f.get_pixel(x, y).0[3], 0, "frame {i}: corner ({x}, {y}) not transparent");
+            assert_eq!(
+                f.get_pixel(x, y).0[3],
+                0,
+                "frame {i}: corner ({x}, {y}) not transparent"
+            );
         }
         let opaque = f.pixels().filter(|p| p.0[3] == 255).count();
-        assert!(opaque * 10 > (w * h) as usize, "frame {i}: the model is not opaque");
+        assert!(
+            opaque * 10 > (w * h) as usize,
+            "frame {i}: the model is not opaque"
+        );
         let b = alpha_box(f).expect("the model is in the frame");
         union = Some(match union {
             None => b,
@@ -248,12 +264,23 @@ fn transparent_background_and_crop_to_content() {
         });
     }
     // The box over all frames sits exactly `margin` pixels inside every edge.
-    assert_eq!(union, Some((margin, margin, w - 1 - margin, h - 1 - margin)));
+    assert_eq!(
+        union,
+        Some((margin, margin, w - 1 - margin, h - 1 - margin))
+    );
 
     // A transparent GIF: corners transparent, the model opaque.
     let gif = dir.join("tank.gif");
     render(
-        &["--size", "64x64", "--transparent", "--turntable", "0.5", "--fps", "4"],
+        &[
+            "--size",
+            "64x64",
+            "--transparent",
+            "--turntable",
+            "0.5",
+            "--fps",
+            "4",
+        ],
         &demo_tank(),
         &gif,
     );
@@ -308,8 +335,14 @@ fn png_sequence_numbers_its_frames() {
         names(&dir.join("frames")),
         ["0001.png", "0002.png", "0003.png"]
     );
-    render(&["--size", "48x48", "--frame", "2"], &model, &dir.join("still.png"));
-    let last = image::open(dir.join("frames/0003.png")).unwrap().into_rgba8();
+    render(
+        &["--size", "48x48", "--frame", "2"],
+        &model,
+        &dir.join("still.png"),
+    );
+    let last = image::open(dir.join("frames/0003.png"))
+        .unwrap()
+        .into_rgba8();
     let still = image::open(dir.join("still.png")).unwrap().into_rgba8();
     assert_eq!(max_diff(&last, &still), 0, "frame 0003 is not clip frame 2");
 }

@@ -78,9 +78,7 @@ impl Dialogs {
                 d = d.set_file_name(name.to_string_lossy());
             }
             d.save_file().map(|p| {
-                AppCommand::Export(
-                    crate::app::export_animation::ExportCommand::SetOutput(p),
-                )
+                AppCommand::Export(crate::app::export_animation::ExportCommand::SetOutput(p))
             })
         });
     }

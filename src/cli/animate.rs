@@ -5,8 +5,7 @@
 
 use super::render::{RenderArgs, parse_colour};
 use crate::export::animation::{
-    Encoding, ExportError, Format, FramePlan, Job, Motion, Progress, Summary, export,
-    frame_camera,
+    Encoding, ExportError, Format, FramePlan, Job, Motion, Progress, Summary, export, frame_camera,
 };
 use crate::formats::{self, LoadOptions};
 use crate::model::Model;
@@ -59,7 +58,11 @@ fn parse_range(s: &str) -> Result<(u32, u32), String> {
     let (a, b) = s
         .split_once('-')
         .ok_or_else(|| format!("{s}: expected FIRST-LAST, e.g. 10-25"))?;
-    let n = |v: &str| v.trim().parse::<u32>().map_err(|_| format!("{v}: not a frame number"));
+    let n = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{v}: not a frame number"))
+    };
     let (a, b) = (n(a)?, n(b)?);
     if a > b {
         return Err(format!("{s}: the first frame is after the last"));
@@ -87,7 +90,11 @@ fn motion(args: &RenderArgs, model: &Model) -> Result<Motion, String> {
     }
     let clip_named = |name: &str| {
         model.clip_index(name).ok_or_else(|| {
-            let names: Vec<_> = model.clips.iter().map(|c| format!("{:?}", c.name)).collect();
+            let names: Vec<_> = model
+                .clips
+                .iter()
+                .map(|c| format!("{:?}", c.name))
+                .collect();
             format!("no clip {name:?} (clips: {})", names.join(", "))
         })
     };

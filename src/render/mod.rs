@@ -4,8 +4,8 @@
 //! nothing of egui and never branches on the file format.
 
 mod camera;
-pub mod framing;
 pub mod colour_mode;
+pub mod framing;
 mod gpu;
 mod gpu_model;
 pub mod inspect;
@@ -23,8 +23,8 @@ pub mod textures;
 mod uniforms;
 
 pub use camera::{Camera, ViewPreset};
-pub use framing::framing_points;
 pub use colour_mode::{ColourMode, LegendEntry, legend, node_colour};
+pub use framing::framing_points;
 pub use gpu::{Gpu, RenderError, gpu_or_skip};
 pub use inspect::{OverlayKind, Overlays};
 pub use scene::{

@@ -85,7 +85,10 @@ pub fn decode_gif(path: &Path) -> Decoded {
 pub fn decode_apng(path: &Path) -> Decoded {
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
     let mut reader = decoder.read_info().unwrap();
-    let actl = reader.info().animation_control.expect("an APNG (acTL chunk)");
+    let actl = reader
+        .info()
+        .animation_control
+        .expect("an APNG (acTL chunk)");
     let forever = actl.num_plays == 0;
     let (mut frames, mut delays_ms) = (Vec::new(), Vec::new());
     for _ in 0..actl.num_frames {
@@ -126,7 +129,9 @@ pub fn decode_webp(path: &Path) -> Decoded {
         let rgba: Vec<u8> = if d.has_alpha() {
             buf
         } else {
-            buf.chunks(3).flat_map(|c| [c[0], c[1], c[2], 255]).collect()
+            buf.chunks(3)
+                .flat_map(|c| [c[0], c[1], c[2], 255])
+                .collect()
         };
         frames.push(image::RgbaImage::from_raw(w, h, rgba).unwrap());
         delays_ms.push(ms as f64);

@@ -102,7 +102,10 @@ fn source_ui(ui: &mut egui::Ui, d: &mut AnimationDialog, doc: &Document) {
         };
         ui.radio_value(&mut o.source, Source::Clip, clip_text);
         let range_text = match doc.playback.span(model) {
-            Some(s) => format!("The range playing: frames {}–{}", s.first_frame, s.last_frame),
+            Some(s) => format!(
+                "The range playing: frames {}–{}",
+                s.first_frame, s.last_frame
+            ),
             None => "The range playing".into(),
         };
         ui.radio_value(&mut o.source, Source::Range, range_text)
@@ -136,7 +139,9 @@ fn source_ui(ui: &mut egui::Ui, d: &mut AnimationDialog, doc: &Document) {
                     .suffix(" fps"),
             )
             .labelled_by(l.id)
-            .on_hover_text("At most 50: GIF delays are in 1/100 s and browsers slow anything faster");
+            .on_hover_text(
+                "At most 50: GIF delays are in 1/100 s and browsers slow anything faster",
+            );
         }
     });
 }
@@ -147,7 +152,11 @@ fn picture_ui(ui: &mut egui::Ui, d: &mut AnimationDialog) {
     ui.strong("Picture");
     ui.horizontal(|ui| {
         for [w, h] in PRESETS {
-            let label = if w == h { format!("{w}²") } else { format!("{w}×{h}") };
+            let label = if w == h {
+                format!("{w}²")
+            } else {
+                format!("{w}×{h}")
+            };
             if ui.selectable_label(o.size == [w, h], label).clicked() {
                 o.size = [w, h];
             }
@@ -155,11 +164,19 @@ fn picture_ui(ui: &mut egui::Ui, d: &mut AnimationDialog) {
     });
     ui.horizontal(|ui| {
         let l = ui.label("Width");
-        ui.add(egui::DragValue::new(&mut o.size[0]).range(16..=MAX_SIDE).suffix(" px"))
-            .labelled_by(l.id);
+        ui.add(
+            egui::DragValue::new(&mut o.size[0])
+                .range(16..=MAX_SIDE)
+                .suffix(" px"),
+        )
+        .labelled_by(l.id);
         let l = ui.label("Height");
-        ui.add(egui::DragValue::new(&mut o.size[1]).range(16..=MAX_SIDE).suffix(" px"))
-            .labelled_by(l.id);
+        ui.add(
+            egui::DragValue::new(&mut o.size[1])
+                .range(16..=MAX_SIDE)
+                .suffix(" px"),
+        )
+        .labelled_by(l.id);
     });
     ui.horizontal(|ui| {
         ui.label("Background");
@@ -171,13 +188,20 @@ fn picture_ui(ui: &mut egui::Ui, d: &mut AnimationDialog) {
             .on_hover_text("One box around the model over all frames, so it does not jump");
         if o.crop {
             let l = ui.label("Margin");
-            ui.add(egui::DragValue::new(&mut o.margin).range(0..=512).suffix(" px"))
-                .labelled_by(l.id);
+            ui.add(
+                egui::DragValue::new(&mut o.margin)
+                    .range(0..=512)
+                    .suffix(" px"),
+            )
+            .labelled_by(l.id);
         }
     });
     ui.checkbox(&mut o.fit, "Frame the model to fit the picture")
         .on_hover_text("Off: the view's camera exactly as it is");
-    ui.checkbox(&mut o.overlays, "Show overlays and selection (as in the view)");
+    ui.checkbox(
+        &mut o.overlays,
+        "Show overlays and selection (as in the view)",
+    );
 }
 
 /// Format and its settings.
@@ -225,8 +249,12 @@ fn format_ui(ui: &mut egui::Ui, d: &mut AnimationDialog) {
             if !forever {
                 o.loops = o.loops.max(1);
                 let l = ui.label("Plays");
-                ui.add(egui::DragValue::new(&mut o.loops).range(1..=1000).suffix(" times"))
-                    .labelled_by(l.id);
+                ui.add(
+                    egui::DragValue::new(&mut o.loops)
+                        .range(1..=1000)
+                        .suffix(" times"),
+                )
+                .labelled_by(l.id);
             } else {
                 o.loops = 0;
             }

@@ -262,7 +262,10 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
 /// The export the dialog's settings describe for the open document.
 pub fn job(state: &AppState) -> Result<Job, String> {
     let doc = state.document.as_ref().ok_or("no model is open")?;
-    let d = state.animation_dialog.as_ref().ok_or("the dialog is closed")?;
+    let d = state
+        .animation_dialog
+        .as_ref()
+        .ok_or("the dialog is closed")?;
     let o = d.options.clone().sanitised();
     let model = &doc.model;
     let clip = doc.playback.clip.filter(|&c| c < model.clips.len());
@@ -435,6 +438,9 @@ mod tests {
             ..AnimationOptions::default()
         }
         .sanitised();
-        assert_eq!((o.fps, o.size, o.turntable_seconds), (50.0, [16, 2048], 4.0));
+        assert_eq!(
+            (o.fps, o.size, o.turntable_seconds),
+            (50.0, [16, 2048], 4.0)
+        );
     }
 }

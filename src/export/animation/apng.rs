@@ -28,7 +28,8 @@ pub fn write(
     let mut writer = encoder.write_header().map_err(err)?;
     // A whole number of frames per second is exact as 1/fps; otherwise milliseconds with
     // the rounding carried.
-    let whole_fps = (plan.fps.fract() == 0.0 && plan.fps <= u16::MAX as f32).then_some(plan.fps as u16);
+    let whole_fps =
+        (plan.fps.fract() == 0.0 && plan.fps <= u16::MAX as f32).then_some(plan.fps as u16);
     let mut written = 0u32;
     for img in frames {
         if written == plan.count {
@@ -45,7 +46,10 @@ pub fn write(
         if alpha {
             writer.write_image_data(img.as_raw()).map_err(err)?;
         } else {
-            let rgb: Vec<u8> = img.pixels().flat_map(|p| [p.0[0], p.0[1], p.0[2]]).collect();
+            let rgb: Vec<u8> = img
+                .pixels()
+                .flat_map(|p| [p.0[0], p.0[1], p.0[2]])
+                .collect();
             writer.write_image_data(&rgb).map_err(err)?;
         }
         written += 1;

@@ -85,9 +85,7 @@ impl PaletteSampler {
     pub fn palette(&self) -> Palette {
         let size = 255;
         let colours: Vec<Srgb<u8>> = match WuU8x3::run_slice(&self.samples, BinnerU8x3::rgb()) {
-            Ok(wu) => wu
-                .palette(PaletteSize::from_u16_clamped(size))
-                .into_vec(),
+            Ok(wu) => wu.palette(PaletteSize::from_u16_clamped(size)).into_vec(),
             Err(_) => Vec::new(),
         };
         let colours = if colours.is_empty() {
@@ -262,7 +260,11 @@ fn changed_part(
     for y in y0..=y1 {
         for x in x0..=x1 {
             let i = y * wu + x;
-            buffer.push(if indices[i] == previous[i] { keep } else { indices[i] });
+            buffer.push(if indices[i] == previous[i] {
+                keep
+            } else {
+                indices[i]
+            });
         }
     }
     gif::Frame {

@@ -190,7 +190,9 @@ pub fn export(
     let mut render = |i: u32| -> Result<image::RgbaImage, ExportError> {
         let pose = Pose::sample(&job.model, plan.clip(), plan.time(i), view.team);
         scene.render(device, queue, &target, &pose, &frame_view(&view, plan, i));
-        target.read_rgba(device, queue).map_err(|e| fail(e.to_string()))
+        target
+            .read_rgba(device, queue)
+            .map_err(|e| fail(e.to_string()))
     };
 
     // The output file first, so an unwritable path fails before any rendering.
@@ -267,9 +269,14 @@ pub fn export(
                     let palette = palette.as_ref().ok_or("no palette")?;
                     super::gif::write(&mut out, out_size, palette, plan, gif_options, &mut frames)
                 }
-                Format::Apng => {
-                    super::apng::write(&mut out, out_size, plan, transparent, enc.loops, &mut frames)
-                }
+                Format::Apng => super::apng::write(
+                    &mut out,
+                    out_size,
+                    plan,
+                    transparent,
+                    enc.loops,
+                    &mut frames,
+                ),
                 Format::Webp => {
                     let options = WebpOptions {
                         quality: enc.webp_quality,

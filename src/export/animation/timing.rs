@@ -194,7 +194,11 @@ mod tests {
         .unwrap();
         assert_eq!(p.count, 45);
         let delays: Vec<u64> = (0..p.count).map(|i| p.delay(i, 100)).collect();
-        assert_eq!(delays.iter().sum::<u64>(), 150, "45 frames at 30 fps = 1.5 s");
+        assert_eq!(
+            delays.iter().sum::<u64>(),
+            150,
+            "45 frames at 30 fps = 1.5 s"
+        );
         assert!(delays.iter().all(|d| (3..=4).contains(d)), "{delays:?}");
         // Rounding each delay alone would have given 45 × 3 cs = 1.35 s.
     }

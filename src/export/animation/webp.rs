@@ -140,10 +140,10 @@ pub fn write(
         bytes: std::ptr::null(),
         size: 0,
     };
-    let assembled = unsafe {
-        sys::WebPAnimEncoderAdd(encoder.0, std::ptr::null_mut(), end, std::ptr::null())
-    } != 0
-        && unsafe { sys::WebPAnimEncoderAssemble(encoder.0, &mut data) } != 0;
+    let assembled =
+        unsafe { sys::WebPAnimEncoderAdd(encoder.0, std::ptr::null_mut(), end, std::ptr::null()) }
+            != 0
+            && unsafe { sys::WebPAnimEncoderAssemble(encoder.0, &mut data) } != 0;
     if !assembled {
         return Err(encoder.error());
     }
