@@ -23,7 +23,7 @@ pub fn write(
         png::ColorType::Rgb
     });
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Fast);
+    encoder.set_compression(png::Compression::Balanced);
     encoder.set_animated(plan.count, loops).map_err(err)?;
     let mut writer = encoder.write_header().map_err(err)?;
     // A whole number of frames per second is exact as 1/fps; otherwise milliseconds with

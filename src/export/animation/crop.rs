@@ -36,11 +36,13 @@ impl ContentBox {
         };
         let (w, h) = img.dimensions();
         for y in 0..h {
-            let mut row = (0..w).filter(|&x| is_content(img.get_pixel(x, y)));
-            let Some(first) = row.next() else {
+            let Some(first) = (0..w).find(|&x| is_content(img.get_pixel(x, y))) else {
                 continue;
             };
-            let last = row.last().unwrap_or(first);
+            let last = (first..w)
+                .rev()
+                .find(|&x| is_content(img.get_pixel(x, y)))
+                .unwrap_or(first);
             self.bounds = Some(match self.bounds {
                 None => (first, y, last, y),
                 Some((x0, y0, x1, y1)) => (x0.min(first), y0.min(y), x1.max(last), y1.max(y)),

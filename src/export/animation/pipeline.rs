@@ -236,7 +236,7 @@ pub fn export(
         if job.crop_margin.is_some() {
             content.add(&img, view.background);
         }
-        if gif && k as u32 % sample_every == 0 {
+        if gif && (k as u32).is_multiple_of(sample_every) {
             sampler.add(&img);
         }
         progress.step();
