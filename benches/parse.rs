@@ -8,9 +8,17 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use vitrine::cli::info::expand_inputs;
 use vitrine::formats;
 use vitrine::model::Format;
+
+/// Model files under `dir`, through the app's one folder walk.
+fn expand_inputs(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let walk = vitrine::files::walk::walk(dirs, formats::is_model_name);
+    walk.files
+        .into_iter()
+        .filter_map(|f| f.as_disk().map(Path::to_path_buf))
+        .collect()
+}
 
 fn corpus() -> (String, Vec<Vec<u8>>) {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -58,7 +58,9 @@ fn harness(folder: PathBuf, options: AnimationOptions) -> Option<Harness<'static
     let mut state = AppState::new(settings, None);
     apply(
         &mut state,
-        AppCommand::Open(common::fixtures().join("pie/animobject_hidden.pie")),
+        AppCommand::Open(vitrine::files::FileRef::Disk(
+            common::fixtures().join("pie/animobject_hidden.pie"),
+        )),
     );
     assert!(state.document.is_some());
     let world = World {

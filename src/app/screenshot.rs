@@ -2,11 +2,9 @@
 //! one up to 4096 × 4096), saved as `<model>-<n>.png` in the screenshot folder without
 //! ever replacing an existing file.
 //!
-//! Writing is atomic: the PNG goes to a hidden temporary file in the target folder, then
-//! is hard-linked to the first free name (a link fails instead of replacing, so two
-//! viewers saving at once cannot clobber each other) and the temporary name is removed.
-//! On file systems without hard links it falls back to a rename after checking the name
-//! is free.
+//! Writing is atomic and never clobbers ([`crate::files::atomic::write_numbered`]): the
+//! PNG goes to a temporary file in the target folder, then takes the first free name
+//! with a no-replace rename, so two viewers saving at once cannot overwrite each other.
 
 use crate::model::Pose;
 use crate::render::{RenderError, RenderTarget, SceneRenderer, ViewSettings};
@@ -70,41 +68,7 @@ fn file_stem(stem: &str) -> String {
 /// Saves `png` as `folder/<stem>-<n>.png` with the smallest `n ≥ 1` not taken; creates the
 /// folder if needed. Returns the path written.
 pub fn save_unique(folder: &Path, stem: &str, png: &[u8]) -> std::io::Result<PathBuf> {
-    use std::io::Write;
-    std::fs::create_dir_all(folder)?;
-    let stem = file_stem(stem);
-    let tmp = folder.join(format!(".{stem}.{}.png.tmp", std::process::id()));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(png)?;
-        f.sync_all()?;
-    }
-    let result = link_to_free_name(&tmp, folder, &stem);
-    let _ = std::fs::remove_file(&tmp);
-    result
-}
-
-/// Gives `tmp` the first free `<stem>-<n>.png` name in `folder`.
-fn link_to_free_name(tmp: &Path, folder: &Path, stem: &str) -> std::io::Result<PathBuf> {
-    for n in 1..=100_000u32 {
-        let path = folder.join(format!("{stem}-{n}.png"));
-        match std::fs::hard_link(tmp, &path) {
-            Ok(()) => return Ok(path),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(_) => {
-                // No hard links here (some network or FAT file systems): rename instead.
-                if path.exists() {
-                    continue;
-                }
-                std::fs::rename(tmp, &path)?;
-                return Ok(path);
-            }
-        }
-    }
-    Err(std::io::Error::other(format!(
-        "no free name {stem}-<n>.png in {}",
-        folder.display()
-    )))
+    crate::files::atomic::write_numbered(folder, &file_stem(stem), "png", png)
 }
 
 #[cfg(test)]
@@ -113,8 +77,8 @@ mod tests {
 
     #[test]
     fn names_count_up_and_never_clobber() {
-        let dir = std::env::temp_dir().join(format!("vitrine-shots-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("shots");
         let a = save_unique(&dir, "tank", b"first").unwrap();
         let b = save_unique(&dir, "tank", b"second").unwrap();
         assert_eq!(a, dir.join("tank-1.png"));
@@ -132,7 +96,6 @@ mod tests {
             .collect();
         names.sort();
         assert_eq!(names, ["tank-1.png", "tank-2.png"]);
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -7,7 +7,8 @@ use super::render::{RenderArgs, parse_colour};
 use crate::export::animation::{
     Encoding, ExportError, Format, FramePlan, Job, Motion, Progress, Summary, export, frame_camera,
 };
-use crate::formats::{self, LoadOptions};
+use crate::files::FileRef;
+use crate::formats;
 use crate::model::Model;
 use crate::render::Gpu;
 use clap::Args;
@@ -116,33 +117,29 @@ fn motion(args: &RenderArgs, model: &Model) -> Result<Motion, String> {
     Ok(Motion::Clip { clip, first, last })
 }
 
-/// Runs an animated `vitrine render`; returns the exit code.
+/// Runs an animated `vitrine render`; returns the exit code ([`super::exit`]).
 pub fn run(args: &RenderArgs, format: Format) -> i32 {
-    if args.input.is_dir() {
-        eprintln!("vitrine render: an animation is made of one model file, not a folder");
-        return 1;
+    use super::exit;
+    let input = FileRef::parse(&args.input);
+    if !crate::files::is_file(&input) {
+        eprintln!(
+            "vitrine render: {input}: an animation is made of one model file, not a folder or archive"
+        );
+        return exit::USAGE;
     }
     let gpu = match Gpu::headless() {
         Ok(g) => g,
         Err(e) => {
             eprintln!("vitrine render: {e}");
-            return 2;
+            return exit::NO_GPU;
         }
     };
-    let options = LoadOptions {
-        texture_roots: args.texture_roots.clone(),
-        pmf: args.pmf.options(),
-    };
-    let name = args
-        .input
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let model = match formats::load_path(&args.input, &options) {
+    let name = input.file_name();
+    let model = match formats::load(&input, &args.load.options()) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("vitrine render: {e}");
-            return 1;
+            return exit::FAILED;
         }
     };
     for d in &model.diagnostics {
@@ -152,17 +149,17 @@ pub fn run(args: &RenderArgs, format: Format) -> i32 {
         Ok(j) => j,
         Err(e) => {
             eprintln!("vitrine render: {name}: {e}");
-            return 1;
+            return exit::FAILED;
         }
     };
     match run_job(&gpu, &job) {
         Ok(s) => {
             eprintln!("{}", summary_line(&s));
-            0
+            exit::OK
         }
         Err(e) => {
             eprintln!("vitrine render: {e}");
-            1
+            exit::FAILED
         }
     }
 }
