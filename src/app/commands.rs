@@ -94,6 +94,8 @@ pub enum AppCommand {
     ExportGltfDialog,
     /// Export the open model as glTF to this `.glb` / `.gltf` path.
     ExportGltf(PathBuf),
+    /// The Export animation dialog, the running export and its toast.
+    Export(super::export_animation::ExportCommand),
 }
 
 /// A screenshot to take.
@@ -129,6 +131,12 @@ pub enum Effect {
     ExportGltf(PathBuf, crate::export::gltf::ExportOptions),
     /// Close the window.
     Quit,
+    /// Start this animation export on a worker thread.
+    ExportAnimation(Box<crate::export::animation::Job>),
+    /// Run a save dialog for the animation's output, starting at this path.
+    PickAnimationOutput(PathBuf, crate::export::animation::Format),
+    /// Open this folder in the file manager.
+    OpenFolder(PathBuf),
 }
 
 /// Carries out `cmd` on `state`; returns what is left for the window to do.
@@ -293,6 +301,7 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
             let options = super::export_gltf::window_options(state.settings.team);
             Some(Effect::ExportGltf(path, options))
         }
+        AppCommand::Export(cmd) => super::export_animation::apply(state, cmd),
     }
 }
 

@@ -98,6 +98,25 @@ impl Dialogs {
                     path.as_mut_os_string().push(".glb");
                 }
                 AppCommand::ExportGltf(path)
+    /// Shows a save dialog for an exported animation, starting at `start`.
+    pub fn pick_animation_output(
+        &mut self,
+        ctx: &egui::Context,
+        start: PathBuf,
+        format: crate::export::animation::Format,
+    ) {
+        self.spawn(ctx, move || {
+            let mut d = rfd::FileDialog::new()
+                .set_title("Export animation")
+                .add_filter(format.label(), &[format.extension()]);
+            if let Some(dir) = start.parent().filter(|d| d.is_dir()) {
+                d = d.set_directory(dir);
+            }
+            if let Some(name) = start.file_name() {
+                d = d.set_file_name(name.to_string_lossy());
+            }
+            d.save_file().map(|p| {
+                AppCommand::Export(crate::app::export_animation::ExportCommand::SetOutput(p))
             })
         });
     }

@@ -24,6 +24,7 @@ pub fn window_ui(
     state: &mut AppState,
     view_ui: impl FnOnce(&mut egui::Ui, &AppState) -> Vec<AppCommand>,
 ) -> Vec<AppCommand> {
+    super::export_animation::poll(state);
     let mut out = shortcuts(ui.ctx());
     out.extend(dropped_files(ui.ctx()));
 
@@ -57,6 +58,25 @@ pub fn window_ui(
         out.extend(screenshot_dialog_ui(ui.ctx(), &mut dialog));
         // The dialog edits its own fields; commands may still close it.
         if let Some(d) = &mut state.screenshot_dialog {
+            *d = dialog;
+        }
+    }
+    out.extend(animation_windows_ui(ui.ctx(), state));
+    out
+}
+
+/// The Export animation dialog and the progress of a running export.
+fn animation_windows_ui(ctx: &egui::Context, state: &mut AppState) -> Vec<AppCommand> {
+    use super::export_animation::{dialog_ui, job, progress_ui};
+    let mut out = Vec::new();
+    if let Some(run) = &state.animation_export {
+        out.extend(progress_ui(ctx, run));
+    }
+    if let (Some(mut dialog), Some(doc)) = (state.animation_dialog.clone(), &state.document) {
+        let plan = job(state).map(|j| j.plan);
+        let busy = state.animation_export.is_some();
+        out.extend(dialog_ui(ctx, &mut dialog, doc, plan, busy));
+        if let Some(d) = &mut state.animation_dialog {
             *d = dialog;
         }
     }

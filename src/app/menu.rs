@@ -1,6 +1,7 @@
 //! The menu bar (File, View, Settings) and the window-wide keyboard shortcuts.
 
 use super::commands::{AppCommand, ScreenshotRequest};
+use super::export_animation::ExportCommand;
 use super::state::AppState;
 use crate::files::file_name;
 use crate::render::ViewPreset;
@@ -12,6 +13,9 @@ pub const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key
 pub const SCREENSHOT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F12);
 /// Ctrl+F12.
 pub const CLEAN_SCREENSHOT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::F12);
+/// Ctrl+Shift+E.
+pub const EXPORT_ANIMATION: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::E);
 /// F5.
 pub const RELOAD: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F5);
 /// Ctrl+E.
@@ -96,6 +100,17 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 .clicked()
             {
                 out.push(AppCommand::ShowScreenshotDialog);
+            }
+            let export = ui.ctx().format_shortcut(&EXPORT_ANIMATION);
+            if ui
+                .add_enabled(
+                    has_model,
+                    egui::Button::new("Export animation…").shortcut_text(export),
+                )
+                .on_hover_text("A GIF, APNG, WebP or PNG sequence of the clip or a turntable")
+                .clicked()
+            {
+                out.push(AppCommand::Export(ExportCommand::Show));
             }
             let folder = state.settings.screenshot_folder();
             if ui
@@ -200,6 +215,8 @@ pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
         }
         if i.consume_shortcut(&EXPORT_GLTF) {
             out.push(AppCommand::ExportGltfDialog);
+        if i.consume_shortcut(&EXPORT_ANIMATION) {
+            out.push(AppCommand::Export(ExportCommand::Show));
         }
         if i.consume_shortcut(&RELOAD) {
             out.push(AppCommand::Reload);

@@ -11,6 +11,7 @@ pub mod dialogs;
 pub mod display;
 pub mod event_models;
 pub mod export_gltf;
+pub mod export_animation;
 pub mod format_panels;
 pub mod hierarchy;
 pub mod inspect;

@@ -62,6 +62,8 @@ pub struct Settings {
     pub assembly: Option<crate::wz::Design>,
     /// Turret yaw / pitch and moving / still of the Assemble panel.
     pub assembly_pose: crate::wz::TurretPose,
+    /// The Export animation dialog's settings.
+    pub animation: super::export_animation::AnimationOptions,
 }
 
 impl Default for Settings {
@@ -83,6 +85,7 @@ impl Default for Settings {
             pmf: crate::formats::pmf::PmfOptions::default(),
             assembly: None,
             assembly_pose: crate::wz::TurretPose::default(),
+            animation: Default::default(),
         }
     }
 }
@@ -152,6 +155,7 @@ impl Settings {
         }
         let range = super::inspect::NORMAL_LENGTH_RANGE;
         *len = len.clamp(*range.start(), *range.end());
+        self.animation = self.animation.sanitised();
         self
     }
 }

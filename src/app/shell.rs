@@ -85,6 +85,29 @@ impl ViewerApp {
                 }
             }
             Effect::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            Effect::PickAnimationOutput(start, format) => {
+                self.dialogs.pick_animation_output(ctx, start, format)
+            }
+            Effect::ExportAnimation(job) => match frame.wgpu_render_state() {
+                Some(rs) => {
+                    let ctx = ctx.clone();
+                    super::export_animation::start(
+                        &mut self.state,
+                        rs.device.clone(),
+                        rs.queue.clone(),
+                        *job,
+                        move || ctx.request_repaint(),
+                    );
+                }
+                None => self.state.toasts.error("Export failed: no GPU renderer"),
+            },
+            Effect::OpenFolder(dir) => {
+                if let Err(e) = open::that_detached(&dir) {
+                    self.state
+                        .toasts
+                        .error(format!("Could not open {}: {e}", dir.display()));
+                }
+            }
         }
     }
 
@@ -199,7 +222,11 @@ impl eframe::App for ViewerApp {
             }
         }
         super::inspect::sync(&mut self.state);
-        self.state.toasts.ui(&ctx);
+        for cmd in self.state.toasts.ui(&ctx) {
+            if let Some(effect) = apply(&mut self.state, cmd) {
+                self.perform(effect, &ctx, frame);
+            }
+        }
         self.update_title(&ctx);
         let camera = self.state.camera;
         self.sync_view();

@@ -99,6 +99,10 @@ pub struct AppState {
     /// A Warzone 2100 installation found on this machine (`mp` over `base`), offered in
     /// Settings ▸ Data roots.
     pub detected_warzone: Option<Vec<PathBuf>>,
+    /// The Export animation dialog, when open.
+    pub animation_dialog: Option<super::export_animation::AnimationDialog>,
+    /// The animation export running on its worker thread, if any.
+    pub animation_export: Option<super::export_animation::RunningExport>,
     /// Counter behind [`Document::generation`].
     next_generation: u64,
 }
@@ -120,6 +124,8 @@ impl AppState {
             camera_moved: false,
             toasts: Toasts::default(),
             screenshot_dialog: None,
+            animation_dialog: None,
+            animation_export: None,
             load_options: settings.load_options(),
             colour_mode: ColourMode::default(),
             checks: Default::default(),

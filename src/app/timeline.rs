@@ -114,6 +114,11 @@ pub fn timeline_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
         clip_selector_ui(ui, doc, &mut cmds);
         ui.separator();
         transport_ui(ui, doc, &mut cmds);
+        if icon_button_ui(ui, Icon::Record, "Export animation… (Ctrl+Shift+E)").clicked() {
+            out.push(AppCommand::Export(
+                super::export_animation::ExportCommand::Show,
+            ));
+        }
         if let Some(span) = span {
             ui.separator();
             readout_ui(ui, doc, span);
@@ -249,6 +254,7 @@ enum Icon {
     Pause,
     Next,
     Last,
+    Record,
 }
 
 /// First, previous, play / pause, next, last.
@@ -321,6 +327,11 @@ fn icon_button_ui(ui: &mut egui::Ui, icon: Icon, name: &str) -> egui::Response {
         Icon::Pause => vec![bar(-3.0), bar(3.0)],
         Icon::Next => vec![bar(-5.0), tri(1.0, 4.0)],
         Icon::Last => vec![tri(1.0, 3.0), bar(5.0)],
+        Icon::Record => vec![egui::Shape::circle_filled(
+            c,
+            5.5,
+            egui::Color32::from_rgb(220, 60, 50),
+        )],
     };
     painter.extend(shapes);
     response.on_hover_text(name)

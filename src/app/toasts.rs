@@ -1,6 +1,7 @@
 //! Short messages shown in the bottom-right corner for a few seconds ("Saved tank-1.png
-//! to …", "Could not save settings…").
+//! to …", "Could not save settings…"), some with a button ("Open folder").
 
+use super::commands::AppCommand;
 use eframe::egui;
 
 /// Seconds an info toast stays up.
@@ -15,6 +16,8 @@ pub struct Toast {
     pub text: String,
     /// Whether it reports a failure (red, stays longer).
     pub error: bool,
+    /// A button: its label and what it does.
+    pub action: Option<(String, AppCommand)>,
     /// egui time when first shown (`None` until drawn).
     shown_at: Option<f64>,
 }
@@ -37,10 +40,24 @@ impl Toasts {
         self.push(text.into(), true);
     }
 
+    /// Adds an informational message with a button.
+    pub fn info_with_action(
+        &mut self,
+        text: impl Into<String>,
+        label: impl Into<String>,
+        command: AppCommand,
+    ) {
+        self.push(text.into(), false);
+        if let Some(t) = self.items.last_mut() {
+            t.action = Some((label.into(), command));
+        }
+    }
+
     fn push(&mut self, text: String, error: bool) {
         self.items.push(Toast {
             text,
             error,
+            action: None,
             shown_at: None,
         });
         // Keep the corner readable.
@@ -49,23 +66,30 @@ impl Toasts {
         }
     }
 
-    /// Draws the messages and drops the expired ones.
-    pub fn ui(&mut self, ctx: &egui::Context) {
+    /// Draws the messages, drops the expired ones and returns the commands of the
+    /// buttons clicked.
+    pub fn ui(&mut self, ctx: &egui::Context) -> Vec<AppCommand> {
+        let mut out = Vec::new();
         let now = ctx.input(|i| i.time);
         self.items.retain_mut(|t| {
             let start = *t.shown_at.get_or_insert(now);
-            let life = if t.error { ERROR_SECONDS } else { INFO_SECONDS };
+            // Errors, and messages with a button, stay longer.
+            let life = if t.error || t.action.is_some() {
+                ERROR_SECONDS
+            } else {
+                INFO_SECONDS
+            };
             now - start < life
         });
         if self.items.is_empty() {
-            return;
+            return out;
         }
         // Wake up again to expire the oldest one.
         ctx.request_repaint_after(std::time::Duration::from_millis(500));
         egui::Area::new(egui::Id::unique("vitrine toasts"))
             .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(-12.0, -12.0))
             .order(egui::Order::Foreground)
-            .interactable(false)
+            .interactable(self.items.iter().any(|t| t.action.is_some()))
             .show(ctx, |ui| {
                 ui.set_max_width(460.0);
                 for t in &self.items {
@@ -80,9 +104,15 @@ impl Toasts {
                         .inner_margin(8.0)
                         .show(ui, |ui| {
                             ui.label(egui::RichText::new(&t.text).color(text));
+                            if let Some((label, command)) = &t.action
+                                && ui.button(label).clicked()
+                            {
+                                out.push(command.clone());
+                            }
                         });
                     ui.add_space(4.0);
                 }
             });
+        out
     }
 }

@@ -156,6 +156,19 @@ pub fn file_stem(id: &str) -> String {
         .collect()
 }
 
+/// The assembly `args` ask for (`--template`, `--body`…, `--structure`), as its one-line
+/// label and the composed model; `None` when they ask for none (an animated export of an
+/// assembly uses this).
+pub fn design_model(
+    args: &crate::cli::render::RenderArgs,
+) -> Option<(String, Result<crate::model::Model, String>)> {
+    let design = args.wz.design()?;
+    let model = open(&args.load.data)
+        .and_then(|(stats, mut finder)| build(&stats, &mut finder, &design, args.wz.pose()))
+        .map(|a| a.model);
+    Some((design.to_line(), model))
+}
+
 /// `vitrine render --template/--body/--structure … -o out.png`, or `--all-templates -o DIR`.
 pub fn render(
     args: &crate::cli::render::RenderArgs,

@@ -9,6 +9,7 @@
 pub mod assemble;
 pub mod check;
 pub mod export;
+pub mod animate;
 pub mod info;
 pub mod render;
 
@@ -78,7 +79,8 @@ pub enum Command {
     /// Print what a model file holds (text, or one JSON object per file with --json).
     Info(info::InfoArgs),
     /// Render a model (or every model under a folder or in an archive) to PNG without a
-    /// window.
+    /// window, or one model's clip or turntable to an animated GIF, APNG, WebP or PNG
+    /// sequence.
     Render(render::RenderArgs),
     /// Lint models, folders and .wz mods against what the games accept (exit 0 clean,
     /// 1 warnings with --deny warnings, 2 errors).

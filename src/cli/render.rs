@@ -17,8 +17,8 @@ use crate::files::FileRef;
 use crate::formats::{self, LoadOptions, resolve::Resolver};
 use crate::model::{Model, Pose};
 use crate::render::{
-    ColourMode, Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, clip_points,
-    team_by_name, visible_points,
+    ColourMode, Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, framing_points,
+    team_by_name,
 };
 use clap::Args;
 use std::io::IsTerminal;
@@ -32,7 +32,8 @@ pub struct RenderArgs {
     #[arg(required_unless_present_any = ["template", "body", "structure", "all_templates"])]
     pub input: Option<PathBuf>,
     /// Output PNG (for a file or an assembly) or output folder (for a folder, an archive
-    /// or --all-templates).
+    /// or --all-templates); `.gif`, `.apng` or `.webp` for an animation of one model or
+    /// assembly (see --animate for PNG frames).
     #[arg(short, long)]
     pub output: PathBuf,
     /// Image size as WIDTHxHEIGHT.
@@ -80,6 +81,9 @@ pub struct RenderArgs {
     /// Render every template of `templates.json` into the output folder (`ID.png`).
     #[arg(long, requires = "data", conflicts_with_all = ["input", "template", "body", "structure"])]
     pub all_templates: bool,
+    /// Animated output (`-o out.gif|out.apng|out.webp`, or `--animate` for PNG frames).
+    #[command(flatten)]
+    pub animate: crate::cli::animate::AnimateArgs,
 }
 
 /// Which moment of which clip to render.
@@ -196,7 +200,8 @@ pub fn parse_colour(s: &str) -> Result<[u8; 3], String> {
 }
 
 impl RenderArgs {
-    fn view_settings(&self) -> ViewSettings {
+    /// The view these options ask for (camera preset, team, background, overlays…).
+    pub fn view_settings(&self) -> ViewSettings {
         let mut view = ViewSettings {
             team: self.team,
             colour_mode: self.colour_mode,
@@ -231,33 +236,7 @@ pub fn render_model(
     let mut view = view.clone();
     view.grid_unit = crate::render::inspect::format_grid_unit(model);
     let aspect = target.width as f32 / target.height as f32;
-    let mut points = match at {
-        Some((c, _)) => clip_points(model, Some(c), view.team),
-        None => visible_points(model, &pose),
-    };
-    if view.overlays.connectors {
-        // Markers at the edge of the picture would be cut: frame the connectors too.
-        points.extend(model.connectors.iter().map(|c| {
-            let world = pose.world.get(c.node).copied().unwrap_or_default();
-            world.transform_point3(c.position)
-        }));
-    }
-    if view.shadows || view.overlays.shadow_mesh {
-        // The shadow mesh, and the shadow on the ground, belong in the picture too.
-        use crate::render::shadows::{shadow_footprint, shadow_light};
-        let casters = crate::render::posed::shadow_casters(model, &pose, &view.node_mask);
-        let ground = points
-            .iter()
-            .chain(casters.iter().flatten())
-            .map(|p| p.y)
-            .fold(f32::INFINITY, f32::min);
-        let light = shadow_light(crate::render::light_direction(&view.camera));
-        if view.shadows {
-            points.extend(shadow_footprint(&casters, ground, light));
-        } else {
-            points.extend(casters.iter().flatten());
-        }
-    }
+    let points = framing_points(model, at.map(|a| a.0), &pose, &view);
     view.camera.frame_points(&points, aspect);
     scene.set_model(&gpu.device, &gpu.queue, model);
     scene.render(&gpu.device, &gpu.queue, target, &pose, &view);
@@ -285,6 +264,14 @@ pub fn write_png_atomic(path: &Path, img: &image::RgbaImage) -> Result<(), Strin
 
 /// Runs `vitrine render`; returns the process exit code ([`super::exit`]).
 pub fn run(args: &RenderArgs) -> i32 {
+    match crate::cli::animate::requested(args) {
+        Ok(Some(format)) => return crate::cli::animate::run(args, format),
+        Ok(None) => {}
+        Err(e) => {
+            eprintln!("vitrine render: {e}");
+            return super::exit::USAGE;
+        }
+    }
     let assembly = args.all_templates || args.wz.design().is_some();
     let input_path = args.input.clone().unwrap_or_default();
     let input = FileRef::parse(&input_path);

@@ -111,6 +111,15 @@ pub fn write_numbered(folder: &Path, stem: &str, ext: &str, bytes: &[u8]) -> io:
     )))
 }
 
+/// Removes a file this process committed earlier: the frames of a PNG sequence already
+/// written when the export is cancelled or fails. A file already gone is not an error.
+pub fn remove(path: &Path) -> io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(with_path(e, path)),
+        _ => Ok(()),
+    }
+}
+
 /// The folder `path` is in (`.` for a bare name).
 fn parent_dir(path: &Path) -> &Path {
     path.parent()

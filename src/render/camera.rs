@@ -185,6 +185,71 @@ impl Camera {
         self.distance = fit_distance(self.target, self.orthographic);
     }
 
+    /// This camera turned by `angle` radians about the vertical axis through its target:
+    /// one step of a turntable (the model seems to turn the other way).
+    pub fn orbited(&self, angle: f32) -> Camera {
+        Camera {
+            yaw: self.yaw + angle,
+            ..*self
+        }
+    }
+
+    /// Frame-to-fit for a turntable: the target goes on the vertical axis through the
+    /// middle of the points' bounds, and the distance is such that the points stay inside
+    /// [`FIT_FILL`] of the picture whatever [`Camera::orbited`] angle is drawn. The view
+    /// direction and projection are kept. No-op without points.
+    pub fn frame_turntable(&mut self, points: &[Vec3], aspect: f32) {
+        let Some(first) = points.first() else {
+            return;
+        };
+        let (lo, hi) = points
+            .iter()
+            .fold((*first, *first), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+        let centre = (lo + hi) * 0.5;
+        // What the turning points sweep: per height band the widest radius, as a ring.
+        const BANDS: usize = 64;
+        const STEPS: usize = 36;
+        let span = (hi.y - lo.y).max(1e-6);
+        let mut widest = [None::<(f32, f32)>; BANDS];
+        for p in points {
+            let band = (((p.y - lo.y) / span) * (BANDS - 1) as f32).round() as usize;
+            let r = glam::Vec2::new(p.x - centre.x, p.z - centre.z).length();
+            let slot = &mut widest[band.min(BANDS - 1)];
+            if slot.is_none_or(|(wr, _)| r > wr) {
+                *slot = Some((r, p.y));
+            }
+        }
+        let ring: Vec<Vec3> = widest
+            .iter()
+            .flatten()
+            .flat_map(|&(r, y)| {
+                (0..STEPS).map(move |k| {
+                    let a = std::f32::consts::TAU * k as f32 / STEPS as f32;
+                    Vec3::new(centre.x + r * a.cos(), y, centre.z + r * a.sin())
+                })
+            })
+            .collect();
+        self.frame_points(&ring, aspect);
+        // Orbit about the model's own axis; step back until every angle fits.
+        self.target.x = centre.x;
+        self.target.z = centre.z;
+        let fits = |c: &Camera| {
+            ring.iter().all(|p| {
+                let clip = c.view_proj(aspect) * p.extend(1.0);
+                clip.w > 0.0 && {
+                    let ndc = clip.truncate() / clip.w;
+                    ndc.x.abs() <= FIT_FILL + 1e-3 && ndc.y.abs() <= FIT_FILL + 1e-3
+                }
+            })
+        };
+        for _ in 0..200 {
+            if fits(self) {
+                break;
+            }
+            self.distance *= 1.02;
+        }
+    }
+
     /// Switches to a preset view, keeping target and distance.
     pub fn set_preset(&mut self, preset: ViewPreset) {
         (self.yaw, self.pitch) = preset.angles();
@@ -279,6 +344,26 @@ mod tests {
         assert!(c.direction().abs_diff_eq(Vec3::X, 1e-5));
         c.set_preset(ViewPreset::Top);
         assert!(c.direction().y > 0.999);
+    }
+
+    #[test]
+    fn a_turntable_keeps_the_model_in_view_at_every_angle() {
+        // A long bar off the origin: seen end-on and side-on it must stay inside.
+        let points = [Vec3::new(4.0, 0.0, -1.0), Vec3::new(10.0, 1.0, -1.5)];
+        let mut c = Camera::default();
+        c.frame_turntable(&points, 1.5);
+        assert!((c.target.x - 7.0).abs() < 1e-4 && (c.target.z + 1.25).abs() < 1e-4);
+        for k in 0..24 {
+            let turned = c.orbited(std::f32::consts::TAU * k as f32 / 24.0);
+            for p in points {
+                let px = turned.project(p, 300.0, 200.0).unwrap();
+                assert!(
+                    (0.0..=300.0).contains(&px.x) && (0.0..=200.0).contains(&px.y),
+                    "{k}: {px}"
+                );
+            }
+        }
+        assert_eq!(c.orbited(0.5).yaw, c.yaw + 0.5);
     }
 
     #[test]

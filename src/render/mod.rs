@@ -5,6 +5,7 @@
 
 mod camera;
 pub mod colour_mode;
+pub mod framing;
 mod gpu;
 mod gpu_model;
 pub mod highlight;
@@ -24,6 +25,7 @@ mod uniforms;
 pub use crate::model::team::{TEAM_COLOURS, TeamColour, team_by_name};
 pub use camera::{Camera, ViewPreset};
 pub use colour_mode::{ColourMode, LegendEntry, legend, node_colour};
+pub use framing::framing_points;
 pub use gpu::{Gpu, RenderError, gpu_or_skip};
 pub use highlight::Highlight;
 pub use inspect::{OverlayKind, Overlays};
