@@ -13,6 +13,7 @@
 pub mod app;
 #[cfg(feature = "gui")]
 pub mod cli;
+pub mod crash;
 pub mod files;
 pub mod formats;
 pub mod model;

@@ -26,6 +26,8 @@ pub struct ViewerApp {
     exit_after_frames: Option<u64>,
     frames: u64,
     title: String,
+    /// A crash report from an earlier run, offered once.
+    crash_notice: Option<super::crash_notice::CrashNotice>,
 }
 
 impl ViewerApp {
@@ -50,6 +52,8 @@ impl ViewerApp {
             exit_after_frames,
             frames: 0,
             title: String::new(),
+            crash_notice: crate::files::folders::config_dir()
+                .and_then(|d| super::crash_notice::CrashNotice::find(&d)),
         }
     }
 
@@ -170,6 +174,11 @@ impl eframe::App for ViewerApp {
         }
         super::inspect::sync(&mut self.state);
         self.state.toasts.ui(&ctx);
+        if let Some(notice) = &mut self.crash_notice
+            && !super::crash_notice::ui(&ctx, notice)
+        {
+            self.crash_notice = None;
+        }
         self.update_title(&ctx);
         let camera = self.state.camera;
         self.sync_view();

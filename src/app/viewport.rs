@@ -53,6 +53,7 @@ impl Viewport {
     /// panics on a device it cannot use) is reported instead of closing the window, so
     /// the side panel still shows what the file holds.
     pub fn try_new(rs: &egui_wgpu::RenderState) -> Result<Viewport, String> {
+        crate::crash::set_adapter(crate::render::describe_adapter(&rs.adapter.get_info()));
         let renderer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             SceneRenderer::new(&rs.device, &rs.queue)
         }))

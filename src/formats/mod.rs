@@ -5,6 +5,7 @@
 //! and event files next to it ([`resolve`]).
 
 mod error;
+pub mod fuzzing;
 pub mod pet;
 pub mod pie;
 pub mod pmf;
@@ -77,6 +78,7 @@ pub fn load_path_with(
     path: &Path,
     options: &LoadOptions,
 ) -> Result<Model, LoadError> {
+    let _processing = crate::crash::processing(path.display());
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -111,18 +113,15 @@ pub fn load_path_with(
     Ok(model)
 }
 
-/// Reads a whole file, refusing anything over [`MAX_FILE_BYTES`].
+/// Reads a whole file through [`crate::files::read`]: anything over [`MAX_FILE_BYTES`],
+/// a folder, a pipe or a device is refused with a message (a FIFO would block forever).
 pub fn read_file(path: &Path) -> Result<Vec<u8>, LoadError> {
-    let io = |e: std::io::Error| {
-        LoadError::new(ErrorKind::Io, crate::model::Location::File, e.to_string())
-    };
-    let len = std::fs::metadata(path).map_err(io)?.len();
-    if len > MAX_FILE_BYTES {
-        return Err(LoadError::new(
-            ErrorKind::CountTooLarge,
-            crate::model::Location::File,
-            format!("file is {len} bytes; the limit is {MAX_FILE_BYTES}"),
-        ));
-    }
-    std::fs::read(path).map_err(io)
+    crate::files::read(&crate::files::FileRef::Disk(path.to_path_buf())).map_err(|e| {
+        let kind = if e.kind() == std::io::ErrorKind::FileTooLarge {
+            ErrorKind::CountTooLarge
+        } else {
+            ErrorKind::Io
+        };
+        LoadError::new(kind, crate::model::Location::File, e.to_string())
+    })
 }

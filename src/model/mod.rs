@@ -15,6 +15,7 @@ mod axes;
 pub mod colour;
 mod diagnostics;
 mod extras;
+pub mod json;
 mod material;
 mod mesh;
 mod node;

@@ -23,7 +23,7 @@ mod uniforms;
 
 pub use camera::{Camera, ViewPreset};
 pub use colour_mode::{ColourMode, LegendEntry, legend, node_colour};
-pub use gpu::{Gpu, RenderError, gpu_or_skip};
+pub use gpu::{Gpu, RenderError, describe_adapter, gpu_or_skip};
 pub use inspect::{OverlayKind, Overlays};
 pub use scene::{
     Lighting, SceneRenderer, ViewSettings, clip_points, light_direction, model_bounds,

@@ -168,10 +168,20 @@ impl TextureCache {
             e.last_used = generation;
             return e.result.clone();
         }
-        let result = decode(path).map(|img| {
+        let result = decode(path).and_then(|img| {
             self.decoded += 1;
             let label = format!("vitrine texture {}", path.display());
-            Arc::new(upload(device, queue, &img, class, &label, self.max_size))
+            // A page the GPU has no memory for falls back to the checkerboard with a
+            // warning instead of taking the device down.
+            let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+            let texture = upload(device, queue, &img, class, &label, self.max_size);
+            match pollster::block_on(scope.pop()) {
+                None => Ok(Arc::new(texture)),
+                Some(e) => Err(format!(
+                    "{}: the GPU ran out of memory uploading it ({e})",
+                    path.display()
+                )),
+            }
         });
         self.entries.insert(
             key,
@@ -188,13 +198,61 @@ fn entry_bytes(e: &Entry) -> u64 {
     e.result.as_ref().map(|t| t.bytes).unwrap_or(0)
 }
 
-/// Reads and decodes an image file (format from its content, falling back to the name).
+/// Largest texture side decoded, in texels (the largest any GPU samples).
+pub const MAX_TEXTURE_SIDE: u32 = 16384;
+/// Most memory one texture decode may allocate: 512 MiB, an 11585² RGBA page. Real
+/// texture pages are 256² to 2048²; a larger claim (a 16384² page is 1 GiB decoded, a
+/// decompression bomb claims more) is refused before decoding, and the model shows the
+/// checkerboard with a warning instead of exhausting memory.
+pub const MAX_DECODE_BYTES: u64 = 512 << 20;
+
+/// The decoding limits: [`MAX_TEXTURE_SIDE`] and [`MAX_DECODE_BYTES`].
+pub fn decode_limits() -> image::Limits {
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_TEXTURE_SIDE);
+    limits.max_image_height = Some(MAX_TEXTURE_SIDE);
+    limits.max_alloc = Some(MAX_DECODE_BYTES);
+    limits
+}
+
+/// Reads (through [`crate::files::read`]) and decodes an image file (format from its
+/// content, falling back to the name) within [`decode_limits`]; the RGBA result must fit
+/// [`MAX_DECODE_BYTES`] too.
 pub fn decode(path: &Path) -> Result<image::RgbaImage, String> {
-    let reader = image::ImageReader::open(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .with_guessed_format()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let img = reader
+    let bytes = crate::files::read(&crate::files::FileRef::Disk(path.to_path_buf()))
+        .map_err(|e| e.to_string())?;
+    decode_bytes(&bytes, path)
+}
+
+/// Decodes an image held in memory; `path` names it in messages and gives the format
+/// when the content does not.
+pub fn decode_bytes(bytes: &[u8], path: &Path) -> Result<image::RgbaImage, String> {
+    let reader = || -> Result<_, String> {
+        let mut r = image::ImageReader::new(std::io::Cursor::new(bytes))
+            .with_guessed_format()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if r.format().is_none() {
+            r.set_format(
+                image::ImageFormat::from_path(path)
+                    .map_err(|e| format!("{}: cannot decode: {e}", path.display()))?,
+            );
+        }
+        r.limits(decode_limits());
+        Ok(r)
+    };
+    let (w, h) = reader()?
+        .into_dimensions()
+        .map_err(|e| format!("{}: cannot decode: {e}", path.display()))?;
+    let rgba = u64::from(w) * u64::from(h) * 4;
+    if rgba > MAX_DECODE_BYTES {
+        return Err(format!(
+            "{}: {w}×{h} texels ({} MiB as RGBA); the limit is {} MiB",
+            path.display(),
+            rgba >> 20,
+            MAX_DECODE_BYTES >> 20
+        ));
+    }
+    let img = reader()?
         .decode()
         .map_err(|e| format!("{}: cannot decode: {e}", path.display()))?;
     Ok(img.into_rgba8())
