@@ -68,7 +68,12 @@ impl Pose {
                     translation[i] = t.sample(time, track.period);
                 }
                 if let Some(t) = &track.rotation {
-                    rotation[i] = t.sample(time, track.period).normalize();
+                    // A zero (or denormal) key, or a slerp towards one, has no direction:
+                    // keep the rest rotation rather than a NaN matrix.
+                    let q = t.sample(time, track.period);
+                    if q.is_finite() && q.length_squared() > 1e-12 {
+                        rotation[i] = q.normalize();
+                    }
                 }
                 if let Some(t) = &track.scale {
                     scale[i] = t.sample(time, track.period);

@@ -285,8 +285,18 @@ fn assemble_with(
         }
         let first_material = b.add_textures(&p.file);
         if let Some(mesh) = &p.file.mesh {
-            b.add_mesh(&p.file, mesh, &stem(Path::new(&p.name)), &node_of, first_material)
-                .map_err(|e| e.in_file(&p.name))?;
+            let added =
+                b.add_mesh(&p.file, mesh, &stem(Path::new(&p.name)), &node_of, first_material);
+            match added {
+                Ok(_) => {}
+                // A sibling's mesh that cannot be built is left out; the opened file's
+                // is an error (add_mesh checks before it adds anything).
+                Err(e) if p.name != opened_name => b.model().warn(
+                    Location::File,
+                    format!("mesh of sibling {} skipped: {}", p.name, e.in_file(&p.name)),
+                ),
+                Err(e) => return Err(e.in_file(&p.name)),
+            }
         }
         if p.file.anim.is_some() || !p.file.motions.is_empty() || !p.file.frames.is_empty() {
             b.add_clip(&p.file, &stem(Path::new(&p.name)), &node_of);
