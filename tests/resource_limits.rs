@@ -148,6 +148,14 @@ mod unix {
                 run: run_symlink_loop,
             },
             Case {
+                name: "screenshot_disk_full",
+                input: "screenshot whose write fails (file size limit 4 KB, as on a full disk)",
+                expect: Expect::Refuse("leaves nothing behind"),
+                extra: 0,
+                prepare: |_| 64 * 1024,
+                run: screenshot_disk_full,
+            },
+            Case {
                 name: "non_utf8_path",
                 input: "PIE whose name has a non-UTF-8 byte (`caf\\xE9.pie`)",
                 expect: Expect::Load,
@@ -297,6 +305,34 @@ mod unix {
             "walked: 1 model, links not followed: {:?}, errors: {:?}",
             found.links_not_followed, found.errors
         ))
+    }
+
+    /// The window's screenshot writer under a file-size limit (`RLIMIT_FSIZE`, which
+    /// binds root too): the write fails, and the folder must be left empty — no
+    /// temporary file, no numbered name taken.
+    fn screenshot_disk_full(dir: &Path) -> Result<String, String> {
+        let shots = dir.join("shots");
+        std::fs::create_dir_all(&shots).unwrap();
+        // SAFETY: plain libc calls on this (single-threaded) child process.
+        unsafe {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit {
+                rlim_cur: 4096,
+                rlim_max: libc::RLIM_INFINITY,
+            };
+            assert_eq!(libc::setrlimit(libc::RLIMIT_FSIZE, &limit), 0);
+        }
+        let png = vec![7u8; 64 * 1024];
+        let result = vitrine::app::screenshot::save_unique(&shots, "tank", &png);
+        let left: Vec<String> = std::fs::read_dir(&shots)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        match result {
+            Ok(p) => Ok(format!("wrote {} despite the limit", p.display())),
+            Err(e) if left.is_empty() => Err(format!("{e}; the write leaves nothing behind")),
+            Err(e) => Err(format!("{e}; but left {left:?}")),
+        }
     }
 
     fn non_utf8_name(dir: &Path) -> PathBuf {

@@ -46,6 +46,7 @@ impl CrashNotice {
 }
 
 /// Draws the notice; returns `false` once the user dismissed it (the caller drops it).
+/// "Copy" copies the report's text (read now if it was not shown).
 pub fn ui(ctx: &egui::Context, notice: &mut CrashNotice) -> bool {
     let mut keep = true;
     egui::Window::new("Vitrine closed unexpectedly")
@@ -66,14 +67,24 @@ pub fn ui(ctx: &egui::Context, notice: &mut CrashNotice) -> bool {
             ui.monospace(notice.report.display().to_string());
             ui.label("Attaching it to a bug report helps fix the problem.");
             ui.horizontal(|ui| {
-                if notice.text.is_none() && ui.button("Show report").clicked() {
-                    notice.load_text();
+                let label = if notice.text.is_some() {
+                    "Hide report"
+                } else {
+                    "Show report"
+                };
+                if ui.button(label).clicked() {
+                    if notice.text.is_some() {
+                        notice.text = None;
+                    } else {
+                        notice.load_text();
+                    }
                 }
                 if ui.button("Copy").clicked() {
                     if notice.text.is_none() {
                         notice.load_text();
                     }
-                    ui.ctx().copy_text(notice.text.clone().unwrap_or_default());
+                    let text = notice.text.clone().unwrap_or_default();
+                    ui.ctx().copy_text(text);
                 }
                 if ui.button("Dismiss").clicked() {
                     if let Err(e) = notice.dismiss() {

@@ -70,41 +70,10 @@ fn file_stem(stem: &str) -> String {
 /// Saves `png` as `folder/<stem>-<n>.png` with the smallest `n ≥ 1` not taken; creates the
 /// folder if needed. Returns the path written.
 pub fn save_unique(folder: &Path, stem: &str, png: &[u8]) -> std::io::Result<PathBuf> {
-    use std::io::Write;
     std::fs::create_dir_all(folder)?;
-    let stem = file_stem(stem);
-    let tmp = folder.join(format!(".{stem}.{}.png.tmp", std::process::id()));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(png)?;
-        f.sync_all()?;
-    }
-    let result = link_to_free_name(&tmp, folder, &stem);
-    let _ = std::fs::remove_file(&tmp);
-    result
-}
-
-/// Gives `tmp` the first free `<stem>-<n>.png` name in `folder`.
-fn link_to_free_name(tmp: &Path, folder: &Path, stem: &str) -> std::io::Result<PathBuf> {
-    for n in 1..=100_000u32 {
-        let path = folder.join(format!("{stem}-{n}.png"));
-        match std::fs::hard_link(tmp, &path) {
-            Ok(()) => return Ok(path),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(_) => {
-                // No hard links here (some network or FAT file systems): rename instead.
-                if path.exists() {
-                    continue;
-                }
-                std::fs::rename(tmp, &path)?;
-                return Ok(path);
-            }
-        }
-    }
-    Err(std::io::Error::other(format!(
-        "no free name {stem}-<n>.png in {}",
-        folder.display()
-    )))
+    // A write that fails (disk full, quota) leaves nothing behind: the temporary file is
+    // removed and no numbered name is taken.
+    crate::files::atomic::write_numbered(folder, &file_stem(stem), "png", png)
 }
 
 #[cfg(test)]

@@ -63,7 +63,31 @@ pub fn parse(
         Format::Tpm => tpm::parse(bytes),
         Format::Pet => pet::parse(bytes, name),
     };
-    result.map_err(|e| e.in_file(name))
+    let mut model = result.map_err(|e| e.in_file(name))?;
+    warn_overflowing_nodes(&mut model);
+    Ok(model)
+}
+
+/// Warns about nodes whose rest transform, composed with their parents', overflows
+/// (finite values too large to draw, e.g. a 1e28 scale under another): the pose sampler
+/// hides them rather than handing the renderer infinite matrices.
+pub fn warn_overflowing_nodes(model: &mut Model) {
+    let pose = crate::model::Pose::rest(model);
+    let names: Vec<String> = model
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|&(i, n)| !pose.visible[i] && n.parent.is_none_or(|p| pose.visible[p]))
+        .map(|(_, n)| n.name.clone())
+        .collect();
+    for name in names {
+        model.warn(
+            crate::model::Location::File,
+            format!(
+                "node {name:?}: its rest transform is too large to draw (it overflows once                  combined with its parents'); it and its children are hidden"
+            ),
+        );
+    }
 }
 
 /// Reads, parses and resolves the model at `path`.
@@ -100,6 +124,10 @@ pub fn load_path_with(
     };
     if format == Format::Pmf {
         pmf::attach_sidecar(&mut model, path, options);
+    }
+    if format == Format::Pet {
+        // (`parse` already did this for the other formats.)
+        warn_overflowing_nodes(&mut model);
     }
     resolve::resolve_model_with(resolver, &mut model, path, options);
     model.validate().map_err(|msg| {
