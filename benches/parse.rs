@@ -13,8 +13,11 @@ use std::path::{Path, PathBuf};
 use vitrine::files::{self, walk::walk};
 use vitrine::formats;
 
+/// (file name, bytes) of each file.
+type Files = Vec<(String, Vec<u8>)>;
+
 /// (file name, bytes) of every model file below `dir` the loader of `ext` reads.
-fn files_below(dir: &Path, exts: &[&str]) -> Vec<(String, Vec<u8>)> {
+fn files_below(dir: &Path, exts: &[&str]) -> Files {
     let found = walk(&[dir.to_path_buf()], |n| {
         let n = n.to_ascii_lowercase();
         exts.iter().any(|e| n.ends_with(&format!(".{e}")))
@@ -29,21 +32,34 @@ fn files_below(dir: &Path, exts: &[&str]) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-fn corpora() -> Vec<(&'static str, String, Vec<(String, Vec<u8>)>)> {
+/// (bench group, corpus label, files) per format.
+fn corpora() -> Vec<(&'static str, String, Files)> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shared = std::env::var_os("VITRINE_SHARED")
         .map(PathBuf::from)
         .unwrap_or_else(|| manifest.join("../shared"));
     let synthetic = shared.join("corpus/synthetic");
     let mut out = vec![
-        ("pie", "wz2100 corpus".to_string(), files_below(&shared.join("corpus/wz2100"), &["pie"])),
-        ("pmf", "synthetic".to_string(), files_below(&synthetic.join("pmf"), &["pmf"])),
+        (
+            "pie",
+            "wz2100 corpus".to_string(),
+            files_below(&shared.join("corpus/wz2100"), &["pie"]),
+        ),
+        (
+            "pmf",
+            "synthetic".to_string(),
+            files_below(&synthetic.join("pmf"), &["pmf"]),
+        ),
         (
             "pet",
             "synthetic".to_string(),
             files_below(&synthetic.join("pet"), &["pet", "bpet", "mpet", "apet"]),
         ),
-        ("tpm", "synthetic".to_string(), files_below(&synthetic.join("tpm"), &["tpm"])),
+        (
+            "tpm",
+            "synthetic".to_string(),
+            files_below(&synthetic.join("tpm"), &["tpm"]),
+        ),
     ];
     out.retain(|(_, _, files)| !files.is_empty());
     if out.is_empty() {

@@ -169,7 +169,11 @@ mod tests {
         set_adapter("llvmpipe (Vulkan, Mesa)");
         let text = {
             let _file = processing("mod.wz!/components/bodies/body1.pie");
-            report("index out of bounds", Some("src/x.rs:1:2".into()), "0: main")
+            report(
+                "index out of bounds",
+                Some("src/x.rs:1:2".into()),
+                "0: main",
+            )
         };
         assert!(text.contains(env!("CARGO_PKG_VERSION")), "{text}");
         assert!(text.contains(std::env::consts::OS), "{text}");
@@ -177,7 +181,11 @@ mod tests {
         assert!(text.contains("file being opened: mod.wz!/components/bodies/body1.pie"));
         assert!(text.contains("panic: index out of bounds"), "{text}");
         assert!(text.contains("0: main"), "{text}");
-        assert_eq!(current_file(), None, "the guard forgets the file when dropped");
+        assert_eq!(
+            current_file(),
+            None,
+            "the guard forgets the file when dropped"
+        );
     }
 
     #[test]

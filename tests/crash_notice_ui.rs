@@ -31,7 +31,10 @@ fn harness(notice: CrashNotice) -> Harness<'static, Shown> {
 #[test]
 fn report_is_offered_shown_and_dismissed_once() {
     let dir = tempfile::tempdir().unwrap();
-    assert!(CrashNotice::find(dir.path()).is_none(), "no report, no notice");
+    assert!(
+        CrashNotice::find(dir.path()).is_none(),
+        "no report, no notice"
+    );
     let text = "Vitrine crash report\n\nfile being opened: tank.wz!/body5.pie\npanic: boom\n";
     let report = crash::write_report(dir.path(), text).unwrap();
     let notice = CrashNotice::find(dir.path()).expect("a notice for the new report");
@@ -41,9 +44,9 @@ fn report_is_offered_shown_and_dismissed_once() {
     h.run();
     h.get_by_label_contains(&report.display().to_string());
     let shows_report = |h: &Harness<'static, Shown>| {
-        h.query_all(kittest::By::new().predicate(|n| {
-            n.value().is_some_and(|v| v.contains("panic: boom"))
-        }))
+        h.query_all(
+            kittest::By::new().predicate(|n| n.value().is_some_and(|v| v.contains("panic: boom"))),
+        )
         .next()
         .is_some()
     };

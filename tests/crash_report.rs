@@ -36,7 +36,10 @@ fn main() {
          report written to {}",
         report_path.display()
     );
-    assert!(stderr.contains(&line), "stderr names the file and the report:\n{stderr}");
+    assert!(
+        stderr.contains(&line),
+        "stderr names the file and the report:\n{stderr}"
+    );
     let report = std::fs::read_to_string(&report_path).expect("the report was written");
     for want in [
         &format!("version: {}", env!("CARGO_PKG_VERSION")),

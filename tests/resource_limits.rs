@@ -233,7 +233,11 @@ mod unix {
         for &b in bytes {
             crc ^= u32::from(b);
             for _ in 0..8 {
-                crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+                crc = if crc & 1 != 0 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
             }
         }
         !crc
@@ -297,7 +301,9 @@ mod unix {
     }
 
     fn run_symlink_loop(dir: &Path) -> Result<String, String> {
-        let found = walk(&[dir.join("scan")], |n| formats::is_model_path(Path::new(n)));
+        let found = walk(&[dir.join("scan")], |n| {
+            formats::is_model_path(Path::new(n))
+        });
         if found.files.len() != 1 {
             return Err(format!("found {} model files, want 1", found.files.len()));
         }
@@ -345,7 +351,9 @@ mod unix {
     }
 
     fn run_non_utf8(dir: &Path) -> Result<String, String> {
-        let found = walk(&[dir.to_path_buf()], |n| formats::is_model_path(Path::new(n)));
+        let found = walk(&[dir.to_path_buf()], |n| {
+            formats::is_model_path(Path::new(n))
+        });
         if found.files.len() != 1 {
             return Err(format!("walk found {} files, want 1", found.files.len()));
         }
@@ -456,7 +464,10 @@ mod unix {
         let mut failures = Vec::new();
         println!("| input | outcome | peak RSS | budget |\n|---|---|---|---|");
         for case in cases() {
-            if filter.as_ref().is_some_and(|f| !case.name.contains(f.as_str())) {
+            if filter
+                .as_ref()
+                .is_some_and(|f| !case.name.contains(f.as_str()))
+            {
                 continue;
             }
             let dir = tmp.path().join(case.name);

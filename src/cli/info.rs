@@ -6,8 +6,8 @@
 
 use crate::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
 use crate::formats::{self, LoadOptions};
-pub use crate::model::json::parse_at;
 use crate::model::Model;
+pub use crate::model::json::parse_at;
 use crate::model::json::{self, JsonOptions};
 use clap::Args;
 use serde_json::{Value, json};

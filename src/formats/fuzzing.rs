@@ -186,7 +186,11 @@ fn archive(data: &[u8], options: &LoadOptions, outcome: &mut Outcome) -> Result<
     Ok(())
 }
 
-fn record(result: Result<Model, LoadError>, name: &str, outcome: &mut Outcome) -> Result<(), String> {
+fn record(
+    result: Result<Model, LoadError>,
+    name: &str,
+    outcome: &mut Outcome,
+) -> Result<(), String> {
     match result {
         Ok(model) => {
             check_model(&model, name)?;

@@ -285,8 +285,13 @@ fn assemble_with(
         }
         let first_material = b.add_textures(&p.file);
         if let Some(mesh) = &p.file.mesh {
-            let added =
-                b.add_mesh(&p.file, mesh, &stem(Path::new(&p.name)), &node_of, first_material);
+            let added = b.add_mesh(
+                &p.file,
+                mesh,
+                &stem(Path::new(&p.name)),
+                &node_of,
+                first_material,
+            );
             match added {
                 Ok(_) => {}
                 // A sibling's mesh that cannot be built is left out; the opened file's
