@@ -10,6 +10,7 @@ fn main() {
     let code = match &cli.command {
         Some(Command::Info(args)) => vitrine::cli::info::run(args),
         Some(Command::Render(args)) => vitrine::cli::render::run(args),
+        Some(Command::Completions { shell }) => vitrine::cli::completions(*shell),
         None => vitrine::app::run(cli.file.clone()),
     };
     std::process::exit(code);

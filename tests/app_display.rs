@@ -26,7 +26,7 @@ fn temp_dir(tag: &str) -> PathBuf {
 }
 
 fn open(h: &mut Harness<'static, AppState>, path: &Path) {
-    let _ = apply(h.state_mut(), AppCommand::Open(path.to_path_buf()));
+    let _ = apply(h.state_mut(), AppCommand::Open(path.into()));
     h.run();
     assert!(h.state().load_error.is_none(), "{:?}", h.state().load_error);
 }
@@ -254,29 +254,24 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     h.get_by_label_contains("Textures (3, 3 missing)");
 
     // The dialog's answer (the dialog itself is the window's business).
-    let _ = apply(
-        h.state_mut(),
-        AppCommand::SetTextureFolder(Some(root.clone())),
-    );
+    let _ = apply(h.state_mut(), AppCommand::SetDataRoots(vec![root.clone()]));
     h.run();
-    let found = crate_tex(&h).expect("found under the texture folder");
-    assert!(found.starts_with(&root), "{}", found.display());
+    let found = crate_tex(&h).expect("found under the data root");
+    assert!(found.disk_file().starts_with(&root), "{found}");
     h.get_by_label_contains("Textures (3, 2 missing)");
-    assert_eq!(file.load().0.texture_folder, Some(root.clone()));
+    assert_eq!(file.load().0.data_roots, std::slice::from_ref(&root));
     assert_eq!(
-        AppState::new(file.load().0, None)
-            .load_options
-            .texture_roots,
-        vec![root.clone()]
+        AppState::new(file.load().0, None).load_options.data_roots,
+        vec![vitrine::files::FileRef::Disk(root.clone())]
     );
-    h.get_by_label("Texture folder").click();
+    h.get_by_label("Data roots").click();
     h.run();
-    h.get_by_label(&root.display().to_string());
+    h.get_by_label_contains(&root.display().to_string());
 
-    h.get_by_label("Clear").click();
+    h.get_by_label("Remove").click();
     h.run();
     assert_eq!(crate_tex(&h), None);
-    assert_eq!(file.load().0.texture_folder, None);
+    assert!(file.load().0.data_roots.is_empty());
     let _ = std::fs::remove_dir_all(tmp);
 }
 

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use vitrine::app::commands::{AppCommand, apply};
 use vitrine::app::settings::{Settings, SettingsFile};
 use vitrine::app::state::AppState;
+use vitrine::files::FileRef;
 use vitrine::model::{Corner, Format, Material, Mesh, Model, Node, NodeKind, Submesh};
 use vitrine::render::{TEAM_COLOURS, ViewPreset, clip_points};
 
@@ -57,7 +58,7 @@ fn opening_a_model_fills_the_tree() {
     assert!(h.query_by_label_contains("turret [Level]").is_none());
 
     h.state_mut()
-        .set_document(PathBuf::from("/models/tank.pie"), tank());
+        .set_document(FileRef::Disk("/models/tank.pie".into()), tank());
     h.run();
     h.get_by_label("tank.pie");
     h.get_by_label_contains("Hierarchy (2 nodes)");
@@ -101,7 +102,7 @@ fn assert_error_shown_and_model_kept(h: &Harness<'_, AppState>, file: &str) {
         .document
         .as_ref()
         .expect("the previous model stays open");
-    assert_eq!(doc.path, Path::new("/models/tank.pie"));
+    assert_eq!(doc.path, FileRef::Disk("/models/tank.pie".into()));
     h.get_by_label("tank.pie");
     h.get_by_label_contains("turret [Level]");
 }
@@ -110,7 +111,7 @@ fn assert_error_shown_and_model_kept(h: &Harness<'_, AppState>, file: &str) {
 fn a_failed_load_keeps_the_previous_model_and_shows_the_error() {
     let dir = temp_dir("fail");
     let mut state = AppState::new(Settings::default(), None);
-    state.set_document(PathBuf::from("/models/tank.pie"), tank());
+    state.set_document(FileRef::Disk("/models/tank.pie".into()), tank());
     let generation = state.document.as_ref().unwrap().generation;
     let mut h = harness(state);
     h.run();
@@ -118,7 +119,7 @@ fn a_failed_load_keeps_the_previous_model_and_shows_the_error() {
     // A file no loader reads.
     let notes = dir.join("notes.txt");
     std::fs::write(&notes, "not a model").unwrap();
-    let _ = apply(h.state_mut(), AppCommand::Open(notes));
+    let _ = apply(h.state_mut(), AppCommand::Open(notes.as_path().into()));
     h.run();
     assert_error_shown_and_model_kept(&h, "notes.txt");
     assert!(
@@ -132,7 +133,7 @@ fn a_failed_load_keeps_the_previous_model_and_shows_the_error() {
     );
 
     // A model file that is not there.
-    let _ = apply(h.state_mut(), AppCommand::Open(dir.join("gone.pie")));
+    let _ = apply(h.state_mut(), AppCommand::Open(dir.join("gone.pie").into()));
     h.run();
     assert_error_shown_and_model_kept(&h, "gone.pie");
     assert_eq!(h.state().document.as_ref().unwrap().generation, generation);
@@ -163,7 +164,7 @@ impl eframe::egui::DroppedFile for Dropped {
 #[test]
 fn dropping_a_file_opens_it() {
     let mut state = AppState::new(Settings::default(), None);
-    state.set_document(PathBuf::from("/models/tank.pie"), tank());
+    state.set_document(FileRef::Disk("/models/tank.pie".into()), tank());
     let mut h = harness(state);
     h.run();
     let dropped = PathBuf::from("/nowhere/dropped.pmf");
@@ -172,14 +173,14 @@ fn dropping_a_file_opens_it() {
         .push(std::sync::Arc::new(Dropped(dropped.clone())));
     h.run();
     let err = h.state().load_error.clone().expect("the drop was opened");
-    assert_eq!(err.path, dropped);
+    assert_eq!(err.path, FileRef::Disk(dropped));
     h.get_by_label("Could not open dropped.pmf");
 }
 
 #[test]
 fn view_keys_and_buttons_drive_the_camera() {
     let mut state = AppState::new(Settings::default(), None);
-    state.set_document(PathBuf::from("/models/tank.pie"), tank());
+    state.set_document(FileRef::Disk("/models/tank.pie".into()), tank());
     let mut h = harness(state);
     h.run();
     assert!(!h.state().camera.orthographic);
@@ -245,7 +246,7 @@ fn opening_a_real_file_fills_the_tree_and_a_bad_one_keeps_it() {
     let mut h = harness(AppState::new(Settings::default(), None));
     h.run();
     let robot = std::fs::canonicalize(dir.join("pmf/robot.pmf")).unwrap();
-    let _ = apply(h.state_mut(), AppCommand::Open(robot.clone()));
+    let _ = apply(h.state_mut(), AppCommand::Open(robot.as_path().into()));
     h.run();
     assert!(h.state().load_error.is_none(), "{:?}", h.state().load_error);
     h.get_by_label("robot.pmf");
@@ -265,12 +266,15 @@ fn opening_a_real_file_fills_the_tree_and_a_bad_one_keeps_it() {
 
     // A corrupt file: the loader's error with its offset is shown, the robot stays.
     let bad = dir.join("bad/pmf_child_count_0xFFFFFFFF.pmf");
-    let _ = apply(h.state_mut(), AppCommand::Open(bad));
+    let _ = apply(h.state_mut(), AppCommand::Open(bad.into()));
     h.run();
     let err = h.state().load_error.clone().expect("an error");
     assert!(err.message.contains("@0x"), "{}", err.message);
     h.get_by_label(&err.message);
     h.get_by_label("robot.pmf");
     h.get_by_label_contains("forearm_l [Piece]");
-    assert_eq!(h.state().document.as_ref().unwrap().path, robot);
+    assert_eq!(
+        h.state().document.as_ref().unwrap().path,
+        robot.as_path().into()
+    );
 }

@@ -6,7 +6,6 @@ use eframe::egui::Key;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use glam::{Vec2, Vec3};
-use std::path::PathBuf;
 use vitrine::app::commands::apply;
 use vitrine::app::layout::window_ui;
 use vitrine::app::settings::Settings;
@@ -98,7 +97,10 @@ fn click_at(h: &mut Harness<'static, AppState>, pos: eframe::egui::Pos2) {
 
 fn harness() -> Harness<'static, AppState> {
     let mut state = AppState::new(Settings::default(), None);
-    state.set_document(PathBuf::from("/models/tank.pie"), tank());
+    state.set_document(
+        vitrine::files::FileRef::Disk("/models/tank.pie".into()),
+        tank(),
+    );
     let mut h = Harness::builder()
         .with_size(eframe::egui::vec2(1100.0, 800.0))
         .build_ui_state(frame, state);

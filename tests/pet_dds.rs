@@ -75,10 +75,7 @@ fn prefixed_dds_texture_is_found_decoded_and_uses_its_own_alpha() {
         tex.name, "item_ball01.dds",
         "the flag prefix is not in the file name"
     );
-    assert_eq!(
-        tex.resolved.as_deref(),
-        Some(dir.join("item_ball01.dds").as_path())
-    );
+    assert_eq!(tex.resolved, Some(dir.join("item_ball01.dds").into()));
     assert_eq!(model.textures.len(), 1, "no _mask.jpg companion is added");
     let mat = &model.materials[0];
     assert_eq!(mat.name, "[item_ball01.dds");

@@ -73,9 +73,7 @@ fn corpus_textures(root: &Path) -> Vec<String> {
 fn every_corpus_file_loads_with_the_counts_its_records_give() {
     let Some(root) = common::wz2100() else { return };
     let mut files = Vec::new();
-    files.extend(vitrine::cli::info::expand_inputs(std::slice::from_ref(
-        &root,
-    )));
+    files.extend(common::model_files(&root));
     assert_eq!(files.len(), 855, "the corpus should hold 855 .pie files");
     let textures = corpus_textures(&root);
     assert!(!textures.is_empty());
@@ -114,11 +112,7 @@ fn every_corpus_file_loads_with_the_counts_its_records_give() {
             let exists = textures.contains(&t.name.to_lowercase());
             if exists {
                 textures_checked += 1;
-                let found = t
-                    .resolved
-                    .as_ref()
-                    .and_then(|p| p.file_name())
-                    .map(|n| n.to_string_lossy().to_lowercase());
+                let found = t.resolved.as_ref().map(|p| p.file_name().to_lowercase());
                 if found.as_deref() != Some(t.name.to_lowercase().as_str()) {
                     failures.push(format!(
                         "{}: texture {} exists but resolved to {:?}",

@@ -5,8 +5,6 @@
 
 mod common;
 
-use vitrine::cli::info::expand_inputs;
-
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use vitrine::formats;
 use vitrine::model::{Format, Pose};
@@ -35,10 +33,10 @@ impl Rng {
 fn seeds() -> Vec<(String, Vec<u8>)> {
     let mut files = Vec::new();
     match common::wz2100() {
-        Some(dir) => files.extend(expand_inputs(&[dir])),
+        Some(dir) => files.extend(common::model_files(&dir)),
         None => eprintln!("robustness: mutating the fixtures only (no corpus)"),
     }
-    files.extend(expand_inputs(&[common::fixtures().join("pie")]));
+    files.extend(common::model_files(&common::fixtures().join("pie")));
     files
         .into_iter()
         .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))

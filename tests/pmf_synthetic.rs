@@ -538,9 +538,9 @@ fn sidecar_png_becomes_the_texture() {
     assert_eq!(
         textured.textures[0]
             .resolved
-            .as_deref()
-            .and_then(|p| p.file_name()),
-        Some(std::ffi::OsStr::new("Robot.PNG")),
+            .as_ref()
+            .map(|p| p.file_name()),
+        Some("Robot.PNG".to_string()),
         "found case-insensitively by formats::resolve"
     );
     assert!(textured.materials.iter().all(|m| m.base == Some(0)));

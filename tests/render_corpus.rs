@@ -112,13 +112,17 @@ fn wz2100_golden_images() {
 fn every_wz2100_model_renders() {
     let Some(dir) = common::wz2100() else { return };
     let Some(mut rig) = Rig::new() else { return };
-    let files = vitrine::cli::info::expand_inputs(&[dir]);
+    let files = common::model_files(&dir);
     assert_eq!(files.len(), 855, "the corpus holds 855 .pie files");
     let mut resolver = formats::resolve::Resolver::new();
     let mut wrong = Vec::new();
     for file in &files {
-        let model = formats::load_path_with(&mut resolver, file, &LoadOptions::default())
-            .unwrap_or_else(|e| panic!("{e}"));
+        let model = formats::load_with(
+            &mut resolver,
+            &file.as_path().into(),
+            &LoadOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         let view = ViewSettings {
             background: [0, 0, 0, 0],
             ..Default::default()

@@ -378,7 +378,7 @@ fn tpm_textures_resolve_beside_the_file_and_under_a_data_root() {
         std::fs::copy(dir.join("tpm").join(f), root.join(f.to_uppercase())).unwrap();
     }
     let options = LoadOptions {
-        texture_roots: vec![root.clone()],
+        data_roots: vec![root.as_path().into()],
         ..LoadOptions::default()
     };
     let rooted = load(&alone, "lab_scene.tpm", &options);
@@ -387,7 +387,7 @@ fn tpm_textures_resolve_beside_the_file_and_under_a_data_root() {
             .resolved
             .as_ref()
             .unwrap_or_else(|| panic!("{} missing", t.name));
-        assert!(p.starts_with(&root), "{} found at {}", t.name, p.display());
+        assert!(p.disk_file().starts_with(&root), "{} found at {p}", t.name);
     }
     let with_root = rig.render(&rooted, &view, SIZE);
     let reference = rig.render(&beside, &view, SIZE);

@@ -371,7 +371,8 @@ mod unix {
     }
 
     fn decode(path: &Path) -> Result<String, String> {
-        let img = vitrine::render::textures::decode(path)?;
+        let file = vitrine::files::FileRef::Disk(path.to_path_buf());
+        let img = vitrine::formats::texture::decode(&file)?;
         Ok(format!("decoded {}×{}", img.width(), img.height()))
     }
 

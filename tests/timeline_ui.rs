@@ -6,7 +6,6 @@ mod common;
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use std::path::PathBuf;
 use vitrine::app::commands::{AppCommand, apply};
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
@@ -49,7 +48,7 @@ fn animated() -> Model {
 
 fn state_with(model: Model) -> AppState {
     let mut s = AppState::new(Settings::default(), None);
-    s.set_document(PathBuf::from("animated.pet"), model);
+    s.set_document(vitrine::files::FileRef::Disk("animated.pet".into()), model);
     s
 }
 
@@ -219,7 +218,7 @@ fn event_selector_shows_the_event_model_and_marks_missing_files() {
     base.events.push(ModelEvent {
         kind: 1,
         file: "robot.pmf".into(),
-        resolved: Some(dir.join("pmf/robot.pmf")),
+        resolved: Some(dir.join("pmf/robot.pmf").into()),
     });
     base.events.push(ModelEvent {
         kind: 3,
@@ -259,7 +258,7 @@ fn reloading_keeps_clip_and_time() {
         return;
     };
     let mut s = AppState::new(Settings::default(), None);
-    let _ = apply(&mut s, AppCommand::Open(dir.join("pmf/robot.pmf")));
+    let _ = apply(&mut s, AppCommand::Open(dir.join("pmf/robot.pmf").into()));
     for cmd in [
         vitrine::app::playback::TimelineCommand::SelectClip {
             clip: 1,
@@ -273,10 +272,13 @@ fn reloading_keeps_clip_and_time() {
     let _ = apply(&mut s, AppCommand::Reload);
     let p = &s.document.as_ref().unwrap().playback;
     assert_eq!((p.clip, p.time, p.playing), (Some(1), 0.5, false));
-    let _ = apply(&mut s, AppCommand::Open(dir.join("pmf/robot.pmf")));
+    let _ = apply(&mut s, AppCommand::Open(dir.join("pmf/robot.pmf").into()));
     assert_eq!(s.document.as_ref().unwrap().playback.clip, Some(1));
     // Another file starts at its own beginning.
-    let _ = apply(&mut s, AppCommand::Open(dir.join("pmf/tentacle.pmf")));
+    let _ = apply(
+        &mut s,
+        AppCommand::Open(dir.join("pmf/tentacle.pmf").into()),
+    );
     let p = &s.document.as_ref().unwrap().playback;
     assert_eq!((p.clip, p.time), (Some(0), 0.0));
 }

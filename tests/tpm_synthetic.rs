@@ -89,9 +89,7 @@ fn resolved_file_name(model: &Model, texture_name: &str) -> Option<String> {
         .iter()
         .find(|t| t.name == texture_name)
         .unwrap_or_else(|| panic!("no texture named {texture_name}"));
-    t.resolved
-        .as_ref()
-        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+    t.resolved.as_ref().map(|p| p.file_name())
 }
 
 fn tpm_files(dir: &Path) -> Vec<PathBuf> {
@@ -174,7 +172,7 @@ fn every_sample_matches_the_manifest() {
             .textures
             .iter()
             .filter_map(|t| t.resolved.as_ref())
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .map(|p| p.file_name())
             .collect();
         assert_eq!(
             found,

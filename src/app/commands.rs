@@ -8,8 +8,9 @@
 use super::display;
 use super::playback::TimelineCommand;
 use super::state::{AppState, LoadFailure, ScreenshotDialog, load_model};
+use crate::files::FileRef;
 use crate::render::{TEAM_COLOURS, ViewPreset};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Largest screenshot side, in pixels.
 pub const MAX_SCREENSHOT_SIDE: u32 = 4096;
@@ -17,8 +18,9 @@ pub const MAX_SCREENSHOT_SIDE: u32 = 4096;
 /// A user intent.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AppCommand {
-    /// Open this model file (drop, recent list, command line, dialog result).
-    Open(PathBuf),
+    /// Open this model file (drop, recent list, command line, dialog result): a loose
+    /// file or an archive entry.
+    Open(FileRef),
     /// Show the Open dialog.
     OpenDialog,
     /// Forget the recent files.
@@ -67,10 +69,13 @@ pub enum AppCommand {
     SetColourMode(crate::render::ColourMode),
     /// Use these PMF transform rules (reloads an open PMF, keeping the camera).
     SetPmfOptions(crate::formats::pmf::PmfOptions),
-    /// Pick the texture folder with a dialog.
-    ChooseTextureFolder,
-    /// Search this folder for textures first (`None`: only beside the model); reloads.
-    SetTextureFolder(Option<PathBuf>),
+    /// Show a dialog to add a data root (a folder, or an archive).
+    PickDataRoot {
+        /// An archive (`.wz`, `.zip`) rather than a folder.
+        archive: bool,
+    },
+    /// Replace the data roots (Settings ▸ Data roots: add, remove, reorder); reloads.
+    SetDataRoots(Vec<PathBuf>),
     /// Close the window.
     Quit,
     /// Selection, visibility, overlays, shadows (see [`super::inspect`]).
@@ -99,8 +104,15 @@ pub enum Effect {
     PickModel(Option<PathBuf>),
     /// Run a folder dialog for the screenshot folder.
     PickScreenshotFolder(Option<PathBuf>),
-    /// Run a folder dialog for the texture folder.
-    PickTextureFolder(Option<PathBuf>),
+    /// Run a folder (or archive) dialog for a data root to add.
+    PickDataRoot {
+        /// An archive (`.wz`, `.zip`) rather than a folder.
+        archive: bool,
+        /// Folder the dialog starts in.
+        start: Option<PathBuf>,
+        /// The data roots now (the picked one is added after them).
+        current: Vec<PathBuf>,
+    },
     /// Render and save a screenshot.
     Screenshot(ScreenshotRequest),
     /// Close the window.
@@ -222,14 +234,13 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
             display::set_pmf_options(state, o);
             None
         }
-        AppCommand::ChooseTextureFolder => Some(Effect::PickTextureFolder(
-            state.settings.texture_folder.clone().or_else(|| {
-                let doc = state.document.as_ref()?;
-                doc.path.parent().map(|p| p.to_path_buf())
-            }),
-        )),
-        AppCommand::SetTextureFolder(dir) => {
-            display::set_texture_folder(state, dir);
+        AppCommand::PickDataRoot { archive } => Some(Effect::PickDataRoot {
+            archive,
+            start: state.settings.last_folder.clone(),
+            current: state.settings.data_roots.clone(),
+        }),
+        AppCommand::SetDataRoots(roots) => {
+            display::set_data_roots(state, roots);
             None
         }
         AppCommand::Reload => {
@@ -249,13 +260,17 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
 
 /// Loads `path`; on success it replaces the document, on failure the document stays and
 /// the error is shown.
-fn open(state: &mut AppState, path: PathBuf) {
+fn open(state: &mut AppState, path: FileRef) {
     // Remember absolute paths: recent files must work from any working directory.
-    let path = std::fs::canonicalize(&path).unwrap_or(path);
+    let path = absolute(path);
     match load_model(&path, &state.load_options) {
         Ok(model) => {
-            state.settings.add_recent(&path);
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            state.settings.add_recent(Path::new(&path.to_string()));
+            if let Some(dir) = path
+                .disk_file()
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+            {
                 state.settings.last_folder = Some(dir.to_path_buf());
             }
             state.set_document(path, model);
@@ -267,6 +282,18 @@ fn open(state: &mut AppState, path: PathBuf) {
     }
 }
 
+/// `path` with its file on disk made absolute (an archive entry keeps its inner path).
+fn absolute(path: FileRef) -> FileRef {
+    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    match path {
+        FileRef::Disk(p) => FileRef::Disk(abs(&p)),
+        FileRef::Entry { archive, path } => FileRef::Entry {
+            archive: abs(&archive),
+            path,
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,7 +302,7 @@ mod tests {
     #[test]
     fn failed_open_keeps_nothing_and_reports() {
         let mut s = AppState::new(Settings::default(), None);
-        let missing = PathBuf::from("/definitely/not/here.pie");
+        let missing = FileRef::Disk("/definitely/not/here.pie".into());
         assert_eq!(apply(&mut s, AppCommand::Open(missing.clone())), None);
         let err = s.load_error.as_ref().expect("an error");
         assert_eq!(err.path, missing);
@@ -301,7 +328,7 @@ mod tests {
         assert_eq!(apply(&mut s, AppCommand::Screenshot(req)), None);
         assert_eq!(s.toasts.items.len(), 1);
         s.set_document(
-            PathBuf::from("x.pie"),
+            FileRef::Disk("x.pie".into()),
             crate::model::Model::new(crate::model::Format::Pie, "3"),
         );
         assert_eq!(

@@ -1,7 +1,7 @@
 //! Native file dialogs (rfd) run on their own thread so the window keeps drawing while
 //! one is open; the answer comes back through a channel, polled every frame. Only one
 //! dialog runs at a time. Without a desktop portal or zenity rfd returns "cancelled" at
-//! once (see notes/rust-stack.md §3), which is treated like the user cancelling.
+//! once (rfd's portal → zenity fallback chain ends in "cancelled"), which is treated like the user cancelling.
 
 use super::commands::AppCommand;
 use eframe::egui;
@@ -29,11 +29,13 @@ impl Dialogs {
             let mut d = rfd::FileDialog::new()
                 .set_title("Open model")
                 .add_filter("Models", MODEL_EXTENSIONS)
+                .add_filter("Archives (.wz, .zip)", crate::files::ARCHIVE_EXTENSIONS)
                 .add_filter("All files", &["*"]);
             if let Some(dir) = start.filter(|d| d.is_dir()) {
                 d = d.set_directory(dir);
             }
-            d.pick_file().map(AppCommand::Open)
+            d.pick_file()
+                .map(|p| AppCommand::Open(crate::files::FileRef::parse(&p)))
         });
     }
 
@@ -48,15 +50,34 @@ impl Dialogs {
         });
     }
 
-    /// Shows a folder dialog for the texture folder (a Trespasser data root, …).
-    pub fn pick_texture_folder(&mut self, ctx: &egui::Context, start: Option<PathBuf>) {
+    /// Shows a dialog for a data root to add after `current`: a folder, or an archive
+    /// (`.wz`, `.zip`).
+    pub fn pick_data_root(
+        &mut self,
+        ctx: &egui::Context,
+        archive: bool,
+        start: Option<PathBuf>,
+        current: Vec<PathBuf>,
+    ) {
         self.spawn(ctx, move || {
-            let mut d = rfd::FileDialog::new().set_title("Texture folder");
+            let mut d = rfd::FileDialog::new().set_title(if archive {
+                "Add a data archive"
+            } else {
+                "Add a data folder"
+            });
             if let Some(dir) = start.filter(|d| d.is_dir()) {
                 d = d.set_directory(dir);
             }
-            d.pick_folder()
-                .map(|dir| AppCommand::SetTextureFolder(Some(dir)))
+            let picked = if archive {
+                d.add_filter("Archives", crate::files::ARCHIVE_EXTENSIONS)
+                    .pick_file()
+            } else {
+                d.pick_folder()
+            }?;
+            let mut roots = current;
+            roots.retain(|r| *r != picked);
+            roots.push(picked);
+            Some(AppCommand::SetDataRoots(roots))
         });
     }
 

@@ -34,23 +34,19 @@ pub fn set_pmf_options(state: &mut AppState, options: PmfOptions) {
     }
 }
 
-/// Searches `folder` for textures before the model's own folder (`None`: only beside
-/// the model); saved, and the open model is reloaded so its textures are looked up again.
-pub fn set_texture_folder(state: &mut AppState, folder: Option<PathBuf>) {
-    if folder == state.settings.texture_folder {
+/// Uses `roots` as the data roots (in order); saved, and the open model is reloaded so
+/// its textures and event models are looked up again.
+pub fn set_data_roots(state: &mut AppState, roots: Vec<PathBuf>) {
+    if roots == state.settings.data_roots {
         return;
     }
-    match &folder {
-        Some(dir) => state.toasts.info(format!(
-            "Textures will be looked for in {} first",
-            dir.display()
-        )),
-        None => state
-            .toasts
-            .info("Textures will be looked for beside the model only"),
-    }
-    state.settings.texture_folder = folder;
-    state.load_options.texture_roots = state.settings.texture_folder.iter().cloned().collect();
+    state.toasts.info(match roots.len() {
+        0 => "No data roots: files are looked for beside the model only".to_string(),
+        1 => "1 data root".to_string(),
+        n => format!("{n} data roots, searched in order"),
+    });
+    state.settings.data_roots = roots;
+    state.load_options.data_roots = state.settings.load_options().data_roots;
     state.save_settings();
     if state.document.is_some() {
         reload(state);

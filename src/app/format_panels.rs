@@ -65,7 +65,7 @@ pub fn missing_skeleton(model: &Model) -> Option<String> {
     ))
 }
 
-/// The display sections: colour mode and legend, PMF settings, texture folder.
+/// The display sections: colour mode and legend, PMF settings, data roots.
 pub fn display_sections_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
     section(ui, "Colour", true, |ui| {
@@ -83,8 +83,8 @@ pub fn display_sections_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppComman
             out.extend(pmf_settings_ui(ui, state.load_options.pmf, doc));
         });
     }
-    section(ui, "Texture folder", false, |ui| {
-        out.extend(texture_folder_ui(ui, state));
+    section(ui, "Data roots", false, |ui| {
+        out.extend(super::data_roots::data_roots_ui(ui, state));
     });
     out
 }
@@ -223,36 +223,5 @@ fn pmf_settings_ui(ui: &mut egui::Ui, current: PmfOptions, doc: &Document) -> Ve
     if want != current {
         out.push(AppCommand::SetPmfOptions(want));
     }
-    out
-}
-
-/// The folder searched for textures first, with buttons to pick and clear it.
-fn texture_folder_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
-    let mut out = Vec::new();
-    ui.add(
-        egui::Label::new(
-            "Searched before the model's folder, with the texture's whole relative path \
-             (a Trespasser data root for Map\\…\\x.bmp, a PangYa texture folder).",
-        )
-        .wrap(),
-    );
-    match &state.settings.texture_folder {
-        Some(dir) => {
-            ui.add(
-                egui::Label::new(egui::RichText::new(dir.display().to_string()).monospace()).wrap(),
-            );
-        }
-        None => {
-            ui.weak("None: textures are looked for beside the model.");
-        }
-    }
-    ui.horizontal(|ui| {
-        if ui.button("Texture folder…").clicked() {
-            out.push(AppCommand::ChooseTextureFolder);
-        }
-        if state.settings.texture_folder.is_some() && ui.button("Clear").clicked() {
-            out.push(AppCommand::SetTextureFolder(None));
-        }
-    });
     out
 }

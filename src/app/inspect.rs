@@ -167,8 +167,8 @@ pub fn sync(state: &mut AppState) {
 mod tests {
     use super::*;
     use crate::app::settings::Settings;
+    use crate::files::FileRef;
     use crate::model::{Format, Node, NodeKind};
-    use std::path::PathBuf;
 
     fn state() -> AppState {
         let mut m = Model::new(Format::Pie, "3");
@@ -176,7 +176,7 @@ mod tests {
         m.nodes.push(Node::new("turret", Some(0), NodeKind::Level));
         m.nodes.push(Node::new("gun", None, NodeKind::Level));
         let mut s = AppState::new(Settings::default(), None);
-        s.set_document(PathBuf::from("t.pie"), m);
+        s.set_document(FileRef::Disk("t.pie".into()), m);
         s
     }
 
@@ -223,11 +223,11 @@ mod tests {
         apply(&mut s, InspectCommand::ToggleHidden(1));
         let m = s.document.as_ref().unwrap().model.clone();
         // A reload of the same file keeps selection and hidden nodes…
-        s.set_document(PathBuf::from("t.pie"), m.clone());
+        s.set_document(FileRef::Disk("t.pie".into()), m.clone());
         assert_eq!(s.view_settings().selected, Some(2));
         assert_eq!(s.view_settings().node_mask, [true, false, true]);
         // …another file starts afresh.
-        s.set_document(PathBuf::from("u.pie"), m.clone());
+        s.set_document(FileRef::Disk("u.pie".into()), m.clone());
         assert_eq!(s.inspect.selected, None);
         assert!(s.view_settings().node_mask.is_empty());
         // A model swapped in under the state (an event model) makes it stale: ignored.

@@ -7,7 +7,8 @@
 use super::commands::{AppCommand, MAX_SCREENSHOT_SIDE, ScreenshotRequest};
 use super::menu::{menu_bar_ui, shortcuts};
 use super::side_panel::side_panel_ui;
-use super::state::{AppState, LoadFailure, ScreenshotDialog, file_name};
+use super::state::{AppState, LoadFailure, ScreenshotDialog};
+use crate::files::file_name;
 use eframe::egui;
 
 /// Default width of the side panel, points.
@@ -72,11 +73,11 @@ pub fn error_banner_ui(ui: &mut egui::Ui, err: &LoadFailure) -> Option<AppComman
         ui.vertical(|ui| {
             let white = egui::Color32::WHITE;
             ui.label(
-                egui::RichText::new(format!("Could not open {}", file_name(&err.path)))
+                egui::RichText::new(format!("Could not open {}", err.path.file_name()))
                     .color(white)
                     .strong(),
             )
-            .on_hover_text(err.path.display().to_string());
+            .on_hover_text(err.path.to_string());
             ui.label(egui::RichText::new(&err.message).color(white).monospace());
         });
     });
@@ -91,7 +92,7 @@ fn dropped_files(ctx: &egui::Context) -> Option<AppCommand> {
             .iter()
             .map(|f| f.path().to_path_buf())
             .find(|p| !p.as_os_str().is_empty())
-            .map(AppCommand::Open)
+            .map(|p| AppCommand::Open(crate::files::FileRef::parse(&p)))
     })
 }
 

@@ -1,7 +1,8 @@
-//! The menu bar (File, View) and the window-wide keyboard shortcuts.
+//! The menu bar (File, View, Settings) and the window-wide keyboard shortcuts.
 
 use super::commands::{AppCommand, ScreenshotRequest};
-use super::state::{AppState, file_name};
+use super::state::AppState;
+use crate::files::file_name;
 use crate::render::ViewPreset;
 use eframe::egui::{self, Key, KeyboardShortcut, Modifiers};
 
@@ -54,7 +55,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                         .button(file_name(path))
                         .on_hover_text(path.display().to_string());
                     if r.clicked() {
-                        out.push(AppCommand::Open(path.clone()));
+                        out.push(AppCommand::Open(crate::files::FileRef::parse(path)));
                     }
                 }
                 if !state.settings.recent_files.is_empty() {
@@ -154,6 +155,12 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                     ui,
                     state.colour_mode,
                 ));
+            });
+        });
+        ui.menu_button("Settings", |ui| {
+            ui.menu_button("Data roots", |ui| {
+                ui.set_max_width(520.0);
+                out.extend(super::data_roots::data_roots_ui(ui, state));
             });
         });
     });

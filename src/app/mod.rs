@@ -7,6 +7,7 @@
 
 pub mod commands;
 pub mod crash_notice;
+pub mod data_roots;
 pub mod dialogs;
 pub mod display;
 pub mod event_models;
@@ -52,13 +53,18 @@ pub fn run(file: Option<PathBuf>) -> i32 {
         .ok()
         .and_then(|v| v.trim().parse().ok());
     let [w, h] = state.settings.window_size;
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title("Vitrine")
+        .with_app_id("vitrine")
+        .with_inner_size([w, h])
+        .with_min_inner_size([480.0, 320.0])
+        .with_maximized(state.settings.maximized)
+        .with_drag_and_drop(true);
+    if let Some(pos) = state.settings.window_pos {
+        viewport = viewport.with_position(pos);
+    }
     let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("Vitrine")
-            .with_app_id("vitrine")
-            .with_inner_size([w, h])
-            .with_min_inner_size([480.0, 320.0])
-            .with_drag_and_drop(true),
+        viewport,
         renderer: eframe::Renderer::Wgpu,
         ..Default::default()
     };

@@ -2,11 +2,9 @@
 //! one up to 4096 × 4096), saved as `<model>-<n>.png` in the screenshot folder without
 //! ever replacing an existing file.
 //!
-//! Writing is atomic: the PNG goes to a hidden temporary file in the target folder, then
-//! is hard-linked to the first free name (a link fails instead of replacing, so two
-//! viewers saving at once cannot clobber each other) and the temporary name is removed.
-//! On file systems without hard links it falls back to a rename after checking the name
-//! is free.
+//! Writing is atomic and never clobbers ([`crate::files::atomic::write_numbered`]): the
+//! PNG goes to a temporary file in the target folder, then takes the first free name
+//! with a no-replace rename, so two viewers saving at once cannot overwrite each other.
 
 use crate::model::Pose;
 use crate::render::{RenderError, RenderTarget, SceneRenderer, ViewSettings};
@@ -70,7 +68,6 @@ fn file_stem(stem: &str) -> String {
 /// Saves `png` as `folder/<stem>-<n>.png` with the smallest `n ≥ 1` not taken; creates the
 /// folder if needed. Returns the path written.
 pub fn save_unique(folder: &Path, stem: &str, png: &[u8]) -> std::io::Result<PathBuf> {
-    std::fs::create_dir_all(folder)?;
     // A write that fails (disk full, quota) leaves nothing behind: the temporary file is
     // removed and no numbered name is taken.
     crate::files::atomic::write_numbered(folder, &file_stem(stem), "png", png)
@@ -82,8 +79,8 @@ mod tests {
 
     #[test]
     fn names_count_up_and_never_clobber() {
-        let dir = std::env::temp_dir().join(format!("vitrine-shots-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("shots");
         let a = save_unique(&dir, "tank", b"first").unwrap();
         let b = save_unique(&dir, "tank", b"second").unwrap();
         assert_eq!(a, dir.join("tank-1.png"));
@@ -101,7 +98,6 @@ mod tests {
             .collect();
         names.sort();
         assert_eq!(names, ["tank-1.png", "tank-2.png"]);
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Settings that persist between runs, as one JSON file.
 //!
-//! Where: `$VITRINE_CONFIG_DIR/settings.json`, else `$XDG_CONFIG_HOME/vitrine/settings.json`,
-//! else `~/.config/vitrine/settings.json`. Priority of values: built-in defaults, then this
+//! Where: `settings.json` in [`crate::files::folders::config_dir`] (`$VITRINE_CONFIG_DIR`,
+//! else the platform's configuration folder: `~/.config/vitrine` on Linux,
+//! `%APPDATA%\vitrine\config` on Windows, `~/Library/Application Support/vitrine` on
+//! macOS). Priority of values: built-in defaults, then this
 //! file, then the command line (a file given on the command line is opened but the rest
 //! of the settings still come from here).
 //!
@@ -31,6 +33,11 @@ pub struct Settings {
     pub background: [u8; 3],
     /// Inner size of the window in points.
     pub window_size: [f32; 2],
+    /// Position of the window's outer top-left corner on the desktop, in points (`None`:
+    /// where the system places it).
+    pub window_pos: Option<[f32; 2]>,
+    /// Whether the window was maximised.
+    pub maximized: bool,
     /// Folder the Open dialog starts in.
     pub last_folder: Option<PathBuf>,
     /// Most recently opened files, newest first, at most [`MAX_RECENT`].
@@ -41,8 +48,13 @@ pub struct Settings {
     pub overlays: crate::render::Overlays,
     /// Shadows on a ground plane.
     pub shadows: bool,
-    /// A folder searched for textures before the model's own (a Trespasser data root, a
-    /// PangYa texture folder); `None`: only beside the model.
+    /// Data roots searched after the model's own folder, in order: folders or archives
+    /// (a Warzone 2100 mod over `mp.wz` over `base.wz`, a Trespasser data root, a PangYa
+    /// texture folder). Archive entries are written as `a.wz!/folder`.
+    pub data_roots: Vec<PathBuf>,
+    /// The single "texture folder" of earlier versions; read once and moved to the front
+    /// of [`Settings::data_roots`].
+    #[serde(skip_serializing)]
     pub texture_folder: Option<PathBuf>,
     /// PMF transform rules the format leaves unstated (units, Euler order, root mode).
     pub pmf: crate::formats::pmf::PmfOptions,
@@ -55,11 +67,14 @@ impl Default for Settings {
             team: 0,
             background: [bg[0], bg[1], bg[2]],
             window_size: [1280.0, 800.0],
+            window_pos: None,
+            maximized: false,
             last_folder: None,
             recent_files: Vec::new(),
             screenshot_folder: None,
             overlays: crate::render::Overlays::NONE,
             shadows: false,
+            data_roots: Vec::new(),
             texture_folder: None,
             pmf: crate::formats::pmf::PmfOptions::default(),
         }
@@ -74,10 +89,14 @@ impl Settings {
         self.recent_files.truncate(MAX_RECENT);
     }
 
-    /// The loader options these settings ask for (texture folder, PMF rules).
+    /// The loader options these settings ask for (data roots, PMF rules).
     pub fn load_options(&self) -> crate::formats::LoadOptions {
         crate::formats::LoadOptions {
-            texture_roots: self.texture_folder.iter().cloned().collect(),
+            data_roots: self
+                .data_roots
+                .iter()
+                .map(|p| crate::files::FileRef::parse(p))
+                .collect(),
             pmf: self.pmf,
         }
     }
@@ -91,6 +110,11 @@ impl Settings {
 
     /// Brings values read from a file into range (a hand-edited file may hold anything).
     fn sanitised(mut self) -> Settings {
+        if let Some(old) = self.texture_folder.take()
+            && !self.data_roots.contains(&old)
+        {
+            self.data_roots.insert(0, old);
+        }
         if self.team >= crate::render::TEAM_COLOURS.len() {
             self.team = 0;
         }
@@ -102,6 +126,12 @@ impl Settings {
             };
         }
         self.recent_files.truncate(MAX_RECENT);
+        if self
+            .window_pos
+            .is_some_and(|p| !p.iter().all(|v| v.is_finite() && v.abs() <= MAX_WINDOW))
+        {
+            self.window_pos = None;
+        }
         let len = &mut self.overlays.normal_length;
         if !len.is_finite() {
             *len = crate::render::Overlays::NONE.normal_length;
@@ -112,25 +142,9 @@ impl Settings {
     }
 }
 
-/// `~/Pictures/vitrine` (or `./vitrine-screenshots` without a home folder).
+/// `vitrine` in the user's own Pictures folder ([`crate::files::folders::screenshot_dir`]).
 pub fn default_screenshot_folder() -> PathBuf {
-    match std::env::var_os("HOME") {
-        Some(h) if !h.is_empty() => PathBuf::from(h).join("Pictures").join("vitrine"),
-        _ => PathBuf::from("vitrine-screenshots"),
-    }
-}
-
-/// The settings file's folder from the environment (see the module docs); `None` when
-/// no variable gives one.
-pub fn config_dir() -> Option<PathBuf> {
-    let var = |k| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    var("VITRINE_CONFIG_DIR")
-        .or_else(|| var("XDG_CONFIG_HOME").map(|d| d.join("vitrine")))
-        .or_else(|| var("HOME").map(|d| d.join(".config").join("vitrine")))
+    crate::files::folders::screenshot_dir()
 }
 
 /// The settings file on disk.
@@ -141,9 +155,9 @@ pub struct SettingsFile {
 }
 
 impl SettingsFile {
-    /// The file in [`config_dir`], if there is one.
+    /// The file in [`crate::files::folders::config_dir`], if there is one.
     pub fn from_env() -> Option<SettingsFile> {
-        config_dir().map(|d| SettingsFile::in_dir(&d))
+        crate::files::folders::config_dir().map(|d| SettingsFile::in_dir(&d))
     }
 
     /// `dir/settings.json`.
@@ -190,54 +204,22 @@ impl SettingsFile {
     /// Writes the settings atomically, creating the folder if needed.
     pub fn save(&self, settings: &Settings) -> std::io::Result<()> {
         let json = serde_json::to_vec_pretty(settings).map_err(std::io::Error::other)?;
-        write_atomic(&self.path, &json)
+        crate::files::atomic::write(&self.path, &json)
     }
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so
-/// readers see either the old file or the whole new one.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let tmp = temp_path(path);
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// A hidden temporary name beside `path`, unique to this process.
-pub fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn temp_dir(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("vitrine-settings-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        d
+    fn temp_dir(_tag: &str) -> tempfile::TempDir {
+        tempfile::tempdir().unwrap()
     }
 
     #[test]
     fn round_trip_and_missing_file() {
-        let dir = temp_dir("rt");
+        let tmp = temp_dir("rt");
+        let dir = tmp.path();
         let file = SettingsFile::in_dir(&dir.join("nested"));
         assert_eq!(file.load(), (Settings::default(), None));
         let mut s = Settings {
@@ -254,28 +236,26 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("settings.json")]);
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
     fn corrupt_file_gives_defaults_and_a_warning() {
-        let dir = temp_dir("corrupt");
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = SettingsFile::in_dir(&dir);
+        let tmp = temp_dir("corrupt");
+        let dir = tmp.path();
+        let file = SettingsFile::in_dir(dir);
         std::fs::write(&file.path, "{\"team\": 3,").unwrap();
         let (s, warning) = file.load();
         assert_eq!(s, Settings::default());
         let warning = warning.expect("a warning");
         assert!(warning.contains("corrupt"), "{warning}");
         assert!(dir.join("settings.json.bad").exists());
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
     fn out_of_range_values_are_clamped_and_unknown_keys_ignored() {
-        let dir = temp_dir("range");
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = SettingsFile::in_dir(&dir);
+        let tmp = temp_dir("range");
+        let dir = tmp.path();
+        let file = SettingsFile::in_dir(dir);
         std::fs::write(
             &file.path,
             r#"{"team": 99, "window_size": [10, 1e9], "future_key": true}"#,
@@ -285,15 +265,14 @@ mod tests {
         assert_eq!(warning, None);
         assert_eq!(s.team, 0);
         assert_eq!(s.window_size, [MIN_WINDOW, MAX_WINDOW]);
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
     fn display_settings_persist_and_a_partial_pmf_object_keeps_the_rest() {
         use crate::formats::pmf::{EulerOrder, RotationUnits};
-        let dir = temp_dir("display");
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = SettingsFile::in_dir(&dir);
+        let tmp = temp_dir("display");
+        let dir = tmp.path();
+        let file = SettingsFile::in_dir(dir);
         std::fs::write(
             &file.path,
             r#"{"pmf": {"units": "radians"}, "texture_folder": "/games/trespasser/data"}"#,
@@ -306,10 +285,11 @@ mod tests {
         let options = s.load_options();
         assert_eq!(options.pmf, s.pmf);
         assert_eq!(
-            options.texture_roots,
-            vec![PathBuf::from("/games/trespasser/data")]
+            options.data_roots,
+            vec![crate::files::FileRef::Disk("/games/trespasser/data".into())],
+            "the old texture folder becomes the first data root"
         );
-        let _ = std::fs::remove_dir_all(dir);
+        assert_eq!(s.data_roots, [PathBuf::from("/games/trespasser/data")]);
     }
 
     #[test]

@@ -43,7 +43,10 @@ impl ViewerApp {
             Some(Err(e)) => (None, format!("The 3D view is not available: {e}")),
             None => (None, "The 3D view is not available: no wgpu device".into()),
         };
-        let _ = apply(&mut state, AppCommand::Open(initial));
+        let _ = apply(
+            &mut state,
+            AppCommand::Open(crate::files::FileRef::parse(&initial)),
+        );
         ViewerApp {
             state,
             viewport,
@@ -62,7 +65,11 @@ impl ViewerApp {
         match effect {
             Effect::PickModel(start) => self.dialogs.pick_model(ctx, start),
             Effect::PickScreenshotFolder(start) => self.dialogs.pick_screenshot_folder(ctx, start),
-            Effect::PickTextureFolder(start) => self.dialogs.pick_texture_folder(ctx, start),
+            Effect::PickDataRoot {
+                archive,
+                start,
+                current,
+            } => self.dialogs.pick_data_root(ctx, archive, start, current),
             Effect::Screenshot(req) => self.screenshot(req, frame.wgpu_render_state()),
             Effect::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
         }
@@ -213,8 +220,22 @@ impl eframe::App for ViewerApp {
             // Re-framed for a new view size: show it now, not at the next input event.
             ctx.request_repaint();
         }
-        if let Some(rect) = ctx.input(|i| i.viewport().inner_rect) {
-            self.state.settings.window_size = [rect.width(), rect.height()];
+        let (inner, outer, maximized) = ctx.input(|i| {
+            let v = i.viewport();
+            (v.inner_rect, v.outer_rect, v.maximized)
+        });
+        if let Some(m) = maximized {
+            self.state.settings.maximized = m;
+        }
+        // The restored size and place, not the maximised ones, so un-maximising next time
+        // gives the window back as it was.
+        if maximized != Some(true) {
+            if let Some(rect) = inner {
+                self.state.settings.window_size = [rect.width(), rect.height()];
+            }
+            if let Some(rect) = outer {
+                self.state.settings.window_pos = Some([rect.min.x, rect.min.y]);
+            }
         }
         self.frames += 1;
         if let Some(n) = self.exit_after_frames {

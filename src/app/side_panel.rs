@@ -58,7 +58,7 @@ fn section(ui: &mut egui::Ui, title: &str, open: bool, body: impl FnOnce(&mut eg
 fn file_ui(ui: &mut egui::Ui, doc: &Document) {
     let m = &doc.model;
     ui.heading(doc.file_name())
-        .on_hover_text(doc.path.display().to_string());
+        .on_hover_text(doc.path.to_string());
     ui.label(format!(
         "{} version {} · file axes {}",
         m.format.name().to_uppercase(),
@@ -73,7 +73,7 @@ fn file_ui(ui: &mut egui::Ui, doc: &Document) {
         m.materials.len()
     ));
     if let Some(dir) = doc.path.parent() {
-        ui.small(dir.display().to_string());
+        ui.small(dir.to_string());
     }
 }
 
@@ -168,7 +168,7 @@ fn model_sections_ui(ui: &mut egui::Ui, doc: &Document, state: &AppState) -> Vec
             for e in &m.events {
                 ui.horizontal(|ui| {
                     ui.label(format!("{} ({}): {}", e.kind, e.kind_name(), e.file));
-                    found_mark(ui, e.resolved.as_deref());
+                    found_mark(ui, e.resolved.as_ref());
                 });
             }
         });
@@ -209,17 +209,17 @@ fn textures_ui(ui: &mut egui::Ui, m: &Model) {
         ui.horizontal(|ui| {
             let role = t.role.name();
             ui.label(format!("{role}: {}", t.name));
-            found_mark(ui, t.resolved.as_deref());
+            found_mark(ui, t.resolved.as_ref());
         });
     }
 }
 
 /// "found" (hover: the path) or "MISSING".
-fn found_mark(ui: &mut egui::Ui, path: Option<&std::path::Path>) {
+fn found_mark(ui: &mut egui::Ui, path: Option<&crate::files::FileRef>) {
     match path {
         Some(p) => {
             ui.colored_label(FOUND, "found")
-                .on_hover_text(p.display().to_string());
+                .on_hover_text(p.to_string());
         }
         None => {
             ui.colored_label(MISSING, "MISSING");

@@ -5,6 +5,7 @@ use super::event_models::{ShownEvent, carry_over};
 use super::playback::Playback;
 use super::settings::{Settings, SettingsFile};
 use super::toasts::Toasts;
+use crate::files::FileRef;
 use crate::formats::{self, LoadOptions};
 use crate::model::{Model, Pose};
 use crate::render::{Camera, ColourMode, TEAM_COLOURS, ViewSettings, clip_points};
@@ -13,8 +14,8 @@ use std::path::{Path, PathBuf};
 /// An open model file.
 #[derive(Debug, Clone)]
 pub struct Document {
-    /// Where it was loaded from.
-    pub path: PathBuf,
+    /// Where it was loaded from (a file, or an entry of an archive).
+    pub path: FileRef,
     /// What the loader made of it.
     pub model: Model,
     /// The pose drawn: [`Pose::sample`] of `model` at the playback's time, every frame.
@@ -32,14 +33,13 @@ pub struct Document {
 impl Document {
     /// The file name, for titles and messages.
     pub fn file_name(&self) -> String {
-        file_name(&self.path)
+        self.path.file_name()
     }
 
     /// The file name without extension (screenshot names).
     pub fn stem(&self) -> String {
-        self.path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
+        Some(self.path.stem())
+            .filter(|s| !s.is_empty())
             .unwrap_or_else(|| "model".into())
     }
 }
@@ -48,7 +48,7 @@ impl Document {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadFailure {
     /// The file that failed.
-    pub path: PathBuf,
+    pub path: FileRef,
     /// The full [`crate::formats::LoadError`] text.
     pub message: String,
 }
@@ -92,6 +92,9 @@ pub struct AppState {
     pub inspect: super::inspect::InspectState,
     /// How the view colours surfaces (View ▸ Colour mode).
     pub colour_mode: ColourMode,
+    /// A Warzone 2100 installation found on this machine (`mp` over `base`), offered in
+    /// Settings ▸ Data roots.
+    pub detected_warzone: Option<Vec<PathBuf>>,
     /// Counter behind [`Document::generation`].
     next_generation: u64,
 }
@@ -112,6 +115,7 @@ impl AppState {
             colour_mode: ColourMode::default(),
             settings,
             inspect: Default::default(),
+            detected_warzone: crate::files::folders::find_warzone2100(),
             next_generation: 1,
         }
     }
@@ -142,7 +146,7 @@ impl AppState {
     /// Makes `model` (loaded from `path`) the open document and frames it.
     /// Opening the file that is already open (a reload) keeps the clip, time and event
     /// model shown, and the camera if the user moved it.
-    pub fn set_document(&mut self, path: PathBuf, model: Model) {
+    pub fn set_document(&mut self, path: FileRef, model: Model) {
         let pose = Pose::rest(&model);
         let playback = Playback::for_model(&model);
         let generation = self.bump_generation();
@@ -228,8 +232,8 @@ impl AppState {
 /// Loads a model file for the viewer: the loader's [`crate::formats::LoadError`] text on
 /// failure. A panicking loader (a bug) is reported the same way instead of closing the
 /// window and losing the model that is open.
-pub fn load_model(path: &Path, options: &LoadOptions) -> Result<Model, String> {
-    let result = std::panic::catch_unwind(|| formats::load_path(path, options));
+pub fn load_model(path: &FileRef, options: &LoadOptions) -> Result<Model, String> {
+    let result = std::panic::catch_unwind(|| formats::load(path, options));
     match result {
         Ok(Ok(model)) => Ok(model),
         Ok(Err(e)) => Err(e.to_string()),
@@ -241,17 +245,10 @@ pub fn load_model(path: &Path, options: &LoadOptions) -> Result<Model, String> {
                 .unwrap_or_else(|| "unknown panic".into());
             Err(format!(
                 "{}: internal error: the loader crashed ({what}); please report this file",
-                file_name(path)
+                path.file_name()
             ))
         }
     }
-}
-
-/// The last path component as text.
-pub fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string())
 }
 
 /// The demo model shipped in `assets/demo/tank.pie`: beside the source tree when run

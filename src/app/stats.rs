@@ -69,7 +69,7 @@ impl ModelStats {
                 size: t
                     .resolved
                     .as_ref()
-                    .and_then(|p| image::image_dimensions(p).ok()),
+                    .and_then(crate::formats::texture::dimensions),
             })
             .collect();
         ModelStats { nodes, textures }
@@ -127,7 +127,7 @@ mod tests {
         let png = dir.join("t.png");
         image::RgbaImage::new(32, 16).save(&png).unwrap();
         let mut found = TextureRef::new(TextureRole::Base, "t.png");
-        found.resolved = Some(png);
+        found.resolved = Some(png.into());
         m.textures = vec![found, TextureRef::new(TextureRole::Base, "gone.png")];
         let s = ModelStats::of(&m);
         assert_eq!(s.nodes.len(), 2);

@@ -179,7 +179,7 @@ fn event_selector_ui(ui: &mut egui::Ui, doc: &Document) -> Vec<AppCommand> {
                     egui::Button::selectable(shown == Some(i), label.clone()),
                 );
                 let r = match &e.resolved {
-                    Some(p) => r.on_hover_text(p.display().to_string()),
+                    Some(p) => r.on_hover_text(p.to_string()),
                     None => r.on_disabled_hover_text(format!(
                         "{} was not found in the model search path",
                         e.file

@@ -4,6 +4,7 @@
 //! Positions and matrices are converted back to the file's own axes so they can be
 //! compared with the modder's editor.
 
+use crate::files::file_name;
 use crate::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
 use crate::formats::{self, LoadOptions};
 use crate::model::Model;
@@ -16,7 +17,8 @@ use std::path::{Path, PathBuf};
 /// Arguments of `vitrine info`.
 #[derive(Debug, Default, Args)]
 pub struct InfoArgs {
-    /// Model files, or folders to search recursively for model files.
+    /// Model files, folders (searched recursively), archives (.wz, .zip) or
+    /// ARCHIVE!/PATH entries.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// One JSON object per line per file instead of text.
@@ -31,21 +33,15 @@ pub struct InfoArgs {
     /// Add each mesh's rest positions ("positions"), mesh-local, in file order.
     #[arg(long)]
     pub vertices: bool,
-    /// Extra folder to search for textures (repeatable).
-    #[arg(long = "texture-root", value_name = "DIR")]
-    pub texture_roots: Vec<PathBuf>,
-    /// PMF settings.
+    /// Data roots and PMF rules.
     #[command(flatten)]
-    pub pmf: PmfArgs,
+    pub load: super::LoadArgs,
 }
 
 impl InfoArgs {
     /// The loader settings these arguments ask for.
     pub fn load_options(&self) -> LoadOptions {
-        LoadOptions {
-            texture_roots: self.texture_roots.clone(),
-            pmf: self.pmf.options(),
-        }
+        self.load.options()
     }
 }
 
@@ -77,72 +73,57 @@ impl PmfArgs {
     }
 }
 
-/// Expands folders into the model files below them (sorted); files pass through.
-pub fn expand_inputs(inputs: &[PathBuf]) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                walk(&p, out);
-            } else if formats::is_model_path(&p) {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for p in inputs {
-        if p.is_dir() {
-            walk(p, &mut out);
-        } else {
-            out.push(p.clone());
-        }
-    }
-    out
-}
-
-/// Runs `vitrine info`; returns the exit code (1 if any file failed).
+/// Runs `vitrine info`; returns the exit code ([`super::exit`]: 1 if any input failed).
 pub fn run(args: &InfoArgs) -> i32 {
     let options = args.load_options();
-    let mut failed = 0;
-    let files = expand_inputs(&args.files);
-    for path in &files {
-        let result = formats::load_path(path, &options);
+    let walk = super::model_inputs(&args.files);
+    let mut failed = walk.errors.len();
+    for (path, message) in &walk.errors {
+        if args.json {
+            println!("{}", json!({"path": path, "error": message}));
+        } else {
+            println!("{path}: error: {message}\n");
+        }
+    }
+    let mut resolver = formats::resolve::Resolver::new();
+    for file in &walk.files {
+        let shown = file.to_string();
+        let path = Path::new(&shown);
+        let result = super::catch_per_file(file, || {
+            let model =
+                formats::load_with(&mut resolver, file, &options).map_err(|e| e.to_string())?;
+            if args.json {
+                model_json(&model, path, args).map(|v| (model, Some(v)))
+            } else {
+                Ok((model, None))
+            }
+        });
+        match (&result, args.json) {
+            (Ok((_, Some(v))), true) => println!("{v}"),
+            (Ok((model, _)), _) => print!("{}", text_summary(model, path)),
+            (Err(e), true) => println!("{}", json!({"path": shown, "error": e})),
+            (Err(e), false) => println!("{shown}: error: {e}\n"),
+        }
         if result.is_err() {
             failed += 1;
         }
-        if args.json {
-            let v = match &result {
-                Ok(model) => match model_json(model, path, args) {
-                    Ok(v) => v,
-                    Err(e) => {
-                        failed += 1;
-                        json!({"path": path, "error": e})
-                    }
-                },
-                Err(e) => json!({"path": path, "error": e.to_string()}),
-            };
-            println!("{v}");
-        } else {
-            match &result {
-                Ok(model) => print!("{}", text_summary(model, path)),
-                Err(e) => println!("{}: error: {e}\n", path.display()),
-            }
-        }
     }
-    if !args.json && files.len() > 1 {
-        println!(
-            "{} files: {} loaded, {failed} failed",
-            files.len(),
-            files.len() - failed
+    let total = walk.files.len() + walk.errors.len();
+    if !args.json && total > 1 {
+        println!("{total} files: {} loaded, {failed} failed", total - failed);
+    }
+    if !walk.links_not_followed.is_empty() {
+        eprintln!(
+            "note: {} link(s) to folders not followed: {}",
+            walk.links_not_followed.len(),
+            walk.links_not_followed.join(", ")
         );
     }
-    i32::from(failed > 0)
+    if failed > 0 {
+        super::exit::FAILED
+    } else {
+        super::exit::OK
+    }
 }
 
 /// The common-schema JSON object of one model, as `--world`, `--at` and `--vertices`
@@ -166,12 +147,6 @@ fn trim_number(v: f32) -> String {
     t.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
-}
-
 /// The readable summary of one model.
 pub fn text_summary(model: &Model, path: &Path) -> String {
     use std::fmt::Write;
@@ -191,7 +166,7 @@ pub fn text_summary(model: &Model, path: &Path) -> String {
         let _ = writeln!(s, "  textures:");
         for t in &model.textures {
             let state = match &t.resolved {
-                Some(p) => format!("found {}", p.display()),
+                Some(p) => format!("found {p}"),
                 None => "MISSING".to_string(),
             };
             let _ = writeln!(s, "    {:?} {}: {state}", t.role, t.name);

@@ -1,11 +1,53 @@
 //! The command line: `vitrine [FILE]` opens the viewer; `vitrine info` and
-//! `vitrine render` work without a window.
+//! `vitrine render` work without a window; `vitrine completions` prints shell completions.
+//!
+//! Every subcommand shares the loader flags ([`LoadArgs`]: `--data`, the PMF rules), the
+//! input syntax (files, folders, archives, `mod.wz!/path/in/archive.pie`, expanded by
+//! [`crate::files::walk`]) and the exit codes ([`exit`]).
 
 pub mod info;
 pub mod render;
 
-use clap::{Parser, Subcommand};
+use crate::files::FileRef;
+use crate::formats::LoadOptions;
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
+
+/// Exit codes, the same for every subcommand (listed in `--help`).
+pub mod exit {
+    /// Everything worked.
+    pub const OK: i32 = 0;
+    /// Some inputs failed (could not be read, loaded, rendered or written); the others
+    /// were processed.
+    pub const FAILED: i32 = 1;
+    /// The command line was wrong (clap's own code for usage errors).
+    pub const USAGE: i32 = 2;
+    /// No GPU adapter: nothing can be rendered (install a Vulkan driver; Mesa's CPU
+    /// driver works without a GPU).
+    pub const NO_GPU: i32 = 3;
+}
+
+const AFTER_HELP: &str = "\
+Inputs: a model file (.pie .pmf .pet .apet .bpet .mpet .tpm), a folder (searched
+recursively; links to folders are not followed), an archive (.wz, .zip), or one entry
+inside an archive written as ARCHIVE!/PATH, e.g. 'mods/tanks.wz!/components/bodies/body.pie'
+(quote it: '!' is special in some shells).
+
+Examples:
+  vitrine                                  open the viewer on the demo model
+  vitrine model.pie                        open a model in the viewer
+  vitrine info --json data/base            one JSON line per model under a folder
+  vitrine info mymod.wz --data mp.wz --data base.wz
+  vitrine render tank.pie -o tank.png --size 1024x1024 --team red
+  vitrine render data/base -o thumbs --size 256x256
+  vitrine render 'mp.wz!/components/bodies/drlbod01.pie' -o body.png --data data/base
+  vitrine completions bash > ~/.local/share/bash-completion/completions/vitrine
+
+Exit codes (every subcommand):
+  0  success
+  1  some inputs failed (the others were processed)
+  2  usage error
+  3  no GPU adapter (vitrine render)";
 
 /// Vitrine — a viewer for retro game 3D models (Warzone 2100 PIE, PMF, PangYa PET, Trespasser TPM).
 #[derive(Debug, Parser)]
@@ -13,13 +55,15 @@ use std::path::PathBuf;
     name = "vitrine",
     version,
     about,
+    after_help = AFTER_HELP,
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
     /// Command to run; without one the viewer window opens.
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Model to open in the viewer (default: the bundled demo model).
+    /// Model to open in the viewer (default: the bundled demo model); may be
+    /// ARCHIVE!/PATH.
     pub file: Option<PathBuf>,
 }
 
@@ -28,6 +72,70 @@ pub struct Cli {
 pub enum Command {
     /// Print what a model file holds (text, or one JSON object per file with --json).
     Info(info::InfoArgs),
-    /// Render a model (or every model under a folder) to PNG without a window.
+    /// Render a model (or every model under a folder or in an archive) to PNG without a
+    /// window.
     Render(render::RenderArgs),
+    /// Print shell completions (bash, zsh, fish, powershell, elvish) to standard output.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// The loader flags every subcommand takes.
+#[derive(Debug, Clone, Default, Args)]
+pub struct LoadArgs {
+    /// A data root searched for textures, event models and game data after the model's
+    /// own folder (repeatable, first wins, like the game: a mod over mp over base): a
+    /// folder or an archive (.wz, .zip). E.g. a Warzone 2100 data folder, a Trespasser
+    /// data root (`Map\Lab\x.bmp` is looked up under it), a PangYa texture folder.
+    #[arg(long = "data", alias = "texture-root", value_name = "PATH")]
+    pub data: Vec<PathBuf>,
+    /// PMF transform rules.
+    #[command(flatten)]
+    pub pmf: info::PmfArgs,
+}
+
+impl LoadArgs {
+    /// The loader settings these flags ask for.
+    pub fn options(&self) -> LoadOptions {
+        LoadOptions {
+            data_roots: self.data.iter().map(|p| FileRef::parse(p)).collect(),
+            pmf: self.pmf.options(),
+        }
+    }
+}
+
+/// Prints completions for `shell` to standard output.
+pub fn completions(shell: clap_complete::Shell) -> i32 {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    clap_complete::generate(shell, &mut cmd, "vitrine", &mut std::io::stdout());
+    exit::OK
+}
+
+/// Runs `f` for one input of a batch; a panic (a bug in a loader or the renderer) becomes
+/// an error naming the file, so one bad file never ends a batch of thousands.
+pub fn catch_per_file<T>(
+    file: &FileRef,
+    f: impl FnOnce() -> Result<T, String>,
+) -> Result<T, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(format!(
+                "{file}: internal error: crashed while processing this file ({what}); please report it"
+            ))
+        }
+    }
+}
+
+/// Expands the inputs of a subcommand into model files (see [`crate::files::walk`]).
+pub fn model_inputs(inputs: &[PathBuf]) -> crate::files::walk::Walk {
+    crate::files::walk::walk(inputs, crate::formats::is_model_name)
 }

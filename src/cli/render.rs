@@ -1,16 +1,19 @@
 //! `vitrine render`: models to PNG without a window.
 //!
-//! One file: `vitrine render FILE -o out.png`. A folder: every model under it, in one
-//! process on one device with one [`SceneRenderer`] and one [`RenderTarget`], output names
-//! mirroring the relative paths (`structs/blbhq.pie` → `OUTDIR/structs/blbhq.png`). PNG
-//! encoding and writing run on a second thread while the next model renders. Failures are
-//! listed at the end; the exit code is 1 if any model failed.
+//! One file: `vitrine render FILE -o out.png`. A folder or an archive: every model in
+//! it, in one process on one device with one [`SceneRenderer`] and one [`RenderTarget`],
+//! output names mirroring the relative paths (`structs/blbhq.pie` →
+//! `OUTDIR/structs/blbhq.png`; see [`output_names`]: names never collide, and a PangYa
+//! character is rendered once, not once per part). PNG encoding and writing run on a
+//! second thread while the next model renders. A file that fails (or crashes the loader)
+//! is listed at the end and the batch goes on; the exit code is 1 if any model failed.
 //!
 //! Animation: `--frame N` or `--time SECONDS` poses the model in a clip (`--clip NAME`,
 //! default the model's first clip); without them the rest pose is drawn. An animated
 //! render is framed on everything the clip shows over all its frames, so renders of
 //! different frames of one clip share one camera and can be put together into a movie.
 
+use crate::files::FileRef;
 use crate::formats::{self, LoadOptions, resolve::Resolver};
 use crate::model::{Model, Pose};
 use crate::render::{
@@ -24,9 +27,10 @@ use std::path::{Path, PathBuf};
 /// Arguments of `vitrine render`.
 #[derive(Debug, Args)]
 pub struct RenderArgs {
-    /// Model file, or a folder: every model below it is rendered.
+    /// Model file (or ARCHIVE!/PATH), or a folder or archive: every model in it is
+    /// rendered.
     pub input: PathBuf,
-    /// Output PNG (for a file) or output folder (for a folder).
+    /// Output PNG (for a file) or output folder (for a folder or archive).
     #[arg(short, long)]
     pub output: PathBuf,
     /// Image size as WIDTHxHEIGHT.
@@ -54,13 +58,9 @@ pub struct RenderArgs {
         default_value = "textured"
     )]
     pub colour_mode: ColourMode,
-    /// Extra folder to search for textures (repeatable); e.g. a Trespasser data root
-    /// (`Map\Lab\x.bmp` is looked up under it with its whole relative path).
-    #[arg(long = "texture-root", value_name = "DIR")]
-    pub texture_roots: Vec<PathBuf>,
-    /// PMF transform rules.
+    /// Data roots and PMF rules.
     #[command(flatten)]
-    pub pmf: crate::cli::info::PmfArgs,
+    pub load: super::LoadArgs,
     /// Overlays to draw, comma-separated: connectors, normals, wireframe, bounds, grid,
     /// axes, bones, collision, shadow-mesh, xray (through the model), or all.
     #[arg(long, value_parser = crate::render::Overlays::parse_list, value_name = "LIST")]
@@ -257,14 +257,11 @@ pub fn render_model(
         .map_err(|e| e.to_string())
 }
 
-/// Encodes `img` as PNG and writes it to `path` atomically (temp file + rename).
+/// Encodes `img` as PNG and writes it to `path` atomically ([`crate::files::atomic`]).
 pub fn write_png_atomic(path: &Path, img: &image::RgbaImage) -> Result<(), String> {
     use image::ImageEncoder;
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| fail(&e))?;
-    }
     let mut bytes = Vec::new();
     PngEncoder::new_with_quality(&mut bytes, CompressionType::Fast, FilterType::Adaptive)
         .write_image(
@@ -274,68 +271,123 @@ pub fn write_png_atomic(path: &Path, img: &image::RgbaImage) -> Result<(), Strin
             image::ExtendedColorType::Rgba8,
         )
         .map_err(|e| fail(&e))?;
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp{}", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    let written = std::fs::write(&tmp, &bytes).and_then(|_| std::fs::rename(&tmp, path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(fail(&e));
-    }
-    Ok(())
+    crate::files::atomic::write(path, &bytes).map_err(|e| e.to_string())
 }
 
-/// Runs `vitrine render`; returns the process exit code.
+/// Runs `vitrine render`; returns the process exit code ([`super::exit`]).
 pub fn run(args: &RenderArgs) -> i32 {
+    let input = FileRef::parse(&args.input);
+    let is_file = crate::files::is_file(&input);
     let gpu = match Gpu::headless() {
         Ok(g) => g,
         Err(e) => {
             eprintln!("vitrine render: {e}");
-            return 2;
+            return super::exit::NO_GPU;
         }
     };
     let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue);
     let (w, h) = args.size;
     let target = RenderTarget::new(&gpu.device, w, h);
     let view = args.view_settings();
-    let options = LoadOptions {
-        texture_roots: args.texture_roots.clone(),
-        pmf: args.pmf.options(),
-    };
-    if args.input.is_dir() {
+    let options = args.load.options();
+    if !is_file {
         return run_batch(args, &gpu, &mut scene, &target, &view, &options);
     }
-    let model = match formats::load_path(&args.input, &options) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("vitrine render: {e}");
-            return 1;
+    let name = input.file_name();
+    let result = super::catch_per_file(&input, || {
+        let model = formats::load(&input, &options).map_err(|e| e.to_string())?;
+        for d in &model.diagnostics {
+            eprintln!("warning: {}", d.display_with(&name));
         }
-    };
-    let name = args
-        .input
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    for d in &model.diagnostics {
-        eprintln!("warning: {}", d.display_with(&name));
-    }
-    let result = args
-        .anim
-        .resolve(&model, false)
-        .map_err(|e| format!("{name}: {e}"))
-        .and_then(|at| render_model(&gpu, &mut scene, &target, &model, &view, at))
-        .and_then(|img| write_png_atomic(&args.output, &img));
+        let at = args
+            .anim
+            .resolve(&model, false)
+            .map_err(|e| format!("{name}: {e}"))?;
+        let img = render_model(&gpu, &mut scene, &target, &model, &view, at)?;
+        write_png_atomic(&args.output, &img)
+    });
     for warning in scene.warnings() {
         eprintln!("warning: {name}: {warning}");
     }
     match result {
-        Ok(()) => 0,
+        Ok(()) => super::exit::OK,
         Err(e) => {
             eprintln!("vitrine render: {e}");
-            1
+            super::exit::FAILED
         }
     }
+}
+
+/// One picture of a batch: the file to load and the output it is written to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchItem {
+    /// The model to load (for a PangYa character: one of its parts).
+    pub file: FileRef,
+    /// Output path relative to the output folder, with `/` separators.
+    pub output: String,
+    /// Other inputs drawn by this same picture (the other parts of a character).
+    pub grouped: Vec<FileRef>,
+}
+
+/// Output names for a batch of `files` under `base`, so that distinct inputs never share
+/// an output: `structs/blbhq.pie` → `structs/blbhq.png`; when two inputs of one folder
+/// share a stem (`a.pie`, `a.pmf`) both keep their extension (`a.pie.png`, `a.pmf.png`).
+/// The parts of one PangYa character (`.bpet`, `.mpet`, `.apet` of one folder and name
+/// prefix) each load the whole character, so it is rendered once, named after the prefix.
+pub fn output_names(files: &[FileRef], base: &FileRef) -> Vec<BatchItem> {
+    use std::collections::HashMap;
+    let rel = |f: &FileRef| f.relative_to(base).unwrap_or_else(|| f.file_name());
+    let folder_of = |r: &str| {
+        r.rsplit_once('/')
+            .map_or(String::new(), |(d, _)| format!("{d}/"))
+    };
+    // Group the parts of each character.
+    let mut items: Vec<(FileRef, String, Vec<FileRef>)> = Vec::new();
+    let mut character: HashMap<(String, String), usize> = HashMap::new();
+    for f in files {
+        let r = rel(f);
+        if formats::pet::assemble::is_part(f) {
+            let prefix = formats::pet::assemble::prefix(&f.file_name());
+            let key = (folder_of(&r).to_lowercase(), prefix.clone());
+            if let Some(&i) = character.get(&key) {
+                items[i].2.push(f.clone());
+                continue;
+            }
+            character.insert(key, items.len());
+            items.push((f.clone(), format!("{}{prefix}", folder_of(&r)), Vec::new()));
+        } else {
+            let stem = r
+                .rsplit_once('.')
+                .map_or(r.as_str(), |(s, _)| s)
+                .to_string();
+            items.push((f.clone(), stem, Vec::new()));
+        }
+    }
+    let mut count: HashMap<String, usize> = HashMap::new();
+    for (_, stem, _) in &items {
+        *count.entry(stem.to_lowercase()).or_default() += 1;
+    }
+    items
+        .into_iter()
+        .map(|(file, stem, grouped)| {
+            let clash = count[&stem.to_lowercase()] > 1;
+            let output = if clash {
+                let ext = if grouped.is_empty() && !formats::pet::assemble::is_part(&file) {
+                    file.extension().unwrap_or_default()
+                } else {
+                    "character".to_string()
+                };
+                format!("{stem}.{ext}.png")
+            } else {
+                format!("{stem}.png")
+            };
+            BatchItem {
+                file,
+                output,
+                grouped,
+            }
+        })
+        .collect()
 }
 
 fn run_batch(
@@ -346,18 +398,20 @@ fn run_batch(
     view: &ViewSettings,
     options: &LoadOptions,
 ) -> i32 {
-    let files = crate::cli::info::expand_inputs(std::slice::from_ref(&args.input));
+    let walk = super::model_inputs(std::slice::from_ref(&args.input));
+    let base = FileRef::parse(&args.input);
+    let items = output_names(&walk.files, &base);
     // A thumbnail never needs texels finer than a few per pixel.
     let longest = target.width.max(target.height);
     scene.set_max_texture_size(&gpu.device, (longest * 4).next_power_of_two());
     let mut resolver = Resolver::new();
     let start = std::time::Instant::now();
     let tty = std::io::stderr().is_terminal();
-    let mut failures: Vec<(PathBuf, String)> = Vec::new();
+    let mut failures: Vec<(String, String)> = walk.errors.clone();
     let mut warned = 0usize;
 
     // PNG encoding runs beside rendering; errors come back on `done`.
-    let (jobs, queue) = std::sync::mpsc::sync_channel::<(PathBuf, PathBuf, image::RgbaImage)>(4);
+    let (jobs, queue) = std::sync::mpsc::sync_channel::<(String, PathBuf, image::RgbaImage)>(4);
     let writer = std::thread::spawn(move || {
         let mut errors = Vec::new();
         for (source, out, img) in queue {
@@ -368,31 +422,30 @@ fn run_batch(
         errors
     });
 
-    for (i, path) in files.iter().enumerate() {
-        let rel = path.strip_prefix(&args.input).unwrap_or(path);
-        let out = args.output.join(rel).with_extension("png");
-        let rendered = formats::load_path_with(&mut resolver, path, options)
-            .map_err(|e| e.to_string())
-            .and_then(|model| {
-                if !model.diagnostics.is_empty() {
-                    warned += 1;
-                }
-                let at = args.anim.resolve(&model, true)?;
-                render_model(gpu, scene, target, &model, view, at)
-            });
+    for (i, item) in items.iter().enumerate() {
+        let out = args.output.join(&item.output);
+        let rendered = super::catch_per_file(&item.file, || {
+            let model = formats::load_with(&mut resolver, &item.file, options)
+                .map_err(|e| e.to_string())?;
+            if !model.diagnostics.is_empty() {
+                warned += 1;
+            }
+            let at = args.anim.resolve(&model, true)?;
+            render_model(gpu, scene, target, &model, view, at)
+        });
         match rendered {
             Ok(img) => {
-                if jobs.send((path.clone(), out, img)).is_err() {
-                    failures.push((path.clone(), "PNG writer stopped".into()));
+                if jobs.send((item.file.to_string(), out, img)).is_err() {
+                    failures.push((item.file.to_string(), "PNG writer stopped".into()));
                 }
             }
-            Err(e) => failures.push((path.clone(), e)),
+            Err(e) => failures.push((item.file.to_string(), e)),
         }
         let n = i + 1;
         if tty {
-            eprint!("\r[{n}/{}] {}\x1b[K", files.len(), rel.display());
-        } else if n % 100 == 0 || n == files.len() {
-            eprintln!("[{n}/{}] {}", files.len(), rel.display());
+            eprint!("\r[{n}/{}] {}\x1b[K", items.len(), item.output);
+        } else if n % 100 == 0 || n == items.len() {
+            eprintln!("[{n}/{}] {}", items.len(), item.output);
         }
     }
     drop(jobs);
@@ -401,21 +454,41 @@ fn run_batch(
         eprintln!();
     }
     let secs = start.elapsed().as_secs_f64();
-    let ok = files.len() - failures.len();
+    let total = items.len() + walk.errors.len();
+    let ok = total - failures.len();
     eprintln!(
-        "{ok} of {} models rendered to {} in {secs:.2} s ({:.1} models/s); {} texture files decoded; {warned} with warnings",
-        files.len(),
+        "{ok} of {total} models rendered to {} in {secs:.2} s ({:.1} models/s); {} texture files decoded; {warned} with warnings",
         args.output.display(),
-        files.len() as f64 / secs.max(1e-9),
+        items.len() as f64 / secs.max(1e-9),
         scene.textures_decoded()
     );
+    for item in items.iter().filter(|i| !i.grouped.is_empty()) {
+        let names: Vec<String> = item.grouped.iter().map(FileRef::file_name).collect();
+        eprintln!(
+            "grouped: {} is one character with {}: rendered once as {}",
+            item.file.file_name(),
+            names.join(", "),
+            item.output
+        );
+    }
+    if !walk.links_not_followed.is_empty() {
+        eprintln!(
+            "note: {} link(s) to folders not followed: {}",
+            walk.links_not_followed.len(),
+            walk.links_not_followed.join(", ")
+        );
+    }
     if !failures.is_empty() {
         eprintln!("{} failed:", failures.len());
         for (p, e) in &failures {
-            eprintln!("  {}: {e}", p.display());
+            eprintln!("  {p}: {e}");
         }
     }
-    i32::from(!failures.is_empty())
+    if failures.is_empty() {
+        super::exit::OK
+    } else {
+        super::exit::FAILED
+    }
 }
 
 #[cfg(test)]
@@ -433,5 +506,36 @@ mod tests {
         assert_eq!(parse_colour("#10a0FF"), Ok([0x10, 0xa0, 0xff]));
         assert!(parse_colour("#10a0F").is_err());
         assert_eq!(parse_view("TOP"), Ok(ViewPreset::Top));
+    }
+
+    #[test]
+    fn batch_names_never_collide_and_characters_render_once() {
+        let base = FileRef::Disk("/in".into());
+        let f = |p: &str| FileRef::Disk(format!("/in/{p}").into());
+        let files = [
+            f("a.pie"),
+            f("a.pmf"),
+            f("b.tpm"),
+            f("kuma/kuma_body.mpet"),
+            f("kuma/kuma.bpet"),
+            f("kuma/kuma_walk.apet"),
+            f("sub/a.pie"),
+        ];
+        let items = output_names(&files, &base);
+        let outs: Vec<&str> = items.iter().map(|i| i.output.as_str()).collect();
+        assert_eq!(
+            outs,
+            [
+                "a.pie.png",
+                "a.pmf.png",
+                "b.png",
+                "kuma/kuma.png",
+                "sub/a.png"
+            ]
+        );
+        assert_eq!(
+            items[3].grouped,
+            [f("kuma/kuma.bpet"), f("kuma/kuma_walk.apet")]
+        );
     }
 }

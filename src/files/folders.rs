@@ -46,3 +46,72 @@ pub fn screenshot_dir() -> PathBuf {
         })
         .unwrap_or_else(|| PathBuf::from("vitrine-screenshots"))
 }
+
+/// Where Warzone 2100 is usually installed: Linux packages and Flatpak, Steam on Linux,
+/// Windows and macOS, Windows' default folders, and the macOS app bundle. Each is the
+/// folder that holds `base.wz` and `mp.wz` (or unpacked `base/` and `mp/`).
+fn warzone2100_candidates() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = [
+        "/usr/share/games/warzone2100",
+        "/usr/share/warzone2100",
+        "/usr/local/share/warzone2100",
+        "/usr/local/share/games/warzone2100",
+        "/var/lib/flatpak/app/net.wz2100.wz2100/current/active/files/share/warzone2100",
+        "/Applications/Warzone 2100.app/Contents/Resources/data",
+        "C:\\Program Files\\Warzone 2100\\data",
+        "C:\\Program Files (x86)\\Warzone 2100\\data",
+        "C:\\Program Files (x86)\\Steam\\steamapps\\common\\Warzone 2100\\data",
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .collect();
+    if let Some(home) = directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf()) {
+        for rel in [
+            ".local/share/Steam/steamapps/common/Warzone 2100/data",
+            ".steam/steam/steamapps/common/Warzone 2100/data",
+            ".local/share/flatpak/app/net.wz2100.wz2100/current/active/files/share/warzone2100",
+            "Library/Application Support/Steam/steamapps/common/Warzone 2100/Warzone 2100.app/Contents/Resources/data",
+        ] {
+            v.push(home.join(rel));
+        }
+    }
+    v
+}
+
+/// A Warzone 2100 installation found on this machine, as data roots in the game's order
+/// (`mp` over `base`), or `None`. Offered to the user, never used unasked.
+pub fn find_warzone2100() -> Option<Vec<PathBuf>> {
+    warzone2100_candidates()
+        .into_iter()
+        .find_map(|dir| warzone2100_layers(&dir))
+}
+
+/// The `mp` and `base` layers (archives or unpacked folders) in `dir`, `mp` first; `None`
+/// without `base`.
+pub fn warzone2100_layers(dir: &std::path::Path) -> Option<Vec<PathBuf>> {
+    let layer = |name: &str| {
+        [format!("{name}.wz"), name.to_string()]
+            .into_iter()
+            .map(|n| dir.join(n))
+            .find(|p| p.exists())
+    };
+    let base = layer("base")?;
+    Some(layer("mp").into_iter().chain([base]).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layers_are_mp_over_base() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(warzone2100_layers(dir.path()), None);
+        std::fs::write(dir.path().join("base.wz"), b"").unwrap();
+        std::fs::create_dir(dir.path().join("mp")).unwrap();
+        assert_eq!(
+            warzone2100_layers(dir.path()).unwrap(),
+            [dir.path().join("mp"), dir.path().join("base.wz")]
+        );
+    }
+}

@@ -186,6 +186,14 @@ pub fn list(dir: &FileRef) -> io::Result<Vec<(String, FileRef, EntryKind)>> {
     }
 }
 
+/// The last component of `path` as text (the whole path if it has none): for titles,
+/// menus and messages.
+pub fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
 /// The opened archive at `path` (its entries, the names it ignored).
 pub fn open_archive(path: &Path) -> io::Result<std::sync::Arc<Archive>> {
     archive::open(path)

@@ -77,13 +77,8 @@ impl FileRef {
     /// The last component (`drlbod01.pie`); an archive root gives the archive's name.
     pub fn file_name(&self) -> String {
         match self {
-            FileRef::Disk(p) => p
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| p.display().to_string()),
-            FileRef::Entry { archive, path } if path.is_empty() => {
-                FileRef::Disk(archive.clone()).file_name()
-            }
+            FileRef::Disk(p) => super::file_name(p),
+            FileRef::Entry { archive, path } if path.is_empty() => super::file_name(archive),
             FileRef::Entry { path, .. } => path.rsplit('/').next().unwrap_or(path).to_string(),
         }
     }

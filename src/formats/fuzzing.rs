@@ -176,7 +176,7 @@ fn archive(data: &[u8], options: &LoadOptions, outcome: &mut Outcome) -> Result<
             Err(e) => return Err(format!("reading {path}: error does not name it: {e}")),
         };
         let file = path.rsplit('/').next().unwrap_or(&path).to_string();
-        let result = if format == Format::Pet && pet::assemble::is_part(Path::new(&file)) {
+        let result = if format == Format::Pet && pet::Kind::from_name(&file) != pet::Kind::Pet {
             pet::assemble::assemble((&file, &bytes), &[])
         } else {
             parse(format, &bytes, &file, options)

@@ -1,8 +1,9 @@
 //! One pure loader per format: bytes in, [`Model`] or [`LoadError`] out. No GPU, no UI.
 //!
-//! [`load_path`] is the edge that touches the file system: it reads the file, picks the
-//! loader by extension (checking the magic where there is one), then resolves texture
-//! and event files next to it ([`resolve`]).
+//! [`load`] is the edge: it asks [`crate::files`] for the bytes (a loose file or an
+//! archive entry), picks the loader by extension (checking the magic where there is one),
+//! then resolves texture and event files through the same module ([`resolve`]). No code
+//! under `formats/` touches the file system itself.
 
 mod error;
 pub mod fuzzing;
@@ -12,29 +13,38 @@ pub mod pmf;
 pub mod reader;
 pub mod resolve;
 pub mod text;
+pub mod texture;
 pub mod tpm;
 
 pub use error::{ErrorKind, LoadError};
 
+use crate::files::FileRef;
 use crate::model::{Format, Model};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Largest input any loader accepts (no real model comes near it).
-pub const MAX_FILE_BYTES: u64 = 256 << 20;
+pub const MAX_FILE_BYTES: u64 = crate::files::MAX_FILE_BYTES;
 
 /// Options a user can change that affect loading.
 #[derive(Debug, Clone, Default)]
 pub struct LoadOptions {
-    /// Extra folders to search for textures (a Trespasser data root, a PangYa texture
-    /// folder, a Warzone 2100 `data/` folder), before the model's own folder.
-    pub texture_roots: Vec<PathBuf>,
+    /// Data roots, searched in order after the model's own folder for textures, event
+    /// models and game data: folders or archive roots (a Warzone 2100 mod over `mp.wz`
+    /// over `base`, a Trespasser data root, a PangYa texture folder).
+    pub data_roots: Vec<FileRef>,
     /// PMF transform rules the format leaves unstated (units, Euler order, root mode).
     pub pmf: pmf::PmfOptions,
 }
 
 /// Picks the format from a file name's extension (case-insensitive).
 pub fn format_for_path(path: &Path) -> Option<Format> {
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    format_for_name(&path.file_name()?.to_string_lossy())
+}
+
+/// Picks the format from a file name's extension (case-insensitive).
+pub fn format_for_name(name: &str) -> Option<Format> {
+    let (_, ext) = name.rsplit_once('.')?;
+    let ext = ext.to_ascii_lowercase();
     match ext.as_str() {
         "pie" => Some(Format::Pie),
         "pmf" => Some(Format::Pmf),
@@ -47,6 +57,12 @@ pub fn format_for_path(path: &Path) -> Option<Format> {
 /// Whether `path` names a file any loader reads (by extension).
 pub fn is_model_path(path: &Path) -> bool {
     format_for_path(path).is_some()
+}
+
+/// Whether a file name is one any loader reads (by extension): the filter for
+/// [`crate::files::walk::walk`].
+pub fn is_model_name(name: &str) -> bool {
+    format_for_name(name).is_some()
 }
 
 /// Parses `bytes` as `format` without touching the file system (textures stay
@@ -84,30 +100,33 @@ pub fn warn_overflowing_nodes(model: &mut Model) {
         model.warn(
             crate::model::Location::File,
             format!(
-                "node {name:?}: its rest transform is too large to draw (it overflows once                  combined with its parents'); it and its children are hidden"
+                "node {name:?}: its rest transform is too large to draw (it overflows once \
+                 combined with its parents'); it and its children are hidden"
             ),
         );
     }
 }
 
-/// Reads, parses and resolves the model at `path`.
+/// Reads, parses and resolves the model at `path` (a plain path, or `a.wz!/x/y.pie`).
 pub fn load_path(path: &Path, options: &LoadOptions) -> Result<Model, LoadError> {
-    load_path_with(&mut resolve::Resolver::new(), path, options)
+    load(&FileRef::parse(path), options)
 }
 
-/// [`load_path`] with a caller-owned [`resolve::Resolver`], so a batch lists each texture
+/// Reads, parses and resolves the model `file` (loose or inside an archive).
+pub fn load(file: &FileRef, options: &LoadOptions) -> Result<Model, LoadError> {
+    load_with(&mut resolve::Resolver::new(), file, options)
+}
+
+/// [`load`] with a caller-owned [`resolve::Resolver`], so a batch lists each texture
 /// folder once.
-pub fn load_path_with(
+pub fn load_with(
     resolver: &mut resolve::Resolver,
-    path: &Path,
+    file: &FileRef,
     options: &LoadOptions,
 ) -> Result<Model, LoadError> {
-    let _processing = crate::crash::processing(path.display());
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string());
-    let format = format_for_path(path).ok_or_else(|| {
+    let _processing = crate::crash::processing(file);
+    let name = file.file_name();
+    let format = format_for_name(&name).ok_or_else(|| {
         LoadError::new(
             ErrorKind::Unsupported,
             crate::model::Location::File,
@@ -117,19 +136,19 @@ pub fn load_path_with(
     })?;
     let mut model = if format == Format::Pet {
         // PET characters span several files (skeleton, parts, animations).
-        pet::assemble::load(path, options)?
+        pet::assemble::load(file, options)?
     } else {
-        let bytes = read_file(path).map_err(|e| e.in_file(&name))?;
+        let bytes = read_file(file).map_err(|e| e.in_file(&name))?;
         parse(format, &bytes, &name, options)?
     };
     if format == Format::Pmf {
-        pmf::attach_sidecar(&mut model, path, options);
+        pmf::attach_sidecar(&mut model, file, options);
     }
     if format == Format::Pet {
         // (`parse` already did this for the other formats.)
         warn_overflowing_nodes(&mut model);
     }
-    resolve::resolve_model_with(resolver, &mut model, path, options);
+    resolve::resolve_model_with(resolver, &mut model, file, options);
     model.validate().map_err(|msg| {
         LoadError::new(
             ErrorKind::Invalid,
@@ -141,15 +160,17 @@ pub fn load_path_with(
     Ok(model)
 }
 
-/// Reads a whole file through [`crate::files::read`]: anything over [`MAX_FILE_BYTES`],
-/// a folder, a pipe or a device is refused with a message (a FIFO would block forever).
-pub fn read_file(path: &Path) -> Result<Vec<u8>, LoadError> {
-    crate::files::read(&crate::files::FileRef::Disk(path.to_path_buf())).map_err(|e| {
-        let kind = if e.kind() == std::io::ErrorKind::FileTooLarge {
-            ErrorKind::CountTooLarge
-        } else {
-            ErrorKind::Io
+/// Reads a whole file (loose or an archive entry), refusing anything over
+/// [`MAX_FILE_BYTES`], folders, pipes and devices.
+pub fn read_file(file: &FileRef) -> Result<Vec<u8>, LoadError> {
+    crate::files::read(file).map_err(|e| {
+        let kind = match e.kind() {
+            std::io::ErrorKind::FileTooLarge => ErrorKind::CountTooLarge,
+            _ => ErrorKind::Io,
         };
-        LoadError::new(kind, crate::model::Location::File, e.to_string())
+        // The caller names the file (`in_file`); keep only what else the error says.
+        let msg = e.to_string();
+        let msg = msg.strip_prefix(&format!("{file}: ")).unwrap_or(&msg);
+        LoadError::new(kind, crate::model::Location::File, msg)
     })
 }

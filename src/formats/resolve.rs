@@ -1,24 +1,29 @@
-//! Finding the files a model names: textures and event models. Shared by every format.
+//! Finding the files a model names: textures and event models, for every format, whether
+//! the model is a loose file or an entry of a `.wz`/`.zip` archive. All reading goes
+//! through [`crate::files`]; this module only knows the search order.
 //!
-//! Texture names are matched case-insensitively (they come from Windows and DOS tools).
-//! Search order for a name (Windows `\` or `/` separated, possibly with folders):
-//! 1. each user texture root, with the whole relative path, then the bare name;
-//! 2. the model's own folder (relative path, then bare name);
-//! 3. `texpages/`, `base/texpages/` and `mp/texpages/` in the model's folder and in each
-//!    of its ancestors (Warzone 2100's `data/base`, `data/mp` layout).
+//! Names are matched case-insensitively (they come from Windows and DOS tools). The search
+//! order for a texture name (`\` or `/` separated, possibly with folders) follows the game's
+//! layering — the model's own mod first, then the data roots in the user's order (a mod
+//! over `mp` over `base`):
+//! 1. the model's own folder (the whole relative path, then the bare name);
+//! 2. `texpages/`, `base/texpages/` and `mp/texpages/` in the model's folder and in each
+//!    of its ancestors — inside an archive up to the archive's root (Warzone 2100's
+//!    `data/base`, `data/mp` layout, and a `.wz` whose paths start at the data folder);
+//! 3. each data root in order (a folder or an archive): the whole relative path, the bare
+//!    name, then `texpages/` (a Trespasser data root for `Map\…` paths, a PangYa texture
+//!    folder, a Warzone 2100 data folder or `.wz`).
 //!
 //! In each folder the exact name wins; then a `.pcx` name also tries `.png`; then a PIE
 //! page name `page-NN…` matches any `page-NN-….png` / `page-NN.png` (how old engines
 //! found renamed pages).
 
 use super::LoadOptions;
+use crate::files::{EntryKind, FileRef, Lookup};
 use crate::model::{Model, TextureRole};
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 
-/// Warzone 2100's model folders (relative to `data/base` or `data/mp`), searched for
-/// `EVENT` models.
-const WZ_MODEL_DIRS: &[&str] = &[
+/// Warzone 2100's model folders (relative to a data folder), searched for `EVENT` models.
+pub const WZ_MODEL_DIRS: &[&str] = &[
     "structs",
     "misc",
     "effects",
@@ -35,7 +40,7 @@ const WZ_MODEL_DIRS: &[&str] = &[
 /// Caches folder listings so a batch of models does not list `texpages/` every time.
 #[derive(Debug, Default)]
 pub struct Resolver {
-    listings: HashMap<PathBuf, Vec<(String, PathBuf)>>,
+    lookup: Lookup,
 }
 
 impl Resolver {
@@ -44,94 +49,109 @@ impl Resolver {
         Self::default()
     }
 
-    /// `(lower-case name, path)` of the entries of `dir` (empty if unreadable).
-    fn listing(&mut self, dir: &Path) -> &[(String, PathBuf)] {
-        self.listings.entry(dir.to_path_buf()).or_insert_with(|| {
-            let mut v: Vec<_> = std::fs::read_dir(dir)
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|e| (e.file_name().to_string_lossy().to_lowercase(), e.path()))
-                .collect();
-            v.sort();
-            v
-        })
-    }
-
-    /// Follows `components` from `dir`, matching each case-insensitively.
-    fn walk(&mut self, dir: &Path, components: &[&str]) -> Option<PathBuf> {
-        let mut cur = dir.to_path_buf();
-        for c in components {
-            let want = c.to_lowercase();
-            let next = self
-                .listing(&cur)
-                .iter()
-                .find(|(n, _)| *n == want)
-                .map(|(_, p)| p.clone())?;
-            cur = next;
-        }
-        cur.is_file().then_some(cur)
-    }
-
     /// Looks for the bare `file` (already lower-case) in `dir`, with the `.pcx` and
     /// `page-NN` fallbacks.
-    fn find_in(&mut self, dir: &Path, file: &str, page_prefix: bool) -> Option<PathBuf> {
-        let listing = self.listing(dir);
-        if let Some((_, p)) = listing.iter().find(|(n, _)| n == file) {
+    fn find_in(&mut self, dir: &FileRef, file: &str, page_prefix: bool) -> Option<FileRef> {
+        let listing = self.lookup.listing(dir);
+        let is_file = |k: &EntryKind| *k == EntryKind::File;
+        if let Some((_, p, _)) = listing.iter().find(|(n, _, k)| n == file && is_file(k)) {
             return Some(p.clone());
         }
         if let Some(stem) = file.strip_suffix(".pcx") {
             let png = format!("{stem}.png");
-            if let Some((_, p)) = listing.iter().find(|(n, _)| *n == png) {
+            if let Some((_, p, _)) = listing.iter().find(|(n, _, k)| *n == png && is_file(k)) {
                 return Some(p.clone());
             }
         }
         if page_prefix && let Some(prefix) = page_number_prefix(file) {
             return listing
                 .iter()
-                .find(|(n, _)| {
-                    n.ends_with(".png")
+                .find(|(n, _, k)| {
+                    is_file(k)
+                        && n.ends_with(".png")
                         && n.strip_prefix(prefix.as_str())
                             .is_some_and(|rest| rest.starts_with('-') || rest == ".png")
                 })
-                .map(|(_, p)| p.clone());
+                .map(|(_, p, _)| p.clone());
         }
         None
     }
 
-    /// Resolves a texture `name` for the model at `model_path`.
+    /// The whole relative path from `dir`, then the bare name in it.
+    fn find_path_or_name(
+        &mut self,
+        dir: &FileRef,
+        components: &[&str],
+        bare: &str,
+        page_prefix: bool,
+    ) -> Option<FileRef> {
+        if components.len() > 1
+            && let Some(p) = self.lookup.walk(dir, components)
+        {
+            return Some(p);
+        }
+        self.find_in(dir, bare, page_prefix)
+    }
+
+    /// Resolves a texture `name` for the model `model` (see the module docs for the order).
     pub fn texture(
         &mut self,
         name: &str,
-        model_path: &Path,
-        roots: &[PathBuf],
+        model: &FileRef,
+        roots: &[FileRef],
         page_prefix: bool,
-    ) -> Option<PathBuf> {
+    ) -> Option<FileRef> {
         let components: Vec<&str> = name
             .split(['\\', '/'])
             .filter(|c| !c.is_empty() && *c != ".")
             .collect();
         let bare = components.last()?.to_lowercase();
-        let model_dir = model_dir(model_path);
-        let model_dir = model_dir.as_path();
-        let mut dirs: Vec<PathBuf> = roots.to_vec();
-        dirs.push(model_dir.to_path_buf());
-        for dir in &dirs {
-            if components.len() > 1
-                && let Some(p) = self.walk(dir, &components)
-            {
-                return Some(p);
-            }
-            if let Some(p) = self.find_in(dir, &bare, page_prefix) {
-                return Some(p);
-            }
+        let model_dir = model_dir(model);
+        if let Some(p) = self.find_path_or_name(&model_dir, &components, &bare, page_prefix) {
+            return Some(p);
         }
         for ancestor in model_dir.ancestors() {
             for sub in ["texpages", "base/texpages", "mp/texpages"] {
-                let dir = ancestor.join(sub);
-                if dir.is_dir()
-                    && let Some(p) = self.find_in(&dir, &bare, page_prefix)
-                {
+                if let Some(p) = self.find_in(&ancestor.join(sub), &bare, page_prefix) {
+                    return Some(p);
+                }
+            }
+        }
+        for root in roots {
+            if let Some(p) = self.find_path_or_name(root, &components, &bare, page_prefix) {
+                return Some(p);
+            }
+            if let Some(p) = self.find_in(&root.join("texpages"), &bare, page_prefix) {
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    /// Resolves a model file named by another model (PIE `EVENT`): the model's folder,
+    /// then Warzone 2100's model folders in each ancestor (`mp` before `base`), then in
+    /// each data root.
+    pub fn model_file(
+        &mut self,
+        name: &str,
+        model: &FileRef,
+        roots: &[FileRef],
+    ) -> Option<FileRef> {
+        let bare = name.rsplit(['\\', '/']).next()?.to_lowercase();
+        let model_dir = model_dir(model);
+        if let Some(p) = self.find_in(&model_dir, &bare, false) {
+            return Some(p);
+        }
+        let mut data_dirs: Vec<FileRef> = Vec::new();
+        for ancestor in model_dir.ancestors() {
+            for layer in ["", "mp", "base"] {
+                data_dirs.push(ancestor.join(layer));
+            }
+        }
+        data_dirs.extend(roots.iter().cloned());
+        for data in data_dirs {
+            for sub in WZ_MODEL_DIRS {
+                if let Some(p) = self.find_in(&data.join(sub), &bare, false) {
                     return Some(p);
                 }
             }
@@ -139,24 +159,14 @@ impl Resolver {
         None
     }
 
-    /// Resolves a model file named by another model (PIE `EVENT`): the model's folder,
-    /// then Warzone 2100's model folders in each ancestor (`mp` before `base`).
-    pub fn model_file(&mut self, name: &str, model_path: &Path) -> Option<PathBuf> {
+    /// A Warzone 2100 model file by its bare name (`drlbod01.pie`), searched in each
+    /// data root's model folders in order: how the game finds the files its stats name.
+    pub fn wz_model(&mut self, name: &str, roots: &[FileRef]) -> Option<FileRef> {
         let bare = name.rsplit(['\\', '/']).next()?.to_lowercase();
-        let model_dir = model_dir(model_path);
-        let model_dir = model_dir.as_path();
-        if let Some(p) = self.find_in(model_dir, &bare, false) {
-            return Some(p);
-        }
-        for ancestor in model_dir.ancestors() {
-            for layer in ["", "mp", "base"] {
-                for sub in WZ_MODEL_DIRS {
-                    let dir = ancestor.join(layer).join(sub);
-                    if dir.is_dir()
-                        && let Some(p) = self.find_in(&dir, &bare, false)
-                    {
-                        return Some(p);
-                    }
+        for root in roots {
+            for sub in WZ_MODEL_DIRS {
+                if let Some(p) = self.find_in(&root.join(sub), &bare, false) {
+                    return Some(p);
                 }
             }
         }
@@ -164,15 +174,15 @@ impl Resolver {
     }
 }
 
-/// The folder a model file is in, absolute where possible, so that the ancestor search
-/// (`texpages/` beside a parent folder) also works for `vitrine render body.pie` run in
-/// the model's own folder.
-fn model_dir(model_path: &Path) -> PathBuf {
-    let parent = match model_path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    std::fs::canonicalize(parent).unwrap_or_else(|_| parent.to_path_buf())
+/// The folder a model file is in. On disk it is made absolute where possible, so that
+/// the ancestor search (`texpages/` beside a parent folder) also works for
+/// `vitrine render body.pie` run in the model's own folder.
+fn model_dir(model: &FileRef) -> FileRef {
+    match model.parent() {
+        Some(FileRef::Disk(p)) => FileRef::Disk(std::path::absolute(&p).unwrap_or(p)),
+        Some(dir) => dir,
+        None => model.clone(),
+    }
 }
 
 /// `page-12` for `page-12-player-buildings.png` or `page-12.png`; `None` otherwise.
@@ -182,56 +192,43 @@ fn page_number_prefix(file: &str) -> Option<String> {
     (digits > 0).then(|| format!("page-{}", &rest[..digits]))
 }
 
-/// Resolves every texture and event file of `model`, loaded from `path`; a texture that
+/// Resolves every texture and event file of `model`, loaded from `file`; a texture that
 /// cannot be found gets a warning (the renderer shows a checkerboard).
-pub fn resolve_model(model: &mut Model, path: &Path, options: &LoadOptions) {
-    resolve_model_with(&mut Resolver::new(), model, path, options);
+pub fn resolve_model(model: &mut Model, file: &FileRef, options: &LoadOptions) {
+    resolve_model_with(&mut Resolver::new(), model, file, options);
 }
 
 /// [`resolve_model`] with a caller-owned cache (batch rendering).
 pub fn resolve_model_with(
     resolver: &mut Resolver,
     model: &mut Model,
-    path: &Path,
+    file: &FileRef,
     options: &LoadOptions,
 ) {
     let mut missing = Vec::new();
     for t in &mut model.textures {
         // The page-NN fallback is for diffuse pages; masks must match their own name.
         let page_prefix = t.role == TextureRole::Base;
-        t.resolved = resolver.texture(&t.name, path, &options.texture_roots, page_prefix);
+        t.resolved = resolver.texture(&t.name, file, &options.data_roots, page_prefix);
         if t.resolved.is_none() {
             missing.push(format!(
-                "{:?} texture {} not found; showing a checkerboard",
-                t.role, t.name
+                "{} texture {} not found; showing a checkerboard",
+                t.role.name(),
+                t.name
             ));
         }
     }
     for m in missing {
-        model.warn(crate::model::Location::File, m.to_lowercase_first());
+        model.warn(crate::model::Location::File, m);
     }
     for e in &mut model.events {
-        e.resolved = resolver.model_file(&e.file, path);
+        e.resolved = resolver.model_file(&e.file, file, &options.data_roots);
         if e.resolved.is_none() {
             let msg = format!("event {} model {} not found", e.kind, e.file);
             model.diagnostics.push(crate::model::Diagnostic::warning(
                 crate::model::Location::File,
                 msg,
             ));
-        }
-    }
-}
-
-trait LowerFirst {
-    fn to_lowercase_first(&self) -> String;
-}
-
-impl LowerFirst for String {
-    fn to_lowercase_first(&self) -> String {
-        let mut c = self.chars();
-        match c.next() {
-            Some(f) => f.to_lowercase().chain(c).collect(),
-            None => String::new(),
         }
     }
 }
@@ -255,7 +252,8 @@ mod tests {
 
     #[test]
     fn finds_case_insensitively_with_fallbacks() {
-        let dir = std::env::temp_dir().join(format!("vitrine-resolve-{}", std::process::id()));
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().canonicalize().unwrap();
         let tex = dir.join("data/base/texpages");
         let models = dir.join("data/base/structs");
         let map = dir.join("Map/Lab");
@@ -267,39 +265,74 @@ mod tests {
             tex.join("page-12_tcmask.png"),
             models.join("Crate.BMP"),
             map.join("crate.bmp"),
+            map.join("fence.bmp"),
         ] {
             std::fs::write(f, b"x").unwrap();
         }
-        let model = models.join("blbhq.pie");
+        let model = FileRef::Disk(models.join("blbhq.pie"));
+        let disk = |p: std::path::PathBuf| Some(FileRef::Disk(p));
         let mut r = Resolver::new();
-        let cases: &[(&str, bool, Option<PathBuf>)] = &[
+        let cases: &[(&str, bool, Option<FileRef>)] = &[
             (
                 "page-12.png",
                 true,
-                Some(tex.join("page-12-player-buildings.png")),
+                disk(tex.join("page-12-player-buildings.png")),
             ),
             (
                 "PAGE-12_TCMASK.PNG",
                 false,
-                Some(tex.join("page-12_tcmask.png")),
+                disk(tex.join("page-12_tcmask.png")),
             ),
             ("page-12.png", false, None),
             ("page-13.png", true, None),
-            ("Map\\lab\\crate.bmp", false, Some(models.join("Crate.BMP"))),
+            ("Map\\lab\\crate.bmp", false, disk(models.join("Crate.BMP"))),
+            ("Map\\lab\\fence.bmp", false, None),
         ];
         for (name, prefix, want) in cases {
             assert_eq!(&r.texture(name, &model, &[], *prefix), want, "{name}");
         }
-        // A data root wins, with the whole relative path.
+        // The model's own folder wins over a data root (a mod over base); a name found
+        // only under the root resolves there, with the whole relative path.
+        let root = [FileRef::Disk(dir.clone())];
         assert_eq!(
-            r.texture(
-                "Map\\Lab\\Crate.BMP",
-                &model,
-                std::slice::from_ref(&dir),
-                false
-            ),
-            Some(map.join("crate.bmp"))
+            r.texture("Map\\Lab\\Crate.BMP", &model, &root, false),
+            disk(models.join("Crate.BMP"))
         );
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            r.texture("Map\\Lab\\Fence.BMP", &model, &root, false),
+            disk(map.join("fence.bmp"))
+        );
+    }
+
+    #[test]
+    fn resolves_inside_an_archive_then_in_a_lower_layer() {
+        use std::io::Write;
+        let tmp = tempfile::tempdir().unwrap();
+        let wz = tmp.path().join("mod.wz");
+        let mut z = zip::ZipWriter::new(std::fs::File::create(&wz).unwrap());
+        let opts = zip::write::SimpleFileOptions::default();
+        for name in ["Components/Bodies/Body.PIE", "texpages/page-1-mod.png"] {
+            z.start_file(name, opts).unwrap();
+            z.write_all(b"x").unwrap();
+        }
+        z.finish().unwrap();
+        let base = tmp.path().join("base");
+        std::fs::create_dir_all(base.join("texpages")).unwrap();
+        std::fs::write(base.join("texpages/page-2-base.png"), b"x").unwrap();
+        std::fs::write(base.join("texpages/page-1-base.png"), b"x").unwrap();
+        let model = FileRef::parse(&tmp.path().join("mod.wz!/components/bodies/body.pie"));
+        let roots = [FileRef::Disk(base.clone())];
+        let mut r = Resolver::new();
+        assert_eq!(
+            r.texture("page-1.png", &model, &roots, true)
+                .map(|f| f.to_string()),
+            Some(format!("{}!/texpages/page-1-mod.png", wz.display())),
+            "the mod's own page wins over base's"
+        );
+        assert_eq!(
+            r.texture("page-2.png", &model, &roots, true),
+            Some(FileRef::Disk(base.join("texpages/page-2-base.png"))),
+            "a page only in the lower layer is found there"
+        );
     }
 }

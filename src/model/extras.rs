@@ -1,7 +1,7 @@
 //! Connectors, event models, shadow meshes and collision boxes.
 
+use crate::files::FileRef;
 use glam::Vec3;
-use std::path::PathBuf;
 
 /// An attachment point (PIE `CONNECTORS`).
 #[derive(Debug, Clone, PartialEq)]
@@ -22,7 +22,7 @@ pub struct ModelEvent {
     /// File name as written.
     pub file: String,
     /// Where it was found, if anywhere.
-    pub resolved: Option<PathBuf>,
+    pub resolved: Option<FileRef>,
 }
 
 impl ModelEvent {

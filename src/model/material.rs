@@ -1,6 +1,6 @@
 //! Materials and texture references.
 
-use std::path::PathBuf;
+use crate::files::FileRef;
 
 /// What a texture is used for (the `role` of `info --json`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -41,8 +41,9 @@ pub struct TextureRef {
     pub role: TextureRole,
     /// The name exactly as the file writes it.
     pub name: String,
-    /// The file found on disk, or `None` if it is missing (shown as a checkerboard).
-    pub resolved: Option<PathBuf>,
+    /// The file found (on disk or in an archive), or `None` if it is missing (shown as a
+    /// checkerboard).
+    pub resolved: Option<FileRef>,
     /// PIE tileset slot (0 arizona, 1 urban, 2 rockies); `None` elsewhere.
     pub tileset: Option<u8>,
 }

@@ -1,19 +1,21 @@
 //! Texture decoding and upload, cached by file across models.
 //!
-//! Images are decoded with the `image` crate (PNG incl. paletted with `tRNS`, JPEG, BMP
-//! incl. 8-bit palettised, DDS with DXT1/3/5 blocks), converted to RGBA8 and uploaded with a CPU-built box-filtered
-//! mip chain. Colour textures (base maps) use an `*Srgb` format so the shader shades in
+//! Images are decoded by [`crate::formats::texture`] (bytes through [`crate::files`], so a
+//! page inside a `.wz` archive works like a loose one) and uploaded with a CPU-built
+//! box-filtered mip chain. Colour textures (base maps) use an `*Srgb` format so the shader shades in
 //! linear; data textures (masks, normal and specular maps) stay `Unorm`.
 //!
 //! A batch of thumbnails shares a handful of texture pages, so the cache outlives
 //! [`super::SceneRenderer::set_model`]: entries the current model does not use are evicted
-//! only once the cache grows past its byte budget. Failed decodes are cached too.
+//! only once the cache grows past its byte budget. Failed decodes are cached too. Entries
+//! are keyed by the file's [`crate::files::Stamp`], so a texture rewritten on disk (live
+//! reload) is decoded afresh, never served stale.
 //!
 //! Non-goals: KTX2, DDS other than DXT1/3/5, uploading compressed GPU formats (DDS blocks
 //! are decoded on the CPU), anisotropic filtering.
 
+use crate::files::{FileRef, Stamp};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// How a texture's bytes are interpreted.
@@ -57,7 +59,7 @@ const CACHE_BUDGET: u64 = 512 << 20;
 /// Decoded and uploaded textures keyed by file and class, plus the placeholders.
 #[derive(Debug)]
 pub struct TextureCache {
-    entries: HashMap<(PathBuf, TexClass), Entry>,
+    entries: HashMap<(FileRef, Stamp, TexClass), Entry>,
     generation: u64,
     max_size: u32,
     /// White 1×1 (untextured base; sRGB).
@@ -153,24 +155,25 @@ impl TextureCache {
         }
     }
 
-    /// The texture at `path`, decoded and uploaded once; `Err` with a message if it cannot
-    /// be read or decoded.
+    /// The texture `file`, decoded and uploaded once per version of the file; `Err` with
+    /// a message if it cannot be read or decoded.
     pub fn get(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-        path: &Path,
+        file: &FileRef,
         class: TexClass,
     ) -> Result<Arc<GpuTexture>, String> {
-        let key = (path.to_path_buf(), class);
+        let stamp = crate::files::stamp(file).unwrap_or_default();
+        let key = (file.clone(), stamp, class);
         let generation = self.generation;
         if let Some(e) = self.entries.get_mut(&key) {
             e.last_used = generation;
             return e.result.clone();
         }
-        let result = decode(path).and_then(|img| {
+        let result = decode(file).and_then(|img| {
             self.decoded += 1;
-            let label = format!("vitrine texture {}", path.display());
+            let label = format!("vitrine texture {file}");
             // A page the GPU has no memory for falls back to the checkerboard with a
             // warning instead of taking the device down.
             let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
@@ -178,8 +181,7 @@ impl TextureCache {
             match pollster::block_on(scope.pop()) {
                 None => Ok(Arc::new(texture)),
                 Some(e) => Err(format!(
-                    "{}: the GPU ran out of memory uploading it ({e})",
-                    path.display()
+                    "{file}: the GPU ran out of memory uploading it ({e})"
                 )),
             }
         });
@@ -198,65 +200,7 @@ fn entry_bytes(e: &Entry) -> u64 {
     e.result.as_ref().map(|t| t.bytes).unwrap_or(0)
 }
 
-/// Largest texture side decoded, in texels (the largest any GPU samples).
-pub const MAX_TEXTURE_SIDE: u32 = 16384;
-/// Most memory one texture decode may allocate: 512 MiB, an 11585² RGBA page. Real
-/// texture pages are 256² to 2048²; a larger claim (a 16384² page is 1 GiB decoded, a
-/// decompression bomb claims more) is refused before decoding, and the model shows the
-/// checkerboard with a warning instead of exhausting memory.
-pub const MAX_DECODE_BYTES: u64 = 512 << 20;
-
-/// The decoding limits: [`MAX_TEXTURE_SIDE`] and [`MAX_DECODE_BYTES`].
-pub fn decode_limits() -> image::Limits {
-    let mut limits = image::Limits::default();
-    limits.max_image_width = Some(MAX_TEXTURE_SIDE);
-    limits.max_image_height = Some(MAX_TEXTURE_SIDE);
-    limits.max_alloc = Some(MAX_DECODE_BYTES);
-    limits
-}
-
-/// Reads (through [`crate::files::read`]) and decodes an image file (format from its
-/// content, falling back to the name) within [`decode_limits`]; the RGBA result must fit
-/// [`MAX_DECODE_BYTES`] too.
-pub fn decode(path: &Path) -> Result<image::RgbaImage, String> {
-    let bytes = crate::files::read(&crate::files::FileRef::Disk(path.to_path_buf()))
-        .map_err(|e| e.to_string())?;
-    decode_bytes(&bytes, path)
-}
-
-/// Decodes an image held in memory; `path` names it in messages and gives the format
-/// when the content does not.
-pub fn decode_bytes(bytes: &[u8], path: &Path) -> Result<image::RgbaImage, String> {
-    let reader = || -> Result<_, String> {
-        let mut r = image::ImageReader::new(std::io::Cursor::new(bytes))
-            .with_guessed_format()
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        if r.format().is_none() {
-            r.set_format(
-                image::ImageFormat::from_path(path)
-                    .map_err(|e| format!("{}: cannot decode: {e}", path.display()))?,
-            );
-        }
-        r.limits(decode_limits());
-        Ok(r)
-    };
-    let (w, h) = reader()?
-        .into_dimensions()
-        .map_err(|e| format!("{}: cannot decode: {e}", path.display()))?;
-    let rgba = u64::from(w) * u64::from(h) * 4;
-    if rgba > MAX_DECODE_BYTES {
-        return Err(format!(
-            "{}: {w}×{h} texels ({} MiB as RGBA); the limit is {} MiB",
-            path.display(),
-            rgba >> 20,
-            MAX_DECODE_BYTES >> 20
-        ));
-    }
-    let img = reader()?
-        .decode()
-        .map_err(|e| format!("{}: cannot decode: {e}", path.display()))?;
-    Ok(img.into_rgba8())
-}
+pub use crate::formats::texture::decode;
 
 /// Halves an RGBA8 image with a 2×2 box filter (odd edges repeat the last texel).
 fn half(img: &image::RgbaImage) -> image::RgbaImage {
@@ -382,11 +326,7 @@ mod tests {
         bytes.extend_from_slice(&0x07E0u16.to_le_bytes());
         bytes.extend_from_slice(&0u16.to_le_bytes());
         bytes.extend_from_slice(&0x5555_0000u32.to_le_bytes());
-        let path = std::env::temp_dir().join(format!("vitrine-dxt1-{}.tex", std::process::id()));
-        std::fs::write(&path, &bytes).unwrap();
-        let img = decode(&path);
-        std::fs::remove_file(&path).ok();
-        let img = img.unwrap();
+        let img = crate::formats::texture::decode_bytes(&bytes, "dxt1.tex").unwrap();
         assert_eq!(img.dimensions(), (4, 4));
         assert_eq!(img.get_pixel(0, 0).0, [0, 255, 0, 255]);
         assert_eq!(img.get_pixel(3, 3).0, [0, 0, 0, 255]);

@@ -60,3 +60,23 @@ pub fn bad_files_on_disk(synthetic: &std::path::Path, prefix: &str) -> Vec<Strin
     on_disk.sort();
     on_disk
 }
+
+/// Every model file under `dir` (sorted, through the app's one folder walk); panics if the
+/// walk reports an error.
+pub fn model_files(dir: &std::path::Path) -> Vec<PathBuf> {
+    let walk = vitrine::files::walk::walk(&[dir.to_path_buf()], vitrine::formats::is_model_name);
+    assert!(walk.errors.is_empty(), "{:?}", walk.errors);
+    walk.files
+        .into_iter()
+        .map(|f| f.as_disk().expect("a loose file").to_path_buf())
+        .collect()
+}
+
+/// A `vitrine render` run that exited with the no-GPU code: fails under
+/// `VITRINE_REQUIRE_GPU=1` (CI), else says the test is skipped.
+pub fn no_gpu(output: &str) {
+    if std::env::var("VITRINE_REQUIRE_GPU").as_deref() == Ok("1") {
+        panic!("VITRINE_REQUIRE_GPU=1 but vitrine render found no GPU: {output}");
+    }
+    eprintln!("SKIPPED: vitrine render found no GPU adapter: {output}");
+}

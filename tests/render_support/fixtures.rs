@@ -25,7 +25,7 @@ pub fn write_png(dir: &Path, name: &str, img: &image::RgbaImage) -> PathBuf {
 /// A texture reference already resolved to `path` (or missing with `None`).
 pub fn tex(role: TextureRole, name: &str, path: Option<PathBuf>) -> TextureRef {
     let mut t = TextureRef::new(role, name);
-    t.resolved = path;
+    t.resolved = path.map(Into::into);
     t
 }
 

@@ -9,25 +9,25 @@
 //!
 //! A broken sibling is skipped with a warning; a broken opened file is an error.
 //! This module and [`crate::formats::resolve`] are the only parts of the PET loader
-//! that touch the file system.
+//! that ask [`crate::files`] for files (a character may also sit inside an archive).
 
 use super::build::{self, Builder};
 use super::sections::{self, PetFile};
 use super::textures;
 use super::{Kind, parse};
+use crate::files::{EntryKind, FileRef};
 use crate::formats::resolve::Resolver;
 use crate::formats::{LoadError, LoadOptions, read_file};
 use crate::model::{AlphaSource, BlendMode, Diagnostic, Location, Model, TextureRef, TextureRole};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Most sibling files one character may have (a folder of thousands is not a character).
 pub const MAX_PARTS: usize = 64;
 
-/// Whether `path` is a part of a multi-file character (`.bpet`, `.mpet`, `.apet`).
-pub fn is_part(path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    name.is_some_and(|n| Kind::from_name(&n) != Kind::Pet)
+/// Whether `file` is a part of a multi-file character (`.bpet`, `.mpet`, `.apet`).
+pub fn is_part(file: &FileRef) -> bool {
+    Kind::from_name(&file.file_name()) != Kind::Pet
 }
 
 /// The lower-case prefix of a file name before the first `_` (the whole stem if none).
@@ -39,68 +39,53 @@ pub fn prefix(file_name: &str) -> String {
     stem.split('_').next().unwrap_or("").to_lowercase()
 }
 
-/// The `.bpet`/`.mpet`/`.apet` files next to `path` with its prefix, `path` included,
+/// The `.bpet`/`.mpet`/`.apet` files next to `file` with its prefix, `file` included,
 /// sorted by name.
-pub fn siblings(path: &Path) -> Vec<PathBuf> {
-    let own = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let want = prefix(&own);
-    let dir = path
+pub fn siblings(file: &FileRef) -> Vec<FileRef> {
+    let want = prefix(&file.file_name());
+    let listing = file
         .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .and_then(|dir| crate::files::list(&dir).ok())
+        .unwrap_or_default();
+    let mut out: Vec<FileRef> = listing
         .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            let n = p
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            p.is_file() && Kind::from_name(&n) != Kind::Pet && prefix(&n) == want
+        .filter(|(n, _, k)| {
+            *k == EntryKind::File && Kind::from_name(n) != Kind::Pet && prefix(n) == want
         })
+        .map(|(_, r, _)| r)
         .collect();
-    out.sort();
-    if !out.iter().any(|p| p.file_name() == path.file_name()) {
-        out.insert(0, path.to_path_buf());
+    if !out.iter().any(|p| p.file_name() == file.file_name()) {
+        out.insert(0, file.clone());
     }
     out
 }
 
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string())
-}
-
-fn stem(path: &Path) -> String {
-    path.file_stem()
+/// A file name without its extension.
+fn stem(name: &str) -> String {
+    Path::new(name)
+        .file_stem()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
 }
 
-/// Loads the model at `path`: a `.pet` on its own, any other kind with its siblings;
+/// Loads the model `file`: a `.pet` on its own, any other kind with its siblings;
 /// then adds `<stem>_mask.jpg` alpha companions that exist.
-pub fn load(path: &Path, options: &LoadOptions) -> Result<Model, LoadError> {
-    let name = file_name(path);
-    let mut model = if is_part(path) {
-        load_group(path)?
+pub fn load(file: &FileRef, options: &LoadOptions) -> Result<Model, LoadError> {
+    let name = file.file_name();
+    let mut model = if is_part(file) {
+        load_group(file)?
     } else {
-        let bytes = read_file(path).map_err(|e| e.in_file(&name))?;
+        let bytes = read_file(file).map_err(|e| e.in_file(&name))?;
         parse(&bytes, &name).map_err(|e| e.in_file(&name))?
     };
-    add_masks(&mut model, path, options);
+    add_masks(&mut model, file, options);
     Ok(model)
 }
 
 /// For each material whose base texture has a `<stem>_mask.jpg` companion, uses the
 /// companion's red channel as alpha (alpha test, double-sided); a `[`-prefixed `.dds`
 /// uses its own alpha instead ([`textures::own_alpha`]).
-pub fn add_masks(model: &mut Model, path: &Path, options: &LoadOptions) {
+pub fn add_masks(model: &mut Model, file: &FileRef, options: &LoadOptions) {
     let mut resolver = Resolver::new();
     for m in 0..model.materials.len() {
         let Some(base) = model.materials[m].base else {
@@ -119,7 +104,7 @@ pub fn add_masks(model: &mut Model, path: &Path, options: &LoadOptions) {
         }
         let mask = textures::mask_name(&base_name);
         if resolver
-            .texture(&mask, path, &options.texture_roots, false)
+            .texture(&mask, file, &options.data_roots, false)
             .is_none()
         {
             continue;
@@ -164,10 +149,10 @@ fn from_sibling(notes: &[Diagnostic], file: &str) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// Loads the character `path` belongs to: reads the opened file and its siblings, then
-/// [`assemble_with`].
-fn load_group(path: &Path) -> Result<Model, LoadError> {
-    let name = file_name(path);
+/// Loads the character `path` belongs to: reads the opened file and its siblings (through
+/// [`crate::files`]), then [`assemble_with`].
+fn load_group(path: &FileRef) -> Result<Model, LoadError> {
+    let name = path.file_name();
     let bytes = read_file(path).map_err(|e| e.in_file(&name))?;
     let mut warnings = Vec::new();
     let mut others = siblings(path);
@@ -187,7 +172,7 @@ fn load_group(path: &Path) -> Result<Model, LoadError> {
         if p.file_name() == path.file_name() {
             continue;
         }
-        let sibling = file_name(&p);
+        let sibling = p.file_name();
         match read_file(&p) {
             Ok(b) => read.push((sibling, b)),
             Err(e) => warnings.push(Diagnostic::warning(
@@ -285,13 +270,7 @@ fn assemble_with(
         }
         let first_material = b.add_textures(&p.file);
         if let Some(mesh) = &p.file.mesh {
-            let added = b.add_mesh(
-                &p.file,
-                mesh,
-                &stem(Path::new(&p.name)),
-                &node_of,
-                first_material,
-            );
+            let added = b.add_mesh(&p.file, mesh, &stem(&p.name), &node_of, first_material);
             match added {
                 Ok(_) => {}
                 // A sibling's mesh that cannot be built is left out; the opened file's
@@ -304,7 +283,7 @@ fn assemble_with(
             }
         }
         if p.file.anim.is_some() || !p.file.motions.is_empty() || !p.file.frames.is_empty() {
-            b.add_clip(&p.file, &stem(Path::new(&p.name)), &node_of);
+            b.add_clip(&p.file, &stem(&p.name), &node_of);
         }
         b.add_collision(&p.file, &node_of, &p.name);
         build::file_properties(b.model(), &p.file, &p.name);

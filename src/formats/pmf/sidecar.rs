@@ -1,24 +1,21 @@
 //! The optional texture beside a PMF file.
 //!
 //! PMF stores UVs but names no image. If `<stem>.png` is found (searched like any texture
-//! name, see [`crate::formats::resolve`]: the user's texture roots, then the model's own
-//! folder, case-insensitively), it becomes a base texture for every piece's material and
+//! name, see [`crate::formats::resolve`]: the model's own folder, then the data roots,
+//! case-insensitively), it becomes a base texture for every piece's material and
 //! the materials turn white so the image shows as painted. Without it the model keeps its
 //! per-piece colours and nothing is reported missing: the image is optional.
 
+use crate::files::FileRef;
 use crate::formats::LoadOptions;
 use crate::formats::resolve::Resolver;
 use crate::model::{Model, TextureRef, TextureRole};
-use std::path::Path;
 
 /// Looks for `<stem>.png` for the PMF model loaded from `path` and, if found, uses it as
 /// the base texture of every material. Records the outcome in the details and properties.
-pub fn attach_sidecar(model: &mut Model, path: &Path, options: &LoadOptions) {
-    let Some(stem) = path.file_stem().map(|s| s.to_string_lossy().into_owned()) else {
-        return;
-    };
-    let name = format!("{stem}.png");
-    let found = Resolver::new().texture(&name, path, &options.texture_roots, false);
+pub fn attach_sidecar(model: &mut Model, file: &FileRef, options: &LoadOptions) {
+    let name = format!("{}.png", file.stem());
+    let found = Resolver::new().texture(&name, file, &options.data_roots, false);
     if found.is_none() {
         model.property(
             "Texture",
