@@ -1,67 +1,97 @@
-//! Parse throughput: every `.pie` of the Warzone 2100 corpus (`../shared/corpus/wz2100`),
-//! read into memory first, parsed single-threaded with `formats::parse` (no file system,
-//! no texture lookup). Reports bytes per second. Without the corpus it says so and
-//! measures the test fixtures instead.
+//! Parse throughput per format, from memory, single-threaded with `formats::parse` (no
+//! file system, no texture lookup): every `.pie` of the Warzone 2100 corpus
+//! (`../shared/corpus/wz2100`) and every PMF, PET-family and TPM file of the synthetic
+//! corpus (`../shared/corpus/synthetic/{pmf,pet,tpm}`). Reports bytes per second, so the
+//! formats compare per byte. Without the corpus it says so and measures the PIE test
+//! fixtures only.
 //!
 //! Run: `cargo bench --bench parse`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
+use vitrine::files::{self, walk::walk};
 use vitrine::formats;
-use vitrine::model::Format;
 
-/// Model files under `dir`, through the app's one folder walk.
-fn expand_inputs(dirs: &[PathBuf]) -> Vec<PathBuf> {
-    let walk = vitrine::files::walk::walk(dirs, formats::is_model_name);
-    walk.files
-        .into_iter()
-        .filter_map(|f| f.as_disk().map(Path::to_path_buf))
+/// (file name, bytes) of each file.
+type Files = Vec<(String, Vec<u8>)>;
+
+/// (file name, bytes) of every model file below `dir` the loader of `ext` reads.
+fn files_below(dir: &Path, exts: &[&str]) -> Files {
+    let found = walk(&[dir.to_path_buf()], |n| {
+        let n = n.to_ascii_lowercase();
+        exts.iter().any(|e| n.ends_with(&format!(".{e}")))
+    });
+    found
+        .files
+        .iter()
+        .map(|f| {
+            let name = f.file_name().to_string();
+            (name, files::read(f).unwrap())
+        })
         .collect()
 }
 
-fn corpus() -> (String, Vec<Vec<u8>>) {
+/// (bench group, corpus label, files) per format.
+fn corpora() -> Vec<(&'static str, String, Files)> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shared = std::env::var_os("VITRINE_SHARED")
         .map(PathBuf::from)
         .unwrap_or_else(|| manifest.join("../shared"));
-    let mut files = Vec::new();
-    let mut label = "wz2100 corpus";
-    files.extend(expand_inputs(&[shared.join("corpus/wz2100")]));
-    if files.is_empty() {
+    let synthetic = shared.join("corpus/synthetic");
+    let mut out = vec![
+        (
+            "pie",
+            "wz2100 corpus".to_string(),
+            files_below(&shared.join("corpus/wz2100"), &["pie"]),
+        ),
+        (
+            "pmf",
+            "synthetic".to_string(),
+            files_below(&synthetic.join("pmf"), &["pmf"]),
+        ),
+        (
+            "pet",
+            "synthetic".to_string(),
+            files_below(&synthetic.join("pet"), &["pet", "bpet", "mpet", "apet"]),
+        ),
+        (
+            "tpm",
+            "synthetic".to_string(),
+            files_below(&synthetic.join("tpm"), &["tpm"]),
+        ),
+    ];
+    out.retain(|(_, _, files)| !files.is_empty());
+    if out.is_empty() {
         eprintln!(
-            "NOTE: {} has no wz2100 corpus; benchmarking the PIE test fixtures instead",
+            "NOTE: {} has no corpus; benchmarking the PIE test fixtures instead",
             shared.display()
         );
-        label = "pie fixtures";
-        files.extend(expand_inputs(&[manifest.join("tests/fixtures/pie")]));
+        let fixtures = files_below(&manifest.join("tests/fixtures/pie"), &["pie"]);
+        out.push(("pie", "pie fixtures".to_string(), fixtures));
     }
-    let data = files.iter().map(|p| std::fs::read(p).unwrap()).collect();
-    (label.to_string(), data)
+    out
 }
 
-fn parse_corpus(c: &mut Criterion) {
-    let (label, files) = corpus();
-    let total: usize = files.iter().map(Vec::len).sum();
-    eprintln!("{label}: {} files, {total} bytes", files.len());
+fn parse_corpora(c: &mut Criterion) {
     let options = formats::LoadOptions::default();
-    let mut group = c.benchmark_group("pie");
-    group.throughput(Throughput::Bytes(total as u64));
-    group.bench_function(format!("parse {label}"), |b| {
-        b.iter(|| {
-            for f in &files {
-                // Errors are results too (the fixtures include broken files).
-                let _ = black_box(formats::parse(
-                    Format::Pie,
-                    black_box(f),
-                    "bench.pie",
-                    &options,
-                ));
-            }
-        })
-    });
-    group.finish();
+    for (group_name, label, files) in corpora() {
+        let total: usize = files.iter().map(|(_, b)| b.len()).sum();
+        eprintln!("{group_name} {label}: {} files, {total} bytes", files.len());
+        let mut group = c.benchmark_group(group_name);
+        group.throughput(Throughput::Bytes(total as u64));
+        group.bench_function(format!("parse {label}"), |b| {
+            b.iter(|| {
+                for (name, bytes) in &files {
+                    let format = formats::format_for_path(Path::new(name)).unwrap();
+                    // Errors are results too (the fixtures include broken files).
+                    let _ = black_box(formats::parse(format, black_box(bytes), name, &options));
+                }
+            })
+        });
+        group.finish();
+    }
 }
 
-criterion_group!(benches, parse_corpus);
+criterion_group!(benches, parse_corpora);
 criterion_main!(benches);

@@ -14,6 +14,7 @@ pub mod app;
 pub mod check;
 #[cfg(feature = "gui")]
 pub mod cli;
+pub mod crash;
 pub mod export;
 pub mod files;
 pub mod formats;

@@ -4,6 +4,8 @@ use clap::Parser;
 use vitrine::cli::{Cli, Command};
 
 fn main() {
+    // A panic writes a crash report and names the file being processed.
+    vitrine::crash::install_hook();
     let cli = Cli::parse();
     let code = match &cli.command {
         Some(Command::Info(args)) => vitrine::cli::info::run(args),

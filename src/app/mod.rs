@@ -6,6 +6,7 @@
 //! integration and [`viewport`] the GPU view, drawn by the shared windowless renderer.
 
 pub mod commands;
+pub mod crash_notice;
 pub mod data_roots;
 pub mod dialogs;
 pub mod display;
@@ -85,8 +86,41 @@ pub fn run(file: Option<PathBuf>) -> i32 {
     match result {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("vitrine: could not open the window: {e}");
+            let message = window_error_message(&e);
+            eprintln!("vitrine: {message}");
+            show_native_error(&message);
             1
         }
     }
+}
+
+/// What to tell the user when the window cannot open. Without a usable GPU adapter (no
+/// Vulkan/Metal/DX12/GL driver, not even Mesa's software one) it says what the command
+/// line says ([`crate::render::RenderError::NoAdapter`]): what to install.
+pub fn window_error_message(e: &eframe::Error) -> String {
+    use eframe::egui_wgpu::WgpuError;
+    match e {
+        eframe::Error::Wgpu(
+            w @ (WgpuError::RequestAdapterError(_)
+            | WgpuError::CreateSurfaceError(_)
+            | WgpuError::NoSurfaceFormatsAvailable
+            | WgpuError::CustomNativeAdapterSelectionError(_)),
+        ) => format!(
+            "could not open the window: {}",
+            crate::render::RenderError::NoAdapter(w.to_string())
+        ),
+        other => format!("could not open the window: {other}"),
+    }
+}
+
+/// Shows `message` in the platform's message box (rfd: a native dialog on Windows and
+/// macOS, zenity on Linux) where one is available; standard error has it either way.
+fn show_native_error(message: &str) {
+    let result = rfd::MessageDialog::new()
+        .set_level(rfd::MessageLevel::Error)
+        .set_title("Vitrine")
+        .set_description(message)
+        .set_buttons(rfd::MessageButtons::Ok)
+        .show();
+    log::debug!("message box: {result:?}");
 }

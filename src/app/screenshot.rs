@@ -68,6 +68,8 @@ fn file_stem(stem: &str) -> String {
 /// Saves `png` as `folder/<stem>-<n>.png` with the smallest `n ≥ 1` not taken; creates the
 /// folder if needed. Returns the path written.
 pub fn save_unique(folder: &Path, stem: &str, png: &[u8]) -> std::io::Result<PathBuf> {
+    // A write that fails (disk full, quota) leaves nothing behind: the temporary file is
+    // removed and no numbered name is taken.
     crate::files::atomic::write_numbered(folder, &file_stem(stem), "png", png)
 }
 

@@ -9,7 +9,7 @@
 //!
 //! The file is written atomically (a temporary file in the same folder, then a rename),
 //! so a crash mid-write never leaves half a file. A file that does not parse is kept as
-//! `settings.json.corrupt`, the defaults are used and the user is told so.
+//! `settings.json.bad`, the defaults are used and the user is told so.
 //! Unknown keys are ignored and missing keys take their defaults, so older and newer
 //! versions of the viewer can share one file.
 
@@ -187,7 +187,7 @@ impl SettingsFile {
 
     /// Reads the settings. A missing file gives the defaults silently; an unreadable or
     /// corrupt one gives the defaults and a warning to show (the bad file is kept as
-    /// `settings.json.corrupt`).
+    /// `settings.json.bad`).
     pub fn load(&self) -> (Settings, Option<String>) {
         let text = match std::fs::read_to_string(&self.path) {
             Ok(t) => t,
@@ -205,7 +205,7 @@ impl SettingsFile {
         match serde_json::from_str::<Settings>(&text) {
             Ok(s) => (s.sanitised(), None),
             Err(e) => {
-                let backup = self.path.with_extension("json.corrupt");
+                let backup = self.path.with_extension("json.bad");
                 let kept = std::fs::rename(&self.path, &backup).is_ok();
                 let mut msg = format!(
                     "Settings file {} is corrupt ({e}); using defaults",
@@ -266,7 +266,7 @@ mod tests {
         assert_eq!(s, Settings::default());
         let warning = warning.expect("a warning");
         assert!(warning.contains("corrupt"), "{warning}");
-        assert!(dir.join("settings.json.corrupt").exists());
+        assert!(dir.join("settings.json.bad").exists());
     }
 
     #[test]

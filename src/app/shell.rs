@@ -28,6 +28,8 @@ pub struct ViewerApp {
     exit_after_frames: Option<u64>,
     frames: u64,
     title: String,
+    /// A crash report from an earlier run, offered once.
+    crash_notice: Option<super::crash_notice::CrashNotice>,
 }
 
 impl ViewerApp {
@@ -56,6 +58,8 @@ impl ViewerApp {
             exit_after_frames,
             frames: 0,
             title: String::new(),
+            crash_notice: crate::files::folders::config_dir()
+                .and_then(|d| super::crash_notice::CrashNotice::find(&d)),
         }
     }
 
@@ -171,6 +175,32 @@ impl ViewerApp {
         }
     }
 
+    /// After wgpu reported the device lost: rebuilds the view's renderer (the open model
+    /// is uploaded again on the next frame) and says so in a toast; if it cannot be
+    /// rebuilt, the view says why and the rest of the window keeps working.
+    fn recover_lost_device(&mut self, rs: Option<&egui_wgpu::RenderState>) {
+        let (Some(rs), Some(why)) = (rs, self.viewport.as_ref().and_then(|v| v.take_lost())) else {
+            return;
+        };
+        self.viewport = None;
+        match Viewport::try_new(rs) {
+            Ok(v) => {
+                self.viewport = Some(v);
+                self.state.toasts.error(format!(
+                    "The GPU device was lost ({why}); the 3D view was rebuilt and the model \
+                     uploaded again"
+                ));
+            }
+            Err(e) => {
+                self.view_error = format!(
+                    "The GPU device was lost ({why}) and the 3D view could not be rebuilt: \
+                     {e}. The model is still open; restart Vitrine to see it again."
+                );
+                self.state.toasts.error("The GPU device was lost");
+            }
+        }
+    }
+
     /// Keeps the window title naming the open file.
     fn update_title(&mut self, ctx: &egui::Context) {
         let title = match &self.state.document {
@@ -191,6 +221,7 @@ impl eframe::App for ViewerApp {
         if super::timeline::tick(&mut self.state, dt) {
             ctx.request_repaint();
         }
+        self.recover_lost_device(frame.wgpu_render_state());
         let mut commands: Vec<AppCommand> = self.dialogs.poll().into_iter().collect();
         let viewport = &mut self.viewport;
         let rs = frame.wgpu_render_state();
@@ -226,6 +257,11 @@ impl eframe::App for ViewerApp {
             if let Some(effect) = apply(&mut self.state, cmd) {
                 self.perform(effect, &ctx, frame);
             }
+        }
+        if let Some(notice) = &mut self.crash_notice
+            && !super::crash_notice::ui(&ctx, notice)
+        {
+            self.crash_notice = None;
         }
         self.update_title(&ctx);
         let camera = self.state.camera;

@@ -15,6 +15,7 @@ use crate::model::Pose;
 use crate::render::{RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
 use eframe::egui;
 use eframe::egui_wgpu;
+use std::sync::{Arc, Mutex};
 
 /// Scroll distance (points) of one wheel notch.
 const POINTS_PER_NOTCH: f32 = 50.0;
@@ -37,6 +38,8 @@ pub struct Viewport {
     shown: Option<Shown>,
     /// Size of the view in physical pixels at the last frame.
     pub size_px: [u32; 2],
+    /// Set by wgpu's device-lost callback (on any thread): why the device was lost.
+    lost: Arc<Mutex<Option<String>>>,
 }
 
 impl std::fmt::Debug for Viewport {
@@ -53,6 +56,7 @@ impl Viewport {
     /// panics on a device it cannot use) is reported instead of closing the window, so
     /// the side panel still shows what the file holds.
     pub fn try_new(rs: &egui_wgpu::RenderState) -> Result<Viewport, String> {
+        crate::crash::set_adapter(crate::render::describe_adapter(&rs.adapter.get_info()));
         let renderer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             SceneRenderer::new(&rs.device, &rs.queue)
         }))
@@ -63,6 +67,13 @@ impl Viewport {
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "the renderer failed to start".into())
         })?;
+        let lost = Arc::new(Mutex::new(None));
+        let flag = lost.clone();
+        rs.device
+            .set_device_lost_callback(move |reason, message: String| {
+                let why = format!("{reason:?}: {message}");
+                *flag.lock().unwrap_or_else(|e| e.into_inner()) = Some(why);
+            });
         Ok(Viewport {
             renderer,
             target: None,
@@ -70,7 +81,14 @@ impl Viewport {
             uploaded: None,
             shown: None,
             size_px: [1, 1],
+            lost,
         })
+    }
+
+    /// Why the GPU device was lost, once (then `None` again): the window rebuilds the
+    /// view ([`Viewport::try_new`]), which uploads the open model again.
+    pub fn take_lost(&self) -> Option<String> {
+        self.lost.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
     /// The generation of the document on the GPU, and what the renderer found uploading it.

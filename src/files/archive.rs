@@ -10,7 +10,7 @@ use super::path::normalise_entry;
 use super::{EntryKind, MAX_FILE_BYTES, Stamp};
 use std::collections::{BTreeSet, HashMap};
 use std::fs::File;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, Mutex};
 
@@ -36,8 +36,12 @@ pub struct Archive {
     dirs: BTreeSet<String>,
     /// Names that were ignored (`..`, absolute), for the caller to report.
     pub ignored: Vec<String>,
-    zip: Mutex<zip::ZipArchive<BufReader<File>>>,
+    zip: Mutex<zip::ZipArchive<Box<dyn ReadSeek>>>,
 }
+
+/// What an archive is read from: a file on disk, or bytes in memory.
+pub trait ReadSeek: Read + Seek + Send {}
+impl<T: Read + Seek + Send> ReadSeek for T {}
 
 impl std::fmt::Debug for Archive {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -77,7 +81,17 @@ fn bad(path: &Path, e: impl std::fmt::Display) -> io::Error {
 impl Archive {
     fn load(path: &Path, stamp: Stamp) -> io::Result<Archive> {
         let file = File::open(path).map_err(|e| super::atomic::with_path(e, path))?;
-        let mut zip = zip::ZipArchive::new(BufReader::new(file)).map_err(|e| bad(path, e))?;
+        Archive::from_reader(Box::new(BufReader::new(file)), path, stamp)
+    }
+
+    /// An archive held in memory (a zip downloaded or nested in another); `name` is
+    /// used in messages only. Reads the same way as one on disk.
+    pub fn from_bytes(bytes: Vec<u8>, name: &Path) -> io::Result<Archive> {
+        Archive::from_reader(Box::new(io::Cursor::new(bytes)), name, Stamp::default())
+    }
+
+    fn from_reader(reader: Box<dyn ReadSeek>, path: &Path, stamp: Stamp) -> io::Result<Archive> {
+        let mut zip = zip::ZipArchive::new(reader).map_err(|e| bad(path, e))?;
         let mut files = HashMap::new();
         let mut dirs = BTreeSet::from([String::new()]);
         let mut ignored = Vec::new();

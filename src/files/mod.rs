@@ -13,7 +13,7 @@ pub mod folders;
 mod path;
 pub mod walk;
 
-pub use archive::Archive;
+pub use archive::{Archive, ReadSeek};
 pub use path::{ARCHIVE_EXTENSIONS, ARCHIVE_SEPARATOR, FileRef, is_archive_path, normalise_entry};
 
 use std::collections::HashMap;

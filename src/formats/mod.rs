@@ -6,6 +6,7 @@
 //! under `formats/` touches the file system itself.
 
 mod error;
+pub mod fuzzing;
 pub mod pet;
 pub mod pie;
 pub mod pmf;
@@ -78,7 +79,32 @@ pub fn parse(
         Format::Tpm => tpm::parse(bytes),
         Format::Pet => pet::parse(bytes, name),
     };
-    result.map_err(|e| e.in_file(name))
+    let mut model = result.map_err(|e| e.in_file(name))?;
+    warn_overflowing_nodes(&mut model);
+    Ok(model)
+}
+
+/// Warns about nodes whose rest transform, composed with their parents', overflows
+/// (finite values too large to draw, e.g. a 1e28 scale under another): the pose sampler
+/// hides them rather than handing the renderer infinite matrices.
+pub fn warn_overflowing_nodes(model: &mut Model) {
+    let pose = crate::model::Pose::rest(model);
+    let names: Vec<String> = model
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|&(i, n)| !pose.visible[i] && n.parent.is_none_or(|p| pose.visible[p]))
+        .map(|(_, n)| n.name.clone())
+        .collect();
+    for name in names {
+        model.warn(
+            crate::model::Location::File,
+            format!(
+                "node {name:?}: its rest transform is too large to draw (it overflows once \
+                 combined with its parents'); it and its children are hidden"
+            ),
+        );
+    }
 }
 
 /// Reads, parses and resolves the model at `path` (a plain path, or `a.wz!/x/y.pie`).
@@ -98,6 +124,7 @@ pub fn load_with(
     file: &FileRef,
     options: &LoadOptions,
 ) -> Result<Model, LoadError> {
+    let _processing = crate::crash::processing(file);
     let name = file.file_name();
     let format = format_for_name(&name).ok_or_else(|| {
         LoadError::new(
@@ -116,6 +143,10 @@ pub fn load_with(
     };
     if format == Format::Pmf {
         pmf::attach_sidecar(&mut model, file, options);
+    }
+    if format == Format::Pet {
+        // (`parse` already did this for the other formats.)
+        warn_overflowing_nodes(&mut model);
     }
     resolve::resolve_model_with(resolver, &mut model, file, options);
     model.validate().map_err(|msg| {

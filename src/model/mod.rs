@@ -16,6 +16,7 @@ pub mod colour;
 pub mod compose;
 mod diagnostics;
 mod extras;
+pub mod json;
 mod material;
 mod mesh;
 mod node;

@@ -68,7 +68,12 @@ impl Pose {
                     translation[i] = t.sample(time, track.period);
                 }
                 if let Some(t) = &track.rotation {
-                    rotation[i] = t.sample(time, track.period).normalize();
+                    // A zero (or denormal) key, or a slerp towards one, has no direction:
+                    // keep the rest rotation rather than a NaN matrix.
+                    let q = t.sample(time, track.period);
+                    if q.is_finite() && q.length_squared() > 1e-12 {
+                        rotation[i] = q.normalize();
+                    }
                 }
                 if let Some(t) = &track.scale {
                     scale[i] = t.sample(time, track.period);
@@ -98,9 +103,19 @@ impl Pose {
                 Some(p) => (world[p], visible[p]),
                 None => (Mat4::IDENTITY, true),
             };
-            local.push(l);
-            world.push(pw * l);
-            visible.push(pv && own_visible[i]);
+            // Values that are finite on their own can still overflow once composed (a
+            // hostile file's 1e28 scale under another): such a node is hidden and sits at
+            // its parent's frame, so nothing downstream sees a non-finite matrix.
+            let w = pw * l;
+            if w.is_finite() {
+                local.push(l);
+                world.push(w);
+                visible.push(pv && own_visible[i]);
+            } else {
+                local.push(Mat4::IDENTITY);
+                world.push(pw);
+                visible.push(false);
+            }
         }
 
         let joint_matrices = model
@@ -110,7 +125,10 @@ impl Pose {
                 skin.joints
                     .iter()
                     .zip(&skin.inverse_bind)
-                    .map(|(&j, ib)| world.get(j).copied().unwrap_or(Mat4::IDENTITY) * *ib)
+                    .map(|(&j, ib)| {
+                        let m = world.get(j).copied().unwrap_or(Mat4::IDENTITY) * *ib;
+                        if m.is_finite() { m } else { Mat4::IDENTITY }
+                    })
                     .collect()
             })
             .collect();
@@ -133,6 +151,18 @@ mod tests {
         Clip, Format, Interpolation, Node, NodeKind, NodeTrack, Track, VisibilityTrack,
     };
     use glam::{Quat, Vec3};
+
+    #[test]
+    fn overflowing_transforms_are_hidden_not_infinite() {
+        let mut m = two_nodes();
+        m.nodes[0].scale = Vec3::splat(1e30);
+        m.nodes[1].scale = Vec3::splat(1e30);
+        let pose = Pose::rest(&m);
+        assert!(pose.world.iter().all(|w| w.is_finite()));
+        assert!(pose.visible[0], "the root alone is finite");
+        assert!(!pose.visible[1], "1e30 × 1e30 overflows: hidden");
+        assert_eq!(pose.world[1], pose.world[0], "at its parent's frame");
+    }
 
     fn two_nodes() -> Model {
         let mut m = Model::new(Format::Pmf, "test");

@@ -115,7 +115,17 @@ pub(super) fn validate(m: &Model) -> Result<(), String> {
             }) && t.scale.as_ref().is_none_or(|k| {
                 !k.times.is_empty() && k.times.len() == k.values.len() && sorted(&k.times)
             });
-            if !ok {
+            let finite_keys = t
+                .translation
+                .as_ref()
+                .is_none_or(|k| k.values.iter().all(|v| v.is_finite()))
+                && t.rotation
+                    .as_ref()
+                    .is_none_or(|k| k.values.iter().all(|v| v.is_finite()))
+                && t.scale
+                    .as_ref()
+                    .is_none_or(|k| k.values.iter().all(|v| v.is_finite()));
+            if !ok || !finite_keys || t.period.is_some_and(|p| !p.is_finite()) {
                 return Err(format!(
                     "clip {}: a track of node {} is malformed",
                     clip.name, t.node

@@ -40,6 +40,7 @@ impl Gpu {
             ..Default::default()
         }))
         .map_err(|e| RenderError::NoAdapter(e.to_string()))?;
+        crate::crash::set_adapter(describe_adapter(&adapter.get_info()));
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("vitrine headless device"),
             required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
@@ -52,6 +53,14 @@ impl Gpu {
             queue,
         })
     }
+}
+
+/// One line naming an adapter for crash reports: name, backend, driver.
+pub fn describe_adapter(info: &wgpu::AdapterInfo) -> String {
+    format!(
+        "{} ({:?}, {:?}; driver {} {})",
+        info.name, info.backend, info.device_type, info.driver, info.driver_info
+    )
 }
 
 /// For tests: a headless GPU, or `None` with a loud SKIPPED message when there is no

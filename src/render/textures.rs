@@ -171,10 +171,19 @@ impl TextureCache {
             e.last_used = generation;
             return e.result.clone();
         }
-        let result = decode(file).map(|img| {
+        let result = decode(file).and_then(|img| {
             self.decoded += 1;
             let label = format!("vitrine texture {file}");
-            Arc::new(upload(device, queue, &img, class, &label, self.max_size))
+            // A page the GPU has no memory for falls back to the checkerboard with a
+            // warning instead of taking the device down.
+            let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+            let texture = upload(device, queue, &img, class, &label, self.max_size);
+            match pollster::block_on(scope.pop()) {
+                None => Ok(Arc::new(texture)),
+                Some(e) => Err(format!(
+                    "{file}: the GPU ran out of memory uploading it ({e})"
+                )),
+            }
         });
         self.entries.insert(
             key,

@@ -131,13 +131,13 @@ struct Part {
     file: PetFile,
 }
 
-/// Reads and parses one file (errors name the file).
-fn read_part(path: &FileRef) -> Result<Part, LoadError> {
-    let name = path.file_name();
-    let bytes = read_file(path).map_err(|e| e.in_file(&name))?;
-    let file =
-        sections::parse_file(&bytes, Kind::from_name(&name)).map_err(|e| e.in_file(&name))?;
-    Ok(Part { name, file })
+/// Parses one file of a character (errors name the file).
+fn parse_part(name: &str, bytes: &[u8]) -> Result<Part, LoadError> {
+    let file = sections::parse_file(bytes, Kind::from_name(name)).map_err(|e| e.in_file(name))?;
+    Ok(Part {
+        name: name.to_string(),
+        file,
+    })
 }
 
 /// A sibling's notes, restated so the message names the file and the offset in it
@@ -149,11 +149,12 @@ fn from_sibling(notes: &[Diagnostic], file: &str) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// Loads the character `path` belongs to.
+/// Loads the character `path` belongs to: reads the opened file and its siblings (through
+/// [`crate::files`]), then [`assemble_with`].
 fn load_group(path: &FileRef) -> Result<Model, LoadError> {
-    let opened = read_part(path)?;
+    let name = path.file_name();
+    let bytes = read_file(path).map_err(|e| e.in_file(&name))?;
     let mut warnings = Vec::new();
-    let mut parts = Vec::new();
     let mut others = siblings(path);
     if others.len() > MAX_PARTS {
         warnings.push(Diagnostic::warning(
@@ -161,20 +162,53 @@ fn load_group(path: &FileRef) -> Result<Model, LoadError> {
             format!(
                 "{} files share the prefix {:?}; only the first {MAX_PARTS} are used",
                 others.len(),
-                prefix(&opened.name)
+                prefix(&name)
             ),
         ));
         others.truncate(MAX_PARTS);
     }
+    let mut read = Vec::new();
     for p in others {
         if p.file_name() == path.file_name() {
             continue;
         }
-        match read_part(&p) {
+        let sibling = p.file_name();
+        match read_file(&p) {
+            Ok(b) => read.push((sibling, b)),
+            Err(e) => warnings.push(Diagnostic::warning(
+                Location::File,
+                format!("sibling {sibling} skipped: {}", e.in_file(&sibling)),
+            )),
+        }
+    }
+    let parts: Vec<(&str, &[u8])> = read.iter().map(|(n, b)| (n.as_str(), &b[..])).collect();
+    assemble_with((&name, &bytes), &parts, warnings)
+}
+
+/// Builds one character from the opened file and its siblings, given as (file name,
+/// bytes) — no file system. The file names decide each part's kind (`.bpet`, `.mpet`,
+/// `.apet`) and name the meshes and clips. A broken sibling is skipped with a warning;
+/// a broken opened file is an error.
+pub fn assemble(opened: (&str, &[u8]), siblings: &[(&str, &[u8])]) -> Result<Model, LoadError> {
+    assemble_with(opened, siblings, Vec::new())
+}
+
+fn assemble_with(
+    opened: (&str, &[u8]),
+    siblings: &[(&str, &[u8])],
+    mut warnings: Vec<Diagnostic>,
+) -> Result<Model, LoadError> {
+    let opened = parse_part(opened.0, opened.1)?;
+    let mut parts = Vec::new();
+    for &(name, bytes) in siblings {
+        if name == opened.name {
+            continue;
+        }
+        match parse_part(name, bytes) {
             Ok(part) => parts.push(part),
             Err(e) => warnings.push(Diagnostic::warning(
                 Location::File,
-                format!("sibling {} skipped: {e}", p.file_name()),
+                format!("sibling {name} skipped: {e}"),
             )),
         }
     }
@@ -236,8 +270,17 @@ fn load_group(path: &FileRef) -> Result<Model, LoadError> {
         }
         let first_material = b.add_textures(&p.file);
         if let Some(mesh) = &p.file.mesh {
-            b.add_mesh(&p.file, mesh, &stem(&p.name), &node_of, first_material)
-                .map_err(|e| e.in_file(&p.name))?;
+            let added = b.add_mesh(&p.file, mesh, &stem(&p.name), &node_of, first_material);
+            match added {
+                Ok(_) => {}
+                // A sibling's mesh that cannot be built is left out; the opened file's
+                // is an error (add_mesh checks before it adds anything).
+                Err(e) if p.name != opened_name => b.model().warn(
+                    Location::File,
+                    format!("mesh of sibling {} skipped: {}", p.name, e.in_file(&p.name)),
+                ),
+                Err(e) => return Err(e.in_file(&p.name)),
+            }
         }
         if p.file.anim.is_some() || !p.file.motions.is_empty() || !p.file.frames.is_empty() {
             b.add_clip(&p.file, &stem(&p.name), &node_of);

@@ -1,0 +1,11 @@
+//! Fuzz target `tpm`: see `vitrine::formats::fuzzing` for what is checked.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use vitrine::formats::fuzzing::{Target, run};
+
+fuzz_target!(|data: &[u8]| {
+    if let Err(finding) = run(Target::Tpm, data) {
+        panic!("{finding}");
+    }
+});
