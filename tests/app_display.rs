@@ -266,7 +266,7 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     );
     h.get_by_label("Data roots").click();
     h.run();
-    h.get_by_label_contains(&root.display().to_string());
+    h.get_by_label_contains("1. trespasser  folder in");
 
     h.get_by_label("Remove").click();
     h.run();

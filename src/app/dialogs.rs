@@ -98,6 +98,10 @@ impl Dialogs {
                     path.as_mut_os_string().push(".glb");
                 }
                 AppCommand::ExportGltf(path)
+            })
+        });
+    }
+
     /// Shows a save dialog for an exported animation, starting at `start`.
     pub fn pick_animation_output(
         &mut self,

@@ -215,6 +215,7 @@ pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
         }
         if i.consume_shortcut(&EXPORT_GLTF) {
             out.push(AppCommand::ExportGltfDialog);
+        }
         if i.consume_shortcut(&EXPORT_ANIMATION) {
             out.push(AppCommand::Export(ExportCommand::Show));
         }

@@ -6,10 +6,10 @@
 //! input syntax (files, folders, archives, `mod.wz!/path/in/archive.pie`, expanded by
 //! [`crate::files::walk`]) and the exit codes ([`exit`]).
 
+pub mod animate;
 pub mod assemble;
 pub mod check;
 pub mod export;
-pub mod animate;
 pub mod info;
 pub mod render;
 

@@ -114,6 +114,7 @@ pub fn attach(
         target.diagnostics.push(Diagnostic {
             location: d.location,
             message: format!("{label}: {}", d.message),
+            rule: d.rule,
         });
     }
     group

@@ -415,7 +415,7 @@ mod tests {
         let mut m = crate::model::Model::new(crate::model::Format::Pie, "3");
         m.clips
             .push(crate::model::Clip::new("pump", 10.0, 20, true));
-        s.set_document(PathBuf::from("derrick.pie"), m);
+        s.set_document(crate::files::FileRef::Disk("derrick.pie".into()), m);
         apply(&mut s, ExportCommand::Show);
         let d = s.animation_dialog.as_ref().unwrap();
         assert!(d.output.ends_with("derrick.gif"), "{}", d.output);

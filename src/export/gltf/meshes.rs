@@ -17,6 +17,9 @@ use gltf_json as json;
 use json::validation::Checked::Valid;
 use std::collections::{BTreeMap, HashMap};
 
+/// A triangle's UV bounding rectangle: (min, max).
+type UvRect = ([f32; 2], [f32; 2]);
+
 /// What the mesh export needs to know about the whole export.
 #[derive(Debug)]
 pub struct MeshSettings<'a> {
@@ -157,7 +160,7 @@ fn export_mesh(
     let mut v = Vertices::default();
     // Triangle indices per (submesh, animated), and each triangle's UV rectangle.
     let mut groups: BTreeMap<(usize, bool), Vec<u32>> = BTreeMap::new();
-    let mut rects: BTreeMap<(usize, bool), Vec<([f32; 2], [f32; 2])>> = BTreeMap::new();
+    let mut rects: BTreeMap<(usize, bool), Vec<UvRect>> = BTreeMap::new();
     for (si, sub) in m.submeshes.iter().enumerate() {
         let first = sub.first_triangle as usize;
         for t in first..first + sub.triangle_count as usize {
