@@ -213,11 +213,13 @@ pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
         } else if i.consume_shortcut(&SCREENSHOT) {
             out.push(AppCommand::Screenshot(VIEW_SHOT));
         }
-        if i.consume_shortcut(&EXPORT_GLTF) {
-            out.push(AppCommand::ExportGltfDialog);
-        }
+        // Ctrl+Shift+E first: egui ignores Shift when a shortcut does not name it, so
+        // Ctrl+E would take it otherwise.
         if i.consume_shortcut(&EXPORT_ANIMATION) {
             out.push(AppCommand::Export(ExportCommand::Show));
+        }
+        if i.consume_shortcut(&EXPORT_GLTF) {
+            out.push(AppCommand::ExportGltfDialog);
         }
         if i.consume_shortcut(&RELOAD) {
             out.push(AppCommand::Reload);
