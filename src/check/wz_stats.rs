@@ -11,20 +11,9 @@ use crate::model::Location;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
-/// Folders the game searches for a model named in the stats (`modelGet`), in order.
-pub const MODEL_DIRS: &[&str] = &[
-    "structs",
-    "misc",
-    "effects",
-    "components/prop",
-    "components/weapons",
-    "components/bodies",
-    "features",
-    "misc/micnum",
-    "misc/minum",
-    "misc/mivnum",
-    "misc/researchimds",
-];
+/// Folders the game searches for a model named in the stats (`modelGet`), in order: the
+/// loaders' own list, so the checker and the resolver never disagree.
+pub use crate::formats::resolve::WZ_MODEL_DIRS as MODEL_DIRS;
 
 /// Stats files whose entries name models.
 const MODEL_STATS: &[&str] = &[
