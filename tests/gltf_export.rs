@@ -7,21 +7,11 @@
 mod common;
 mod gltf_support;
 
-use glam::{Mat4, Vec3};
-use gltf_support::{Read, assert_same_points, blend_model, fixtures, read_glb};
-use std::path::{Path, PathBuf};
-use vitrine::cli::info::{InfoArgs, model_json, parse_at};
+use glam::Vec3;
+use gltf_support::compare::{Loaded, SCALE, load};
+use gltf_support::{Read, blend_model, fixtures, out_dir, read_glb};
 use vitrine::export::gltf::{ClipChoice, ExportOptions, ImageCache, export, writer};
-use vitrine::formats::{self, LoadOptions};
-use vitrine::model::{Model, Pose, skin_positions};
-
-const TOL: f32 = 1e-4;
-/// Export scale of the round trips (not 1, so a translation left unscaled shows).
-const SCALE: f32 = 0.5;
-
-fn load(path: &Path) -> Model {
-    formats::load_path(path, &LoadOptions::default()).expect("loads")
-}
+use vitrine::model::{Model, Pose};
 
 /// Exports `model` and reads the `.glb` back.
 fn round(model: &Model, options: &ExportOptions) -> Read {
@@ -37,121 +27,34 @@ fn all_clips_at_half_scale() -> ExportOptions {
     }
 }
 
-fn mat(v: &serde_json::Value) -> Mat4 {
-    let a: Vec<f32> = v
-        .as_array()
-        .expect("16 floats")
-        .iter()
-        .map(|x| x.as_f64().expect("number") as f32)
-        .collect();
-    Mat4::from_cols_slice(&a)
+/// A file of the Warzone 2100 corpus, loaded (`None`: no corpus, the test skips).
+fn wz_model(rel: &str) -> Option<Loaded> {
+    Some(load(&common::wz2100()?.join(rel)))
 }
 
-fn vec3(v: &serde_json::Value) -> Vec3 {
-    Vec3::new(
-        v[0].as_f64().unwrap() as f32,
-        v[1].as_f64().unwrap() as f32,
-        v[2].as_f64().unwrap() as f32,
-    )
+/// A synthetic sample, loaded (`None`: no samples, the test skips).
+fn synthetic_model(rel: &str) -> Option<Loaded> {
+    Some(load(&common::synthetic()?.join(rel)))
 }
 
-/// Compares the export's world-space vertices with `info --json --world [--at AT]
-/// --vertices` (file axes) for every node that shows a mesh. `anim`: the glTF
-/// animation standing for AT and the time into it. Returns how many nodes were checked.
-fn compare_with_info(
-    path: &Path,
-    model: &Model,
-    read: &Read,
-    at: Option<&str>,
-    anim: Option<(&str, f32)>,
-) -> usize {
-    let args = InfoArgs {
-        files: vec![path.to_path_buf()],
-        json: true,
-        world: true,
-        at: at.map(String::from),
-        vertices: true,
-        ..Default::default()
-    };
-    let info = model_json(model, path, &args).expect("info JSON");
-    let pose = match at {
-        Some(at) => {
-            let (clip, time) = parse_at(model, at).expect("--at");
-            Pose::sample(model, Some(clip), time, 0)
-        }
-        None => Pose::rest(model),
-    };
-    let animation = anim.map(|(name, _)| read.animation(name));
-    let time = anim.map_or(0.0, |a| a.1);
-    let axes = &model.axes;
-    let mut checked = 0;
-    for (i, node) in model.nodes.iter().enumerate() {
-        let Some(m) = node.mesh else { continue };
-        let mesh = &model.meshes[m];
-        if mesh.triangle_count() == 0 {
-            continue;
-        }
-        let got: Vec<Vec3> = read
-            .node_vertices(i, animation.as_ref(), time)
-            .into_iter()
-            .map(|p| axes.point_to_file(p / SCALE))
-            .collect();
-        let what = format!("{} node {i} ({}) at {at:?}", path.display(), node.name);
-        if !pose.visible[i] {
-            // Hidden: scaled to nothing, every vertex at the node's origin.
-            let origin = axes.point_to_file(pose.world[i].transform_point3(Vec3::ZERO));
-            assert_same_points(&what, &got, &[origin], TOL);
-            checked += 1;
-            continue;
-        }
-        let mut used = vec![false; mesh.points.len()];
-        for c in &mesh.corners {
-            used[c.point as usize] = true;
-        }
-        let want: Vec<Vec3> = if mesh.skin.is_some() && !mesh.influences.is_empty() {
-            // Skinned: the pose's skinning (info lists rest positions only).
-            skin_positions(model, m, &pose)
-                .into_iter()
-                .map(|p| axes.point_to_file(p))
-                .collect()
-        } else {
-            let world = mat(&info["nodes"][i]["world"]);
-            info["meshes"][m]["positions"]
-                .as_array()
-                .expect("positions")
-                .iter()
-                .map(|p| world.transform_point3(vec3(p)))
-                .collect()
-        };
-        let want: Vec<Vec3> = want
-            .into_iter()
-            .zip(&used)
-            .filter(|(_, u)| **u)
-            .map(|(p, _)| p)
-            .collect();
-        assert_same_points(&what, &got, &want, TOL);
-        checked += 1;
-    }
-    checked
-}
+/// fireknee.pie: ANIMOBJECT levels with their own periods, hidden frames and
+/// texture-frame animation.
+const FIREKNEE: &str = "data/base/components/bodies/fireknee.pie";
 
 #[test]
 fn pie_animobject_round_trip_with_periods_visibility_and_texture_frames() {
-    let Some(wz) = common::wz2100() else { return };
-    let path = wz.join("data/base/components/bodies/fireknee.pie");
-    let model = load(&path);
-    let read = round(&model, &all_clips_at_half_scale());
+    let Some(loaded) = wz_model(FIREKNEE) else {
+        return;
+    };
+    let model = &loaded.model;
+    let read = round(model, &all_clips_at_half_scale());
     let clip = "levels + texture animation";
-    assert!(compare_with_info(&path, &model, &read, None, None) >= 3);
+    assert!(loaded.compare_with_info(&read, None, None) >= 3);
     // Frame 4 is in the levels' second cycle (3 frames each): the unrolled keys.
-    for frame in [1usize, 2, 4, 5] {
-        let t = model.clips[0].frame_time(frame as f32);
-        let at = format!("{clip}:{frame}");
-        compare_with_info(&path, &model, &read, Some(&at), Some((clip, t)));
-    }
+    loaded.compare_frames(&read, (clip, 0), clip, &[1, 2, 4, 5]);
     // Some frame hides a level (the file's hidden frames): checked as scale 0 above.
     let hides = (0..6).any(|f| {
-        let p = Pose::sample(&model, Some(0), model.clips[0].frame_time(f as f32), 0);
+        let p = Pose::sample(model, Some(0), model.clips[0].frame_time(f as f32), 0);
         p.visible.iter().any(|v| !v)
     });
     assert!(hides, "fireknee hides a level in some frame");
@@ -168,8 +71,8 @@ fn pie_animobject_round_trip_with_periods_visibility_and_texture_frames() {
     assert_eq!(s["interpolation"], "STEP");
     let gltf_anim = read.doc.animations().next().unwrap();
     let sampler = gltf_anim.samplers().nth(*sampler).unwrap();
-    let times = floats(&read, sampler.input(), 1);
-    let offsets = floats(&read, sampler.output(), 2);
+    let times = read.floats(sampler.input(), 1);
+    let offsets = read.floats(sampler.output(), 2);
     assert!(times.len() >= 2);
     for (k, t) in times.iter().enumerate() {
         let want = track.offset(track.frame_at(t[0], 0));
@@ -184,107 +87,57 @@ fn pie_animobject_round_trip_with_periods_visibility_and_texture_frames() {
     assert!(used.iter().any(|e| e == "KHR_texture_transform"));
 }
 
-/// The float components of accessor `a` (`n` per element).
-fn floats(read: &Read, a: gltf::Accessor, n: usize) -> Vec<Vec<f32>> {
-    let view = a.view().expect("view");
-    let start = view.offset() + a.offset();
-    let bytes = &read.blob[start..start + a.count() * n * 4];
-    bytes
-        .chunks_exact(n * 4)
-        .map(|e| {
-            e.chunks_exact(4)
-                .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
-                .collect()
-        })
-        .collect()
-}
-
 #[test]
 fn pmf_robot_walk_round_trip() {
-    let Some(syn) = common::synthetic() else {
+    let Some(loaded) = synthetic_model("pmf/robot.pmf") else {
         return;
     };
-    let path = syn.join("pmf/robot.pmf");
-    let model = load(&path);
-    let read = round(&model, &all_clips_at_half_scale());
-    assert!(compare_with_info(&path, &model, &read, None, None) >= 5);
-    let walk = &model.clips[model.clip_index("walk").unwrap()];
-    for frame in [3usize, 4, 11] {
-        let at = format!("walk:{frame}");
-        compare_with_info(
-            &path,
-            &model,
-            &read,
-            Some(&at),
-            Some(("walk", walk.frame_time(frame as f32))),
-        );
-    }
+    let model = &loaded.model;
+    let read = round(model, &all_clips_at_half_scale());
+    assert!(loaded.compare_with_info(&read, None, None) >= 5);
+    let walk = model.clip_index("walk").unwrap();
+    loaded.compare_frames(&read, ("walk", walk), "walk", &[3, 4, 11]);
     // Both clips are there, by name, with their facts.
-    let names: Vec<_> = read
-        .doc
-        .animations()
-        .filter_map(|a| a.name().map(String::from))
-        .collect();
-    assert_eq!(names, ["walk", "wave"]);
+    assert_eq!(read.animation_names(), ["walk", "wave"]);
     assert_eq!(read.json["animations"][0]["extras"]["fps"], 15.0);
 }
 
 #[test]
 fn pet_puppet_walk_round_trip_with_skinning_and_motions_as_animations() {
-    let Some(syn) = common::synthetic() else {
+    let Some(loaded) = synthetic_model("pet/puppet_v13.pet") else {
         return;
     };
-    let path = syn.join("pet/puppet_v13.pet");
-    let model = load(&path);
+    let model = &loaded.model;
     assert!(
         model.meshes.iter().any(|m| m.skin.is_some()),
         "the puppet is skinned"
     );
-    let read = round(&model, &all_clips_at_half_scale());
+    let read = round(model, &all_clips_at_half_scale());
     assert!(read.doc.skins().count() >= 1);
-    assert!(compare_with_info(&path, &model, &read, None, None) >= 1);
-    let clip = &model.clips[0];
-    let walk = clip.motions.iter().find(|m| m.name == "walk").unwrap();
-    for frame in [0u32, 7, 10, 25] {
-        let at = format!("walk:{frame}");
-        compare_with_info(
-            &path,
-            &model,
-            &read,
-            Some(&at),
-            Some(("walk", clip.frame_time(frame as f32))),
-        );
-    }
+    assert!(loaded.compare_with_info(&read, None, None) >= 1);
+    loaded.compare_frames(&read, ("walk", 0), "walk", &[0, 7, 10, 25]);
     // Each motion is its own animation, named after it, starting at 0.
-    let names: Vec<_> = read
-        .doc
-        .animations()
-        .filter_map(|a| a.name().map(String::from))
-        .collect();
-    assert_eq!(names, ["idle", "walk"]);
+    assert_eq!(read.animation_names(), ["idle", "walk"]);
+    let walk = model.clips[0].motions.iter().find(|m| m.name == "walk");
     let motion = &read.json["animations"][1]["extras"]["motion"];
-    assert_eq!(motion["start"], walk.start);
+    assert_eq!(motion["start"], walk.unwrap().start);
     assert_eq!(motion["next"], "walk");
 }
 
 #[test]
 fn tpm_instances_round_trip() {
-    let Some(syn) = common::synthetic() else {
+    let Some(loaded) = synthetic_model("tpm/lab_scene.tpm") else {
         return;
     };
-    let path = syn.join("tpm/lab_scene.tpm");
-    let model = load(&path);
+    let model = &loaded.model;
     let instances: Vec<_> = model
         .nodes
         .iter()
         .filter(|n| n.mesh.is_some())
         .map(|n| n.mesh)
         .collect();
-    let read = round(&model, &all_clips_at_half_scale());
-    assert_eq!(
-        compare_with_info(&path, &model, &read, None, None),
-        instances.len()
-    );
+    let read = round(model, &all_clips_at_half_scale());
+    assert_eq!(loaded.compare_with_info(&read, None, None), instances.len());
     // Nodes showing one mesh share one glTF mesh.
     let mut distinct = instances.clone();
     distinct.sort();
@@ -304,9 +157,9 @@ fn tpm_instances_round_trip() {
 
 #[test]
 fn pie_default_scale_makes_a_tile_one_128th() {
-    let Some(wz) = common::wz2100() else { return };
-    let path = wz.join("data/base/components/bodies/fireknee.pie");
-    let model = load(&path);
+    let Some(Loaded { model, .. }) = wz_model(FIREKNEE) else {
+        return;
+    };
     let read = round(&model, &ExportOptions::default());
     let at_1 = round(&model, &all_clips_at_half_scale());
     let a = read.node_vertices(0, None, 0.0);
@@ -319,25 +172,6 @@ fn pie_default_scale_makes_a_tile_one_128th() {
         );
     }
     assert_eq!(read.json["scenes"][0]["extras"]["scale"], 1.0 / 128.0);
-}
-
-/// The PNG of image `i` of an exported `.glb`, decoded.
-fn image(read: &Read, i: usize) -> image::RgbaImage {
-    let img = read.doc.images().nth(i).expect("image");
-    let gltf::image::Source::View { view, mime_type } = img.source() else {
-        panic!("a .glb embeds its images")
-    };
-    assert_eq!(mime_type, "image/png");
-    let bytes = &read.blob[view.offset()..view.offset() + view.length()];
-    image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
-        .expect("PNG")
-        .into_rgba8()
-}
-
-/// The image behind texture `t`.
-fn texture_image(read: &Read, t: usize) -> image::RgbaImage {
-    let tex = read.doc.textures().nth(t).expect("texture");
-    image(read, tex.source().index())
 }
 
 #[test]
@@ -356,9 +190,9 @@ fn team_colour_is_baked_with_the_game_formula_and_the_raw_mask_kept() {
     let base_tex = material["pbrMetallicRoughness"]["baseColorTexture"]["index"]
         .as_u64()
         .unwrap() as usize;
-    let baked = texture_image(&read, base_tex);
+    let baked = read.texture_image(base_tex);
     let mask_tex = material["extras"]["tcmask_texture"].as_u64().unwrap() as usize;
-    let mask = texture_image(&read, mask_tex);
+    let mask = read.texture_image(mask_tex);
     let source_mask = image::open(dir.join("tc-mask.png")).unwrap().into_rgba8();
     assert_eq!(
         mask, source_mask,
@@ -414,7 +248,7 @@ fn blend_modes_become_alpha_modes_and_a_missing_texture_a_checkerboard() {
     let t = mats[5]["pbrMetallicRoughness"]["baseColorTexture"]["index"]
         .as_u64()
         .unwrap();
-    let checker = texture_image(&read, t as usize);
+    let checker = read.texture_image(t as usize);
     assert_eq!(checker.get_pixel(0, 0).0, [255, 0, 255, 255]);
     assert_eq!(checker.get_pixel(8, 0).0, [0, 0, 0, 255]);
     // The texture shared by five materials is stored once.
@@ -423,9 +257,9 @@ fn blend_modes_become_alpha_modes_and_a_missing_texture_a_checkerboard() {
 
 #[test]
 fn connectors_become_empty_nodes_at_their_positions() {
-    let Some(wz) = common::wz2100() else { return };
-    let path = wz.join("data/base/components/bodies/cybd_std.pie");
-    let model = load(&path);
+    let Some(Loaded { model, .. }) = wz_model("data/base/components/bodies/cybd_std.pie") else {
+        return;
+    };
     assert!(!model.connectors.is_empty());
     let read = round(&model, &all_clips_at_half_scale());
     let n = model.nodes.len();
@@ -477,17 +311,11 @@ fn unwritable_output_is_a_clear_error_and_writes_are_atomic() {
     assert_eq!(json["buffers"][0]["uri"], "m.bin");
 }
 
-fn out_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("vitrine-gltf-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn texture_frames_as_extras_load_in_readers_without_animation_pointer() {
-    let Some(wz) = common::wz2100() else { return };
-    let model = load(&wz.join("data/base/components/bodies/fireknee.pie"));
+    let Some(Loaded { model, .. }) = wz_model(FIREKNEE) else {
+        return;
+    };
     let options = ExportOptions {
         clips: ClipChoice::All,
         texture_frames: vitrine::export::gltf::TextureFrames::Extras,

@@ -4,8 +4,9 @@
 //! or an existing folder). A folder or archive: every model under it, in one process,
 //! output names mirroring the relative paths as `render` names its pictures
 //! (`structs/blbhq.pie` → `OUTDIR/structs/blbhq.glb`, a PangYa character once), texture
-//! pages decoded and encoded once for the whole batch, progress on stderr; a model that
-//! fails (or crashes) is reported and the batch goes on; exit codes as every subcommand.
+//! pages decoded and encoded once for the whole batch, one thread per core, progress on
+//! stderr; a model that fails (or crashes) is reported and the batch goes on; exit codes
+//! as every subcommand.
 
 use crate::export::gltf::{
     self as gltf_export, ClipChoice, ExportOptions, ImageCache, TextureFrames, writer,
@@ -15,6 +16,7 @@ use crate::formats::{self, LoadOptions, resolve::Resolver};
 use clap::{Args, ValueEnum};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Container for the files of a folder export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -99,19 +101,33 @@ fn viewer_team() -> usize {
     crate::app::settings::SettingsFile::from_env().map_or(0, |f| f.load().0.team)
 }
 
+/// How [`export_file`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flush {
+    /// Flushed to disk before the rename (one file).
+    Each,
+    /// Renamed into place without a flush per file (a batch; see
+    /// [`crate::files::atomic::write_unsynced`]).
+    Batch,
+}
+
 /// Loads, exports and writes one model; returns the export's warnings.
 pub fn export_file(
     resolver: &mut Resolver,
     cache: &mut ImageCache,
     file: &FileRef,
-    out: &Path,
+    (out, flush): (&Path, Flush),
     load_options: &LoadOptions,
     options: &ExportOptions,
 ) -> Result<Vec<String>, String> {
     let model = formats::load_with(resolver, file, load_options).map_err(|e| e.to_string())?;
     let doc = gltf_export::export(&model, options, cache).map_err(|e| format!("{file}: {e}"))?;
     let warnings = doc.warnings.clone();
-    writer::write(doc, out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let written = match flush {
+        Flush::Each => writer::write(doc, out),
+        Flush::Batch => writer::write_unsynced(doc, out),
+    };
+    written.map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     Ok(warnings)
 }
 
@@ -155,7 +171,7 @@ pub fn run(args: &ExportArgs) -> i32 {
             &mut Resolver::new(),
             &mut cache,
             &input,
-            &out,
+            (&out, Flush::Each),
             &load_options,
             &options,
         )
@@ -175,6 +191,15 @@ pub fn run(args: &ExportArgs) -> i32 {
     }
 }
 
+/// Threads of a batch export: one per core (each loads, builds and writes whole models;
+/// texture pages are shared through the cache).
+fn batch_threads(models: usize) -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(models)
+        .max(1)
+}
+
 fn run_batch(
     args: &ExportArgs,
     input: &FileRef,
@@ -188,43 +213,76 @@ fn run_batch(
     };
     // The same names as `render`'s pictures (no collisions, a PangYa character once).
     let items = super::render::output_names(&walk.files, input);
-    let mut resolver = Resolver::new();
-    let mut cache = ImageCache::new();
+    let rels: Vec<String> = items
+        .iter()
+        .map(|item| {
+            let rel = item.output.strip_suffix(".png").unwrap_or(&item.output);
+            format!("{rel}.{ext}")
+        })
+        .collect();
+    let cache = ImageCache::new();
     let start = std::time::Instant::now();
     let tty = std::io::stderr().is_terminal();
-    let mut failures: Vec<(String, String)> = walk.errors.clone();
-    let mut warned = 0usize;
     let total = items.len();
-    for (i, item) in items.iter().enumerate() {
-        let rel = item.output.strip_suffix(".png").unwrap_or(&item.output);
-        let rel = format!("{rel}.{ext}");
-        let out = args.output.join(&rel);
-        let file = &item.file;
-        let result = super::catch_per_file(file, || {
-            export_file(&mut resolver, &mut cache, file, &out, load_options, options)
-        });
-        match result {
-            Ok(w) => warned += usize::from(!w.is_empty()),
-            Err(e) => failures.push((file.to_string(), e)),
+    // Each thread takes the next model; the results come back here, where progress is
+    // shown and the failures are listed in input order.
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<Result<Vec<String>, String>>> = vec![None; total];
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..batch_threads(total) {
+            let (tx, next, items, rels) = (tx.clone(), &next, &items, &rels);
+            let mut cache = cache.clone();
+            s.spawn(move || {
+                let mut resolver = Resolver::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let (Some(item), Some(rel)) = (items.get(i), rels.get(i)) else {
+                        break;
+                    };
+                    let out = args.output.join(rel);
+                    let file = &item.file;
+                    let result = super::catch_per_file(file, || {
+                        let to = (out.as_path(), Flush::Batch);
+                        export_file(&mut resolver, &mut cache, file, to, load_options, options)
+                    });
+                    if tx.send((i, result)).is_err() {
+                        break;
+                    }
+                }
+            });
         }
-        let n = i + 1;
-        if tty {
-            eprint!("\r[{n}/{total}] {rel}\x1b[K");
-        } else if n % 100 == 0 || n == total {
-            eprintln!("[{n}/{total}] {rel}");
+        drop(tx);
+        for (n, (i, result)) in rx.into_iter().enumerate() {
+            results[i] = Some(result);
+            let (n, rel) = (n + 1, &rels[i]);
+            if tty {
+                eprint!("\r[{n}/{total}] {rel}\x1b[K");
+            } else if n % 100 == 0 || n == total {
+                eprintln!("[{n}/{total}] {rel}");
+            }
         }
-    }
+    });
     if tty {
         eprintln!();
     }
     let secs = start.elapsed().as_secs_f64();
+    let mut failures: Vec<(String, String)> = walk.errors.clone();
+    let mut warned = 0usize;
+    for (item, result) in items.iter().zip(results) {
+        match result {
+            Some(Ok(w)) => warned += usize::from(!w.is_empty()),
+            Some(Err(e)) => failures.push((item.file.to_string(), e)),
+            None => failures.push((item.file.to_string(), "not exported".into())),
+        }
+    }
     let failed_models = failures.len() - walk.errors.len();
     eprintln!(
         "{} of {total} models exported to {} in {secs:.2} s ({:.1} models/s); {} texture images encoded; {warned} with warnings",
         total - failed_models,
         args.output.display(),
         total as f64 / secs.max(1e-9),
-        cache.encodes,
+        cache.encodes(),
     );
     for item in items.iter().filter(|i| !i.grouped.is_empty()) {
         let names: Vec<String> = item.grouped.iter().map(FileRef::file_name).collect();

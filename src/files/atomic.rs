@@ -132,6 +132,28 @@ pub fn with_path(e: io::Error, path: &Path) -> io::Error {
     io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
+/// Writes `bytes` to `path` as [`write`] does (a temporary file renamed over the
+/// target, keeping a replaced file's mode) but without waiting for the disk: no fsync.
+/// For batches of many files (`vitrine export DIR`), where one flush per file took more
+/// time than making the files. A reader, or a crash of Vitrine, still sees the old file
+/// or the whole new one; only a power cut or a kernel crash within seconds of the batch
+/// may leave some of its files empty, which running the batch again repairs. Everything
+/// else (settings, screenshots, single exports, animations) uses [`write`].
+pub fn write_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut f = AtomicFile::create(path)?;
+    f.write_all(bytes).map_err(|e| with_path(e, path))?;
+    if let Ok(m) = std::fs::metadata(path)
+        && m.is_file()
+    {
+        f.tmp
+            .as_file()
+            .set_permissions(m.permissions())
+            .map_err(|e| with_path(e, path))?;
+    }
+    f.tmp.persist(path).map_err(|e| with_path(e.error, path))?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,5 +222,19 @@ mod tests {
         let err = write(&blocker.join("out.png"), b"x").unwrap_err();
         assert!(err.to_string().contains("file"), "{err}");
         assert_eq!(names(dir.path()), ["file"]);
+    }
+
+    #[test]
+    fn unsynced_writes_replace_atomically_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("sub/m.glb");
+        write_unsynced(&p, b"one").unwrap();
+        write_unsynced(&p, b"two").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        assert_eq!(names(&dir.path().join("sub")), ["m.glb"]);
+        let blocker = dir.path().join("file");
+        std::fs::write(&blocker, b"x").unwrap();
+        let err = write_unsynced(&blocker.join("m.glb"), b"x").unwrap_err();
+        assert!(err.to_string().contains("file"), "{err}");
     }
 }

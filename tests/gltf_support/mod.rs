@@ -3,6 +3,7 @@
 //! world-space vertex positions with skinning, computed from the glTF alone.
 #![allow(dead_code)]
 
+pub mod compare;
 #[path = "../render_support/fixtures.rs"]
 pub mod fixtures;
 
@@ -63,6 +64,48 @@ pub fn read_glb(bytes: &[u8]) -> Read {
 }
 
 impl Read {
+    /// The animations' names, in order.
+    pub fn animation_names(&self) -> Vec<String> {
+        self.doc
+            .animations()
+            .filter_map(|a| a.name().map(String::from))
+            .collect()
+    }
+
+    /// The float components of accessor `a` (`n` per element).
+    pub fn floats(&self, a: gltf::Accessor, n: usize) -> Vec<Vec<f32>> {
+        let view = a.view().expect("view");
+        let start = view.offset() + a.offset();
+        let bytes = &self.blob[start..start + a.count() * n * 4];
+        bytes
+            .chunks_exact(n * 4)
+            .map(|e| {
+                e.chunks_exact(4)
+                    .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The PNG of image `i` of an exported `.glb`, decoded.
+    pub fn image(&self, i: usize) -> image::RgbaImage {
+        let img = self.doc.images().nth(i).expect("image");
+        let gltf::image::Source::View { view, mime_type } = img.source() else {
+            panic!("a .glb embeds its images")
+        };
+        assert_eq!(mime_type, "image/png");
+        let bytes = &self.blob[view.offset()..view.offset() + view.length()];
+        image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
+            .expect("PNG")
+            .into_rgba8()
+    }
+
+    /// The image behind texture `t`.
+    pub fn texture_image(&self, t: usize) -> image::RgbaImage {
+        let tex = self.doc.textures().nth(t).expect("texture");
+        self.image(tex.source().index())
+    }
+
     /// The animation named `name`.
     pub fn animation(&self, name: &str) -> gltf::Animation<'_> {
         self.doc
@@ -199,6 +242,14 @@ impl Read {
         }
         out
     }
+}
+
+/// An empty folder for test `name`'s files (of this process).
+pub fn out_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("vitrine-gltf-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir
 }
 
 /// Asserts that every point of `got` is within `tol` of some point of `want` and the

@@ -13,11 +13,13 @@
 //! has no dark fringe.
 
 use super::timing::FramePlan;
+use quantette::color_map::{IndexedColorMap, NearestNeighborColorMap};
 use quantette::deps::palette::Srgb;
 use quantette::{
-    ImageRef, PaletteBuf, PaletteSize, color_map::NearestNeighborColorMap, dither::FloydSteinberg,
-    wu::BinnerU8x3, wu::WuU8x3,
+    ImageRef, Palette as QPalette, PaletteBuf, PaletteSize, dither::FloydSteinberg, wu::BinnerU8x3,
+    wu::WuU8x3,
 };
+use std::cell::Cell;
 use std::io::Write;
 
 /// Alpha at and above which a pixel is opaque in the GIF.
@@ -41,6 +43,9 @@ pub struct GifOptions {
 /// Blends a pixel over the matte colour: what a viewer of the GIF sees at that pixel.
 fn matted(p: [u8; 4], matte: [u8; 3]) -> [u8; 3] {
     let a = p[3] as u32;
+    if a == 255 {
+        return [p[0], p[1], p[2]];
+    }
     std::array::from_fn(|i| ((p[i] as u32 * a + matte[i] as u32 * (255 - a) + 127) / 255) as u8)
 }
 
@@ -116,6 +121,71 @@ impl Palette {
     }
 }
 
+/// The nearest palette colour of each 24-bit colour, searched once (by `quantette`'s
+/// exhaustive SIMD search) and then remembered for the rest of the animation. A rendered
+/// animation repeats its colours from frame to frame, so after the first frames almost
+/// every pixel is one table read instead of a search over 255 colours: the search was
+/// most of a GIF's encoding time. The table has one byte per 24-bit colour (16 MiB
+/// whatever the size or frame count, zeroed lazily by the OS, so only pages where colours
+/// occur are touched): 0 = not searched yet, else the index + 1 (a palette has at most
+/// 255 colours). Colours are looked up rounded to 1/255, the precision of the frames
+/// themselves; dithering still diffuses the exact error.
+struct CachedColorMap<'a> {
+    exact: NearestNeighborColorMap<Srgb<f32>, f32, 3>,
+    table: &'a [Cell<u8>],
+}
+
+/// Entries of a [`CachedColorMap`]'s table.
+const TABLE_LEN: usize = 1 << 24;
+
+impl<'a> CachedColorMap<'a> {
+    /// `table`: [`TABLE_LEN`] zeroes.
+    fn new(
+        exact: NearestNeighborColorMap<Srgb<f32>, f32, 3>,
+        table: &'a mut [u8],
+    ) -> CachedColorMap<'a> {
+        debug_assert_eq!(table.len(), TABLE_LEN);
+        CachedColorMap {
+            exact,
+            table: Cell::from_mut(table).as_slice_of_cells(),
+        }
+    }
+}
+
+impl IndexedColorMap<Srgb<f32>> for CachedColorMap<'_> {
+    type Output = Srgb<f32>;
+
+    fn into_palette(self) -> PaletteBuf<Srgb<f32>> {
+        self.exact.into_palette()
+    }
+
+    fn palette(&self) -> &QPalette<Srgb<f32>> {
+        self.exact.palette()
+    }
+
+    fn base_palette(&self) -> &QPalette<Srgb<f32>> {
+        self.exact.palette()
+    }
+
+    fn palette_index(&self, color: &Srgb<f32>) -> u8 {
+        // Rounded to the nearest 1/255 (+ 0.5 then truncated: no call to `roundf` for
+        // each channel of each pixel); NaN (never produced) becomes 0 through the cast.
+        let q = |c: f32| (c.clamp(0.0, 1.0) * 255.0 + 0.5) as usize;
+        let key = (q(color.red) << 16) | (q(color.green) << 8) | q(color.blue);
+        let slot = &self.table[key];
+        match slot.get() {
+            0 => {
+                let rounded =
+                    Srgb::new((key >> 16) as u8, (key >> 8) as u8, key as u8).into_format::<f32>();
+                let index = self.exact.palette_index(&rounded);
+                slot.set(index + 1);
+                index
+            }
+            stored => stored - 1,
+        }
+    }
+}
+
 /// Writes the frames as a GIF to `out`; stops early (and returns the frames written)
 /// when `frames` ends early (a cancelled export).
 pub fn write(
@@ -155,7 +225,9 @@ pub fn write(
             .collect(),
     )
     .map_err(|_| "the GIF palette is empty or too large".to_string())?;
-    let map = NearestNeighborColorMap::new(floats);
+    // Zeroed by the allocator (calloc): pages are touched only where colours occur.
+    let mut table = vec![0u8; TABLE_LEN];
+    let map = CachedColorMap::new(NearestNeighborColorMap::new(floats), &mut table);
     let mut written = 0u32;
     let mut previous: Option<Vec<u8>> = None;
     for img in frames {
@@ -303,6 +375,32 @@ mod tests {
         let same = changed_part(Some(&a), &a, (4, 4), 9, 7);
         assert_eq!((same.width, same.height, same.delay), (1, 1, 7));
         assert_eq!(changed_part(None, &b, (4, 4), 9, 7).buffer.len(), 16);
+    }
+
+    #[test]
+    fn the_cached_colour_map_answers_as_the_exhaustive_search() {
+        let colours: Vec<Srgb<f32>> = (0..255u32)
+            .map(|i| Srgb::new((i * 37) as u8, (i * 91) as u8, (i * 13) as u8).into_format())
+            .collect();
+        let exact = || NearestNeighborColorMap::new(PaletteBuf::new(colours.clone()).unwrap());
+        let reference = exact();
+        let mut table = vec![0u8; TABLE_LEN];
+        let cached = CachedColorMap::new(exact(), &mut table);
+        for k in 0..20_000u32 {
+            let c = Srgb::new(
+                (k * 7919 % 256) as u8,
+                (k * 104_729 % 256) as u8,
+                (k * 31 % 256) as u8,
+            )
+            .into_format::<f32>();
+            let want = reference.palette_index(&c);
+            // First the search, then the remembered answer: both the exact one.
+            assert_eq!(cached.palette_index(&c), want, "{c:?}");
+            assert_eq!(cached.palette_index(&c), want, "{c:?}");
+        }
+        // The last palette entry (index 254) is stored and read back.
+        assert_eq!(cached.palette_index(&colours[254]), 254);
+        assert_eq!(cached.palette_index(&colours[254]), 254);
     }
 
     #[test]

@@ -17,6 +17,9 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 const PALETTE_FRAMES: u32 = 12;
 /// Frames rendered ahead of the encoder (bounds memory to a few frames).
 const QUEUE: usize = 2;
+/// Bytes of first-pass frames kept to be encoded without rendering them again (the GIF
+/// palette's sample frames at 512² take 12 MiB; at 2048² only a few are kept).
+const KEEP_BYTES: usize = 64 << 20;
 
 /// How the frames are encoded.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -222,6 +225,15 @@ pub fn export(
     progress
         .total
         .store(plan.count + first_pass.len() as u32, Ordering::Relaxed);
+    // First-pass frames kept for the second pass, while they fit in KEEP_BYTES (not when
+    // cropping: that pass sees every frame, and the frames are cropped afterwards).
+    let keep_each = (w as usize * h as usize * 4).max(1);
+    let keep_max = if job.crop_margin.is_some() {
+        0
+    } else {
+        KEEP_BYTES / keep_each
+    };
+    let mut kept: std::collections::HashMap<u32, image::RgbaImage> = Default::default();
     let mut content = ContentBox::default();
     let mut sampler = PaletteSampler::new(
         gif_options,
@@ -238,6 +250,9 @@ pub fn export(
         }
         if gif && (k as u32).is_multiple_of(sample_every) {
             sampler.add(&img);
+        }
+        if kept.len() < keep_max {
+            kept.insert(i, img);
         }
         progress.step();
     }
@@ -294,7 +309,7 @@ pub fn export(
                 rendered = Err(ExportError::Cancelled);
                 break;
             }
-            let img = match render(i) {
+            let img = match kept.remove(&i).map_or_else(|| render(i), Ok) {
                 Ok(img) if job.crop_margin.is_some() => crop(&img, rect),
                 Ok(img) => img,
                 Err(e) => {

@@ -5,7 +5,8 @@
 //! Decoding and PNG encoding are the expensive part of an export (a Warzone 2100 page is
 //! 1024² and hundreds of models share it), so both are cached in [`ImageCache`], which a
 //! batch keeps for all its models: each page is decoded once and each baked variant
-//! encoded once.
+//! encoded once. Clones of a cache share it, so the threads of a parallel batch each hold
+//! one; a page two threads need at once is made by one of them while the other waits.
 
 use super::document::{AlphaTiles, ImageData};
 use crate::files::{self, FileRef};
@@ -13,7 +14,9 @@ use crate::model::team::{TEAM_COLOURS, blend_texel};
 use crate::model::{AlphaSource, TextureRef};
 use image::RgbaImage;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::hash::Hash;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Side of one checkerboard cell and cells per side (as the viewer's placeholder).
 const CHECKER_CELL: u32 = 8;
@@ -59,13 +62,41 @@ impl From<AlphaSource> for AlphaSourceKey {
     }
 }
 
-/// Decoded pages and encoded PNGs, shared by every model of a batch.
-#[derive(Debug, Default)]
+/// Decoded pages and encoded PNGs, shared by every model of a batch (and by every clone
+/// of the cache: the threads of a batch).
+#[derive(Debug, Default, Clone)]
 pub struct ImageCache {
-    decoded: HashMap<FileRef, Result<Arc<RgbaImage>, String>>,
-    encoded: HashMap<ImageKey, Result<ImageData, String>>,
-    /// PNG encodings done so far (the batch benchmark and tests read it).
-    pub encodes: usize,
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug, Default)]
+struct Shared {
+    decoded: Slots<FileRef, Result<Arc<RgbaImage>, String>>,
+    encoded: Slots<ImageKey, Result<ImageData, String>>,
+    encodes: AtomicUsize,
+}
+
+/// Values made once per key: the map is locked only to find a key's slot, the value is
+/// made outside the lock (other keys go on meanwhile; the same key waits for it).
+#[derive(Debug)]
+struct Slots<K, V>(Mutex<HashMap<K, Arc<OnceLock<V>>>>);
+
+impl<K, V> Default for Slots<K, V> {
+    fn default() -> Self {
+        Slots(Mutex::new(HashMap::new()))
+    }
+}
+
+impl<K: Eq + Hash + Clone, V: Clone> Slots<K, V> {
+    fn get_or_make(&self, key: &K, make: impl FnOnce() -> V) -> V {
+        let slot = {
+            // A thread that panicked while holding the lock left the map whole (entries
+            // are inserted complete), so the poison is ignored.
+            let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+            map.entry(key.clone()).or_default().clone()
+        };
+        slot.get_or_init(make).clone()
+    }
 }
 
 /// The file behind a texture reference.
@@ -149,33 +180,33 @@ impl ImageCache {
         Self::default()
     }
 
-    fn decoded(&mut self, file: &FileRef) -> Result<Arc<RgbaImage>, String> {
-        self.decoded
-            .entry(file.clone())
-            .or_insert_with(|| read_image(file).map(Arc::new))
-            .clone()
+    /// PNG encodings done so far, by this cache and its clones (the batch summary
+    /// reports it).
+    pub fn encodes(&self) -> usize {
+        self.shared.encodes.load(Ordering::Relaxed)
+    }
+
+    fn decoded(&self, file: &FileRef) -> Result<Arc<RgbaImage>, String> {
+        self.shared
+            .decoded
+            .get_or_make(file, || read_image(file).map(Arc::new))
     }
 
     /// The PNG for `key`, made and encoded once.
     pub fn get(&mut self, key: &ImageKey) -> Result<ImageData, String> {
-        if let Some(hit) = self.encoded.get(key) {
-            return hit.clone();
-        }
-        let made = self.make(key);
-        let result = made.and_then(|(name, img)| {
-            self.encodes += 1;
+        self.shared.encoded.get_or_make(key, || {
+            let (name, img) = self.make(key)?;
+            self.shared.encodes.fetch_add(1, Ordering::Relaxed);
             let png = encode_png(&img)?;
             Ok(ImageData {
                 name,
                 png: Arc::new(png),
                 alpha: Arc::new(AlphaTiles::of(&img)),
             })
-        });
-        self.encoded.insert(key.clone(), result.clone());
-        result
+        })
     }
 
-    fn make(&mut self, key: &ImageKey) -> Result<(String, RgbaImage), String> {
+    fn make(&self, key: &ImageKey) -> Result<(String, RgbaImage), String> {
         match key {
             ImageKey::Checkerboard => Ok(("missing-texture".into(), checkerboard())),
             ImageKey::Plain(file) => {

@@ -1,6 +1,7 @@
 //! A [`Document`] → bytes and files: a `.glb` (JSON and binary chunks, PNGs embedded in
 //! the buffer) or a `.gltf` with `<stem>.bin` and `<stem>-<image>.png` beside it. Every
-//! file goes through [`crate::files::atomic`] (a temporary name, then a rename).
+//! file goes through [`crate::files::atomic`] (a temporary name, then a rename); a batch
+//! writes without a flush to disk per file ([`write_unsynced`]).
 
 use super::document::Document;
 use crate::files::atomic;
@@ -160,8 +161,23 @@ pub fn glb_bytes(mut doc: Document) -> io::Result<Vec<u8>> {
     glb.to_vec().map_err(|e| io::Error::other(e.to_string()))
 }
 
-/// Writes `doc` to `path` (`.glb` or `.gltf` by extension); returns every file written.
-pub fn write(mut doc: Document, path: &Path) -> io::Result<Vec<PathBuf>> {
+/// Writes `doc` to `path` (`.glb` or `.gltf` by extension), flushed to disk; returns
+/// every file written.
+pub fn write(doc: Document, path: &Path) -> io::Result<Vec<PathBuf>> {
+    write_with(doc, path, atomic::write)
+}
+
+/// [`write`] for one model of a batch: renamed into place all the same, but not flushed
+/// to disk file by file ([`atomic::write_unsynced`] says what that risks).
+pub fn write_unsynced(doc: Document, path: &Path) -> io::Result<Vec<PathBuf>> {
+    write_with(doc, path, atomic::write_unsynced)
+}
+
+fn write_with(
+    mut doc: Document,
+    path: &Path,
+    put: fn(&Path, &[u8]) -> io::Result<()>,
+) -> io::Result<Vec<PathBuf>> {
     let container = Container::for_path(path).ok_or_else(|| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -171,7 +187,7 @@ pub fn write(mut doc: Document, path: &Path) -> io::Result<Vec<PathBuf>> {
     match container {
         Container::Glb => {
             let bytes = glb_bytes(doc)?;
-            atomic::write(path, &bytes)?;
+            put(path, &bytes)?;
             Ok(vec![path.to_path_buf()])
         }
         Container::Gltf => {
@@ -185,7 +201,7 @@ pub fn write(mut doc: Document, path: &Path) -> io::Result<Vec<PathBuf>> {
             for (i, image) in doc.images.iter().enumerate() {
                 let name = format!("{stem}-{}.png", image.name);
                 let file = dir.join(&name);
-                atomic::write(&file, &image.png)?;
+                put(&file, &image.png)?;
                 written.push(file);
                 let img = &mut doc.root.images[i];
                 img.uri = Some(uri_escape(&name));
@@ -194,11 +210,11 @@ pub fn write(mut doc: Document, path: &Path) -> io::Result<Vec<PathBuf>> {
             if !doc.bin.is_empty() {
                 set_buffer(&mut doc, Some(uri_escape(&bin_name)));
                 let file = dir.join(&bin_name);
-                atomic::write(&file, &doc.bin)?;
+                put(&file, &doc.bin)?;
                 written.push(file);
             }
             // The .gltf last: a reader never sees it before its files.
-            atomic::write(path, &json_bytes(&doc)?)?;
+            put(path, &json_bytes(&doc)?)?;
             written.push(path.to_path_buf());
             Ok(written)
         }
