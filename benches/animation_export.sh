@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark of the animation export, end to end through `vitrine render` (load, render
 # every frame offscreen, encode on a second thread, write): the synthetic PangYa puppet's
-# 60-frame clip (30 fps) at 512×512, per format. Then a 240-frame turntable of the same
+# 60-frame clip (30 fps) at 512×512, per format (GIF dithered and not, APNG, WebP
+# lossless and lossy, PNG sequence). Then a 240-frame turntable of the same
 # clip, to show that peak memory does not grow with the frame count (frames are
 # streamed to the encoder, not kept).
 #
@@ -41,6 +42,8 @@ for fmt in gif apng webp; do
 done
 run "clip 60 frames gif no-dither" "clip-nd.gif" --no-dither
 run "clip 60 frames webp q80" "clip-q.webp" --quality 80
+mkdir -p "$out/seq"
+run "clip 60 frames png sequence" "seq/{n}.png" --animate
 for fmt in gif apng webp; do
   run "turntable 240 frames $fmt" "turn.$fmt" --turntable 8 --fps 30 --clip puppet_v13
 done

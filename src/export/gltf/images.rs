@@ -285,6 +285,30 @@ mod tests {
     }
 
     #[test]
+    fn clones_share_the_cache_and_threads_make_each_image_once() {
+        let cache = ImageCache::new();
+        let pngs: Vec<ImageData> = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..4)
+                .map(|_| {
+                    let mut mine = cache.clone();
+                    s.spawn(move || mine.get(&ImageKey::Checkerboard).unwrap())
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        assert_eq!(cache.encodes(), 1, "one encoding for four threads");
+        assert!(pngs.iter().all(|p| Arc::ptr_eq(&p.png, &pngs[0].png)));
+        let missing = FileRef::Disk("/nonexistent/vitrine/page.png".into());
+        let mut c = cache.clone();
+        assert!(c.get(&ImageKey::Plain(missing.clone())).is_err());
+        assert!(
+            c.get(&ImageKey::Plain(missing)).is_err(),
+            "errors are kept too"
+        );
+        assert_eq!(cache.encodes(), 1);
+    }
+
+    #[test]
     fn smaller_masks_are_sampled_at_the_same_place() {
         let mask = RgbaImage::from_fn(2, 2, |x, y| image::Rgba([0, 0, 0, (x + 2 * y) as u8]));
         // A 4×4 page: its texel (3, 1) lies in the mask's cell (1, 0).
