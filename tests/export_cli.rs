@@ -119,6 +119,21 @@ fn folder_batch_reports_bad_files_and_goes_on() {
     assert!(err.contains("2 of 3 models exported"), "{err}");
     assert!(err.contains("broken.pie"), "the failure is named: {err}");
     assert!(err.contains("[3/3]"), "progress: {err}");
+    // The batch's threads write the same file as a single export (flushed or not).
+    let single = out.join("single.glb");
+    let o = vitrine()
+        .args(["export", "--team", "red"])
+        .arg(input.join("sub/events.pie"))
+        .arg("-o")
+        .arg(&single)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(&single).unwrap(),
+        std::fs::read(out.join("sub/events.glb")).unwrap(),
+        "a batch exports a model as a single export does"
+    );
 }
 
 #[test]
