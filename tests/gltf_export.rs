@@ -176,7 +176,8 @@ fn pie_default_scale_makes_a_tile_one_128th() {
 
 #[test]
 fn team_colour_is_baked_with_the_game_formula_and_the_raw_mask_kept() {
-    let dir = out_dir("team");
+    let tmp = out_dir("team");
+    let dir = tmp.path();
     let model = fixtures::tc_quad(&dir);
     let team = 4; // red
     let read = round(
@@ -212,7 +213,8 @@ fn team_colour_is_baked_with_the_game_formula_and_the_raw_mask_kept() {
 
 #[test]
 fn blend_modes_become_alpha_modes_and_a_missing_texture_a_checkerboard() {
-    let dir = out_dir("blend");
+    let tmp = out_dir("blend");
+    let dir = tmp.path();
     let model = blend_model(&dir);
     let doc = export(&model, &ExportOptions::default(), &mut ImageCache::new()).unwrap();
     let warnings = doc.warnings.clone();
@@ -279,7 +281,8 @@ fn connectors_become_empty_nodes_at_their_positions() {
 
 #[test]
 fn unwritable_output_is_a_clear_error_and_writes_are_atomic() {
-    let dir = out_dir("write");
+    let tmp = out_dir("write");
+    let dir = tmp.path();
     let model = fixtures::quad_model(vitrine::model::Material::new("m", [1.0; 4]), Vec::new());
     let doc = || export(&model, &ExportOptions::default(), &mut ImageCache::new()).unwrap();
     // A folder that cannot exist: its parent is a file.

@@ -244,12 +244,13 @@ impl Read {
     }
 }
 
-/// An empty folder for test `name`'s files (of this process).
-pub fn out_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("vitrine-gltf-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    dir
+/// A fresh temporary folder for test `name`'s files, removed when dropped (also when
+/// the test panics).
+pub fn out_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("vitrine-gltf-{name}-"))
+        .tempdir()
+        .expect("a temporary folder")
 }
 
 /// Asserts that every point of `got` is within `tol` of some point of `want` and the
