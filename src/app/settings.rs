@@ -189,24 +189,22 @@ impl SettingsFile {
     /// corrupt one gives the defaults and a warning to show (the bad file is kept as
     /// `settings.json.bad`).
     pub fn load(&self) -> (Settings, Option<String>) {
-        let text = match std::fs::read_to_string(&self.path) {
-            Ok(t) => t,
+        let bytes = match crate::files::read(&crate::files::FileRef::Disk(self.path.clone())) {
+            Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return (Settings::default(), None);
             }
             Err(e) => {
-                let msg = format!(
-                    "Could not read settings {}: {e}; using defaults",
-                    self.path.display()
-                );
+                // The error names the file.
+                let msg = format!("Could not read settings ({e}); using defaults");
                 return (Settings::default(), Some(msg));
             }
         };
-        match serde_json::from_str::<Settings>(&text) {
+        match serde_json::from_slice::<Settings>(&bytes) {
             Ok(s) => (s.sanitised(), None),
             Err(e) => {
                 let backup = self.path.with_extension("json.bad");
-                let kept = std::fs::rename(&self.path, &backup).is_ok();
+                let kept = crate::files::atomic::rename(&self.path, &backup).is_ok();
                 let mut msg = format!(
                     "Settings file {} is corrupt ({e}); using defaults",
                     self.path.display()
@@ -267,6 +265,18 @@ mod tests {
         let warning = warning.expect("a warning");
         assert!(warning.contains("corrupt"), "{warning}");
         assert!(dir.join("settings.json.bad").exists());
+    }
+
+    #[test]
+    fn unreadable_file_gives_defaults_and_a_warning_naming_it() {
+        let tmp = temp_dir("unreadable");
+        let file = SettingsFile::in_dir(tmp.path());
+        std::fs::create_dir(&file.path).unwrap();
+        let (s, warning) = file.load();
+        assert_eq!(s, Settings::default());
+        let warning = warning.expect("a warning");
+        assert!(warning.contains("settings.json"), "{warning}");
+        assert!(file.path.is_dir(), "a folder in the way is not moved aside");
     }
 
     #[test]
