@@ -9,7 +9,7 @@ mod gltf_support;
 
 use glam::{Mat4, Vec3};
 use gltf_support::{Read, assert_same_points, blend_model, fixtures, read_glb};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use vitrine::cli::info::{InfoArgs, model_json, parse_at};
 use vitrine::export::gltf::{ClipChoice, ExportOptions, ImageCache, export, writer};
 use vitrine::formats::{self, LoadOptions};
@@ -342,7 +342,8 @@ fn texture_image(read: &Read, t: usize) -> image::RgbaImage {
 
 #[test]
 fn team_colour_is_baked_with_the_game_formula_and_the_raw_mask_kept() {
-    let dir = out_dir("team");
+    let dir_guard = out_dir("team");
+    let dir = dir_guard.path().to_path_buf();
     let model = fixtures::tc_quad(&dir);
     let team = 4; // red
     let read = round(
@@ -378,7 +379,8 @@ fn team_colour_is_baked_with_the_game_formula_and_the_raw_mask_kept() {
 
 #[test]
 fn blend_modes_become_alpha_modes_and_a_missing_texture_a_checkerboard() {
-    let dir = out_dir("blend");
+    let dir_guard = out_dir("blend");
+    let dir = dir_guard.path().to_path_buf();
     let model = blend_model(&dir);
     let doc = export(&model, &ExportOptions::default(), &mut ImageCache::new()).unwrap();
     let warnings = doc.warnings.clone();
@@ -445,7 +447,8 @@ fn connectors_become_empty_nodes_at_their_positions() {
 
 #[test]
 fn unwritable_output_is_a_clear_error_and_writes_are_atomic() {
-    let dir = out_dir("write");
+    let dir_guard = out_dir("write");
+    let dir = dir_guard.path().to_path_buf();
     let model = fixtures::quad_model(vitrine::model::Material::new("m", [1.0; 4]), Vec::new());
     let doc = || export(&model, &ExportOptions::default(), &mut ImageCache::new()).unwrap();
     // A folder that cannot exist: its parent is a file.
@@ -477,11 +480,8 @@ fn unwritable_output_is_a_clear_error_and_writes_are_atomic() {
     assert_eq!(json["buffers"][0]["uri"], "m.bin");
 }
 
-fn out_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("vitrine-gltf-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn out_dir(name: &str) -> tempfile::TempDir {
+    common::temp_dir(&format!("gltf-{name}"))
 }
 
 #[test]

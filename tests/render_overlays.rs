@@ -813,7 +813,8 @@ fn render_cli_draws_the_overlays_it_is_asked_for() {
     if vitrine::render::gpu_or_skip().is_none() {
         return;
     }
-    let dir = fixtures::temp_dir("cli-overlays");
+    let dir_guard = fixtures::temp_dir("cli-overlays");
+    let dir = dir_guard.path().to_path_buf();
     let input = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/pie/shadow_plate.pie");
     let run = |name: &str, extra: &[&str]| {

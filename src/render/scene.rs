@@ -190,12 +190,6 @@ impl SceneRenderer {
         self.source = Some(model.clone());
     }
 
-    /// Drops the current model's GPU resources (texture cache excepted).
-    pub fn clear_model(&mut self) {
-        self.model = None;
-        self.source = None;
-    }
-
     /// Problems found by the last [`SceneRenderer::set_model`] that the loader could not
     /// know (texture files that exist but do not decode, too many joints).
     pub fn warnings(&self) -> &[String] {
@@ -421,16 +415,12 @@ pub fn light_direction(camera: &Camera) -> Vec3 {
 /// `Rgba8Unorm` target (which holds sRGB bytes), linearised on an `*Srgb` one.
 fn clear_colour(bg: [u8; 4]) -> wgpu::Color {
     let c = |b: u8| {
-        let v = b as f64 / 255.0;
-        if COLOR_FORMAT.is_srgb() {
-            if v <= 0.04045 {
-                v / 12.92
-            } else {
-                ((v + 0.055) / 1.055).powf(2.4)
-            }
+        let v = b as f32 / 255.0;
+        f64::from(if COLOR_FORMAT.is_srgb() {
+            crate::model::colour::srgb_to_linear(v)
         } else {
             v
-        }
+        })
     };
     wgpu::Color {
         r: c(bg[0]),
