@@ -566,6 +566,7 @@ fn pet_puppet_is_neither_mirrored_nor_inside_out() {
         ambient: 0.0,
         diffuse: 1.0,
         specular: 0.0,
+        ..Lighting::DEFAULT
     };
     framed(&mut view.camera, &model, &pose);
     let bg = view.background;

@@ -12,7 +12,7 @@ use vitrine::render::overlays::colours;
 use vitrine::render::picking::{Ray, ray_through, ray_triangle};
 use vitrine::render::posed::shadow_casters;
 use vitrine::render::shadows::shadow_light;
-use vitrine::render::{Camera, OverlayKind, Overlays, ViewSettings, light_direction};
+use vitrine::render::{Camera, Lighting, OverlayKind, Overlays, ViewSettings};
 
 const SIZE: u32 = 160;
 const BG: [u8; 4] = [40, 44, 52, 255];
@@ -446,7 +446,7 @@ fn compare_with_cpu(
     ground_y: f32,
     casters: &[[Vec3; 3]],
 ) -> (usize, usize, usize, usize) {
-    let light = shadow_light(light_direction(camera));
+    let light = shadow_light(Lighting::DEFAULT.direction(camera));
     let (mut agree, mut disagree, mut cpu_dark, mut gpu_dark) = (0, 0, 0, 0);
     for y in (0..SIZE).step_by(2) {
         for x in (0..SIZE).step_by(2) {

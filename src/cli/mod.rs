@@ -11,6 +11,7 @@ pub mod assemble;
 pub mod check;
 pub mod export;
 pub mod info;
+pub mod light;
 pub mod render;
 
 use crate::files::FileRef;

@@ -71,6 +71,9 @@ pub struct RenderArgs {
     /// Cast shadows onto a ground plane (from the shadow mesh where the model has one).
     #[arg(long)]
     pub shadows: bool,
+    /// The light.
+    #[command(flatten)]
+    pub light: crate::cli::light::LightArgs,
     /// Which animation pose to draw.
     #[command(flatten)]
     pub anim: AnimArgs,
@@ -213,6 +216,7 @@ impl RenderArgs {
             view.overlays = o;
         }
         view.shadows = self.shadows;
+        view.lighting = self.light.lighting();
         view
     }
 }
