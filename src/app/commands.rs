@@ -96,6 +96,8 @@ pub enum AppCommand {
     ExportGltf(PathBuf),
     /// The Export animation dialog, the running export and its toast.
     Export(super::export_animation::ExportCommand),
+    /// A change to the light (View ▸ Lighting, Ctrl + drag, Ctrl+L).
+    Light(super::lighting::LightCommand),
 }
 
 /// A screenshot to take.
@@ -148,6 +150,10 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
         }
         AppCommand::Checks(c) => {
             super::panels::checks::apply(state, c);
+            None
+        }
+        AppCommand::Light(c) => {
+            super::lighting::apply(state, c);
             None
         }
         AppCommand::OpenDialog => Some(Effect::PickModel(state.settings.last_folder.clone())),

@@ -183,6 +183,9 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             }
             out.extend(super::overlay_menu::overlay_menu_ui(ui, state));
             ui.separator();
+            ui.menu_button("Lighting", |ui| {
+                out.extend(super::lighting::lighting_ui(ui, state));
+            });
             ui.menu_button("Colour mode", |ui| {
                 out.extend(super::format_panels::colour_mode_menu_ui(
                     ui,
@@ -228,6 +231,7 @@ pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
             out.push(AppCommand::Quit);
         }
     });
+    out.extend(super::lighting::shortcuts(ctx));
     out.extend(super::overlay_menu::shortcuts(ctx));
     out
 }

@@ -17,6 +17,7 @@ pub mod format_panels;
 pub mod hierarchy;
 pub mod inspect;
 pub mod layout;
+pub mod lighting;
 pub mod menu;
 pub mod overlay_menu;
 pub mod panels;

@@ -48,6 +48,8 @@ pub struct Settings {
     pub overlays: crate::render::Overlays,
     /// Shadows on a ground plane.
     pub shadows: bool,
+    /// The light (View ▸ Lighting).
+    pub lighting: crate::render::Lighting,
     /// Data roots searched after the model's own folder, in order: folders or archives
     /// (a Warzone 2100 mod over `mp.wz` over `base.wz`, a Trespasser data root, a PangYa
     /// texture folder). Archive entries are written as `a.wz!/folder`.
@@ -80,6 +82,7 @@ impl Default for Settings {
             screenshot_folder: None,
             overlays: crate::render::Overlays::NONE,
             shadows: false,
+            lighting: crate::render::Lighting::DEFAULT,
             data_roots: Vec::new(),
             texture_folder: None,
             pmf: crate::formats::pmf::PmfOptions::default(),
@@ -156,6 +159,7 @@ impl Settings {
         let range = super::inspect::NORMAL_LENGTH_RANGE;
         *len = len.clamp(*range.start(), *range.end());
         self.animation = self.animation.sanitised();
+        self.lighting = self.lighting.sanitised();
         self
     }
 }
@@ -293,6 +297,20 @@ mod tests {
         assert_eq!(warning, None);
         assert_eq!(s.team, 0);
         assert_eq!(s.window_size, [MIN_WINDOW, MAX_WINDOW]);
+
+        std::fs::write(
+            &file.path,
+            r#"{"lighting": {"diffuse": 50, "elevation_deg": -300, "follows_camera": false}}"#,
+        )
+        .unwrap();
+        let l = file.load().0.lighting;
+        assert_eq!((l.diffuse, l.elevation_deg), (3.0, -90.0));
+        assert!(!l.follows_camera);
+        assert_eq!(
+            l.ambient,
+            crate::render::Lighting::DEFAULT.ambient,
+            "missing keys default"
+        );
     }
 
     #[test]

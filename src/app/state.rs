@@ -145,6 +145,7 @@ impl AppState {
             background: [r, g, b, 255],
             overlays: self.settings.overlays,
             shadows: self.settings.shadows,
+            lighting: self.settings.lighting,
             selected: self.inspect_current().and(self.inspect.selected),
             node_mask: self
                 .inspect_current()

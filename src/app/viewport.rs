@@ -6,10 +6,12 @@
 //! frame is rendered, before egui paints, whenever what it would show changed (model,
 //! camera, team colour, background, size, pose); otherwise the last one is shown again.
 //!
-//! Input: left drag orbits, middle drag or Shift + left drag pans, the wheel zooms;
-//! F frames; 1 / 3 / 7 / 0 front / side / top / iso; 5 perspective ↔ orthographic.
+//! Input: left drag orbits, middle drag or Shift + left drag pans, Ctrl + left drag turns
+//! the light, the wheel zooms; F frames; 1 / 3 / 7 / 0 front / side / top / iso; 5
+//! perspective ↔ orthographic.
 
 use super::commands::AppCommand;
+use super::lighting::LightCommand;
 use super::state::AppState;
 use crate::model::Pose;
 use crate::render::{RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
@@ -211,7 +213,14 @@ pub fn camera_input(ui: &egui::Ui, response: &egui::Response) -> Vec<AppCommand>
     if delta != egui::Vec2::ZERO {
         let pan = response.dragged_by(egui::PointerButton::Middle)
             || (response.dragged_by(egui::PointerButton::Primary) && shift);
-        if pan {
+        let light = response.dragged_by(egui::PointerButton::Primary)
+            && ui.input(|i| super::lighting::is_light_drag(i.modifiers));
+        if light {
+            out.push(AppCommand::Light(LightCommand::Drag {
+                dx: delta.x,
+                dy: delta.y,
+            }));
+        } else if pan {
             out.push(AppCommand::Pan {
                 dx: delta.x,
                 dy: delta.y,
@@ -223,6 +232,11 @@ pub fn camera_input(ui: &egui::Ui, response: &egui::Response) -> Vec<AppCommand>
                 dy: delta.y,
             });
         }
+    }
+    if response.drag_stopped_by(egui::PointerButton::Primary)
+        && ui.input(|i| super::lighting::is_light_drag(i.modifiers))
+    {
+        out.push(AppCommand::Light(LightCommand::Save));
     }
     if response.hovered() {
         let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));

@@ -163,6 +163,9 @@ impl Default for Lighting {
 
 /// `deg` in (−180, 180].
 fn wrap_degrees(deg: f32) -> f32 {
+    if deg > -180.0 && deg <= 180.0 {
+        return deg; // exactly as given: a saved value reads back unchanged
+    }
     let w = (deg + 180.0).rem_euclid(360.0) - 180.0;
     if w == -180.0 { 180.0 } else { w }
 }
