@@ -160,7 +160,6 @@ impl AppState {
                 .inspect_current()
                 .map(|d| self.checks.highlight(&d.model))
                 .unwrap_or_default(),
-            ..ViewSettings::default()
         }
     }
 
