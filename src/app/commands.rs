@@ -98,6 +98,8 @@ pub enum AppCommand {
     Export(super::export_animation::ExportCommand),
     /// A change to the light (View ▸ Lighting, Ctrl + drag, Ctrl+L).
     Light(super::lighting::LightCommand),
+    /// The Help window (Help menu, F1, `?`).
+    Help(super::help::HelpCommand),
 }
 
 /// A screenshot to take.
@@ -154,6 +156,10 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
         }
         AppCommand::Light(c) => {
             super::lighting::apply(state, c);
+            None
+        }
+        AppCommand::Help(c) => {
+            super::help::apply(state, c);
             None
         }
         AppCommand::OpenDialog => Some(Effect::PickModel(state.settings.last_folder.clone())),

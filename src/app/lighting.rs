@@ -178,15 +178,22 @@ pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
     }
     let mut out = Vec::new();
     ctx.input_mut(|i| {
-        // The Shift variant first: egui ignores an unnamed Shift when matching.
-        while i.consume_shortcut(&DIMMER) {
-            out.push(AppCommand::Light(LightCommand::Brighten(-1)));
-        }
-        while i.consume_shortcut(&BRIGHTER) {
-            out.push(AppCommand::Light(LightCommand::Brighten(1)));
+        for (shortcut, cmd, _) in light_keys() {
+            while i.consume_shortcut(&shortcut) {
+                out.push(AppCommand::Light(cmd));
+            }
         }
     });
     out
+}
+
+/// The light's keys, the Shift variant first (egui ignores an unnamed Shift when
+/// matching): for [`shortcuts`] and the Help window.
+pub fn light_keys() -> [(KeyboardShortcut, LightCommand, &'static str); 2] {
+    [
+        (DIMMER, LightCommand::Brighten(-1), "Dimmer light"),
+        (BRIGHTER, LightCommand::Brighten(1), "Brighter light"),
+    ]
 }
 
 #[cfg(test)]

@@ -252,14 +252,7 @@ pub fn camera_input(ui: &egui::Ui, response: &egui::Response) -> Vec<AppCommand>
     if !ui.ctx().text_edit_focused() {
         ui.ctx().input_mut(|i| {
             let none = egui::Modifiers::NONE;
-            for (key, cmd) in [
-                (egui::Key::F, AppCommand::Frame),
-                (egui::Key::Num1, AppCommand::Preset(ViewPreset::Front)),
-                (egui::Key::Num3, AppCommand::Preset(ViewPreset::Side)),
-                (egui::Key::Num7, AppCommand::Preset(ViewPreset::Top)),
-                (egui::Key::Num0, AppCommand::Preset(ViewPreset::Iso)),
-                (egui::Key::Num5, AppCommand::ToggleOrtho),
-            ] {
+            for (key, cmd, _) in view_keys() {
                 if i.consume_key(none, key) {
                     out.push(cmd);
                 }
@@ -268,3 +261,48 @@ pub fn camera_input(ui: &egui::Ui, response: &egui::Response) -> Vec<AppCommand>
     }
     out
 }
+
+/// The view's keys (no modifier): what [`camera_input`] handles and the Help window
+/// lists.
+pub fn view_keys() -> [(egui::Key, AppCommand, &'static str); 6] {
+    [
+        (egui::Key::F, AppCommand::Frame, "Frame the model"),
+        (
+            egui::Key::Num1,
+            AppCommand::Preset(ViewPreset::Front),
+            "Front view",
+        ),
+        (
+            egui::Key::Num3,
+            AppCommand::Preset(ViewPreset::Side),
+            "Side view",
+        ),
+        (
+            egui::Key::Num7,
+            AppCommand::Preset(ViewPreset::Top),
+            "Top view",
+        ),
+        (
+            egui::Key::Num0,
+            AppCommand::Preset(ViewPreset::Iso),
+            "Iso view",
+        ),
+        (
+            egui::Key::Num5,
+            AppCommand::ToggleOrtho,
+            "Perspective / orthographic",
+        ),
+    ]
+}
+
+/// The mouse over the view ([`camera_input`], and clicks in
+/// [`super::view_inspect::view_inspect_ui`]), for the Help window. `{mod}` stands for the
+/// light-drag modifier as the platform writes it.
+pub const MOUSE: &[(&str, &str)] = &[
+    ("Left drag", "Orbit"),
+    ("Shift + left drag, middle drag", "Pan"),
+    ("{mod} + left drag", "Turn the light"),
+    ("Wheel, {mod} + wheel, pinch", "Zoom"),
+    ("Click", "Select the part under the pointer"),
+    ("Hover", "Name the part under the pointer"),
+];
