@@ -28,10 +28,16 @@ fn install_desktop_writes_launcher_types_and_icon_and_uninstall_removes_them() {
         entry.contains(&format!("Exec=\"{}\" %f", exe.display())),
         "{entry}"
     );
-    assert!(entry.contains("MimeType=model/x-warzone2100-pie;"), "{entry}");
+    assert!(
+        entry.contains("MimeType=model/x-warzone2100-pie;"),
+        "{entry}"
+    );
     let mime = std::fs::read_to_string(data.join("mime/packages/vitrine.xml")).unwrap();
     assert!(mime.contains("<glob pattern=\"*.tpm\"/>"));
-    assert!(data.join("icons/hicolor/256x256/apps/vitrine.png").is_file());
+    assert!(
+        data.join("icons/hicolor/256x256/apps/vitrine.png")
+            .is_file()
+    );
     assert!(said.contains("wrote"), "{said}");
 
     let said = run(&["--uninstall"]);

@@ -70,22 +70,22 @@ pub const TEXTURES: &str = "PNG, JPEG, BMP, DDS (DXT1/3/5), PCX; inside folders 
 /// The About text: version, licence, the GPU adapter in use and the platform — what a
 /// bug report needs (the Copy button copies exactly this).
 pub fn about_text(adapter: Option<&str>) -> String {
-    format!(
+    let mut text = format!(
         "Vitrine {version}\n\
          A viewer for retro game 3D models.\n\
          Licence: {licence}\n\
          GPU adapter: {adapter}\n\
-         Platform: {os} {arch}\n\
-         Source: {repo}",
+         Platform: {os} {arch}",
         version = env!("CARGO_PKG_VERSION"),
         licence = env!("CARGO_PKG_LICENSE"),
         adapter = adapter.unwrap_or("none (no GPU device was created)"),
         os = std::env::consts::OS,
         arch = std::env::consts::ARCH,
-        repo = option_env!("CARGO_PKG_REPOSITORY")
-            .filter(|r| !r.is_empty())
-            .unwrap_or("not published"),
-    )
+    );
+    if let Some(repo) = option_env!("CARGO_PKG_REPOSITORY").filter(|r| !r.is_empty()) {
+        text.push_str(&format!("\nSource: {repo}"));
+    }
+    text
 }
 
 #[cfg(test)]

@@ -115,8 +115,8 @@ pub fn help_window_ui(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> 
     egui::Window::new("Help")
         .collapsible(false)
         .resizable(true)
-        .default_width(560.0)
-        .default_height(520.0)
+        .default_width(600.0)
+        .default_height(640.0)
         .open(&mut open)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
@@ -141,13 +141,16 @@ pub fn help_window_ui(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> 
     out
 }
 
+/// Width of the keys column, the same in every section so the actions line up.
+const KEYS_COLUMN: f32 = 250.0;
+
 fn keys_ui(ui: &mut egui::Ui) {
     for section in reference::sections(ui.ctx()) {
         ui.strong(section.title);
         egui::Grid::new(section.title)
             .num_columns(2)
             .striped(true)
-            .min_col_width(170.0)
+            .min_col_width(KEYS_COLUMN)
             .show(ui, |ui| {
                 for b in &section.bindings {
                     ui.monospace(&b.keys);
