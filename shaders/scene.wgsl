@@ -4,7 +4,8 @@
 //                                                             done in gamma space as the game does)
 // Lighting happens in linear space (colour textures are *Srgb formats, so sampling decodes);
 // the fragment shader encodes to sRGB itself because the target is Rgba8Unorm holding sRGB
-// bytes (notes/rust-stack.md §2). With an *Srgb target set ENCODE_SRGB = 0.
+// bytes (what egui-wgpu shows and PNGs hold; an *Srgb view of it would need VIEW_FORMATS,
+// which the GL backend lacks). With an *Srgb target set ENCODE_SRGB = 0.
 
 // 1.0: write sRGB-encoded values (Unorm target); 0.0: write linear values (Srgb target).
 override ENCODE_SRGB: f32 = 1.0;

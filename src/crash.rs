@@ -31,6 +31,12 @@ pub fn set_adapter(description: impl Into<String>) {
     *ADAPTER.lock().unwrap_or_else(|e| e.into_inner()) = Some(description.into());
 }
 
+/// The GPU adapter recorded by [`set_adapter`], if a device was created (the Help
+/// window's About shows it).
+pub fn adapter() -> Option<String> {
+    ADAPTER.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
 /// The file this thread is working on, until the guard is dropped.
 #[must_use = "the file is recorded only while the guard lives"]
 pub struct Processing(());

@@ -15,6 +15,7 @@ pub mod check;
 #[cfg(feature = "gui")]
 pub mod cli;
 pub mod crash;
+pub mod desktop;
 pub mod export;
 pub mod files;
 pub mod formats;

@@ -9,7 +9,7 @@ mod common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use glam::Vec3;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use vitrine::app::commands::{AppCommand, apply};
 use vitrine::app::settings::{Settings, SettingsFile};
 use vitrine::app::state::AppState;
@@ -21,7 +21,7 @@ fn harness(state: AppState) -> Harness<'static, AppState> {
     app_support::harness(state, 1000.0)
 }
 
-fn temp_dir(tag: &str) -> PathBuf {
+fn temp_dir(tag: &str) -> tempfile::TempDir {
     app_support::temp_dir(&format!("display-{tag}"))
 }
 
@@ -55,7 +55,9 @@ fn pmf_settings_in_the_panel_reload_the_robot_and_change_its_pose() {
     let tol = truth["tolerance"].as_f64().unwrap() as f32;
     let wrong = &truth["wrong_interpretations_head_walk_frame4"];
 
-    let cfg = temp_dir("pmf");
+    let cfg_guard = temp_dir("pmf");
+
+    let cfg = cfg_guard.path().to_path_buf();
     let file = SettingsFile::in_dir(&cfg);
     let mut h = harness(AppState::new(Settings::default(), Some(file.clone())));
     h.run();
@@ -109,7 +111,6 @@ fn pmf_settings_in_the_panel_reload_the_robot_and_change_its_pose() {
     h.run();
     let head = head_at_walk_4(&h.state().document.as_ref().unwrap().model);
     assert!(head.abs_diff_eq(right, tol));
-    let _ = std::fs::remove_dir_all(cfg);
 }
 
 /// `#RRGGBB` as the legend writes it.
@@ -225,7 +226,8 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let tmp = temp_dir("texroot");
+    let tmp_guard = temp_dir("texroot");
+    let tmp = tmp_guard.path().to_path_buf();
     let models = tmp.join("models");
     let root = tmp.join("trespasser");
     std::fs::create_dir_all(&models).unwrap();
@@ -272,7 +274,6 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     h.run();
     assert_eq!(crate_tex(&h), None);
     assert!(file.load().0.data_roots.is_empty());
-    let _ = std::fs::remove_dir_all(tmp);
 }
 
 #[test]
@@ -280,7 +281,8 @@ fn an_animation_without_its_skeleton_says_so() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let tmp = temp_dir("apet");
+    let tmp_guard = temp_dir("apet");
+    let tmp = tmp_guard.path().to_path_buf();
     std::fs::copy(
         dir.join("pet/kuma_motion.apet"),
         tmp.join("kuma_motion.apet"),
@@ -300,5 +302,4 @@ fn an_animation_without_its_skeleton_says_so() {
     assert!(h.query_by_label("No skeleton").is_none());
     open(&mut h, &dir.join("pet/puppet_v13.pet"));
     assert!(h.query_by_label("No skeleton").is_none());
-    let _ = std::fs::remove_dir_all(tmp);
 }

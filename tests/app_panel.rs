@@ -16,7 +16,7 @@ fn harness(state: AppState) -> Harness<'static, AppState> {
     app_support::harness(state, 900.0)
 }
 
-fn temp_dir(tag: &str) -> PathBuf {
+fn temp_dir(tag: &str) -> tempfile::TempDir {
     app_support::temp_dir(&format!("panel-{tag}"))
 }
 
@@ -70,7 +70,8 @@ fn opening_a_model_fills_the_tree() {
 
 #[test]
 fn clicking_a_team_swatch_changes_and_saves_the_setting() {
-    let dir = temp_dir("team");
+    let dir_guard = temp_dir("team");
+    let dir = dir_guard.path().to_path_buf();
     let file = SettingsFile::in_dir(&dir);
     let mut h = harness(AppState::new(Settings::default(), Some(file.clone())));
     h.run();
@@ -88,7 +89,6 @@ fn clicking_a_team_swatch_changes_and_saves_the_setting() {
     assert_eq!(saved.team, cyan);
     // And the renderer is asked for it.
     assert_eq!(h.state().view_settings().team, cyan);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// The banner shows `message` in full and the previous model is still open.
@@ -109,7 +109,8 @@ fn assert_error_shown_and_model_kept(h: &Harness<'_, AppState>, file: &str) {
 
 #[test]
 fn a_failed_load_keeps_the_previous_model_and_shows_the_error() {
-    let dir = temp_dir("fail");
+    let dir_guard = temp_dir("fail");
+    let dir = dir_guard.path().to_path_buf();
     let mut state = AppState::new(Settings::default(), None);
     state.set_document(FileRef::Disk("/models/tank.pie".into()), tank());
     let generation = state.document.as_ref().unwrap().generation;
@@ -146,7 +147,6 @@ fn a_failed_load_keeps_the_previous_model_and_shows_the_error() {
     h.run();
     assert!(h.state().load_error.is_none());
     assert!(h.query_by_label("Could not open gone.pie").is_none());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[derive(Debug)]

@@ -91,7 +91,8 @@ fn wait_for_export(h: &mut Harness<'static, World>) {
 
 #[test]
 fn export_a_gif_from_the_dialog() {
-    let dir = app_support::temp_dir("export-gif");
+    let dir_guard = app_support::temp_dir("export-gif");
+    let dir = dir_guard.path().to_path_buf();
     let options = AnimationOptions {
         format: Format::Apng,
         ..AnimationOptions::default()
@@ -161,7 +162,8 @@ fn export_a_gif_from_the_dialog() {
 
 #[test]
 fn cancel_from_the_progress_window_leaves_nothing() {
-    let dir = app_support::temp_dir("export-cancel");
+    let dir_guard = app_support::temp_dir("export-cancel");
+    let dir = dir_guard.path().to_path_buf();
     let options = AnimationOptions {
         source: Source::Turntable,
         turntable_seconds: 4.0,

@@ -162,8 +162,8 @@ fn validator_reports_no_errors_for_synthetic_and_corpus_exports() {
     let Some(shared) = common::shared_dir() else {
         return;
     };
-    let out = std::env::temp_dir().join(format!("vitrine-gltf-validate-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
+    let out_guard = common::temp_dir("gltf-validate");
+    let out = out_guard.path().to_path_buf();
 
     let synthetic = model_files(&shared.join("corpus/synthetic"));
     assert!(synthetic.len() >= 10, "synthetic models: {synthetic:?}");
@@ -288,5 +288,4 @@ fn validator_reports_no_errors_for_synthetic_and_corpus_exports() {
         "validated {} exports: 0 errors; warnings: {warnings:?}",
         written.len()
     );
-    let _ = std::fs::remove_dir_all(&out);
 }

@@ -46,14 +46,14 @@ fn corpus_json_lines_and_exit_status() {
     assert!(lines.iter().all(|l| l["format"] == "pie"));
 
     let broken = common::fixtures().join("pie");
-    let bad = std::env::temp_dir().join(format!("vitrine-info-bad-{}.pie", std::process::id()));
+    let tmp = common::temp_dir("info-bad");
+    let bad = tmp.path().join("bad.pie");
     std::fs::write(
         &bad,
         "PIE 3\nTYPE 200\nLEVELS 1\nLEVEL 1\nPOINTS 1\n0 0 0\nPOLYGONS 1\n200 3 0 1 2\n",
     )
     .unwrap();
     let (code, lines) = info(&["--json", bad.to_str().unwrap()], &broken);
-    std::fs::remove_file(&bad).ok();
     assert_eq!(code, 1);
     let err = lines[0]["error"].as_str().expect("error text");
     assert!(err.contains(":8:"), "{err}");

@@ -64,7 +64,8 @@ fn prefixed_dds_texture_is_found_decoded_and_uses_its_own_alpha() {
     let Some(src) = common::synthetic() else {
         return;
     };
-    let dir = render_support::fixtures::temp_dir("pet-dds");
+    let dir_guard = render_support::fixtures::temp_dir("pet-dds");
+    let dir = dir_guard.path().to_path_buf();
     // r 31, g 16, b 6: an orange no checkerboard texel has.
     let colour: u16 = (31 << 11) | (16 << 5) | 6;
     let path = ball_with_dds(&src, &dir, colour);

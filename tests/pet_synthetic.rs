@@ -546,12 +546,10 @@ fn apet_alone_says_it_has_no_skeleton() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let tmp = std::env::temp_dir().join(format!("vitrine-pet-apet-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
-    let path = tmp.join("kuma_motion.apet");
+    let tmp = common::temp_dir("pet-apet");
+    let path = tmp.path().join("kuma_motion.apet");
     std::fs::copy(dir.join("pet/kuma_motion.apet"), &path).unwrap();
     let model = formats::load_path(&path, &LoadOptions::default()).unwrap();
-    std::fs::remove_dir_all(&tmp).unwrap();
     assert!(
         model
             .diagnostics
@@ -759,13 +757,8 @@ fn mutated_files_never_panic() {
         "pet/kuma_body.mpet",
         "pet/kuma_motion.apet",
     ];
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = common::Rng::new(0x9E37_79B9_7F4A_7C15);
+    let mut next = move || rng.next();
     let mut variants = 0;
     for src in sources {
         let bytes = std::fs::read(dir.join(src)).unwrap();

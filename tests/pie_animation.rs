@@ -1,5 +1,7 @@
 //! Sampled PIE animation against values worked out by hand from the file's own numbers
-//! and the rules in `notes/pie-format.md` (§ANIMOBJECT, §Polygons), not from the loader:
+//! and the game's rules (frame `f` of an ANIMOBJECT level shows from `f × time` ms;
+//! position thousandths with y and z swapped; a +4000 polygon's frame `f` offsets its UVs
+//! by `(f mod per_line × width, f div per_line × height)`), not from the loader:
 //! the WZ oil derrick's pump (level 2) and a +4000 effect's texture frames.
 
 mod common;

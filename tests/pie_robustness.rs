@@ -5,30 +5,12 @@
 
 mod common;
 
+use common::Rng;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use vitrine::formats;
 use vitrine::model::{Format, Pose};
 
 const VARIANTS: usize = 12_000;
-
-/// xorshift64*: small, deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-}
 
 fn seeds() -> Vec<(String, Vec<u8>)> {
     let mut files = Vec::new();
@@ -202,7 +184,7 @@ fn mutate(rng: &mut Rng, src: &[u8]) -> (Vec<u8>, String) {
 fn mutated_files_never_panic_and_stay_bounded() {
     let seeds = seeds();
     assert!(!seeds.is_empty());
-    let mut rng = Rng(0x005E_ED0F_091E);
+    let mut rng = Rng::new(0x005E_ED0F_091E);
     let (mut ok, mut failed) = (0usize, 0usize);
     for v in 0..VARIANTS {
         let (name, src) = &seeds[v % seeds.len()];

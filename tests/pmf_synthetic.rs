@@ -517,8 +517,8 @@ fn sidecar_png_becomes_the_texture() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let tmp = std::env::temp_dir().join(format!("vitrine-pmf-sidecar-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
+    let tmp_guard = common::temp_dir("pmf-sidecar");
+    let tmp = tmp_guard.path();
     let pmf = tmp.join("robot.pmf");
     std::fs::copy(dir.join("pmf/robot.pmf"), &pmf).unwrap();
 
@@ -532,7 +532,6 @@ fn sidecar_png_becomes_the_texture() {
 
     std::fs::write(tmp.join("Robot.PNG"), b"not decoded here").unwrap();
     let textured = load(&pmf, PmfOptions::default());
-    std::fs::remove_dir_all(&tmp).unwrap();
     assert_eq!(textured.textures.len(), 1);
     assert_eq!(textured.textures[0].name, "robot.png");
     assert_eq!(
@@ -547,28 +546,13 @@ fn sidecar_png_becomes_the_texture() {
     assert_eq!(textured.details["texture"], "robot.png");
 }
 
-/// Xorshift: a small deterministic generator for the mutation test.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 #[test]
 fn ten_thousand_mutations_never_panic() {
     let Some(dir) = common::synthetic() else {
         return;
     };
     let good = std::fs::read(dir.join("pmf/robot.pmf")).unwrap();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = common::Rng::new(0x9E37_79B9_7F4A_7C15);
     let specials: [[u8; 4]; 6] = [
         [0xff; 4],
         [0; 4],

@@ -30,7 +30,8 @@ fn rgb(p: &image::Rgba<u8>) -> [u8; 3] {
 #[test]
 fn texture_colours_come_back_unchanged_when_unlit() {
     let Some(mut rig) = Rig::new() else { return };
-    let dir = fixtures::temp_dir("srgb");
+    let dir_guard = fixtures::temp_dir("srgb");
+    let dir = dir_guard.path().to_path_buf();
     let p = fixtures::write_png(
         &dir,
         "t.png",
@@ -60,7 +61,8 @@ fn texture_colours_come_back_unchanged_when_unlit() {
 #[test]
 fn team_colour_changes_only_masked_pixels_by_the_game_formula() {
     let Some(mut rig) = Rig::new() else { return };
-    let dir = fixtures::temp_dir("team");
+    let dir_guard = fixtures::temp_dir("team");
+    let dir = dir_guard.path().to_path_buf();
     let model = fixtures::tc_quad(&dir);
     let (a_team, b_team) = (0usize, 5usize);
     let mut view = unlit_front();
@@ -136,7 +138,8 @@ fn missing_base_texture_shows_the_checkerboard() {
 #[test]
 fn undecodable_texture_is_a_warning_and_a_checkerboard() {
     let Some(mut rig) = Rig::new() else { return };
-    let dir = fixtures::temp_dir("broken");
+    let dir_guard = fixtures::temp_dir("broken");
+    let dir = dir_guard.path().to_path_buf();
     let p = dir.join("broken.png");
     std::fs::write(&p, b"\x89PNG\r\n\x1a\nnot really").unwrap();
     let mut mat = Material::new("m", [1.0; 4]);
@@ -311,7 +314,8 @@ fn skinned_mesh_follows_its_joint_matrices() {
 #[test]
 fn texture_frame_offset_shifts_the_sampled_texels() {
     let Some(mut rig) = Rig::new() else { return };
-    let dir = fixtures::temp_dir("frames");
+    let dir_guard = fixtures::temp_dir("frames");
+    let dir = dir_guard.path().to_path_buf();
     let model = fixtures::frame_quad(&dir);
     let mut pose = Pose::rest(&model);
     let mut view = unlit_front();
@@ -362,7 +366,8 @@ fn lighting_darkens_faces_turned_from_the_light() {
 #[test]
 fn alpha_test_discards_transparent_texels() {
     let Some(mut rig) = Rig::new() else { return };
-    let dir = fixtures::temp_dir("alphatest");
+    let dir_guard = fixtures::temp_dir("alphatest");
+    let dir = dir_guard.path().to_path_buf();
     let img = image::RgbaImage::from_fn(64, 64, |x, _| {
         image::Rgba([255, 255, 255, if x < 32 { 0 } else { 255 }])
     });
@@ -385,7 +390,8 @@ fn alpha_test_discards_transparent_texels() {
 #[test]
 fn golden_images() {
     let Some(mut rig) = Rig::new() else { return };
-    let dir = fixtures::temp_dir("golden");
+    let dir_guard = fixtures::temp_dir("golden");
+    let dir = dir_guard.path().to_path_buf();
     let boxed = fixtures::box_model(Vec3::new(-1.0, -0.5, -0.7), Vec3::new(1.0, 0.5, 0.7));
     let tc = fixtures::tc_quad(&dir);
     let cases: Vec<(&str, &vitrine::model::Model, ViewSettings)> = vec![

@@ -305,7 +305,8 @@ fn pmf_sidecar_texture_shows_and_per_piece_colours_still_switch_on() {
         return;
     };
     let Some(mut rig) = Rig::new() else { return };
-    let tmp = fixtures::temp_dir("pmf-sidecar");
+    let tmp_guard = fixtures::temp_dir("pmf-sidecar");
+    let tmp = tmp_guard.path().to_path_buf();
     std::fs::copy(dir.join("pmf/crate.pmf"), tmp.join("crate.pmf")).unwrap();
     let paint = [40, 200, 90];
     let png = image::RgbaImage::from_pixel(8, 8, image::Rgba(opaque(paint)));
@@ -328,7 +329,6 @@ fn pmf_sidecar_texture_shows_and_per_piece_colours_still_switch_on() {
         nodes.iter().any(|c| near(opaque(*c), opaque(got), 2)),
         "per piece: {got:?} is no piece's colour"
     );
-    let _ = std::fs::remove_dir_all(tmp);
 }
 
 /// Pixels of the checkerboard placeholder's magenta (its other colour is black, which
@@ -354,7 +354,8 @@ fn tpm_textures_resolve_beside_the_file_and_under_a_data_root() {
     assert_eq!(checker_pixels(&img), 0, "a texture shows as a checkerboard");
 
     // Alone in a folder: missing, shown as the checkerboard.
-    let tmp = fixtures::temp_dir("tpm-root");
+    let tmp_guard = fixtures::temp_dir("tpm-root");
+    let tmp = tmp_guard.path().to_path_buf();
     let alone = tmp.join("models");
     std::fs::create_dir_all(&alone).unwrap();
     std::fs::copy(dir.join("tpm/lab_scene.tpm"), alone.join("lab_scene.tpm")).unwrap();
@@ -400,7 +401,6 @@ fn tpm_textures_resolve_beside_the_file_and_under_a_data_root() {
         differing, 0,
         "the data-root render differs from the reference"
     );
-    let _ = std::fs::remove_dir_all(tmp);
 }
 
 #[test]
@@ -566,6 +566,7 @@ fn pet_puppet_is_neither_mirrored_nor_inside_out() {
         ambient: 0.0,
         diffuse: 1.0,
         specular: 0.0,
+        ..Lighting::DEFAULT
     };
     framed(&mut view.camera, &model, &pose);
     let bg = view.background;

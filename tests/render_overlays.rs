@@ -12,7 +12,7 @@ use vitrine::render::overlays::colours;
 use vitrine::render::picking::{Ray, ray_through, ray_triangle};
 use vitrine::render::posed::shadow_casters;
 use vitrine::render::shadows::shadow_light;
-use vitrine::render::{Camera, OverlayKind, Overlays, ViewSettings, light_direction};
+use vitrine::render::{Camera, Lighting, OverlayKind, Overlays, ViewSettings};
 
 const SIZE: u32 = 160;
 const BG: [u8; 4] = [40, 44, 52, 255];
@@ -446,7 +446,7 @@ fn compare_with_cpu(
     ground_y: f32,
     casters: &[[Vec3; 3]],
 ) -> (usize, usize, usize, usize) {
-    let light = shadow_light(light_direction(camera));
+    let light = shadow_light(Lighting::DEFAULT.direction(camera));
     let (mut agree, mut disagree, mut cpu_dark, mut gpu_dark) = (0, 0, 0, 0);
     for y in (0..SIZE).step_by(2) {
         for x in (0..SIZE).step_by(2) {
@@ -813,7 +813,8 @@ fn render_cli_draws_the_overlays_it_is_asked_for() {
     if vitrine::render::gpu_or_skip().is_none() {
         return;
     }
-    let dir = fixtures::temp_dir("cli-overlays");
+    let dir_guard = fixtures::temp_dir("cli-overlays");
+    let dir = dir_guard.path().to_path_buf();
     let input = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/pie/shadow_plate.pie");
     let run = |name: &str, extra: &[&str]| {

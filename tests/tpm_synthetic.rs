@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::Rng;
 use glam::{Mat4, Vec3};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -703,21 +704,6 @@ fn spec_examples_fixture_loads_leniently() {
     assert_eq!(name(mat.opacity), Some("Map\\lab\\Araptor10o8.bmp"));
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 fn mutate(rng: &mut Rng, src: &[u8]) -> Vec<u8> {
     const TOKENS: &[&[u8]] = &[
         b"{",
@@ -784,7 +770,7 @@ fn ten_thousand_mutations_never_panic() {
             sources.push(std::fs::read(p).unwrap());
         }
     }
-    let mut rng = Rng(0x7e57_7a11_5eed_0001);
+    let mut rng = Rng::new(0x7e57_7a11_5eed_0001);
     let (mut loaded, mut failed) = (0, 0);
     for i in 0..10_000 {
         let src = &sources[i % sources.len()];

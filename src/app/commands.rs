@@ -96,6 +96,10 @@ pub enum AppCommand {
     ExportGltf(PathBuf),
     /// The Export animation dialog, the running export and its toast.
     Export(super::export_animation::ExportCommand),
+    /// A change to the light (View ▸ Lighting, Ctrl + drag, Ctrl+L).
+    Light(super::lighting::LightCommand),
+    /// The Help window (Help menu, F1, `?`).
+    Help(super::help::HelpCommand),
 }
 
 /// A screenshot to take.
@@ -148,6 +152,14 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
         }
         AppCommand::Checks(c) => {
             super::panels::checks::apply(state, c);
+            None
+        }
+        AppCommand::Light(c) => {
+            super::lighting::apply(state, c);
+            None
+        }
+        AppCommand::Help(c) => {
+            super::help::apply(state, c);
             None
         }
         AppCommand::OpenDialog => Some(Effect::PickModel(state.settings.last_folder.clone())),

@@ -1,4 +1,4 @@
-//! The menu bar (File, View, Settings) and the window-wide keyboard shortcuts.
+//! The menu bar (File, View, Settings, Help) and the window-wide keyboard shortcuts.
 
 use super::commands::{AppCommand, ScreenshotRequest};
 use super::export_animation::ExportCommand;
@@ -183,6 +183,9 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             }
             out.extend(super::overlay_menu::overlay_menu_ui(ui, state));
             ui.separator();
+            ui.menu_button("Lighting", |ui| {
+                out.extend(super::lighting::lighting_ui(ui, state));
+            });
             ui.menu_button("Colour mode", |ui| {
                 out.extend(super::format_panels::colour_mode_menu_ui(
                     ui,
@@ -196,38 +199,50 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 out.extend(super::data_roots::data_roots_ui(ui, state));
             });
         });
+        ui.menu_button("Help", |ui| out.extend(super::help::help_menu_ui(ui)));
     });
     out
+}
+
+/// The window-wide shortcuts, most specific first (egui ignores an unnamed Shift when
+/// matching, so Ctrl+Shift+E comes before Ctrl+E, Ctrl+F12 before F12): what
+/// [`shortcuts`] handles and the Help window lists.
+pub fn shortcut_table() -> [(KeyboardShortcut, AppCommand, &'static str); 7] {
+    [
+        (OPEN, AppCommand::OpenDialog, "Open a model…"),
+        (
+            CLEAN_SCREENSHOT,
+            AppCommand::Screenshot(CLEAN_SHOT),
+            "Clean screenshot (no overlays, transparent)",
+        ),
+        (
+            SCREENSHOT,
+            AppCommand::Screenshot(VIEW_SHOT),
+            "Screenshot of the view",
+        ),
+        (
+            EXPORT_ANIMATION,
+            AppCommand::Export(ExportCommand::Show),
+            "Export animation…",
+        ),
+        (EXPORT_GLTF, AppCommand::ExportGltfDialog, "Export glTF…"),
+        (RELOAD, AppCommand::Reload, "Reload the file from disk"),
+        (QUIT, AppCommand::Quit, "Quit"),
+    ]
 }
 
 /// Window-wide shortcuts (work whatever has the focus).
 pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
     let mut out = Vec::new();
     ctx.input_mut(|i| {
-        if i.consume_shortcut(&OPEN) {
-            out.push(AppCommand::OpenDialog);
-        }
-        // The more specific Ctrl+F12 first: F12's pattern would not match it, but be sure.
-        if i.consume_shortcut(&CLEAN_SCREENSHOT) {
-            out.push(AppCommand::Screenshot(CLEAN_SHOT));
-        } else if i.consume_shortcut(&SCREENSHOT) {
-            out.push(AppCommand::Screenshot(VIEW_SHOT));
-        }
-        // Ctrl+Shift+E first: egui ignores Shift when a shortcut does not name it, so
-        // Ctrl+E would take it otherwise.
-        if i.consume_shortcut(&EXPORT_ANIMATION) {
-            out.push(AppCommand::Export(ExportCommand::Show));
-        }
-        if i.consume_shortcut(&EXPORT_GLTF) {
-            out.push(AppCommand::ExportGltfDialog);
-        }
-        if i.consume_shortcut(&RELOAD) {
-            out.push(AppCommand::Reload);
-        }
-        if i.consume_shortcut(&QUIT) {
-            out.push(AppCommand::Quit);
+        for (shortcut, cmd, _) in shortcut_table() {
+            if i.consume_shortcut(&shortcut) {
+                out.push(cmd);
+            }
         }
     });
+    out.extend(super::help::shortcuts(ctx));
+    out.extend(super::lighting::shortcuts(ctx));
     out.extend(super::overlay_menu::shortcuts(ctx));
     out
 }

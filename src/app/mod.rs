@@ -14,9 +14,11 @@ pub mod event_models;
 pub mod export_animation;
 pub mod export_gltf;
 pub mod format_panels;
+pub mod help;
 pub mod hierarchy;
 pub mod inspect;
 pub mod layout;
+pub mod lighting;
 pub mod menu;
 pub mod overlay_menu;
 pub mod panels;
@@ -63,6 +65,10 @@ pub fn run(file: Option<PathBuf>) -> i32 {
         .with_min_inner_size([480.0, 320.0])
         .with_maximized(state.settings.maximized)
         .with_drag_and_drop(true);
+    match window_icon() {
+        Ok(icon) => viewport = viewport.with_icon(icon),
+        Err(e) => log::warn!("window icon: {e}"),
+    }
     if let Some(pos) = state.settings.window_pos {
         viewport = viewport.with_position(pos);
     }
@@ -123,4 +129,16 @@ fn show_native_error(message: &str) {
         .set_buttons(rfd::MessageButtons::Ok)
         .show();
     log::debug!("message box: {result:?}");
+}
+
+/// The window's icon: [`crate::desktop::ICON_PNG`] decoded.
+pub fn window_icon() -> Result<egui::IconData, String> {
+    let img = image::load_from_memory(crate::desktop::ICON_PNG)
+        .map_err(|e| e.to_string())?
+        .into_rgba8();
+    Ok(egui::IconData {
+        width: img.width(),
+        height: img.height(),
+        rgba: img.into_raw(),
+    })
 }

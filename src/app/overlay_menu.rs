@@ -70,26 +70,59 @@ pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
         return Vec::new();
     }
     ctx.input_mut(|i| {
-        let none = Modifiers::NONE;
-        for kind in OverlayKind::ALL {
-            if i.consume_key(none, key(kind)) {
-                out.push(InspectCommand::ToggleOverlay(kind));
+        for (modifiers, key, cmd, _) in inspect_keys() {
+            if i.consume_key(modifiers, key) {
+                out.push(cmd);
             }
-        }
-        if i.consume_key(none, Key::S) {
-            out.push(InspectCommand::ToggleShadows);
-        }
-        if i.consume_key(Modifiers::ALT, Key::H) {
-            out.push(InspectCommand::ShowAll);
-        } else if i.consume_key(none, Key::H) {
-            out.push(InspectCommand::HideSelected);
-        }
-        if i.consume_key(none, Key::I) {
-            out.push(InspectCommand::ToggleIsolate);
-        }
-        if i.consume_key(none, Key::Escape) {
-            out.push(InspectCommand::Select(None));
         }
     });
     out.into_iter().map(AppCommand::Inspect).collect()
+}
+
+/// The overlay, shadow and visibility keys, most specific first (Alt+H before H: egui
+/// ignores an unnamed Alt when matching): for [`shortcuts`] and the Help window.
+pub fn inspect_keys() -> Vec<(Modifiers, Key, InspectCommand, String)> {
+    let none = Modifiers::NONE;
+    let mut v: Vec<_> = OverlayKind::ALL
+        .into_iter()
+        .map(|kind| {
+            let what = format!("{} overlay on / off", kind.label());
+            (none, key(kind), InspectCommand::ToggleOverlay(kind), what)
+        })
+        .collect();
+    for (modifiers, key, cmd, what) in [
+        (
+            none,
+            Key::S,
+            InspectCommand::ToggleShadows,
+            "Shadows on / off",
+        ),
+        (
+            Modifiers::ALT,
+            Key::H,
+            InspectCommand::ShowAll,
+            "Show everything",
+        ),
+        (
+            none,
+            Key::H,
+            InspectCommand::HideSelected,
+            "Hide the selection",
+        ),
+        (
+            none,
+            Key::I,
+            InspectCommand::ToggleIsolate,
+            "Isolate the selection",
+        ),
+        (
+            none,
+            Key::Escape,
+            InspectCommand::Select(None),
+            "Clear the selection",
+        ),
+    ] {
+        v.push((modifiers, key, cmd, what.to_string()));
+    }
+    v
 }

@@ -48,6 +48,8 @@ pub struct Settings {
     pub overlays: crate::render::Overlays,
     /// Shadows on a ground plane.
     pub shadows: bool,
+    /// The light (View ▸ Lighting).
+    pub lighting: crate::render::Lighting,
     /// Data roots searched after the model's own folder, in order: folders or archives
     /// (a Warzone 2100 mod over `mp.wz` over `base.wz`, a Trespasser data root, a PangYa
     /// texture folder). Archive entries are written as `a.wz!/folder`.
@@ -80,6 +82,7 @@ impl Default for Settings {
             screenshot_folder: None,
             overlays: crate::render::Overlays::NONE,
             shadows: false,
+            lighting: crate::render::Lighting::DEFAULT,
             data_roots: Vec::new(),
             texture_folder: None,
             pmf: crate::formats::pmf::PmfOptions::default(),
@@ -156,6 +159,7 @@ impl Settings {
         let range = super::inspect::NORMAL_LENGTH_RANGE;
         *len = len.clamp(*range.start(), *range.end());
         self.animation = self.animation.sanitised();
+        self.lighting = self.lighting.sanitised();
         self
     }
 }
@@ -189,24 +193,22 @@ impl SettingsFile {
     /// corrupt one gives the defaults and a warning to show (the bad file is kept as
     /// `settings.json.bad`).
     pub fn load(&self) -> (Settings, Option<String>) {
-        let text = match std::fs::read_to_string(&self.path) {
-            Ok(t) => t,
+        let bytes = match crate::files::read(&crate::files::FileRef::Disk(self.path.clone())) {
+            Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return (Settings::default(), None);
             }
             Err(e) => {
-                let msg = format!(
-                    "Could not read settings {}: {e}; using defaults",
-                    self.path.display()
-                );
+                // The error names the file.
+                let msg = format!("Could not read settings ({e}); using defaults");
                 return (Settings::default(), Some(msg));
             }
         };
-        match serde_json::from_str::<Settings>(&text) {
+        match serde_json::from_slice::<Settings>(&bytes) {
             Ok(s) => (s.sanitised(), None),
             Err(e) => {
                 let backup = self.path.with_extension("json.bad");
-                let kept = std::fs::rename(&self.path, &backup).is_ok();
+                let kept = crate::files::atomic::rename(&self.path, &backup).is_ok();
                 let mut msg = format!(
                     "Settings file {} is corrupt ({e}); using defaults",
                     self.path.display()
@@ -270,6 +272,18 @@ mod tests {
     }
 
     #[test]
+    fn unreadable_file_gives_defaults_and_a_warning_naming_it() {
+        let tmp = temp_dir("unreadable");
+        let file = SettingsFile::in_dir(tmp.path());
+        std::fs::create_dir(&file.path).unwrap();
+        let (s, warning) = file.load();
+        assert_eq!(s, Settings::default());
+        let warning = warning.expect("a warning");
+        assert!(warning.contains("settings.json"), "{warning}");
+        assert!(file.path.is_dir(), "a folder in the way is not moved aside");
+    }
+
+    #[test]
     fn out_of_range_values_are_clamped_and_unknown_keys_ignored() {
         let tmp = temp_dir("range");
         let dir = tmp.path();
@@ -283,6 +297,20 @@ mod tests {
         assert_eq!(warning, None);
         assert_eq!(s.team, 0);
         assert_eq!(s.window_size, [MIN_WINDOW, MAX_WINDOW]);
+
+        std::fs::write(
+            &file.path,
+            r#"{"lighting": {"diffuse": 50, "elevation_deg": -300, "follows_camera": false}}"#,
+        )
+        .unwrap();
+        let l = file.load().0.lighting;
+        assert_eq!((l.diffuse, l.elevation_deg), (3.0, -90.0));
+        assert!(!l.follows_camera);
+        assert_eq!(
+            l.ambient,
+            crate::render::Lighting::DEFAULT.ambient,
+            "missing keys default"
+        );
     }
 
     #[test]

@@ -125,7 +125,10 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
         }
         ui.label("Background");
     });
-    ui.weak("Drag: orbit · Shift+drag or middle drag: pan · wheel: zoom");
+    ui.weak(format!(
+        "Drag: orbit · Shift+drag or middle drag: pan · {}+drag: light · wheel: zoom · F1: all keys",
+        super::lighting::modifier_name(ui.ctx())
+    ));
     out
 }
 

@@ -103,6 +103,8 @@ pub struct AppState {
     pub animation_dialog: Option<super::export_animation::AnimationDialog>,
     /// The animation export running on its worker thread, if any.
     pub animation_export: Option<super::export_animation::RunningExport>,
+    /// The Help window's page, when it is open.
+    pub help: Option<super::help::HelpTab>,
     /// Counter behind [`Document::generation`].
     next_generation: u64,
 }
@@ -126,6 +128,7 @@ impl AppState {
             screenshot_dialog: None,
             animation_dialog: None,
             animation_export: None,
+            help: None,
             load_options: settings.load_options(),
             colour_mode: ColourMode::default(),
             checks: Default::default(),
@@ -145,6 +148,7 @@ impl AppState {
             background: [r, g, b, 255],
             overlays: self.settings.overlays,
             shadows: self.settings.shadows,
+            lighting: self.settings.lighting,
             selected: self.inspect_current().and(self.inspect.selected),
             node_mask: self
                 .inspect_current()
@@ -159,7 +163,6 @@ impl AppState {
                 .inspect_current()
                 .map(|d| self.checks.highlight(&d.model))
                 .unwrap_or_default(),
-            ..ViewSettings::default()
         }
     }
 

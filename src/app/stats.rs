@@ -122,8 +122,8 @@ mod tests {
             m.nodes.push(n);
         }
         m.nodes.push(Node::new("empty", None, NodeKind::Group));
-        let dir = std::env::temp_dir().join(format!("vitrine-stats-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let png = dir.join("t.png");
         image::RgbaImage::new(32, 16).save(&png).unwrap();
         let mut found = TextureRef::new(TextureRole::Base, "t.png");
@@ -138,6 +138,5 @@ mod tests {
         assert_eq!(s.totals(), (8, 4, 4));
         assert_eq!(s.textures[0].size, Some((32, 16)));
         assert_eq!(s.textures[1].size, None);
-        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -71,19 +71,32 @@ fn keys(ctx: &egui::Context) -> Vec<TimelineCommand> {
     let mut out = Vec::new();
     ctx.input_mut(|i| {
         let none = egui::Modifiers::NONE;
-        for (key, cmd) in [
-            (egui::Key::Space, TimelineCommand::PlayPause),
-            (egui::Key::ArrowLeft, TimelineCommand::Step(-1)),
-            (egui::Key::ArrowRight, TimelineCommand::Step(1)),
-            (egui::Key::Home, TimelineCommand::First),
-            (egui::Key::End, TimelineCommand::Last),
-        ] {
+        for (key, cmd, _) in timeline_keys() {
             while i.consume_key(none, key) {
                 out.push(cmd.clone());
             }
         }
     });
     out
+}
+
+/// The timeline's keys (no modifier), for its input and the Help window.
+pub fn timeline_keys() -> [(egui::Key, TimelineCommand, &'static str); 5] {
+    [
+        (egui::Key::Space, TimelineCommand::PlayPause, "Play / pause"),
+        (
+            egui::Key::ArrowLeft,
+            TimelineCommand::Step(-1),
+            "Previous frame",
+        ),
+        (
+            egui::Key::ArrowRight,
+            TimelineCommand::Step(1),
+            "Next frame",
+        ),
+        (egui::Key::Home, TimelineCommand::First, "First frame"),
+        (egui::Key::End, TimelineCommand::Last, "Last frame"),
+    ]
 }
 
 /// The timeline's contents (the caller puts them in a bottom [`egui::Panel`]).

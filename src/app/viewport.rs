@@ -6,10 +6,12 @@
 //! frame is rendered, before egui paints, whenever what it would show changed (model,
 //! camera, team colour, background, size, pose); otherwise the last one is shown again.
 //!
-//! Input: left drag orbits, middle drag or Shift + left drag pans, the wheel zooms;
-//! F frames; 1 / 3 / 7 / 0 front / side / top / iso; 5 perspective ↔ orthographic.
+//! Input: left drag orbits, middle drag or Shift + left drag pans, Ctrl + left drag turns
+//! the light, the wheel zooms; F frames; 1 / 3 / 7 / 0 front / side / top / iso; 5
+//! perspective ↔ orthographic.
 
 use super::commands::AppCommand;
+use super::lighting::LightCommand;
 use super::state::AppState;
 use crate::model::Pose;
 use crate::render::{RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
@@ -211,7 +213,14 @@ pub fn camera_input(ui: &egui::Ui, response: &egui::Response) -> Vec<AppCommand>
     if delta != egui::Vec2::ZERO {
         let pan = response.dragged_by(egui::PointerButton::Middle)
             || (response.dragged_by(egui::PointerButton::Primary) && shift);
-        if pan {
+        let light = response.dragged_by(egui::PointerButton::Primary)
+            && ui.input(|i| super::lighting::is_light_drag(i.modifiers));
+        if light {
+            out.push(AppCommand::Light(LightCommand::Drag {
+                dx: delta.x,
+                dy: delta.y,
+            }));
+        } else if pan {
             out.push(AppCommand::Pan {
                 dx: delta.x,
                 dy: delta.y,
@@ -223,6 +232,11 @@ pub fn camera_input(ui: &egui::Ui, response: &egui::Response) -> Vec<AppCommand>
                 dy: delta.y,
             });
         }
+    }
+    if response.drag_stopped_by(egui::PointerButton::Primary)
+        && ui.input(|i| super::lighting::is_light_drag(i.modifiers))
+    {
+        out.push(AppCommand::Light(LightCommand::Save));
     }
     if response.hovered() {
         let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
@@ -238,14 +252,7 @@ pub fn camera_input(ui: &egui::Ui, response: &egui::Response) -> Vec<AppCommand>
     if !ui.ctx().text_edit_focused() {
         ui.ctx().input_mut(|i| {
             let none = egui::Modifiers::NONE;
-            for (key, cmd) in [
-                (egui::Key::F, AppCommand::Frame),
-                (egui::Key::Num1, AppCommand::Preset(ViewPreset::Front)),
-                (egui::Key::Num3, AppCommand::Preset(ViewPreset::Side)),
-                (egui::Key::Num7, AppCommand::Preset(ViewPreset::Top)),
-                (egui::Key::Num0, AppCommand::Preset(ViewPreset::Iso)),
-                (egui::Key::Num5, AppCommand::ToggleOrtho),
-            ] {
+            for (key, cmd, _) in view_keys() {
                 if i.consume_key(none, key) {
                     out.push(cmd);
                 }
@@ -254,3 +261,48 @@ pub fn camera_input(ui: &egui::Ui, response: &egui::Response) -> Vec<AppCommand>
     }
     out
 }
+
+/// The view's keys (no modifier): what [`camera_input`] handles and the Help window
+/// lists.
+pub fn view_keys() -> [(egui::Key, AppCommand, &'static str); 6] {
+    [
+        (egui::Key::F, AppCommand::Frame, "Frame the model"),
+        (
+            egui::Key::Num1,
+            AppCommand::Preset(ViewPreset::Front),
+            "Front view",
+        ),
+        (
+            egui::Key::Num3,
+            AppCommand::Preset(ViewPreset::Side),
+            "Side view",
+        ),
+        (
+            egui::Key::Num7,
+            AppCommand::Preset(ViewPreset::Top),
+            "Top view",
+        ),
+        (
+            egui::Key::Num0,
+            AppCommand::Preset(ViewPreset::Iso),
+            "Iso view",
+        ),
+        (
+            egui::Key::Num5,
+            AppCommand::ToggleOrtho,
+            "Perspective / orthographic",
+        ),
+    ]
+}
+
+/// The mouse over the view ([`camera_input`], and clicks in
+/// [`super::view_inspect::view_inspect_ui`]), for the Help window. `{mod}` stands for the
+/// light-drag modifier as the platform writes it.
+pub const MOUSE: &[(&str, &str)] = &[
+    ("Left drag", "Orbit"),
+    ("Shift + left drag, middle drag", "Pan"),
+    ("{mod} + left drag", "Turn the light"),
+    ("Wheel, {mod} + wheel, pinch", "Zoom"),
+    ("Click", "Select the part under the pointer"),
+    ("Hover", "Name the part under the pointer"),
+];

@@ -9,8 +9,10 @@
 pub mod animate;
 pub mod assemble;
 pub mod check;
+pub mod desktop;
 pub mod export;
 pub mod info;
+pub mod light;
 pub mod render;
 
 use crate::files::FileRef;
@@ -47,6 +49,7 @@ Examples:
   vitrine render data/base -o thumbs --size 256x256
   vitrine render 'mp.wz!/components/bodies/drlbod01.pie' -o body.png --data data/base
   vitrine completions bash > ~/.local/share/bash-completion/completions/vitrine
+  vitrine install-desktop                  launcher, file types and icon for this user
 
 Exit codes (every subcommand):
   0  success
@@ -88,6 +91,10 @@ pub enum Command {
     /// Export a model (or every model under a folder or in an archive) to glTF 2.0
     /// (.glb or .gltf).
     Export(export::ExportArgs),
+    /// Add Vitrine to the desktop's applications and make it the program for .pie, .pmf,
+    /// .pet/.apet/.bpet/.mpet and .tpm files (Linux and other freedesktop.org desktops;
+    /// writes under ~/.local/share). --uninstall removes it again.
+    InstallDesktop(desktop::DesktopArgs),
     /// Print shell completions (bash, zsh, fish, powershell, elvish) to standard output.
     Completions {
         /// The shell.

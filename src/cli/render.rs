@@ -45,8 +45,8 @@ pub struct RenderArgs {
     /// Transparent background (alpha 0 outside the model).
     #[arg(long)]
     pub transparent: bool,
-    /// Camera direction: front, side, top or iso.
-    #[arg(long, default_value = "iso", value_parser = parse_view)]
+    /// Camera direction.
+    #[arg(long, value_enum, ignore_case = true, default_value = "iso")]
     pub view: ViewPreset,
     /// Background colour as #RRGGBB.
     #[arg(long, value_parser = parse_colour)]
@@ -71,6 +71,9 @@ pub struct RenderArgs {
     /// Cast shadows onto a ground plane (from the shadow mesh where the model has one).
     #[arg(long)]
     pub shadows: bool,
+    /// The light.
+    #[command(flatten)]
+    pub light: crate::cli::light::LightArgs,
     /// Which animation pose to draw.
     #[command(flatten)]
     pub anim: AnimArgs,
@@ -184,11 +187,6 @@ pub fn parse_team(s: &str) -> Result<usize, String> {
     })
 }
 
-/// Parses a view preset name.
-pub fn parse_view(s: &str) -> Result<ViewPreset, String> {
-    ViewPreset::parse(s).ok_or_else(|| format!("{s}: expected front, side, top or iso"))
-}
-
 /// Parses `#RRGGBB` (the `#` is optional).
 pub fn parse_colour(s: &str) -> Result<[u8; 3], String> {
     let hex = s.trim().trim_start_matches('#');
@@ -218,6 +216,7 @@ impl RenderArgs {
             view.overlays = o;
         }
         view.shadows = self.shadows;
+        view.lighting = self.light.lighting();
         view
     }
 }
@@ -515,7 +514,37 @@ mod tests {
         assert!(parse_team("16").is_err());
         assert_eq!(parse_colour("#10a0FF"), Ok([0x10, 0xa0, 0xff]));
         assert!(parse_colour("#10a0F").is_err());
-        assert_eq!(parse_view("TOP"), Ok(ViewPreset::Top));
+    }
+
+    #[test]
+    fn view_is_a_value_enum_listed_in_help_and_read_in_any_case() {
+        use clap::{CommandFactory, Parser};
+        let cli = crate::cli::Cli::try_parse_from([
+            "vitrine", "render", "a.pie", "-o", "a.png", "--view", "TOP",
+        ])
+        .unwrap();
+        let Some(crate::cli::Command::Render(args)) = cli.command else {
+            panic!("not render");
+        };
+        assert_eq!(args.view, ViewPreset::Top);
+        let err = crate::cli::Cli::try_parse_from([
+            "vitrine", "render", "a.pie", "-o", "a.png", "--view", "back",
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("front") && err.contains("iso"), "{err}");
+        let mut cmd = crate::cli::Cli::command();
+        let help = cmd
+            .find_subcommand_mut("render")
+            .unwrap()
+            .render_long_help()
+            .to_string();
+        for v in ["front", "side", "top", "iso"] {
+            assert!(
+                help.contains(&format!("- {v}")),
+                "{v} missing from:\n{help}"
+            );
+        }
     }
 
     #[test]

@@ -5,6 +5,11 @@
 //!
 //! A writer that is dropped without [`AtomicFile::commit`] (an error, a cancelled export,
 //! a panic) removes its temporary file: nothing is left behind.
+//!
+//! Permissions: a written file gets the mode `File::create` would give it (0666 less the
+//! process's umask, so 0644 usually) or, when it replaces a file, that file's mode — an
+//! export or a screenshot must be readable by the game, a web server or another user
+//! like any other file the user saves (`tempfile` alone would leave it 0600).
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -26,11 +31,13 @@ impl AtomicFile {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{stem}."))
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .map_err(|e| with_path(e, target))?;
+        let prefix = format!(".{stem}.");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        // What `File::create` gives: 0666 less the umask (tempfile's default is 0600).
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let tmp = builder.tempfile_in(dir).map_err(|e| with_path(e, target))?;
         Ok(AtomicFile {
             tmp,
             target: target.to_path_buf(),
@@ -42,9 +49,10 @@ impl AtomicFile {
         &self.target
     }
 
-    /// Flushes to disk and renames over `target` (replacing an existing file).
+    /// Flushes to disk and renames over `target` (replacing an existing file, whose mode
+    /// the new one keeps).
     pub fn commit(self) -> io::Result<PathBuf> {
-        self.tmp.as_file().sync_all()?;
+        self.finish()?;
         let target = self.target;
         self.tmp
             .persist(&target)
@@ -55,12 +63,25 @@ impl AtomicFile {
     /// Flushes and gives the file `target`'s name only if no file has it; fails with
     /// [`io::ErrorKind::AlreadyExists`] otherwise (the temporary file is then removed).
     pub fn commit_new(self) -> io::Result<PathBuf> {
-        self.tmp.as_file().sync_all()?;
+        self.finish()?;
         let target = self.target;
         match self.tmp.persist_noclobber(&target) {
             Ok(_) => Ok(target),
             Err(e) => Err(e.error),
         }
+    }
+
+    /// Gives the temporary file the mode of the file it replaces (if any) and flushes it
+    /// to disk.
+    fn finish(&self) -> io::Result<()> {
+        let file = self.tmp.as_file();
+        if let Ok(m) = std::fs::metadata(&self.target)
+            && m.is_file()
+        {
+            file.set_permissions(m.permissions())
+                .map_err(|e| with_path(e, self.tmp.path()))?;
+        }
+        file.sync_all().map_err(|e| with_path(e, self.tmp.path()))
     }
 }
 
@@ -92,7 +113,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
 pub fn write_numbered(folder: &Path, stem: &str, ext: &str, bytes: &[u8]) -> io::Result<PathBuf> {
     let mut f = AtomicFile::create(&folder.join(format!("{stem}.{ext}")))?;
     f.write_all(bytes)?;
-    f.tmp.as_file().sync_all()?;
+    f.finish()?;
     let mut tmp = f.tmp;
     for n in 1..=100_000u32 {
         let path = folder.join(format!("{stem}-{n}.{ext}"));
@@ -118,6 +139,12 @@ pub fn remove(path: &Path) -> io::Result<()> {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(with_path(e, path)),
         _ => Ok(()),
     }
+}
+
+/// Moves the file `from` to `to` (replacing `to`): a corrupt settings file set aside as
+/// `settings.json.bad`.
+pub fn rename(from: &Path, to: &Path) -> io::Result<()> {
+    std::fs::rename(from, to).map_err(|e| with_path(e, from))
 }
 
 /// The folder `path` is in (`.` for a bare name).
@@ -212,6 +239,48 @@ mod tests {
         assert_eq!(b.file_name().unwrap(), "tank-2.png");
         assert_eq!(std::fs::read(&b).unwrap(), b"second");
         assert_eq!(names(dir.path()), ["tank-1.png", "tank-2.png"]);
+    }
+
+    #[cfg(unix)]
+    fn mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    /// The process's umask, read from a file made the ordinary way.
+    #[cfg(unix)]
+    fn umask_mode(dir: &Path) -> u32 {
+        let probe = dir.join("probe");
+        std::fs::write(&probe, b"").unwrap();
+        let m = mode(&probe);
+        std::fs::remove_file(&probe).unwrap();
+        m
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn new_files_get_ordinary_permissions_and_replaced_files_keep_theirs() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let ordinary = umask_mode(dir.path());
+        assert_ne!(
+            ordinary & 0o044,
+            0,
+            "test needs a umask that lets others read"
+        );
+
+        let p = dir.path().join("shot.png");
+        write(&p, b"new").unwrap();
+        assert_eq!(mode(&p), ordinary, "a new file is made like File::create's");
+        let n = write_numbered(dir.path(), "tank", "png", b"x").unwrap();
+        assert_eq!(mode(&n), ordinary);
+        let mut f = AtomicFile::create(&dir.path().join("c.glb")).unwrap();
+        f.write_all(b"x").unwrap();
+        assert_eq!(mode(&f.commit_new().unwrap()), ordinary);
+
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write(&p, b"again").unwrap();
+        assert_eq!(mode(&p), 0o640, "a replaced file keeps its mode");
     }
 
     #[test]

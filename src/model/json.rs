@@ -148,7 +148,7 @@ pub fn model_json(model: &Model, path: &Path, options: &JsonOptions) -> Value {
     let warnings: Vec<Value> = model
         .diagnostics
         .iter()
-        .map(|d| Value::String(d.display_with(&file_name(path))))
+        .map(|d| Value::String(d.display_with(&crate::files::file_name(path))))
         .collect();
     let mut o = json!({
         "path": path,
@@ -164,10 +164,4 @@ pub fn model_json(model: &Model, path: &Path, options: &JsonOptions) -> Value {
     });
     o[model.format.name()] = model.details.clone();
     o
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }

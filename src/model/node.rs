@@ -1,6 +1,6 @@
 //! Named nodes with local transforms.
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Quat, Vec3};
 
 /// What a node stands for in its file; the panel shows it, the renderer ignores it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -51,10 +51,5 @@ impl Node {
             scale: Vec3::ONE,
             mesh: None,
         }
-    }
-
-    /// The rest local matrix `T · R · S`.
-    pub fn local_matrix(&self) -> Mat4 {
-        Mat4::from_scale_rotation_translation(self.scale, self.rotation, self.translation)
     }
 }

@@ -10,7 +10,7 @@ use glam::{Mat4, Vec3};
 /// "Front" is the side models face: Warzone 2100 models (barrels, cyborgs), the PMF
 /// robot and PangYa characters all face **−Z** in the model's convention, so the front
 /// view looks from −Z towards +Z, and their right-hand side is +X.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ViewPreset {
     /// Looking along +Z (from −Z, the side models face).
     Front,
@@ -31,17 +31,6 @@ impl ViewPreset {
             ViewPreset::Side => (FRAC_PI_2, 0.0),
             ViewPreset::Top => (PI, FRAC_PI_2 - 1e-3),
             ViewPreset::Iso => (3.0 * FRAC_PI_4, 35.264_f32.to_radians()),
-        }
-    }
-
-    /// Parses `front|side|top|iso`.
-    pub fn parse(s: &str) -> Option<ViewPreset> {
-        match s.to_ascii_lowercase().as_str() {
-            "front" => Some(ViewPreset::Front),
-            "side" => Some(ViewPreset::Side),
-            "top" => Some(ViewPreset::Top),
-            "iso" => Some(ViewPreset::Iso),
-            _ => None,
         }
     }
 }

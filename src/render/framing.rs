@@ -36,7 +36,7 @@ pub fn framing_points(
             .chain(casters.iter().flatten())
             .map(|p| p.y)
             .fold(f32::INFINITY, f32::min);
-        let light = shadow_light(super::light_direction(&view.camera));
+        let light = shadow_light(view.lighting.direction(&view.camera));
         if view.shadows {
             points.extend(shadow_footprint(&casters, ground, light));
         } else {

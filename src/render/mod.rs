@@ -10,6 +10,7 @@ mod gpu;
 mod gpu_model;
 pub mod highlight;
 pub mod inspect;
+pub mod lighting;
 mod overlay_pass;
 pub mod overlays;
 pub mod picking;
@@ -29,10 +30,8 @@ pub use framing::framing_points;
 pub use gpu::{Gpu, RenderError, describe_adapter, gpu_or_skip};
 pub use highlight::Highlight;
 pub use inspect::{OverlayKind, Overlays};
-pub use scene::{
-    Lighting, SceneRenderer, ViewSettings, clip_points, light_direction, model_bounds,
-    visible_points,
-};
+pub use lighting::Lighting;
+pub use scene::{SceneRenderer, ViewSettings, clip_points, model_bounds, visible_points};
 pub use target::RenderTarget;
 pub use uniforms::sizes as uniforms_sizes;
 pub use wgpu;

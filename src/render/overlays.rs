@@ -75,12 +75,6 @@ impl Segment {
         self.style[2] = 1.0;
         self
     }
-
-    /// The same segment with a depth pull towards the eye.
-    pub fn biased(mut self, bias: f32) -> Segment {
-        self.style[1] = bias;
-        self
-    }
 }
 
 fn rgba(c: [u8; 4]) -> [f32; 4] {

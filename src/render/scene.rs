@@ -5,14 +5,15 @@
 //! Shading (see `shaders/scene.wgsl`): texture × (ambient + directional light) in linear
 //! space, per-vertex normals (authored, else flat face normals), Warzone 2100's team colour
 //! through the tcmask alpha, normal and specular maps when present, back faces culled
-//! unless the material is double-sided. The light is fixed relative to the camera (upper
-//! left, in front) so every view shows the model's shape.
+//! unless the material is double-sided. The light is [`Lighting`]: by default it follows
+//! the camera (upper left, in front) so every view shows the model's shape.
 //!
 //! Approximations: billboard materials turn to face the camera about their node's origin
 //! (the game does the same per effect); blended draws are not depth-sorted.
 
 use super::Camera;
 use super::ColourMode;
+use super::Lighting;
 use super::RenderTarget;
 use super::gpu_model::GpuModel;
 use super::inspect::node_shown;
@@ -28,41 +29,6 @@ use crate::model::team::TEAM_COLOURS;
 use crate::model::{Model, Pose};
 use glam::Vec3;
 
-/// Light intensities. The light's direction is fixed relative to the camera.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Lighting {
-    /// Ambient factor on the texture colour.
-    pub ambient: f32,
-    /// Directional (diffuse) factor.
-    pub diffuse: f32,
-    /// Strength of the specular-map highlight.
-    pub specular: f32,
-}
-
-impl Lighting {
-    /// Texture colours exactly as stored (ambient 1, no directional light).
-    pub const UNLIT: Lighting = Lighting {
-        ambient: 1.0,
-        diffuse: 0.0,
-        specular: 0.0,
-    };
-}
-
-impl Default for Lighting {
-    /// A surface facing the camera shows its texture at about full brightness; surfaces
-    /// turned away from the light keep a third (linear), about 60 % in sRGB bytes.
-    fn default() -> Self {
-        Lighting {
-            ambient: 0.35,
-            diffuse: 0.8,
-            specular: 0.5,
-        }
-    }
-}
-
-/// Direction towards the light in view space (upper left, in front of the model).
-const LIGHT_IN_VIEW: Vec3 = Vec3::new(-0.35, 0.55, 0.75);
-
 /// Per-frame settings of a view.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ViewSettings {
@@ -72,7 +38,7 @@ pub struct ViewSettings {
     pub team: usize,
     /// Background, sRGB bytes with alpha (alpha 0 = transparent PNG).
     pub background: [u8; 4],
-    /// Light intensities.
+    /// The light (direction, intensity, ambient).
     pub lighting: Lighting,
     /// Overlays drawn over the model (see [`super::Overlays`]).
     pub overlays: super::Overlays,
@@ -190,12 +156,6 @@ impl SceneRenderer {
         self.source = Some(model.clone());
     }
 
-    /// Drops the current model's GPU resources (texture cache excepted).
-    pub fn clear_model(&mut self) {
-        self.model = None;
-        self.source = None;
-    }
-
     /// Problems found by the last [`SceneRenderer::set_model`] that the loader could not
     /// know (texture files that exist but do not decode, too many joints).
     pub fn warnings(&self) -> &[String] {
@@ -226,7 +186,7 @@ impl SceneRenderer {
         let aspect = target.width as f32 / target.height.max(1) as f32;
         let cam = &view.camera;
         let view_matrix = cam.view();
-        let light = light_direction(cam);
+        let light = view.lighting.direction(cam);
         let team = TEAM_COLOURS[view.team % TEAM_COLOURS.len()].rgb;
         let frame = FrameUniform {
             view_proj: cam.view_proj(aspect).to_cols_array_2d(),
@@ -408,29 +368,16 @@ fn bounds_of(points: impl Iterator<Item = Vec3>) -> Option<(Vec3, Vec3)> {
     })
 }
 
-/// The unit vector towards the light for `camera` (the light is fixed relative to it).
-pub fn light_direction(camera: &Camera) -> Vec3 {
-    camera
-        .view()
-        .inverse()
-        .transform_vector3(LIGHT_IN_VIEW)
-        .normalize()
-}
-
 /// The clear value for a background given as sRGB bytes: the bytes themselves on the
 /// `Rgba8Unorm` target (which holds sRGB bytes), linearised on an `*Srgb` one.
 fn clear_colour(bg: [u8; 4]) -> wgpu::Color {
     let c = |b: u8| {
-        let v = b as f64 / 255.0;
-        if COLOR_FORMAT.is_srgb() {
-            if v <= 0.04045 {
-                v / 12.92
-            } else {
-                ((v + 0.055) / 1.055).powf(2.4)
-            }
+        let v = b as f32 / 255.0;
+        f64::from(if COLOR_FORMAT.is_srgb() {
+            crate::model::colour::srgb_to_linear(v)
         } else {
             v
-        }
+        })
     };
     wgpu::Color {
         r: c(bg[0]),

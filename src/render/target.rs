@@ -1,6 +1,8 @@
 //! The offscreen render target: 4× MSAA colour + depth, resolved into an `Rgba8Unorm`
-//! texture holding sRGB-encoded bytes (what egui-wgpu expects of native textures and what
-//! PNG files hold; see notes/rust-stack.md §2).
+//! texture holding sRGB-encoded bytes: what PNG files hold, and what egui-wgpu 0.37
+//! expects of a native texture (an `Rgba8UnormSrgb` one is shown too dark). Rendering
+//! through an `*Srgb` view of a Unorm texture would need `DownlevelFlags::VIEW_FORMATS`,
+//! which the GL backend lacks, so the fragment shader encodes to sRGB itself.
 
 /// Sample count of the multisampled attachments.
 pub const MSAA_SAMPLES: u32 = 4;

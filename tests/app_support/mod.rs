@@ -3,7 +3,6 @@
 #![allow(dead_code)]
 
 use egui_kittest::Harness;
-use std::path::PathBuf;
 use vitrine::app::commands::apply;
 use vitrine::app::layout::window_ui;
 use vitrine::app::state::AppState;
@@ -30,10 +29,11 @@ pub fn harness(state: AppState, height: f32) -> Harness<'static, AppState> {
         .build_ui_state(frame, state)
 }
 
-/// A fresh private folder under the system temp dir (`tag` names the test).
-pub fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vitrine-app-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh private folder under the system temp dir (`tag` names the test), removed when
+/// dropped (also when the test fails).
+pub fn temp_dir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("vitrine-app-{tag}-"))
+        .tempdir()
+        .expect("a temporary folder")
 }

@@ -3,6 +3,36 @@
 
 use std::path::PathBuf;
 
+/// The mutation tests' random numbers: seeded, so a failing variant is the same on every
+/// run and machine.
+pub struct Rng(fastrand::Rng);
+
+impl Rng {
+    /// A generator that always yields the same sequence for `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(fastrand::Rng::with_seed(seed))
+    }
+
+    /// Any `u64`.
+    pub fn next(&mut self) -> u64 {
+        self.0.u64(..)
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 { 0 } else { self.0.usize(..n) }
+    }
+}
+
+/// A fresh temporary folder (`tag` names the test), removed when dropped — also when the
+/// test panics.
+pub fn temp_dir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("vitrine-{tag}-"))
+        .tempdir()
+        .expect("a temporary folder")
+}
+
 /// The project's shared test data (`../shared` beside the checkout, or `$VITRINE_SHARED`).
 ///
 /// Returns `None` with a loud message when it is absent (a user's clone), unless

@@ -8,11 +8,13 @@ use vitrine::model::{
     TextureRef, TextureRole,
 };
 
-/// A fresh temp folder for one test's textures.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vitrine-render-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh temp folder for one test's textures, removed when dropped (also when the test
+/// fails).
+pub fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("vitrine-render-{name}-"))
+        .tempdir()
+        .expect("a temporary folder")
 }
 
 /// Writes `img` as `dir/name` and returns the path.

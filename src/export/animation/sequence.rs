@@ -13,10 +13,7 @@ pub const PLACEHOLDER: &str = "{n}";
 pub fn frame_path(pattern: &Path, index: u32, count: u32) -> PathBuf {
     let digits = count.max(1).to_string().len().max(4);
     let number = format!("{:0digits$}", index + 1);
-    let name = pattern
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = crate::files::file_name(pattern);
     let name = if name.contains(PLACEHOLDER) {
         name.replace(PLACEHOLDER, &number)
     } else {

@@ -7,7 +7,9 @@
 //! files of a multi-file character and builds them into one model.
 //!
 //! What is read, and the interpretations chosen where public documents disagree, are
-//! described in each stage; `../shared/notes/pmf-pet-tpm.md` §1 has the sources.
+//! described in each stage. Sources: the community spec (retreev/Documentation
+//! `pc/file-formats/pet.md`) and the readers built on it (retreev/io_scene_mpet,
+//! Acrisio-Filho/io_scene_mpet-source_tools, retreev/PangLib), read, never copied.
 //!
 //! Not done here: interpreting `SMTL` (skipped by length), `EXTR` (skipped), `FANM`
 //! face swaps (recorded in the panel only) and the flag keys of 1.3 `ANIM` (recorded).

@@ -1,7 +1,8 @@
 //! ANIMOBJECT keyframes and +4000 texture animation → one clip,
 //! `"levels + texture animation"`.
 //!
-//! ANIMOBJECT (see `notes/pie-format.md`): frame `f` of a level is shown from
+//! ANIMOBJECT, as the game reads it (`lib/ivis_opengl/imdload.cpp`) and draws it
+//! (`src/display3d.cpp` `drawShape`): frame `f` of a level is shown from
 //! `f × time` ms (the game draws `floor(elapsed / time) mod frames`, so `time` is ms per
 //! frame); positions are thousandths, file order x, y, z with y and z swapped relative
 //! to the game's model space ((x, z, y) / 1000); rotations are thousandths of degrees

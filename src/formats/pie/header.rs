@@ -1,9 +1,10 @@
 //! The PIE header (`PIE`, `TYPE`, `INTERPOLATE`, texture lines, `EVENT`, `LEVELS`) and
 //! the settings a PIE 4 level may override (`TYPE`, `INTERPOLATE`, texture lines).
 //!
-//! Rules (from the game's loaders, see `notes/pie-format.md`): the first token is `PIE`,
-//! the version 2, 3 or 4; `TYPE` is required; texture lines may come in any order and
-//! name a tileset slot 0–2; `MATERIALS`/`SHADERS` are read and ignored with a warning.
+//! Rules (from the game's loader, `lib/ivis_opengl/imdload.cpp` of Warzone 2100): the
+//! first token is `PIE`, the version 2, 3 or 4; `TYPE` is required; texture lines may
+//! come in any order and name a tileset slot 0–2; `MATERIALS`/`SHADERS` are read and
+//! ignored with a warning.
 //! Not enforced: the PIE 2/3 order of the optional lines (the game does not check it
 //! either). `TCMASK` and level overrides in a PIE 2/3 file are applied with a warning
 //! (the game accepts them only in PIE 4).

@@ -1,4 +1,5 @@
-//! Warzone 2100 PIE 2, 3 and 4, as the game loads them (`notes/pie-format.md`), plus the
+//! Warzone 2100 PIE 2, 3 and 4, as the game loads them (`lib/ivis_opengl/imdload.cpp`
+//! of the current loader and its 2.x and 2017–2020 predecessors), plus the
 //! legacy input older engines accepted (several records on one line, n-gons, `BSP`
 //! blocks, `NOTEXTURE`, texture names with a space).
 //!

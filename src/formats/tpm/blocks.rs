@@ -3,9 +3,10 @@
 //! Strict where the data would otherwise be wrong: malformed or non-finite numbers, face
 //! indices outside their arrays (v, t, n and the mesh's own `m` list, all 1-based), a
 //! missing or repeated `fileinfo`, a `fileinfo` without `formatversion`. Lenient where
-//! real files vary (`../shared/notes/pmf-pet-tpm.md` §2): unknown block types and
-//! unknown properties, a repeated unique property, a missing optional or defaultable
-//! property and block-name irregularities are warnings with their line. Extra `bone`
+//! real files vary (TresEd, GeomAdd and the Blender-TPM add-on each write it a little
+//! differently): unknown block types and unknown properties, a repeated unique property,
+//! a missing optional or defaultable property and block-name irregularities are
+//! warnings with their line. Extra `bone`
 //! properties (`Anim00`, `Ratio`, …) are kept for the panel without a warning.
 //!
 //! Values stay in the file's own terms here (Z up, degrees, 1-based indices already

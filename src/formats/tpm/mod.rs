@@ -1,5 +1,6 @@
-//! Trespasser TPM loader (`../shared/specs/tpm.md`, notes in
-//! `../shared/notes/pmf-pet-tpm.md` §2).
+//! Trespasser TPM loader. TPM is a community interchange text format (TresEd, GeomAdd,
+//! the LtSten/Blender-TPM add-on, whose `Documentation/TPM Specification.md` is the
+//! spec followed), not a file the game itself loads.
 //!
 //! Stages: [`grammar`] (lines → blocks), [`values`] (property values), [`blocks`]
 //! (blocks → typed, range-checked file terms, warnings), [`build`] (→ [`Model`], axis
