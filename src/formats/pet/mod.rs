@@ -16,7 +16,6 @@ pub mod anim;
 pub mod assemble;
 pub mod bones;
 pub mod build;
-pub mod cp949;
 pub mod events;
 pub mod mesh;
 pub mod sections;
