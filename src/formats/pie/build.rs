@@ -412,9 +412,9 @@ fn properties(
     model.property(
         "Interpolate",
         match header.settings.interpolate {
-            Some(true) => "on",
-            Some(false) => "off",
-            None => "on (default)",
+            Some(true) => "on: translation and rotation blend between frames",
+            Some(false) => "off: each frame is held",
+            None => "on (default): translation and rotation blend between frames",
         },
     );
     texture_properties(model, "", &header.settings.textures, header.type_flags);
