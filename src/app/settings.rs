@@ -64,6 +64,11 @@ pub struct Settings {
     pub assembly_pose: crate::wz::TurretPose,
     /// The Export animation dialog's settings.
     pub animation: super::export_animation::AnimationOptions,
+    /// The Warzone 2100 tileset PIE models are drawn for.
+    pub tileset: crate::formats::pie::Tileset,
+    /// Side panel sections the user opened or closed, by title (absent: the section's
+    /// default).
+    pub open_sections: std::collections::BTreeMap<String, bool>,
 }
 
 impl Default for Settings {
@@ -86,6 +91,8 @@ impl Default for Settings {
             assembly: None,
             assembly_pose: crate::wz::TurretPose::default(),
             animation: Default::default(),
+            tileset: Default::default(),
+            open_sections: Default::default(),
         }
     }
 }
@@ -107,6 +114,7 @@ impl Settings {
                 .map(|p| crate::files::FileRef::parse(p))
                 .collect(),
             pmf: self.pmf,
+            tileset: self.tileset,
         }
     }
 

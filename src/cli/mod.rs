@@ -107,6 +107,20 @@ pub struct LoadArgs {
     /// PMF transform rules.
     #[command(flatten)]
     pub pmf: info::PmfArgs,
+    /// The Warzone 2100 tileset PIE models are drawn for: its own PIE 4 TEXTURE lines,
+    /// and the pages the game's rules script swaps (page-7 barbarians, page-8/9
+    /// structure bases).
+    #[arg(long, value_name = "TILESET", default_value = "arizona", value_parser = tileset_parser())]
+    pub tileset: crate::formats::pie::Tileset,
+}
+
+/// `--tileset`'s values, offered by completion and `--help`.
+fn tileset_parser() -> impl clap::builder::TypedValueParser<Value = crate::formats::pie::Tileset> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["arizona", "urban", "rockies"]).map(|s| {
+        s.parse::<crate::formats::pie::Tileset>()
+            .unwrap_or_default()
+    })
 }
 
 impl LoadArgs {
@@ -115,6 +129,7 @@ impl LoadArgs {
         LoadOptions {
             data_roots: self.data.iter().map(|p| FileRef::parse(p)).collect(),
             pmf: self.pmf.options(),
+            tileset: self.tileset,
         }
     }
 }

@@ -34,6 +34,8 @@ pub struct LoadOptions {
     pub data_roots: Vec<FileRef>,
     /// PMF transform rules the format leaves unstated (units, Euler order, root mode).
     pub pmf: pmf::PmfOptions,
+    /// The Warzone 2100 tileset whose texture pages PIE models are drawn with.
+    pub tileset: pie::Tileset,
 }
 
 /// Picks the format from a file name's extension (case-insensitive).
@@ -74,7 +76,7 @@ pub fn parse(
     options: &LoadOptions,
 ) -> Result<Model, LoadError> {
     let result = match format {
-        Format::Pie => pie::parse(bytes),
+        Format::Pie => pie::parse_for(bytes, options.tileset),
         Format::Pmf => pmf::parse(bytes, &options.pmf),
         Format::Tpm => tpm::parse(bytes),
         Format::Pet => pet::parse(bytes, name),

@@ -18,6 +18,7 @@
 use super::anim::{self, LevelContext};
 use super::header::{self, Header, Settings, TILESETS, TYPE_PITCH, TYPE_PREMULTIPLIED, TYPE_ROLL};
 use super::level::Level;
+use super::tileset::{self, Tileset};
 use crate::model::{
     Billboard, BlendMode, Connector, Diagnostic, Format, Location, Material, Mesh, MeshSource,
     Model, ModelEvent, Node, NodeKind, ShadowMesh, Submesh, TextureLine, TextureRef, TextureRole,
@@ -39,6 +40,11 @@ pub fn derived_tcmask(page: &str) -> String {
     };
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     format!("{}{}_tcmask.png", &page[..5], &rest[..digits])
+}
+
+/// The names of a directive's three tileset lines.
+fn names(list: [Option<&header::TexName>; 3]) -> [Option<&str>; 3] {
+    list.map(|t| t.map(|t| t.name.as_str()))
 }
 
 fn add_texture(list: &mut Vec<TextureRef>, role: TextureRole, name: &str, tileset: usize) -> usize {
@@ -68,7 +74,12 @@ fn num(v: f32) -> Value {
 }
 
 /// Fills the model.
-pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) -> Model {
+pub fn build(
+    header: Header,
+    mut levels: Vec<Level>,
+    warnings: Vec<Diagnostic>,
+    tileset: Tileset,
+) -> Model {
     let mut model = Model::new(Format::Pie, header.version.to_string());
     model.axes = crate::model::FileAxes::y_up_left_handed();
     model.diagnostics = warnings;
@@ -114,33 +125,51 @@ pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) 
         let mut texture = |role, slot: usize, name: Option<&str>| {
             name.map(|n| add_texture(&mut model.textures, role, n, slot))
         };
-        for slot in 0..3 {
-            let base = texture(
+        // Every line the file writes, in its slot.
+        let mut masks: [Option<String>; 3] = Default::default();
+        for (slot, mask) in masks.iter_mut().enumerate() {
+            texture(
                 TextureRole::Base,
                 slot,
                 tex.base[slot].map(|t| t.name.as_str()),
             );
-            let derived;
-            let mask_name = match (tex.tcmask[slot], tex.base[slot]) {
-                (Some(t), _) => Some(t.name.as_str()),
+            *mask = match (tex.tcmask[slot], tex.base[slot]) {
+                (Some(t), _) => Some(t.name.clone()),
                 (None, Some(page)) if type_flags & header::TYPE_TCMASK != 0 => {
-                    derived = derived_tcmask(&page.name);
-                    Some(derived.as_str())
+                    Some(derived_tcmask(&page.name))
                 }
                 _ => None,
             };
-            let tcmask = texture(TextureRole::Tcmask, slot, mask_name);
-            let normal = texture(
+            texture(TextureRole::Tcmask, slot, mask.as_deref());
+            texture(
                 TextureRole::Normal,
                 slot,
                 tex.normal[slot].map(|t| t.name.as_str()),
             );
-            let specular = texture(
+            texture(
                 TextureRole::Specular,
                 slot,
                 tex.specular[slot].map(|t| t.name.as_str()),
             );
-            if slot == 0 {
+        }
+        // What each tileset draws (its own line, else slot 0's, then the rules script's
+        // page swap, listed under the tileset it is for); the material takes `tileset`'s.
+        for ts in Tileset::ALL {
+            let mut pick = |role, names: [Option<&str>; 3]| {
+                tileset::pick(ts, role, names).map(|(name, slot)| {
+                    let slot = if names[slot].is_some_and(|n| n != name) {
+                        ts.slot()
+                    } else {
+                        slot
+                    };
+                    add_texture(&mut model.textures, role, &name, slot)
+                })
+            };
+            let base = pick(TextureRole::Base, names(tex.base));
+            let tcmask = pick(TextureRole::Tcmask, [0, 1, 2].map(|i| masks[i].as_deref()));
+            let normal = pick(TextureRole::Normal, names(tex.normal));
+            let specular = pick(TextureRole::Specular, names(tex.specular));
+            if ts == tileset {
                 material.base = base;
                 material.tcmask = tcmask;
                 material.normal = normal;
