@@ -64,6 +64,28 @@ fn add_texture(list: &mut Vec<TextureRef>, role: TextureRole, name: &str, tilese
     list.len() - 1
 }
 
+/// How a TYPE 0x20 level faces the camera, as the game draws such sprites: one lying in
+/// XZ (thinner in Y than in Z) turns its +Y axis to the camera, as the projectile code
+/// does with the flag (`renderProjectile`, `src/display3d.cpp`); one standing in XY
+/// turns to the screen, as the effect code turns its sprites by the camera's yaw and
+/// pitch (`src/effects.cpp`).
+fn pitch_billboard(points: &[Vec3]) -> Billboard {
+    let extent = |f: fn(&Vec3) -> f32| {
+        let (lo, hi) = points
+            .iter()
+            .map(f)
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            });
+        (hi - lo).max(0.0)
+    };
+    if extent(|p| p.y) <= extent(|p| p.z) {
+        Billboard::RollPitch
+    } else {
+        Billboard::Screen
+    }
+}
+
 /// A number for JSON: an integer when it is one.
 fn num(v: f32) -> Value {
     if v.fract() == 0.0 && v.abs() < 1e15 {
@@ -187,7 +209,7 @@ pub fn build(
             BlendMode::AlphaBlend
         };
         material.billboard = if type_flags & TYPE_PITCH != 0 {
-            Billboard::RollPitch
+            pitch_billboard(&level.points)
         } else if type_flags & TYPE_ROLL != 0 {
             Billboard::Roll
         } else {
