@@ -71,6 +71,8 @@ pub enum AppCommand {
     SetPmfOptions(crate::formats::pmf::PmfOptions),
     /// Draw PIE models with this tileset's pages (saved; reloads an open PIE).
     SetTileset(crate::formats::pie::Tileset),
+    /// Read PET ANIM rotations this way (saved; reloads an open PET).
+    SetPetRotations(crate::formats::pet::PetRotations),
     /// Remember that the side panel section `key` is open (`true`) or closed (saved).
     SetSectionOpen(String, bool),
     /// Show a dialog to add a data root (a folder, or an archive).
@@ -264,6 +266,10 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
         }
         AppCommand::SetTileset(t) => {
             display::set_tileset(state, t);
+            None
+        }
+        AppCommand::SetPetRotations(r) => {
+            display::set_pet_rotations(state, r);
             None
         }
         AppCommand::SetSectionOpen(key, open) => {

@@ -7,6 +7,7 @@
 use super::commands::AppCommand;
 use super::side_panel::{Sections, found_mark, textures_title, textures_ui};
 use super::state::{AppState, Document};
+use crate::formats::pet::PetRotations;
 use crate::formats::pie::Tileset;
 use crate::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
 use crate::model::{Format, Model, NodeKind};
@@ -131,6 +132,11 @@ pub fn format_sections_ui(
         }
         Format::Pet => {
             s.out.extend(super::hierarchy::parts_ui(ui, state, doc));
+            if m.clips.iter().any(|c| !c.node_tracks.is_empty()) {
+                s.show(ui, "pet rotations", "ANIM rotations", false, |ui| {
+                    pet_rotations_ui(ui, state.load_options.pet_rotations)
+                });
+            }
             let clip = m.clips.first();
             let motions = clip.map_or(&[][..], |c| &c.motions[..]);
             if !motions.is_empty() {
@@ -222,6 +228,30 @@ fn tileset_ui(ui: &mut egui::Ui, current: Tileset) -> Vec<AppCommand> {
             }
         }
     });
+    out
+}
+
+/// The PET rotation reading: conjugated (default) or as stored.
+fn pet_rotations_ui(ui: &mut egui::Ui, current: PetRotations) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    for (r, label, hint) in [
+        (
+            PetRotations::Conjugated,
+            "Conjugated (default)",
+            "The stored quaternion is the conjugate of the key's rotation: how PangyaWeb \
+             and Acrisio Filho's add-on read the game's files",
+        ),
+        (
+            PetRotations::AsStored,
+            "As stored",
+            "The stored quaternion is the key's rotation: how this project's synthetic \
+             samples were written",
+        ),
+    ] {
+        if ui.radio(current == r, label).on_hover_text(hint).clicked() && current != r {
+            out.push(AppCommand::SetPetRotations(r));
+        }
+    }
     out
 }
 

@@ -66,6 +66,8 @@ pub struct Settings {
     pub animation: super::export_animation::AnimationOptions,
     /// The Warzone 2100 tileset PIE models are drawn for.
     pub tileset: crate::formats::pie::Tileset,
+    /// How PET ANIM rotation keys are read.
+    pub pet_rotations: crate::formats::pet::PetRotations,
     /// Side panel sections the user opened or closed, by title (absent: the section's
     /// default).
     pub open_sections: std::collections::BTreeMap<String, bool>,
@@ -92,6 +94,7 @@ impl Default for Settings {
             assembly_pose: crate::wz::TurretPose::default(),
             animation: Default::default(),
             tileset: Default::default(),
+            pet_rotations: Default::default(),
             open_sections: Default::default(),
         }
     }
@@ -115,6 +118,7 @@ impl Settings {
                 .collect(),
             pmf: self.pmf,
             tileset: self.tileset,
+            pet_rotations: self.pet_rotations,
         }
     }
 

@@ -112,6 +112,11 @@ pub struct LoadArgs {
     /// structure bases).
     #[arg(long, value_name = "TILESET", default_value = "arizona", value_parser = tileset_parser())]
     pub tileset: crate::formats::pie::Tileset,
+    /// How PET ANIM rotation keys are read: `conjugated` (the default, as the other PET
+    /// readers read the game's files) or `as-stored` (the plain reading this project's
+    /// synthetic samples were written with).
+    #[arg(long, value_name = "READING", default_value = "conjugated", value_parser = pet_rotations_parser())]
+    pub pet_rotations: crate::formats::pet::PetRotations,
 }
 
 /// `--tileset`'s values, offered by completion and `--help`.
@@ -123,6 +128,16 @@ fn tileset_parser() -> impl clap::builder::TypedValueParser<Value = crate::forma
     })
 }
 
+/// `--pet-rotations`' values.
+fn pet_rotations_parser()
+-> impl clap::builder::TypedValueParser<Value = crate::formats::pet::PetRotations> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["conjugated", "as-stored"]).map(|s| {
+        s.parse::<crate::formats::pet::PetRotations>()
+            .unwrap_or_default()
+    })
+}
+
 impl LoadArgs {
     /// The loader settings these flags ask for.
     pub fn options(&self) -> LoadOptions {
@@ -130,6 +145,7 @@ impl LoadArgs {
             data_roots: self.data.iter().map(|p| FileRef::parse(p)).collect(),
             pmf: self.pmf.options(),
             tileset: self.tileset,
+            pet_rotations: self.pet_rotations,
         }
     }
 }

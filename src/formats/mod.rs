@@ -36,6 +36,8 @@ pub struct LoadOptions {
     pub pmf: pmf::PmfOptions,
     /// The Warzone 2100 tileset whose texture pages PIE models are drawn with.
     pub tileset: pie::Tileset,
+    /// How PET ANIM rotation keys are read.
+    pub pet_rotations: pet::PetRotations,
 }
 
 /// Picks the format from a file name's extension (case-insensitive).
@@ -79,7 +81,10 @@ pub fn parse(
         Format::Pie => pie::parse_for(bytes, options.tileset),
         Format::Pmf => pmf::parse(bytes, &options.pmf),
         Format::Tpm => tpm::parse(bytes),
-        Format::Pet => pet::parse(bytes, name),
+        Format::Pet => pet::parse(bytes, name).map(|mut m| {
+            pet::apply_rotations(&mut m, options.pet_rotations);
+            m
+        }),
     };
     let mut model = result.map_err(|e| e.in_file(name))?;
     warn_overflowing_nodes(&mut model);
