@@ -111,7 +111,7 @@ mod tests {
 
     #[test]
     fn cjk_ranges() {
-        for c in ['발', 'ㄱ', '漢', '※', 'カ', '　'] {
+        for c in ['발', 'ㄱ', '漢', '㈜', 'カ', '　'] {
             assert!(is_cjk(c), "{c}");
         }
         for c in ['a', 'é', 'Ж', '*', '"'] {
