@@ -460,14 +460,18 @@ fn properties(
     ctx: &[LevelContext<'_>],
 ) {
     model.property("Type flags", header::describe_type(header.type_flags));
-    model.property(
-        "Interpolate",
-        match header.settings.interpolate {
-            Some(true) => "on: translation and rotation blend between frames",
-            Some(false) => "off: each frame is held",
-            None => "on (default): translation and rotation blend between frames",
-        },
-    );
+    // INTERPOLATE only matters to ANIMOBJECT; a static model lists it only if written.
+    let animated = levels.iter().any(|l| l.anim.is_some());
+    if animated || header.settings.interpolate.is_some() {
+        model.property(
+            "Interpolate",
+            match header.settings.interpolate {
+                Some(true) => "on: translation and rotation blend between frames",
+                Some(false) => "off: each frame is held",
+                None => "on (default): translation and rotation blend between frames",
+            },
+        );
+    }
     texture_properties(model, "", &header.settings.textures, header.type_flags);
     for e in &header.events {
         let kind = ModelEvent {
