@@ -174,8 +174,7 @@ fn fireknee_plays_both_cycles_and_marks_their_ends() {
     assert!(clip.events[1].text.ends_with("end of cycle 2 of 2"));
 }
 
-/// INTERPOLATE as the game's `drawShape` draws it (Warzone 2100 4.4+,
-/// `src/display3d.cpp`): with 1, translation and rotation blend towards the next frame
+/// INTERPOLATE as the game's current `drawShape` draws it (`src/display3d.cpp`): with 1, translation and rotation blend towards the next frame
 /// (the last back into the first) while the scale is held; with 0, every frame is held.
 #[test]
 fn interpolate_1_blends_and_0_holds_as_the_game_draws() {

@@ -15,17 +15,18 @@
 //! (`"level 2: end of cycle 1 of 3"`; `"level 2: end of cycle"` for a looping level);
 //! levels ending a cycle on the same frame share one marker (`"levels 1, 2: …"`).
 //!
-//! INTERPOLATE, as the game's `drawShape` (`src/display3d.cpp`, Warzone 2100 4.4 and
-//! later) draws it: with INTERPOLATE 1 (the default; any non-zero value) the frame shown
-//! is `floor(elapsed / time) mod frames` and the translation and the three rotation
-//! angles blend linearly towards the next frame (the last frame blends back into the
-//! first), while the scale is the current frame's, never blended; with INTERPOLATE 0
-//! every frame is held until the next one. A hidden frame (scale x = −1) is not drawn at
-//! all, but the frame before it still blends towards its translation and rotation, as
-//! the game's does. Here the rotation blends as a quaternion slerp where the game lerps
-//! the pitch, yaw and roll angles one by one; both agree on single-axis turns (all of
-//! the 4.3.3 data's) and differ by less than a degree on the cyborg runs' three-axis
-//! frames. Releases up to 4.3 had no INTERPOLATE and always held frames.
+//! INTERPOLATE, as the game's current `drawShape` (`src/display3d.cpp` of
+//! Warzone2100/warzone2100) draws it: with INTERPOLATE 1 (the default) the frame shown is
+//! `floor(elapsed / time) mod frames` and the translation and the three rotation angles
+//! blend linearly towards the next frame (the last frame blends back into the first),
+//! while the scale is the current frame's, never blended; with INTERPOLATE 0 every frame
+//! is held until the next one. A hidden frame (scale x = −1) is not drawn at all, but the
+//! frame before it still blends towards its translation and rotation, as the game's
+//! does. Here the rotation blends as a quaternion slerp where the game lerps pitch, yaw
+//! and roll one by one: the same on single-axis turns (the derrick's), at most 0.6° apart
+//! on the cyborg runs' three-axis frames (measured over every ANIMOBJECT of the 4.3.3
+//! data). An older `drawShape` in the game's history ignores INTERPOLATE and holds every
+//! frame.
 //!
 //! Texture animation: one [`TextureFrameTrack`] per level with +4000 polygons.
 //! Legacy team colours: before team-colour masks, an 8-frame +4000 block on a unit or
