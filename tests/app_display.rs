@@ -62,7 +62,7 @@ fn pmf_settings_in_the_panel_reload_the_robot_and_change_its_pose() {
     let mut h = harness(AppState::new(Settings::default(), Some(file.clone())));
     h.run();
     open(&mut h, &dir.join("pmf/robot.pmf"));
-    h.get_by_label("PMF settings");
+    h.get_by_label("Transform rules");
     let right = manifest_v3(&truth["head_origin_world_walk_frame4"]);
     let doc = h.state().document.as_ref().unwrap();
     assert!(head_at_walk_4(&doc.model).abs_diff_eq(right, tol));
@@ -205,10 +205,16 @@ fn the_colour_mode_is_in_the_view_menu() {
     h.run();
     h.get_by_label("Colour mode").hover();
     h.run();
-    // The submenu's entry (the panel has a toggle of the same name, hence the last).
+    // The submenu's entry (the panel has a toggle of the same name, under the format's
+    // own sections: the submenu's is the one right of "Colour mode").
+    let submenu_left = h.get_by_label("Colour mode").rect().right();
     let entries = h.query_all_by_label("By joint (bone)").collect::<Vec<_>>();
     assert_eq!(entries.len(), 2, "the submenu did not open");
-    entries.last().unwrap().click();
+    entries
+        .iter()
+        .find(|e| e.rect().left() >= submenu_left - 1.0)
+        .expect("an entry in the submenu")
+        .click();
     h.run();
     assert_eq!(h.state().colour_mode, ColourMode::ByJoint);
     h.get_by_label_contains("joints)");

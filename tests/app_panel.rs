@@ -61,7 +61,7 @@ fn opening_a_model_fills_the_tree() {
         .set_document(FileRef::Disk("/models/tank.pie".into()), tank());
     h.run();
     h.get_by_label("tank.pie");
-    h.get_by_label_contains("Hierarchy (2 nodes)");
+    h.get_by_label_contains("Levels (2)");
     // The hull is a collapsible parent; the turret is its child leaf.
     h.get_by_label_contains("hull [Level] · 1 triangles");
     h.get_by_label_contains("turret [Level] · 1 triangles");
@@ -250,7 +250,7 @@ fn opening_a_real_file_fills_the_tree_and_a_bad_one_keeps_it() {
     h.run();
     assert!(h.state().load_error.is_none(), "{:?}", h.state().load_error);
     h.get_by_label("robot.pmf");
-    h.get_by_label_contains("Hierarchy (11 nodes)");
+    h.get_by_label_contains("Pieces (11)");
     // The tree nests as the file does: pelvis > torso > upper_arm_l > forearm_l.
     let x = |name: &str| {
         h.get_by_label_contains(&format!("{name} [Piece]"))

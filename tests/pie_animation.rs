@@ -175,3 +175,46 @@ fn fireknee_plays_both_cycles_and_marks_their_ends() {
     assert_eq!(frames, vec![3, 6]);
     assert!(clip.events[1].text.ends_with("end of cycle 2 of 2"));
 }
+
+/// INTERPOLATE as the game's current `drawShape` draws it (`src/display3d.cpp`): with 1, translation and rotation blend towards the next frame
+/// (the last back into the first) while the scale is held; with 0, every frame is held.
+#[test]
+fn interpolate_1_blends_and_0_holds_as_the_game_draws() {
+    let path = common::fixtures().join("pie/interpolate_both.pie");
+    let text = std::fs::read_to_string(&path).expect("fixture");
+    let m = formats::load_path(&path, &LoadOptions::default()).expect("fixture loads");
+    let clip = &m.clips[0];
+    let ([ms, _, _], f0) = animobject_line(&text, 1, 0);
+    let (_, f1) = animobject_line(&text, 1, 1);
+    let at = |seconds: f32, node: usize| {
+        m.axes
+            .matrix_to_file(Pose::sample(&m, Some(0), seconds, 0).world[node])
+            .to_scale_rotation_translation()
+    };
+    let (p0, p1) = (position(&f0), position(&f1));
+    let (a0, a1) = (angles(&f0), angles(&f1));
+    // A quarter and three quarters into frame 0 → 1, and halfway through the wrap 1 → 0.
+    for (frames, from, to, scale) in [
+        (0.25, (p0, a0), (p1, a1), 1.0),
+        (0.75, (p0, a0), (p1, a1), 1.0),
+        (1.5, (p1, a1), (p0, a0), 2.0),
+    ] {
+        let seconds = frames * ms / 1000.0;
+        let k = frames.fract();
+        // Level 1, INTERPOLATE 1: blended (both frames turn about X only, so the slerp
+        // and the game's per-angle lerp agree), scale held at the current frame's.
+        let (s, r, t) = at(seconds, 0);
+        let want_t = from.0.lerp(to.0, k);
+        let want_a = [0, 1, 2].map(|i| from.1[i] + (to.1[i] - from.1[i]) * k);
+        assert!(t.abs_diff_eq(want_t, 1e-4), "{frames}: {t} vs {want_t}");
+        assert!(same_rotation(r, rotation(want_a)), "{frames}: {r}");
+        assert!(s.abs_diff_eq(Vec3::splat(scale), 1e-4), "{frames}: {s}");
+        // Level 2, INTERPOLATE 0: the current frame, unchanged.
+        let (s, r, t) = at(seconds, 1);
+        assert!(t.abs_diff_eq(from.0, 1e-4), "{frames}: {t}");
+        assert!(same_rotation(r, rotation(from.1)), "{frames}: {r}");
+        assert!(s.abs_diff_eq(Vec3::splat(scale), 1e-4), "{frames}: {s}");
+    }
+    // The timeline's readout counts one blending and one holding level.
+    assert_eq!(clip.between_keys(), (1, 1));
+}

@@ -309,9 +309,10 @@ fn texture_animation_of_an_effect() {
     // Frame 3 of a 2×2 grid of half-page cells is the bottom right one.
     let pose = Pose::sample(&m, Some(0), 0.95, 0);
     assert_eq!(pose.texture_offset[0], Vec2::new(0.5, 0.5));
-    // TYPE 222: additive, pitch-to-camera billboard.
+    // TYPE 222: additive, pitch-to-camera billboard; the quad stands in XY, so it turns
+    // to the screen as the game's effect sprites do.
     assert_eq!(m.materials[0].blend, BlendMode::Additive);
-    assert_eq!(m.materials[0].billboard, Billboard::RollPitch);
+    assert_eq!(m.materials[0].billboard, Billboard::Screen);
 }
 
 #[test]

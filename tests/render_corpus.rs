@@ -172,8 +172,14 @@ fn animated_golden_images() {
             35.0,
         ),
     ] {
-        let model = formats::load_path(&dir.join(file), &LoadOptions::default())
-            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        // The puppet's reference was drawn with the plain reading of its ANIM rotations,
+        // the one the synthetic samples were written with.
+        let options = LoadOptions {
+            pet_rotations: vitrine::formats::pet::PetRotations::AsStored,
+            ..LoadOptions::default()
+        };
+        let model =
+            formats::load_path(&dir.join(file), &options).unwrap_or_else(|e| panic!("{file}: {e}"));
         let c = model
             .clip_index(clip)
             .unwrap_or_else(|| panic!("{file}: no clip {clip}"));

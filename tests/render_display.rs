@@ -39,6 +39,14 @@ fn pixel(camera: &Camera, p: Vec3, size: u32) -> (u32, u32) {
     (s.x as u32, s.y as u32)
 }
 
+/// The synthetic PET samples were written with the plain reading of ANIM rotations.
+fn as_stored() -> LoadOptions {
+    LoadOptions {
+        pet_rotations: vitrine::formats::pet::PetRotations::AsStored,
+        ..LoadOptions::default()
+    }
+}
+
 fn load(dir: &Path, file: &str, options: &LoadOptions) -> Model {
     formats::load_path(&dir.join(file), options).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
@@ -505,7 +513,7 @@ fn pet_puppet_gpu_skinning_matches_the_cpu_reference() {
         return;
     };
     let Some(mut rig) = Rig::new() else { return };
-    let mut model = load(&dir, "pet/puppet_v13.pet", &LoadOptions::default());
+    let mut model = load(&dir, "pet/puppet_v13.pet", &as_stored());
     assert!(model.meshes.iter().any(|m| m.skin.is_some()), "not skinned");
     // Solid: the cape's alpha mask would cut holes where points lie.
     for m in &mut model.materials {
@@ -554,7 +562,7 @@ fn pet_puppet_is_neither_mirrored_nor_inside_out() {
         return;
     };
     let Some(mut rig) = Rig::new() else { return };
-    let model = load(&dir, "pet/puppet_v13.pet", &LoadOptions::default());
+    let model = load(&dir, "pet/puppet_v13.pet", &as_stored());
     let pose = Pose::rest(&model);
 
     // Inside-out test: only the light from the camera's side lights the figure (no

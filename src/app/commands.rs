@@ -69,6 +69,12 @@ pub enum AppCommand {
     SetColourMode(crate::render::ColourMode),
     /// Use these PMF transform rules (reloads an open PMF, keeping the camera).
     SetPmfOptions(crate::formats::pmf::PmfOptions),
+    /// Draw PIE models with this tileset's pages (saved; reloads an open PIE).
+    SetTileset(crate::formats::pie::Tileset),
+    /// Read PET ANIM rotations this way (saved; reloads an open PET).
+    SetPetRotations(crate::formats::pet::PetRotations),
+    /// Remember that the side panel section `key` is open (`true`) or closed (saved).
+    SetSectionOpen(String, bool),
     /// Show a dialog to add a data root (a folder, or an archive).
     PickDataRoot {
         /// An archive (`.wz`, `.zip`) rather than a folder.
@@ -268,6 +274,21 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
         }
         AppCommand::SetPmfOptions(o) => {
             display::set_pmf_options(state, o);
+            None
+        }
+        AppCommand::SetTileset(t) => {
+            display::set_tileset(state, t);
+            None
+        }
+        AppCommand::SetPetRotations(r) => {
+            display::set_pet_rotations(state, r);
+            None
+        }
+        AppCommand::SetSectionOpen(key, open) => {
+            if state.settings.open_sections.get(&key) != Some(&open) {
+                state.settings.open_sections.insert(key, open);
+                state.save_settings();
+            }
             None
         }
         AppCommand::PickDataRoot { archive } => Some(Effect::PickDataRoot {

@@ -34,6 +34,42 @@ pub fn set_pmf_options(state: &mut AppState, options: PmfOptions) {
     }
 }
 
+/// Draws PIE models with `tileset`'s texture pages from now on (saved); reloads the open
+/// model if it is a PIE.
+pub fn set_tileset(state: &mut AppState, tileset: crate::formats::pie::Tileset) {
+    if tileset == state.settings.tileset && tileset == state.load_options.tileset {
+        return;
+    }
+    state.settings.tileset = tileset;
+    state.load_options.tileset = tileset;
+    state.save_settings();
+    if state
+        .document
+        .as_ref()
+        .is_some_and(|d| d.model.format == Format::Pie)
+    {
+        reload(state);
+    }
+}
+
+/// Reads PET ANIM rotations with `rotations` from now on (saved); reloads the open model
+/// if it is a PET.
+pub fn set_pet_rotations(state: &mut AppState, rotations: crate::formats::pet::PetRotations) {
+    if rotations == state.settings.pet_rotations && rotations == state.load_options.pet_rotations {
+        return;
+    }
+    state.settings.pet_rotations = rotations;
+    state.load_options.pet_rotations = rotations;
+    state.save_settings();
+    if state
+        .document
+        .as_ref()
+        .is_some_and(|d| d.model.format == Format::Pet)
+    {
+        reload(state);
+    }
+}
+
 /// Uses `roots` as the data roots (in order); saved, and the open model is reloaded so
 /// its textures and event models are looked up again.
 pub fn set_data_roots(state: &mut AppState, roots: Vec<PathBuf>) {

@@ -1,12 +1,16 @@
-//! Side-panel sections about how the model is displayed: the colour mode with its legend,
-//! the PMF transform rules (when a PMF is open), the texture folder, and the banner of a
-//! PangYa animation opened without its skeleton. Like the rest of the panel they read
-//! [`AppState`] and return commands.
+//! Side-panel sections that depend on the format: each format's own sections (shown
+//! first: PIE textures with the tileset and levels; PET parts, motions and events; TPM
+//! instances and materials; PMF pieces and the transform rules), the colour mode with its
+//! legend, the data roots, and the banner of a PangYa animation opened without its
+//! skeleton. Like the rest of the panel they read [`AppState`] and return commands.
 
 use super::commands::AppCommand;
+use super::side_panel::{Sections, found_mark, textures_title, textures_ui};
 use super::state::{AppState, Document};
+use crate::formats::pet::PetRotations;
+use crate::formats::pie::Tileset;
 use crate::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
-use crate::model::{Format, Model};
+use crate::model::{Format, Model, NodeKind};
 use crate::render::{ColourMode, legend};
 use eframe::egui;
 
@@ -65,7 +69,227 @@ pub fn missing_skeleton(model: &Model) -> Option<String> {
     ))
 }
 
-/// The display sections: colour mode and legend, PMF settings, data roots.
+/// Which of the generic sections a format's own sections already show.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OwnSections {
+    /// The textures list.
+    pub textures: bool,
+    /// The node hierarchy.
+    pub hierarchy: bool,
+    /// The part toggles.
+    pub parts: bool,
+}
+
+/// What [`format_sections_ui`] shows for `format`.
+pub fn own_sections(format: Format) -> OwnSections {
+    match format {
+        Format::Pie => OwnSections {
+            textures: true,
+            hierarchy: true,
+            parts: false,
+        },
+        Format::Pet => OwnSections {
+            textures: false,
+            hierarchy: false,
+            parts: true,
+        },
+        Format::Tpm => OwnSections {
+            textures: false,
+            hierarchy: true,
+            parts: false,
+        },
+        Format::Pmf => OwnSections {
+            textures: false,
+            hierarchy: true,
+            parts: false,
+        },
+    }
+}
+
+/// The format's own sections, shown before everything else.
+pub fn format_sections_ui(
+    ui: &mut egui::Ui,
+    s: &mut Sections<'_>,
+    state: &AppState,
+    doc: &Document,
+) {
+    let m = &doc.model;
+    let hierarchy = |ui: &mut egui::Ui| super::hierarchy::hierarchy_ui(ui, state, doc);
+    match m.format {
+        Format::Pie => {
+            s.show(ui, "pie textures", textures_title(m), true, |ui| {
+                let out = tileset_ui(ui, state.load_options.tileset);
+                textures_ui(ui, m);
+                out
+            });
+            s.show(
+                ui,
+                "pie levels",
+                format!("Levels ({})", m.nodes.len()),
+                true,
+                hierarchy,
+            );
+        }
+        Format::Pet => {
+            s.out.extend(super::hierarchy::parts_ui(ui, state, doc));
+            if m.clips.iter().any(|c| !c.node_tracks.is_empty()) {
+                s.show(ui, "pet rotations", "ANIM rotations", false, |ui| {
+                    pet_rotations_ui(ui, state.load_options.pet_rotations)
+                });
+            }
+            let clip = m.clips.first();
+            let motions = clip.map_or(&[][..], |c| &c.motions[..]);
+            if !motions.is_empty() {
+                s.show(
+                    ui,
+                    "pet motions",
+                    format!("Motions ({})", motions.len()),
+                    true,
+                    |ui| {
+                        motions_ui(ui, motions);
+                        Vec::new()
+                    },
+                );
+            }
+            let events = clip.map_or(&[][..], |c| &c.events[..]);
+            if !events.is_empty() {
+                s.show(
+                    ui,
+                    "pet events",
+                    format!("Events ({})", events.len()),
+                    true,
+                    |ui| {
+                        for e in events {
+                            ui.add(
+                                egui::Label::new(format!("frame {}: {}", e.frame, e.text)).wrap(),
+                            );
+                        }
+                        Vec::new()
+                    },
+                );
+            }
+        }
+        Format::Tpm => {
+            let instances = m
+                .nodes
+                .iter()
+                .filter(|n| n.kind == NodeKind::Instance)
+                .count();
+            s.show(
+                ui,
+                "tpm instances",
+                format!("Instances ({instances})"),
+                true,
+                hierarchy,
+            );
+            s.show(
+                ui,
+                "tpm materials",
+                format!("Materials ({})", m.materials.len()),
+                true,
+                |ui| {
+                    materials_ui(ui, m);
+                    Vec::new()
+                },
+            );
+        }
+        Format::Pmf => {
+            s.show(
+                ui,
+                "pmf pieces",
+                format!("Pieces ({})", m.nodes.len()),
+                true,
+                hierarchy,
+            );
+            s.show(ui, "pmf settings", "Transform rules", true, |ui| {
+                pmf_settings_ui(ui, state.load_options.pmf, doc)
+            });
+        }
+    }
+}
+
+/// The tileset switch: which of the game's tilesets the pages are drawn for.
+fn tileset_ui(ui: &mut egui::Ui, current: Tileset) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Tileset");
+        for t in Tileset::ALL {
+            if ui
+                .selectable_label(current == t, t.name())
+                .on_hover_text(format!(
+                    "Draw with the {t} pages: the model's own TEXTURE {} lines (PIE 4), and \
+                     the pages the game's rules script swaps for {t} maps",
+                    t.slot()
+                ))
+                .clicked()
+                && current != t
+            {
+                out.push(AppCommand::SetTileset(t));
+            }
+        }
+    });
+    out
+}
+
+/// The PET rotation reading: conjugated (default) or as stored.
+fn pet_rotations_ui(ui: &mut egui::Ui, current: PetRotations) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    for (r, label, hint) in [
+        (
+            PetRotations::Conjugated,
+            "Conjugated (default)",
+            "The stored quaternion is the conjugate of the key's rotation: how PangyaWeb \
+             and Acrisio Filho's add-on read the game's files",
+        ),
+        (
+            PetRotations::AsStored,
+            "As stored",
+            "The stored quaternion is the key's rotation: how this project's synthetic \
+             samples were written",
+        ),
+    ] {
+        if ui.radio(current == r, label).on_hover_text(hint).clicked() && current != r {
+            out.push(AppCommand::SetPetRotations(r));
+        }
+    }
+    out
+}
+
+/// PET motions (MOTI): name, frames, what follows.
+fn motions_ui(ui: &mut egui::Ui, motions: &[crate::model::Motion]) {
+    egui::Grid::new("motions").striped(true).show(ui, |ui| {
+        for mo in motions {
+            ui.label(&mo.name);
+            ui.monospace(format!("{}–{}", mo.start, mo.end));
+            ui.label(
+                mo.next
+                    .as_deref()
+                    .map_or(String::new(), |n| format!("then {n}")),
+            );
+            ui.end_row();
+        }
+    });
+}
+
+/// One line per material: name and its base texture.
+fn materials_ui(ui: &mut egui::Ui, m: &Model) {
+    for mat in &m.materials {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(&mat.name);
+            match mat.base.and_then(|i| m.textures.get(i)) {
+                Some(t) => {
+                    ui.weak(&t.name);
+                    found_mark(ui, t.resolved.as_ref());
+                }
+                None => {
+                    ui.weak("no texture");
+                }
+            }
+        });
+    }
+}
+
+/// The display sections: colour mode and legend, data roots.
 pub fn display_sections_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
     section(ui, "Colour", true, |ui| {
@@ -74,15 +298,6 @@ pub fn display_sections_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppComman
             legend_ui(ui, doc, state.colour_mode);
         }
     });
-    if let Some(doc) = state
-        .document
-        .as_ref()
-        .filter(|d| d.model.format == Format::Pmf)
-    {
-        section(ui, "PMF settings", true, |ui| {
-            out.extend(pmf_settings_ui(ui, state.load_options.pmf, doc));
-        });
-    }
     section(ui, "Data roots", false, |ui| {
         out.extend(super::data_roots::data_roots_ui(ui, state));
     });

@@ -13,6 +13,7 @@ pub mod display;
 pub mod event_models;
 pub mod export_animation;
 pub mod export_gltf;
+pub mod fonts;
 pub mod format_panels;
 pub mod help;
 pub mod hierarchy;
@@ -75,6 +76,8 @@ pub fn run(file: Option<PathBuf>) -> i32 {
     let options = eframe::NativeOptions {
         viewport,
         renderer: eframe::Renderer::Wgpu,
+        // Vitrine installs its own, lazily created system font provider (`fonts`).
+        system_font_fallback: false,
         ..Default::default()
     };
     let result = eframe::run_native(

@@ -66,6 +66,13 @@ pub struct Settings {
     pub assembly_pose: crate::wz::TurretPose,
     /// The Export animation dialog's settings.
     pub animation: super::export_animation::AnimationOptions,
+    /// The Warzone 2100 tileset PIE models are drawn for.
+    pub tileset: crate::formats::pie::Tileset,
+    /// How PET ANIM rotation keys are read.
+    pub pet_rotations: crate::formats::pet::PetRotations,
+    /// Side panel sections the user opened or closed, by title (absent: the section's
+    /// default).
+    pub open_sections: std::collections::BTreeMap<String, bool>,
 }
 
 impl Default for Settings {
@@ -89,6 +96,9 @@ impl Default for Settings {
             assembly: None,
             assembly_pose: crate::wz::TurretPose::default(),
             animation: Default::default(),
+            tileset: Default::default(),
+            pet_rotations: Default::default(),
+            open_sections: Default::default(),
         }
     }
 }
@@ -110,6 +120,8 @@ impl Settings {
                 .map(|p| crate::files::FileRef::parse(p))
                 .collect(),
             pmf: self.pmf,
+            tileset: self.tileset,
+            pet_rotations: self.pet_rotations,
         }
     }
 

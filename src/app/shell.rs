@@ -40,6 +40,7 @@ impl ViewerApp {
         initial: PathBuf,
         exit_after_frames: Option<u64>,
     ) -> ViewerApp {
+        super::fonts::install(&cc.egui_ctx);
         let (viewport, view_error) = match cc.wgpu_render_state.as_ref().map(Viewport::try_new) {
             Some(Ok(v)) => (Some(v), String::new()),
             Some(Err(e)) => (None, format!("The 3D view is not available: {e}")),

@@ -14,9 +14,13 @@ const MISSING: egui::Color32 = egui::Color32::from_rgb(230, 90, 80);
 /// Colour of "found" marks.
 const FOUND: egui::Color32 = egui::Color32::from_rgb(110, 200, 120);
 
-/// The panel's contents (the caller puts them in a [`egui::Panel`]).
+/// The panel's contents (the caller puts them in a [`egui::Panel`]). With a model open,
+/// the format's own sections come first (PIE: textures and levels; PET: parts, motions
+/// and events; TPM: instances and materials; PMF: pieces and the transform rules), then
+/// the team colour (open only when the model has a team-colour mask), the view and the
+/// rest.
 pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
-    let mut out = Vec::new();
+    let mut s = Sections::new(&state.settings.open_sections);
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .show(ui, |ui| {
@@ -24,6 +28,7 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 Some(doc) => {
                     file_ui(ui, doc);
                     super::format_panels::banners_ui(ui, state);
+                    super::fonts::missing_cjk_note_ui(ui, &doc.model);
                 }
                 None => {
                     ui.heading("No model open");
@@ -31,28 +36,95 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 }
             }
             ui.separator();
-            section(ui, "Team colour", true, |ui| {
-                out.extend(team_picker_ui(ui, state.settings.team));
-            });
-            section(ui, "View", true, |ui| {
-                out.extend(view_controls_ui(ui, state));
-                out.extend(super::hierarchy::overlay_controls_ui(ui, state));
-            });
-            out.extend(super::format_panels::display_sections_ui(ui, state));
-            out.extend(super::panels::assemble::ui::sections_ui(ui, state));
             if let Some(doc) = &state.document {
-                out.extend(model_sections_ui(ui, doc, state));
+                super::format_panels::format_sections_ui(ui, &mut s, state, doc);
+            }
+            team_colour_section_ui(ui, &mut s, state);
+            s.show(ui, "view", "View", true, |ui| {
+                let mut out = view_controls_ui(ui, state);
+                out.extend(super::hierarchy::overlay_controls_ui(ui, state));
+                out
+            });
+            s.out
+                .extend(super::format_panels::display_sections_ui(ui, state));
+            s.out
+                .extend(super::panels::assemble::ui::sections_ui(ui, state));
+            if let Some(doc) = &state.document {
+                model_sections_ui(ui, &mut s, doc, state);
             }
         });
-    out
+    s.out
 }
 
-/// A collapsible section with a stable id.
-fn section(ui: &mut egui::Ui, title: &str, open: bool, body: impl FnOnce(&mut egui::Ui)) {
-    egui::CollapsingHeader::new(title)
-        .id_salt(("section", title))
-        .default_open(open)
-        .show(ui, body);
+/// Collapsible sections that remember being opened or closed: the state is kept in the
+/// settings by a stable key (titles carry counts), and a click on a header emits
+/// [`AppCommand::SetSectionOpen`].
+pub struct Sections<'a> {
+    saved: &'a std::collections::BTreeMap<String, bool>,
+    /// Commands from the sections' bodies and headers.
+    pub out: Vec<AppCommand>,
+}
+
+impl<'a> Sections<'a> {
+    /// Sections with the saved open/closed states.
+    pub fn new(saved: &'a std::collections::BTreeMap<String, bool>) -> Self {
+        Sections {
+            saved,
+            out: Vec::new(),
+        }
+    }
+
+    /// Shows section `key` titled `title`, open by default when `default_open`; the
+    /// body's commands are collected.
+    pub fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        key: &str,
+        title: impl Into<egui::WidgetText>,
+        default_open: bool,
+        body: impl FnOnce(&mut egui::Ui) -> Vec<AppCommand>,
+    ) {
+        let open = self.saved.get(key).copied().unwrap_or(default_open);
+        let r = egui::CollapsingHeader::new(title)
+            .id_salt(("section", key))
+            .open(Some(open))
+            .show(ui, body);
+        if r.header_response.clicked() {
+            self.out
+                .push(AppCommand::SetSectionOpen(key.to_string(), !open));
+        }
+        if let Some(cmds) = r.body_returned {
+            self.out.extend(cmds);
+        }
+    }
+}
+
+/// Team colour: open with the swatches when the model has a team-colour mask; otherwise
+/// closed, and saying why the colour changes nothing.
+fn team_colour_section_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, state: &AppState) {
+    let masked = state
+        .document
+        .as_ref()
+        .is_none_or(|d| d.model.materials.iter().any(|m| m.tcmask.is_some()));
+    let (key, title) = if masked {
+        ("team colour", "Team colour".to_string())
+    } else {
+        (
+            "team colour unmasked",
+            "Team colour (no mask in this model)".to_string(),
+        )
+    };
+    s.show(ui, key, title, masked, |ui| {
+        if !masked {
+            ui.weak(
+                "This model has no team-colour mask, so the team colour changes nothing \
+                 here. Warzone 2100 models with a TCMASK (or TYPE 0x10000) take it.",
+            );
+        }
+        team_picker_ui(ui, state.settings.team)
+            .into_iter()
+            .collect()
+    });
 }
 
 /// File name, path, format and version.
@@ -132,13 +204,13 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     out
 }
 
-/// Everything the model holds.
-fn model_sections_ui(ui: &mut egui::Ui, doc: &Document, state: &AppState) -> Vec<AppCommand> {
-    let mut out = Vec::new();
+/// Everything else the model holds (what the format's own sections did not show).
+fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, state: &AppState) {
     let m = &doc.model;
-    out.extend(super::panels::checks::checks_ui(ui, state, doc));
+    s.out
+        .extend(super::panels::checks::checks_ui(ui, state, doc));
     if !m.properties.is_empty() {
-        section(ui, "Properties", true, |ui| {
+        s.show(ui, "properties", "Properties", true, |ui| {
             // Values wrap inside the panel instead of widening it.
             let width = ui.available_width();
             egui::Grid::new("properties")
@@ -151,45 +223,65 @@ fn model_sections_ui(ui: &mut egui::Ui, doc: &Document, state: &AppState) -> Vec
                         ui.end_row();
                     }
                 });
+            Vec::new()
         });
     }
-    let missing = m.textures.iter().filter(|t| t.resolved.is_none()).count();
-    let title = if missing > 0 {
-        format!("Textures ({}, {missing} missing)", m.textures.len())
-    } else {
-        format!("Textures ({})", m.textures.len())
-    };
-    section(ui, &title, true, |ui| textures_ui(ui, m));
-    section(
-        ui,
-        &format!("Hierarchy ({} nodes)", m.nodes.len()),
-        true,
-        |ui| out.extend(super::hierarchy::hierarchy_ui(ui, state, doc)),
-    );
-    out.extend(super::hierarchy::parts_ui(ui, state, doc));
+    let own = super::format_panels::own_sections(m.format);
+    if !own.textures {
+        s.show(ui, "textures", textures_title(m), true, |ui| {
+            textures_ui(ui, m);
+            Vec::new()
+        });
+    }
+    if !own.hierarchy {
+        s.show(
+            ui,
+            "hierarchy",
+            format!("Hierarchy ({} nodes)", m.nodes.len()),
+            true,
+            |ui| super::hierarchy::hierarchy_ui(ui, state, doc),
+        );
+    }
+    if !own.parts {
+        s.out.extend(super::hierarchy::parts_ui(ui, state, doc));
+    }
     super::hierarchy::stats_ui(ui, state);
     if !m.events.is_empty() {
-        section(ui, &format!("Events ({})", m.events.len()), true, |ui| {
-            for e in &m.events {
-                ui.horizontal(|ui| {
-                    ui.label(format!("{} ({}): {}", e.kind, e.kind_name(), e.file));
-                    found_mark(ui, e.resolved.as_ref());
-                });
-            }
-        });
+        s.show(
+            ui,
+            "events",
+            format!("Events ({})", m.events.len()),
+            true,
+            |ui| {
+                for e in &m.events {
+                    ui.horizontal(|ui| {
+                        ui.label(format!("{} ({}): {}", e.kind, e.kind_name(), e.file));
+                        found_mark(ui, e.resolved.as_ref());
+                    });
+                }
+                Vec::new()
+            },
+        );
     }
     if !m.connectors.is_empty() {
-        section(
+        s.show(
             ui,
-            &format!("Connectors ({})", m.connectors.len()),
+            "connectors",
+            format!("Connectors ({})", m.connectors.len()),
             true,
             |ui| {
                 connectors_ui(ui, doc);
+                Vec::new()
             },
         );
     }
     let count = m.diagnostics.len() + doc.render_warnings.len();
-    section(ui, &format!("Warnings ({count})"), count > 0, |ui| {
+    let key = if count > 0 {
+        "warnings"
+    } else {
+        "warnings none"
+    };
+    s.show(ui, key, format!("Warnings ({count})"), count > 0, |ui| {
         if count == 0 {
             ui.weak("None");
         }
@@ -201,26 +293,54 @@ fn model_sections_ui(ui: &mut egui::Ui, doc: &Document, state: &AppState) -> Vec
         for w in &doc.render_warnings {
             ui.label(egui::RichText::new(w).color(warn));
         }
+        Vec::new()
     });
-    out
 }
 
-/// One line per texture: role, name, found or missing.
-fn textures_ui(ui: &mut egui::Ui, m: &Model) {
+/// `Textures (3)` or `Textures (3, 1 missing)`.
+pub fn textures_title(m: &Model) -> String {
+    let missing = m.textures.iter().filter(|t| t.resolved.is_none()).count();
+    if missing > 0 {
+        format!("Textures ({}, {missing} missing)", m.textures.len())
+    } else {
+        format!("Textures ({})", m.textures.len())
+    }
+}
+
+/// One line per texture: role (and the PIE tileset it is for, with "in use" on the pages
+/// the view draws), name, found or missing.
+pub fn textures_ui(ui: &mut egui::Ui, m: &Model) {
     if m.textures.is_empty() {
         ui.weak("None");
     }
-    for t in &m.textures {
-        ui.horizontal(|ui| {
+    let used: std::collections::HashSet<usize> = m
+        .materials
+        .iter()
+        .flat_map(|x| [x.base, x.tcmask, x.normal, x.specular])
+        .flatten()
+        .collect();
+    let tilesets = m.textures.iter().any(|t| t.tileset.is_some_and(|s| s > 0));
+    for (i, t) in m.textures.iter().enumerate() {
+        ui.horizontal_wrapped(|ui| {
             let role = t.role.name();
-            ui.label(format!("{role}: {}", t.name));
+            let slot = t
+                .tileset
+                .filter(|_| tilesets)
+                .and_then(|s| crate::formats::pie::Tileset::from_slot(s.into()));
+            match slot {
+                Some(ts) => ui.label(format!("{role} ({ts}): {}", t.name)),
+                None => ui.label(format!("{role}: {}", t.name)),
+            };
             found_mark(ui, t.resolved.as_ref());
+            if tilesets && used.contains(&i) {
+                ui.weak("in use");
+            }
         });
     }
 }
 
 /// "found" (hover: the path) or "MISSING".
-fn found_mark(ui: &mut egui::Ui, path: Option<&crate::files::FileRef>) {
+pub fn found_mark(ui: &mut egui::Ui, path: Option<&crate::files::FileRef>) {
     match path {
         Some(p) => {
             ui.colored_label(FOUND, "found")

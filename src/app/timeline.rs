@@ -366,7 +366,28 @@ fn readout_ui(ui: &mut egui::Ui, doc: &Document, span: Span) {
                 "Frames are numbered from 0; {:.3} fps. Playing frames {}–{}.",
                 clip.fps, span.first_frame, span.last_frame
             ));
+        if let Some((text, why)) = between_keys_text(clip) {
+            ui.monospace(text).on_hover_text(why);
+        }
     });
+}
+
+/// What the readout says about motion between keys (`blended` / `held`), with its
+/// tooltip; `None` for a clip with no node tracks (texture animation only).
+pub fn between_keys_text(clip: &Clip) -> Option<(String, &'static str)> {
+    let (blending, holding) = clip.between_keys();
+    let text = match (blending, holding) {
+        (0, 0) => return None,
+        (_, 0) => "blended".to_string(),
+        (0, _) => "held".to_string(),
+        (b, h) => format!("blended on {b} of {}", b + h),
+    };
+    Some((
+        format!("between keys: {text}"),
+        "Blended: parts move smoothly from one key to the next (PIE: INTERPOLATE 1, the \
+         default). Held: each key is shown until the next one (PIE: INTERPOLATE 0), as \
+         the game draws it.",
+    ))
 }
 
 /// The scrubber over the whole clip: motion bands, keyframe ticks, event markers and

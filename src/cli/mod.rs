@@ -114,6 +114,35 @@ pub struct LoadArgs {
     /// PMF transform rules.
     #[command(flatten)]
     pub pmf: info::PmfArgs,
+    /// The Warzone 2100 tileset PIE models are drawn for: its own PIE 4 TEXTURE lines,
+    /// and the pages the game's rules script swaps (page-7 barbarians, page-8/9
+    /// structure bases).
+    #[arg(long, value_name = "TILESET", default_value = "arizona", value_parser = tileset_parser())]
+    pub tileset: crate::formats::pie::Tileset,
+    /// How PET ANIM rotation keys are read: `conjugated` (the default, as the other PET
+    /// readers read the game's files) or `as-stored` (the plain reading this project's
+    /// synthetic samples were written with).
+    #[arg(long, value_name = "READING", default_value = "conjugated", value_parser = pet_rotations_parser())]
+    pub pet_rotations: crate::formats::pet::PetRotations,
+}
+
+/// `--tileset`'s values, offered by completion and `--help`.
+fn tileset_parser() -> impl clap::builder::TypedValueParser<Value = crate::formats::pie::Tileset> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["arizona", "urban", "rockies"]).map(|s| {
+        s.parse::<crate::formats::pie::Tileset>()
+            .unwrap_or_default()
+    })
+}
+
+/// `--pet-rotations`' values.
+fn pet_rotations_parser()
+-> impl clap::builder::TypedValueParser<Value = crate::formats::pet::PetRotations> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["conjugated", "as-stored"]).map(|s| {
+        s.parse::<crate::formats::pet::PetRotations>()
+            .unwrap_or_default()
+    })
 }
 
 impl LoadArgs {
@@ -122,6 +151,8 @@ impl LoadArgs {
         LoadOptions {
             data_roots: self.data.iter().map(|p| FileRef::parse(p)).collect(),
             pmf: self.pmf.options(),
+            tileset: self.tileset,
+            pet_rotations: self.pet_rotations,
         }
     }
 }

@@ -34,6 +34,10 @@ pub struct LoadOptions {
     pub data_roots: Vec<FileRef>,
     /// PMF transform rules the format leaves unstated (units, Euler order, root mode).
     pub pmf: pmf::PmfOptions,
+    /// The Warzone 2100 tileset whose texture pages PIE models are drawn with.
+    pub tileset: pie::Tileset,
+    /// How PET ANIM rotation keys are read.
+    pub pet_rotations: pet::PetRotations,
 }
 
 /// Picks the format from a file name's extension (case-insensitive).
@@ -74,10 +78,13 @@ pub fn parse(
     options: &LoadOptions,
 ) -> Result<Model, LoadError> {
     let result = match format {
-        Format::Pie => pie::parse(bytes),
+        Format::Pie => pie::parse_for(bytes, options.tileset),
         Format::Pmf => pmf::parse(bytes, &options.pmf),
         Format::Tpm => tpm::parse(bytes),
-        Format::Pet => pet::parse(bytes, name),
+        Format::Pet => pet::parse(bytes, name).map(|mut m| {
+            pet::apply_rotations(&mut m, options.pet_rotations);
+            m
+        }),
     };
     let mut model = result.map_err(|e| e.in_file(name))?;
     warn_overflowing_nodes(&mut model);

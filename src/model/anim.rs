@@ -285,6 +285,22 @@ impl Clip {
     pub fn duration(&self) -> f32 {
         self.frame_time(self.frame_count as f32)
     }
+
+    /// How the node tracks move between their keys, for the timeline's readout:
+    /// `(blending, holding)` counts the node tracks whose translation or rotation keys
+    /// blend (linear) and those whose keys are all held (step).
+    pub fn between_keys(&self) -> (usize, usize) {
+        let blends = |t: &NodeTrack| {
+            t.translation
+                .as_ref()
+                .is_some_and(|k| k.interpolation == Interpolation::Linear)
+                || t.rotation
+                    .as_ref()
+                    .is_some_and(|k| k.interpolation == Interpolation::Linear)
+        };
+        let blending = self.node_tracks.iter().filter(|t| blends(t)).count();
+        (blending, self.node_tracks.len() - blending)
+    }
 }
 
 #[cfg(test)]

@@ -79,17 +79,24 @@ pub enum BlendMode {
     AlphaBlend,
 }
 
-/// Whether a material turns to face the camera (PIE TYPE 0x10 / 0x20).
+/// Whether a material turns to face the camera (PIE TYPE 0x10 / 0x20), about its node's
+/// origin, keeping the node's position and scale. The camera direction is the view's
+/// (from the model towards the eye).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Billboard {
     /// Drawn as modelled.
     #[default]
     None,
-    /// Rotates about the vertical axis to face the camera.
+    /// Turns about its own Z axis until its +Y axis points as nearly at the camera as it
+    /// can (a tracer sprite lying in XZ along its flight: Warzone 2100's roll to camera).
     Roll,
-    /// Fully faces the camera.
+    /// Turns about its X axis, then its Z axis, until its +Y axis points at the camera
+    /// (a sprite lying in XZ: Warzone 2100's pitch to camera).
     RollPitch,
+    /// Turns until its +Z axis points at the camera with its +Y axis up on the screen (a
+    /// sprite standing in XY: the game's effects turn by the camera's yaw and pitch).
+    Screen,
 }
 
 /// Which channel of the opacity texture holds alpha.

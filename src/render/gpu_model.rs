@@ -228,18 +228,24 @@ impl GpuModel {
         let camera_rotation = Quat::from_mat4(&view.inverse());
         for (i, d) in self.draws.iter().enumerate() {
             let mut world = pose.world.get(d.node).copied().unwrap_or(Mat4::IDENTITY);
-            match self.materials[d.material].billboard {
-                Billboard::None => {}
-                Billboard::RollPitch => {
-                    let (s, _, t) = world.to_scale_rotation_translation();
-                    world = Mat4::from_scale_rotation_translation(s, camera_rotation, t);
-                }
-                Billboard::Roll => {
-                    let (s, _, t) = world.to_scale_rotation_translation();
-                    let fwd = camera_rotation * Vec3::Z;
-                    let yaw = fwd.x.atan2(fwd.z);
-                    world = Mat4::from_scale_rotation_translation(s, Quat::from_rotation_y(yaw), t);
-                }
+            let billboard = self.materials[d.material].billboard;
+            if billboard != Billboard::None {
+                let (s, r, t) = world.to_scale_rotation_translation();
+                // Towards the eye, in the node's own axes.
+                let c = r.inverse() * (camera_rotation * Vec3::Z);
+                let turned = match billboard {
+                    Billboard::None => r,
+                    Billboard::Screen => camera_rotation,
+                    // Rz(b)·Y = (−sin b, cos b, 0) along (c.x, c.y).
+                    Billboard::Roll => r * Quat::from_rotation_z((-c.x).atan2(c.y)),
+                    // Rx(a)·Rz(b)·Y = (−sin b, cos b·cos a, cos b·sin a) = c.
+                    Billboard::RollPitch => {
+                        let a = c.z.atan2(c.y);
+                        let b = (-c.x).atan2(c.y.hypot(c.z));
+                        r * Quat::from_rotation_x(a) * Quat::from_rotation_z(b)
+                    }
+                };
+                world = Mat4::from_scale_rotation_translation(s, turned, t);
             }
             let normal = Mat3::from_mat4(world).inverse().transpose();
             let normal = if normal.is_finite() {

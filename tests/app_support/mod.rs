@@ -22,11 +22,14 @@ pub fn frame(ui: &mut eframe::egui::Ui, state: &mut AppState) {
     }
 }
 
-/// A 1100 points wide window of the given height on `state`.
+/// A 1100 points wide window of the given height on `state`, with the system fonts as
+/// fallbacks as the real window has them.
 pub fn harness(state: AppState, height: f32) -> Harness<'static, AppState> {
-    Harness::builder()
+    let h = Harness::builder()
         .with_size(eframe::egui::vec2(1100.0, height))
-        .build_ui_state(frame, state)
+        .build_ui_state(frame, state);
+    vitrine::app::fonts::install(&h.ctx);
+    h
 }
 
 /// A fresh private folder under the system temp dir (`tag` names the test), removed when

@@ -259,6 +259,9 @@ impl Materials {
             Billboard::RollPitch => {
                 extra.insert("billboard".into(), json!("roll_pitch"));
             }
+            Billboard::Screen => {
+                extra.insert("billboard".into(), json!("screen"));
+            }
         }
         let mut name = mat.name.clone();
         if let Some(mesh) = animated_mesh {

@@ -79,6 +79,7 @@ pub fn load(file: &FileRef, options: &LoadOptions) -> Result<Model, LoadError> {
         parse(&bytes, &name).map_err(|e| e.in_file(&name))?
     };
     add_masks(&mut model, file, options);
+    super::apply_rotations(&mut model, options.pet_rotations);
     Ok(model)
 }
 

@@ -76,7 +76,7 @@ fn text(t: Text, at: u64, what: &str, notes: &mut Vec<Diagnostic>) -> String {
     if t.lossy {
         notes.push(Diagnostic::warning(
             Location::Offset(at),
-            format!("{what}: bytes that are not cp949 Hangul or ASCII shown as U+FFFD"),
+            format!("{what}: bytes that are not valid cp949 shown as U+FFFD"),
         ));
     }
     t.text

@@ -1,7 +1,9 @@
 //! The string shapes PET uses: u32-length-prefixed (no NUL), NUL-terminated and
-//! fixed-size NUL-padded. Text is cp949 (Korean Windows); see [`super::cp949`].
+//! fixed-size NUL-padded. Text is code page 949 (Unified Hangul Code, Korean Windows),
+//! decoded with `encoding_rs`'s EUC-KR decoder: the WHATWG Encoding Standard's EUC-KR is
+//! all of cp949 (KS X 1001's Hangul, Hanja and symbols plus the 8 822 extension
+//! syllables), so nothing a PangYa file can hold becomes U+FFFD unless it is malformed.
 
-use super::cp949;
 use crate::formats::reader::Reader;
 use crate::formats::{ErrorKind, LoadError};
 
@@ -15,9 +17,13 @@ pub struct Text {
 }
 
 impl Text {
-    fn from_bytes(bytes: &[u8]) -> Self {
-        let (text, lossy) = cp949::decode(bytes);
-        Text { text, lossy }
+    /// Decodes cp949 bytes; malformed sequences become U+FFFD and set `lossy`.
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        let (text, lossy) = encoding_rs::EUC_KR.decode_without_bom_handling(bytes);
+        Text {
+            text: text.into_owned(),
+            lossy,
+        }
     }
 }
 
@@ -59,6 +65,33 @@ pub fn fixed<const N: usize>(r: &mut Reader<'_>, what: &str) -> Result<Text, Loa
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cp949_hangul_hanja_symbols_and_extension_syllables() {
+        // Bytes as a reference cp949 codec (Python's) encodes the text.
+        let cases: &[(&[u8], &str, bool)] = &[
+            (
+                b"*msg(\"\xB9\xDF\xBC\xD2\xB8\xAE\")",
+                "*msg(\"발소리\")",
+                false,
+            ),
+            (b"\xB0\xA1\xC8\xFE", "가힝", false),
+            // Syllables outside KS X 1001 (cp949's extension area).
+            (b"\x81\x41\xC6\x52", "갂힣", false),
+            (b"\xA4\xA1", "ㄱ", false),
+            // Hanja.
+            (b"\xF9\xD3\xED\xAE", "漢字", false),
+            // Symbols.
+            (b"\xA1\xD8 \xA1\xDA", "※ ★", false),
+            // A lead byte with no trail byte, and an unassigned pair.
+            (b"ok\xB0", "ok\u{FFFD}", true),
+            (b"\xC9\xA1", "\u{FFFD}", true),
+        ];
+        for (bytes, want, lossy) in cases {
+            let got = Text::from_bytes(bytes);
+            assert_eq!((got.text.as_str(), got.lossy), (*want, *lossy), "{bytes:?}");
+        }
+    }
 
     #[test]
     fn string_shapes() {

@@ -8,15 +8,26 @@
 //! to the game's model space ((x, z, y) / 1000); rotations are thousandths of degrees
 //! with pitch about X = −rotX, yaw about Y = −rotZ, roll about Z = −rotY, composed
 //! `rotX · rotY · rotZ`; then mirrored in X like the points (see `build.rs`); scale is x, y, z unswapped, and scale x = −1 hides the level
-//! for that frame (a [`VisibilityTrack`]). A hidden frame's transform keys repeat the
-//! nearest visible frame's, so interpolation never swings a part through the origin.
+//! for that frame (a [`VisibilityTrack`]).
 //! Each level loops with its own period (`frames × time`); the clip's frame rate is
 //! `1000 / time` of the first animated level, its length the longest level's `frames ×
 //! cycles` (one cycle when `cycles` is 0, in those frames), and it loops when that
 //! level's `cycles` is 0. Every cycle end of a level is an [`EventMarker`]
 //! (`"level 2: end of cycle 1 of 3"`; `"level 2: end of cycle"` for a looping level);
 //! levels ending a cycle on the same frame share one marker (`"levels 1, 2: …"`).
-//! `INTERPOLATE 0` makes the keys step.
+//!
+//! INTERPOLATE, as the game's current `drawShape` (`src/display3d.cpp` of
+//! Warzone2100/warzone2100) draws it: with INTERPOLATE 1 (the default) the frame shown is
+//! `floor(elapsed / time) mod frames` and the translation and the three rotation angles
+//! blend linearly towards the next frame (the last frame blends back into the first),
+//! while the scale is the current frame's, never blended; with INTERPOLATE 0 every frame
+//! is held until the next one. A hidden frame (scale x = −1) is not drawn at all, but the
+//! frame before it still blends towards its translation and rotation, as the game's
+//! does. Here the rotation blends as a quaternion slerp where the game lerps pitch, yaw
+//! and roll one by one: the same on single-axis turns (the derrick's), at most 0.6° apart
+//! on the cyborg runs' three-axis frames (measured over every ANIMOBJECT of the 4.3.3
+//! data). An older `drawShape` in the game's history ignores INTERPOLATE and holds every
+//! frame.
 //!
 //! Texture animation: one [`TextureFrameTrack`] per level with +4000 polygons.
 //! Legacy team colours: before team-colour masks, an 8-frame +4000 block on a unit or
@@ -139,25 +150,26 @@ pub fn clip(levels: &[Level], ctx: &[LevelContext<'_>]) -> Option<Clip> {
         let mut translation = Vec::with_capacity(n);
         let mut rotation = Vec::with_capacity(n);
         let mut scale = Vec::with_capacity(n);
-        let mut source = first_visible;
+        // A hidden frame's scale (−1) is never drawn; it keeps the last shown scale so
+        // that nothing is mirrored when bounds are taken over the whole clip.
+        let mut shown_scale = first_visible.map_or(Vec3::ONE, |k| transform(&anim.frames[k]).2);
         for (f, &shown) in visible.iter().enumerate() {
+            let (t, r, s) = transform(&anim.frames[f]);
             if shown {
-                source = Some(f);
+                shown_scale = s;
             }
-            let (t, r, s) = source.map_or((Vec3::ZERO, Quat::IDENTITY, Vec3::ONE), |k| {
-                transform(&anim.frames[k])
-            });
             let time = f as f32 * step;
             translation.push((time, t));
             rotation.push((time, r));
-            scale.push((time, s));
+            scale.push((time, shown_scale));
         }
         let period = Some(n as f32 * step);
         clip.node_tracks.push(NodeTrack {
             node: i,
             translation: Some(Track::new(translation, interpolation)),
             rotation: Some(Track::new(rotation, interpolation)),
-            scale: Some(Track::new(scale, interpolation)),
+            // The game never blends the scale.
+            scale: Some(Track::new(scale, Interpolation::Step)),
             period,
         });
         if visible.iter().any(|v| !v) {
@@ -317,11 +329,18 @@ mod tests {
         assert_eq!(tr.period, Some(1.0));
         let t = tr.translation.as_ref().unwrap();
         assert_eq!(t.times, vec![0.0, 0.25, 0.5, 0.75]);
-        // Hidden frames hold the nearest visible transform (first visible for a lead-in);
-        // x is mirrored into the model's right-handed space.
+        // Hidden frames keep their own translation (the frame before one blends towards
+        // it, as in the game); x is mirrored into the model's right-handed space.
         let xs: Vec<f32> = t.values.iter().map(|v| -v.x).collect();
-        assert_eq!(xs, vec![1.0, 1.0, 1.0, 3.0]);
-        assert_eq!(tr.scale.as_ref().unwrap().values[0], Vec3::ONE);
+        assert_eq!(xs, vec![0.0, 1.0, 0.0, 3.0]);
+        // Their scale (−1) is replaced by the last shown one (the first for a lead-in),
+        // and the scale is held, never blended.
+        let s = tr.scale.as_ref().unwrap();
+        assert_eq!(
+            s.values,
+            vec![Vec3::ONE, Vec3::ONE, Vec3::ONE, Vec3::splat(2.0)]
+        );
+        assert_eq!(s.interpolation, Interpolation::Step);
         let v = &c.visibility[0];
         assert_eq!(v.visible, vec![false, true, false, true]);
         assert!(!v.sample(0.1) && v.sample(0.3) && !v.sample(0.6) && v.sample(0.8));

@@ -18,6 +18,7 @@
 use super::anim::{self, LevelContext};
 use super::header::{self, Header, Settings, TILESETS, TYPE_PITCH, TYPE_PREMULTIPLIED, TYPE_ROLL};
 use super::level::Level;
+use super::tileset::{self, Tileset};
 use crate::model::{
     Billboard, BlendMode, Connector, Diagnostic, Format, Location, Material, Mesh, MeshSource,
     Model, ModelEvent, Node, NodeKind, ShadowMesh, Submesh, TextureLine, TextureRef, TextureRole,
@@ -41,6 +42,11 @@ pub fn derived_tcmask(page: &str) -> String {
     format!("{}{}_tcmask.png", &page[..5], &rest[..digits])
 }
 
+/// The names of a directive's three tileset lines.
+fn names(list: [Option<&header::TexName>; 3]) -> [Option<&str>; 3] {
+    list.map(|t| t.map(|t| t.name.as_str()))
+}
+
 fn add_texture(list: &mut Vec<TextureRef>, role: TextureRole, name: &str, tileset: usize) -> usize {
     let slot = Some(tileset as u8);
     if let Some(i) = list
@@ -58,6 +64,28 @@ fn add_texture(list: &mut Vec<TextureRef>, role: TextureRole, name: &str, tilese
     list.len() - 1
 }
 
+/// How a TYPE 0x20 level faces the camera, as the game draws such sprites: one lying in
+/// XZ (thinner in Y than in Z) turns its +Y axis to the camera, as the projectile code
+/// does with the flag (`renderProjectile`, `src/display3d.cpp`); one standing in XY
+/// turns to the screen, as the effect code turns its sprites by the camera's yaw and
+/// pitch (`src/effects.cpp`).
+fn pitch_billboard(points: &[Vec3]) -> Billboard {
+    let extent = |f: fn(&Vec3) -> f32| {
+        let (lo, hi) = points
+            .iter()
+            .map(f)
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            });
+        (hi - lo).max(0.0)
+    };
+    if extent(|p| p.y) <= extent(|p| p.z) {
+        Billboard::RollPitch
+    } else {
+        Billboard::Screen
+    }
+}
+
 /// A number for JSON: an integer when it is one.
 fn num(v: f32) -> Value {
     if v.fract() == 0.0 && v.abs() < 1e15 {
@@ -68,7 +96,12 @@ fn num(v: f32) -> Value {
 }
 
 /// Fills the model.
-pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) -> Model {
+pub fn build(
+    header: Header,
+    mut levels: Vec<Level>,
+    warnings: Vec<Diagnostic>,
+    tileset: Tileset,
+) -> Model {
     let mut model = Model::new(Format::Pie, header.version.to_string());
     model.axes = crate::model::FileAxes::y_up_left_handed();
     model.diagnostics = warnings;
@@ -114,33 +147,51 @@ pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) 
         let mut texture = |role, slot: usize, name: Option<&str>| {
             name.map(|n| add_texture(&mut model.textures, role, n, slot))
         };
-        for slot in 0..3 {
-            let base = texture(
+        // Every line the file writes, in its slot.
+        let mut masks: [Option<String>; 3] = Default::default();
+        for (slot, mask) in masks.iter_mut().enumerate() {
+            texture(
                 TextureRole::Base,
                 slot,
                 tex.base[slot].map(|t| t.name.as_str()),
             );
-            let derived;
-            let mask_name = match (tex.tcmask[slot], tex.base[slot]) {
-                (Some(t), _) => Some(t.name.as_str()),
+            *mask = match (tex.tcmask[slot], tex.base[slot]) {
+                (Some(t), _) => Some(t.name.clone()),
                 (None, Some(page)) if type_flags & header::TYPE_TCMASK != 0 => {
-                    derived = derived_tcmask(&page.name);
-                    Some(derived.as_str())
+                    Some(derived_tcmask(&page.name))
                 }
                 _ => None,
             };
-            let tcmask = texture(TextureRole::Tcmask, slot, mask_name);
-            let normal = texture(
+            texture(TextureRole::Tcmask, slot, mask.as_deref());
+            texture(
                 TextureRole::Normal,
                 slot,
                 tex.normal[slot].map(|t| t.name.as_str()),
             );
-            let specular = texture(
+            texture(
                 TextureRole::Specular,
                 slot,
                 tex.specular[slot].map(|t| t.name.as_str()),
             );
-            if slot == 0 {
+        }
+        // What each tileset draws (its own line, else slot 0's, then the rules script's
+        // page swap, listed under the tileset it is for); the material takes `tileset`'s.
+        for ts in Tileset::ALL {
+            let mut pick = |role, names: [Option<&str>; 3]| {
+                tileset::pick(ts, role, names).map(|(name, slot)| {
+                    let slot = if names[slot].is_some_and(|n| n != name) {
+                        ts.slot()
+                    } else {
+                        slot
+                    };
+                    add_texture(&mut model.textures, role, &name, slot)
+                })
+            };
+            let base = pick(TextureRole::Base, names(tex.base));
+            let tcmask = pick(TextureRole::Tcmask, [0, 1, 2].map(|i| masks[i].as_deref()));
+            let normal = pick(TextureRole::Normal, names(tex.normal));
+            let specular = pick(TextureRole::Specular, names(tex.specular));
+            if ts == tileset {
                 material.base = base;
                 material.tcmask = tcmask;
                 material.normal = normal;
@@ -158,7 +209,7 @@ pub fn build(header: Header, mut levels: Vec<Level>, warnings: Vec<Diagnostic>) 
             BlendMode::AlphaBlend
         };
         material.billboard = if type_flags & TYPE_PITCH != 0 {
-            Billboard::RollPitch
+            pitch_billboard(&level.points)
         } else if type_flags & TYPE_ROLL != 0 {
             Billboard::Roll
         } else {
@@ -409,14 +460,18 @@ fn properties(
     ctx: &[LevelContext<'_>],
 ) {
     model.property("Type flags", header::describe_type(header.type_flags));
-    model.property(
-        "Interpolate",
-        match header.settings.interpolate {
-            Some(true) => "on",
-            Some(false) => "off",
-            None => "on (default)",
-        },
-    );
+    // INTERPOLATE only matters to ANIMOBJECT; a static model lists it only if written.
+    let animated = levels.iter().any(|l| l.anim.is_some());
+    if animated || header.settings.interpolate.is_some() {
+        model.property(
+            "Interpolate",
+            match header.settings.interpolate {
+                Some(true) => "on: translation and rotation blend between frames",
+                Some(false) => "off: each frame is held",
+                None => "on (default): translation and rotation blend between frames",
+            },
+        );
+    }
     texture_properties(model, "", &header.settings.textures, header.type_flags);
     for e in &header.events {
         let kind = ModelEvent {

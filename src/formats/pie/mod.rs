@@ -11,14 +11,17 @@ pub mod anim;
 pub mod build;
 pub mod header;
 pub mod level;
+pub mod tileset;
 pub mod tokens;
+
+pub use tileset::Tileset;
 
 use crate::formats::{ErrorKind, LoadError};
 use crate::model::{Diagnostic, Location, Model};
 use tokens::{Tokens, error};
 
-/// Parses a PIE file. Texture and event names stay unresolved (see
-/// [`crate::formats::resolve`]).
+/// Parses a PIE file for the arizona tileset ([`parse_for`] picks another). Texture and
+/// event names stay unresolved (see [`crate::formats::resolve`]).
 ///
 /// # Errors
 /// Whatever the game refuses (bad header, version outside 2–4, levels out of sequence,
@@ -26,6 +29,15 @@ use tokens::{Tokens, error};
 /// [`LoadError`] with the line; warnings for what it tolerates go to
 /// [`Model::diagnostics`].
 pub fn parse(bytes: &[u8]) -> Result<Model, LoadError> {
+    parse_for(bytes, Tileset::Arizona)
+}
+
+/// [`parse`], with the materials drawing the pages of `tileset` (see [`tileset`]); the
+/// other tilesets' pages are listed in [`Model::textures`] with their slot.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_for(bytes: &[u8], tileset: Tileset) -> Result<Model, LoadError> {
     if bytes.is_empty() {
         return Err(LoadError::new(
             ErrorKind::EmptyFile,
@@ -82,5 +94,5 @@ pub fn parse(bytes: &[u8]) -> Result<Model, LoadError> {
             ),
         ));
     }
-    Ok(build::build(header, levels, warnings))
+    Ok(build::build(header, levels, warnings, tileset))
 }

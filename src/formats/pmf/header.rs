@@ -49,6 +49,64 @@ pub fn read_magic(r: &mut Reader) -> Result<(), LoadError> {
     ))
 }
 
+/// What [`root_fits`] adds to a message when the bytes after the magic are not a root
+/// piece: another format writes `PMF1` too.
+const OTHER_PMF1: &str = "not a Piece Model Editor file (another format, a video codec's, \
+     also starts with 'PMF1', followed by three u32 counts), or a damaged one";
+
+/// Checks, without consuming anything, that the bytes after the magic can be a root
+/// piece: a name of at most 31 printable characters (the editor's names are typed text;
+/// an unrelated `PMF1` file has small u32 counts there, i.e. NUL and control bytes), a
+/// finite translation and a vertex count the file can hold. A reader that finds none of
+/// this would otherwise fail deep inside with an offset error that hides the real
+/// problem; the error names both readings.
+///
+/// # Errors
+/// [`ErrorKind::BadMagic`] for control bytes in the name; otherwise the kind the piece
+/// reader would give (a bad name length, a non-finite float, a count too large,
+/// truncation), with the message saying that this is not a Piece Model Editor file.
+pub fn root_fits(r: &Reader) -> Result<(), LoadError> {
+    let mut peek = r.clone();
+    let at = peek.offset();
+    let not_pmf = |mut e: LoadError| {
+        e.message = format!("{OTHER_PMF1}: {}", e.message);
+        e
+    };
+    if peek.is_empty() {
+        return Err(peek.error(
+            ErrorKind::Truncated,
+            "the file ends after the magic 'PMF1': no root piece (a Piece Model Editor \
+             file has at least one)",
+        ));
+    }
+    let name = read_name(&mut peek, "piece 0 name").map_err(not_pmf)?;
+    if name.chars().any(|c| c.is_ascii_control()) {
+        let bytes: Vec<u8> = name.chars().map(|c| c as u8).collect();
+        return Err(LoadError::new(
+            ErrorKind::BadMagic,
+            Location::Offset(at),
+            format!(
+                "{OTHER_PMF1}: the root piece's name holds control bytes ({}) where the \
+                 editor writes typed text",
+                hex(&bytes)
+            ),
+        ));
+    }
+    let label = |mut e: LoadError| {
+        e.message = format!("piece 0 ({name}): {}", e.message);
+        not_pmf(e)
+    };
+    peek.f32s::<3>("translation").map_err(label)?;
+    let count_at = peek.offset();
+    peek.u32("vertex count")
+        .and_then(|n| peek.check_count(u64::from(n), super::pieces::VERTEX_BYTES, "vertex count"))
+        .map(|_| ())
+        .map_err(|mut e| {
+            e.location = Location::Offset(count_at);
+            label(e)
+        })
+}
+
 /// Bytes as text with anything non-printable escaped (`PMF\x00`).
 fn show_bytes(b: &[u8]) -> String {
     b.iter()
@@ -119,6 +177,47 @@ mod tests {
                 (got, want) => panic!("{bytes:?}: got {got:?}, want {want:?}"),
             }
         }
+    }
+
+    /// A file of the unrelated format that shares the magic: `PMF1`, three u32 counts,
+    /// then its own data.
+    fn other_pmf1(counts: [u32; 3]) -> Vec<u8> {
+        let mut bytes = b"PMF1".to_vec();
+        for c in counts {
+            bytes.extend_from_slice(&c.to_le_bytes());
+        }
+        bytes.extend((0..200u8).map(|i| i.wrapping_mul(37)));
+        bytes
+    }
+
+    #[test]
+    fn another_formats_pmf1_is_named_as_such() {
+        for (counts, kind) in [
+            ([3, 120, 7], ErrorKind::BadMagic),
+            ([12, 0, 1], ErrorKind::BadMagic),
+            ([1000, 2, 2], ErrorKind::BadValue),
+            ([0, 0x4000_0000, 9], ErrorKind::CountTooLarge),
+        ] {
+            let bytes = other_pmf1(counts);
+            let e = crate::formats::pmf::parse(&bytes, &Default::default()).unwrap_err();
+            assert_eq!(e.kind, kind, "{counts:?}: {e}");
+            assert!(
+                e.message.starts_with("not a Piece Model Editor file"),
+                "{counts:?}: {e}"
+            );
+            let Location::Offset(at) = e.location else {
+                panic!("{counts:?}: {e}")
+            };
+            assert!((4..=48).contains(&at), "{counts:?}: {e}");
+        }
+        // A real root piece passes the check and the reader continues.
+        let mut ok = b"PMF1".to_vec();
+        ok.extend(field(4, b"root", 0));
+        ok.extend([0u8; 12]);
+        ok.extend(0u32.to_le_bytes());
+        ok.extend(0u32.to_le_bytes());
+        ok.extend(0u32.to_le_bytes());
+        assert!(crate::formats::pmf::parse(&ok, &Default::default()).is_ok());
     }
 
     fn field(len: u8, text: &[u8], fill: u8) -> Vec<u8> {

@@ -38,6 +38,7 @@ pub fn parse(bytes: &[u8], options: &PmfOptions) -> Result<Model, LoadError> {
     let mut r = Reader::new(bytes);
     let mut warnings = Vec::new();
     header::read_magic(&mut r)?;
+    header::root_fits(&r)?;
     let pieces = pieces::read_pieces(&mut r, &mut warnings)?;
     let animations = anim::read_animations(&mut r, pieces.len(), &mut warnings)?;
     if !r.is_empty() {
