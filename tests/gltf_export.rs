@@ -178,7 +178,7 @@ fn pie_default_scale_makes_a_tile_one_128th() {
 fn team_colour_is_baked_with_the_game_formula_and_the_raw_mask_kept() {
     let tmp = out_dir("team");
     let dir = tmp.path();
-    let model = fixtures::tc_quad(&dir);
+    let model = fixtures::tc_quad(dir);
     let team = 4; // red
     let read = round(
         &model,
@@ -215,7 +215,7 @@ fn team_colour_is_baked_with_the_game_formula_and_the_raw_mask_kept() {
 fn blend_modes_become_alpha_modes_and_a_missing_texture_a_checkerboard() {
     let tmp = out_dir("blend");
     let dir = tmp.path();
-    let model = blend_model(&dir);
+    let model = blend_model(dir);
     let doc = export(&model, &ExportOptions::default(), &mut ImageCache::new()).unwrap();
     let warnings = doc.warnings.clone();
     let read = read_glb(&writer::glb_bytes(doc).unwrap());
@@ -300,7 +300,7 @@ fn unwritable_output_is_a_clear_error_and_writes_are_atomic() {
     writer::write(doc(), &target).unwrap();
     let bytes = std::fs::read(&target).unwrap();
     assert_eq!(&bytes[..4], b"glTF");
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
+    let mut names: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
