@@ -9,6 +9,9 @@ use eframe::egui::{self, Key, KeyboardShortcut, Modifiers};
 
 /// Ctrl+O.
 pub const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+/// Ctrl+Shift+O.
+pub const OPEN_FOLDER: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::O);
 /// F12.
 pub const SCREENSHOT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F12);
 /// Ctrl+F12.
@@ -51,6 +54,14 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 .clicked()
             {
                 out.push(AppCommand::OpenDialog);
+            }
+            let open_folder = ui.ctx().format_shortcut(&OPEN_FOLDER);
+            if ui
+                .add(egui::Button::new("Open Folder…").shortcut_text(open_folder))
+                .on_hover_text("Every model of a folder as a gallery of thumbnails")
+                .clicked()
+            {
+                out.push(AppCommand::OpenFolderDialog);
             }
             ui.menu_button("Open Recent", |ui| {
                 if state.settings.recent_files.is_empty() {
@@ -204,6 +215,11 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
 pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
     let mut out = Vec::new();
     ctx.input_mut(|i| {
+        // Ctrl+Shift+O first: Ctrl+O would take it otherwise (egui ignores Shift when a
+        // shortcut does not name it).
+        if i.consume_shortcut(&OPEN_FOLDER) {
+            out.push(AppCommand::OpenFolderDialog);
+        }
         if i.consume_shortcut(&OPEN) {
             out.push(AppCommand::OpenDialog);
         }

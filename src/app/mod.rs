@@ -14,6 +14,7 @@ pub mod event_models;
 pub mod export_animation;
 pub mod export_gltf;
 pub mod format_panels;
+pub mod gallery;
 pub mod hierarchy;
 pub mod inspect;
 pub mod layout;

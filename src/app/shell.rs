@@ -30,6 +30,8 @@ pub struct ViewerApp {
     title: String,
     /// A crash report from an earlier run, offered once.
     crash_notice: Option<super::crash_notice::CrashNotice>,
+    /// Where gallery thumbnails are cached.
+    thumbnail_cache: Option<super::gallery::cache::DiskCache>,
 }
 
 impl ViewerApp {
@@ -60,6 +62,7 @@ impl ViewerApp {
             title: String::new(),
             crash_notice: crate::files::folders::config_dir()
                 .and_then(|d| super::crash_notice::CrashNotice::find(&d)),
+            thumbnail_cache: super::gallery::cache::DiskCache::user(),
         }
     }
 
@@ -67,6 +70,7 @@ impl ViewerApp {
     fn perform(&mut self, effect: Effect, ctx: &egui::Context, frame: &eframe::Frame) {
         match effect {
             Effect::PickModel(start) => self.dialogs.pick_model(ctx, start),
+            Effect::PickGalleryFolder(start) => self.dialogs.pick_gallery_folder(ctx, start),
             Effect::PickScreenshotFolder(start) => self.dialogs.pick_screenshot_folder(ctx, start),
             Effect::PickDataRoot {
                 archive,
@@ -222,6 +226,13 @@ impl eframe::App for ViewerApp {
             ctx.request_repaint();
         }
         self.recover_lost_device(frame.wgpu_render_state());
+        let rs = frame.wgpu_render_state();
+        super::gallery::thumbs::sync(
+            &mut self.state,
+            &ctx,
+            rs.map(|r| (&r.device, &r.queue)),
+            self.thumbnail_cache.as_ref(),
+        );
         let mut commands: Vec<AppCommand> = self.dialogs.poll().into_iter().collect();
         let viewport = &mut self.viewport;
         let rs = frame.wgpu_render_state();

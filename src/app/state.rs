@@ -103,6 +103,8 @@ pub struct AppState {
     pub animation_dialog: Option<super::export_animation::AnimationDialog>,
     /// The animation export running on its worker thread, if any.
     pub animation_export: Option<super::export_animation::RunningExport>,
+    /// The gallery of a folder, an archive or dropped files, while open.
+    pub gallery: Option<super::gallery::Gallery>,
     /// Counter behind [`Document::generation`].
     next_generation: u64,
 }
@@ -132,6 +134,7 @@ impl AppState {
             settings,
             inspect: Default::default(),
             detected_warzone: crate::files::folders::find_warzone2100(),
+            gallery: None,
             next_generation: 1,
         }
     }

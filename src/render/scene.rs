@@ -190,6 +190,17 @@ impl SceneRenderer {
         self.source = Some(model.clone());
     }
 
+    /// Hands over a texture decoded on another thread (see [`TextureCache::provide`]);
+    /// call before [`SceneRenderer::set_model`] of the model that uses it.
+    pub fn provide_texture(
+        &mut self,
+        file: crate::files::FileRef,
+        stamp: crate::files::Stamp,
+        image: Result<image::RgbaImage, String>,
+    ) {
+        self.textures.provide(file, stamp, image);
+    }
+
     /// Drops the current model's GPU resources (texture cache excepted).
     pub fn clear_model(&mut self) {
         self.model = None;
