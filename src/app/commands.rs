@@ -86,6 +86,8 @@ pub enum AppCommand {
     Inspect(super::inspect::InspectCommand),
     /// Load the open file again from disk (F5), keeping clip, time and camera.
     Reload,
+    /// Reload the open model when its files change on disk (View ▸ Watch files).
+    SetWatchFiles(bool),
     /// A timeline action on the open document's animation.
     Timeline(TimelineCommand),
     /// Show this PIE event model in place of the model (`None`: the model itself).
@@ -282,6 +284,11 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
         }
         AppCommand::Reload => {
             display::reload(state);
+            None
+        }
+        AppCommand::SetWatchFiles(on) => {
+            state.settings.watch_files = on;
+            state.save_settings();
             None
         }
         AppCommand::Timeline(cmd) => {

@@ -194,6 +194,18 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             }
             out.extend(super::overlay_menu::overlay_menu_ui(ui, state));
             ui.separator();
+            let watch = state.settings.watch_files;
+            if ui
+                .add(egui::Button::new("Watch files").selected(watch))
+                .on_hover_text(
+                    "Reload the model when its file, parts or textures change on disk, \
+                     keeping the camera, clip and selection",
+                )
+                .clicked()
+            {
+                out.push(AppCommand::SetWatchFiles(!watch));
+            }
+            ui.separator();
             ui.menu_button("Colour mode", |ui| {
                 out.extend(super::format_panels::colour_mode_menu_ui(
                     ui,

@@ -18,6 +18,7 @@ pub mod gallery;
 pub mod hierarchy;
 pub mod inspect;
 pub mod layout;
+pub mod live_reload;
 pub mod menu;
 pub mod overlay_menu;
 pub mod panels;

@@ -64,6 +64,8 @@ pub struct Settings {
     pub assembly_pose: crate::wz::TurretPose,
     /// The Export animation dialog's settings.
     pub animation: super::export_animation::AnimationOptions,
+    /// Reload the open model when its files change on disk (View ▸ Watch files).
+    pub watch_files: bool,
 }
 
 impl Default for Settings {
@@ -86,6 +88,7 @@ impl Default for Settings {
             assembly: None,
             assembly_pose: crate::wz::TurretPose::default(),
             animation: Default::default(),
+            watch_files: true,
         }
     }
 }

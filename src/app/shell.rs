@@ -32,6 +32,8 @@ pub struct ViewerApp {
     crash_notice: Option<super::crash_notice::CrashNotice>,
     /// Where gallery thumbnails are cached.
     thumbnail_cache: Option<super::gallery::cache::DiskCache>,
+    /// Watches the open files (View ▸ Watch files).
+    live_reload: super::live_reload::LiveReload,
 }
 
 impl ViewerApp {
@@ -63,6 +65,7 @@ impl ViewerApp {
             crash_notice: crate::files::folders::config_dir()
                 .and_then(|d| super::crash_notice::CrashNotice::find(&d)),
             thumbnail_cache: super::gallery::cache::DiskCache::user(),
+            live_reload: Default::default(),
         }
     }
 
@@ -226,6 +229,11 @@ impl eframe::App for ViewerApp {
             ctx.request_repaint();
         }
         self.recover_lost_device(frame.wgpu_render_state());
+        let wake = {
+            let ctx = ctx.clone();
+            move || ctx.request_repaint()
+        };
+        super::live_reload::sync(&mut self.state, &mut self.live_reload, wake);
         let rs = frame.wgpu_render_state();
         super::gallery::thumbs::sync(
             &mut self.state,
