@@ -25,13 +25,20 @@ pub fn window_ui(
     view_ui: impl FnOnce(&mut egui::Ui, &AppState) -> Vec<AppCommand>,
 ) -> Vec<AppCommand> {
     super::export_animation::poll(state);
-    let mut out = shortcuts(ui.ctx());
+    let gallery_shown = state.gallery.as_ref().is_some_and(|g| g.shown);
+    // Before the shortcuts: Esc goes back to the gallery when nothing is selected.
+    let mut out = if gallery_shown {
+        Vec::new()
+    } else {
+        super::gallery::ui::viewer_keys(ui.ctx(), state)
+    };
+    out.extend(shortcuts(ui.ctx()));
     out.extend(dropped_files(ui.ctx()));
 
     egui::Panel::top("menu bar").show(ui, |ui| {
         out.extend(menu_bar_ui(ui, state));
     });
-    if state.gallery.as_ref().is_some_and(|g| g.shown) {
+    if gallery_shown {
         // The gallery takes the window below the menu bar.
         egui::CentralPanel::default().show(ui, |ui| {
             out.extend(super::gallery::ui::gallery_ui(ui, state))
@@ -39,7 +46,6 @@ pub fn window_ui(
         hovered_files_ui(ui.ctx());
         return out;
     }
-    out.extend(super::gallery::ui::viewer_keys(ui.ctx(), state));
     if state.gallery.is_some() {
         egui::Panel::top("browse bar").show(ui, |ui| {
             out.extend(super::gallery::ui::browse_bar_ui(ui, state))

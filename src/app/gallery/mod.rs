@@ -220,11 +220,25 @@ pub fn apply(state: &mut AppState, cmd: GalleryCommand) {
                 return;
             };
             let file = file.file.clone();
+            let before = state.document.as_ref().map(|d| d.generation);
+            super::commands::apply(state, super::commands::AppCommand::Open(file));
+            let opened = state.document.as_ref().map(|d| d.generation) != before;
+            let error = state.load_error.take().filter(|_| !opened);
             if let Some(g) = &mut state.gallery {
                 g.selected = Some(i);
-                g.shown = false;
+                g.shown = !opened;
+                if let (Some(e), Some(t)) = (&error, g.tiles.get_mut(i)) {
+                    // The gallery stays; the tile turns red and says why.
+                    t.error = Some(e.message.clone());
+                }
             }
-            super::commands::apply(state, super::commands::AppCommand::Open(file));
+            if let Some(e) = error {
+                state.toasts.error(format!(
+                    "Could not open {}: {}",
+                    e.path.file_name(),
+                    e.message
+                ));
+            }
         }
         GalleryCommand::Back => {
             if let Some(g) = &mut state.gallery

@@ -75,7 +75,7 @@ fn bar_ui(ui: &mut egui::Ui, g: &mut Gallery, has_document: bool, out: &mut Vec<
     ui.horizontal_wrapped(|ui| {
         if has_document
             && ui
-                .button("◀ Viewer")
+                .button("Back to the model")
                 .on_hover_text("Back to the open model")
                 .clicked()
         {
@@ -91,14 +91,16 @@ fn bar_ui(ui: &mut egui::Ui, g: &mut Gallery, has_document: bool, out: &mut Vec<
             r.on_hover_text(s.to_string());
         }
         ui.separator();
+        let l = ui.label("Filter");
         ui.add(
             egui::TextEdit::singleline(&mut g.filter)
-                .hint_text("Filter by name or folder")
-                .desired_width(180.0),
-        );
+                .hint_text("name or folder")
+                .desired_width(160.0),
+        )
+        .labelled_by(l.id);
         let counts = g.format_counts();
         let label = g.format.map_or("All formats", super::format_label);
-        egui::ComboBox::from_id_salt("gallery format")
+        egui::ComboBox::from_label("Format")
             .selected_text(label)
             .show_ui(ui, |ui| {
                 ui.selectable_value(&mut g.format, None, format!("All ({})", g.tiles.len()));
@@ -159,7 +161,7 @@ fn grid_ui(ui: &mut egui::Ui, g: &mut Gallery, out: &mut Vec<AppCommand>) {
     let width = ui.available_width();
     let columns = (((width + GAP) / (tile.x + GAP)).floor() as usize).max(1);
     let rows = rows(g, columns);
-    keys(ui, g, &rows, out);
+    let moved = keys(ui, g, &rows, out);
     let heights: Vec<f32> = rows
         .iter()
         .map(|r| match r {
@@ -174,6 +176,21 @@ fn grid_ui(ui: &mut egui::Ui, g: &mut Gallery, out: &mut Vec<AppCommand>) {
     if g.restore_scroll {
         area = area.vertical_scroll_offset(g.scroll);
         g.restore_scroll = false;
+    } else if moved && let Some(sel) = g.selected {
+        // Keep the tile the keys moved to on screen.
+        let mut top = 0.0;
+        for (row, h) in rows.iter().zip(&heights) {
+            if matches!(row, Row::Tiles(t) if t.contains(&sel)) {
+                let view = ui.available_height();
+                if top < g.scroll {
+                    area = area.vertical_scroll_offset(top);
+                } else if top + h > g.scroll + view {
+                    area = area.vertical_scroll_offset(top + h - view);
+                }
+                break;
+            }
+            top += h;
+        }
     }
     let mut on_screen = Vec::new();
     let output = area.show_viewport(ui, |ui, viewport| {
@@ -190,13 +207,10 @@ fn grid_ui(ui: &mut egui::Ui, g: &mut Gallery, out: &mut Vec<AppCommand>) {
             match row {
                 Row::Heading(name, n) => {
                     let rect = Rect::from_min_size(at, Vec2::new(width, HEADING));
-                    ui.painter().text(
-                        rect.left_center(),
-                        egui::Align2::LEFT_CENTER,
-                        format!("{name}  ({n})"),
-                        egui::FontId::proportional(15.0),
-                        ui.visuals().strong_text_color(),
-                    );
+                    let text = egui::RichText::new(format!("{name}  ({n})"))
+                        .size(15.0)
+                        .strong();
+                    ui.put(rect, egui::Label::new(text).halign(egui::Align::LEFT));
                 }
                 Row::Tiles(items) => {
                     for (col, &i) in items.iter().enumerate() {
@@ -297,15 +311,18 @@ fn tile_ui(ui: &mut egui::Ui, g: &Gallery, i: usize, rect: Rect) -> bool {
         Some(e) => format!("{}\n\nCould not load: {e}", g.label(t)),
         None => g.label(t),
     };
+    let name = t.name.clone();
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
     let clicked = response.clicked();
     response.on_hover_text(hover);
     clicked
 }
 
-/// Arrow keys move the focus through the grid; Enter opens the focused tile.
-fn keys(ui: &egui::Ui, g: &mut Gallery, rows: &[Row], out: &mut Vec<AppCommand>) {
+/// Arrow keys, Home and End move the focus through the grid; Enter opens the focused
+/// tile. True when the focus moved.
+fn keys(ui: &egui::Ui, g: &mut Gallery, rows: &[Row], out: &mut Vec<AppCommand>) -> bool {
     if ui.ctx().egui_wants_keyboard_input() {
-        return;
+        return false;
     }
     let order: Vec<&Vec<usize>> = rows
         .iter()
@@ -316,7 +333,7 @@ fn keys(ui: &egui::Ui, g: &mut Gallery, rows: &[Row], out: &mut Vec<AppCommand>)
         .collect();
     let flat: Vec<usize> = order.iter().flat_map(|r| r.iter().copied()).collect();
     if flat.is_empty() {
-        return;
+        return false;
     }
     let pos = g.selected.and_then(|s| flat.iter().position(|&i| i == s));
     let (row, col) = pos
@@ -361,6 +378,7 @@ fn keys(ui: &egui::Ui, g: &mut Gallery, rows: &[Row], out: &mut Vec<AppCommand>)
     if let Some(t) = target {
         g.selected = Some(t);
     }
+    target.is_some()
 }
 
 /// In the viewer, while a gallery is open: a strip to go back, the position in the list
@@ -377,7 +395,7 @@ pub fn browse_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
         .and_then(|d| list.iter().position(|f| *f == d.path));
     ui.horizontal(|ui| {
         if ui
-            .button(format!("◀ {}", g.title))
+            .button(format!("Back to {}", g.title))
             .on_hover_text("Back to the gallery (Esc)")
             .clicked()
         {
@@ -405,19 +423,25 @@ pub fn browse_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     out
 }
 
-/// Keys of the viewer while it shows a model: Esc back to the gallery; Page Up / Page
+/// Keys of the viewer while it shows a model: Esc back to the gallery (once nothing is
+/// selected); Page Up / Page
 /// Down and the mouse's back / forward buttons step through the models of the gallery
 /// (or of the model's folder).
 pub fn viewer_keys(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    if state.document.is_none() || ctx.egui_wants_keyboard_input() {
+    if ctx.egui_wants_keyboard_input() {
         return out;
     }
     let gallery_hidden = state.gallery.as_ref().is_some_and(|g| !g.shown);
     ctx.input_mut(|i| {
         let none = egui::Modifiers::NONE;
-        if gallery_hidden && i.consume_key(none, Key::Escape) {
+        // Esc clears a selection first (the viewer's own use of it).
+        let selection = state.inspect.selected.is_some();
+        if gallery_hidden && !selection && i.consume_key(none, Key::Escape) {
             out.push(cmd(GalleryCommand::Back));
+        }
+        if state.document.is_none() {
+            return;
         }
         if i.consume_key(none, Key::PageDown)
             || i.pointer.button_pressed(egui::PointerButton::Extra2)
