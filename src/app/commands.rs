@@ -336,6 +336,10 @@ fn open(state: &mut AppState, path: FileRef) {
     // Remember absolute paths: recent files must work from any working directory.
     let path = absolute(path);
     // A folder or an archive opens as a gallery of its models.
+    let path = match path {
+        FileRef::Disk(p) if crate::files::is_archive_path(&p) => FileRef::parse(&p),
+        other => other,
+    };
     if crate::files::is_dir(&path) {
         super::gallery::apply(state, super::gallery::GalleryCommand::OpenSource(path));
         return;

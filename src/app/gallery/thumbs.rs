@@ -27,6 +27,8 @@ const TEXTURES_PER_FRAME: usize = 48;
 /// A finished thumbnail for the UI.
 struct Finished {
     id: u64,
+    /// From the disk cache (not drawn now).
+    cached: bool,
     image: Result<egui::ColorImage, String>,
 }
 
@@ -197,6 +199,7 @@ impl Thumbnails {
         for f in self.finished.try_iter().take(TEXTURES_PER_FRAME) {
             changed = true;
             self.done += 1;
+            self.from_cache += usize::from(f.cached);
             self.pending.remove(&f.id);
             let Some(tile) = tiles.get_mut(f.id as usize) else {
                 continue;
@@ -264,7 +267,12 @@ fn collect(
                 img.as_raw(),
             )
         });
-        if tx.send(Finished { id: done.id, image }).is_err() {
+        let finished = Finished {
+            id: done.id,
+            cached: !done.drawn && image.is_ok(),
+            image,
+        };
+        if tx.send(finished).is_err() {
             return;
         }
         repaint();
