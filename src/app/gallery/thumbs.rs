@@ -182,6 +182,16 @@ impl Thumbnails {
         self.last_visible = ids;
     }
 
+    /// Whether every tile last reported on screen ([`Thumbnails::prioritise`]) has its
+    /// thumbnail or its error (the first screen is complete).
+    pub fn on_screen_done(&self) -> bool {
+        !self.last_visible.is_empty()
+            && self
+                .last_visible
+                .iter()
+                .all(|id| !self.pending.contains(id))
+    }
+
     /// The texture of tile `i`, once made.
     pub fn texture(&self, i: usize) -> Option<&egui::TextureHandle> {
         self.textures.get(&(i as u64))

@@ -210,7 +210,10 @@ fn grid_ui(ui: &mut egui::Ui, g: &mut Gallery, out: &mut Vec<AppCommand>) {
                     let text = egui::RichText::new(format!("{name}  ({n})"))
                         .size(15.0)
                         .strong();
-                    ui.put(rect, egui::Label::new(text).halign(egui::Align::LEFT));
+                    ui.scope_builder(egui::UiBuilder::new().max_rect(rect), |ui| {
+                        ui.add_space(4.0);
+                        ui.label(text);
+                    });
                 }
                 Row::Tiles(items) => {
                     for (col, &i) in items.iter().enumerate() {
