@@ -19,7 +19,7 @@ v=target/release/vitrine
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); $(find "$tmp/glb" -name '*.glb' | wc -l) glTF files for f3d"
 for r in $(seq "$rounds"); do
   rm -rf "$tmp/f3d" "$tmp/vit"
-  read -r f3d_rate n secs failed < <("$py" benches/f3d_batch.py "$tmp/glb" "$tmp/f3d" 256)
+  read -r f3d_rate n secs failed < <("$py" benches/f3d_batch.py "$tmp/glb" "$tmp/f3d" 256 2>/dev/null | tail -1)
   line=$("$v" render "$corpus" -o "$tmp/vit" --size 256x256 2>&1 | grep 'models rendered')
   vit_rate=$(sed -E 's/.*\(([0-9.]+) models\/s\).*/\1/' <<<"$line")
   ratio=$(python3 -c "print(f'{$vit_rate / $f3d_rate:.1f}')")

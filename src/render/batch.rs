@@ -304,6 +304,113 @@ fn texture_files(model: &Model) -> Vec<FileRef> {
         .collect()
 }
 
+/// A render target and its readback buffer: two of them let the render thread draw the
+/// next model while the GPU (or lavapipe's threads) still works on the previous one.
+struct Slot {
+    target: RenderTarget,
+    buffer: wgpu::Buffer,
+    padded_row: u32,
+}
+
+impl Slot {
+    fn new(device: &wgpu::Device, (w, h): (u32, u32)) -> Slot {
+        let target = RenderTarget::new(device, w, h);
+        let padded_row = (target.width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
+            * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("vitrine batch readback"),
+            size: padded_row as u64 * target.height as u64,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        Slot {
+            target,
+            buffer,
+            padded_row,
+        }
+    }
+
+    /// Queues the copy of the drawn picture into the buffer and asks for it mapped.
+    fn start_readback(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> (
+        wgpu::SubmissionIndex,
+        Receiver<Result<(), wgpu::BufferAsyncError>>,
+    ) {
+        let t = &self.target;
+        let mut enc = device.create_command_encoder(&Default::default());
+        enc.copy_texture_to_buffer(
+            t.color.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &self.buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(self.padded_row),
+                    rows_per_image: Some(t.height),
+                },
+            },
+            wgpu::Extent3d {
+                width: t.width,
+                height: t.height,
+                depth_or_array_layers: 1,
+            },
+        );
+        let index = queue.submit([enc.finish()]);
+        let (tx, rx) = std::sync::mpsc::channel();
+        self.buffer
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |r| {
+                let _ = tx.send(r);
+            });
+        (index, rx)
+    }
+
+    /// Waits for that copy and returns the picture.
+    fn finish_readback(
+        &self,
+        device: &wgpu::Device,
+        index: wgpu::SubmissionIndex,
+        mapped: Receiver<Result<(), wgpu::BufferAsyncError>>,
+    ) -> Result<image::RgbaImage, String> {
+        let t = &self.target;
+        device
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(index),
+                timeout: None,
+            })
+            .map_err(|e| format!("reading the picture back: {e}"))?;
+        mapped
+            .recv()
+            .map_err(|e| e.to_string())?
+            .map_err(|e| format!("reading the picture back: {e}"))?;
+        let row = (t.width * 4) as usize;
+        let mut out = Vec::with_capacity(row * t.height as usize);
+        {
+            let data = self
+                .buffer
+                .slice(..)
+                .get_mapped_range()
+                .map_err(|e| format!("reading the picture back: {e:?}"))?;
+            for r in data.chunks(self.padded_row as usize) {
+                out.extend_from_slice(&r[..row]);
+            }
+        }
+        self.buffer.unmap();
+        image::RgbaImage::from_raw(t.width, t.height, out)
+            .ok_or_else(|| "reading the picture back: size mismatch".into())
+    }
+}
+
+/// A picture drawn and being copied back.
+struct InFlight {
+    done: Rendered,
+    slot: usize,
+    index: wgpu::SubmissionIndex,
+    mapped: Receiver<Result<(), wgpu::BufferAsyncError>>,
+}
+
 fn render_loop(
     device: wgpu::Device,
     queue: wgpu::Queue,
@@ -313,67 +420,124 @@ fn render_loop(
 ) {
     let mut scene = SceneRenderer::new(&device, &queue);
     let (w, h) = options.size;
-    let target = RenderTarget::new(&device, w, h);
+    let slots = [Slot::new(&device, (w, h)), Slot::new(&device, (w, h))];
     // A thumbnail never needs texels finer than a few per pixel.
     scene.set_max_texture_size(&device, (w.max(h) * 4).next_power_of_two());
+    let mut in_flight: [Option<InFlight>; 2] = [None, None];
+    let mut next = 0;
+    let finish = |f: InFlight| -> Rendered {
+        let mut done = f.done;
+        done.image = slots[f.slot].finish_readback(&device, f.index, f.mapped);
+        done
+    };
     for p in rx {
         let Prepared { job, loaded, pages } = p;
         for (file, stamp, image) in pages {
             scene.provide_texture(file, stamp, image);
         }
-        let mut warnings = Vec::new();
-        let mut textures = Vec::new();
-        let drawn = matches!(loaded, Ok(Step::Draw(_)));
-        let image = loaded.and_then(|step| {
-            let l = match step {
-                Step::Ready(img) => return Ok(img),
-                Step::Draw(l) => *l,
-            };
-            warnings.extend(
-                l.model
-                    .diagnostics
-                    .iter()
-                    .map(|d| d.display_with(&job.file.file_name())),
-            );
-            textures = texture_files(&l.model)
-                .into_iter()
-                .map(|f| {
-                    let s = crate::files::stamp(&f).unwrap_or_default();
-                    (f, s)
-                })
-                .collect();
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let img = render_framed(
-                    &device,
-                    &queue,
-                    &mut scene,
-                    &target,
-                    (&l.model, l.at),
-                    &options.view,
-                );
-                warnings.extend(scene.warnings().iter().cloned());
-                img
-            }))
-            .unwrap_or_else(|p| {
-                Err(format!(
-                    "{}: internal error: crashed while rendering ({}); please report this file",
-                    job.file,
-                    panic_text(p)
-                ))
-            })
-        });
-        let done = Rendered {
+        let mut done = Rendered {
             id: job.id,
             file: job.file,
-            image,
-            warnings,
-            textures,
-            drawn,
+            image: Err(String::new()),
+            warnings: Vec::new(),
+            textures: Vec::new(),
+            drawn: matches!(loaded, Ok(Step::Draw(_))),
         };
-        if tx.send(done).is_err() {
+        let l = match loaded {
+            Ok(Step::Draw(l)) => *l,
+            Ok(Step::Ready(img)) => {
+                done.image = Ok(img);
+                if tx.send(done).is_err() {
+                    return;
+                }
+                continue;
+            }
+            Err(e) => {
+                done.image = Err(e);
+                if tx.send(done).is_err() {
+                    return;
+                }
+                continue;
+            }
+        };
+        // The slot's previous picture must be read before drawing over it.
+        let slot = next;
+        next = 1 - next;
+        if let Some(f) = in_flight[slot].take()
+            && tx.send(finish(f)).is_err()
+        {
+            return;
+        }
+        let name = done.file.file_name();
+        done.warnings
+            .extend(l.model.diagnostics.iter().map(|d| d.display_with(&name)));
+        done.textures = texture_files(&l.model)
+            .into_iter()
+            .map(|f| {
+                let s = crate::files::stamp(&f).unwrap_or_default();
+                (f, s)
+            })
+            .collect();
+        let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            draw_framed(
+                &device,
+                &queue,
+                &mut scene,
+                &slots[slot].target,
+                (&l.model, l.at),
+                &options.view,
+            );
+            slots[slot].start_readback(&device, &queue)
+        }));
+        done.warnings.extend(scene.warnings().iter().cloned());
+        match drawn {
+            Ok((index, mapped)) => {
+                in_flight[slot] = Some(InFlight {
+                    done,
+                    slot,
+                    index,
+                    mapped,
+                });
+            }
+            Err(p) => {
+                done.image = Err(format!(
+                    "{}: internal error: crashed while rendering ({}); please report this file",
+                    done.file,
+                    panic_text(p)
+                ));
+                if tx.send(done).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    // The last two pictures, oldest first.
+    for slot in [next, 1 - next] {
+        if let Some(f) = in_flight[slot].take()
+            && tx.send(finish(f)).is_err()
+        {
             return;
         }
     }
+}
+
+/// Draws `model` framed to fit `target`, without reading it back.
+fn draw_framed(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    scene: &mut SceneRenderer,
+    target: &RenderTarget,
+    (model, at): (&Model, Option<(usize, f32)>),
+    view: &ViewSettings,
+) {
+    let pose = Pose::sample(model, at.map(|a| a.0), at.map_or(0.0, |a| a.1), view.team);
+    let mut view = view.clone();
+    view.grid_unit = super::inspect::format_grid_unit(model);
+    let aspect = target.width as f32 / target.height as f32;
+    let points = framing_points(model, at.map(|a| a.0), &pose, &view);
+    view.camera.frame_points(&points, aspect);
+    scene.set_model(device, queue, model);
+    scene.render(device, queue, target, &pose, &view);
 }
 
 /// Draws `model` framed to fit `target` and reads the picture back: in the rest pose, or
@@ -383,17 +547,10 @@ pub fn render_framed(
     queue: &wgpu::Queue,
     scene: &mut SceneRenderer,
     target: &RenderTarget,
-    (model, at): (&Model, Option<(usize, f32)>),
+    model: (&Model, Option<(usize, f32)>),
     view: &ViewSettings,
 ) -> Result<image::RgbaImage, String> {
-    let pose = Pose::sample(model, at.map(|a| a.0), at.map_or(0.0, |a| a.1), view.team);
-    let mut view = view.clone();
-    view.grid_unit = super::inspect::format_grid_unit(model);
-    let aspect = target.width as f32 / target.height as f32;
-    let points = framing_points(model, at.map(|a| a.0), &pose, &view);
-    view.camera.frame_points(&points, aspect);
-    scene.set_model(device, queue, model);
-    scene.render(device, queue, target, &pose, &view);
+    draw_framed(device, queue, scene, target, model, view);
     target.read_rgba(device, queue).map_err(|e| e.to_string())
 }
 
