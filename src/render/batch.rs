@@ -430,7 +430,25 @@ fn render_loop(
         done.image = slots[f.slot].finish_readback(&device, f.index, f.mapped);
         done
     };
-    for p in rx {
+    loop {
+        let p = match rx.try_recv() {
+            Ok(p) => p,
+            Err(_) => {
+                // Nothing waiting (or the end): hand over what is drawn before blocking,
+                // so a gallery whose queue stays open gets its last pictures.
+                for slot in [next, 1 - next] {
+                    if let Some(f) = in_flight[slot].take()
+                        && tx.send(finish(f)).is_err()
+                    {
+                        return;
+                    }
+                }
+                match rx.recv() {
+                    Ok(p) => p,
+                    Err(_) => return,
+                }
+            }
+        };
         let Prepared { job, loaded, pages } = p;
         for (file, stamp, image) in pages {
             scene.provide_texture(file, stamp, image);
@@ -509,14 +527,6 @@ fn render_loop(
                     return;
                 }
             }
-        }
-    }
-    // The last two pictures, oldest first.
-    for slot in [next, 1 - next] {
-        if let Some(f) = in_flight[slot].take()
-            && tx.send(finish(f)).is_err()
-        {
-            return;
         }
     }
 }
