@@ -26,19 +26,12 @@ use vitrine::files::FileRef;
 
 struct Bench {
     state: AppState,
-    device: vitrine::render::wgpu::Device,
-    queue: vitrine::render::wgpu::Queue,
     cache: DiskCache,
 }
 
 fn frame(ui: &mut egui::Ui, b: &mut Bench) {
     let ctx = ui.ctx().clone();
-    vitrine::app::gallery::thumbs::sync(
-        &mut b.state,
-        &ctx,
-        Some((&b.device, &b.queue)),
-        Some(&b.cache),
-    );
+    vitrine::app::gallery::thumbs::sync(&mut b.state, &ctx, true, Some(&b.cache));
     let commands = window_ui(ui, &mut b.state, |_, _| Vec::new());
     for c in commands {
         let _ = apply(&mut b.state, c);
@@ -75,8 +68,6 @@ fn open(source: &Path, roots: &[PathBuf], cache: &DiskCache) -> Run {
     };
     let bench = Bench {
         state: AppState::new(settings, None),
-        device: rs.device.clone(),
-        queue: rs.queue.clone(),
         cache: cache.clone(),
     };
     let mut h: Harness<'static, Bench> = Harness::builder()
@@ -123,12 +114,27 @@ fn main() {
         eprintln!("SKIPPED: ../shared/corpus not found");
         return;
     }
+    // `cargo bench --bench gallery -- memory`: only the memory figure, in a fresh process.
+    let only_memory = std::env::args().any(|a| a == "memory");
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("load average at start: {}", load.trim());
     let wz = shared.join("wz2100");
     let base = wz.join("data/base");
 
     let tmp = tempfile::tempdir().unwrap();
+    if only_memory {
+        let cache = DiskCache::at(&tmp.path().join("all"));
+        let before = rss_mb();
+        let r = open(&shared, &[], &cache);
+        let grown = rss_mb() - before;
+        println!(
+            "memory: {} tiles grew the resident size by {grown:.0} MB ({:.0} MB per 1,000 \
+             tiles; the device, egui's renderer and the pipeline included)",
+            r.tiles,
+            grown * 1000.0 / r.tiles as f64
+        );
+        return;
+    }
     let cache = DiskCache::at(&tmp.path().join("mp"));
     let r = open(
         &wz.join("archives/mp.wz"),
@@ -157,19 +163,15 @@ fn main() {
     );
     let r = open(&wz, &[], &cache);
     println!(
-        "corpus/wz2100 cached: {} thumbnails in {:.2} s ({} from the cache)",
+        "corpus/wz2100 cached: {} thumbnails in {:.2} s ({} from the cache); frames: median \
+         {:.1} ms, p95 {:.1} ms over {} frames",
         r.tiles,
         r.all.as_secs_f64(),
-        r.from_cache
+        r.from_cache,
+        percentile(&r.frames, 0.5),
+        percentile(&r.frames, 0.95),
+        r.frames.len()
     );
 
-    let cache = DiskCache::at(&tmp.path().join("all"));
-    let before = rss_mb();
-    let r = open(&shared, &[], &cache);
-    let grown = rss_mb() - before;
-    println!(
-        "memory: {} tiles grew the resident size by {grown:.0} MB ({:.0} MB per 1,000 tiles)",
-        r.tiles,
-        grown * 1000.0 / r.tiles as f64
-    );
+    println!("memory: run `cargo bench --bench gallery -- memory` (a fresh process)");
 }

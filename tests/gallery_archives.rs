@@ -18,6 +18,7 @@ use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::files::FileRef;
 use vitrine::formats::LoadOptions;
+use vitrine::render::batch::BatchDevice;
 
 const PIE: &str = "PIE 3\nTYPE 200\nLEVELS 1\nLEVEL 1\nPOINTS 3\n\t0 0 0\n\t40 0 0\n\t0 40 0\n\
                    POLYGONS 1\n\t200 3 0 1 2 0 0 1 0 0 1\n";
@@ -115,8 +116,7 @@ fn a_hostile_archive_gives_error_tiles_and_the_rest_works() {
     let cache = DiskCache::at(&tmp.path().join("cache"));
     let key = render_key(0, [40, 40, 40], &LoadOptions::default());
     let mut t = Thumbnails::start(
-        gpu.device.clone(),
-        gpu.queue.clone(),
+        BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
         &g.tiles,
         key.clone(),
         &LoadOptions::default(),
@@ -142,8 +142,7 @@ fn a_hostile_archive_gives_error_tiles_and_the_rest_works() {
 
     // Reopened: the good ones come from the disk cache, nothing is drawn again.
     let mut again = Thumbnails::start(
-        gpu.device.clone(),
-        gpu.queue.clone(),
+        BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
         &state.gallery.as_ref().unwrap().tiles,
         key,
         &LoadOptions::default(),
@@ -195,8 +194,7 @@ fn every_model_of_mp_wz_loads_with_its_textures_and_renders() {
         ..Default::default()
     };
     let run = batch::start(
-        gpu.device.clone(),
-        gpu.queue.clone(),
+        BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
         BatchOptions::new((96, 96), view),
         || {
             let options = options.clone();

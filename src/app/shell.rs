@@ -34,6 +34,9 @@ pub struct ViewerApp {
     thumbnail_cache: Option<super::gallery::cache::DiskCache>,
     /// Watches the open files (View ▸ Watch files).
     live_reload: super::live_reload::LiveReload,
+    /// When the previous frame started (`RUST_LOG=vitrine::frames=debug` logs the
+    /// interval: the window's real frame rate, painting included).
+    last_frame: Option<std::time::Instant>,
 }
 
 impl ViewerApp {
@@ -66,6 +69,7 @@ impl ViewerApp {
                 .and_then(|d| super::crash_notice::CrashNotice::find(&d)),
             thumbnail_cache: super::gallery::cache::DiskCache::user(),
             live_reload: Default::default(),
+            last_frame: None,
         }
     }
 
@@ -224,6 +228,20 @@ impl ViewerApp {
 impl eframe::App for ViewerApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        let now = std::time::Instant::now();
+        if let Some(last) = self.last_frame.replace(now) {
+            let pending = self
+                .state
+                .gallery
+                .as_ref()
+                .and_then(|g| g.thumbs.as_ref())
+                .map_or(0, |t| t.total - t.done);
+            log::debug!(
+                target: "vitrine::frames",
+                "frame interval {:.1} ms, {pending} thumbnails pending",
+                (now - last).as_secs_f64() * 1000.0
+            );
+        }
         let dt = ctx.input(|i| i.stable_dt);
         if super::timeline::tick(&mut self.state, dt) {
             ctx.request_repaint();
@@ -238,7 +256,7 @@ impl eframe::App for ViewerApp {
         super::gallery::thumbs::sync(
             &mut self.state,
             &ctx,
-            rs.map(|r| (&r.device, &r.queue)),
+            rs.is_some(),
             self.thumbnail_cache.as_ref(),
         );
         let mut commands: Vec<AppCommand> = self.dialogs.poll().into_iter().collect();

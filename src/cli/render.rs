@@ -401,8 +401,7 @@ fn run_batch(
     // Parsing and texture decoding on one thread per core, drawing on one, PNG encoding
     // and writing here: see `render::batch`.
     let run = batch::start(
-        gpu.device.clone(),
-        gpu.queue.clone(),
+        batch::BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
         BatchOptions::new(args.size, view.clone()),
         || {
             let mut resolver = Resolver::new();

@@ -208,15 +208,21 @@ struct Prepared {
     pages: Vec<(FileRef, Stamp, Result<image::RgbaImage, String>)>,
 }
 
+/// The device a batch draws on.
+#[derive(Debug, Clone)]
+pub enum BatchDevice {
+    /// This one (the command line's).
+    Shared(wgpu::Device, wgpu::Queue),
+    /// A device of its own, created on the render thread ([`super::Gpu::headless`]): the
+    /// window's gallery uses one, so its thumbnails never queue behind the window's
+    /// frames (or the frames behind them); a failure becomes every job's error.
+    Own,
+}
+
 /// Starts a batch on `device`/`queue`. `make_loader` is called once per prepare thread
 /// (so each can keep its own look-up caches); the loader turns a file into a model to
 /// draw (or a picture it already has).
-pub fn start<L>(
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    options: BatchOptions,
-    make_loader: impl Fn() -> L,
-) -> Batch
+pub fn start<L>(device: BatchDevice, options: BatchOptions, make_loader: impl Fn() -> L) -> Batch
 where
     L: FnMut(&FileRef) -> Result<Step, String> + Send + 'static,
 {
@@ -238,7 +244,7 @@ where
     drop(prepared_tx);
     let spawned = std::thread::Builder::new()
         .name("vitrine render".into())
-        .spawn(move || render_loop(device, queue, options, prepared_rx, done_tx));
+        .spawn(move || render_loop(device, options, prepared_rx, done_tx));
     if let Err(e) = spawned {
         log::error!("could not start the render thread: {e}");
     }
@@ -412,12 +418,33 @@ struct InFlight {
 }
 
 fn render_loop(
-    device: wgpu::Device,
-    queue: wgpu::Queue,
+    device: BatchDevice,
     options: BatchOptions,
     rx: Receiver<Prepared>,
     tx: SyncSender<Rendered>,
 ) {
+    let (device, queue) = match device {
+        BatchDevice::Shared(d, q) => (d, q),
+        BatchDevice::Own => match super::Gpu::headless() {
+            Ok(g) => (g.device, g.queue),
+            Err(e) => {
+                for p in rx {
+                    let done = Rendered {
+                        id: p.job.id,
+                        file: p.job.file,
+                        image: Err(format!("no thumbnail: {e}")),
+                        warnings: Vec::new(),
+                        textures: Vec::new(),
+                        drawn: false,
+                    };
+                    if tx.send(done).is_err() {
+                        return;
+                    }
+                }
+                return;
+            }
+        },
+    };
     let mut scene = SceneRenderer::new(&device, &queue);
     let (w, h) = options.size;
     let slots = [Slot::new(&device, (w, h)), Slot::new(&device, (w, h))];

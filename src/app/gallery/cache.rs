@@ -8,7 +8,8 @@
 //! and [`RENDER_VERSION`]. Beside each `KEY.png` a `KEY.deps` lists the texture files it
 //! was drawn with and their [`Stamp`]s; a changed texture page makes the entry a miss, so
 //! a thumbnail never shows a stale texture. Files are written with
-//! [`crate::files::atomic`], so a crash never leaves half a PNG; a corrupt entry is a miss.
+//! [`crate::files::atomic::write_cache`] (temp file + rename, no `fsync`), so a crash
+//! never leaves half a PNG; a corrupt entry is a miss.
 //!
 //! Keys are 128-bit (two SipHash passes from the standard library, whose output may
 //! change between Rust releases: then the cache misses once, nothing worse). No
@@ -118,13 +119,27 @@ impl DiskCache {
         img: &image::RgbaImage,
         textures: &[(FileRef, Stamp)],
     ) -> Result<(), String> {
-        crate::cli::render::write_png_atomic(&self.png(key), img)?;
+        use image::ImageEncoder;
+        use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+        let mut png = Vec::new();
+        PngEncoder::new_with_quality(&mut png, CompressionType::Fast, FilterType::Adaptive)
+            .write_image(
+                img.as_raw(),
+                img.width(),
+                img.height(),
+                image::ExtendedColorType::Rgba8,
+            )
+            .map_err(|e| e.to_string())?;
+        let write = |path: &Path, bytes: &[u8]| {
+            crate::files::atomic::write_cache(path, bytes).map_err(|e| e.to_string())
+        };
+        write(&self.png(key), &png)?;
         let deps: String = textures
             .iter()
             .map(|(f, s)| format!("{} {} {f}\n", s.modified_ns, s.len))
             .collect();
         // The list last: an entry without it is a miss.
-        crate::files::atomic::write(&self.deps(key), deps.as_bytes()).map_err(|e| e.to_string())
+        write(&self.deps(key), deps.as_bytes())
     }
 }
 

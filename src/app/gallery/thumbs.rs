@@ -22,7 +22,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Textures made from finished thumbnails per frame, at most (a frame stays short).
-const TEXTURES_PER_FRAME: usize = 48;
+const TEXTURES_PER_FRAME: usize = 64;
+/// While thumbnails stream in, the window is asked to redraw at most this often: on a
+/// software rasteriser a frame of the whole window costs as much as dozens of thumbnails,
+/// and user input still redraws at once.
+const REPAINT_EVERY: Duration = Duration::from_millis(250);
 
 /// A finished thumbnail for the UI.
 struct Finished {
@@ -75,11 +79,10 @@ pub fn render_key(team: usize, background: [u8; 3], options: &LoadOptions) -> Re
 }
 
 impl Thumbnails {
-    /// Starts making thumbnails of `tiles` on `device`; `repaint` is called whenever one
-    /// is ready. `cache` is `None` to skip the disk cache.
+    /// Starts making thumbnails of `tiles` on `device`; `repaint` is called when some
+    /// are ready. `cache` is `None` to skip the disk cache.
     pub fn start(
-        device: wgpu::Device,
-        queue: wgpu::Queue,
+        device: batch::BatchDevice,
         tiles: &[Tile],
         settings: RenderKey,
         options: &LoadOptions,
@@ -96,7 +99,6 @@ impl Thumbnails {
         let keys: Arc<Mutex<HashMap<u64, Key>>> = Arc::default();
         let run = batch::start(
             device,
-            queue,
             BatchOptions {
                 results_capacity: 64,
                 ..BatchOptions::new((THUMB_PX, THUMB_PX), view)
@@ -232,7 +234,7 @@ impl Thumbnails {
         }
         if !self.pending.is_empty() {
             // More will come; the collector also asks for a repaint when they do.
-            ctx.request_repaint_after(Duration::from_millis(100));
+            ctx.request_repaint_after(REPAINT_EVERY);
         }
         changed
     }
@@ -261,6 +263,7 @@ fn collect(
     keys: Arc<Mutex<HashMap<u64, Key>>>,
     repaint: impl Fn(),
 ) {
+    let mut last_repaint = None;
     for done in run.results.iter() {
         let key = keys
             .lock()
@@ -285,18 +288,22 @@ fn collect(
         if tx.send(finished).is_err() {
             return;
         }
-        repaint();
+        if last_repaint.is_none_or(|t: Instant| t.elapsed() >= REPAINT_EVERY) {
+            last_repaint = Some(Instant::now());
+            repaint();
+        }
     }
 }
 
-/// Once a frame: starts the thumbnails of a new gallery on `gpu` (the window's device),
+/// Once a frame: starts the thumbnails of a new gallery (when `gpu`: the window has a
+/// renderer; they draw on a device of their own, [`batch::BatchDevice::Own`]),
 /// restarts them when the viewer's team colour, background or data roots change (the
 /// old pictures stay until the new ones replace them), and turns finished ones into
 /// textures. Without a GPU the tiles keep their name and format only.
 pub fn sync(
     state: &mut crate::app::state::AppState,
     ctx: &egui::Context,
-    gpu: Option<(&wgpu::Device, &wgpu::Queue)>,
+    gpu: bool,
     cache: Option<&DiskCache>,
 ) {
     let key = render_key(
@@ -309,17 +316,14 @@ pub fn sync(
         return;
     };
     let stale = g.thumbs.as_ref().is_some_and(|t| t.settings != key);
-    if (stale || g.thumbs.is_none())
-        && let Some((device, queue)) = gpu
-    {
+    if (stale || g.thumbs.is_none()) && gpu {
         let old = g.thumbs.take();
         let repaint = {
             let ctx = ctx.clone();
             move || ctx.request_repaint()
         };
         let mut t = Thumbnails::start(
-            device.clone(),
-            queue.clone(),
+            batch::BatchDevice::Own,
             &g.tiles,
             key,
             &options,
