@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Textures made from finished thumbnails per frame, at most (a frame stays short).
-const TEXTURES_PER_FRAME: usize = 64;
+const TEXTURES_PER_FRAME: usize = 256;
 /// While thumbnails stream in, the window is asked to redraw at most this often: on a
 /// software rasteriser a frame of the whole window costs as much as dozens of thumbnails,
 /// and user input still redraws at once.
