@@ -24,9 +24,12 @@
 //! Not here: ordering of results (they come in completion order, each with its job id),
 //! animation of the thumbnails.
 
+mod slot;
+
 use super::{RenderTarget, SceneRenderer, ViewSettings, framing_points};
 use crate::files::{FileRef, Stamp};
 use crate::model::{Model, Pose};
+use slot::Slot;
 use std::collections::{HashSet, VecDeque};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
@@ -308,105 +311,6 @@ fn texture_files(model: &Model) -> Vec<FileRef> {
         .filter_map(|t| t.resolved.clone())
         .filter(|f| seen.insert(f.clone()))
         .collect()
-}
-
-/// A render target and its readback buffer: two of them let the render thread draw the
-/// next model while the GPU (or lavapipe's threads) still works on the previous one.
-struct Slot {
-    target: RenderTarget,
-    buffer: wgpu::Buffer,
-    padded_row: u32,
-}
-
-impl Slot {
-    fn new(device: &wgpu::Device, (w, h): (u32, u32)) -> Slot {
-        let target = RenderTarget::new(device, w, h);
-        let padded_row = (target.width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
-            * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("vitrine batch readback"),
-            size: padded_row as u64 * target.height as u64,
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
-        });
-        Slot {
-            target,
-            buffer,
-            padded_row,
-        }
-    }
-
-    /// Queues the copy of the drawn picture into the buffer and asks for it mapped.
-    fn start_readback(
-        &self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-    ) -> (
-        wgpu::SubmissionIndex,
-        Receiver<Result<(), wgpu::BufferAsyncError>>,
-    ) {
-        let t = &self.target;
-        let mut enc = device.create_command_encoder(&Default::default());
-        enc.copy_texture_to_buffer(
-            t.color.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &self.buffer,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(self.padded_row),
-                    rows_per_image: Some(t.height),
-                },
-            },
-            wgpu::Extent3d {
-                width: t.width,
-                height: t.height,
-                depth_or_array_layers: 1,
-            },
-        );
-        let index = queue.submit([enc.finish()]);
-        let (tx, rx) = std::sync::mpsc::channel();
-        self.buffer
-            .slice(..)
-            .map_async(wgpu::MapMode::Read, move |r| {
-                let _ = tx.send(r);
-            });
-        (index, rx)
-    }
-
-    /// Waits for that copy and returns the picture.
-    fn finish_readback(
-        &self,
-        device: &wgpu::Device,
-        index: wgpu::SubmissionIndex,
-        mapped: Receiver<Result<(), wgpu::BufferAsyncError>>,
-    ) -> Result<image::RgbaImage, String> {
-        let t = &self.target;
-        device
-            .poll(wgpu::PollType::Wait {
-                submission_index: Some(index),
-                timeout: None,
-            })
-            .map_err(|e| format!("reading the picture back: {e}"))?;
-        mapped
-            .recv()
-            .map_err(|e| e.to_string())?
-            .map_err(|e| format!("reading the picture back: {e}"))?;
-        let row = (t.width * 4) as usize;
-        let mut out = Vec::with_capacity(row * t.height as usize);
-        {
-            let data = self
-                .buffer
-                .slice(..)
-                .get_mapped_range()
-                .map_err(|e| format!("reading the picture back: {e:?}"))?;
-            for r in data.chunks(self.padded_row as usize) {
-                out.extend_from_slice(&r[..row]);
-            }
-        }
-        self.buffer.unmap();
-        image::RgbaImage::from_raw(t.width, t.height, out)
-            .ok_or_else(|| "reading the picture back: size mismatch".into())
-    }
 }
 
 /// A picture drawn and being copied back.
