@@ -23,6 +23,10 @@ pub enum AppCommand {
     Open(FileRef),
     /// Show the Open dialog.
     OpenDialog,
+    /// Show a folder dialog; the folder opens as a gallery (File ▸ Open Folder…).
+    OpenFolderDialog,
+    /// A gallery action (open a folder or archive as a grid, step through its models).
+    Gallery(super::gallery::GalleryCommand),
     /// Forget the recent files.
     ClearRecent,
     /// Use team colour `n` (index into [`TEAM_COLOURS`]).
@@ -88,6 +92,8 @@ pub enum AppCommand {
     Inspect(super::inspect::InspectCommand),
     /// Load the open file again from disk (F5), keeping clip, time and camera.
     Reload,
+    /// Reload the open model when its files change on disk (View ▸ Watch files).
+    SetWatchFiles(bool),
     /// A timeline action on the open document's animation.
     Timeline(TimelineCommand),
     /// Show this PIE event model in place of the model (`None`: the model itself).
@@ -122,6 +128,8 @@ pub struct ScreenshotRequest {
 pub enum Effect {
     /// Run the Open dialog (off the UI thread), starting in this folder.
     PickModel(Option<PathBuf>),
+    /// Run a folder dialog for a folder to show as a gallery.
+    PickGalleryFolder(Option<PathBuf>),
     /// Run a folder dialog for the screenshot folder.
     PickScreenshotFolder(Option<PathBuf>),
     /// Run a folder (or archive) dialog for a data root to add.
@@ -169,6 +177,13 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
             None
         }
         AppCommand::OpenDialog => Some(Effect::PickModel(state.settings.last_folder.clone())),
+        AppCommand::OpenFolderDialog => Some(Effect::PickGalleryFolder(
+            state.settings.last_folder.clone(),
+        )),
+        AppCommand::Gallery(c) => {
+            super::gallery::apply(state, c);
+            None
+        }
         AppCommand::ClearRecent => {
             state.settings.recent_files.clear();
             state.save_settings();
@@ -304,6 +319,11 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
             display::reload(state);
             None
         }
+        AppCommand::SetWatchFiles(on) => {
+            state.settings.watch_files = on;
+            state.save_settings();
+            None
+        }
         AppCommand::Timeline(cmd) => {
             super::timeline::apply(state, cmd);
             None
@@ -348,6 +368,15 @@ fn open(state: &mut AppState, path: FileRef) {
     }
     // Remember absolute paths: recent files must work from any working directory.
     let path = absolute(path);
+    // A folder or an archive opens as a gallery of its models.
+    let path = match path {
+        FileRef::Disk(p) if crate::files::is_archive_path(&p) => FileRef::parse(&p),
+        other => other,
+    };
+    if crate::files::is_dir(&path) {
+        super::gallery::apply(state, super::gallery::GalleryCommand::OpenSource(path));
+        return;
+    }
     match load_model(&path, &state.load_options) {
         Ok(model) => {
             state.settings.add_recent(Path::new(&path.to_string()));
@@ -368,7 +397,7 @@ fn open(state: &mut AppState, path: FileRef) {
 }
 
 /// `path` with its file on disk made absolute (an archive entry keeps its inner path).
-fn absolute(path: FileRef) -> FileRef {
+pub fn absolute(path: FileRef) -> FileRef {
     let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     match path {
         FileRef::Disk(p) => FileRef::Disk(abs(&p)),

@@ -39,6 +39,21 @@ impl Dialogs {
         });
     }
 
+    /// Shows a folder dialog for a folder to open as a gallery.
+    pub fn pick_gallery_folder(&mut self, ctx: &egui::Context, start: Option<PathBuf>) {
+        self.spawn(ctx, move || {
+            let mut d = rfd::FileDialog::new().set_title("Open folder as a gallery");
+            if let Some(dir) = start.filter(|d| d.is_dir()) {
+                d = d.set_directory(dir);
+            }
+            d.pick_folder().map(|p| {
+                AppCommand::Gallery(super::gallery::GalleryCommand::OpenSource(
+                    crate::files::FileRef::Disk(p),
+                ))
+            })
+        });
+    }
+
     /// Shows a folder dialog for the screenshot folder.
     pub fn pick_screenshot_folder(&mut self, ctx: &egui::Context, start: Option<PathBuf>) {
         self.spawn(ctx, move || {

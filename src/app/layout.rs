@@ -25,12 +25,32 @@ pub fn window_ui(
     view_ui: impl FnOnce(&mut egui::Ui, &AppState) -> Vec<AppCommand>,
 ) -> Vec<AppCommand> {
     super::export_animation::poll(state);
-    let mut out = shortcuts(ui.ctx());
+    let gallery_shown = state.gallery.as_ref().is_some_and(|g| g.shown);
+    // Before the shortcuts: Esc goes back to the gallery when nothing is selected.
+    let mut out = if gallery_shown {
+        Vec::new()
+    } else {
+        super::gallery::ui::viewer_keys(ui.ctx(), state)
+    };
+    out.extend(shortcuts(ui.ctx()));
     out.extend(dropped_files(ui.ctx()));
 
     egui::Panel::top("menu bar").show(ui, |ui| {
         out.extend(menu_bar_ui(ui, state));
     });
+    if gallery_shown {
+        // The gallery takes the window below the menu bar.
+        egui::CentralPanel::default().show(ui, |ui| {
+            out.extend(super::gallery::ui::gallery_ui(ui, state))
+        });
+        hovered_files_ui(ui.ctx());
+        return out;
+    }
+    if state.gallery.is_some() {
+        egui::Panel::top("browse bar").show(ui, |ui| {
+            out.extend(super::gallery::ui::browse_bar_ui(ui, state))
+        });
+    }
     if let Some(err) = &state.load_error {
         egui::Panel::top("load error")
             .frame(
@@ -105,16 +125,25 @@ pub fn error_banner_ui(ui: &mut egui::Ui, err: &LoadFailure) -> Option<AppComman
     out
 }
 
-/// Files dropped on the window this frame: the first one is opened.
+/// Files dropped on the window this frame: one file opens in the viewer, a folder or an
+/// archive as a gallery of its models, several files as a gallery of them.
 fn dropped_files(ctx: &egui::Context) -> Option<AppCommand> {
-    ctx.input(|i| {
+    let files: Vec<crate::files::FileRef> = ctx.input(|i| {
         i.raw
             .dropped_files
             .iter()
             .map(|f| f.path().to_path_buf())
-            .find(|p| !p.as_os_str().is_empty())
-            .map(|p| AppCommand::Open(crate::files::FileRef::parse(&p)))
-    })
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(|p| crate::files::FileRef::parse(&p))
+            .collect()
+    });
+    match files.len() {
+        0 => None,
+        1 => files.into_iter().next().map(AppCommand::Open),
+        _ => Some(AppCommand::Gallery(
+            super::gallery::GalleryCommand::OpenFiles(files),
+        )),
+    }
 }
 
 /// While files are dragged over the window, says what dropping will do.
@@ -129,6 +158,11 @@ fn hovered_files_ui(ctx: &egui::Context) {
     let Some(first) = names.first() else {
         return;
     };
+    let what = if names.len() > 1 {
+        format!("Drop to open {} files as a gallery", names.len())
+    } else {
+        format!("Drop to open {first}")
+    };
     let screen = ctx.content_rect();
     let painter = ctx.layer_painter(egui::LayerId::new(
         egui::Order::Foreground,
@@ -138,7 +172,7 @@ fn hovered_files_ui(ctx: &egui::Context) {
     painter.text(
         screen.center(),
         egui::Align2::CENTER_CENTER,
-        format!("Drop to open {first}"),
+        what,
         egui::FontId::proportional(24.0),
         egui::Color32::WHITE,
     );

@@ -9,6 +9,9 @@ use eframe::egui::{self, Key, KeyboardShortcut, Modifiers};
 
 /// Ctrl+O.
 pub const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+/// Ctrl+Shift+O.
+pub const OPEN_FOLDER: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::O);
 /// F12.
 pub const SCREENSHOT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F12);
 /// Ctrl+F12.
@@ -51,6 +54,14 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 .clicked()
             {
                 out.push(AppCommand::OpenDialog);
+            }
+            let open_folder = ui.ctx().format_shortcut(&OPEN_FOLDER);
+            if ui
+                .add(egui::Button::new("Open Folder…").shortcut_text(open_folder))
+                .on_hover_text("Every model of a folder as a gallery of thumbnails")
+                .clicked()
+            {
+                out.push(AppCommand::OpenFolderDialog);
             }
             ui.menu_button("Open Recent", |ui| {
                 if state.settings.recent_files.is_empty() {
@@ -186,6 +197,18 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             ui.menu_button("Lighting", |ui| {
                 out.extend(super::lighting::lighting_ui(ui, state));
             });
+            let watch = state.settings.watch_files;
+            if ui
+                .add(egui::Button::new("Watch files").selected(watch))
+                .on_hover_text(
+                    "Reload the model when its file, parts or textures change on disk, \
+                     keeping the camera, clip and selection",
+                )
+                .clicked()
+            {
+                out.push(AppCommand::SetWatchFiles(!watch));
+            }
+            ui.separator();
             ui.menu_button("Colour mode", |ui| {
                 out.extend(super::format_panels::colour_mode_menu_ui(
                     ui,
@@ -207,8 +230,14 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
 /// The window-wide shortcuts, most specific first (egui ignores an unnamed Shift when
 /// matching, so Ctrl+Shift+E comes before Ctrl+E, Ctrl+F12 before F12): what
 /// [`shortcuts`] handles and the Help window lists.
-pub fn shortcut_table() -> [(KeyboardShortcut, AppCommand, &'static str); 7] {
+pub fn shortcut_table() -> [(KeyboardShortcut, AppCommand, &'static str); 8] {
     [
+        // Ctrl+Shift+O before Ctrl+O: egui ignores Shift when a shortcut does not name it.
+        (
+            OPEN_FOLDER,
+            AppCommand::OpenFolderDialog,
+            "Open a folder or archive as a gallery…",
+        ),
         (OPEN, AppCommand::OpenDialog, "Open a model…"),
         (
             CLEAN_SCREENSHOT,

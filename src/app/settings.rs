@@ -73,6 +73,8 @@ pub struct Settings {
     /// Side panel sections the user opened or closed, by title (absent: the section's
     /// default).
     pub open_sections: std::collections::BTreeMap<String, bool>,
+    /// Reload the open model when its files change on disk (View ▸ Watch files).
+    pub watch_files: bool,
 }
 
 impl Default for Settings {
@@ -99,6 +101,7 @@ impl Default for Settings {
             tileset: Default::default(),
             pet_rotations: Default::default(),
             open_sections: Default::default(),
+            watch_files: true,
         }
     }
 }

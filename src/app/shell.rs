@@ -30,6 +30,13 @@ pub struct ViewerApp {
     title: String,
     /// A crash report from an earlier run, offered once.
     crash_notice: Option<super::crash_notice::CrashNotice>,
+    /// Where gallery thumbnails are cached.
+    thumbnail_cache: Option<super::gallery::cache::DiskCache>,
+    /// Watches the open files (View ▸ Watch files).
+    live_reload: super::live_reload::LiveReload,
+    /// When the previous frame started (`RUST_LOG=vitrine::frames=debug` logs the
+    /// interval: the window's real frame rate, painting included).
+    last_frame: Option<std::time::Instant>,
 }
 
 impl ViewerApp {
@@ -61,6 +68,9 @@ impl ViewerApp {
             title: String::new(),
             crash_notice: crate::files::folders::config_dir()
                 .and_then(|d| super::crash_notice::CrashNotice::find(&d)),
+            thumbnail_cache: super::gallery::cache::DiskCache::user(),
+            live_reload: Default::default(),
+            last_frame: None,
         }
     }
 
@@ -68,6 +78,7 @@ impl ViewerApp {
     fn perform(&mut self, effect: Effect, ctx: &egui::Context, frame: &eframe::Frame) {
         match effect {
             Effect::PickModel(start) => self.dialogs.pick_model(ctx, start),
+            Effect::PickGalleryFolder(start) => self.dialogs.pick_gallery_folder(ctx, start),
             Effect::PickScreenshotFolder(start) => self.dialogs.pick_screenshot_folder(ctx, start),
             Effect::PickDataRoot {
                 archive,
@@ -218,11 +229,37 @@ impl ViewerApp {
 impl eframe::App for ViewerApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        let now = std::time::Instant::now();
+        if let Some(last) = self.last_frame.replace(now) {
+            let pending = self
+                .state
+                .gallery
+                .as_ref()
+                .and_then(|g| g.thumbs.as_ref())
+                .map_or(0, |t| t.total - t.done);
+            log::debug!(
+                target: "vitrine::frames",
+                "frame interval {:.1} ms, {pending} thumbnails pending",
+                (now - last).as_secs_f64() * 1000.0
+            );
+        }
         let dt = ctx.input(|i| i.stable_dt);
         if super::timeline::tick(&mut self.state, dt) {
             ctx.request_repaint();
         }
         self.recover_lost_device(frame.wgpu_render_state());
+        let wake = {
+            let ctx = ctx.clone();
+            move || ctx.request_repaint()
+        };
+        super::live_reload::sync(&mut self.state, &mut self.live_reload, wake);
+        let rs = frame.wgpu_render_state();
+        super::gallery::thumbs::sync(
+            &mut self.state,
+            &ctx,
+            rs.is_some(),
+            self.thumbnail_cache.as_ref(),
+        );
         let mut commands: Vec<AppCommand> = self.dialogs.poll().into_iter().collect();
         let viewport = &mut self.viewport;
         let rs = frame.wgpu_render_state();

@@ -105,6 +105,8 @@ pub struct AppState {
     pub animation_export: Option<super::export_animation::RunningExport>,
     /// The Help window's page, when it is open.
     pub help: Option<super::help::HelpTab>,
+    /// The gallery of a folder, an archive or dropped files, while open.
+    pub gallery: Option<super::gallery::Gallery>,
     /// Counter behind [`Document::generation`].
     next_generation: u64,
 }
@@ -135,6 +137,7 @@ impl AppState {
             settings,
             inspect: Default::default(),
             detected_warzone: crate::files::folders::find_warzone2100(),
+            gallery: None,
             next_generation: 1,
         }
     }

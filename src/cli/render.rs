@@ -4,8 +4,9 @@
 //! it, in one process on one device with one [`SceneRenderer`] and one [`RenderTarget`],
 //! output names mirroring the relative paths (`structs/blbhq.pie` →
 //! `OUTDIR/structs/blbhq.png`; see [`output_names`]: names never collide, and a PangYa
-//! character is rendered once, not once per part). PNG encoding and writing run on a
-//! second thread while the next model renders. A file that fails (or crashes the loader)
+//! character is rendered once, not once per part). The batch runs on
+//! [`crate::render::batch`]: parsing and texture decoding on one thread per core,
+//! drawing on one, PNG encoding and writing on this one, all overlapped. A file that fails (or crashes the loader)
 //! is listed at the end and the batch goes on; the exit code is 1 if any model failed.
 //!
 //! Animation: `--frame N` or `--time SECONDS` poses the model in a clip (`--clip NAME`,
@@ -15,10 +16,9 @@
 
 use crate::files::FileRef;
 use crate::formats::{self, LoadOptions, resolve::Resolver};
-use crate::model::{Model, Pose};
+use crate::model::Model;
 use crate::render::{
-    ColourMode, Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, framing_points,
-    team_by_name,
+    ColourMode, Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, team_by_name,
 };
 use clap::Args;
 use std::io::IsTerminal;
@@ -222,7 +222,8 @@ impl RenderArgs {
 }
 
 /// Renders `model` framed to fit and returns the pixels: in the rest pose, or at
-/// `at` = (clip, seconds), framed on all the clip's frames.
+/// `at` = (clip, seconds), framed on all the clip's frames
+/// ([`crate::render::batch::render_framed`]).
 pub fn render_model(
     gpu: &Gpu,
     scene: &mut SceneRenderer,
@@ -231,17 +232,7 @@ pub fn render_model(
     view: &ViewSettings,
     at: Option<(usize, f32)>,
 ) -> Result<image::RgbaImage, String> {
-    let pose = Pose::sample(model, at.map(|a| a.0), at.map_or(0.0, |a| a.1), view.team);
-    let mut view = view.clone();
-    view.grid_unit = crate::render::inspect::format_grid_unit(model);
-    let aspect = target.width as f32 / target.height as f32;
-    let points = framing_points(model, at.map(|a| a.0), &pose, &view);
-    view.camera.frame_points(&points, aspect);
-    scene.set_model(&gpu.device, &gpu.queue, model);
-    scene.render(&gpu.device, &gpu.queue, target, &pose, &view);
-    target
-        .read_rgba(&gpu.device, &gpu.queue)
-        .map_err(|e| e.to_string())
+    crate::render::batch::render_framed(&gpu.device, &gpu.queue, scene, target, (model, at), view)
 }
 
 /// Encodes `img` as PNG and writes it to `path` atomically ([`crate::files::atomic`]).
@@ -282,24 +273,16 @@ pub fn run(args: &RenderArgs) -> i32 {
             return super::exit::NO_GPU;
         }
     };
+    let view = args.view_settings();
+    let options = args.load.options();
+    if !is_file {
+        return run_batch(args, &input_path, &gpu, &view, &options);
+    }
     let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue);
     let (w, h) = args.size;
     let target = RenderTarget::new(&gpu.device, w, h);
-    let view = args.view_settings();
-    let options = args.load.options();
     if assembly {
         return crate::cli::assemble::render(args, &gpu, &mut scene, &target, &view);
-    }
-    if !is_file {
-        return run_batch(
-            args,
-            &input_path,
-            &gpu,
-            &mut scene,
-            &target,
-            &view,
-            &options,
-        );
     }
     let name = input.file_name();
     let result = super::catch_per_file(&input, || {
@@ -402,63 +385,62 @@ fn run_batch(
     args: &RenderArgs,
     input: &Path,
     gpu: &Gpu,
-    scene: &mut SceneRenderer,
-    target: &RenderTarget,
     view: &ViewSettings,
     options: &LoadOptions,
 ) -> i32 {
+    use crate::render::batch::{self, BatchOptions, Job, Loaded, Step};
     let walk = super::model_inputs(&[input.to_path_buf()]);
     let base = FileRef::parse(input);
     let items = output_names(&walk.files, &base);
-    // A thumbnail never needs texels finer than a few per pixel.
-    let longest = target.width.max(target.height);
-    scene.set_max_texture_size(&gpu.device, (longest * 4).next_power_of_two());
-    let mut resolver = Resolver::new();
     let start = std::time::Instant::now();
     let tty = std::io::stderr().is_terminal();
     let mut failures: Vec<(String, String)> = walk.errors.clone();
     let mut warned = 0usize;
 
-    // PNG encoding runs beside rendering; errors come back on `done`.
-    let (jobs, queue) = std::sync::mpsc::sync_channel::<(String, PathBuf, image::RgbaImage)>(4);
-    let writer = std::thread::spawn(move || {
-        let mut errors = Vec::new();
-        for (source, out, img) in queue {
-            if let Err(e) = write_png_atomic(&out, &img) {
-                errors.push((source, e));
+    // Parsing and texture decoding on one thread per core, drawing on one, PNG encoding
+    // and writing here: see `render::batch`.
+    let run = batch::start(
+        batch::BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
+        BatchOptions::new(args.size, view.clone()),
+        || {
+            let mut resolver = Resolver::new();
+            let (options, anim) = (options.clone(), args.anim.clone());
+            move |file: &FileRef| {
+                let model =
+                    formats::load_with(&mut resolver, file, &options).map_err(|e| e.to_string())?;
+                let at = anim.resolve(&model, true)?;
+                Ok(Step::Draw(Box::new(Loaded { model, at })))
             }
+        },
+    );
+    run.queue
+        .push(items.iter().enumerate().map(|(i, item)| Job {
+            id: i as u64,
+            file: item.file.clone(),
+        }));
+    run.queue.close();
+    let mut decoded = std::collections::HashSet::new();
+    for (n, done) in run.results.iter().enumerate() {
+        let item = &items[done.id as usize];
+        decoded.extend(done.textures.iter().cloned());
+        if !done.warnings.is_empty() {
+            warned += 1;
         }
-        errors
-    });
-
-    for (i, item) in items.iter().enumerate() {
-        let out = args.output.join(&item.output);
-        let rendered = super::catch_per_file(&item.file, || {
-            let model = formats::load_with(&mut resolver, &item.file, options)
-                .map_err(|e| e.to_string())?;
-            if !model.diagnostics.is_empty() {
-                warned += 1;
-            }
-            let at = args.anim.resolve(&model, true)?;
-            render_model(gpu, scene, target, &model, view, at)
+        let written = done.image.and_then(|img| {
+            super::catch_per_file(&item.file, || {
+                write_png_atomic(&args.output.join(&item.output), &img)
+            })
         });
-        match rendered {
-            Ok(img) => {
-                if jobs.send((item.file.to_string(), out, img)).is_err() {
-                    failures.push((item.file.to_string(), "PNG writer stopped".into()));
-                }
-            }
-            Err(e) => failures.push((item.file.to_string(), e)),
+        if let Err(e) = written {
+            failures.push((item.file.to_string(), e));
         }
-        let n = i + 1;
+        let n = n + 1;
         if tty {
             eprint!("\r[{n}/{}] {}\x1b[K", items.len(), item.output);
         } else if n % 100 == 0 || n == items.len() {
             eprintln!("[{n}/{}] {}", items.len(), item.output);
         }
     }
-    drop(jobs);
-    failures.extend(writer.join().unwrap_or_default());
     if tty {
         eprintln!();
     }
@@ -466,10 +448,10 @@ fn run_batch(
     let total = items.len() + walk.errors.len();
     let ok = total - failures.len();
     eprintln!(
-        "{ok} of {total} models rendered to {} in {secs:.2} s ({:.1} models/s); {} texture files decoded; {warned} with warnings",
+        "{ok} of {total} models rendered to {} in {secs:.2} s ({:.1} models/s); {} texture files used; {warned} with warnings",
         args.output.display(),
         items.len() as f64 / secs.max(1e-9),
-        scene.textures_decoded()
+        decoded.len()
     );
     for item in items.iter().filter(|i| !i.grouped.is_empty()) {
         let names: Vec<String> = item.grouped.iter().map(FileRef::file_name).collect();

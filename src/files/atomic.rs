@@ -107,6 +107,20 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     f.commit().map(|_| ())
 }
 
+/// Writes `bytes` to `path` atomically like [`write`] but without waiting for the disk
+/// (no `fsync`): for caches, where a reader must never see half a file but an entry lost
+/// in a power cut is only redone. A thumbnail cache of hundreds of files would otherwise
+/// wait for the disk hundreds of times.
+pub fn write_cache(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut f = AtomicFile::create(path)?;
+    f.write_all(bytes).map_err(|e| with_path(e, path))?;
+    let target = f.target;
+    f.tmp
+        .persist(&target)
+        .map_err(|e| with_path(e.error, &target))?;
+    Ok(())
+}
+
 /// Writes `bytes` as `folder/<stem>-<n>.<ext>` with the smallest `n ≥ 1` whose name is
 /// free, never replacing a file (two processes saving at once get different names).
 /// Returns the path written.

@@ -12,6 +12,8 @@ pub mod atomic;
 pub mod folders;
 mod path;
 pub mod walk;
+#[cfg(feature = "gui")]
+pub mod watch;
 
 pub use archive::{Archive, ReadSeek};
 pub use path::{ARCHIVE_EXTENSIONS, ARCHIVE_SEPARATOR, FileRef, is_archive_path, normalise_entry};

@@ -3,6 +3,7 @@
 //! screenshot code, `vitrine render` and the tests all use this same code. It knows
 //! nothing of egui and never branches on the file format.
 
+pub mod batch;
 mod camera;
 pub mod colour_mode;
 pub mod framing;

@@ -156,6 +156,23 @@ impl SceneRenderer {
         self.source = Some(model.clone());
     }
 
+    /// Hands over a texture decoded on another thread (see [`TextureCache::provide`]);
+    /// call before [`SceneRenderer::set_model`] of the model that uses it.
+    pub fn provide_texture(
+        &mut self,
+        file: crate::files::FileRef,
+        stamp: crate::files::Stamp,
+        image: Result<image::RgbaImage, String>,
+    ) {
+        self.textures.provide(file, stamp, image);
+    }
+
+    /// Drops the current model's GPU resources (texture cache excepted).
+    pub fn clear_model(&mut self) {
+        self.model = None;
+        self.source = None;
+    }
+
     /// Problems found by the last [`SceneRenderer::set_model`] that the loader could not
     /// know (texture files that exist but do not decode, too many joints).
     pub fn warnings(&self) -> &[String] {

@@ -60,6 +60,9 @@ const CACHE_BUDGET: u64 = 512 << 20;
 #[derive(Debug)]
 pub struct TextureCache {
     entries: HashMap<(FileRef, Stamp, TexClass), Entry>,
+    /// Images decoded ahead on another thread ([`TextureCache::provide`]), taken by the
+    /// next [`TextureCache::get`] of that version of the file instead of decoding again.
+    provided: HashMap<(FileRef, Stamp), Result<image::RgbaImage, String>>,
     generation: u64,
     max_size: u32,
     /// White 1×1 (untextured base; sRGB).
@@ -104,6 +107,7 @@ impl TextureCache {
         };
         TextureCache {
             entries: HashMap::new(),
+            provided: HashMap::new(),
             generation: 0,
             max_size: device.limits().max_texture_dimension_2d,
             white: one([255; 4], TexClass::Color, "vitrine white"),
@@ -132,8 +136,27 @@ impl TextureCache {
         self.generation += 1;
     }
 
+    /// Hands over `file` (at version `stamp`) decoded on another thread, so the render
+    /// thread only uploads it (the batch pipeline, [`super::batch`]). Ignored if that
+    /// version is already uploaded; a later version on disk is decoded afresh.
+    pub fn provide(
+        &mut self,
+        file: FileRef,
+        stamp: Stamp,
+        image: Result<image::RgbaImage, String>,
+    ) {
+        let uploaded = [TexClass::Color, TexClass::Data]
+            .iter()
+            .any(|c| self.entries.contains_key(&(file.clone(), stamp, *c)));
+        if !uploaded {
+            self.provided.insert((file, stamp), image);
+        }
+    }
+
     /// Evicts textures the current model does not use while the cache is over budget.
     pub fn end_model(&mut self) {
+        // Whatever was provided and not used by this model is not kept (memory).
+        self.provided.clear();
         let mut total: u64 = self.entries.values().map(entry_bytes).sum();
         if total <= CACHE_BUDGET {
             return;
@@ -171,7 +194,11 @@ impl TextureCache {
             e.last_used = generation;
             return e.result.clone();
         }
-        let result = decode(file).and_then(|img| {
+        let decoded = match self.provided.remove(&(file.clone(), stamp)) {
+            Some(image) => image,
+            None => decode(file),
+        };
+        let result = decoded.and_then(|img| {
             self.decoded += 1;
             let label = format!("vitrine texture {file}");
             // A page the GPU has no memory for falls back to the checkerboard with a

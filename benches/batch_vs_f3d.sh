@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# `vitrine render DIR` against f3d 4.0 on the same models, in the same run, alternating
+# (f3d, vitrine) ROUNDS times so both see the same machine load; prints each rate and the
+# ratio. f3d reads no Warzone 2100 format, so it renders Vitrine's glTF exports of the
+# corpus (textured, team colour baked): the same models, a format f3d reads natively.
+#
+#   python3 -m venv /tmp/f3d && /tmp/f3d/bin/pip install 'f3d==4.0.*'
+#   benches/batch_vs_f3d.sh [F3D_PYTHON] [ROUNDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+py=${1:-/tmp/f3d/bin/python}
+rounds=${2:-3}
+corpus=../shared/corpus/wz2100
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cargo build --release -q
+v=target/release/vitrine
+"$v" export "$corpus" -o "$tmp/glb" >/dev/null 2>&1 || true
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg); $(find "$tmp/glb" -name '*.glb' | wc -l) glTF files for f3d"
+for r in $(seq "$rounds"); do
+  rm -rf "$tmp/f3d" "$tmp/vit"
+  read -r f3d_rate n secs failed < <("$py" benches/f3d_batch.py "$tmp/glb" "$tmp/f3d" 256 2>/dev/null | tail -1)
+  line=$("$v" render "$corpus" -o "$tmp/vit" --size 256x256 2>&1 | grep 'models rendered')
+  vit_rate=$(sed -E 's/.*\(([0-9.]+) models\/s\).*/\1/' <<<"$line")
+  ratio=$(python3 -c "print(f'{$vit_rate / $f3d_rate:.1f}')")
+  echo "round $r: f3d $f3d_rate models/s ($n in $secs s, $failed failed); vitrine $vit_rate models/s; ratio ${ratio}x"
+done

@@ -1,0 +1,336 @@
+//! The gallery: every model of a folder, an archive or a set of dropped files as a grid of
+//! thumbnails; click or Enter opens one in the viewer, Esc (or the mouse's back button)
+//! comes back at the same scroll position, and in the viewer Page Up / Page Down step
+//! through the gallery's models in the order it shows them.
+//!
+//! [`Gallery`] is plain state (the tiles, the filter, the scroll position); [`apply`]
+//! carries out [`GalleryCommand`]s; [`ui`] draws the grid; [`thumbs`] renders thumbnails
+//! on worker threads through [`crate::render::batch`] and keeps them in the disk
+//! [`cache`]. Without a GPU (the kittests) tiles show their name and format only.
+
+pub mod cache;
+pub mod thumbs;
+pub mod ui;
+
+use super::state::AppState;
+use crate::files::FileRef;
+use crate::model::Format;
+
+/// Thumbnails are rendered at this many pixels a side (the size slider scales the
+/// tiles; 1,000 tiles of 128² RGBA are 64 MB).
+pub const THUMB_PX: u32 = 128;
+/// Tile sizes the slider offers, points.
+pub const TILE_SIZES: std::ops::RangeInclusive<f32> = 64.0..=192.0;
+
+/// The format's name on a tile and in the format filter.
+pub fn format_label(f: Format) -> &'static str {
+    match f {
+        Format::Pie => "PIE",
+        Format::Pmf => "PMF",
+        Format::Pet => "PET",
+        Format::Tpm => "TPM",
+    }
+}
+
+/// One model of the gallery.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tile {
+    /// The model file.
+    pub file: FileRef,
+    /// Its file name.
+    pub name: String,
+    /// Its format (by extension).
+    pub format: Format,
+    /// The sub-folder it is in, relative to the gallery's source (`""` at the top).
+    pub folder: String,
+    /// Why it has no thumbnail (the loader's message), once known.
+    pub error: Option<String>,
+}
+
+/// What the gallery shows: the tiles of a folder, an archive or dropped files.
+#[derive(Debug)]
+pub struct Gallery {
+    /// The folder or archive shown; `None` for a set of dropped files.
+    pub source: Option<FileRef>,
+    /// Title line (the folder's or archive's name, or "N dropped files").
+    pub title: String,
+    /// Every model found, in walk order.
+    pub tiles: Vec<Tile>,
+    /// Entries that could not be read while listing (path, message).
+    pub listing_errors: Vec<(String, String)>,
+    /// Filter text: tiles whose relative path contains it (any case).
+    pub filter: String,
+    /// Only this format, if set.
+    pub format: Option<Format>,
+    /// Group the tiles under a heading per sub-folder.
+    pub group: bool,
+    /// Tile width, points.
+    pub tile_size: f32,
+    /// Whether the gallery is on screen (else the viewer is, with the gallery kept for
+    /// Page Up / Page Down and for coming back).
+    pub shown: bool,
+    /// The tile with the keyboard focus (index into `tiles`).
+    pub selected: Option<usize>,
+    /// The grid's scroll offset, points (kept while the viewer is shown).
+    pub scroll: f32,
+    /// Set on coming back: the next frame scrolls to `scroll`.
+    pub restore_scroll: bool,
+    /// Thumbnails: the worker, the textures, the progress (the window attaches it).
+    pub thumbs: Option<thumbs::Thumbnails>,
+}
+
+/// A gallery action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GalleryCommand {
+    /// Show the models of this folder or archive (`a.wz` or `a.wz!/folder`).
+    OpenSource(FileRef),
+    /// Show these dropped files (and the models in dropped folders and archives).
+    OpenFiles(Vec<FileRef>),
+    /// Open tile `i` (an index into the tiles) in the viewer.
+    OpenTile(usize),
+    /// Back from the viewer to the gallery (Esc, the mouse's back button).
+    Back,
+    /// Close the gallery.
+    Close,
+    /// In the viewer: open the next (+1) or previous (−1) model of the gallery, or of the
+    /// open file's folder when there is no gallery.
+    Step(i32),
+    /// Give tile `i` the keyboard focus.
+    Select(usize),
+}
+
+impl Gallery {
+    /// A gallery of the model files `files` found under `source`.
+    fn new(source: Option<FileRef>, title: String, walk: crate::files::walk::Walk) -> Self {
+        let tiles = walk
+            .files
+            .into_iter()
+            .filter_map(|file| {
+                let name = file.file_name();
+                let format = crate::formats::format_for_name(&name)?;
+                let folder = source
+                    .as_ref()
+                    .and_then(|s| file.relative_to(s))
+                    .and_then(|r| r.rsplit_once('/').map(|(d, _)| d.to_string()))
+                    .unwrap_or_else(|| match source {
+                        Some(_) => String::new(),
+                        None => file.parent().map(|p| p.to_string()).unwrap_or_default(),
+                    });
+                Some(Tile {
+                    file,
+                    name,
+                    format,
+                    folder,
+                    error: None,
+                })
+            })
+            .collect();
+        Gallery {
+            source,
+            title,
+            tiles,
+            listing_errors: walk.errors,
+            filter: String::new(),
+            format: None,
+            group: true,
+            tile_size: 112.0,
+            shown: true,
+            selected: None,
+            scroll: 0.0,
+            restore_scroll: false,
+            thumbs: None,
+        }
+    }
+
+    /// The gallery of a folder or an archive (or a folder inside one).
+    pub fn of_source(source: FileRef) -> Self {
+        let walk = crate::files::walk::walk(
+            &[std::path::PathBuf::from(source.to_string())],
+            crate::formats::is_model_name,
+        );
+        let title = source.file_name();
+        Gallery::new(Some(source), title, walk)
+    }
+
+    /// The gallery of dropped files (folders and archives among them are listed).
+    pub fn of_files(files: &[FileRef]) -> Self {
+        let inputs: Vec<std::path::PathBuf> = files
+            .iter()
+            .map(|f| std::path::PathBuf::from(f.to_string()))
+            .collect();
+        let walk = crate::files::walk::walk(&inputs, crate::formats::is_model_name);
+        Gallery::new(None, format!("{} dropped files", files.len()), walk)
+    }
+
+    /// The path shown and filtered on: relative to the source.
+    pub fn label(&self, tile: &Tile) -> String {
+        if tile.folder.is_empty() || self.source.is_none() {
+            tile.name.clone()
+        } else {
+            format!("{}/{}", tile.folder, tile.name)
+        }
+    }
+
+    /// Indices of the tiles that pass the filter, in the order shown (by sub-folder when
+    /// grouped, keeping the walk order inside each).
+    pub fn visible(&self) -> Vec<usize> {
+        let needle = self.filter.trim().to_lowercase();
+        let mut v: Vec<usize> = (0..self.tiles.len())
+            .filter(|&i| {
+                let t = &self.tiles[i];
+                self.format.is_none_or(|f| f == t.format)
+                    && (needle.is_empty() || self.label(t).to_lowercase().contains(&needle))
+            })
+            .collect();
+        if self.group {
+            v.sort_by(|&a, &b| self.tiles[a].folder.cmp(&self.tiles[b].folder));
+        }
+        v
+    }
+
+    /// The tile showing `file`, if any.
+    pub fn index_of(&self, file: &FileRef) -> Option<usize> {
+        self.tiles.iter().position(|t| t.file == *file)
+    }
+
+    /// How many tiles of each format (for the format filter).
+    pub fn format_counts(&self) -> Vec<(Format, usize)> {
+        [Format::Pie, Format::Pmf, Format::Pet, Format::Tpm]
+            .into_iter()
+            .map(|f| (f, self.tiles.iter().filter(|t| t.format == f).count()))
+            .filter(|(_, n)| *n > 0)
+            .collect()
+    }
+}
+
+/// Carries out a gallery command.
+pub fn apply(state: &mut AppState, cmd: GalleryCommand) {
+    match cmd {
+        GalleryCommand::OpenSource(source) => {
+            let g = Gallery::of_source(super::commands::absolute(source));
+            show(state, g);
+        }
+        GalleryCommand::OpenFiles(files) => {
+            let files: Vec<FileRef> = files.into_iter().map(super::commands::absolute).collect();
+            let g = Gallery::of_files(&files);
+            show(state, g);
+        }
+        GalleryCommand::OpenTile(i) => {
+            let Some(file) = state.gallery.as_ref().and_then(|g| g.tiles.get(i)) else {
+                return;
+            };
+            let file = file.file.clone();
+            let before = state.document.as_ref().map(|d| d.generation);
+            super::commands::apply(state, super::commands::AppCommand::Open(file));
+            let opened = state.document.as_ref().map(|d| d.generation) != before;
+            let error = state.load_error.take().filter(|_| !opened);
+            if let Some(g) = &mut state.gallery {
+                g.selected = Some(i);
+                g.shown = !opened;
+                if let (Some(e), Some(t)) = (&error, g.tiles.get_mut(i)) {
+                    // The gallery stays; the tile turns red and says why.
+                    t.error = Some(e.message.clone());
+                }
+            }
+            if let Some(e) = error {
+                state.toasts.error(format!(
+                    "Could not open {}: {}",
+                    e.path.file_name(),
+                    e.message
+                ));
+            }
+        }
+        GalleryCommand::Back => {
+            if let Some(g) = &mut state.gallery
+                && !g.shown
+            {
+                g.shown = true;
+                g.restore_scroll = true;
+            }
+        }
+        GalleryCommand::Close => state.gallery = None,
+        GalleryCommand::Step(by) => step(state, by),
+        GalleryCommand::Select(i) => {
+            if let Some(g) = &mut state.gallery
+                && i < g.tiles.len()
+            {
+                g.selected = Some(i);
+            }
+        }
+    }
+}
+
+fn show(state: &mut AppState, g: Gallery) {
+    if g.tiles.is_empty() {
+        let what = g.source.as_ref().map_or(g.title.clone(), |s| s.to_string());
+        state
+            .toasts
+            .error(format!("No model files found in {what}"));
+        return;
+    }
+    if let Some(source) = &g.source
+        && let Some(dir) = source.disk_file().parent()
+    {
+        state.settings.last_folder = Some(dir.to_path_buf());
+    }
+    state.gallery = Some(g);
+}
+
+/// The models Page Up / Page Down step through from the open document: the gallery's, in
+/// the order shown, when the document is one of them; else the model files of the
+/// document's folder (or archive folder).
+pub fn browse_list(state: &AppState) -> Vec<FileRef> {
+    let Some(doc) = &state.document else {
+        return Vec::new();
+    };
+    if let Some(g) = &state.gallery
+        && g.index_of(&doc.path).is_some()
+    {
+        let visible = g.visible();
+        let list: Vec<FileRef> = visible.iter().map(|&i| g.tiles[i].file.clone()).collect();
+        if list.contains(&doc.path) {
+            return list;
+        }
+        return g.tiles.iter().map(|t| t.file.clone()).collect();
+    }
+    let Some(dir) = doc.path.parent() else {
+        return Vec::new();
+    };
+    crate::files::list(&dir)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(name, _, kind)| {
+            *kind == crate::files::EntryKind::File && crate::formats::is_model_name(name)
+        })
+        .map(|(_, f, _)| f)
+        .collect()
+}
+
+fn step(state: &mut AppState, by: i32) {
+    let list = browse_list(state);
+    let Some(doc) = &state.document else {
+        return;
+    };
+    let Some(at) = list.iter().position(|f| *f == doc.path) else {
+        return;
+    };
+    let next = at as i64 + by as i64;
+    let Some(file) = usize::try_from(next)
+        .ok()
+        .and_then(|n| list.get(n))
+        .cloned()
+    else {
+        state.toasts.info(if by > 0 {
+            "Last model of the list"
+        } else {
+            "First model of the list"
+        });
+        return;
+    };
+    if let Some(g) = &mut state.gallery
+        && let Some(i) = g.index_of(&file)
+    {
+        g.selected = Some(i);
+    }
+    super::commands::apply(state, super::commands::AppCommand::Open(file));
+}
