@@ -4,7 +4,7 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{self, Queryable};
-use vitrine::app::crash_notice::{CrashNotice, ui};
+use vitrine::app::dialogs::crash_notice::{CrashNotice, ui};
 use vitrine::crash;
 
 struct Shown {

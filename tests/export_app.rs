@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::PathBuf;
 use vitrine::app::commands::{AppCommand, Effect, apply};
-use vitrine::app::export_gltf::ExportJobs;
+use vitrine::app::dialogs::export_gltf::ExportJobs;
 use vitrine::app::layout::window_ui;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;

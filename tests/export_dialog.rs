@@ -12,7 +12,7 @@ use egui_kittest::kittest::Queryable;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use vitrine::app::commands::{AppCommand, Effect, apply};
-use vitrine::app::export_animation::{AnimationOptions, ExportCommand, Source, start};
+use vitrine::app::dialogs::export_animation::{AnimationOptions, ExportCommand, Source, start};
 use vitrine::app::layout::window_ui;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;

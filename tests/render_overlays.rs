@@ -8,10 +8,10 @@ mod render_support;
 use glam::{Mat4, Vec2, Vec3};
 use render_support::{Rig, fixtures, framed};
 use vitrine::model::{CollisionBox, Connector, Model, Node, NodeKind, Pose, ShadowMesh, Skin};
-use vitrine::render::overlays::colours;
-use vitrine::render::picking::{Ray, ray_through, ray_triangle};
-use vitrine::render::posed::shadow_casters;
-use vitrine::render::shadows::shadow_light;
+use vitrine::render::inspect::overlays::colours;
+use vitrine::render::inspect::picking::{Ray, ray_through, ray_triangle};
+use vitrine::render::inspect::posed::shadow_casters;
+use vitrine::render::inspect::shadows::shadow_light;
 use vitrine::render::{Camera, Lighting, OverlayKind, Overlays, ViewSettings};
 
 const SIZE: u32 = 160;
@@ -388,7 +388,7 @@ fn bones_join_each_joint_to_its_parent_over_the_mesh() {
         "joint at the centre {c:?}"
     );
     // The window labels the joints by name.
-    let names: Vec<String> = vitrine::render::overlays::labels(
+    let names: Vec<String> = vitrine::render::inspect::overlays::labels(
         &model,
         &Pose::rest(&model),
         &view_for(&model, only(OverlayKind::Bones)),

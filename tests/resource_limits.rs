@@ -329,7 +329,7 @@ mod unix {
             assert_eq!(libc::setrlimit(libc::RLIMIT_FSIZE, &limit), 0);
         }
         let png = vec![7u8; 64 * 1024];
-        let result = vitrine::app::screenshot::save_unique(&shots, "tank", &png);
+        let result = vitrine::app::dialogs::screenshot::save_unique(&shots, "tank", &png);
         let left: Vec<String> = std::fs::read_dir(&shots)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

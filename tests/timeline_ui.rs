@@ -260,12 +260,12 @@ fn reloading_keeps_clip_and_time() {
     let mut s = AppState::new(Settings::default(), None);
     let _ = apply(&mut s, AppCommand::Open(dir.join("pmf/robot.pmf").into()));
     for cmd in [
-        vitrine::app::playback::TimelineCommand::SelectClip {
+        vitrine::app::timeline::playback::TimelineCommand::SelectClip {
             clip: 1,
             motion: None,
         },
-        vitrine::app::playback::TimelineCommand::Seek(0.5),
-        vitrine::app::playback::TimelineCommand::PlayPause,
+        vitrine::app::timeline::playback::TimelineCommand::Seek(0.5),
+        vitrine::app::timeline::playback::TimelineCommand::PlayPause,
     ] {
         let _ = apply(&mut s, AppCommand::Timeline(cmd));
     }

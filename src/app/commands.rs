@@ -5,9 +5,9 @@
 //! back as an [`Effect`] for the window code to perform. So the whole command logic runs
 //! in tests without a window.
 
-use super::display;
-use super::playback::TimelineCommand;
+use super::panels::display;
 use super::state::{AppState, LoadFailure, ScreenshotDialog, load_model};
+use super::timeline::playback::TimelineCommand;
 use crate::files::FileRef;
 use crate::render::{TEAM_COLOURS, ViewPreset};
 use std::path::{Path, PathBuf};
@@ -107,7 +107,7 @@ pub enum AppCommand {
     /// Export the open model as glTF to this `.glb` / `.gltf` path.
     ExportGltf(PathBuf),
     /// The Export animation dialog, the running export and its toast.
-    Export(super::export_animation::ExportCommand),
+    Export(super::dialogs::export_animation::ExportCommand),
     /// A change to the light (View ▸ Lighting, Ctrl + drag, Ctrl+L).
     Light(super::lighting::LightCommand),
     /// The Help window (Help menu, F1, `?`).
@@ -329,7 +329,7 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
             None
         }
         AppCommand::ShowEvent(index) => {
-            super::event_models::show_event(state, index);
+            super::timeline::event_models::show_event(state, index);
             None
         }
         AppCommand::Assemble(cmd) => super::panels::assemble::apply(state, cmd),
@@ -343,7 +343,7 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
                 .path
                 .parent()
                 .and_then(|p| p.as_disk().map(Path::to_path_buf));
-            let name = super::export_gltf::default_file_name(&doc.stem());
+            let name = super::dialogs::export_gltf::default_file_name(&doc.stem());
             Some(Effect::PickExportPath(start, name))
         }
         AppCommand::ExportGltf(path) => {
@@ -351,10 +351,10 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
                 state.toasts.error("Nothing to export: no model is open");
                 return None;
             }
-            let options = super::export_gltf::window_options(state.settings.team);
+            let options = super::dialogs::export_gltf::window_options(state.settings.team);
             Some(Effect::ExportGltf(path, options))
         }
-        AppCommand::Export(cmd) => super::export_animation::apply(state, cmd),
+        AppCommand::Export(cmd) => super::dialogs::export_animation::apply(state, cmd),
     }
 }
 

@@ -6,7 +6,7 @@
 
 use super::commands::{AppCommand, MAX_SCREENSHOT_SIDE, ScreenshotRequest};
 use super::menu::{menu_bar_ui, shortcuts};
-use super::side_panel::side_panel_ui;
+use super::panels::side_panel::side_panel_ui;
 use super::state::{AppState, LoadFailure, ScreenshotDialog};
 use crate::files::file_name;
 use eframe::egui;
@@ -24,7 +24,7 @@ pub fn window_ui(
     state: &mut AppState,
     view_ui: impl FnOnce(&mut egui::Ui, &AppState) -> Vec<AppCommand>,
 ) -> Vec<AppCommand> {
-    super::export_animation::poll(state);
+    super::dialogs::export_animation::poll(state);
     let gallery_shown = state.gallery.as_ref().is_some_and(|g| g.shown);
     // Before the shortcuts: Esc goes back to the gallery when nothing is selected.
     let mut out = if gallery_shown {
@@ -88,7 +88,7 @@ pub fn window_ui(
 
 /// The Export animation dialog and the progress of a running export.
 fn animation_windows_ui(ctx: &egui::Context, state: &mut AppState) -> Vec<AppCommand> {
-    use super::export_animation::{dialog_ui, job, progress_ui};
+    use super::dialogs::export_animation::{dialog_ui, job, progress_ui};
     let mut out = Vec::new();
     if let Some(run) = &state.animation_export {
         out.extend(progress_ui(ctx, run));

@@ -1,7 +1,7 @@
 //! The menu bar (File, View, Settings, Help) and the window-wide keyboard shortcuts.
 
 use super::commands::{AppCommand, ScreenshotRequest};
-use super::export_animation::ExportCommand;
+use super::dialogs::export_animation::ExportCommand;
 use super::state::AppState;
 use crate::files::file_name;
 use crate::render::ViewPreset;
@@ -192,7 +192,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             {
                 out.push(AppCommand::ToggleOrtho);
             }
-            out.extend(super::overlay_menu::overlay_menu_ui(ui, state));
+            out.extend(super::inspect::overlay_menu::overlay_menu_ui(ui, state));
             ui.separator();
             ui.menu_button("Lighting", |ui| {
                 out.extend(super::lighting::lighting_ui(ui, state));
@@ -210,7 +210,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             }
             ui.separator();
             ui.menu_button("Colour mode", |ui| {
-                out.extend(super::format_panels::colour_mode_menu_ui(
+                out.extend(super::panels::format_panels::colour_mode_menu_ui(
                     ui,
                     state.colour_mode,
                 ));
@@ -219,7 +219,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
         ui.menu_button("Settings", |ui| {
             ui.menu_button("Data roots", |ui| {
                 ui.set_max_width(520.0);
-                out.extend(super::data_roots::data_roots_ui(ui, state));
+                out.extend(super::panels::data_roots::data_roots_ui(ui, state));
             });
         });
         ui.menu_button("Help", |ui| out.extend(super::help::help_menu_ui(ui)));
@@ -272,6 +272,6 @@ pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
     });
     out.extend(super::help::shortcuts(ctx));
     out.extend(super::lighting::shortcuts(ctx));
-    out.extend(super::overlay_menu::shortcuts(ctx));
+    out.extend(super::inspect::overlay_menu::shortcuts(ctx));
     out
 }

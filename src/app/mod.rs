@@ -6,36 +6,21 @@
 //! integration and [`viewport`] the GPU view, drawn by the shared windowless renderer.
 
 pub mod commands;
-pub mod crash_notice;
-pub mod data_roots;
 pub mod dialogs;
-pub mod display;
-pub mod event_models;
-pub mod export_animation;
-pub mod export_gltf;
 pub mod fonts;
-pub mod format_panels;
 pub mod gallery;
 pub mod help;
-pub mod hierarchy;
 pub mod inspect;
 pub mod layout;
 pub mod lighting;
 pub mod live_reload;
 pub mod menu;
-pub mod overlay_menu;
 pub mod panels;
-pub mod playback;
-pub mod screenshot;
 pub mod settings;
 pub mod shell;
-pub mod side_panel;
 pub mod state;
-pub mod stats;
-pub mod team_picker;
 pub mod timeline;
 pub mod toasts;
-pub mod view_inspect;
 pub mod viewport;
 
 use eframe::egui;

@@ -4,8 +4,8 @@
 
 use super::commands::{AppCommand, Effect, ScreenshotRequest, apply};
 use super::dialogs::Dialogs;
+use super::dialogs::screenshot::{clean_view, encode_png, render_image, save_unique};
 use super::layout::window_ui;
-use super::screenshot::{clean_view, encode_png, render_image, save_unique};
 use super::state::AppState;
 use super::viewport::Viewport;
 use eframe::egui;
@@ -22,14 +22,14 @@ pub struct ViewerApp {
     view_error: String,
     dialogs: Dialogs,
     /// glTF exports running on worker threads.
-    exports: super::export_gltf::ExportJobs,
+    exports: super::dialogs::export_gltf::ExportJobs,
     /// Close the window after this many frames (`VITRINE_EXIT_AFTER_FRAMES`, for the
     /// smoke test).
     exit_after_frames: Option<u64>,
     frames: u64,
     title: String,
     /// A crash report from an earlier run, offered once.
-    crash_notice: Option<super::crash_notice::CrashNotice>,
+    crash_notice: Option<super::dialogs::crash_notice::CrashNotice>,
     /// Where gallery thumbnails are cached.
     thumbnail_cache: Option<super::gallery::cache::DiskCache>,
     /// Watches the open files (View ▸ Watch files).
@@ -67,7 +67,7 @@ impl ViewerApp {
             frames: 0,
             title: String::new(),
             crash_notice: crate::files::folders::config_dir()
-                .and_then(|d| super::crash_notice::CrashNotice::find(&d)),
+                .and_then(|d| super::dialogs::crash_notice::CrashNotice::find(&d)),
             thumbnail_cache: super::gallery::cache::DiskCache::user(),
             live_reload: Default::default(),
             last_frame: None,
@@ -107,7 +107,7 @@ impl ViewerApp {
             Effect::ExportAnimation(job) => match frame.wgpu_render_state() {
                 Some(rs) => {
                     let ctx = ctx.clone();
-                    super::export_animation::start(
+                    super::dialogs::export_animation::start(
                         &mut self.state,
                         rs.device.clone(),
                         rs.queue.clone(),
@@ -297,7 +297,7 @@ impl eframe::App for ViewerApp {
             }
         }
         if let Some(notice) = &mut self.crash_notice
-            && !super::crash_notice::ui(&ctx, notice)
+            && !super::dialogs::crash_notice::ui(&ctx, notice)
         {
             self.crash_notice = None;
         }

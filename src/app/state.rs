@@ -1,9 +1,9 @@
 //! The viewer's state as plain structs: the open document, the camera, the settings,
 //! messages for the user. Panels read it; only [`super::commands::apply`] changes it.
 
-use super::event_models::{ShownEvent, carry_over};
-use super::playback::Playback;
 use super::settings::{Settings, SettingsFile};
+use super::timeline::event_models::{ShownEvent, carry_over};
+use super::timeline::playback::Playback;
 use super::toasts::Toasts;
 use crate::files::FileRef;
 use crate::formats::{self, LoadOptions};
@@ -100,9 +100,9 @@ pub struct AppState {
     /// Settings ▸ Data roots.
     pub detected_warzone: Option<Vec<PathBuf>>,
     /// The Export animation dialog, when open.
-    pub animation_dialog: Option<super::export_animation::AnimationDialog>,
+    pub animation_dialog: Option<super::dialogs::export_animation::AnimationDialog>,
     /// The animation export running on its worker thread, if any.
-    pub animation_export: Option<super::export_animation::RunningExport>,
+    pub animation_export: Option<super::dialogs::export_animation::RunningExport>,
     /// The Help window's page, when it is open.
     pub help: Option<super::help::HelpTab>,
     /// The gallery of a folder, an archive or dropped files, while open.

@@ -170,7 +170,9 @@ impl Viewport {
             }
         }
         let mut out = camera_input(ui, &response);
-        out.extend(super::view_inspect::view_inspect_ui(ui, &response, state));
+        out.extend(super::inspect::view_inspect::view_inspect_ui(
+            ui, &response, state,
+        ));
         out
     }
 
@@ -296,7 +298,7 @@ pub fn view_keys() -> [(egui::Key, AppCommand, &'static str); 6] {
 }
 
 /// The mouse over the view ([`camera_input`], and clicks in
-/// [`super::view_inspect::view_inspect_ui`]), for the Help window. `{mod}` stands for the
+/// [`super::inspect::view_inspect::view_inspect_ui`]), for the Help window. `{mod}` stands for the
 /// light-drag modifier as the platform writes it.
 pub const MOUSE: &[(&str, &str)] = &[
     ("Left drag", "Orbit"),

@@ -29,8 +29,8 @@ pub fn framing_points(
     }
     if view.shadows || view.overlays.shadow_mesh {
         // The shadow mesh, and the shadow on the ground, belong in the picture too.
-        use super::shadows::{shadow_footprint, shadow_light};
-        let casters = super::posed::shadow_casters(model, pose, &view.node_mask);
+        use super::inspect::shadows::{shadow_footprint, shadow_light};
+        let casters = super::inspect::posed::shadow_casters(model, pose, &view.node_mask);
         let ground = points
             .iter()
             .chain(casters.iter().flatten())

@@ -12,8 +12,8 @@ pub const SCENE_WGSL: &str = include_str!("../../shaders/scene.wgsl");
 /// Every shader file of the renderer as `(file name, source)`, for validation tests.
 pub const SHADERS: &[(&str, &str)] = &[
     ("scene.wgsl", SCENE_WGSL),
-    ("overlay.wgsl", super::overlay_pass::OVERLAY_WGSL),
-    ("shadow.wgsl", super::shadows::SHADOW_WGSL),
+    ("overlay.wgsl", super::inspect::overlay_pass::OVERLAY_WGSL),
+    ("shadow.wgsl", super::inspect::shadows::SHADOW_WGSL),
 ];
 
 /// What selects a pipeline.

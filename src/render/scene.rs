@@ -17,11 +17,11 @@ use super::Lighting;
 use super::RenderTarget;
 use super::gpu_model::GpuModel;
 use super::inspect::node_shown;
-use super::overlay_pass::OverlayPass;
-use super::overlays::{self, OverlayInput};
+use super::inspect::overlay_pass::OverlayPass;
+use super::inspect::overlays::{self, OverlayInput};
+use super::inspect::posed::{posed_bounds, posed_meshes, shadow_casters};
+use super::inspect::shadows::{ShadowPass, ShadowSetup, shadow_light};
 use super::pipelines::Pipelines;
-use super::posed::{posed_bounds, posed_meshes, shadow_casters};
-use super::shadows::{ShadowPass, ShadowSetup, shadow_light};
 use super::target::COLOR_FORMAT;
 use super::textures::TextureCache;
 use super::uniforms::FrameUniform;
@@ -53,7 +53,7 @@ pub struct ViewSettings {
     /// How surfaces are coloured (materials, per node, by joint).
     pub colour_mode: ColourMode,
     /// Triangles and points marked over everything (a picked check finding).
-    pub highlight: super::highlight::Highlight,
+    pub highlight: super::inspect::highlight::Highlight,
 }
 
 impl Default for ViewSettings {
@@ -345,7 +345,7 @@ impl SceneRenderer {
                 grid_unit: unit,
             };
             let mut segments = overlays::build(&input);
-            segments.extend(super::highlight::segments(&input));
+            segments.extend(super::inspect::highlight::segments(&input));
             let tint = overlays::selection_triangles(&input);
             self.overlay_pass.prepare(
                 device,
@@ -408,7 +408,7 @@ fn clear_colour(bg: [u8; 4]) -> wgpu::Color {
 /// renderer draws them (skinned meshes by their joints); feed them to
 /// [`super::Camera::frame_points`].
 pub fn visible_points(model: &Model, pose: &Pose) -> Vec<Vec3> {
-    super::posed::posed_meshes(model, pose, &[])
+    super::inspect::posed::posed_meshes(model, pose, &[])
         .into_iter()
         .flat_map(|m| m.points)
         .collect()

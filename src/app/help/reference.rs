@@ -35,7 +35,7 @@ fn binding(keys: String, action: impl Into<String>) -> Binding {
 
 /// Every key and mouse binding of the window, grouped.
 pub fn sections(ctx: &egui::Context) -> Vec<Section> {
-    use super::super::{lighting, menu, overlay_menu, timeline, viewport};
+    use super::super::{inspect::overlay_menu, lighting, menu, timeline, viewport};
     let none = Modifiers::NONE;
     let modifier = lighting::modifier_name(ctx);
     let shortcut = |s: &KeyboardShortcut| ctx.format_shortcut(s);

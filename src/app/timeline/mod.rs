@@ -15,10 +15,13 @@
 //! Like the other panels it reads [`AppState`] and returns commands; [`apply`] and
 //! [`tick`] are the only places playback changes, and both sample the pose again.
 
+pub mod event_models;
+pub mod playback;
+
 use super::commands::AppCommand;
-use super::event_models::event_label;
-use super::playback::{LoopMode, MAX_SPEED, MIN_SPEED, Span, TimelineCommand};
 use super::state::{AppState, Document};
+use super::timeline::event_models::event_label;
+use super::timeline::playback::{LoopMode, MAX_SPEED, MIN_SPEED, Span, TimelineCommand};
 use crate::model::{Clip, Model};
 use eframe::egui;
 
@@ -129,7 +132,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
         transport_ui(ui, doc, &mut cmds);
         if icon_button_ui(ui, Icon::Record, "Export animation… (Ctrl+Shift+E)").clicked() {
             out.push(AppCommand::Export(
-                super::export_animation::ExportCommand::Show,
+                super::dialogs::export_animation::ExportCommand::Show,
             ));
         }
         if let Some(span) = span {

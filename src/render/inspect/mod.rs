@@ -9,6 +9,14 @@
 //!
 //! [`node_mask`]: super::ViewSettings::node_mask
 
+pub mod highlight;
+pub(crate) mod overlay_pass;
+pub mod overlays;
+pub mod picking;
+pub mod posed;
+pub mod shadows;
+pub(crate) mod stroke_font;
+
 use crate::model::{Model, Pose};
 
 /// The overlay toggles, persisted by the window and parsed by `vitrine render --overlays`.

@@ -10,8 +10,8 @@ mod dialog;
 
 pub use dialog::{dialog_ui, progress_ui};
 
-use super::commands::{AppCommand, Effect};
-use super::state::AppState;
+use crate::app::commands::{AppCommand, Effect};
+use crate::app::state::AppState;
 use crate::export::animation::{
     self as export, Encoding, ExportError, Format, FramePlan, Job, MAX_FPS, MAX_SIDE, Motion,
     Progress, Summary, frame_camera,

@@ -1,14 +1,14 @@
 //! Inspection on the 3D view: the name of the part under the cursor (CPU picking against
-//! the posed meshes, [`crate::render::picking`]), click to select it (click on nothing
+//! the posed meshes, [`crate::render::inspect::picking`]), click to select it (click on nothing
 //! clears the selection), and the text labels the renderer's line font cannot write
 //! (joint names) painted by egui over the image.
 
-use super::commands::AppCommand;
-use super::inspect::InspectCommand;
-use super::state::AppState;
-use crate::render::overlays::labels;
-use crate::render::picking::{Hit, pick, ray_through};
-use crate::render::posed::posed_meshes;
+use crate::app::commands::AppCommand;
+use crate::app::inspect::InspectCommand;
+use crate::app::state::AppState;
+use crate::render::inspect::overlays::labels;
+use crate::render::inspect::picking::{Hit, pick, ray_through};
+use crate::render::inspect::posed::posed_meshes;
 use eframe::egui;
 use glam::Vec2;
 

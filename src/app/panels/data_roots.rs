@@ -3,8 +3,8 @@
 //! root, a PangYa texture folder). The user orders it; a Warzone 2100 installation found
 //! on the machine is offered, never added unasked.
 
-use super::commands::AppCommand;
-use super::state::AppState;
+use crate::app::commands::AppCommand;
+use crate::app::state::AppState;
 use eframe::egui;
 use std::path::PathBuf;
 

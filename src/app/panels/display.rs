@@ -1,11 +1,11 @@
 //! Display commands that reload or recolour the open model: the colour mode, the PMF
-//! transform rules, the texture folder. [`super::commands::apply`] calls these; they
+//! transform rules, the texture folder. [`crate::app::commands::apply`] calls these; they
 //! change only [`AppState`].
 //!
 //! Changing a loader setting loads the open file again with the new options and keeps
 //! the camera, so the user sees what the setting does from the same viewpoint.
 
-use super::state::{AppState, LoadFailure, load_model};
+use crate::app::state::{AppState, LoadFailure, load_model};
 use crate::formats::pmf::PmfOptions;
 use crate::model::Format;
 use crate::render::ColourMode;
@@ -98,9 +98,9 @@ pub fn reload(state: &mut AppState) {
     let Some(path) = state.document.as_ref().map(|d| d.path.clone()) else {
         return;
     };
-    if let Some(design) = super::panels::assemble::design_of(&path) {
+    if let Some(design) = crate::app::panels::assemble::design_of(&path) {
         state.assemble.forget_parts();
-        super::panels::assemble::build_document(state, &design);
+        crate::app::panels::assemble::build_document(state, &design);
         return;
     }
     match load_model(&path, &state.load_options) {

@@ -1,7 +1,7 @@
 //! The team-colour picker: Warzone 2100's 16 colours as swatches, each an accessible
 //! button named by the colour (hover shows the name too).
 
-use super::commands::AppCommand;
+use crate::app::commands::AppCommand;
 use crate::render::TEAM_COLOURS;
 use eframe::egui;
 

@@ -9,12 +9,12 @@
 //! Ground grid: one line per `unit` (the caller's unit, e.g. the Warzone 2100 tile of 128,
 //! else [`auto_grid_unit`]), on the plane under the lowest visible point.
 
-use super::inspect::{Overlays, node_shown, subtree};
-use super::picking::in_sight;
-use super::posed::{PosedMesh, posed_bounds};
-use super::stroke_font::{text_segments, text_width};
-use super::{Camera, ViewSettings};
 use crate::model::{Model, NodeKind, Pose};
+use crate::render::inspect::picking::in_sight;
+use crate::render::inspect::posed::{PosedMesh, posed_bounds};
+use crate::render::inspect::stroke_font::{text_segments, text_width};
+use crate::render::inspect::{Overlays, node_shown, subtree};
+use crate::render::{Camera, ViewSettings};
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec2, Vec3};
 use std::collections::HashSet;

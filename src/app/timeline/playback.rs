@@ -1,8 +1,8 @@
 //! The open document's animation playback as plain state: which clip (and which named
 //! range of it), the time, play / pause, speed and what happens at the end.
 //!
-//! No UI here: [`super::timeline`] shows it and emits [`TimelineCommand`]s, which
-//! [`super::commands::apply`] hands to [`Playback::apply`]. The window advances it once a
+//! No UI here: [`crate::app::timeline`] shows it and emits [`TimelineCommand`]s, which
+//! [`crate::app::commands::apply`] hands to [`Playback::apply`]. The window advances it once a
 //! frame with [`Playback::advance`]; the pose is then sampled at [`Playback::sample_time`].
 //!
 //! Times are clip seconds. The span played is the whole clip, or a [`Motion`]'s frames

@@ -4,9 +4,9 @@
 //! legend, the data roots, and the banner of a PangYa animation opened without its
 //! skeleton. Like the rest of the panel they read [`AppState`] and return commands.
 
-use super::commands::AppCommand;
-use super::side_panel::{Sections, found_mark, textures_title, textures_ui};
-use super::state::{AppState, Document};
+use crate::app::commands::AppCommand;
+use crate::app::panels::side_panel::{Sections, found_mark, textures_title, textures_ui};
+use crate::app::state::{AppState, Document};
 use crate::formats::pet::PetRotations;
 use crate::formats::pie::Tileset;
 use crate::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
@@ -114,7 +114,7 @@ pub fn format_sections_ui(
     doc: &Document,
 ) {
     let m = &doc.model;
-    let hierarchy = |ui: &mut egui::Ui| super::hierarchy::hierarchy_ui(ui, state, doc);
+    let hierarchy = |ui: &mut egui::Ui| crate::app::panels::hierarchy::hierarchy_ui(ui, state, doc);
     match m.format {
         Format::Pie => {
             s.show(ui, "pie textures", textures_title(m), true, |ui| {
@@ -131,7 +131,8 @@ pub fn format_sections_ui(
             );
         }
         Format::Pet => {
-            s.out.extend(super::hierarchy::parts_ui(ui, state, doc));
+            s.out
+                .extend(crate::app::panels::hierarchy::parts_ui(ui, state, doc));
             if m.clips.iter().any(|c| !c.node_tracks.is_empty()) {
                 s.show(ui, "pet rotations", "ANIM rotations", false, |ui| {
                     pet_rotations_ui(ui, state.load_options.pet_rotations)
@@ -299,7 +300,7 @@ pub fn display_sections_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppComman
         }
     });
     section(ui, "Data roots", false, |ui| {
-        out.extend(super::data_roots::data_roots_ui(ui, state));
+        out.extend(crate::app::panels::data_roots::data_roots_ui(ui, state));
     });
     out
 }

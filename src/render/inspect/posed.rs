@@ -5,8 +5,8 @@
 //! the blend of its joints' matrices (normals by that matrix too); every other point by
 //! the world matrix of the node that shows it (normals by its inverse transpose).
 
-use super::inspect::node_shown;
 use crate::model::{Model, Pose};
+use crate::render::inspect::node_shown;
 use glam::{Mat3, Mat4, Vec3};
 
 /// One node's mesh in model space.
@@ -28,7 +28,7 @@ fn blended(matrices: &[Mat4], joints: [u16; 4], weights: [f32; 4]) -> Option<Mat
     if total <= 1e-4 {
         return None;
     }
-    let last = super::uniforms::MAX_JOINTS - 1;
+    let last = crate::render::uniforms::MAX_JOINTS - 1;
     let mut sum = Mat4::ZERO;
     for (j, w) in joints.into_iter().zip(weights) {
         let m = matrices

@@ -4,8 +4,11 @@
 //! [`InspectCommand`]s arrive wrapped in [`super::commands::AppCommand::Inspect`] and are
 //! carried out by [`apply`], which changes only [`AppState`].
 
+pub mod overlay_menu;
+pub mod view_inspect;
+
+use super::panels::stats::ModelStats;
 use super::state::AppState;
-use super::stats::ModelStats;
 use crate::model::Model;
 use crate::render::OverlayKind;
 use crate::render::inspect::{hidden_mask, isolate_mask};

@@ -4,9 +4,9 @@
 //! Both faces count (a modder hovering a back face still wants its name); the nearest
 //! hit along the ray wins.
 
-use super::Camera;
-use super::posed::PosedMesh;
 use crate::model::Model;
+use crate::render::Camera;
+use crate::render::inspect::posed::PosedMesh;
 use glam::{Vec2, Vec3};
 
 /// A half-line in model space.
@@ -66,7 +66,7 @@ pub struct Hit {
     pub point: Vec3,
 }
 
-/// The nearest triangle of `meshes` (posed, see [`super::posed::posed_meshes`]) on `ray`.
+/// The nearest triangle of `meshes` (posed, see [`crate::render::inspect::posed::posed_meshes`]) on `ray`.
 pub fn pick(model: &Model, meshes: &[PosedMesh], ray: &Ray) -> Option<Hit> {
     let mut best: Option<Hit> = None;
     for pm in meshes {
@@ -119,7 +119,7 @@ pub fn in_sight(
 mod tests {
     use super::*;
     use crate::model::{Corner, Format, Mesh, Node, NodeKind, Pose};
-    use crate::render::posed::posed_meshes;
+    use crate::render::inspect::posed::posed_meshes;
 
     #[test]
     fn ray_triangle_cases() {

@@ -3,6 +3,11 @@
 //! dialog runs at a time. Without a desktop portal or zenity rfd returns "cancelled" at
 //! once (rfd's portal → zenity fallback chain ends in "cancelled"), which is treated like the user cancelling.
 
+pub mod crash_notice;
+pub mod export_animation;
+pub mod export_gltf;
+pub mod screenshot;
+
 use super::commands::AppCommand;
 use eframe::egui;
 use std::path::PathBuf;
@@ -135,7 +140,9 @@ impl Dialogs {
                 d = d.set_file_name(name.to_string_lossy());
             }
             d.save_file().map(|p| {
-                AppCommand::Export(crate::app::export_animation::ExportCommand::SetOutput(p))
+                AppCommand::Export(
+                    crate::app::dialogs::export_animation::ExportCommand::SetOutput(p),
+                )
             })
         });
     }

@@ -1,6 +1,6 @@
 //! File ▸ Export glTF… (Ctrl+E): the open model to `.glb` / `.gltf` with the team the
 //! view shows and every clip. The save dialog runs on its own thread (see
-//! [`super::dialogs`]); the export runs on a worker thread so the window keeps drawing;
+//! [`crate::app::dialogs`]); the export runs on a worker thread so the window keeps drawing;
 //! a toast says where the file went, or why it could not be written.
 
 use crate::export::gltf::{ClipChoice, ExportOptions, ImageCache, export, writer};

@@ -3,9 +3,9 @@
 //! box, G grid, A axes, K bones, L collision boxes, M shadow mesh, X x-ray, S shadows;
 //! H hides the selection, Alt+H shows everything, I isolates, Esc clears the selection.
 
-use super::commands::AppCommand;
-use super::inspect::InspectCommand;
-use super::state::AppState;
+use crate::app::commands::AppCommand;
+use crate::app::inspect::InspectCommand;
+use crate::app::state::AppState;
 use crate::render::OverlayKind;
 use eframe::egui::{self, Key, Modifiers};
 

@@ -2,9 +2,9 @@
 //! isolate; a compact Parts list; Stats; and the overlay controls of the View section.
 //! Reads [`AppState`], returns commands.
 
-use super::commands::AppCommand;
-use super::inspect::{InspectCommand, NORMAL_LENGTH_RANGE};
-use super::state::{AppState, Document};
+use crate::app::commands::AppCommand;
+use crate::app::inspect::{InspectCommand, NORMAL_LENGTH_RANGE};
+use crate::app::state::{AppState, Document};
 use crate::model::{Model, NodeKind};
 use crate::render::OverlayKind;
 use eframe::egui;
@@ -50,7 +50,7 @@ fn node_ui(ui: &mut egui::Ui, state: &AppState, m: &Model, i: usize, out: &mut V
         if state.checks.scroll_to == Some(i) {
             r.scroll_to_me(Some(egui::Align::Center));
             out.push(AppCommand::Checks(
-                super::panels::checks::ChecksCommand::Scrolled,
+                crate::app::panels::checks::ChecksCommand::Scrolled,
             ));
         }
         if r.clicked() {
@@ -196,7 +196,7 @@ pub fn overlay_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppComman
                 .on_hover_text(format!(
                     "{} ({})",
                     kind.label(),
-                    super::overlay_menu::key_name(kind)
+                    crate::app::inspect::overlay_menu::key_name(kind)
                 ))
                 .clicked()
             {
@@ -233,9 +233,9 @@ pub fn overlay_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppComman
                     .map_or(1.0, |(lo, hi)| (hi - lo).max_element());
                 format!(
                     "Grid: {} units",
-                    crate::render::overlays::length_text(crate::render::overlays::auto_grid_unit(
-                        size
-                    ))
+                    crate::render::inspect::overlays::length_text(
+                        crate::render::inspect::overlays::auto_grid_unit(size)
+                    )
                 )
             }
         };

@@ -3,7 +3,7 @@
 //! element inside the model stays visible. Format-neutral: mesh indices, triangle
 //! indices and point indices of the [`crate::model::Model`], posed like the view.
 
-use super::overlays::{OverlayInput, Segment};
+use crate::render::inspect::overlays::{OverlayInput, Segment};
 use glam::{Vec2, Vec3};
 
 /// Colour of the marks (sRGB, alpha).

@@ -2,13 +2,13 @@
 //! selection-tint pipeline of `shaders/overlay.wgsl`, with buffers that grow as needed.
 //! Drawn inside the scene's render pass, after the model, so they share its depth.
 
-use super::overlays::Segment;
-use super::target::{DEPTH_FORMAT, MSAA_SAMPLES};
+use crate::render::inspect::overlays::Segment;
+use crate::render::target::{DEPTH_FORMAT, MSAA_SAMPLES};
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 
 /// The WGSL source of the overlay shader.
-pub const OVERLAY_WGSL: &str = include_str!("../../shaders/overlay.wgsl");
+pub const OVERLAY_WGSL: &str = include_str!("../../../shaders/overlay.wgsl");
 
 /// Group 0 binding 0 of `overlay.wgsl`.
 #[repr(C)]

@@ -2,9 +2,9 @@
 //! the node hierarchy, events, connectors, warnings), the team-colour picker and the view
 //! controls. It reads [`AppState`] and returns commands; it changes nothing itself.
 
-use super::commands::AppCommand;
-use super::state::{AppState, Document};
-use super::team_picker::team_picker_ui;
+use crate::app::commands::AppCommand;
+use crate::app::panels::team_picker::team_picker_ui;
+use crate::app::state::{AppState, Document};
 use crate::model::Model;
 use crate::render::ViewPreset;
 use eframe::egui;
@@ -27,8 +27,8 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             match &state.document {
                 Some(doc) => {
                     file_ui(ui, doc);
-                    super::format_panels::banners_ui(ui, state);
-                    super::fonts::missing_cjk_note_ui(ui, &doc.model);
+                    crate::app::panels::format_panels::banners_ui(ui, state);
+                    crate::app::fonts::missing_cjk_note_ui(ui, &doc.model);
                 }
                 None => {
                     ui.heading("No model open");
@@ -37,18 +37,22 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             }
             ui.separator();
             if let Some(doc) = &state.document {
-                super::format_panels::format_sections_ui(ui, &mut s, state, doc);
+                crate::app::panels::format_panels::format_sections_ui(ui, &mut s, state, doc);
             }
             team_colour_section_ui(ui, &mut s, state);
             s.show(ui, "view", "View", true, |ui| {
                 let mut out = view_controls_ui(ui, state);
-                out.extend(super::hierarchy::overlay_controls_ui(ui, state));
+                out.extend(crate::app::panels::hierarchy::overlay_controls_ui(
+                    ui, state,
+                ));
                 out
             });
             s.out
-                .extend(super::format_panels::display_sections_ui(ui, state));
+                .extend(crate::app::panels::format_panels::display_sections_ui(
+                    ui, state,
+                ));
             s.out
-                .extend(super::panels::assemble::ui::sections_ui(ui, state));
+                .extend(crate::app::panels::assemble::ui::sections_ui(ui, state));
             if let Some(doc) = &state.document {
                 model_sections_ui(ui, &mut s, doc, state);
             }
@@ -199,7 +203,7 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     });
     ui.weak(format!(
         "Drag: orbit · Shift+drag or middle drag: pan · {}+drag: light · wheel: zoom · F1: all keys",
-        super::lighting::modifier_name(ui.ctx())
+        crate::app::lighting::modifier_name(ui.ctx())
     ));
     out
 }
@@ -208,7 +212,7 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
 fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, state: &AppState) {
     let m = &doc.model;
     s.out
-        .extend(super::panels::checks::checks_ui(ui, state, doc));
+        .extend(crate::app::panels::checks::checks_ui(ui, state, doc));
     if !m.properties.is_empty() {
         s.show(ui, "properties", "Properties", true, |ui| {
             // Values wrap inside the panel instead of widening it.
@@ -226,7 +230,7 @@ fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, st
             Vec::new()
         });
     }
-    let own = super::format_panels::own_sections(m.format);
+    let own = crate::app::panels::format_panels::own_sections(m.format);
     if !own.textures {
         s.show(ui, "textures", textures_title(m), true, |ui| {
             textures_ui(ui, m);
@@ -239,13 +243,14 @@ fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, st
             "hierarchy",
             format!("Hierarchy ({} nodes)", m.nodes.len()),
             true,
-            |ui| super::hierarchy::hierarchy_ui(ui, state, doc),
+            |ui| crate::app::panels::hierarchy::hierarchy_ui(ui, state, doc),
         );
     }
     if !own.parts {
-        s.out.extend(super::hierarchy::parts_ui(ui, state, doc));
+        s.out
+            .extend(crate::app::panels::hierarchy::parts_ui(ui, state, doc));
     }
-    super::hierarchy::stats_ui(ui, state);
+    crate::app::panels::hierarchy::stats_ui(ui, state);
     if !m.events.is_empty() {
         s.show(
             ui,

@@ -1,5 +1,5 @@
 //! Real shadows on a ground plane: the casters (per node its shadow mesh, else its render
-//! mesh, see [`super::posed::shadow_casters`]) are drawn depth-only from the directional
+//! mesh, see [`crate::render::inspect::posed::shadow_casters`]) are drawn depth-only from the directional
 //! light into a 1024² shadow map; the ground quad under the model then darkens what the
 //! map says the light cannot reach (`shaders/shadow.wgsl`).
 //!
@@ -7,13 +7,13 @@
 //! it is kept at least [`MIN_ELEVATION`] above the horizon so the shadow always falls on
 //! the ground, also when the camera looks from below.
 
-use super::overlay_pass::upload;
-use super::target::{DEPTH_FORMAT, MSAA_SAMPLES};
+use crate::render::inspect::overlay_pass::upload;
+use crate::render::target::{DEPTH_FORMAT, MSAA_SAMPLES};
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 
 /// The WGSL source of the shadow shader.
-pub const SHADOW_WGSL: &str = include_str!("../../shaders/shadow.wgsl");
+pub const SHADOW_WGSL: &str = include_str!("../../../shaders/shadow.wgsl");
 /// Shadow map side in texels.
 pub const SHADOW_MAP_SIZE: u32 = 1024;
 /// Smallest sine of the shadow light's elevation.

@@ -9,8 +9,8 @@
 //! [`ShownEvent::base`]. Also here: carrying the playback (and the event shown) over
 //! when the same file is opened again.
 
-use super::playback::Playback;
-use super::state::{AppState, Document, load_model};
+use crate::app::state::{AppState, Document, load_model};
+use crate::app::timeline::playback::Playback;
 use crate::model::{Model, Pose};
 
 /// The event model being shown instead of the base model.
