@@ -351,32 +351,24 @@ fn keys(ui: &egui::Ui, g: &mut Gallery, rows: &[Row], out: &mut Vec<AppCommand>)
         .unwrap_or((0, 0));
     let target = ui.ctx().input_mut(|i| {
         let none = egui::Modifiers::NONE;
-        if i.consume_key(none, Key::Enter) {
-            if let Some(s) = g.selected {
-                out.push(cmd(GalleryCommand::OpenTile(s)));
-            }
-            return None;
-        }
         let step = |r: usize, c: usize| order.get(r).map(|items| items[c.min(items.len() - 1)]);
-        if i.consume_key(none, Key::ArrowRight) {
-            return Some(pos.map_or(flat[0], |p| flat[(p + 1).min(flat.len() - 1)]));
+        let (_, what, _) = grid_keys()
+            .into_iter()
+            .find(|(key, _, _)| i.consume_key(none, *key))?;
+        match what {
+            GridMove::Open => {
+                if let Some(s) = g.selected {
+                    out.push(cmd(GalleryCommand::OpenTile(s)));
+                }
+                None
+            }
+            GridMove::Right => Some(pos.map_or(flat[0], |p| flat[(p + 1).min(flat.len() - 1)])),
+            GridMove::Left => Some(pos.map_or(flat[0], |p| flat[p.saturating_sub(1)])),
+            GridMove::Down => step((row + 1).min(order.len() - 1), col).or(Some(flat[0])),
+            GridMove::Up => step(row.saturating_sub(1), col),
+            GridMove::First => Some(flat[0]),
+            GridMove::Last => flat.last().copied(),
         }
-        if i.consume_key(none, Key::ArrowLeft) {
-            return Some(pos.map_or(flat[0], |p| flat[p.saturating_sub(1)]));
-        }
-        if i.consume_key(none, Key::ArrowDown) {
-            return step((row + 1).min(order.len() - 1), col).or(Some(flat[0]));
-        }
-        if i.consume_key(none, Key::ArrowUp) {
-            return step(row.saturating_sub(1), col);
-        }
-        if i.consume_key(none, Key::Home) {
-            return Some(flat[0]);
-        }
-        if i.consume_key(none, Key::End) {
-            return flat.last().copied();
-        }
-        None
     });
     if let Some(t) = target {
         g.selected = Some(t);
@@ -426,34 +418,101 @@ pub fn browse_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     out
 }
 
+/// What a key does in the gallery's grid.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum GridMove {
+    /// Open the selected tile.
+    Open,
+    /// Select the next tile.
+    Right,
+    /// Select the previous tile.
+    Left,
+    /// Select the tile below.
+    Down,
+    /// Select the tile above.
+    Up,
+    /// Select the first tile.
+    First,
+    /// Select the last tile.
+    Last,
+}
+
+/// The gallery grid's keys: what the grid reads and the Help window lists.
+pub fn grid_keys() -> [(Key, GridMove, &'static str); 7] {
+    [
+        (Key::Enter, GridMove::Open, "Open the selected model"),
+        (Key::ArrowRight, GridMove::Right, "Select the next model"),
+        (Key::ArrowLeft, GridMove::Left, "Select the previous model"),
+        (Key::ArrowDown, GridMove::Down, "Select the model below"),
+        (Key::ArrowUp, GridMove::Up, "Select the model above"),
+        (Key::Home, GridMove::First, "Select the first model"),
+        (Key::End, GridMove::Last, "Select the last model"),
+    ]
+}
+
+/// What a browse key asks for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Browse {
+    /// Back to the gallery (once nothing is selected: Esc clears a selection first).
+    Back,
+    /// The next (+1) or previous (−1) model of the gallery, or of the model's folder.
+    Step(i32),
+}
+
+/// The viewer's browse keys, with the mouse button that does the same: what
+/// [`viewer_keys`] reads and the Help window lists.
+pub fn browse_keys() -> [(Key, Option<egui::PointerButton>, Browse, &'static str); 3] {
+    [
+        (
+            Key::Escape,
+            None,
+            Browse::Back,
+            "Back to the gallery at the same scroll (after clearing a selection)",
+        ),
+        (
+            Key::PageDown,
+            Some(egui::PointerButton::Extra2),
+            Browse::Step(1),
+            "Next model of the gallery or folder (also the mouse's forward button)",
+        ),
+        (
+            Key::PageUp,
+            Some(egui::PointerButton::Extra1),
+            Browse::Step(-1),
+            "Previous model (also the mouse's back button)",
+        ),
+    ]
+}
+
 /// Keys of the viewer while it shows a model: Esc back to the gallery (once nothing is
-/// selected); Page Up / Page
-/// Down and the mouse's back / forward buttons step through the models of the gallery
-/// (or of the model's folder).
+/// selected); Page Up / Page Down and the mouse's back / forward buttons step through the
+/// models of the gallery (or of the model's folder). See [`browse_keys`].
 pub fn viewer_keys(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
     if ctx.egui_wants_keyboard_input() {
         return out;
     }
     let gallery_hidden = state.gallery.as_ref().is_some_and(|g| !g.shown);
+    // Esc clears a selection first (the viewer's own use of it).
+    let selection = state.inspect.selected.is_some();
     ctx.input_mut(|i| {
         let none = egui::Modifiers::NONE;
-        // Esc clears a selection first (the viewer's own use of it).
-        let selection = state.inspect.selected.is_some();
-        if gallery_hidden && !selection && i.consume_key(none, Key::Escape) {
-            out.push(cmd(GalleryCommand::Back));
-        }
-        if state.document.is_none() {
-            return;
-        }
-        if i.consume_key(none, Key::PageDown)
-            || i.pointer.button_pressed(egui::PointerButton::Extra2)
-        {
-            out.push(cmd(GalleryCommand::Step(1)));
-        }
-        if i.consume_key(none, Key::PageUp) || i.pointer.button_pressed(egui::PointerButton::Extra1)
-        {
-            out.push(cmd(GalleryCommand::Step(-1)));
+        for (key, button, what, _) in browse_keys() {
+            let usable = match what {
+                Browse::Back => gallery_hidden && !selection,
+                Browse::Step(_) => state.document.is_some(),
+            };
+            if !usable {
+                continue;
+            }
+            let pressed =
+                i.consume_key(none, key) || button.is_some_and(|b| i.pointer.button_pressed(b));
+            if pressed {
+                out.push(cmd(match what {
+                    Browse::Back => GalleryCommand::Back,
+                    Browse::Step(n) => GalleryCommand::Step(n),
+                }));
+            }
         }
     });
     out

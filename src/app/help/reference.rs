@@ -83,6 +83,18 @@ pub fn sections(ctx: &egui::Context) -> Vec<Section> {
                 .collect(),
         },
         Section {
+            title: "Gallery (a folder, an archive or several dropped files)",
+            bindings: super::super::gallery::ui::grid_keys()
+                .iter()
+                .map(|(k, _, what)| binding(key(ctx, none, *k), *what))
+                .chain(
+                    super::super::gallery::ui::browse_keys()
+                        .iter()
+                        .map(|(k, _, _, what)| binding(key(ctx, none, *k), *what)),
+                )
+                .collect(),
+        },
+        Section {
             title: "Help",
             bindings: super::help_keys()
                 .iter()
