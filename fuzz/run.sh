@@ -51,5 +51,5 @@ case "$target" in
   *) echo "unknown target $target (pie pmf pet pet_group tpm archive check)" >&2; exit 2 ;;
 esac
 mkdir -p "corpus/$target"
-exec cargo +nightly fuzz run "${fuzz_opts[@]}" "$target" "corpus/$target" "seeds/$target" "$extra" \
+cargo +nightly fuzz run "${fuzz_opts[@]}" "$target" "corpus/$target" "seeds/$target" "$extra" \
   -- -max_len="$max" "$@"
