@@ -37,8 +37,19 @@ case "$target" in
       { part 2 "$p/kuma_motion.apet"; } > "$extra/kuma_apet_alone"
     fi ;;
   archive) max=262144 ;;
-  *) echo "unknown target $target (pie pmf pet pet_group tpm archive)" >&2; exit 2 ;;
+  check)
+    # One byte picking the format (0 PIE, 1 PMF, 2 PET, 3 TPM; see
+    # vitrine::check::fuzzing::format_of) before the file.
+    max=131072
+    i=0
+    for f in $(find "$shared/wz2100" -iname '*.pie' 2>/dev/null | head -200); do
+      i=$((i + 1)); { printf '\x00'; cat "$f"; } > "$extra/pie-$i"; done
+    for k in 1:pmf 2:pet 3:tpm; do
+      for f in "$shared/synthetic/${k#*:}"/*."${k#*:}"; do
+        [ -f "$f" ] && { printf "\\x0${k%%:*}"; cat "$f"; } > "$extra/${k#*:}-${f##*/}"; done
+    done ;;
+  *) echo "unknown target $target (pie pmf pet pet_group tpm archive check)" >&2; exit 2 ;;
 esac
 mkdir -p "corpus/$target"
-exec cargo +nightly fuzz run "${fuzz_opts[@]}" "$target" "corpus/$target" "seeds/$target" "$extra" \
+cargo +nightly fuzz run "${fuzz_opts[@]}" "$target" "corpus/$target" "seeds/$target" "$extra" \
   -- -max_len="$max" "$@"

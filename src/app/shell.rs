@@ -187,30 +187,23 @@ impl ViewerApp {
         }
     }
 
-    /// After wgpu reported the device lost: rebuilds the view's renderer (the open model
-    /// is uploaded again on the next frame) and says so in a toast; if it cannot be
-    /// rebuilt, the view says why and the rest of the window keeps working.
-    fn recover_lost_device(&mut self, rs: Option<&egui_wgpu::RenderState>) {
-        let (Some(rs), Some(why)) = (rs, self.viewport.as_ref().and_then(|v| v.take_lost())) else {
+    /// After wgpu reported the device lost. eframe keeps the device it created for the
+    /// window (egui 0.37 cannot swap it), and a lost device never comes back, so the 3D
+    /// view is closed rather than rebuilt on the dead device; the window's
+    /// [`crate::render::DeviceWatch`] keeps the frames on it from panicking, the side
+    /// panel and the open model stay, and the view and a toast say to restart.
+    fn recover_lost_device(&mut self) {
+        let Some(why) = self.viewport.as_ref().and_then(|v| v.take_lost()) else {
             return;
         };
         self.viewport = None;
-        match Viewport::try_new(rs) {
-            Ok(v) => {
-                self.viewport = Some(v);
-                self.state.toasts.error(format!(
-                    "The GPU device was lost ({why}); the 3D view was rebuilt and the model \
-                     uploaded again"
-                ));
-            }
-            Err(e) => {
-                self.view_error = format!(
-                    "The GPU device was lost ({why}) and the 3D view could not be rebuilt: \
-                     {e}. The model is still open; restart Vitrine to see it again."
-                );
-                self.state.toasts.error("The GPU device was lost");
-            }
-        }
+        self.view_error = format!(
+            "The GPU device was lost ({why}); the 3D view cannot draw on it again. The \
+             model is still open: restart Vitrine to see it."
+        );
+        self.state
+            .toasts
+            .error("The GPU device was lost: restart Vitrine to see the 3D view again");
     }
 
     /// Keeps the window title naming the open file.
@@ -247,7 +240,7 @@ impl eframe::App for ViewerApp {
         if super::timeline::tick(&mut self.state, dt) {
             ctx.request_repaint();
         }
-        self.recover_lost_device(frame.wgpu_render_state());
+        self.recover_lost_device();
         let wake = {
             let ctx = ctx.clone();
             move || ctx.request_repaint()

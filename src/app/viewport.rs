@@ -14,10 +14,9 @@ use super::commands::AppCommand;
 use super::lighting::LightCommand;
 use super::state::AppState;
 use crate::model::Pose;
-use crate::render::{RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
+use crate::render::{DeviceWatch, RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
 use eframe::egui;
 use eframe::egui_wgpu;
-use std::sync::{Arc, Mutex};
 
 /// Scroll distance (points) of one wheel notch.
 const POINTS_PER_NOTCH: f32 = 50.0;
@@ -40,8 +39,9 @@ pub struct Viewport {
     shown: Option<Shown>,
     /// Size of the view in physical pixels at the last frame.
     pub size_px: [u32; 2],
-    /// Set by wgpu's device-lost callback (on any thread): why the device was lost.
-    lost: Arc<Mutex<Option<String>>>,
+    /// The device-lost callback's record (set on any thread) and the error policy
+    /// that keeps frames on the dead device from panicking.
+    lost: DeviceWatch,
 }
 
 impl std::fmt::Debug for Viewport {
@@ -69,13 +69,7 @@ impl Viewport {
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "the renderer failed to start".into())
         })?;
-        let lost = Arc::new(Mutex::new(None));
-        let flag = lost.clone();
-        rs.device
-            .set_device_lost_callback(move |reason, message: String| {
-                let why = format!("{reason:?}: {message}");
-                *flag.lock().unwrap_or_else(|e| e.into_inner()) = Some(why);
-            });
+        let lost = DeviceWatch::install(&rs.device);
         Ok(Viewport {
             renderer,
             target: None,
@@ -90,7 +84,7 @@ impl Viewport {
     /// Why the GPU device was lost, once (then `None` again): the window rebuilds the
     /// view ([`Viewport::try_new`]), which uploads the open model again.
     pub fn take_lost(&self) -> Option<String> {
-        self.lost.lock().unwrap_or_else(|e| e.into_inner()).take()
+        self.lost.take_lost()
     }
 
     /// The generation of the document on the GPU, and what the renderer found uploading it.

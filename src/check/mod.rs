@@ -11,6 +11,7 @@
 //! ([`model_rules`]). Mod-level rules read `stats/*.json` ([`wz_stats`]).
 
 pub mod config;
+pub mod fuzzing;
 mod geometry;
 mod load;
 pub mod model_rules;

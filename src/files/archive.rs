@@ -34,7 +34,8 @@ pub struct Archive {
     files: HashMap<String, Entry>,
     /// Every folder (lower-case path; `""` is the root), explicit or implied by a file.
     dirs: BTreeSet<String>,
-    /// Names that were ignored (`..`, absolute), for the caller to report.
+    /// Names that were ignored (`..`, absolute, or a file named as a folder), for the
+    /// caller to report.
     pub ignored: Vec<String>,
     zip: Mutex<zip::ZipArchive<Box<dyn ReadSeek>>>,
 }
@@ -125,6 +126,16 @@ impl Archive {
             };
             files.entry(lower).or_insert(entry);
         }
+        // A name that is both a file and a folder (`a` and `a/b`: impossible on disk,
+        // easy in a zip) is the folder; the file is ignored (found by fuzzing).
+        files.retain(|lower, e| {
+            let clash = dirs.contains(lower);
+            if clash {
+                ignored.push(e.path.clone());
+            }
+            !clash
+        });
+        ignored.sort();
         Ok(Archive {
             stamp,
             files,

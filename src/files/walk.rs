@@ -131,7 +131,7 @@ fn walk_archive(archive: &Path, under: &str, wanted: &impl Fn(&str) -> bool, out
     for name in &a.ignored {
         out.errors.push((
             format!("{}{}{name}", archive.display(), super::ARCHIVE_SEPARATOR),
-            "entry name leaves the archive (`..` or absolute); ignored".into(),
+            "entry name leaves the archive (`..` or absolute) or is also a folder; ignored".into(),
         ));
     }
 }

@@ -211,8 +211,8 @@ fn record(
 const MAX_CLIPS_POSED: usize = 8;
 
 /// Checks a loaded model: it validates, every clip poses to finite world matrices, and
-/// its `info --json` (with world matrices and vertices) serialises and reads back with
-/// one entry per node and mesh.
+/// its `info --json` (with world matrices; at rest with vertices, and posed in the middle
+/// of the first clip) serialises with one entry per node and mesh.
 pub fn check_model(model: &Model, name: &str) -> Result<(), String> {
     model
         .validate()
@@ -223,7 +223,7 @@ pub fn check_model(model: &Model, name: &str) -> Result<(), String> {
         poses.push(Some((i, 0.0)));
         poses.push(Some((i, c.duration() * 0.5)));
     }
-    for at in poses {
+    for (k, at) in poses.into_iter().enumerate() {
         let pose = match at {
             Some((clip, t)) => Pose::sample(model, Some(clip), t, 0),
             None => Pose::rest(model),
@@ -233,16 +233,22 @@ pub fn check_model(model: &Model, name: &str) -> Result<(), String> {
                 "{name}: node {i} has a non-finite world matrix at {at:?}"
             ));
         }
+        // `info --json` of the rest pose and of the first clip's middle: the JSON round
+        // trip dominated a fuzz run on big skeletons (84 % of a PET input's time when
+        // every pose was serialised), and the other poses take the same code path.
+        if k != 0 && k != 2 {
+            continue;
+        }
         let options = JsonOptions {
             world: true,
             vertices: at.is_none(),
             at,
         };
         let json = model_json(model, path, &options);
-        let text = serde_json::to_string(&json).map_err(|e| format!("{name}: json: {e}"))?;
-        let back: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| format!("{name}: json reads back: {e}"))?;
-        let count = |key: &str| back[key].as_array().map_or(usize::MAX, Vec::len);
+        // Written as `info --json` writes it (a `Value` always reads back: parsing the
+        // text again only doubled the cost).
+        serde_json::to_writer(std::io::sink(), &json).map_err(|e| format!("{name}: json: {e}"))?;
+        let count = |key: &str| json[key].as_array().map_or(usize::MAX, Vec::len);
         if count("nodes") != model.nodes.len() || count("meshes") != model.meshes.len() {
             return Err(format!("{name}: info --json lost nodes or meshes"));
         }

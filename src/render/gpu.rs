@@ -1,4 +1,8 @@
-//! Windowless device creation (CLI, tests). The window gets its device from eframe.
+//! Windowless device creation (CLI, tests; the window gets its device from eframe),
+//! watching a device for loss, and uploads that survive a lost device.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// A render failure.
 #[derive(Debug, thiserror::Error)]
@@ -53,6 +57,78 @@ impl Gpu {
             queue,
         })
     }
+}
+
+/// Watches a device for loss. Installs wgpu's device-lost callback (recording why, for
+/// the window to rebuild its renderer and say so) and an uncaptured-error handler that
+/// keeps wgpu's default — a validation error is a bug and panics — until the device is
+/// lost; after that the errors wgpu reports for work on the dead device (resources it
+/// hands back invalid) are logged, not fatal, so the frames before the rebuild cannot
+/// crash the window.
+#[derive(Debug, Clone, Default)]
+pub struct DeviceWatch {
+    lost: Arc<AtomicBool>,
+    why: Arc<Mutex<Option<String>>>,
+}
+
+impl DeviceWatch {
+    /// Installs the callbacks on `device` (replacing earlier ones).
+    pub fn install(device: &wgpu::Device) -> DeviceWatch {
+        let watch = DeviceWatch::default();
+        let (lost, why) = (watch.lost.clone(), watch.why.clone());
+        device.set_device_lost_callback(move |reason, message: String| {
+            lost.store(true, Ordering::SeqCst);
+            *why.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("{reason:?}: {message}"));
+        });
+        let lost = watch.lost.clone();
+        device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            if lost.load(Ordering::SeqCst) {
+                log::warn!("wgpu error on a lost device (ignored): {error}");
+            } else {
+                panic!("wgpu error: {error}");
+            }
+        }));
+        watch
+    }
+
+    /// Whether the device has been lost.
+    pub fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::SeqCst)
+    }
+
+    /// Why the device was lost, once (then `None` again).
+    pub fn take_lost(&self) -> Option<String> {
+        self.why.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+/// A buffer holding `contents` (for `usage`), written through the queue. Unlike
+/// `wgpu::util::DeviceExt::create_buffer_init` (a buffer mapped at creation), this
+/// never panics on a lost device: wgpu then hands back an invalid buffer and ignores the
+/// write, and the window rebuilds its renderer after the device-lost callback.
+pub fn buffer_with(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    label: &str,
+    contents: &[u8],
+    usage: wgpu::BufferUsages,
+) -> wgpu::Buffer {
+    let align = wgpu::COPY_BUFFER_ALIGNMENT as usize;
+    let size = contents.len().max(1).div_ceil(align) * align;
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: size as u64,
+        usage: usage | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    if contents.len() == size {
+        queue.write_buffer(&buffer, 0, contents);
+    } else {
+        let mut padded = contents.to_vec();
+        padded.resize(size, 0);
+        queue.write_buffer(&buffer, 0, &padded);
+    }
+    buffer
 }
 
 /// One line naming an adapter for crash reports: name, backend, driver.

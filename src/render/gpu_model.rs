@@ -13,7 +13,6 @@ use super::uniforms::{DrawUniform, JOINTS_BYTES, MAX_JOINTS, MaterialUniform, Ve
 use crate::model::{AlphaSource, Billboard, Model, Pose};
 use glam::{Mat3, Mat4, Quat, Vec3};
 use std::sync::Arc;
-use wgpu::util::DeviceExt;
 
 /// One draw call.
 #[derive(Debug, Clone, Copy)]
@@ -109,11 +108,13 @@ impl GpuModel {
             }));
         }
         let vertex_buffer = (!vertices.is_empty()).then(|| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("vitrine model vertices"),
-                contents: bytemuck::cast_slice(&vertices),
-                usage: wgpu::BufferUsages::VERTEX,
-            })
+            super::gpu::buffer_with(
+                device,
+                queue,
+                "vitrine model vertices",
+                bytemuck::cast_slice(&vertices),
+                wgpu::BufferUsages::VERTEX,
+            )
         });
 
         // Materials.
@@ -377,11 +378,13 @@ fn build_material(
         flags,
         mode: [blend, 0, 0, 0],
     };
-    let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some(&format!("vitrine material {}", m.name)),
-        contents: bytemuck::bytes_of(&uniform),
-        usage: wgpu::BufferUsages::UNIFORM,
-    });
+    let buffer = super::gpu::buffer_with(
+        device,
+        queue,
+        &format!("vitrine material {}", m.name),
+        bytemuck::bytes_of(&uniform),
+        wgpu::BufferUsages::UNIFORM,
+    );
     let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some(&format!("vitrine material {}", m.name)),
         layout: &pipelines.material_layout,

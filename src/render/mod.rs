@@ -21,7 +21,7 @@ pub use crate::model::team::{TEAM_COLOURS, TeamColour, team_by_name};
 pub use camera::{Camera, ViewPreset};
 pub use colour_mode::{ColourMode, LegendEntry, legend, node_colour};
 pub use framing::framing_points;
-pub use gpu::{Gpu, RenderError, describe_adapter, gpu_or_skip};
+pub use gpu::{DeviceWatch, Gpu, RenderError, describe_adapter, gpu_or_skip};
 pub use inspect::highlight::Highlight;
 pub use inspect::{OverlayKind, Overlays};
 pub use lighting::Lighting;

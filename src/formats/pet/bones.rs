@@ -63,10 +63,13 @@ impl BoneData {
 }
 
 /// A bone id: u8, 0xFE → a u16 follows; 0xFF (or 0xFFFF) = none.
-pub fn read_id(r: &mut Reader<'_>, what: &str) -> Result<Option<u32>, LoadError> {
+pub fn read_id(
+    r: &mut Reader<'_>,
+    what: impl std::fmt::Display + Copy,
+) -> Result<Option<u32>, LoadError> {
     match r.u8(what)? {
         0xFF => Ok(None),
-        0xFE => match r.u16(&format!("{what} (u16 after 0xFE)"))? {
+        0xFE => match r.u16(format_args!("{what} (u16 after 0xFE)"))? {
             0xFFFF => Ok(None),
             v => Ok(Some(v as u32)),
         },

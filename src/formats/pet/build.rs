@@ -210,13 +210,25 @@ impl Builder {
 
         let mut points = Vec::with_capacity(mesh.vertices.len());
         let mut influences = Vec::with_capacity(mesh.vertices.len());
-        for v in &mesh.vertices {
+        for (i, v) in mesh.vertices.iter().enumerate() {
             // Stored relative to the first weighted bone.
             let first = v.weights.first().map(|w| w.1);
             let file_rest = match first.and_then(|b| file_models.get(b)) {
                 Some(m) => m.transform_point3(v.position),
                 None => v.position,
             };
+            if !file_rest.is_finite() {
+                // Finite numbers whose product overflows (found by fuzzing).
+                let at = file.sections.iter().find(|s| s.tag == "MESH");
+                return Err(LoadError::new(
+                    ErrorKind::NonFiniteFloat,
+                    Location::Offset(at.map_or(0, |s| s.offset)),
+                    format!(
+                        "MESH vertex {i}: its position placed by bone {} is not a finite number",
+                        first.unwrap_or_default()
+                    ),
+                ));
+            }
             points.push(to_model(file_rest));
             let total: u32 = v.weights.iter().map(|w| w.0 as u32).sum();
             let mut inf = SkinInfluence::default();

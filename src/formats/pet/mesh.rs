@@ -84,8 +84,8 @@ fn read_weights(
     let mut sum: u32 = 0;
     while sum < 255 {
         let at = r.offset();
-        let w = r.u8(&format!("vertex {v} weight {}", pairs.len()))?;
-        let bone = read_id(r, &format!("vertex {v} weight {} bone", pairs.len()))?;
+        let w = r.u8(format_args!("vertex {v} weight {}", pairs.len()))?;
+        let bone = read_id(r, format_args!("vertex {v} weight {} bone", pairs.len()))?;
         if w == 0 {
             return Err(LoadError::new(
                 ErrorKind::BadValue,
@@ -125,7 +125,10 @@ fn read_weights(
         pairs.push((w, bone as usize));
     }
     if pairs.len() == 1 {
-        r.skip(2, &format!("vertex {v} padding after a single weight pair"))?;
+        r.skip(
+            2,
+            format_args!("vertex {v} padding after a single weight pair"),
+        )?;
     }
     if sum > 255 {
         notes.push(Diagnostic::warning(
@@ -167,7 +170,7 @@ pub fn parse(
         for i in 0..n {
             let mut rec = [0u32; 5];
             for f in &mut rec {
-                *f = r.u32(&format!("MESH sub-mesh record {i}"))?;
+                *f = r.u32(format_args!("MESH sub-mesh record {i}"))?;
             }
             submesh_records.push(rec);
         }
@@ -177,9 +180,9 @@ pub fn parse(
     let count = r.check_count(count as u64, vertex_bytes, "MESH vertices")?;
     let mut vertices = Vec::with_capacity(count);
     for v in 0..count {
-        let position = Vec3::from(r.f32s::<3>(&format!("vertex {v} position"))?);
+        let position = Vec3::from(r.f32s::<3>(format_args!("vertex {v} position"))?);
         let extra = if mpet {
-            Some(r.f32(&format!("vertex {v} .mpet float"))?)
+            Some(r.f32(format_args!("vertex {v} .mpet float"))?)
         } else {
             None
         };
@@ -208,7 +211,7 @@ pub fn parse(
         }; 3];
         for (c, corner) in corners.iter_mut().enumerate() {
             let at = r.offset();
-            let vertex = r.u32(&format!("triangle {p} corner {c} vertex index"))?;
+            let vertex = r.u32(format_args!("triangle {p} corner {c} vertex index"))?;
             if vertex as usize >= vertices.len() {
                 return Err(LoadError::new(
                     ErrorKind::IndexOutOfRange,
@@ -219,16 +222,16 @@ pub fn parse(
                     ),
                 ));
             }
-            let normal = Vec3::from(r.f32s::<3>(&format!("triangle {p} corner {c} normal"))?);
+            let normal = Vec3::from(r.f32s::<3>(format_args!("triangle {p} corner {c} normal"))?);
             let sets = if uv_count_byte {
-                r.u8(&format!("triangle {p} corner {c} UV set count"))?
+                r.u8(format_args!("triangle {p} corner {c} UV set count"))?
             } else {
                 1
             };
             uv_sets = uv_sets.max(sets);
             let mut uv = [Vec2::ZERO; 2];
             for s in 0..sets as usize {
-                let pair = Vec2::from(r.f32s::<2>(&format!("triangle {p} corner {c} UV {s}"))?);
+                let pair = Vec2::from(r.f32s::<2>(format_args!("triangle {p} corner {c} UV {s}"))?);
                 if let Some(slot) = uv.get_mut(s) {
                     *slot = pair;
                 }

@@ -1,0 +1,10 @@
+//! Fuzz target `check`: see `vitrine::check::fuzzing` for what is checked.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Err(finding) = vitrine::check::fuzzing::run(data) {
+        panic!("{finding}");
+    }
+});
