@@ -19,52 +19,52 @@ pub fn set_colour_mode(state: &mut AppState, mode: ColourMode) {
 /// Uses `options` for PMF files from now on (saved); reloads the open model if it is a
 /// PMF.
 pub fn set_pmf_options(state: &mut AppState, options: PmfOptions) {
-    if options == state.settings.pmf && options == state.load_options.pmf {
-        return;
-    }
-    state.settings.pmf = options;
-    state.load_options.pmf = options;
-    state.save_settings();
-    if state
-        .document
-        .as_ref()
-        .is_some_and(|d| d.model.format == Format::Pmf)
-    {
-        reload(state);
-    }
+    let unchanged = options == state.settings.pmf && options == state.load_options.pmf;
+    set_load_setting(state, Format::Pmf, unchanged, |s| {
+        s.settings.pmf = options;
+        s.load_options.pmf = options;
+    });
 }
 
 /// Draws PIE models with `tileset`'s texture pages from now on (saved); reloads the open
 /// model if it is a PIE.
 pub fn set_tileset(state: &mut AppState, tileset: crate::formats::pie::Tileset) {
-    if tileset == state.settings.tileset && tileset == state.load_options.tileset {
-        return;
-    }
-    state.settings.tileset = tileset;
-    state.load_options.tileset = tileset;
-    state.save_settings();
-    if state
-        .document
-        .as_ref()
-        .is_some_and(|d| d.model.format == Format::Pie)
-    {
-        reload(state);
-    }
+    let unchanged = tileset == state.settings.tileset && tileset == state.load_options.tileset;
+    set_load_setting(state, Format::Pie, unchanged, |s| {
+        s.settings.tileset = tileset;
+        s.load_options.tileset = tileset;
+    });
 }
 
 /// Reads PET ANIM rotations with `rotations` from now on (saved); reloads the open model
 /// if it is a PET.
 pub fn set_pet_rotations(state: &mut AppState, rotations: crate::formats::pet::PetRotations) {
-    if rotations == state.settings.pet_rotations && rotations == state.load_options.pet_rotations {
+    let unchanged =
+        rotations == state.settings.pet_rotations && rotations == state.load_options.pet_rotations;
+    set_load_setting(state, Format::Pet, unchanged, |s| {
+        s.settings.pet_rotations = rotations;
+        s.load_options.pet_rotations = rotations;
+    });
+}
+
+/// A loader setting changed by the user: `apply` stores it in the settings and the load
+/// options, the settings are saved, and the open model is reloaded when it is of
+/// `format` (the only one the setting affects). Nothing happens when it is `unchanged`.
+fn set_load_setting(
+    state: &mut AppState,
+    format: Format,
+    unchanged: bool,
+    apply: impl FnOnce(&mut AppState),
+) {
+    if unchanged {
         return;
     }
-    state.settings.pet_rotations = rotations;
-    state.load_options.pet_rotations = rotations;
+    apply(state);
     state.save_settings();
     if state
         .document
         .as_ref()
-        .is_some_and(|d| d.model.format == Format::Pet)
+        .is_some_and(|d| d.model.format == format)
     {
         reload(state);
     }
