@@ -4,7 +4,6 @@ use super::commands::{AppCommand, ScreenshotRequest};
 use super::dialogs::export_animation::ExportCommand;
 use super::state::AppState;
 use crate::files::file_name;
-use crate::render::ViewPreset;
 use eframe::egui::{self, Key, KeyboardShortcut, Modifiers};
 
 /// Ctrl+O.
@@ -167,12 +166,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 out.push(AppCommand::Frame);
             }
             ui.separator();
-            for (label, key, preset) in [
-                ("Front", "1", ViewPreset::Front),
-                ("Side", "3", ViewPreset::Side),
-                ("Top", "7", ViewPreset::Top),
-                ("Iso", "0", ViewPreset::Iso),
-            ] {
+            for (label, key, preset) in crate::app::viewport::preset_buttons() {
                 if ui
                     .add(egui::Button::new(label).shortcut_text(key))
                     .clicked()

@@ -258,6 +258,19 @@ pub fn camera_input(ui: &egui::Ui, response: &egui::Response) -> Vec<AppCommand>
     out
 }
 
+/// The view presets as the menu and the side panel offer them: label ("Front"), key
+/// ("1") and preset, taken from [`view_keys`] so the three cannot disagree.
+pub fn preset_buttons() -> impl Iterator<Item = (&'static str, &'static str, ViewPreset)> {
+    view_keys()
+        .into_iter()
+        .filter_map(|(key, command, what)| match command {
+            AppCommand::Preset(preset) => {
+                Some((what.trim_end_matches(" view"), key.symbol_or_name(), preset))
+            }
+            _ => None,
+        })
+}
+
 /// The view's keys (no modifier): what [`camera_input`] handles and the Help window
 /// lists.
 pub fn view_keys() -> [(egui::Key, AppCommand, &'static str); 6] {

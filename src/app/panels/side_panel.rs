@@ -6,7 +6,6 @@ use crate::app::commands::AppCommand;
 use crate::app::panels::team_picker::team_picker_ui;
 use crate::app::state::{AppState, Document};
 use crate::model::Model;
-use crate::render::ViewPreset;
 use eframe::egui;
 
 /// Colour of "missing" marks.
@@ -168,12 +167,7 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
         ui.weak("(5)");
     });
     ui.horizontal(|ui| {
-        for (label, key, preset) in [
-            ("Front", "1", ViewPreset::Front),
-            ("Side", "3", ViewPreset::Side),
-            ("Top", "7", ViewPreset::Top),
-            ("Iso", "0", ViewPreset::Iso),
-        ] {
+        for (label, key, preset) in crate::app::viewport::preset_buttons() {
             if ui
                 .button(label)
                 .on_hover_text(format!("{label} view ({key})"))
