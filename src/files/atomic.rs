@@ -74,14 +74,22 @@ impl AtomicFile {
     /// Gives the temporary file the mode of the file it replaces (if any) and flushes it
     /// to disk.
     fn finish(&self) -> io::Result<()> {
+        self.keep_mode()?;
         let file = self.tmp.as_file();
+        file.sync_all().map_err(|e| with_path(e, self.tmp.path()))
+    }
+
+    /// Gives the temporary file the mode of the file it replaces, if any.
+    fn keep_mode(&self) -> io::Result<()> {
         if let Ok(m) = std::fs::metadata(&self.target)
             && m.is_file()
         {
-            file.set_permissions(m.permissions())
+            self.tmp
+                .as_file()
+                .set_permissions(m.permissions())
                 .map_err(|e| with_path(e, self.tmp.path()))?;
         }
-        file.sync_all().map_err(|e| with_path(e, self.tmp.path()))
+        Ok(())
     }
 }
 
@@ -105,20 +113,6 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut f = AtomicFile::create(path)?;
     f.write_all(bytes).map_err(|e| with_path(e, path))?;
     f.commit().map(|_| ())
-}
-
-/// Writes `bytes` to `path` atomically like [`write`] but without waiting for the disk
-/// (no `fsync`): for caches, where a reader must never see half a file but an entry lost
-/// in a power cut is only redone. A thumbnail cache of hundreds of files would otherwise
-/// wait for the disk hundreds of times.
-pub fn write_cache(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut f = AtomicFile::create(path)?;
-    f.write_all(bytes).map_err(|e| with_path(e, path))?;
-    let target = f.target;
-    f.tmp
-        .persist(&target)
-        .map_err(|e| with_path(e.error, &target))?;
-    Ok(())
 }
 
 /// Writes `bytes` as `folder/<stem>-<n>.<ext>` with the smallest `n ≥ 1` whose name is
@@ -175,22 +169,16 @@ pub fn with_path(e: io::Error, path: &Path) -> io::Error {
 
 /// Writes `bytes` to `path` as [`write`] does (a temporary file renamed over the
 /// target, keeping a replaced file's mode) but without waiting for the disk: no fsync.
-/// For batches of many files (`vitrine export DIR`), where one flush per file took more
-/// time than making the files. A reader, or a crash of Vitrine, still sees the old file
-/// or the whole new one; only a power cut or a kernel crash within seconds of the batch
-/// may leave some of its files empty, which running the batch again repairs. Everything
-/// else (settings, screenshots, single exports, animations) uses [`write`].
+/// For batches of many files (`vitrine export DIR`) and caches (the gallery's
+/// thumbnails), where one flush per file took more time than making the files. A
+/// reader, or a crash of Vitrine, still sees the old file or the whole new one; only a
+/// power cut or a kernel crash within seconds of the batch may leave some of its files
+/// empty, which running the batch again (or re-rendering the cache entry) repairs.
+/// Everything else (settings, screenshots, single exports, animations) uses [`write`].
 pub fn write_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut f = AtomicFile::create(path)?;
     f.write_all(bytes).map_err(|e| with_path(e, path))?;
-    if let Ok(m) = std::fs::metadata(path)
-        && m.is_file()
-    {
-        f.tmp
-            .as_file()
-            .set_permissions(m.permissions())
-            .map_err(|e| with_path(e, path))?;
-    }
+    f.keep_mode()?;
     f.tmp.persist(path).map_err(|e| with_path(e.error, path))?;
     Ok(())
 }

@@ -8,7 +8,7 @@
 //! and [`RENDER_VERSION`]. Beside each `KEY.png` a `KEY.deps` lists the texture files it
 //! was drawn with and their [`Stamp`]s; a changed texture page makes the entry a miss, so
 //! a thumbnail never shows a stale texture. Files are written with
-//! [`crate::files::atomic::write_cache`] (temp file + rename, no `fsync`), so a crash
+//! [`crate::files::atomic::write_unsynced`] (temp file + rename, no `fsync`), so a crash
 //! never leaves half a PNG; a corrupt entry is a miss.
 //!
 //! Keys are 128-bit (two SipHash passes from the standard library, whose output may
@@ -131,7 +131,7 @@ impl DiskCache {
             )
             .map_err(|e| e.to_string())?;
         let write = |path: &Path, bytes: &[u8]| {
-            crate::files::atomic::write_cache(path, bytes).map_err(|e| e.to_string())
+            crate::files::atomic::write_unsynced(path, bytes).map_err(|e| e.to_string())
         };
         write(&self.png(key), &png)?;
         let deps: String = textures
