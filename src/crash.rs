@@ -90,13 +90,16 @@ pub fn report(message: &str, location: Option<String>, backtrace: &str) -> Strin
 }
 
 fn panic_message(info: &std::panic::PanicHookInfo<'_>) -> String {
-    if let Some(s) = info.payload().downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = info.payload().downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "(no message)".to_string()
-    }
+    payload_text(info.payload()).unwrap_or_else(|| "(no message)".to_string())
+}
+
+/// The message a panic carried (`panic!("…")` gives a `&str` or a `String`), for the
+/// places that catch one (`catch_unwind`) and report it; `None` for any other payload.
+pub fn payload_text(payload: &(dyn std::any::Any + Send)) -> Option<String> {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
 }
 
 /// Writes `text` as the next `crash-<n>.txt` in `dir` (created if needed).

@@ -265,11 +265,8 @@ pub fn load_model(path: &FileRef, options: &LoadOptions) -> Result<Model, String
         Ok(Ok(model)) => Ok(model),
         Ok(Err(e)) => Err(e.to_string()),
         Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
+            let what =
+                crate::crash::payload_text(&*panic).unwrap_or_else(|| "unknown panic".into());
             Err(format!(
                 "{}: internal error: the loader crashed ({what}); please report this file",
                 path.file_name()

@@ -63,10 +63,7 @@ impl Viewport {
             SceneRenderer::new(&rs.device, &rs.queue)
         }))
         .map_err(|panic| {
-            panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
+            crate::crash::payload_text(&*panic)
                 .unwrap_or_else(|| "the renderer failed to start".into())
         })?;
         let lost = DeviceWatch::install(&rs.device);

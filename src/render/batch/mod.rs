@@ -258,11 +258,7 @@ where
 }
 
 fn panic_text(panic: Box<dyn std::any::Any + Send>) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into())
+    crate::crash::payload_text(&*panic).unwrap_or_else(|| "unknown panic".into())
 }
 
 fn prepare_loop<L>(
