@@ -165,6 +165,19 @@ pub fn completions(shell: clap_complete::Shell) -> i32 {
     exit::OK
 }
 
+/// The end of a batch: lists the inputs that failed (file, error) on standard error and
+/// gives the exit code — [`exit::OK`] when none did, [`exit::FAILED`] otherwise.
+pub fn report_failures(failures: &[(String, String)]) -> i32 {
+    if failures.is_empty() {
+        return exit::OK;
+    }
+    eprintln!("{} failed:", failures.len());
+    for (p, e) in failures {
+        eprintln!("  {p}: {e}");
+    }
+    exit::FAILED
+}
+
 /// Runs `f` for one input of a batch; a panic (a bug in a loader or the renderer) becomes
 /// an error naming the file, so one bad file never ends a batch of thousands.
 pub fn catch_per_file<T>(
@@ -174,11 +187,8 @@ pub fn catch_per_file<T>(
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
+            let what =
+                crate::crash::payload_text(&*panic).unwrap_or_else(|| "unknown panic".into());
             Err(format!(
                 "{file}: internal error: crashed while processing this file ({what}); please report it"
             ))

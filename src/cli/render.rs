@@ -469,17 +469,7 @@ fn run_batch(
             walk.links_not_followed.join(", ")
         );
     }
-    if !failures.is_empty() {
-        eprintln!("{} failed:", failures.len());
-        for (p, e) in &failures {
-            eprintln!("  {p}: {e}");
-        }
-    }
-    if failures.is_empty() {
-        super::exit::OK
-    } else {
-        super::exit::FAILED
-    }
+    super::report_failures(&failures)
 }
 
 #[cfg(test)]
