@@ -118,6 +118,7 @@ fn a_hostile_archive_gives_error_tiles_and_the_rest_works() {
     let mut t = Thumbnails::start(
         BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
         &g.tiles,
+        None,
         key.clone(),
         &LoadOptions::default(),
         Some(cache.clone()),
@@ -144,6 +145,7 @@ fn a_hostile_archive_gives_error_tiles_and_the_rest_works() {
     let mut again = Thumbnails::start(
         BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
         &state.gallery.as_ref().unwrap().tiles,
+        None,
         key,
         &LoadOptions::default(),
         Some(cache),

@@ -8,6 +8,7 @@ use render_support::Rig;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::gallery::{GalleryCommand, apply as gallery_apply};
 use vitrine::app::live_reload::{LiveReload, sync};
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
@@ -162,4 +163,77 @@ fn watching_can_be_turned_off() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert_eq!(state.document.as_ref().unwrap().generation, generation);
+}
+
+/// Polls the watcher as the window does until the gallery shows `n` tiles.
+fn wait_for_tiles(state: &mut AppState, live: &mut LiveReload, n: usize) -> Duration {
+    let start = Instant::now();
+    while start.elapsed() < PATIENCE {
+        sync(state, live, || {});
+        if state.gallery.as_ref().map(|g| g.tiles.len()) == Some(n) {
+            return start.elapsed();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let names: Vec<String> = state
+        .gallery
+        .as_ref()
+        .unwrap()
+        .tiles
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    panic!("the gallery did not reach {n} tiles within {PATIENCE:?}: {names:?}");
+}
+
+#[test]
+fn models_added_to_or_removed_from_an_open_gallery_folder_appear_and_vanish() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["a_box.pie", "b_box.pie"] {
+        std::fs::write(dir.path().join(name), box_pie(40)).unwrap();
+    }
+    let mut state = AppState::new(Settings::default(), None);
+    gallery_apply(
+        &mut state,
+        GalleryCommand::OpenSource(FileRef::Disk(dir.path().to_path_buf())),
+    );
+    {
+        let g = state.gallery.as_mut().expect("the gallery opened");
+        assert_eq!(g.tiles.len(), 2);
+        g.filter = "box".into();
+        g.scroll = 37.0;
+        g.selected = g.tiles.iter().position(|t| t.name == "b_box.pie");
+    }
+    let mut live = LiveReload::default();
+    sync(&mut state, &mut live, || {});
+
+    // A new model (written as exporters do: a temporary file renamed) and a file that
+    // is not a model.
+    vitrine::files::atomic::write(&dir.path().join("c_box.pie"), box_pie(80).as_bytes()).unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "not a model").unwrap();
+    let took = wait_for_tiles(&mut state, &mut live, 3);
+    eprintln!("a new model showed after {took:?}");
+    let g = state.gallery.as_ref().unwrap();
+    let names: Vec<&str> = g.tiles.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["a_box.pie", "b_box.pie", "c_box.pie"]);
+    assert_eq!(
+        (g.filter.as_str(), g.scroll),
+        ("box", 37.0),
+        "the user's view is kept"
+    );
+    assert_eq!(
+        g.selected.map(|i| g.tiles[i].name.as_str()),
+        Some("b_box.pie")
+    );
+
+    // Removing one: its tile goes, the selection follows its file.
+    std::fs::remove_file(dir.path().join("a_box.pie")).unwrap();
+    wait_for_tiles(&mut state, &mut live, 2);
+    let g = state.gallery.as_ref().unwrap();
+    let names: Vec<&str> = g.tiles.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["b_box.pie", "c_box.pie"]);
+    assert_eq!(
+        g.selected.map(|i| g.tiles[i].name.as_str()),
+        Some("b_box.pie")
+    );
 }

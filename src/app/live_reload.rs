@@ -9,9 +9,12 @@
 //! shown, the previous model stays, and the next change tries again. The gallery's tiles
 //! whose files change are thumbnailed again.
 //!
-//! Not here: new or deleted files in a gallery's folder (reopen the folder), tiles whose
-//! texture pages change (they are redrawn on the next opening: the thumbnail cache checks
-//! texture stamps).
+//! Models added to or removed from a gallery's folder (or its archive rewritten) list the
+//! gallery again, keeping the filter, scroll position, selection and the pictures of the
+//! tiles still there ([`super::gallery::Gallery::relist`]).
+//!
+//! Not here: tiles whose texture pages change (they are redrawn on the next opening: the
+//! thumbnail cache checks texture stamps).
 
 use super::state::{AppState, LoadFailure, load_model};
 use crate::files::FileRef;
@@ -100,6 +103,13 @@ pub fn sync(state: &mut AppState, live: &mut LiveReload, wake: impl Fn() + Send 
         .any(|f| Watcher::touches(&changed, f))
     {
         reload(state);
+    }
+    if let Some(g) = &mut state.gallery
+        && g.listing_changed(&changed)
+        && g.relist(&changed)
+    {
+        // The next frame's thumbnail sync starts a batch for the new listing.
+        return;
     }
     if let Some(g) = &mut state.gallery {
         let touched: Vec<usize> = (0..g.tiles.len())

@@ -77,6 +77,29 @@ pub struct Gallery {
     pub restore_scroll: bool,
     /// Thumbnails: the worker, the textures, the progress (the window attaches it).
     pub thumbs: Option<thumbs::Thumbnails>,
+    /// After a re-listing ([`Gallery::relist`]): the pictures of the tiles that are
+    /// still there, for the next batch to start from.
+    pub carried: Option<Carried>,
+}
+
+/// Thumbnails kept across a re-listing (files added to or removed from the gallery's
+/// folder or archive while it is open).
+#[derive(Default)]
+pub struct Carried {
+    /// The pictures of tiles still listed, by file: shown at once, not drawn again
+    /// unless in `redo`.
+    pub textures: std::collections::HashMap<FileRef, eframe::egui::TextureHandle>,
+    /// Files to draw again even though a picture is carried (they changed too).
+    pub redo: std::collections::HashSet<FileRef>,
+}
+
+impl std::fmt::Debug for Carried {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Carried")
+            .field("textures", &self.textures.len())
+            .field("redo", &self.redo.len())
+            .finish()
+    }
 }
 
 /// A gallery action.
@@ -139,7 +162,91 @@ impl Gallery {
             scroll: 0.0,
             restore_scroll: false,
             thumbs: None,
+            carried: None,
         }
+    }
+
+    /// Whether the changes on disk `changed` (canonical paths, from the watcher) add
+    /// models to or remove models from this gallery's folder or archive: a model file
+    /// that is not a tile appeared, a tile's file is gone, or the archive itself changed.
+    pub fn listing_changed(&self, changed: &[std::path::PathBuf]) -> bool {
+        let Some(source) = &self.source else {
+            return false;
+        };
+        use crate::files::watch::Watcher;
+        match source {
+            FileRef::Disk(dir) if !crate::files::is_archive_path(dir) => changed.iter().any(|p| {
+                let listed = self
+                    .tiles
+                    .iter()
+                    .any(|t| Watcher::touches(std::slice::from_ref(p), &t.file));
+                if listed {
+                    !p.exists()
+                } else {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(crate::formats::is_model_name)
+                        && p.is_file()
+                }
+            }),
+            // An archive (or a folder inside one): any change to the archive file.
+            _ => Watcher::touches(changed, source),
+        }
+    }
+
+    /// Lists the folder or archive again (models were added or removed on disk),
+    /// keeping what the user set: the filter, grouping, tile size, scroll position and
+    /// the selected tile (by file). The pictures of tiles still listed are carried over;
+    /// those whose files are in `changed` (or every one, when the archive changed) are
+    /// drawn again. Returns false when the listing is the same.
+    pub fn relist(&mut self, changed: &[std::path::PathBuf]) -> bool {
+        let Some(source) = self.source.clone() else {
+            return false;
+        };
+        let fresh = Gallery::of_source(source.clone());
+        if fresh
+            .tiles
+            .iter()
+            .map(|t| &t.file)
+            .eq(self.tiles.iter().map(|t| &t.file))
+        {
+            return false;
+        }
+        let redo_all = !matches!(&source, FileRef::Disk(d) if !crate::files::is_archive_path(d));
+        let mut carried = Carried::default();
+        let mut textures = self
+            .thumbs
+            .take()
+            .map(|mut t| t.take_textures())
+            .unwrap_or_default();
+        for (i, tile) in self.tiles.iter().enumerate() {
+            if let Some(tex) = textures.remove(&i) {
+                carried.textures.insert(tile.file.clone(), tex);
+            }
+            if redo_all || crate::files::watch::Watcher::touches(changed, &tile.file) {
+                carried.redo.insert(tile.file.clone());
+            }
+        }
+        let selected = self
+            .selected
+            .and_then(|i| self.tiles.get(i))
+            .map(|t| t.file.clone());
+        let old_errors: std::collections::HashMap<FileRef, String> = self
+            .tiles
+            .iter()
+            .filter_map(|t| Some((t.file.clone(), t.error.clone()?)))
+            .collect();
+        let mut fresh = fresh;
+        for t in &mut fresh.tiles {
+            if !carried.redo.contains(&t.file) {
+                t.error = old_errors.get(&t.file).cloned();
+            }
+        }
+        self.selected = selected.and_then(|f| fresh.index_of(&f));
+        self.tiles = fresh.tiles;
+        self.listing_errors = fresh.listing_errors;
+        self.carried = Some(carried);
+        true
     }
 
     /// The gallery of a folder or an archive (or a folder inside one).

@@ -80,10 +80,12 @@ pub fn render_key(team: usize, background: [u8; 3], options: &LoadOptions) -> Re
 
 impl Thumbnails {
     /// Starts making thumbnails of `tiles` on `device`; `repaint` is called when some
-    /// are ready. `cache` is `None` to skip the disk cache.
+    /// are ready. `cache` is `None` to skip the disk cache. Pictures `carried` over a
+    /// re-listing are shown at once and only drawn again when marked to redo.
     pub fn start(
         device: batch::BatchDevice,
         tiles: &[Tile],
+        carried: Option<super::Carried>,
         settings: RenderKey,
         options: &LoadOptions,
         cache: Option<DiskCache>,
@@ -150,8 +152,28 @@ impl Thumbnails {
             elapsed: None,
             last_visible: Vec::new(),
         };
-        t.request(tiles, 0..tiles.len());
+        let mut carried = carried.unwrap_or_default();
+        let mut wanted = Vec::new();
+        for (i, tile) in tiles.iter().enumerate() {
+            if let Some(tex) = carried.textures.remove(&tile.file) {
+                t.textures.insert(i as u64, tex);
+                if !carried.redo.contains(&tile.file) {
+                    continue;
+                }
+            }
+            wanted.push(i);
+        }
+        t.request(tiles, wanted);
         t
+    }
+
+    /// Hands over the textures made so far (by tile index) and stops the batch.
+    pub fn take_textures(&mut self) -> HashMap<usize, egui::TextureHandle> {
+        self.queue.cancel();
+        std::mem::take(&mut self.textures)
+            .into_iter()
+            .map(|(id, tex)| (id as usize, tex))
+            .collect()
     }
 
     /// Asks for the thumbnails of `tiles[range]` (again: a file changed).
@@ -325,12 +347,14 @@ pub fn sync(
         let mut t = Thumbnails::start(
             batch::BatchDevice::Own,
             &g.tiles,
+            g.carried.take(),
             key,
             &options,
             cache.cloned(),
             repaint,
         );
         if let Some(mut old) = old {
+            // Same tiles, new settings: the old pictures stay until replaced.
             t.textures = std::mem::take(&mut old.textures);
         }
         g.thumbs = Some(t);
