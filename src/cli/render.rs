@@ -237,6 +237,12 @@ pub fn render_model(
 
 /// Encodes `img` as PNG and writes it to `path` atomically ([`crate::files::atomic`]).
 pub fn write_png_atomic(path: &Path, img: &image::RgbaImage) -> Result<(), String> {
+    let bytes = encode_png_fast(path, img)?;
+    crate::files::atomic::write(path, &bytes).map_err(|e| e.to_string())
+}
+
+/// PNG bytes of `img` for `path` (named in the error), fast compression.
+fn encode_png_fast(path: &Path, img: &image::RgbaImage) -> Result<Vec<u8>, String> {
     use image::ImageEncoder;
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
@@ -249,7 +255,7 @@ pub fn write_png_atomic(path: &Path, img: &image::RgbaImage) -> Result<(), Strin
             image::ExtendedColorType::Rgba8,
         )
         .map_err(|e| fail(&e))?;
-    crate::files::atomic::write(path, &bytes).map_err(|e| e.to_string())
+    Ok(bytes)
 }
 
 /// Runs `vitrine render`; returns the process exit code ([`super::exit`]).
@@ -428,7 +434,11 @@ fn run_batch(
         }
         let written = done.image.and_then(|img| {
             super::catch_per_file(&item.file, || {
-                write_png_atomic(&args.output.join(&item.output), &img)
+                // A batch is renamed into place without a flush per file, as `vitrine
+                // export DIR` does ([`crate::files::atomic::write_unsynced`]).
+                let path = args.output.join(&item.output);
+                let bytes = encode_png_fast(&path, &img)?;
+                crate::files::atomic::write_unsynced(&path, &bytes).map_err(|e| e.to_string())
             })
         });
         if let Err(e) = written {
