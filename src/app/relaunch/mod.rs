@@ -132,9 +132,11 @@ pub fn after_loss(
         Err(e) => return Outcome::Failed(format!("could not write the resume file: {e}")),
     };
     let mut command = Command::new(&exe);
-    if let Some(file) = &resume.file {
-        // An absolute path, an archive entry or an assembly line: never a flag.
-        command.arg(file);
+    // The open file, else the gallery's folder or archive (not the demo model): an
+    // absolute path, an archive entry or an assembly line, never a flag.
+    let gallery = resume.gallery.as_ref().map(|g| &g.source);
+    if let Some(arg) = resume.file.as_ref().or(gallery) {
+        command.arg(arg);
     }
     command
         .env(RESUME_ENV, &path)
@@ -185,10 +187,11 @@ impl Start {
             Start::Fresh => None,
             Start::Resumed(r) => {
                 r.restore(state);
-                let what = state
-                    .document
-                    .as_ref()
-                    .map_or("the window".to_string(), |d| d.file_name());
+                let what = match (&state.document, &state.gallery) {
+                    (Some(d), _) => d.file_name(),
+                    (None, Some(g)) => g.title.clone(),
+                    (None, None) => "the window".to_string(),
+                };
                 let text =
                     format!("The GPU device was lost; Vitrine reopened {what} on a new device");
                 eprintln!("vitrine: {text} (process {})", std::process::id());

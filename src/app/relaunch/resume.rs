@@ -308,9 +308,18 @@ impl Resume {
 }
 
 fn restore_gallery(state: &mut AppState, g: &SavedGallery) {
-    let source = FileRef::parse(Path::new(&g.source));
-    let gallery = crate::app::gallery::GalleryCommand::OpenSource(source);
-    let _ = apply(state, AppCommand::Gallery(gallery));
+    // Already open when the gallery was what the command line named.
+    let open = |s: &AppState| {
+        s.gallery
+            .as_ref()
+            .and_then(|g| g.source.as_ref())
+            .is_some_and(|s| s.to_string() == g.source)
+    };
+    if !open(state) {
+        let source = FileRef::parse(Path::new(&g.source));
+        let gallery = crate::app::gallery::GalleryCommand::OpenSource(source);
+        let _ = apply(state, AppCommand::Gallery(gallery));
+    }
     let Some(shown) = &mut state.gallery else {
         return;
     };

@@ -19,6 +19,14 @@ fn opened(file: &Path) -> AppState {
     s
 }
 
+/// A state with the folder or archive `source` opened as a gallery.
+fn opened_gallery(source: &Path) -> AppState {
+    let mut s = AppState::new(Settings::default(), None);
+    apply(&mut s, AppCommand::Open(FileRef::parse(source)));
+    assert!(s.gallery.is_some());
+    s
+}
+
 /// The animated two-level fixture, moved away from how a fresh open shows it.
 fn changed_state() -> AppState {
     let mut s = opened(&fixture("interpolate_both.pie"));
@@ -116,10 +124,8 @@ fn what_no_longer_fits_the_file_is_left_as_a_fresh_open_leaves_it() {
 
 #[test]
 fn a_gallery_comes_back_with_its_scroll_and_focus() {
-    let mut old = AppState::new(Settings::default(), None);
-    let folder = fixture("");
-    apply(&mut old, AppCommand::Open(FileRef::parse(&folder)));
-    let g = old.gallery.as_mut().expect("a folder opens as a gallery");
+    let mut old = opened_gallery(&fixture(""));
+    let g = old.gallery.as_mut().unwrap();
     g.scroll = 240.0;
     g.filter = "pie".into();
     g.group = true;
@@ -128,13 +134,27 @@ fn a_gallery_comes_back_with_its_scroll_and_focus() {
     let saved = Resume::capture(&old, "lost", SystemTime::now());
     assert!(saved.file.is_none());
 
-    let mut new = AppState::new(Settings::default(), None);
+    // The relaunch names the gallery's folder on the command line (no demo model).
+    let mut new = opened_gallery(Path::new(&saved.gallery.as_ref().unwrap().source));
     saved.restore(&mut new);
+    assert!(new.document.is_none());
     let g = new.gallery.as_ref().expect("the gallery is back");
     assert_eq!(g.scroll, 240.0);
     assert!(g.restore_scroll);
     assert_eq!((g.filter.as_str(), g.group, g.shown), ("pie", true, true));
     assert_eq!(g.selected.map(|i| g.tiles[i].file.clone()), Some(focused));
+    let toast = Start::Resumed(Box::new(saved)).apply(&mut new);
+    assert!(toast.is_some());
+    let text = &new.toasts.items.last().unwrap().text;
+    assert_eq!(
+        text,
+        "The GPU device was lost; Vitrine reopened pie on a new device"
+    );
+
+    // Opened afresh when the command line named something else.
+    let mut other = opened(&fixture("cube.pie"));
+    Resume::capture(&old, "lost", SystemTime::now()).restore(&mut other);
+    assert_eq!(other.gallery.as_ref().map(|g| g.scroll), Some(240.0));
 }
 
 #[test]
