@@ -172,10 +172,24 @@ impl Start {
     pub fn from_env() -> Start {
         match std::env::var_os(RESUME_ENV) {
             None => Start::Fresh,
-            Some(p) => match Resume::take(Path::new(&p), SystemTime::now()) {
-                Ok(r) => Start::Resumed(Box::new(r)),
-                Err(w) => Start::ResumeFailed(w),
-            },
+            Some(p) => Start::from_file(Path::new(&p)),
+        }
+    }
+
+    /// Reads the resume file `path` (deleting it). One that is not there any more was
+    /// read already: the variable was inherited by a program the relaunched window
+    /// started (a file manager) that now starts Vitrine, which is an ordinary start.
+    pub fn from_file(path: &Path) -> Start {
+        if !path.exists() {
+            log::warn!(
+                "{RESUME_ENV} names {}, which is gone (read already); an ordinary start",
+                path.display()
+            );
+            return Start::Fresh;
+        }
+        match Resume::take(path, SystemTime::now()) {
+            Ok(r) => Start::Resumed(Box::new(r)),
+            Err(w) => Start::ResumeFailed(w),
         }
     }
 

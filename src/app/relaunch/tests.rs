@@ -185,6 +185,12 @@ fn a_corrupt_stale_or_foreign_resume_file_is_ignored_with_a_warning() {
     assert!(w.contains("Could not read"), "{w}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 
+    // Through the window's start: a corrupt file is a relaunch that says why; a file
+    // already read (the variable inherited by a later, ordinary start) is no relaunch.
+    crate::files::atomic::write(&corrupt, b"not json").unwrap();
+    assert!(matches!(Start::from_file(&corrupt), Start::ResumeFailed(_)));
+    assert!(matches!(Start::from_file(&corrupt), Start::Fresh));
+
     // A relaunch whose file was unusable still counts as one for the loop guard.
     let mut state = AppState::new(Settings::default(), None);
     let guard = Start::ResumeFailed(w).apply(&mut state);
