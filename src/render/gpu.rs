@@ -60,11 +60,12 @@ impl Gpu {
 }
 
 /// Watches a device for loss. Installs wgpu's device-lost callback (recording why, for
-/// the window to rebuild its renderer and say so) and an uncaptured-error handler that
+/// the window to relaunch Vitrine on a new device, `crate::app::relaunch`; optionally
+/// waking the window, [`DeviceWatch::on_lost`]) and an uncaptured-error handler that
 /// keeps wgpu's default — a validation error is a bug and panics — until the device is
 /// lost; after that the errors wgpu reports for work on the dead device (resources it
-/// hands back invalid) are logged, not fatal, so the frames before the rebuild cannot
-/// crash the window.
+/// hands back invalid) are logged, not fatal, so the work between the loss and the
+/// window closing cannot crash the window.
 #[derive(Clone, Default)]
 pub struct DeviceWatch {
     lost: Arc<AtomicBool>,
@@ -127,7 +128,7 @@ impl DeviceWatch {
 /// A buffer holding `contents` (for `usage`), written through the queue. Unlike
 /// `wgpu::util::DeviceExt::create_buffer_init` (a buffer mapped at creation), this
 /// never panics on a lost device: wgpu then hands back an invalid buffer and ignores the
-/// write, and the window rebuilds its renderer after the device-lost callback.
+/// write, and the window relaunches Vitrine after the device-lost callback.
 pub fn buffer_with(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
