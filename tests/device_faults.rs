@@ -5,9 +5,10 @@
 //! device shows the model again.
 //! They skip without an adapter unless VITRINE_REQUIRE_GPU=1.
 
+mod app_support;
 mod render_support;
 
-use render_support::{Rig, foreground_box, framed, unlit_front};
+use render_support::{Rig, foreground_box, framed, near, unlit_front};
 use vitrine::model::{Material, Pose};
 use vitrine::render::{DeviceWatch, Gpu, RenderTarget, SceneRenderer};
 
@@ -27,10 +28,20 @@ fn a_destroyed_device_reports_loss_and_a_rebuilt_renderer_shows_the_model_again(
 
     // What the window installs on eframe's device.
     let watch = DeviceWatch::install(&rig.gpu.device);
+    let woken = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = woken.clone();
+    watch.on_lost(move || {
+        counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    });
     assert!(!watch.is_lost());
     rig.gpu.device.destroy();
     let _ = rig.gpu.device.poll(wgpu::PollType::wait_indefinitely());
     assert!(watch.is_lost());
+    assert_eq!(
+        woken.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "the window is woken to notice the loss"
+    );
     let why = watch.take_lost();
     assert!(
         why.as_deref().is_some_and(|w| w.starts_with("Destroyed")),
@@ -71,4 +82,69 @@ fn a_destroyed_device_reports_loss_and_a_rebuilt_renderer_shows_the_model_again(
         foreground_box(&before, bg),
         "the rebuilt renderer draws the model where it was"
     );
+}
+
+/// A texture page the GPU has no memory for (lavapipe never runs out, so the error its
+/// `OutOfMemory` scope would catch is simulated): the model is drawn with the
+/// checkerboard in its place, and the warning naming the page reaches the side panel.
+#[test]
+fn a_texture_out_of_gpu_memory_shows_the_checkerboard_and_a_warning_in_the_side_panel() {
+    use egui_kittest::kittest::Queryable;
+    use vitrine::app::commands::{AppCommand, apply};
+    use vitrine::app::settings::Settings;
+    use vitrine::app::state::AppState;
+    use vitrine::files::FileRef;
+    use vitrine::render::textures::CHECKER_COLOURS;
+
+    let Some(mut rig) = Rig::new() else { return };
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pie/cube.pie");
+    let mut state = AppState::new(Settings::default(), None);
+    apply(&mut state, AppCommand::Open(FileRef::parse(&file)));
+    let doc = state.document.as_ref().expect("cube.pie opens");
+    let (model, generation) = (doc.model.clone(), doc.generation);
+    let page = model.textures[0]
+        .resolved
+        .clone()
+        .expect("the page is found");
+    let magenta = |img: &image::RgbaImage| {
+        img.pixels()
+            .filter(|p| near(p.0, CHECKER_COLOURS[0], 40))
+            .count()
+    };
+
+    let mut view = unlit_front();
+    framed(&mut view.camera, &model, &Pose::rest(&model));
+    let textured = rig.render(&model, &view, SIZE);
+    assert!(
+        rig.scene.warnings().is_empty(),
+        "{:?}",
+        rig.scene.warnings()
+    );
+    assert_eq!(
+        magenta(&textured),
+        0,
+        "the page itself has no checker magenta"
+    );
+
+    // A fresh renderer: the page is not in its cache, so it is uploaded again.
+    rig.scene = SceneRenderer::new(&rig.gpu.device, &rig.gpu.queue);
+    rig.scene.simulate_texture_out_of_memory(page.clone());
+    let fallback = rig.render(&model, &view, SIZE);
+    assert!(
+        magenta(&fallback) > (SIZE * SIZE / 20) as usize,
+        "the checkerboard is drawn in the page's place"
+    );
+    let warnings = rig.scene.warnings().to_vec();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains(&page.to_string()) && warnings[0].contains("ran out of memory"),
+        "{warnings:?}"
+    );
+
+    // What the window does with the renderer's warnings, then the side panel.
+    state.set_render_warnings(generation, &warnings);
+    let mut h = app_support::harness(state, 900.0);
+    h.run();
+    h.get_by_label_contains("Warnings (1)");
+    h.get_by_label_contains("the GPU ran out of memory uploading it");
 }

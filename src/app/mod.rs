@@ -16,6 +16,7 @@ pub mod lighting;
 pub mod live_reload;
 pub mod menu;
 pub mod panels;
+pub mod relaunch;
 pub mod settings;
 pub mod shell;
 pub mod state;
@@ -41,6 +42,8 @@ pub fn run(file: Option<PathBuf>) -> i32 {
     if let Some(w) = warning {
         state.toasts.error(w);
     }
+    // A relaunch after a lost GPU device (`relaunch`): the resume file, read and deleted.
+    let start = relaunch::Start::from_env();
     let initial = file.unwrap_or_else(demo_model_path);
     let exit_after_frames = std::env::var("VITRINE_EXIT_AFTER_FRAMES")
         .ok()
@@ -75,10 +78,17 @@ pub fn run(file: Option<PathBuf>) -> i32 {
                 cc,
                 state,
                 initial,
+                start,
                 exit_after_frames,
             )))
         }),
     );
+    // The window closed after losing its GPU device without relaunching: say why.
+    if let Some(message) = relaunch::take_farewell() {
+        eprintln!("vitrine: {message}");
+        show_native_error(&message);
+        return 1;
+    }
     match result {
         Ok(()) => 0,
         Err(e) => {

@@ -34,17 +34,27 @@ pub struct ViewerApp {
     thumbnail_cache: Option<super::gallery::cache::DiskCache>,
     /// Watches the open files (View ▸ Watch files).
     live_reload: super::live_reload::LiveReload,
+    /// The device loss this process was relaunched after, if it was: the loop guard
+    /// ([`super::relaunch::LOOP_GUARD`]).
+    resumed_loss: Option<std::time::SystemTime>,
+    /// The window's device was lost: the window draws nothing more and closes.
+    lost: bool,
+    /// When to destroy the window's device (`VITRINE_DEBUG_LOSE_DEVICE_AFTER`, a testing
+    /// aid).
+    lose_device_at: Option<std::time::Instant>,
     /// When the previous frame started (`RUST_LOG=vitrine::frames=debug` logs the
     /// interval: the window's real frame rate, painting included).
     last_frame: Option<std::time::Instant>,
 }
 
 impl ViewerApp {
-    /// Sets up the view on eframe's wgpu device and opens `initial`.
+    /// Sets up the view on eframe's wgpu device and opens `initial`; a relaunch after a
+    /// lost device (`start`) then puts the view back as it was.
     pub fn new(
         cc: &eframe::CreationContext<'_>,
         mut state: AppState,
         initial: PathBuf,
+        start: super::relaunch::Start,
         exit_after_frames: Option<u64>,
     ) -> ViewerApp {
         super::fonts::install(&cc.egui_ctx);
@@ -53,10 +63,18 @@ impl ViewerApp {
             Some(Err(e)) => (None, format!("The 3D view is not available: {e}")),
             None => (None, "The 3D view is not available: no wgpu device".into()),
         };
+        if let Some(v) = &viewport {
+            // A loss in an idle window is seen at once, not at the next input.
+            let ctx = cc.egui_ctx.clone();
+            v.wake_on_loss(move || ctx.request_repaint());
+        }
         let _ = apply(
             &mut state,
             AppCommand::Open(crate::files::FileRef::parse(&initial)),
         );
+        let resumed_loss = start.apply(&mut state);
+        let lose_device_at =
+            super::relaunch::lose_device_after().map(|d| std::time::Instant::now() + d);
         ViewerApp {
             state,
             viewport,
@@ -70,6 +88,9 @@ impl ViewerApp {
                 .and_then(|d| super::dialogs::crash_notice::CrashNotice::find(&d)),
             thumbnail_cache: super::gallery::cache::DiskCache::user(),
             live_reload: Default::default(),
+            resumed_loss,
+            lost: false,
+            lose_device_at,
             last_frame: None,
         }
     }
@@ -178,32 +199,66 @@ impl ViewerApp {
         };
         let [w, h] = viewport.size_px;
         self.state.set_view_aspect(w as f32 / h.max(1) as f32);
-        if let (Some(doc), Some((generation, warnings))) =
-            (&mut self.state.document, viewport.uploaded())
-            && doc.generation == generation
-            && doc.render_warnings != warnings
-        {
-            doc.render_warnings = warnings.to_vec();
+        if let Some((generation, warnings)) = viewport.uploaded() {
+            self.state.set_render_warnings(generation, warnings);
         }
     }
 
-    /// After wgpu reported the device lost. eframe keeps the device it created for the
-    /// window (egui 0.37 cannot swap it), and a lost device never comes back, so the 3D
-    /// view is closed rather than rebuilt on the dead device; the window's
-    /// [`crate::render::DeviceWatch`] keeps the frames on it from panicking, the side
-    /// panel and the open model stay, and the view and a toast say to restart.
-    fn recover_lost_device(&mut self) {
+    /// After wgpu reported the device lost; `true` from then on: the frame must draw
+    /// nothing. eframe keeps the device it created for the window (egui 0.37 cannot swap
+    /// it), a lost device never comes back, and egui-wgpu panics painting anything on it,
+    /// so Vitrine relaunches itself on a new device with what the user sees
+    /// ([`super::relaunch`]) and this window closes. If it was itself relaunched less than
+    /// [`super::relaunch::LOOP_GUARD`] ago, or the relaunch fails, it closes all the same
+    /// and says why once closed (standard error and a message box).
+    fn device_lost(&mut self, ctx: &egui::Context) -> bool {
+        if self.lost {
+            return true;
+        }
         let Some(why) = self.viewport.as_ref().and_then(|v| v.take_lost()) else {
+            return false;
+        };
+        self.lost = true;
+        self.viewport = None;
+        let outcome = super::relaunch::after_loss(
+            &mut self.state,
+            &why,
+            self.resumed_loss,
+            std::time::SystemTime::now(),
+            std::env::current_exe(),
+            crate::files::folders::config_dir().as_deref(),
+        );
+        let file = self.state.document.as_ref().map(|d| d.path.to_string());
+        match outcome.farewell(&why, file.as_deref()) {
+            None => {
+                if let super::relaunch::Outcome::Relaunched { pid, resume } = &outcome {
+                    eprintln!(
+                        "vitrine: the GPU device was lost ({why}); reopened in process {pid} \
+                         (resume file {})",
+                        resume.display()
+                    );
+                }
+            }
+            Some(message) => super::relaunch::say_after_closing(message),
+        }
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        true
+    }
+
+    /// The testing aid `VITRINE_DEBUG_LOSE_DEVICE_AFTER`: destroys the window's device
+    /// once its time has come.
+    fn lose_device_when_due(&mut self, ctx: &egui::Context, frame: &eframe::Frame) {
+        let (Some(at), Some(rs)) = (self.lose_device_at, frame.wgpu_render_state()) else {
             return;
         };
-        self.viewport = None;
-        self.view_error = format!(
-            "The GPU device was lost ({why}); the 3D view cannot draw on it again. The \
-             model is still open: restart Vitrine to see it."
-        );
-        self.state
-            .toasts
-            .error("The GPU device was lost: restart Vitrine to see the 3D view again");
+        let now = std::time::Instant::now();
+        if now >= at {
+            self.lose_device_at = None;
+            super::relaunch::lose_device(&rs.device);
+            ctx.request_repaint();
+        } else {
+            ctx.request_repaint_after(at - now);
+        }
     }
 
     /// Keeps the window title naming the open file.
@@ -240,7 +295,11 @@ impl eframe::App for ViewerApp {
         if super::timeline::tick(&mut self.state, dt) {
             ctx.request_repaint();
         }
-        self.recover_lost_device();
+        self.lose_device_when_due(&ctx, frame);
+        if self.device_lost(&ctx) {
+            // Nothing painted: egui-wgpu cannot paint on a lost device.
+            return;
+        }
         let wake = {
             let ctx = ctx.clone();
             move || ctx.request_repaint()

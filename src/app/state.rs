@@ -207,6 +207,18 @@ impl AppState {
         }
     }
 
+    /// What the renderer found uploading document generation `generation` (texture
+    /// pages that do not decode or did not fit in GPU memory): listed under the side
+    /// panel's Warnings while that model is open.
+    pub fn set_render_warnings(&mut self, generation: u64, warnings: &[String]) {
+        if let Some(doc) = &mut self.document
+            && doc.generation == generation
+            && doc.render_warnings != warnings
+        {
+            doc.render_warnings = warnings.to_vec();
+        }
+    }
+
     /// The document, if the inspection state (selection, hidden nodes) belongs to the
     /// model it shows now.
     pub fn inspect_current(&self) -> Option<&Document> {

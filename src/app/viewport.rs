@@ -78,10 +78,16 @@ impl Viewport {
         })
     }
 
-    /// Why the GPU device was lost, once (then `None` again): the window rebuilds the
-    /// view ([`Viewport::try_new`]), which uploads the open model again.
+    /// Why the GPU device was lost, once (then `None` again): the window relaunches
+    /// Vitrine on a new device ([`super::relaunch`]).
     pub fn take_lost(&self) -> Option<String> {
         self.lost.take_lost()
+    }
+
+    /// Calls `wake` (on wgpu's thread) when the device is lost, so an idle window draws a
+    /// frame and notices.
+    pub fn wake_on_loss(&self, wake: impl Fn() + Send + Sync + 'static) {
+        self.lost.on_lost(wake);
     }
 
     /// The generation of the document on the GPU, and what the renderer found uploading it.

@@ -60,25 +60,42 @@ impl Gpu {
 }
 
 /// Watches a device for loss. Installs wgpu's device-lost callback (recording why, for
-/// the window to rebuild its renderer and say so) and an uncaptured-error handler that
+/// the window to relaunch Vitrine on a new device, `crate::app::relaunch`; optionally
+/// waking the window, [`DeviceWatch::on_lost`]) and an uncaptured-error handler that
 /// keeps wgpu's default — a validation error is a bug and panics — until the device is
 /// lost; after that the errors wgpu reports for work on the dead device (resources it
-/// hands back invalid) are logged, not fatal, so the frames before the rebuild cannot
-/// crash the window.
-#[derive(Debug, Clone, Default)]
+/// hands back invalid) are logged, not fatal, so the work between the loss and the
+/// window closing cannot crash the window.
+#[derive(Clone, Default)]
 pub struct DeviceWatch {
     lost: Arc<AtomicBool>,
     why: Arc<Mutex<Option<String>>>,
+    wake: Arc<Mutex<Option<Wake>>>,
+}
+
+/// Called when the device is lost (the window asks for a frame).
+type Wake = Box<dyn Fn() + Send + Sync>;
+
+impl std::fmt::Debug for DeviceWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceWatch")
+            .field("lost", &self.lost)
+            .field("why", &self.why)
+            .finish_non_exhaustive()
+    }
 }
 
 impl DeviceWatch {
     /// Installs the callbacks on `device` (replacing earlier ones).
     pub fn install(device: &wgpu::Device) -> DeviceWatch {
         let watch = DeviceWatch::default();
-        let (lost, why) = (watch.lost.clone(), watch.why.clone());
+        let (lost, why, wake) = (watch.lost.clone(), watch.why.clone(), watch.wake.clone());
         device.set_device_lost_callback(move |reason, message: String| {
             lost.store(true, Ordering::SeqCst);
             *why.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("{reason:?}: {message}"));
+            if let Some(wake) = wake.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+                wake();
+            }
         });
         let lost = watch.lost.clone();
         device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
@@ -89,6 +106,12 @@ impl DeviceWatch {
             }
         }));
         watch
+    }
+
+    /// Calls `wake` from the device-lost callback (on whichever thread wgpu runs it), so
+    /// a window that is not drawing notices the loss without waiting for input.
+    pub fn on_lost(&self, wake: impl Fn() + Send + Sync + 'static) {
+        *self.wake.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(wake));
     }
 
     /// Whether the device has been lost.
@@ -105,7 +128,7 @@ impl DeviceWatch {
 /// A buffer holding `contents` (for `usage`), written through the queue. Unlike
 /// `wgpu::util::DeviceExt::create_buffer_init` (a buffer mapped at creation), this
 /// never panics on a lost device: wgpu then hands back an invalid buffer and ignores the
-/// write, and the window rebuilds its renderer after the device-lost callback.
+/// write, and the window relaunches Vitrine after the device-lost callback.
 pub fn buffer_with(
     device: &wgpu::Device,
     queue: &wgpu::Queue,

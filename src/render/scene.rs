@@ -179,6 +179,12 @@ impl SceneRenderer {
         &self.warnings
     }
 
+    /// Testing aid: the next upload of the texture `file` fails as on a GPU out of memory
+    /// ([`super::textures::TextureCache::simulate_out_of_memory`]).
+    pub fn simulate_texture_out_of_memory(&mut self, file: crate::files::FileRef) {
+        self.textures.simulate_out_of_memory(file);
+    }
+
     /// Caps uploaded texture size (texels per side; smaller mips are used). Thumbnails at
     /// 256² look the same with 512² pages and render faster. Affects textures decoded
     /// after the call.

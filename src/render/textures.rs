@@ -75,6 +75,8 @@ pub struct TextureCache {
     pub checker: Arc<GpuTexture>,
     /// Number of image files decoded so far (for tests and profiling).
     pub decoded: usize,
+    /// Files whose next upload reports out of memory ([`TextureCache::simulate_out_of_memory`]).
+    out_of_memory: std::collections::HashSet<FileRef>,
 }
 
 /// Size of one checkerboard cell in texels, and cells per side.
@@ -122,7 +124,15 @@ impl TextureCache {
                 u32::MAX,
             )),
             decoded: 0,
+            out_of_memory: Default::default(),
         }
+    }
+
+    /// Testing aid: the next upload of `file` is reported as its `OutOfMemory` error scope
+    /// reports a GPU out of memory (Mesa's lavapipe never runs out), so the fallback to
+    /// the checkerboard can be exercised on any device.
+    pub fn simulate_out_of_memory(&mut self, file: FileRef) {
+        self.out_of_memory.insert(file);
     }
 
     /// Limits uploaded textures to `size` texels per side (smaller mips are used instead):
@@ -205,12 +215,11 @@ impl TextureCache {
             // warning instead of taking the device down.
             let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
             let texture = upload(device, queue, &img, class, &label, self.max_size);
-            match pollster::block_on(scope.pop()) {
-                None => Ok(Arc::new(texture)),
-                Some(e) => Err(format!(
-                    "{file}: the GPU ran out of memory uploading it ({e})"
-                )),
+            let mut caught = pollster::block_on(scope.pop());
+            if self.out_of_memory.remove(file) {
+                caught = caught.or_else(|| Some(simulated_out_of_memory()));
             }
+            checked_upload(file, texture, caught)
         });
         self.entries.insert(
             key,
@@ -220,6 +229,29 @@ impl TextureCache {
             },
         );
         result
+    }
+}
+
+/// An upload's texture, or the message saying why it is not used, given what the upload's
+/// `OutOfMemory` error scope caught: a page the GPU has no memory for becomes an error
+/// naming the page (the renderer then shows the checkerboard and lists the warning).
+pub fn checked_upload(
+    file: &FileRef,
+    texture: GpuTexture,
+    caught: Option<wgpu::Error>,
+) -> Result<Arc<GpuTexture>, String> {
+    match caught {
+        None => Ok(Arc::new(texture)),
+        Some(e) => Err(format!(
+            "{file}: the GPU ran out of memory uploading it ({e})"
+        )),
+    }
+}
+
+/// What [`TextureCache::simulate_out_of_memory`] reports: the error wgpu's scope gives.
+fn simulated_out_of_memory() -> wgpu::Error {
+    wgpu::Error::OutOfMemory {
+        source: Box::new(std::io::Error::other("simulated out of memory")),
     }
 }
 
@@ -357,6 +389,29 @@ mod tests {
         assert_eq!(img.dimensions(), (4, 4));
         assert_eq!(img.get_pixel(0, 0).0, [0, 255, 0, 255]);
         assert_eq!(img.get_pixel(3, 3).0, [0, 0, 0, 255]);
+    }
+
+    #[test]
+    fn an_out_of_memory_scope_result_rejects_the_texture_naming_the_page() {
+        let Some(gpu) = crate::render::gpu_or_skip() else {
+            return;
+        };
+        let img = image::RgbaImage::from_pixel(4, 4, image::Rgba([1, 2, 3, 255]));
+        let file = FileRef::Disk("/data/texpages/page-7.png".into());
+        let up = || upload(&gpu.device, &gpu.queue, &img, TexClass::Color, "t", 16);
+        assert!(checked_upload(&file, up(), None).is_ok());
+        let oom = wgpu::Error::OutOfMemory {
+            source: Box::new(std::io::Error::other("VRAM full")),
+        };
+        let e = checked_upload(&file, up(), Some(oom)).unwrap_err();
+        assert!(
+            e.starts_with("/data/texpages/page-7.png: the GPU ran out of memory"),
+            "{e}"
+        );
+        assert!(
+            e.ends_with("(Out of Memory)"),
+            "wgpu's error is quoted: {e}"
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub const MIN_SPEED: f32 = 0.1;
 pub const MAX_SPEED: f32 = 4.0;
 
 /// What happens when playback reaches the end of the span.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum LoopMode {
     /// Start again from the beginning.
     #[default]
