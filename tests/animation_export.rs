@@ -171,6 +171,7 @@ fn turntable_job(gpu: &vitrine::render::Gpu, format: Format, frames: u32, output
         plan,
         view,
         size: (72, 64),
+        samples: vitrine::render::MSAA_SAMPLES,
         crop_margin: None,
         encoding: Encoding {
             format,

@@ -130,3 +130,61 @@ fn bad_options_are_refused() {
         assert_eq!(status.status.code(), Some(2), "{args:?} accepted");
     }
 }
+
+#[test]
+fn msaa_1_draws_the_same_model_with_hard_edges_and_4_with_soft_ones() {
+    let Some(dir) = common::synthetic() else {
+        return;
+    };
+    if vitrine::render::gpu_or_skip().is_none() {
+        return;
+    }
+    let out = out_dir("msaa");
+    let render = |samples: &str| {
+        let png = out.join(format!("robot-{samples}.png"));
+        let status = vitrine()
+            .args([
+                "render",
+                "--size",
+                "160x160",
+                "--transparent",
+                "--msaa",
+                samples,
+            ])
+            .arg(dir.join("pmf/robot.pmf"))
+            .arg("-o")
+            .arg(&png)
+            .status()
+            .unwrap();
+        assert!(status.success(), "--msaa {samples}");
+        image::open(&png).unwrap().into_rgba8()
+    };
+    let (soft, hard) = (render("4"), render("1"));
+    let partly_covered =
+        |img: &image::RgbaImage| img.pixels().filter(|p| (1..255).contains(&p.0[3])).count();
+    // Transparent background: an edge pixel's alpha is the share of its samples the
+    // model covers.
+    assert_eq!(
+        partly_covered(&hard),
+        0,
+        "one sample: every pixel in or out"
+    );
+    assert!(
+        partly_covered(&soft) > 50,
+        "four samples: anti-aliased edges"
+    );
+    let covered_box = |img: &image::RgbaImage| {
+        let mut alpha = img.clone();
+        alpha
+            .pixels_mut()
+            .for_each(|p| p.0 = [0, 0, 0, p.0[3].min(1)]);
+        render_support::foreground_box(&alpha, [0, 0, 0, 0])
+    };
+    let a = covered_box(&soft).expect("visible with 4 samples");
+    let b = covered_box(&hard).expect("visible with 1 sample");
+    let close = |x: u32, y: u32| x.abs_diff(y) <= 1;
+    assert!(
+        close(a.0, b.0) && close(a.1, b.1) && close(a.2, b.2) && close(a.3, b.3),
+        "same framing: {a:?} vs {b:?}"
+    );
+}

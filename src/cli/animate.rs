@@ -182,6 +182,7 @@ pub fn job(args: &RenderArgs, format: Format, model: Model) -> Result<Job, Strin
         plan,
         view,
         size: args.size,
+        samples: args.msaa,
         crop_margin: a.crop.then_some(a.margin),
         encoding: Encoding {
             format,

@@ -26,6 +26,6 @@ pub use inspect::highlight::Highlight;
 pub use inspect::{OverlayKind, Overlays};
 pub use lighting::Lighting;
 pub use scene::{SceneRenderer, ViewSettings, clip_points, model_bounds, visible_points};
-pub use target::RenderTarget;
+pub use target::{MSAA_SAMPLES, RenderTarget, SAMPLE_COUNTS};
 pub use uniforms::sizes as uniforms_sizes;
 pub use wgpu;

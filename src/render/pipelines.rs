@@ -1,7 +1,7 @@
 //! The shader module, bind group layouts and one render pipeline per material state
 //! (blend mode × culling), created on first use and kept for the renderer's lifetime.
 
-use super::target::{DEPTH_FORMAT, MSAA_SAMPLES};
+use super::target::DEPTH_FORMAT;
 use super::uniforms::{DrawUniform, FrameUniform, JOINTS_BYTES, MaterialUniform, Vertex};
 use crate::model::BlendMode;
 use std::collections::HashMap;
@@ -62,6 +62,7 @@ pub struct Pipelines {
     /// Group 2: draw uniform + joint block, both with dynamic offsets.
     pub draw_layout: wgpu::BindGroupLayout,
     format: wgpu::TextureFormat,
+    samples: u32,
     cache: HashMap<PipelineKey, wgpu::RenderPipeline>,
 }
 
@@ -93,7 +94,7 @@ fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
 
 impl Pipelines {
     /// Builds the shader and layouts for targets of `format`.
-    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Pipelines {
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat, samples: u32) -> Pipelines {
         let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("vitrine scene.wgsl"),
             source: wgpu::ShaderSource::Wgsl(SCENE_WGSL.into()),
@@ -145,8 +146,14 @@ impl Pipelines {
             material_layout,
             draw_layout,
             format,
+            samples,
             cache: HashMap::new(),
         }
+    }
+
+    /// Samples per pixel of the targets these pipelines draw into.
+    pub fn samples(&self) -> u32 {
+        self.samples
     }
 
     /// The pipeline for `key`, created if needed.
@@ -155,10 +162,11 @@ impl Pipelines {
         device: &wgpu::Device,
         key: PipelineKey,
     ) -> &wgpu::RenderPipeline {
-        let (shader, layout, format) = (&self.shader, &self.layout, self.format);
+        let (shader, layout) = (&self.shader, &self.layout);
+        let target = (self.format, self.samples);
         self.cache
             .entry(key)
-            .or_insert_with(|| create(device, shader, layout, format, key))
+            .or_insert_with(|| create(device, shader, layout, target, key))
     }
 
     /// The pipeline for `key` if it was created.
@@ -194,7 +202,7 @@ fn create(
     device: &wgpu::Device,
     shader: &wgpu::ShaderModule,
     layout: &wgpu::PipelineLayout,
-    format: wgpu::TextureFormat,
+    (format, samples): (wgpu::TextureFormat, u32),
     key: PipelineKey,
 ) -> wgpu::RenderPipeline {
     let label = format!(
@@ -241,7 +249,7 @@ fn create(
             bias: Default::default(),
         }),
         multisample: wgpu::MultisampleState {
-            count: MSAA_SAMPLES,
+            count: samples,
             ..Default::default()
         },
         fragment: Some(wgpu::FragmentState {

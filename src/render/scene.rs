@@ -90,9 +90,16 @@ pub struct SceneRenderer {
 }
 
 impl SceneRenderer {
-    /// Builds pipelines and samplers.
+    /// Builds pipelines and samplers for targets of [`super::target::MSAA_SAMPLES`].
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> SceneRenderer {
-        let pipelines = Pipelines::new(device, COLOR_FORMAT);
+        SceneRenderer::with_samples(device, queue, super::target::MSAA_SAMPLES)
+    }
+
+    /// Builds pipelines and samplers for targets of `samples` per pixel
+    /// ([`RenderTarget::with_samples`]; 1 draws without anti-aliasing).
+    pub fn with_samples(device: &wgpu::Device, queue: &wgpu::Queue, samples: u32) -> SceneRenderer {
+        let samples = super::target::checked_samples(samples);
+        let pipelines = Pipelines::new(device, COLOR_FORMAT, samples);
         let textures = TextureCache::new(device, queue);
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("vitrine texture sampler"),
@@ -132,8 +139,8 @@ impl SceneRenderer {
             model: None,
             warnings: Vec::new(),
             source: None,
-            overlay_pass: OverlayPass::new(device, COLOR_FORMAT),
-            shadow_pass: ShadowPass::new(device, COLOR_FORMAT),
+            overlay_pass: OverlayPass::new(device, COLOR_FORMAT, samples),
+            shadow_pass: ShadowPass::new(device, COLOR_FORMAT, samples),
         }
     }
 
@@ -206,6 +213,11 @@ impl SceneRenderer {
         pose: &Pose,
         view: &ViewSettings,
     ) {
+        assert_eq!(
+            target.samples,
+            self.pipelines.samples(),
+            "a render target must have the sample count its renderer was built for"
+        );
         let aspect = target.width as f32 / target.height.max(1) as f32;
         let cam = &view.camera;
         let view_matrix = cam.view();
@@ -245,12 +257,18 @@ impl SceneRenderer {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("vitrine scene pass"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &target.msaa_view,
+                    // Multisampled: drawn into the MSAA texture and resolved into the
+                    // colour texture; with one sample, drawn into it directly.
+                    view: target.msaa_view.as_ref().unwrap_or(&target.color_view),
                     depth_slice: None,
-                    resolve_target: Some(&target.color_view),
+                    resolve_target: target.msaa_view.as_ref().map(|_| &target.color_view),
                     ops: wgpu::Operations {
                         load: wgpu::LoadOp::Clear(clear_colour(view.background)),
-                        store: wgpu::StoreOp::Discard,
+                        store: if target.msaa_view.is_some() {
+                            wgpu::StoreOp::Discard
+                        } else {
+                            wgpu::StoreOp::Store
+                        },
                     },
                 })],
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {

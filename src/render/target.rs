@@ -1,11 +1,14 @@
-//! The offscreen render target: 4× MSAA colour + depth, resolved into an `Rgba8Unorm`
+//! The offscreen render target: 4× MSAA colour + depth (or one sample, drawn straight into
+//! the colour texture: [`RenderTarget::with_samples`]), resolved into an `Rgba8Unorm`
 //! texture holding sRGB-encoded bytes: what PNG files hold, and what egui-wgpu 0.37
 //! expects of a native texture (an `Rgba8UnormSrgb` one is shown too dark). Rendering
 //! through an `*Srgb` view of a Unorm texture would need `DownlevelFlags::VIEW_FORMATS`,
 //! which the GL backend lacks, so the fragment shader encodes to sRGB itself.
 
-/// Sample count of the multisampled attachments.
+/// Sample count of the multisampled attachments (the default).
 pub const MSAA_SAMPLES: u32 = 4;
+/// The sample counts a target may have: one (no anti-aliasing) or [`MSAA_SAMPLES`].
+pub const SAMPLE_COUNTS: [u32; 2] = [1, MSAA_SAMPLES];
 /// Format of the resolved colour texture.
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 /// Depth format.
@@ -18,8 +21,10 @@ pub struct RenderTarget {
     pub color: wgpu::Texture,
     /// View of `color` (register this with egui).
     pub color_view: wgpu::TextureView,
-    /// Multisampled colour attachment.
-    pub msaa_view: wgpu::TextureView,
+    /// Multisampled colour attachment (`None` with one sample).
+    pub msaa_view: Option<wgpu::TextureView>,
+    /// Samples per pixel of the colour and depth attachments.
+    pub samples: u32,
     /// Multisampled depth attachment.
     pub depth_view: wgpu::TextureView,
     /// Size in pixels.
@@ -31,8 +36,21 @@ pub struct RenderTarget {
 }
 
 impl RenderTarget {
-    /// Creates a target of `width` × `height` (each clamped to 1..=8192).
+    /// Creates a target of `width` × `height` (each clamped to 1..=8192) with
+    /// [`MSAA_SAMPLES`].
     pub fn new(device: &wgpu::Device, width: u32, height: u32) -> RenderTarget {
+        RenderTarget::with_samples(device, width, height, MSAA_SAMPLES)
+    }
+
+    /// A target with `samples` per pixel (one of [`SAMPLE_COUNTS`]; anything else is
+    /// taken as [`MSAA_SAMPLES`]), for a [`super::SceneRenderer`] built with the same.
+    pub fn with_samples(
+        device: &wgpu::Device,
+        width: u32,
+        height: u32,
+        samples: u32,
+    ) -> RenderTarget {
+        let samples = checked_samples(samples);
         let (width, height) = (width.clamp(1, 8192), height.clamp(1, 8192));
         let size = wgpu::Extent3d {
             width,
@@ -59,21 +77,24 @@ impl RenderTarget {
                 | wgpu::TextureUsages::TEXTURE_BINDING
                 | wgpu::TextureUsages::COPY_SRC,
         );
-        let msaa = tex(
-            "vitrine target msaa",
-            MSAA_SAMPLES,
-            COLOR_FORMAT,
-            wgpu::TextureUsages::RENDER_ATTACHMENT,
-        );
+        let msaa = (samples > 1).then(|| {
+            tex(
+                "vitrine target msaa",
+                samples,
+                COLOR_FORMAT,
+                wgpu::TextureUsages::RENDER_ATTACHMENT,
+            )
+        });
         let depth = tex(
             "vitrine target depth",
-            MSAA_SAMPLES,
+            samples,
             DEPTH_FORMAT,
             wgpu::TextureUsages::RENDER_ATTACHMENT,
         );
         RenderTarget {
             color_view: color.create_view(&Default::default()),
-            msaa_view: msaa.create_view(&Default::default()),
+            msaa_view: msaa.map(|m| m.create_view(&Default::default())),
+            samples,
             depth_view: depth.create_view(&Default::default()),
             color,
             width,
@@ -142,5 +163,14 @@ impl RenderTarget {
         buffer.unmap();
         image::RgbaImage::from_raw(self.width, self.height, out)
             .ok_or_else(|| err("size mismatch".into()))
+    }
+}
+
+/// `samples` if it is one of [`SAMPLE_COUNTS`], else [`MSAA_SAMPLES`].
+pub fn checked_samples(samples: u32) -> u32 {
+    if SAMPLE_COUNTS.contains(&samples) {
+        samples
+    } else {
+        MSAA_SAMPLES
     }
 }

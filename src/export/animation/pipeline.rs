@@ -60,6 +60,8 @@ pub struct Job {
     pub view: ViewSettings,
     /// Rendered size in pixels (the output is smaller when cropped).
     pub size: (u32, u32),
+    /// Samples per pixel ([`crate::render::SAMPLE_COUNTS`]).
+    pub samples: u32,
     /// Crop to the content of all frames, with this margin in pixels.
     pub crop_margin: Option<u32>,
     /// How to encode.
@@ -187,9 +189,9 @@ pub fn export(
     if view.grid_unit.is_none() {
         view.grid_unit = crate::render::inspect::format_grid_unit(&job.model);
     }
-    let mut scene = SceneRenderer::new(device, queue);
+    let mut scene = SceneRenderer::with_samples(device, queue, job.samples);
     scene.set_model(device, queue, &job.model);
-    let target = RenderTarget::new(device, w, h);
+    let target = RenderTarget::with_samples(device, w, h, job.samples);
     let mut render = |i: u32| -> Result<image::RgbaImage, ExportError> {
         let pose = Pose::sample(&job.model, plan.clip(), plan.time(i), view.team);
         scene.render(device, queue, &target, &pose, &frame_view(&view, plan, i));

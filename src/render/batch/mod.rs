@@ -91,6 +91,8 @@ pub struct BatchOptions {
     pub prepare_threads: usize,
     /// Finished pictures that may wait for the caller before rendering pauses.
     pub results_capacity: usize,
+    /// Samples per pixel ([`crate::render::SAMPLE_COUNTS`]; 4 by default).
+    pub samples: u32,
 }
 
 impl BatchOptions {
@@ -101,6 +103,7 @@ impl BatchOptions {
             view,
             prepare_threads: default_prepare_threads(),
             results_capacity: 8,
+            samples: crate::render::MSAA_SAMPLES,
         }
     }
 }
@@ -345,9 +348,10 @@ fn render_loop(
             }
         },
     };
-    let mut scene = SceneRenderer::new(&device, &queue);
+    let mut scene = SceneRenderer::with_samples(&device, &queue, options.samples);
     let (w, h) = options.size;
-    let slots = [Slot::new(&device, (w, h)), Slot::new(&device, (w, h))];
+    let slot = || Slot::new(&device, (w, h), options.samples);
+    let slots = [slot(), slot()];
     // A thumbnail never needs texels finer than a few per pixel.
     scene.set_max_texture_size(&device, (w.max(h) * 4).next_power_of_two());
     let mut in_flight: [Option<InFlight>; 2] = [None, None];

@@ -13,8 +13,8 @@ pub(super) struct Slot {
 }
 
 impl Slot {
-    pub(super) fn new(device: &wgpu::Device, (w, h): (u32, u32)) -> Slot {
-        let target = RenderTarget::new(device, w, h);
+    pub(super) fn new(device: &wgpu::Device, (w, h): (u32, u32), samples: u32) -> Slot {
+        let target = RenderTarget::with_samples(device, w, h, samples);
         let padded_row = (target.width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
             * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {

@@ -3,7 +3,7 @@
 //! Drawn inside the scene's render pass, after the model, so they share its depth.
 
 use crate::render::inspect::overlays::Segment;
-use crate::render::target::{DEPTH_FORMAT, MSAA_SAMPLES};
+use crate::render::target::DEPTH_FORMAT;
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 
@@ -51,6 +51,7 @@ struct Parts<'a> {
     layout: &'a wgpu::PipelineLayout,
     module: &'a wgpu::ShaderModule,
     format: wgpu::TextureFormat,
+    samples: u32,
 }
 
 fn pipeline(
@@ -65,6 +66,7 @@ fn pipeline(
         layout,
         module,
         format,
+        samples,
     } = *parts;
     let constants = [("ENCODE_SRGB", if format.is_srgb() { 0.0 } else { 1.0 })];
     let options = wgpu::PipelineCompilationOptions {
@@ -93,7 +95,7 @@ fn pipeline(
             bias: Default::default(),
         }),
         multisample: wgpu::MultisampleState {
-            count: MSAA_SAMPLES,
+            count: samples,
             ..Default::default()
         },
         fragment: Some(wgpu::FragmentState {
@@ -123,7 +125,7 @@ const FILL_ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![0 =
 
 impl OverlayPass {
     /// Builds the pipelines for targets of `format`.
-    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> OverlayPass {
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat, samples: u32) -> OverlayPass {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("vitrine overlay.wgsl"),
             source: wgpu::ShaderSource::Wgsl(OVERLAY_WGSL.into()),
@@ -167,6 +169,7 @@ impl OverlayPass {
             layout: &layout,
             module: &module,
             format,
+            samples,
         };
         let depth_tested = pipeline(
             &parts,

@@ -8,7 +8,7 @@
 //! the ground, also when the camera looks from below.
 
 use crate::render::inspect::overlay_pass::upload;
-use crate::render::target::{DEPTH_FORMAT, MSAA_SAMPLES};
+use crate::render::target::DEPTH_FORMAT;
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 
@@ -108,7 +108,7 @@ pub struct ShadowPass {
 
 impl ShadowPass {
     /// Builds the map and pipelines for targets of `format`.
-    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> ShadowPass {
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat, samples: u32) -> ShadowPass {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("vitrine shadow.wgsl"),
             source: wgpu::ShaderSource::Wgsl(SHADOW_WGSL.into()),
@@ -277,7 +277,7 @@ impl ShadowPass {
                 bias: Default::default(),
             }),
             multisample: wgpu::MultisampleState {
-                count: MSAA_SAMPLES,
+                count: samples,
                 ..Default::default()
             },
             fragment: Some(wgpu::FragmentState {

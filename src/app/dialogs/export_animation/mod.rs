@@ -308,6 +308,7 @@ pub fn job(state: &AppState) -> Result<Job, String> {
         plan,
         view,
         size,
+        samples: crate::render::MSAA_SAMPLES,
         crop_margin: o.crop.then_some(o.margin),
         encoding: Encoding {
             format: o.format,
