@@ -490,6 +490,17 @@ fn run_batch(
     super::report_failures(&failures)
 }
 
+/// `--msaa`: 1 or 4 samples per pixel.
+fn parse_msaa(s: &str) -> Result<u32, String> {
+    match s.trim() {
+        "1" => Ok(1),
+        "4" => Ok(4),
+        other => Err(format!(
+            "{other:?}: 1 (no anti-aliasing) or 4 samples per pixel"
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -566,16 +577,5 @@ mod tests {
             items[3].grouped,
             [f("kuma/kuma.bpet"), f("kuma/kuma_walk.apet")]
         );
-    }
-}
-
-/// `--msaa`: 1 or 4 samples per pixel.
-fn parse_msaa(s: &str) -> Result<u32, String> {
-    match s.trim() {
-        "1" => Ok(1),
-        "4" => Ok(4),
-        other => Err(format!(
-            "{other:?}: 1 (no anti-aliasing) or 4 samples per pixel"
-        )),
     }
 }
