@@ -59,6 +59,14 @@ fn f1_and_question_mark_toggle_the_reference_built_from_the_key_tables() {
         }
     }
 
+    // Punctuation keys are written as their character, not egui's name for them.
+    assert!(h.query_all_by_label("?").next().is_some(), "`?` not shown");
+    assert!(
+        h.query_all_by_label_contains("Questionmark")
+            .next()
+            .is_none()
+    );
+
     h.key_press(Key::F1);
     h.run();
     assert_eq!(h.state().help, None, "F1 again closes it");

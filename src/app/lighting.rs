@@ -124,8 +124,8 @@ pub fn lighting_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 egui::Slider::new(&mut l.diffuse, INTENSITY_RANGE),
                 &format!(
                     "Strength of the directional light ({} brighter, {} dimmer)",
-                    ui.ctx().format_shortcut(&BRIGHTER),
-                    ui.ctx().format_shortcut(&DIMMER)
+                    super::help::reference::shortcut_text(ui.ctx(), &BRIGHTER),
+                    super::help::reference::shortcut_text(ui.ctx(), &DIMMER)
                 ),
             );
             row(
@@ -159,7 +159,8 @@ pub fn lighting_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
 
 /// "Ctrl" (or "Cmd" on macOS): the [`DRAG_MODIFIER`] as this platform writes it.
 pub fn modifier_name(ctx: &egui::Context) -> String {
-    let shortcut = ctx.format_shortcut(&KeyboardShortcut::new(DRAG_MODIFIER, Key::A));
+    let shortcut =
+        super::help::reference::shortcut_text(ctx, &KeyboardShortcut::new(DRAG_MODIFIER, Key::A));
     shortcut
         .trim_end_matches('A')
         .trim_end_matches('+')

@@ -39,7 +39,7 @@ const CLEAN_SHOT: ScreenshotRequest = ScreenshotRequest {
 /// The menu bar's contents.
 pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    let fmt = |s: &KeyboardShortcut| ui.ctx().format_shortcut(s);
+    let fmt = |s: &KeyboardShortcut| super::help::reference::shortcut_text(ui.ctx(), s);
     let (open, shot, clean, quit) = (
         fmt(&OPEN),
         fmt(&SCREENSHOT),
@@ -54,7 +54,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             {
                 out.push(AppCommand::OpenDialog);
             }
-            let open_folder = ui.ctx().format_shortcut(&OPEN_FOLDER);
+            let open_folder = super::help::reference::shortcut_text(ui.ctx(), &OPEN_FOLDER);
             if ui
                 .add(egui::Button::new("Open Folder…").shortcut_text(open_folder))
                 .on_hover_text("Every model of a folder as a gallery of thumbnails")
@@ -81,7 +81,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                     }
                 }
             });
-            let reload = ui.ctx().format_shortcut(&RELOAD);
+            let reload = super::help::reference::shortcut_text(ui.ctx(), &RELOAD);
             let has_model = state.document.is_some();
             if ui
                 .add_enabled(has_model, egui::Button::new("Reload").shortcut_text(reload))
@@ -111,7 +111,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             {
                 out.push(AppCommand::ShowScreenshotDialog);
             }
-            let export = ui.ctx().format_shortcut(&EXPORT_ANIMATION);
+            let export = super::help::reference::shortcut_text(ui.ctx(), &EXPORT_ANIMATION);
             if ui
                 .add_enabled(
                     has_model,
@@ -131,7 +131,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 out.push(AppCommand::ChooseScreenshotFolder);
             }
             ui.separator();
-            let export = ui.ctx().format_shortcut(&EXPORT_GLTF);
+            let export = super::help::reference::shortcut_text(ui.ctx(), &EXPORT_GLTF);
             if ui
                 .add_enabled(
                     has_model,

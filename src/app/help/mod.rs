@@ -92,7 +92,7 @@ pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
 /// The Help menu's contents.
 pub fn help_menu_ui(ui: &mut egui::Ui) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    let f1 = ui.ctx().format_shortcut(&HELP);
+    let f1 = reference::shortcut_text(ui.ctx(), &HELP);
     for tab in HelpTab::ALL {
         let mut button = egui::Button::new(format!("{}…", tab.label()));
         if tab == HelpTab::Keys {

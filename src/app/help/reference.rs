@@ -23,7 +23,24 @@ pub struct Section {
 }
 
 fn key(ctx: &egui::Context, modifiers: Modifiers, key: Key) -> String {
-    ctx.format_shortcut(&KeyboardShortcut::new(modifiers, key))
+    shortcut_text(ctx, &KeyboardShortcut::new(modifiers, key))
+}
+
+/// `shortcut` as this platform writes it (`Ctrl+Shift+O`, `⌘O`), except that a
+/// punctuation key is written as its character: egui names it (`Questionmark`, `Plus`,
+/// `Equals`) outside macOS. The arrows keep their names (Up, Down, …).
+pub fn shortcut_text(ctx: &egui::Context, shortcut: &KeyboardShortcut) -> String {
+    let text = ctx.format_shortcut(shortcut);
+    let key = shortcut.logical_key;
+    let (name, symbol) = (key.name(), key.symbol_or_name());
+    let arrow = matches!(
+        key,
+        Key::ArrowUp | Key::ArrowDown | Key::ArrowLeft | Key::ArrowRight
+    );
+    match text.strip_suffix(name) {
+        Some(modifiers) if !arrow && symbol != name => format!("{modifiers}{symbol}"),
+        _ => text,
+    }
 }
 
 fn binding(keys: String, action: impl Into<String>) -> Binding {
@@ -38,7 +55,7 @@ pub fn sections(ctx: &egui::Context) -> Vec<Section> {
     use super::super::{inspect::overlay_menu, lighting, menu, timeline, viewport};
     let none = Modifiers::NONE;
     let modifier = lighting::modifier_name(ctx);
-    let shortcut = |s: &KeyboardShortcut| ctx.format_shortcut(s);
+    let shortcut = |s: &KeyboardShortcut| shortcut_text(ctx, s);
     vec![
         Section {
             title: "File",
