@@ -33,6 +33,11 @@ use crate::model::{BlendMode, Model, compose};
 use glam::{Mat4, Vec3};
 use serde_json::json;
 
+mod droid_type;
+mod structure;
+use droid_type::*;
+use structure::*;
+
 /// The body connector the first VTOL weapon uses (`VTOL_CONNECTOR_START`).
 pub const VTOL_CONNECTOR_START: usize = 5;
 
@@ -103,104 +108,6 @@ impl Assembly {
     /// Whether every part named was found and loaded.
     pub fn complete(&self) -> bool {
         self.parts.iter().all(|p| p.error.is_none())
-    }
-}
-
-/// The game's droid types that change how a droid is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum DroidType {
-    Weapon,
-    Cyborg,
-    CyborgConstruct,
-    CyborgRepair,
-    Person,
-    Transporter,
-    Command,
-    Sensor,
-    Ecm,
-    Construct,
-    Repair,
-    Default,
-}
-
-impl DroidType {
-    fn name(self) -> &'static str {
-        match self {
-            DroidType::Weapon => "weapon",
-            DroidType::Cyborg => "cyborg",
-            DroidType::CyborgConstruct => "cyborg construct",
-            DroidType::CyborgRepair => "cyborg repair",
-            DroidType::Person => "person",
-            DroidType::Transporter => "transporter",
-            DroidType::Command => "command",
-            DroidType::Sensor => "sensor",
-            DroidType::Ecm => "ecm",
-            DroidType::Construct => "construct",
-            DroidType::Repair => "repair",
-            DroidType::Default => "default",
-        }
-    }
-
-    fn is_cyborg(self) -> bool {
-        matches!(
-            self,
-            DroidType::Cyborg | DroidType::CyborgConstruct | DroidType::CyborgRepair
-        )
-    }
-}
-
-fn id_of(o: &Option<String>) -> Option<&str> {
-    o.as_deref().filter(|s| !is_null_id(s))
-}
-
-/// droid.cpp `droidTemplateType`: the template's `type` for people, cyborgs and
-/// transporters, else the first of brain, sensor turret, ECM turret, construct, repair
-/// turret, weapon. A design built part by part on Legged propulsion counts as a cyborg.
-fn droid_type(stats: &Stats, kind: Option<&str>, p: &Parts) -> DroidType {
-    let legged = stats
-        .propulsion
-        .get(&p.propulsion)
-        .and_then(|x| x.kind.as_deref())
-        .is_some_and(|k| k.eq_ignore_ascii_case("legged"));
-    let by_kind = match kind.map(str::to_ascii_uppercase).as_deref() {
-        Some("PERSON") => Some(DroidType::Person),
-        Some("CYBORG") | Some("CYBORG_SUPER") => Some(DroidType::Cyborg),
-        Some("CYBORG_CONSTRUCT") => Some(DroidType::CyborgConstruct),
-        Some("CYBORG_REPAIR") => Some(DroidType::CyborgRepair),
-        Some("TRANSPORTER") | Some("SUPERTRANSPORTER") => Some(DroidType::Transporter),
-        _ => None,
-    };
-    if let Some(t) = by_kind {
-        return t;
-    }
-    let turret = |t: Option<&stats::SystemTurret>| t.is_some_and(|t| t.is_turret());
-    let repair_turret = id_of(&p.repair)
-        .and_then(|r| stats.repair.get(r))
-        .is_some_and(|r| {
-            r.location
-                .as_deref()
-                .is_none_or(|l| l.eq_ignore_ascii_case("turret"))
-        });
-    let t = if id_of(&p.brain).is_some() {
-        DroidType::Command
-    } else if turret(id_of(&p.sensor).and_then(|s| stats.sensors.get(s))) {
-        DroidType::Sensor
-    } else if turret(id_of(&p.ecm).and_then(|s| stats.ecm.get(s))) {
-        DroidType::Ecm
-    } else if id_of(&p.construct).is_some() {
-        DroidType::Construct
-    } else if repair_turret {
-        DroidType::Repair
-    } else if p.weapons.iter().any(|w| !is_null_id(w)) {
-        DroidType::Weapon
-    } else {
-        DroidType::Default
-    };
-    match (legged, t) {
-        (true, DroidType::Weapon) => DroidType::Cyborg,
-        (true, DroidType::Construct) => DroidType::CyborgConstruct,
-        (true, DroidType::Repair) => DroidType::CyborgRepair,
-        _ => t,
     }
 }
 
@@ -622,68 +529,4 @@ fn additive(model: &mut Model, group: Option<usize>) {
             }
         }
     }
-}
-
-fn assemble_structure(
-    stats: &Stats,
-    finder: &mut PartFinder,
-    id: &str,
-    pose: TurretPose,
-) -> Result<Assembly, String> {
-    let s = stats
-        .structures
-        .find(id)
-        .ok_or_else(|| format!("no structure {id:?} in structure.json"))?;
-    let mut b = new_builder(finder);
-    if !s.is_defense()
-        && let Some(base) = s.base_model.as_deref()
-    {
-        b.add("base", &s.id, base, None, Mat4::IDENTITY);
-    }
-    let Some(main) = s.structure_model.first() else {
-        return Err(format!("structure {} names no structureModel", s.id));
-    };
-    let placed = b.add("structure", &s.id, main, None, Mat4::IDENTITY);
-    let root = placed.node.map(|n| (n, Mat4::IDENTITY));
-    let yaw = Mat4::from_rotation_y(pose.yaw_deg.to_radians());
-    let ecm = id_of(&s.ecm_id).and_then(|e| stats.ecm.find(e));
-    let sensor = id_of(&s.sensor_id).and_then(|e| stats.sensors.find(e));
-    let mut elevation = None;
-    let slots = s.weapons.len().max(1);
-    for (i, &c) in placed.connectors.iter().enumerate().take(slots) {
-        let base = Mat4::from_translation(c) * yaw;
-        let weapon = s
-            .weapons
-            .get(i)
-            .filter(|w| !is_null_id(w))
-            .and_then(|w| stats.weapons.find(w));
-        if let Some(w) = weapon {
-            elevation.get_or_insert(limits(w));
-            let pitch = Mat4::from_rotation_x(pitch_for(w, pose.pitch_deg).to_radians());
-            weapon_stack(&mut b, root, &format!("weapon {}", i + 1), w, base, pitch);
-            if w.model.is_none() {
-                b.warnings.push(format!(
-                    "weapon {} ({}) has no model; the game shows only its muzzle flash",
-                    i + 1,
-                    w.id
-                ));
-            }
-        } else if let Some(t) = ecm.or(sensor).filter(|_| i == 0) {
-            // renderStructureTurrets: an ECM or sensor only ever fills slot 0.
-            let role = if ecm.is_some() { "ecm" } else { "sensor" };
-            let as_weapon = stats::Weapon {
-                id: t.id.clone(),
-                model: t.sensor_model.clone(),
-                mount_model: t.mount_model.clone(),
-                ..Default::default()
-            };
-            weapon_stack(&mut b, root, role, &as_weapon, base, Mat4::IDENTITY);
-        }
-    }
-    let kind = if s.is_defense() {
-        "defense"
-    } else {
-        "structure"
-    };
-    Ok(b.finish(s.name.clone(), kind, elevation))
 }
