@@ -134,6 +134,8 @@ mod unix {
             Case {
                 name: "unreadable",
                 input: "PIE without read permission (mode 000)",
+                // Refused: run as an unprivileged user even when the test runs as root
+                // (see `run_child`), unless the system refuses that.
                 expect: Expect::Either,
                 extra: 0,
                 prepare: unreadable,
@@ -282,14 +284,19 @@ mod unix {
         let root = unsafe { libc::geteuid() } == 0;
         match load(&dir.join("secret.pie")) {
             Ok(s) if root => Ok(format!(
-                "{s} (running as root: file permissions are not enforced, so this cannot \
-                 be tested here)"
+                "{s} (running as root, and the test could not run this case as another \
+                 user: file permissions are not enforced)"
             )),
-            Ok(s) => Err(format!("read a mode-000 file as a normal user: {s}")),
-            Err(e) if e.contains("ermission denied") => Err(e),
-            Err(e) => Err(format!("unclear message: {e}")),
+            // Wrong outcomes fail the child, so the case fails whoever runs it.
+            Ok(s) => panic!("read a mode-000 file as a normal user: {s}"),
+            Err(e) if e.contains("ermission denied") && e.contains("secret.pie") => Err(e),
+            Err(e) => panic!("unclear message: {e}"),
         }
     }
+
+    /// The user the `unreadable` case runs as when the test runs as root (`nobody` on
+    /// most systems), so that the file's mode 000 is enforced.
+    const UNPRIVILEGED: u32 = 65534;
 
     fn symlink_loop(dir: &Path) -> u64 {
         let scan = dir.join("scan");
@@ -411,14 +418,35 @@ mod unix {
     }
 
     fn run_child(name: &str, dir: &Path) -> Result<(bool, String, u64), String> {
+        use std::os::unix::process::CommandExt;
         let exe = std::env::current_exe().unwrap();
-        let mut child = Command::new(exe)
-            .args(["--case", name])
-            .arg(dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| e.to_string())?;
+        let command = || {
+            let mut c = Command::new(&exe);
+            c.args(["--case", name])
+                .arg(dir)
+                .current_dir("/")
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            c
+        };
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        let unprivileged = (root && name == "unreadable")
+            .then(|| {
+                command()
+                    .uid(UNPRIVILEGED)
+                    .gid(UNPRIVILEGED)
+                    .spawn()
+                    .inspect_err(|e| {
+                        eprintln!("cannot run the case as uid {UNPRIVILEGED} ({e}); as root")
+                    })
+                    .ok()
+            })
+            .flatten();
+        let mut child = match unprivileged {
+            Some(c) => c,
+            None => command().spawn().map_err(|e| e.to_string())?,
+        };
         let start = Instant::now();
         loop {
             if child.try_wait().map_err(|e| e.to_string())?.is_some() {
@@ -462,6 +490,12 @@ mod unix {
         }
         let filter = args.iter().skip(1).find(|a| !a.starts_with('-')).cloned();
         let tmp = tempfile::tempdir().unwrap();
+        {
+            // Traversable by the unprivileged user the `unreadable` case runs as.
+            use std::os::unix::fs::PermissionsExt;
+            let open = std::fs::Permissions::from_mode(0o755);
+            std::fs::set_permissions(tmp.path(), open).unwrap();
+        }
         let mut failures = Vec::new();
         println!("| input | outcome | peak RSS | budget |\n|---|---|---|---|");
         for case in cases() {
