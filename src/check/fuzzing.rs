@@ -93,7 +93,7 @@ fn check_reports(findings: &[Finding]) -> Result<(), String> {
     }
     // The SARIF log: one result per finding, each pointing at its rule in the driver's
     // rule list, and the results serialise and read back. (The rule list itself does not
-    // depend on the input; `sarif`'s own tests read the whole log back. Writing it out
+    // depend on the input; `tests/check_cli.rs` reads whole logs back. Writing it out
     // for every input was most of this target's time.)
     let log = sarif::log(findings);
     let results = log
