@@ -36,7 +36,7 @@ impl ViewPreset {
 }
 
 /// An orbit camera.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Camera {
     /// Point orbited around.
     pub target: Vec3,

@@ -11,7 +11,7 @@
 
 use crate::app::commands::{AppCommand, apply};
 use crate::app::state::AppState;
-use crate::app::timeline::playback::LoopMode;
+use crate::app::timeline::playback::Playback;
 use crate::files::FileRef;
 use crate::render::{Camera, ColourMode};
 use serde::{Deserialize, Serialize};
@@ -38,13 +38,14 @@ pub struct Resume {
     /// the relaunch also passes it as the argument, so it opens even without this file.
     pub file: Option<String>,
     /// The camera.
-    pub camera: SavedCamera,
+    pub camera: Camera,
     /// Whether the user had moved the camera (else the model is framed again).
     pub camera_moved: bool,
     /// The PIE event model shown in place of the file's model.
     pub event: Option<usize>,
-    /// Clip, time, play state of what is shown.
-    pub playback: Option<SavedPlayback>,
+    /// Clip, time, play state of what is shown (indices into the same file's clips;
+    /// checked against the model when put back).
+    pub playback: Option<Playback>,
     /// The selected node.
     pub selected: Option<usize>,
     /// Nodes the user hid (eye toggles).
@@ -57,77 +58,18 @@ pub struct Resume {
     pub gallery: Option<SavedGallery>,
 }
 
-/// [`Camera`] as saved.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct SavedCamera {
-    /// Orbit target.
-    pub target: [f32; 3],
-    /// Yaw, radians.
-    pub yaw: f32,
-    /// Pitch, radians.
-    pub pitch: f32,
-    /// Distance from the target.
-    pub distance: f32,
-    /// Vertical field of view, radians.
-    pub fov_y: f32,
-    /// Orthographic projection.
-    pub orthographic: bool,
-    /// Radius of the framed bounds.
-    pub radius: f32,
-}
-
-impl SavedCamera {
-    fn of(c: &Camera) -> SavedCamera {
-        SavedCamera {
-            target: c.target.to_array(),
-            yaw: c.yaw,
-            pitch: c.pitch,
-            distance: c.distance,
-            fov_y: c.fov_y,
-            orthographic: c.orthographic,
-            radius: c.radius,
-        }
-    }
-
-    /// The camera, or `None` if a value is out of range (a hand-edited file).
-    fn camera(&self) -> Option<Camera> {
-        let numbers = [self.yaw, self.pitch, self.distance, self.fov_y, self.radius];
-        let finite = numbers.iter().chain(&self.target).all(|v| v.is_finite());
-        let sane = self.distance > 0.0
-            && self.radius > 0.0
-            && self.fov_y > 0.0
-            && self.fov_y < std::f32::consts::PI
-            && self.pitch.abs() < std::f32::consts::FRAC_PI_2;
-        (finite && sane).then(|| Camera {
-            target: glam::Vec3::from_array(self.target),
-            yaw: self.yaw,
-            pitch: self.pitch,
-            distance: self.distance,
-            fov_y: self.fov_y,
-            orthographic: self.orthographic,
-            radius: self.radius,
-        })
-    }
-}
-
-/// [`crate::app::timeline::playback::Playback`] as saved (indices into the same file's
-/// clips; checked against the model when put back).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct SavedPlayback {
-    /// Clip index.
-    pub clip: Option<usize>,
-    /// Motion of that clip.
-    pub motion: Option<usize>,
-    /// Clip time, seconds.
-    pub time: f32,
-    /// Playing or paused.
-    pub playing: bool,
-    /// Speed factor.
-    pub speed: f32,
-    /// What happens at the end.
-    pub mode: LoopMode,
-    /// Ping-pong on its way back.
-    pub backwards: bool,
+/// Whether a camera read back from a resume file is usable: finite numbers, a positive
+/// distance, radius and field of view (under π) and a pitch inside (−π/2, π/2) — a
+/// hand-edited file may hold anything.
+fn sane_camera(c: &Camera) -> bool {
+    let numbers = [c.yaw, c.pitch, c.distance, c.fov_y, c.radius];
+    numbers.iter().all(|v| v.is_finite())
+        && c.target.is_finite()
+        && c.distance > 0.0
+        && c.radius > 0.0
+        && c.fov_y > 0.0
+        && c.fov_y < std::f32::consts::PI
+        && c.pitch.abs() < std::f32::consts::FRAC_PI_2
 }
 
 /// The gallery as saved: its source is listed again, the rest put back.
@@ -165,15 +107,6 @@ impl Resume {
         let file = doc
             .map(|d| d.path.to_string())
             .or_else(|| state.load_error.as_ref().map(|e| e.path.to_string()));
-        let playback = doc.map(|d| SavedPlayback {
-            clip: d.playback.clip,
-            motion: d.playback.motion,
-            time: d.playback.time,
-            playing: d.playback.playing,
-            speed: d.playback.speed,
-            mode: d.playback.mode,
-            backwards: d.playback.backwards,
-        });
         let gallery = state.gallery.as_ref().and_then(|g| {
             Some(SavedGallery {
                 source: g.source.as_ref()?.to_string(),
@@ -194,10 +127,10 @@ impl Resume {
             lost_at_ms: unix_ms(lost_at),
             why: why.to_string(),
             file,
-            camera: SavedCamera::of(&state.camera),
+            camera: state.camera,
             camera_moved: state.camera_moved,
             event: doc.and_then(|d| d.shown_event()),
-            playback,
+            playback: doc.map(|d| d.playback.clone()),
             selected: state.inspect.selected,
             hidden: state.inspect.hidden.clone(),
             isolate: state.inspect.isolate,
@@ -257,10 +190,8 @@ impl Resume {
             state.inspect.selected = self.selected.filter(|&s| s < nodes);
             state.inspect.isolate = self.isolate && state.inspect.selected.is_some();
         }
-        if self.camera_moved
-            && let Some(camera) = self.camera.camera()
-        {
-            state.camera = camera;
+        if self.camera_moved && sane_camera(&self.camera) {
+            state.camera = self.camera;
             state.camera_moved = true;
         }
     }

@@ -99,7 +99,7 @@ pub struct Span {
 }
 
 /// Playback of the open document's animation.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Playback {
     /// Clip index into the shown model's `clips` (`None`: the model has no animation).
     pub clip: Option<usize>,
