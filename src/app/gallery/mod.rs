@@ -175,18 +175,19 @@ impl Gallery {
         };
         use crate::files::watch::Watcher;
         match source {
+            // Tiles are model files: only a changed model file can add or remove one, and
+            // it does when being listed and being a file on disk disagree.
             FileRef::Disk(dir) if !crate::files::is_archive_path(dir) => changed.iter().any(|p| {
-                let listed = self
-                    .tiles
-                    .iter()
-                    .any(|t| Watcher::touches(std::slice::from_ref(p), &t.file));
-                if listed {
-                    !p.exists()
-                } else {
-                    p.file_name()
-                        .and_then(|n| n.to_str())
-                        .is_some_and(crate::formats::is_model_name)
-                        && p.is_file()
+                let model = p
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(crate::formats::is_model_name);
+                model && {
+                    let listed = self
+                        .tiles
+                        .iter()
+                        .any(|t| Watcher::touches(std::slice::from_ref(p), &t.file));
+                    listed != p.is_file()
                 }
             }),
             // An archive (or a folder inside one): any change to the archive file.
@@ -203,7 +204,7 @@ impl Gallery {
         let Some(source) = self.source.clone() else {
             return false;
         };
-        let fresh = Gallery::of_source(source.clone());
+        let mut fresh = Gallery::of_source(source.clone());
         if fresh
             .tiles
             .iter()
@@ -236,7 +237,6 @@ impl Gallery {
             .iter()
             .filter_map(|t| Some((t.file.clone(), t.error.clone()?)))
             .collect();
-        let mut fresh = fresh;
         for t in &mut fresh.tiles {
             if !carried.redo.contains(&t.file) {
                 t.error = old_errors.get(&t.file).cloned();
