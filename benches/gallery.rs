@@ -22,7 +22,6 @@ use vitrine::app::gallery::cache::DiskCache;
 use vitrine::app::layout::window_ui;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
-use vitrine::files::FileRef;
 
 struct Bench {
     state: AppState,
@@ -78,7 +77,7 @@ fn open(source: &Path, roots: &[PathBuf], cache: &DiskCache) -> Run {
         .renderer(egui_kittest::wgpu::WgpuTestRenderer::from_render_state(rs))
         .build_ui_state(frame, bench);
     let start = Instant::now();
-    let file = FileRef::parse(source);
+    let file = vitrine::files::parse(source);
     apply(&mut h.state_mut().state, AppCommand::Open(file));
     let mut first_screen = None;
     let mut frames = Vec::new();

@@ -44,7 +44,7 @@ fn bench(c: &mut Criterion) {
         return;
     };
     let (d, q) = (&gpu.device, &gpu.queue);
-    let mut scene = SceneRenderer::new(d, q);
+    let mut scene = SceneRenderer::new(d, q, vitrine::files::disk());
     let target = RenderTarget::new(d, 256, 256);
     let model = model();
     let pose = Pose::rest(&model);

@@ -17,6 +17,7 @@ pub mod crash;
 pub mod desktop;
 pub mod export;
 pub mod files;
-pub use vitrine_core::{check, formats, model, wz};
+pub mod formats;
+pub use vitrine_core::{check, model, wz};
 #[cfg(feature = "gui")]
 pub use vitrine_render as render;

@@ -192,7 +192,7 @@ fn turntable_frame_k_is_the_camera_turned_by_k_steps() {
     assert_eq!((summary.frames, summary.size), (8, (72, 64)));
     let d = decode_apng(&job.output);
     assert_eq!(d.frames.len(), 8);
-    let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue);
+    let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue, vitrine::files::disk());
     scene.set_model(&gpu.device, &gpu.queue, &job.model);
     let target = RenderTarget::new(&gpu.device, 72, 64);
     let pose = vitrine::model::Pose::rest(&job.model);

@@ -77,9 +77,9 @@ fn the_panel_is_absent_without_stats_and_a_recent_template_reopens() {
     h.run();
     let _ = vitrine::app::commands::apply(
         h.state_mut(),
-        vitrine::app::commands::AppCommand::Open(vitrine::files::FileRef::parse(
-            std::path::Path::new("template:ATESTVTOL"),
-        )),
+        vitrine::app::commands::AppCommand::Open(vitrine::files::parse(std::path::Path::new(
+            "template:ATESTVTOL",
+        ))),
     );
     h.run();
     for part in [
@@ -104,7 +104,7 @@ fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
     let gun = wz.join("data/base/components/weapons/gnhgss.pie");
     let _ = vitrine::app::commands::apply(
         h.state_mut(),
-        vitrine::app::commands::AppCommand::Open(vitrine::files::FileRef::parse(&gun)),
+        vitrine::app::commands::AppCommand::Open(vitrine::files::parse(&gun)),
     );
     h.run();
     h.get_by_label("Show gnhgss.pie on a droid").click();

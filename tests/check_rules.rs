@@ -17,10 +17,13 @@ fn fixture(name: &str) -> PathBuf {
 fn check(path: &Path) -> Vec<Finding> {
     // The fixtures' own texpages/ for files written elsewhere.
     let data = FileRef::Disk(common::fixtures().join("check"));
-    Checker::new(CheckOptions {
-        data_roots: vec![data],
-        allow: Vec::new(),
-    })
+    Checker::new(
+        vitrine::files::disk(),
+        CheckOptions {
+            data_roots: vec![data],
+            allow: Vec::new(),
+        },
+    )
     .check_file(&FileRef::Disk(path.to_path_buf()))
     .findings
 }

@@ -63,7 +63,7 @@ fn a_destroyed_device_reports_loss_and_a_rebuilt_renderer_shows_the_model_again(
     }));
     assert!(used.is_ok(), "using the lost device panicked");
     let rebuilt_on_dead = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        SceneRenderer::new(d, q);
+        SceneRenderer::new(d, q, vitrine::files::disk());
     }));
     assert!(
         rebuilt_on_dead.is_ok(),
@@ -72,7 +72,7 @@ fn a_destroyed_device_reports_loss_and_a_rebuilt_renderer_shows_the_model_again(
 
     // A new device and a renderer built on it show the model again.
     let gpu = Gpu::headless().expect("a second device");
-    let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue);
+    let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue, vitrine::files::disk());
     scene.set_model(&gpu.device, &gpu.queue, &model);
     let target = RenderTarget::new(&gpu.device, SIZE, SIZE);
     scene.render(&gpu.device, &gpu.queue, &target, &pose, &view);
@@ -93,13 +93,12 @@ fn a_texture_out_of_gpu_memory_shows_the_checkerboard_and_a_warning_in_the_side_
     use vitrine::app::commands::{AppCommand, apply};
     use vitrine::app::settings::Settings;
     use vitrine::app::state::AppState;
-    use vitrine::files::FileRef;
     use vitrine::render::textures::CHECKER_COLOURS;
 
     let Some(mut rig) = Rig::new() else { return };
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pie/cube.pie");
     let mut state = AppState::new(Settings::default(), None);
-    apply(&mut state, AppCommand::Open(FileRef::parse(&file)));
+    apply(&mut state, AppCommand::Open(vitrine::files::parse(&file)));
     let doc = state.document.as_ref().expect("cube.pie opens");
     let (model, generation) = (doc.model.clone(), doc.generation);
     let page = model.textures[0]
@@ -127,7 +126,7 @@ fn a_texture_out_of_gpu_memory_shows_the_checkerboard_and_a_warning_in_the_side_
     );
 
     // A fresh renderer: the page is not in its cache, so it is uploaded again.
-    rig.scene = SceneRenderer::new(&rig.gpu.device, &rig.gpu.queue);
+    rig.scene = SceneRenderer::new(&rig.gpu.device, &rig.gpu.queue, vitrine::files::disk());
     rig.scene.simulate_texture_out_of_memory(page.clone());
     let fallback = rig.render(&model, &view, SIZE);
     assert!(

@@ -258,7 +258,7 @@ fn a_second_loss_soon_after_a_relaunch_closes_the_window_and_says_why() {
     let config = tempfile::tempdir().unwrap();
     // What a window that just lost its device would have written.
     let mut state = vitrine::app::state::AppState::new(Default::default(), None);
-    let open = vitrine::files::FileRef::parse(&cube());
+    let open = vitrine::files::parse(&cube());
     vitrine::app::commands::apply(&mut state, vitrine::app::commands::AppCommand::Open(open));
     let resume = Resume::capture(&state, "Destroyed: test", SystemTime::now());
     let file = resume.write(config.path(), 1).unwrap();

@@ -197,7 +197,7 @@ fn every_model_of_mp_wz_loads_with_its_textures_and_renders() {
     };
     let run = batch::start(
         BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
-        BatchOptions::new((96, 96), view),
+        BatchOptions::new((96, 96), view, vitrine::files::disk()),
         || {
             let options = options.clone();
             move |f: &FileRef| {

@@ -15,7 +15,8 @@ use vitrine::model::{Model, Pose};
 
 /// Exports `model` and reads the `.glb` back.
 fn round(model: &Model, options: &ExportOptions) -> Read {
-    let doc = export(model, options, &mut ImageCache::new()).expect("exports");
+    let doc =
+        export(model, options, &mut ImageCache::new(vitrine::files::disk())).expect("exports");
     read_glb(&writer::glb_bytes(doc).expect("GLB bytes"))
 }
 
@@ -216,7 +217,12 @@ fn blend_modes_become_alpha_modes_and_a_missing_texture_a_checkerboard() {
     let tmp = out_dir("blend");
     let dir = tmp.path();
     let model = blend_model(dir);
-    let doc = export(&model, &ExportOptions::default(), &mut ImageCache::new()).unwrap();
+    let doc = export(
+        &model,
+        &ExportOptions::default(),
+        &mut ImageCache::new(vitrine::files::disk()),
+    )
+    .unwrap();
     let warnings = doc.warnings.clone();
     let read = read_glb(&writer::glb_bytes(doc).unwrap());
     let mats = read.json["materials"].as_array().unwrap();
@@ -284,7 +290,14 @@ fn unwritable_output_is_a_clear_error_and_writes_are_atomic() {
     let tmp = out_dir("write");
     let dir = tmp.path();
     let model = fixtures::quad_model(vitrine::model::Material::new("m", [1.0; 4]), Vec::new());
-    let doc = || export(&model, &ExportOptions::default(), &mut ImageCache::new()).unwrap();
+    let doc = || {
+        export(
+            &model,
+            &ExportOptions::default(),
+            &mut ImageCache::new(vitrine::files::disk()),
+        )
+        .unwrap()
+    };
     // A folder that cannot exist: its parent is a file.
     let blocker = dir.join("a-file");
     std::fs::write(&blocker, b"x").unwrap();
@@ -324,7 +337,12 @@ fn texture_frames_as_extras_load_in_readers_without_animation_pointer() {
         texture_frames: vitrine::export::gltf::TextureFrames::Extras,
         ..Default::default()
     };
-    let doc = export(&model, &options, &mut ImageCache::new()).unwrap();
+    let doc = export(
+        &model,
+        &options,
+        &mut ImageCache::new(vitrine::files::disk()),
+    )
+    .unwrap();
     assert!(
         doc.warnings.iter().any(|w| w.contains("texture_frames")),
         "{:?}",

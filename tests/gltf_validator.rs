@@ -208,7 +208,7 @@ fn validator_reports_no_errors_for_synthetic_and_corpus_exports() {
         );
     }
 
-    let mut cache = ImageCache::new();
+    let mut cache = ImageCache::new(vitrine::files::disk());
     let options = ExportOptions {
         clips: ClipChoice::All,
         ..Default::default()

@@ -113,7 +113,7 @@ fn harness() -> Harness<'static, AppState> {
 fn turret_pixels(state: &AppState) -> Option<usize> {
     let gpu = vitrine::render::gpu_or_skip()?;
     let doc = state.document.as_ref().unwrap();
-    let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue);
+    let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue, vitrine::files::disk());
     scene.set_model(&gpu.device, &gpu.queue, &doc.model);
     let mut view = state.view_settings();
     // Looking from +Z towards −Z.

@@ -38,10 +38,10 @@ fn the_weapon_is_drawn_at_the_body_connector_and_the_droid_covers_more_than_its_
     let Some(mut rig) = Rig::new() else { return };
     let roots: Vec<FileRef> = ["data/mp", "data/base"]
         .iter()
-        .map(|l| FileRef::parse(&wz.join(l)))
+        .map(|l| vitrine::files::parse(&wz.join(l)))
         .collect();
-    let (stats, _) = Stats::load(&roots);
-    let mut finder = PartFinder::new(&roots);
+    let (stats, _) = Stats::load(vitrine::files::disk(), &roots);
+    let mut finder = PartFinder::new(vitrine::files::disk(), &roots);
     let design = Design::Template {
         id: "ViperMG01Wheels".into(),
     };

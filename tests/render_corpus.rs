@@ -114,7 +114,7 @@ fn every_wz2100_model_renders() {
     let Some(mut rig) = Rig::new() else { return };
     let files = common::model_files(&dir);
     assert_eq!(files.len(), 855, "the corpus holds 855 .pie files");
-    let mut resolver = formats::resolve::Resolver::new();
+    let mut resolver = formats::resolve::Resolver::new(vitrine::files::disk());
     let mut wrong = Vec::new();
     for file in &files {
         let model = formats::load_with(

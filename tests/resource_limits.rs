@@ -379,7 +379,7 @@ mod unix {
 
     fn decode(path: &Path) -> Result<String, String> {
         let file = vitrine::files::FileRef::Disk(path.to_path_buf());
-        let img = vitrine::formats::texture::decode(&file)?;
+        let img = vitrine::formats::texture::decode(vitrine::files::disk(), &file)?;
         Ok(format!("decoded {}×{}", img.width(), img.height()))
     }
 
@@ -389,7 +389,8 @@ mod unix {
         let Some(gpu) = vitrine::render::gpu_or_skip() else {
             return Ok("SKIPPED: no GPU adapter".to_string());
         };
-        let mut renderer = vitrine::render::SceneRenderer::new(&gpu.device, &gpu.queue);
+        let mut renderer =
+            vitrine::render::SceneRenderer::new(&gpu.device, &gpu.queue, vitrine::files::disk());
         renderer.set_model(&gpu.device, &gpu.queue, &model);
         match renderer.warnings().first() {
             Some(w) => Err(w.clone()),

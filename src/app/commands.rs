@@ -370,7 +370,7 @@ fn open(state: &mut AppState, path: FileRef) {
     let path = absolute(path);
     // A folder or an archive opens as a gallery of its models.
     let path = match path {
-        FileRef::Disk(p) if crate::files::is_archive_path(&p) => FileRef::parse(&p),
+        FileRef::Disk(p) if crate::files::is_archive_path(&p) => crate::files::parse(&p),
         other => other,
     };
     if crate::files::is_dir(&path) {

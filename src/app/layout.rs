@@ -134,7 +134,7 @@ fn dropped_files(ctx: &egui::Context) -> Option<AppCommand> {
             .iter()
             .map(|f| f.path().to_path_buf())
             .filter(|p| !p.as_os_str().is_empty())
-            .map(|p| crate::files::FileRef::parse(&p))
+            .map(|p| crate::files::parse(&p))
             .collect()
     });
     match files.len() {

@@ -44,7 +44,10 @@ fn document_files(state: &AppState) -> Vec<FileRef> {
     }
     let mut files = vec![doc.path.clone()];
     if crate::formats::pet::assemble::is_part(&doc.path) {
-        files.extend(crate::formats::pet::assemble::siblings(&doc.path));
+        files.extend(crate::formats::pet::assemble::siblings(
+            crate::files::disk(),
+            &doc.path,
+        ));
     }
     files.extend(doc.model.textures.iter().filter_map(|t| t.resolved.clone()));
     files.sort();

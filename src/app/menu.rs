@@ -71,7 +71,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                         .button(file_name(path))
                         .on_hover_text(path.display().to_string());
                     if r.clicked() {
-                        out.push(AppCommand::Open(crate::files::FileRef::parse(path)));
+                        out.push(AppCommand::Open(crate::files::parse(path)));
                     }
                 }
                 if !state.settings.recent_files.is_empty() {

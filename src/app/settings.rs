@@ -120,7 +120,7 @@ impl Settings {
             data_roots: self
                 .data_roots
                 .iter()
-                .map(|p| crate::files::FileRef::parse(p))
+                .map(|p| crate::files::parse(p))
                 .collect(),
             pmf: self.pmf,
             tileset: self.tileset,

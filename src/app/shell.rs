@@ -68,10 +68,7 @@ impl ViewerApp {
             let ctx = cc.egui_ctx.clone();
             v.wake_on_loss(move || ctx.request_repaint());
         }
-        let _ = apply(
-            &mut state,
-            AppCommand::Open(crate::files::FileRef::parse(&initial)),
-        );
+        let _ = apply(&mut state, AppCommand::Open(crate::files::parse(&initial)));
         let resumed_loss = start.apply(&mut state);
         let lose_device_at =
             super::relaunch::lose_device_after().map(|d| std::time::Instant::now() + d);

@@ -60,7 +60,7 @@ impl Viewport {
     pub fn try_new(rs: &egui_wgpu::RenderState) -> Result<Viewport, String> {
         crate::crash::set_adapter(crate::render::describe_adapter(&rs.adapter.get_info()));
         let renderer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            SceneRenderer::new(&rs.device, &rs.queue)
+            SceneRenderer::new(&rs.device, &rs.queue, crate::files::disk())
         }))
         .map_err(|panic| {
             crate::crash::payload_text(&*panic)

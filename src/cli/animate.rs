@@ -7,7 +7,6 @@ use super::render::{RenderArgs, parse_colour};
 use crate::export::animation::{
     Encoding, ExportError, Format, FramePlan, Job, Motion, Progress, Summary, export, frame_camera,
 };
-use crate::files::FileRef;
 use crate::formats;
 use crate::model::Model;
 use crate::render::Gpu;
@@ -121,7 +120,7 @@ fn motion(args: &RenderArgs, model: &Model) -> Result<Motion, String> {
 pub fn run(args: &RenderArgs, format: Format) -> i32 {
     use super::exit;
     let design = crate::cli::assemble::design_model(args);
-    let input = FileRef::parse(&args.input.clone().unwrap_or_default());
+    let input = crate::files::parse(&args.input.clone().unwrap_or_default());
     if design.is_none() && !crate::files::is_file(&input) {
         eprintln!(
             "vitrine render: {input}: an animation is made of one model file or assembly, not a folder or archive"

@@ -101,8 +101,8 @@ pub fn open(data: &[PathBuf]) -> Result<(Stats, PartFinder), String> {
                 .into(),
         );
     }
-    let roots: Vec<FileRef> = data.iter().map(|p| FileRef::parse(p)).collect();
-    let (stats, warnings) = Stats::load(&roots);
+    let roots: Vec<FileRef> = data.iter().map(|p| crate::files::parse(p)).collect();
+    let (stats, warnings) = Stats::load(crate::files::disk(), &roots);
     for w in &warnings {
         eprintln!("warning: {w}");
     }
@@ -113,7 +113,7 @@ pub fn open(data: &[PathBuf]) -> Result<(Stats, PartFinder), String> {
             list.join(", ")
         ));
     }
-    Ok((stats, PartFinder::new(&roots)))
+    Ok((stats, PartFinder::new(crate::files::disk(), &roots)))
 }
 
 /// Assembles `design`, filling a part-by-part design's missing propulsion, and prints

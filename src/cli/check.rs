@@ -68,7 +68,7 @@ pub fn explain(id: &str) -> Option<String> {
 /// The `vitrine.toml` that applies to `input`: at its root when it is a folder or an
 /// archive. Returns the config and the folder its relative paths start from.
 fn config_for(input: &Path) -> Option<(FileRef, FileRef)> {
-    let r = FileRef::parse(input);
+    let r = crate::files::parse(input);
     if !files::is_dir(&r) {
         return None;
     }
@@ -173,7 +173,7 @@ pub fn exit_code(c: &Counts, deny_warnings: bool) -> i32 {
 
 fn base_join(base: &FileRef, rel: &str) -> FileRef {
     match base {
-        FileRef::Disk(dir) => FileRef::parse(&dir.join(rel)),
+        FileRef::Disk(dir) => crate::files::parse(&dir.join(rel)),
         entry => entry.join(rel),
     }
 }
@@ -183,7 +183,7 @@ fn base_join(base: &FileRef, rel: &str) -> FileRef {
 /// order) and the number of model files checked.
 pub fn check_inputs(inputs: &[PathBuf], options: CheckOptions) -> (Vec<Finding>, usize) {
     let walk = super::model_inputs(inputs);
-    let mut checker = Checker::new(options);
+    let mut checker = Checker::new(crate::files::disk(), options);
     let mut findings: Vec<Finding> = walk
         .errors
         .iter()

@@ -145,7 +145,7 @@ pub fn run(args: &ExportArgs) -> i32 {
         viewer_team()
     });
     let load_options = args.load.options();
-    let input = FileRef::parse(&args.input);
+    let input = crate::files::parse(&args.input);
     if !files::is_file(&input) {
         return run_batch(args, &input, &options, &load_options);
     }
@@ -165,10 +165,10 @@ pub fn run(args: &ExportArgs) -> i32 {
         );
         return super::exit::USAGE;
     }
-    let mut cache = ImageCache::new();
+    let mut cache = ImageCache::new(crate::files::disk());
     let result = super::catch_per_file(&input, || {
         export_file(
-            &mut Resolver::new(),
+            &mut Resolver::new(crate::files::disk()),
             &mut cache,
             &input,
             (&out, Flush::Each),
@@ -220,7 +220,7 @@ fn run_batch(
             format!("{rel}.{ext}")
         })
         .collect();
-    let cache = ImageCache::new();
+    let cache = ImageCache::new(crate::files::disk());
     let start = std::time::Instant::now();
     let tty = std::io::stderr().is_terminal();
     let total = items.len();
@@ -234,7 +234,7 @@ fn run_batch(
             let (tx, next, items, rels) = (tx.clone(), &next, &items, &rels);
             let mut cache = cache.clone();
             s.spawn(move || {
-                let mut resolver = Resolver::new();
+                let mut resolver = Resolver::new(crate::files::disk());
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let (Some(item), Some(rel)) = (items.get(i), rels.get(i)) else {

@@ -92,7 +92,7 @@ pub fn run(args: &InfoArgs) -> i32 {
             println!("{path}: error: {message}\n");
         }
     }
-    let mut resolver = formats::resolve::Resolver::new();
+    let mut resolver = formats::resolve::Resolver::new(crate::files::disk());
     for file in &walk.files {
         let shown = file.to_string();
         let path = Path::new(&shown);

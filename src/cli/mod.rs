@@ -150,7 +150,7 @@ impl LoadArgs {
     /// The loader settings these flags ask for.
     pub fn options(&self) -> LoadOptions {
         LoadOptions {
-            data_roots: self.data.iter().map(|p| FileRef::parse(p)).collect(),
+            data_roots: self.data.iter().map(|p| crate::files::parse(p)).collect(),
             pmf: self.pmf.options(),
             tileset: self.tileset,
             pet_rotations: self.pet_rotations,

@@ -275,7 +275,7 @@ pub fn run(args: &RenderArgs) -> i32 {
     }
     let assembly = args.all_templates || args.wz.design().is_some();
     let input_path = args.input.clone().unwrap_or_default();
-    let input = FileRef::parse(&input_path);
+    let input = crate::files::parse(&input_path);
     let is_file = assembly || crate::files::is_file(&input);
     let gpu = match Gpu::headless() {
         Ok(g) => g,
@@ -289,7 +289,8 @@ pub fn run(args: &RenderArgs) -> i32 {
     if !is_file {
         return run_batch(args, &input_path, &gpu, &view, &options);
     }
-    let mut scene = SceneRenderer::with_samples(&gpu.device, &gpu.queue, args.msaa);
+    let mut scene =
+        SceneRenderer::with_samples(&gpu.device, &gpu.queue, args.msaa, crate::files::disk());
     let (w, h) = args.size;
     let target = RenderTarget::with_samples(&gpu.device, w, h, args.msaa);
     if assembly {
@@ -401,7 +402,7 @@ fn run_batch(
 ) -> i32 {
     use crate::render::batch::{self, BatchOptions, Job, Loaded, Step};
     let walk = super::model_inputs(&[input.to_path_buf()]);
-    let base = FileRef::parse(input);
+    let base = crate::files::parse(input);
     let items = output_names(&walk.files, &base);
     let start = std::time::Instant::now();
     let tty = std::io::stderr().is_terminal();
@@ -414,10 +415,10 @@ fn run_batch(
         batch::BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
         BatchOptions {
             samples: args.msaa,
-            ..BatchOptions::new(args.size, view.clone())
+            ..BatchOptions::new(args.size, view.clone(), crate::files::disk())
         },
         || {
-            let mut resolver = Resolver::new();
+            let mut resolver = Resolver::new(crate::files::disk());
             let (options, anim) = (options.clone(), args.anim.clone());
             move |file: &FileRef| {
                 let model =

@@ -20,7 +20,7 @@ impl Rig {
     /// `None` (test skipped) without an adapter, unless VITRINE_REQUIRE_GPU=1.
     pub fn new() -> Option<Rig> {
         let gpu = vitrine::render::gpu_or_skip()?;
-        let scene = SceneRenderer::new(&gpu.device, &gpu.queue);
+        let scene = SceneRenderer::new(&gpu.device, &gpu.queue, vitrine::files::disk());
         Some(Rig { gpu, scene })
     }
 

@@ -26,6 +26,7 @@ use super::target::COLOR_FORMAT;
 use super::textures::TextureCache;
 use super::uniforms::FrameUniform;
 use glam::Vec3;
+use vitrine_core::files::Files;
 use vitrine_core::model::team::TEAM_COLOURS;
 use vitrine_core::model::{Model, Pose};
 
@@ -90,17 +91,24 @@ pub struct SceneRenderer {
 }
 
 impl SceneRenderer {
-    /// Builds pipelines and samplers for targets of [`super::target::MSAA_SAMPLES`].
-    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> SceneRenderer {
-        SceneRenderer::with_samples(device, queue, super::target::MSAA_SAMPLES)
+    /// Builds pipelines and samplers for targets of [`super::target::MSAA_SAMPLES`];
+    /// texture pages are read from `files`.
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, files: &Files) -> SceneRenderer {
+        SceneRenderer::with_samples(device, queue, super::target::MSAA_SAMPLES, files)
     }
 
     /// Builds pipelines and samplers for targets of `samples` per pixel
-    /// ([`RenderTarget::with_samples`]; 1 draws without anti-aliasing).
-    pub fn with_samples(device: &wgpu::Device, queue: &wgpu::Queue, samples: u32) -> SceneRenderer {
+    /// ([`RenderTarget::with_samples`]; 1 draws without anti-aliasing); texture pages are
+    /// read from `files`.
+    pub fn with_samples(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        samples: u32,
+        files: &Files,
+    ) -> SceneRenderer {
         let samples = super::target::checked_samples(samples);
         let pipelines = Pipelines::new(device, COLOR_FORMAT, samples);
-        let textures = TextureCache::new(device, queue);
+        let textures = TextureCache::new(device, queue, files);
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("vitrine texture sampler"),
             address_mode_u: wgpu::AddressMode::Repeat,

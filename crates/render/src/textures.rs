@@ -1,7 +1,8 @@
 //! Texture decoding and upload, cached by file across models.
 //!
-//! Images are decoded by [`vitrine_core::formats::texture`] (bytes through [`vitrine_core::files`], so a
-//! page inside a `.wz` archive works like a loose one) and uploaded with a CPU-built
+//! Images are decoded by [`vitrine_core::formats::texture`] (bytes from the
+//! [`Files`] the renderer is given — the renderer never reads a file itself — so a page
+//! inside a `.wz` archive works like a loose one) and uploaded with a CPU-built
 //! box-filtered mip chain. Colour textures (base maps) use an `*Srgb` format so the shader shades in
 //! linear; data textures (masks, normal and specular maps) stay `Unorm`.
 //!
@@ -16,7 +17,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use vitrine_core::files::{FileRef, Stamp};
+use vitrine_core::files::{FileRef, Files, Stamp};
 
 /// How a texture's bytes are interpreted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,6 +60,8 @@ const CACHE_BUDGET: u64 = 512 << 20;
 /// Decoded and uploaded textures keyed by file and class, plus the placeholders.
 #[derive(Debug)]
 pub(crate) struct TextureCache {
+    /// Where texture pages are read from.
+    files: Files,
     entries: HashMap<(FileRef, Stamp, TexClass), Entry>,
     /// Images decoded ahead on another thread ([`TextureCache::provide`]), taken by the
     /// next [`TextureCache::get`] of that version of the file instead of decoding again.
@@ -94,7 +97,7 @@ pub fn checkerboard() -> image::RgbaImage {
 impl TextureCache {
     /// Creates the cache and its placeholders. Textures larger than the device's limit are
     /// uploaded from the first mip level that fits.
-    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> TextureCache {
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, files: &Files) -> TextureCache {
         let one = |rgba: [u8; 4], class, label| {
             Arc::new(upload(
                 device,
@@ -106,6 +109,7 @@ impl TextureCache {
             ))
         };
         TextureCache {
+            files: files.clone(),
             entries: HashMap::new(),
             provided: HashMap::new(),
             generation: 0,
@@ -194,7 +198,7 @@ impl TextureCache {
         file: &FileRef,
         class: TexClass,
     ) -> Result<Arc<GpuTexture>, String> {
-        let stamp = vitrine_core::files::stamp(file).unwrap_or_default();
+        let stamp = self.files.stamp(file).unwrap_or_default();
         let key = (file.clone(), stamp, class);
         let generation = self.generation;
         if let Some(e) = self.entries.get_mut(&key) {
@@ -203,7 +207,7 @@ impl TextureCache {
         }
         let decoded = match self.provided.remove(&(file.clone(), stamp)) {
             Some(image) => image,
-            None => decode(file),
+            None => decode(&self.files, file),
         };
         let result = decoded.and_then(|img| {
             let label = format!("vitrine texture {file}");

@@ -21,7 +21,8 @@ pub fn window_options(team: usize) -> ExportOptions {
 /// Exports `model` to `path`; the toast text on success (naming the path and the first
 /// warnings) or on failure.
 pub fn run(model: &Model, path: &Path, options: &ExportOptions) -> Result<String, String> {
-    let doc = export(model, options, &mut ImageCache::new()).map_err(|e| e.to_string())?;
+    let doc = export(model, options, &mut ImageCache::new(crate::files::disk()))
+        .map_err(|e| e.to_string())?;
     let warnings = doc.warnings.clone();
     writer::write(doc, path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let mut text = format!("Exported glTF to {}", path.display());

@@ -40,7 +40,7 @@ impl Dialogs {
                 d = d.set_directory(dir);
             }
             d.pick_file()
-                .map(|p| AppCommand::Open(crate::files::FileRef::parse(&p)))
+                .map(|p| AppCommand::Open(crate::files::parse(&p)))
         });
     }
 

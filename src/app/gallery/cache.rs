@@ -101,7 +101,7 @@ impl DiskCache {
                 modified_ns: ns.parse().ok()?,
                 len: len.parse().ok()?,
             };
-            let file = FileRef::parse(Path::new(path));
+            let file = crate::files::parse(Path::new(path));
             if crate::files::stamp(&file).ok()? != want {
                 return None;
             }

@@ -103,7 +103,7 @@ impl Thumbnails {
             device,
             BatchOptions {
                 results_capacity: 64,
-                ..BatchOptions::new((THUMB_PX, THUMB_PX), view)
+                ..BatchOptions::new((THUMB_PX, THUMB_PX), view, crate::files::disk())
             },
             || {
                 let (options, cache, keys, settings) = (
@@ -112,7 +112,7 @@ impl Thumbnails {
                     keys.clone(),
                     settings.clone(),
                 );
-                let mut resolver = Resolver::new();
+                let mut resolver = Resolver::new(crate::files::disk());
                 move |file: &FileRef| {
                     if let Some(cache) = &cache
                         && let Ok(bytes) = crate::files::read(file)

@@ -42,10 +42,13 @@ pub enum ChecksCommand {
 impl ChecksState {
     /// Checks the file at `path` as `vitrine check` would, over the viewer's data roots.
     pub fn for_file(path: &FileRef, options: &LoadOptions) -> ChecksState {
-        let mut checker = Checker::new(CheckOptions {
-            data_roots: options.data_roots.clone(),
-            allow: Vec::new(),
-        });
+        let mut checker = Checker::new(
+            crate::files::disk(),
+            CheckOptions {
+                data_roots: options.data_roots.clone(),
+                allow: Vec::new(),
+            },
+        );
         ChecksState {
             findings: checker.check_file(path).findings,
             selected: None,

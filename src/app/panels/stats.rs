@@ -69,7 +69,7 @@ impl ModelStats {
                 size: t
                     .resolved
                     .as_ref()
-                    .and_then(crate::formats::texture::dimensions),
+                    .and_then(|f| crate::formats::texture::dimensions(crate::files::disk(), f)),
             })
             .collect();
         ModelStats { nodes, textures }

@@ -247,7 +247,7 @@ fn restore_gallery(state: &mut AppState, g: &SavedGallery) {
             .is_some_and(|s| s.to_string() == g.source)
     };
     if !open(state) {
-        let source = FileRef::parse(Path::new(&g.source));
+        let source = crate::files::parse(Path::new(&g.source));
         let gallery = crate::app::gallery::GalleryCommand::OpenSource(source);
         let _ = apply(state, AppCommand::Gallery(gallery));
     }
@@ -267,5 +267,5 @@ fn restore_gallery(state: &mut AppState, g: &SavedGallery) {
     shown.selected = g
         .selected
         .as_ref()
-        .and_then(|f| shown.index_of(&FileRef::parse(Path::new(f))));
+        .and_then(|f| shown.index_of(&crate::files::parse(Path::new(f))));
 }

@@ -14,7 +14,7 @@ fn fixture(name: &str) -> PathBuf {
 /// A state with `file` opened as the window opens its command-line file.
 fn opened(file: &Path) -> AppState {
     let mut s = AppState::new(Settings::default(), None);
-    apply(&mut s, AppCommand::Open(FileRef::parse(file)));
+    apply(&mut s, AppCommand::Open(crate::files::parse(file)));
     assert!(s.document.is_some(), "{:?}", s.load_error);
     s
 }
@@ -22,7 +22,7 @@ fn opened(file: &Path) -> AppState {
 /// A state with the folder or archive `source` opened as a gallery.
 fn opened_gallery(source: &Path) -> AppState {
     let mut s = AppState::new(Settings::default(), None);
-    apply(&mut s, AppCommand::Open(FileRef::parse(source)));
+    apply(&mut s, AppCommand::Open(crate::files::parse(source)));
     assert!(s.gallery.is_some());
     s
 }

@@ -189,7 +189,7 @@ pub fn export(
     if view.grid_unit.is_none() {
         view.grid_unit = job.model.format.grid_unit();
     }
-    let mut scene = SceneRenderer::with_samples(device, queue, job.samples);
+    let mut scene = SceneRenderer::with_samples(device, queue, job.samples, crate::files::disk());
     scene.set_model(device, queue, &job.model);
     let target = RenderTarget::with_samples(device, w, h, job.samples);
     let mut render = |i: u32| -> Result<image::RgbaImage, ExportError> {

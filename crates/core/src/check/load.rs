@@ -1,10 +1,10 @@
-//! Reading and checking files: the one place `check` loads models (bytes through
-//! [`crate::files`], parsed by [`crate::formats::parse`]) and looks textures up in the
+//! Reading and checking files: the one place `check` loads models (bytes from the
+//! [`Files`] the checker is given, parsed by [`crate::formats::parse`]) and looks textures up in the
 //! data roots the way the game does (`texpages/` of the mod, then of each data root).
 
 use super::model_rules::{self, load_error_finding};
 use super::{Element, Finding};
-use crate::files::{self, EntryKind, FileRef, Lookup};
+use crate::files::{EntryKind, FileRef, Files, Lookup};
 use crate::formats::{self, LoadOptions};
 use crate::model::{Location, Model, TextureRef, TextureRole};
 
@@ -19,7 +19,7 @@ pub struct CheckOptions {
 }
 
 /// Checks files, caching folder listings across them.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Checker {
     /// The options.
     pub options: CheckOptions,
@@ -36,11 +36,11 @@ pub struct Checked {
 }
 
 impl Checker {
-    /// A checker with these options.
-    pub fn new(options: CheckOptions) -> Checker {
+    /// A checker reading from `files`, with these options.
+    pub fn new(files: &Files, options: CheckOptions) -> Checker {
         Checker {
             options,
-            lookup: Lookup::new(),
+            lookup: Lookup::new(files),
         }
     }
 
@@ -53,7 +53,10 @@ impl Checker {
     pub fn check_file(&mut self, file: &FileRef) -> Checked {
         let name = file.to_string();
         let format = formats::format_for_path(std::path::Path::new(&file.file_name()));
-        let result = files::read(file)
+        let result = self
+            .lookup
+            .files()
+            .read(file)
             .map_err(|e| {
                 formats::LoadError::new(formats::ErrorKind::Io, Location::File, e.to_string())
             })
@@ -89,8 +92,10 @@ impl Checker {
     pub fn check_mods(&mut self, inputs: &[std::path::PathBuf]) -> Vec<Finding> {
         let mut out = Vec::new();
         for input in inputs {
-            let root = FileRef::parse(input);
-            if files::is_dir(&root) && super::wz_stats::has_stats(&mut self.lookup, &root) {
+            let root = self.lookup.files().parse(input);
+            if self.lookup.files().is_dir(&root)
+                && super::wz_stats::has_stats(&mut self.lookup, &root)
+            {
                 let roots = self.options.data_roots.clone();
                 out.extend(super::wz_stats::check_mod(&mut self.lookup, &root, &roots));
             }

@@ -6,7 +6,7 @@
 //! value (found in the pretty-printed JSON text).
 
 use super::{Element, Finding};
-use crate::files::{self, EntryKind, FileRef, Lookup};
+use crate::files::{EntryKind, FileRef, Lookup};
 use crate::model::Location;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -152,7 +152,9 @@ pub(crate) fn check_mod(
             if kind != EntryKind::File || stats.contains_key(stem) {
                 continue;
             }
-            let text = files::read(&file)
+            let text = lookup
+                .files()
+                .read(&file)
                 .map(|b| String::from_utf8_lossy(&b).into_owned())
                 .unwrap_or_default();
             let json = match serde_json::from_str::<Value>(&text) {
@@ -216,7 +218,6 @@ fn body_rules(
     named: &mut HashSet<String>,
     out: &mut Vec<Finding>,
 ) {
-    let _ = lookup;
     for (id, entry) in body.entries() {
         let at = body.line_of(id, 1);
         if let Some(extra) = entry["propulsionExtraModels"].as_object() {
@@ -245,7 +246,9 @@ fn body_rules(
         if !body.own || slots == 0 {
             continue;
         }
-        let connectors = files::read(file)
+        let connectors = lookup
+            .files()
+            .read(file)
             .ok()
             .and_then(|b| crate::formats::pie::parse(&b).ok())
             .map(|m| m.connectors.len());
@@ -337,7 +340,9 @@ fn unused_models(
     // Event models are named by other models, not by the stats.
     let mut events: HashSet<String> = HashSet::new();
     for (_, file) in &mine {
-        if let Some(m) = files::read(file)
+        if let Some(m) = lookup
+            .files()
+            .read(file)
             .ok()
             .and_then(|b| crate::formats::pie::parse(&b).ok())
         {

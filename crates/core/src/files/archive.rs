@@ -1,7 +1,7 @@
 //! Zip archives (`.wz`, `.zip`) as read-only folders.
 //!
-//! An archive's central directory is read once and kept (by path, reopened when the
-//! file's size or modification time changes); entries are decompressed only when read,
+//! An archive's central directory is read once and kept (by [`super::Files`], by path,
+//! reopened when the file's stamp changes); entries are decompressed only when read,
 //! one at a time, never the whole archive. Entry names are normalised (`\` → `/`); names
 //! with `..` or an absolute path are ignored. An entry may inflate to at most
 //! [`super::MAX_FILE_BYTES`], whatever its header claims (zip bombs stop there).
@@ -9,10 +9,9 @@
 use super::path::normalise_entry;
 use super::{EntryKind, MAX_FILE_BYTES, Stamp};
 use std::collections::{BTreeSet, HashMap};
-use std::fs::File;
-use std::io::{self, BufReader, Read, Seek};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, LazyLock, Mutex};
+use std::io::{self, Read, Seek};
+use std::path::Path;
+use std::sync::Mutex;
 
 /// One file entry of an archive.
 #[derive(Debug, Clone)]
@@ -53,21 +52,6 @@ impl std::fmt::Debug for Archive {
     }
 }
 
-static OPEN: LazyLock<Mutex<HashMap<PathBuf, Arc<Archive>>>> = LazyLock::new(Default::default);
-
-/// The archive at `path`, from the cache when the file has not changed.
-pub fn open(path: &Path) -> io::Result<Arc<Archive>> {
-    let stamp = super::disk_stamp(path)?;
-    if let Some(a) = lock(&OPEN).get(path)
-        && a.stamp == stamp
-    {
-        return Ok(a.clone());
-    }
-    let archive = Arc::new(Archive::load(path, stamp)?);
-    lock(&OPEN).insert(path.to_path_buf(), archive.clone());
-    Ok(archive)
-}
-
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -80,18 +64,19 @@ fn bad(path: &Path, e: impl std::fmt::Display) -> io::Error {
 }
 
 impl Archive {
-    fn load(path: &Path, stamp: Stamp) -> io::Result<Archive> {
-        let file = File::open(path).map_err(|e| super::atomic::with_path(e, path))?;
-        Archive::from_reader(Box::new(BufReader::new(file)), path, stamp)
-    }
-
     /// An archive held in memory (a zip downloaded or nested in another); `name` is
     /// used in messages only. Reads the same way as one on disk.
     pub fn from_bytes(bytes: Vec<u8>, name: &Path) -> io::Result<Archive> {
         Archive::from_reader(Box::new(io::Cursor::new(bytes)), name, Stamp::default())
     }
 
-    fn from_reader(reader: Box<dyn ReadSeek>, path: &Path, stamp: Stamp) -> io::Result<Archive> {
+    /// Reads the central directory of the archive `reader` holds (the file at `path`,
+    /// at version `stamp`); entries are read later, one at a time.
+    pub(crate) fn from_reader(
+        reader: Box<dyn ReadSeek>,
+        path: &Path,
+        stamp: Stamp,
+    ) -> io::Result<Archive> {
         let mut zip = zip::ZipArchive::new(reader).map_err(|e| bad(path, e))?;
         let mut files = HashMap::new();
         let mut dirs = BTreeSet::from([String::new()]);
@@ -143,6 +128,11 @@ impl Archive {
             ignored,
             zip: Mutex::new(zip),
         })
+    }
+
+    /// The version of the archive file this was read from.
+    pub(crate) fn stamp(&self) -> Stamp {
+        self.stamp
     }
 
     /// The file entry at `path` (any case).

@@ -38,8 +38,9 @@ pub fn is_archive_path(path: &Path) -> bool {
 
 impl FileRef {
     /// Reads a command-line or settings path: `a.wz!/x/y.pie` is an entry, `a.wz` (an
-    /// archive file) is the archive's root folder, anything else a path on disk.
-    pub fn parse(arg: &Path) -> FileRef {
+    /// archive, if `is_file` says it is a file) is the archive's root folder, anything
+    /// else a plain path ([`super::Files::parse`] asks its source).
+    pub fn parse_with(arg: &Path, is_file: impl FnOnce(&Path) -> bool) -> FileRef {
         if let Some(s) = arg.to_str() {
             let mut search = 0;
             while let Some(i) = s[search..].find('!').map(|i| i + search) {
@@ -57,7 +58,7 @@ impl FileRef {
                 search = i + 1;
             }
         }
-        if is_archive_path(arg) && arg.is_file() {
+        if is_archive_path(arg) && is_file(arg) {
             return FileRef::Entry {
                 archive: arg.to_path_buf(),
                 path: String::new(),
@@ -276,7 +277,11 @@ mod tests {
             ),
         ];
         for (arg, want) in cases {
-            assert_eq!(&FileRef::parse(Path::new(arg)), want, "{arg}");
+            assert_eq!(
+                &FileRef::parse_with(Path::new(arg), |_| false),
+                want,
+                "{arg}"
+            );
         }
     }
 
@@ -287,12 +292,12 @@ mod tests {
             path: "texpages/page-1.png".into(),
         };
         assert_eq!(f.to_string(), "m.wz!/texpages/page-1.png");
-        assert_eq!(FileRef::parse(Path::new(&f.to_string())), f);
+        assert_eq!(FileRef::parse_with(Path::new(&f.to_string()), |_| false), f);
     }
 
     #[test]
     fn names_and_parents() {
-        let f = FileRef::parse(Path::new("m.wz!/components/bodies/Body.PIE"));
+        let f = FileRef::parse_with(Path::new("m.wz!/components/bodies/Body.PIE"), |_| false);
         assert_eq!(f.file_name(), "Body.PIE");
         assert_eq!(f.stem(), "Body");
         assert_eq!(f.extension().as_deref(), Some("pie"));

@@ -1,9 +1,9 @@
 //! One pure loader per format: bytes in, [`Model`] or [`LoadError`] out. No GPU, no UI.
 //!
-//! [`load`] is the edge: it asks [`crate::files`] for the bytes (a loose file or an
-//! archive entry), picks the loader by extension (checking the magic where there is one),
-//! then resolves texture and event files through the same module ([`resolve`]). No code
-//! under `formats/` touches the file system itself.
+//! [`load`] is the edge: it asks the [`Files`] it is given for the bytes (a loose file or
+//! an archive entry), picks the loader by extension (checking the magic where there is
+//! one), then resolves texture and event files through the same files ([`resolve`]). No
+//! code under `formats/` touches the file system.
 
 mod error;
 pub mod fuzzing;
@@ -18,7 +18,7 @@ pub mod tpm;
 
 pub use error::{ErrorKind, LoadError};
 
-use crate::files::FileRef;
+use crate::files::{FileRef, Files};
 use crate::model::{Format, Model};
 use std::path::Path;
 
@@ -61,7 +61,7 @@ pub fn is_model_path(path: &Path) -> bool {
 }
 
 /// Whether a file name is one any loader reads (by extension): the filter for
-/// [`crate::files::walk::walk`].
+/// program's folder walk (`vitrine::files::walk`).
 pub fn is_model_name(name: &str) -> bool {
     format_for_name(name).is_some()
 }
@@ -111,18 +111,19 @@ pub(crate) fn warn_overflowing_nodes(model: &mut Model) {
     }
 }
 
-/// Reads, parses and resolves the model at `path` (a plain path, or `a.wz!/x/y.pie`).
-pub fn load_path(path: &Path, options: &LoadOptions) -> Result<Model, LoadError> {
-    load(&FileRef::parse(path), options)
+/// Reads, parses and resolves the model at `path` (a plain path, or `a.wz!/x/y.pie`)
+/// from `files`.
+pub fn load_path(files: &Files, path: &Path, options: &LoadOptions) -> Result<Model, LoadError> {
+    load(files, &files.parse(path), options)
 }
 
-/// Reads, parses and resolves the model `file` (loose or inside an archive).
-pub fn load(file: &FileRef, options: &LoadOptions) -> Result<Model, LoadError> {
-    load_with(&mut resolve::Resolver::new(), file, options)
+/// Reads, parses and resolves the model `file` (loose or inside an archive) from `files`.
+pub fn load(files: &Files, file: &FileRef, options: &LoadOptions) -> Result<Model, LoadError> {
+    load_with(&mut resolve::Resolver::new(files), file, options)
 }
 
-/// [`load`] with a caller-owned [`resolve::Resolver`], so a batch lists each texture
-/// folder once.
+/// [`load`] with a caller-owned [`resolve::Resolver`] (and the files it reads), so a
+/// batch lists each texture folder once.
 pub fn load_with(
     resolver: &mut resolve::Resolver,
     file: &FileRef,
@@ -140,13 +141,13 @@ pub fn load_with(
     })?;
     let mut model = if format == Format::Pet {
         // PET characters span several files (skeleton, parts, animations).
-        pet::assemble::load(file, options)?
+        pet::assemble::load(resolver.files(), file, options)?
     } else {
-        let bytes = read_file(file).map_err(|e| e.in_file(&name))?;
+        let bytes = read_file(resolver.files(), file).map_err(|e| e.in_file(&name))?;
         parse(format, &bytes, &name, options)?
     };
     if format == Format::Pmf {
-        pmf::attach_sidecar(&mut model, file, options);
+        pmf::attach_sidecar(resolver.files(), &mut model, file, options);
     }
     if format == Format::Pet {
         // (`parse` already did this for the other formats.)
@@ -166,8 +167,8 @@ pub fn load_with(
 
 /// Reads a whole file (loose or an archive entry), refusing anything over
 /// [`crate::files::MAX_FILE_BYTES`], folders, pipes and devices.
-pub(crate) fn read_file(file: &FileRef) -> Result<Vec<u8>, LoadError> {
-    crate::files::read(file).map_err(|e| {
+pub(crate) fn read_file(files: &Files, file: &FileRef) -> Result<Vec<u8>, LoadError> {
+    files.read(file).map_err(|e| {
         let kind = match e.kind() {
             std::io::ErrorKind::FileTooLarge => ErrorKind::CountTooLarge,
             _ => ErrorKind::Io,

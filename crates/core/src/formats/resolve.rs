@@ -1,6 +1,7 @@
 //! Finding the files a model names: textures and event models, for every format, whether
 //! the model is a loose file or an entry of a `.wz`/`.zip` archive. All reading goes
-//! through [`crate::files`]; this module only knows the search order.
+//! through the [`Files`] the [`Resolver`] is given; this module only knows the search
+//! order.
 //!
 //! Names are matched case-insensitively (they come from Windows and DOS tools). The search
 //! order for a texture name (`\` or `/` separated, possibly with folders) follows the game's
@@ -19,7 +20,7 @@
 //! found renamed pages).
 
 use super::LoadOptions;
-use crate::files::{EntryKind, FileRef, Lookup};
+use crate::files::{EntryKind, FileRef, Files, Lookup};
 use crate::model::{Model, TextureRole};
 
 /// Warzone 2100's model folders (relative to a data folder), searched for `EVENT` models.
@@ -38,15 +39,22 @@ pub(crate) const WZ_MODEL_DIRS: &[&str] = &[
 ];
 
 /// Caches folder listings so a batch of models does not list `texpages/` every time.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Resolver {
     lookup: Lookup,
 }
 
 impl Resolver {
-    /// An empty cache.
-    pub fn new() -> Self {
-        Self::default()
+    /// An empty cache over `files`.
+    pub fn new(files: &Files) -> Self {
+        Resolver {
+            lookup: Lookup::new(files),
+        }
+    }
+
+    /// What the look-ups (and the loads that use them) read from.
+    pub fn files(&self) -> &Files {
+        self.lookup.files()
     }
 
     /// Looks for the bare `file` (already lower-case) in `dir`, with the `.pcx` and
@@ -106,7 +114,7 @@ impl Resolver {
             .filter(|c| !c.is_empty() && *c != ".")
             .collect();
         let bare = components.last()?.to_lowercase();
-        let model_dir = model_dir(model);
+        let model_dir = model_dir(self.files(), model);
         if let Some(p) = self.find_path_or_name(&model_dir, &components, &bare, page_prefix) {
             return Some(p);
         }
@@ -138,7 +146,7 @@ impl Resolver {
         roots: &[FileRef],
     ) -> Option<FileRef> {
         let bare = name.rsplit(['\\', '/']).next()?.to_lowercase();
-        let model_dir = model_dir(model);
+        let model_dir = model_dir(self.files(), model);
         if let Some(p) = self.find_in(&model_dir, &bare, false) {
             return Some(p);
         }
@@ -174,12 +182,12 @@ impl Resolver {
     }
 }
 
-/// The folder a model file is in. On disk it is made absolute where possible, so that
-/// the ancestor search (`texpages/` beside a parent folder) also works for
-/// `vitrine render body.pie` run in the model's own folder.
-fn model_dir(model: &FileRef) -> FileRef {
+/// The folder a model file is in, as the source sees it whole ([`Files::full_path`]: on
+/// disk made absolute, so that the ancestor search — `texpages/` beside a parent folder —
+/// also works for `vitrine render body.pie` run in the model's own folder).
+fn model_dir(files: &Files, model: &FileRef) -> FileRef {
     match model.parent() {
-        Some(FileRef::Disk(p)) => FileRef::Disk(std::path::absolute(&p).unwrap_or(p)),
+        Some(FileRef::Disk(p)) => FileRef::Disk(files.full_path(&p)),
         Some(dir) => dir,
         None => model.clone(),
     }
@@ -232,6 +240,8 @@ pub(crate) fn resolve_model_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::files::MemorySource;
+    use std::path::Path;
 
     #[test]
     fn page_prefixes() {
@@ -248,14 +258,11 @@ mod tests {
 
     #[test]
     fn finds_case_insensitively_with_fallbacks() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().canonicalize().unwrap();
+        let dir = Path::new("root");
         let tex = dir.join("data/base/texpages");
         let models = dir.join("data/base/structs");
         let map = dir.join("Map/Lab");
-        for d in [&tex, &models, &map] {
-            std::fs::create_dir_all(d).unwrap();
-        }
+        let mut source = MemorySource::new();
         for f in [
             tex.join("page-12-player-buildings.png"),
             tex.join("page-12_tcmask.png"),
@@ -263,11 +270,11 @@ mod tests {
             map.join("crate.bmp"),
             map.join("fence.bmp"),
         ] {
-            std::fs::write(f, b"x").unwrap();
+            source.insert(f, b"x");
         }
         let model = FileRef::Disk(models.join("blbhq.pie"));
         let disk = |p: std::path::PathBuf| Some(FileRef::Disk(p));
-        let mut r = Resolver::new();
+        let mut r = Resolver::new(&Files::new(source));
         let cases: &[(&str, bool, Option<FileRef>)] = &[
             (
                 "page-12.png",
@@ -289,7 +296,7 @@ mod tests {
         }
         // The model's own folder wins over a data root (a mod over base); a name found
         // only under the root resolves there, with the whole relative path.
-        let root = [FileRef::Disk(dir.clone())];
+        let root = [FileRef::Disk(dir.to_path_buf())];
         assert_eq!(
             r.texture("Map\\Lab\\Crate.BMP", &model, &root, false),
             disk(models.join("Crate.BMP"))
@@ -303,31 +310,29 @@ mod tests {
     #[test]
     fn resolves_inside_an_archive_then_in_a_lower_layer() {
         use std::io::Write;
-        let tmp = tempfile::tempdir().unwrap();
-        let wz = tmp.path().join("mod.wz");
-        let mut z = zip::ZipWriter::new(std::fs::File::create(&wz).unwrap());
+        let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
         let opts = zip::write::SimpleFileOptions::default();
         for name in ["Components/Bodies/Body.PIE", "texpages/page-1-mod.png"] {
             z.start_file(name, opts).unwrap();
             z.write_all(b"x").unwrap();
         }
-        z.finish().unwrap();
-        let base = tmp.path().join("base");
-        std::fs::create_dir_all(base.join("texpages")).unwrap();
-        std::fs::write(base.join("texpages/page-2-base.png"), b"x").unwrap();
-        std::fs::write(base.join("texpages/page-1-base.png"), b"x").unwrap();
-        let model = FileRef::parse(&tmp.path().join("mod.wz!/components/bodies/body.pie"));
-        let roots = [FileRef::Disk(base.clone())];
-        let mut r = Resolver::new();
+        let source = MemorySource::new()
+            .with("mods/mod.wz", z.finish().unwrap().into_inner())
+            .with("base/texpages/page-2-base.png", b"x".to_vec())
+            .with("base/texpages/page-1-base.png", b"x".to_vec());
+        let files = Files::new(source);
+        let model = files.parse(Path::new("mods/mod.wz!/components/bodies/body.pie"));
+        let roots = [FileRef::Disk("base".into())];
+        let mut r = Resolver::new(&files);
         assert_eq!(
             r.texture("page-1.png", &model, &roots, true)
                 .map(|f| f.to_string()),
-            Some(format!("{}!/texpages/page-1-mod.png", wz.display())),
+            Some("mods/mod.wz!/texpages/page-1-mod.png".to_string()),
             "the mod's own page wins over base's"
         );
         assert_eq!(
             r.texture("page-2.png", &model, &roots, true),
-            Some(FileRef::Disk(base.join("texpages/page-2-base.png"))),
+            Some(FileRef::Disk("base/texpages/page-2-base.png".into())),
             "a page only in the lower layer is found there"
         );
     }

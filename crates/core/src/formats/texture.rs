@@ -8,7 +8,7 @@
 //! the name's extension. Decoding is bounded ([`decode_limits`]): a claim past the limits
 //! is refused from the header, before anything is allocated for it.
 
-use crate::files::FileRef;
+use crate::files::{FileRef, Files};
 
 /// Largest texture side decoded, in texels (the largest any GPU samples).
 pub(crate) const MAX_TEXTURE_SIDE: u32 = 16384;
@@ -27,10 +27,10 @@ pub(crate) fn decode_limits() -> image::Limits {
     limits
 }
 
-/// Reads and decodes the image `file` (loose or inside an archive). The error names the
-/// file.
-pub fn decode(file: &FileRef) -> Result<image::RgbaImage, String> {
-    let bytes = crate::files::read(file).map_err(|e| e.to_string())?;
+/// Reads the image `file` (loose or inside an archive) from `files` and decodes it. The
+/// error names the file.
+pub fn decode(files: &Files, file: &FileRef) -> Result<image::RgbaImage, String> {
+    let bytes = files.read(file).map_err(|e| e.to_string())?;
     decode_bytes(&bytes, &file.file_name()).map_err(|e| format!("{file}: {e}"))
 }
 
@@ -115,8 +115,8 @@ fn decode_pcx(bytes: &[u8]) -> Result<image::RgbaImage, String> {
 
 /// The width and height of the image `file`, from its header; `None` if it cannot be
 /// read or is not an image.
-pub fn dimensions(file: &FileRef) -> Option<(u32, u32)> {
-    let bytes = crate::files::read(file).ok()?;
+pub fn dimensions(files: &Files, file: &FileRef) -> Option<(u32, u32)> {
+    let bytes = files.read(file).ok()?;
     if is_pcx(&bytes, &file.file_name()) {
         let (w, h) = pcx::Reader::from_mem(&bytes).ok()?.dimensions();
         return Some((w.into(), h.into()));

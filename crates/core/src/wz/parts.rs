@@ -4,7 +4,7 @@
 //! order, each through the whole search path (a mod before `mp` before `base`): folder
 //! first, then layer. The same order is used here, matching case-insensitively.
 
-use crate::files::{FileRef, Lookup};
+use crate::files::{FileRef, Files, Lookup};
 use crate::formats::{self, LoadError, LoadOptions};
 use crate::model::Model;
 use std::collections::HashMap;
@@ -15,7 +15,7 @@ use std::sync::Arc;
 pub(crate) use crate::formats::resolve::WZ_MODEL_DIRS as MODEL_DIRS;
 
 /// Finds model files by name through a stack of data roots, caching folder listings.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct PartFinder {
     roots: Vec<FileRef>,
     lookup: Lookup,
@@ -23,11 +23,11 @@ pub struct PartFinder {
 }
 
 impl PartFinder {
-    /// A finder over `roots` (first wins).
-    pub fn new(roots: &[FileRef]) -> Self {
+    /// A finder over `roots` (first wins), reading from `files`.
+    pub fn new(files: &Files, roots: &[FileRef]) -> Self {
         PartFinder {
             roots: roots.to_vec(),
-            lookup: Lookup::new(),
+            lookup: Lookup::new(files),
             loaded: HashMap::new(),
         }
     }
@@ -68,7 +68,7 @@ impl PartFinder {
                 "{name} not found in the data roots ({})",
                 MODEL_DIRS.join(", ")
             )),
-            Some(f) => load_part(&f, &self.roots)
+            Some(f) => load_part(self.lookup.files(), &f, &self.roots)
                 .map(|m| (f, Arc::new(m)))
                 .map_err(|e| e.to_string()),
         };
@@ -79,10 +79,14 @@ impl PartFinder {
 
 /// Loads one part file; its textures and event models resolve against the data roots
 /// (so a part inside `mp.wz` finds its texture pages in `base`).
-pub(crate) fn load_part(file: &FileRef, roots: &[FileRef]) -> Result<Model, LoadError> {
+pub(crate) fn load_part(
+    files: &Files,
+    file: &FileRef,
+    roots: &[FileRef],
+) -> Result<Model, LoadError> {
     let options = LoadOptions {
         data_roots: roots.to_vec(),
         ..LoadOptions::default()
     };
-    formats::load(file, &options)
+    formats::load(files, file, &options)
 }

@@ -10,7 +10,7 @@
 //! Unknown fields are ignored; a missing file is a warning, a malformed file or entry is
 //! a warning naming the file and the key, and loading carries on.
 
-use crate::files::{self, FileRef, Lookup};
+use crate::files::{self, FileRef, Files, Lookup};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -439,10 +439,10 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Reads every stats file through `roots` (first wins, then `diffs/` patches).
-    /// Never fails: what cannot be read is a [`Warning`].
-    pub fn load(roots: &[FileRef]) -> (Stats, Vec<Warning>) {
-        let mut lookup = Lookup::new();
+    /// Reads every stats file from `files` through `roots` (first wins, then `diffs/`
+    /// patches). Never fails: what cannot be read is a [`Warning`].
+    pub fn load(files: &Files, roots: &[FileRef]) -> (Stats, Vec<Warning>) {
+        let mut lookup = Lookup::new(files);
         let mut w = Vec::new();
         let mut s = Stats::default();
         let lk = &mut lookup;

@@ -31,7 +31,7 @@ use slot::Slot;
 use std::collections::{HashSet, VecDeque};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
-use vitrine_core::files::{FileRef, Stamp};
+use vitrine_core::files::{FileRef, Files, Stamp};
 use vitrine_core::model::{Model, Pose};
 
 /// One model to draw.
@@ -93,17 +93,21 @@ pub struct BatchOptions {
     pub results_capacity: usize,
     /// Samples per pixel ([`crate::SAMPLE_COUNTS`]; 4 by default).
     pub samples: u32,
+    /// Where texture pages are read from (the loader reads the models itself).
+    pub files: Files,
 }
 
 impl BatchOptions {
-    /// Pictures of `size` drawn with `view`, one prepare thread per core.
-    pub fn new(size: (u32, u32), view: ViewSettings) -> BatchOptions {
+    /// Pictures of `size` drawn with `view`, one prepare thread per core, texture pages
+    /// read from `files`.
+    pub fn new(size: (u32, u32), view: ViewSettings, files: &Files) -> BatchOptions {
         BatchOptions {
             size,
             view,
             prepare_threads: default_prepare_threads(),
             results_capacity: 8,
             samples: crate::MSAA_SAMPLES,
+            files: files.clone(),
         }
     }
 }
@@ -240,9 +244,10 @@ where
     for i in 0..threads {
         let loader = make_loader();
         let (jobs, tx, claimed) = (jobs.clone(), prepared_tx.clone(), claimed.clone());
+        let files = options.files.clone();
         let spawned = std::thread::Builder::new()
             .name(format!("vitrine prepare {i}"))
-            .spawn(move || prepare_loop(jobs, loader, tx, claimed));
+            .spawn(move || prepare_loop(jobs, loader, &files, tx, claimed));
         if let Err(e) = spawned {
             log::error!("could not start a prepare thread: {e}");
         }
@@ -267,6 +272,7 @@ fn panic_text(panic: Box<dyn std::any::Any + Send>) -> String {
 fn prepare_loop<L>(
     jobs: JobQueue,
     mut loader: L,
+    files: &Files,
     tx: SyncSender<Prepared>,
     claimed: Arc<Mutex<HashSet<(FileRef, Stamp)>>>,
 ) where
@@ -284,13 +290,13 @@ fn prepare_loop<L>(
         let mut pages = Vec::new();
         if let Ok(Step::Draw(l)) = &loaded {
             for file in texture_files(&l.model) {
-                let stamp = vitrine_core::files::stamp(&file).unwrap_or_default();
+                let stamp = files.stamp(&file).unwrap_or_default();
                 let first = claimed
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .insert((file.clone(), stamp));
                 if first {
-                    let image = super::textures::decode(&file);
+                    let image = super::textures::decode(files, &file);
                     pages.push((file, stamp, image));
                 }
             }
@@ -348,7 +354,7 @@ fn render_loop(
             }
         },
     };
-    let mut scene = SceneRenderer::with_samples(&device, &queue, options.samples);
+    let mut scene = SceneRenderer::with_samples(&device, &queue, options.samples, &options.files);
     let (w, h) = options.size;
     let slot = || Slot::new(&device, (w, h), options.samples);
     let slots = [slot(), slot()];
@@ -423,7 +429,7 @@ fn render_loop(
         done.textures = texture_files(&l.model)
             .into_iter()
             .map(|f| {
-                let s = vitrine_core::files::stamp(&f).unwrap_or_default();
+                let s = options.files.stamp(&f).unwrap_or_default();
                 (f, s)
             })
             .collect();

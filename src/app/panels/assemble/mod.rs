@@ -33,7 +33,7 @@ pub struct Shown {
 }
 
 /// The Warzone 2100 stats and the assembly state of the window.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct AssembleState {
     /// The stats read from the data roots (`None`: no roots, or none has stats).
     pub stats: Option<Arc<Stats>>,
@@ -56,6 +56,18 @@ pub enum AssembleCommand {
     SetPose(TurretPose),
 }
 
+impl Default for AssembleState {
+    fn default() -> Self {
+        AssembleState {
+            stats: None,
+            stats_warnings: Vec::new(),
+            finder: PartFinder::new(crate::files::disk(), &[]),
+            loaded_roots: Vec::new(),
+            shown: Shown::default(),
+        }
+    }
+}
+
 impl AssembleState {
     /// Reads the stats from `roots` if they changed since the last read.
     pub fn sync_roots(&mut self, roots: &[PathBuf]) {
@@ -63,21 +75,21 @@ impl AssembleState {
             return;
         }
         self.loaded_roots = roots.to_vec();
-        let refs: Vec<FileRef> = roots.iter().map(|p| FileRef::parse(p)).collect();
-        self.finder = PartFinder::new(&refs);
+        let refs: Vec<FileRef> = roots.iter().map(|p| crate::files::parse(p)).collect();
+        self.finder = PartFinder::new(crate::files::disk(), &refs);
         if roots.is_empty() {
             self.stats = None;
             self.stats_warnings.clear();
             return;
         }
-        let (stats, warnings) = Stats::load(&refs);
+        let (stats, warnings) = Stats::load(crate::files::disk(), &refs);
         self.stats_warnings = warnings.iter().map(|w| w.to_string()).collect();
         self.stats = stats.is_present().then(|| Arc::new(stats));
     }
 
     /// Drops the cached part models (a reload reads the files again).
     pub fn forget_parts(&mut self) {
-        self.finder = PartFinder::new(self.finder.roots());
+        self.finder = PartFinder::new(crate::files::disk(), self.finder.roots());
     }
 }
 

@@ -9,7 +9,7 @@
 //! one; a page two threads need at once is made by one of them while the other waits.
 
 use super::document::{AlphaTiles, ImageData};
-use crate::files::{self, FileRef};
+use crate::files::{FileRef, Files};
 use crate::model::team::{TEAM_COLOURS, blend_texel};
 use crate::model::{AlphaSource, TextureRef};
 use image::RgbaImage;
@@ -63,9 +63,10 @@ impl From<AlphaSource> for AlphaSourceKey {
 }
 
 /// Decoded pages and encoded PNGs, shared by every model of a batch (and by every clone
-/// of the cache: the threads of a batch).
-#[derive(Debug, Default, Clone)]
+/// of the cache: the threads of a batch), and the [`Files`] pages are read from.
+#[derive(Debug, Clone)]
 pub struct ImageCache {
+    files: Files,
     shared: Arc<Shared>,
 }
 
@@ -106,8 +107,8 @@ fn texture_file(t: &TextureRef) -> Option<FileRef> {
 
 /// Reads and decodes an image file (format from its content, falling back to the name):
 /// the one place the exporter reads texture bytes.
-fn read_image(file: &FileRef) -> Result<RgbaImage, String> {
-    let bytes = files::read(file).map_err(|e| format!("{file}: {e}"))?;
+fn read_image(files: &Files, file: &FileRef) -> Result<RgbaImage, String> {
+    let bytes = files.read(file).map_err(|e| format!("{file}: {e}"))?;
     let format = image::guess_format(&bytes)
         .ok()
         .or_else(|| image::ImageFormat::from_extension(file.extension()?));
@@ -175,9 +176,12 @@ fn texel_at(img: &RgbaImage, x: u32, y: u32, w: u32, h: u32) -> [u8; 4] {
 }
 
 impl ImageCache {
-    /// An empty cache.
-    pub fn new() -> Self {
-        Self::default()
+    /// An empty cache reading texture pages from `files`.
+    pub fn new(files: &Files) -> Self {
+        ImageCache {
+            files: files.clone(),
+            shared: Arc::default(),
+        }
     }
 
     /// PNG encodings done so far, by this cache and its clones (the batch summary
@@ -189,7 +193,7 @@ impl ImageCache {
     fn decoded(&self, file: &FileRef) -> Result<Arc<RgbaImage>, String> {
         self.shared
             .decoded
-            .get_or_make(file, || read_image(file).map(Arc::new))
+            .get_or_make(file, || read_image(&self.files, file).map(Arc::new))
     }
 
     /// The PNG for `key`, made and encoded once.
@@ -286,7 +290,7 @@ mod tests {
 
     #[test]
     fn clones_share_the_cache_and_threads_make_each_image_once() {
-        let cache = ImageCache::new();
+        let cache = ImageCache::new(&Files::new(crate::files::MemorySource::new()));
         let pngs: Vec<ImageData> = std::thread::scope(|s| {
             let workers: Vec<_> = (0..4)
                 .map(|_| {

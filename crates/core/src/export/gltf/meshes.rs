@@ -331,7 +331,7 @@ mod tests {
         let out = export_meshes(
             &mut doc,
             &mut Materials::default(),
-            &mut ImageCache::new(),
+            &mut ImageCache::new(&crate::files::Files::new(crate::files::MemorySource::new())),
             &model,
             &settings,
         );

@@ -1,9 +1,10 @@
 //! glTF 2.0 export (`.glb` and `.gltf`) of any loaded [`Model`]: node hierarchy,
 //! meshes, materials with the team colour baked, skins, animations, connectors.
 //!
-//! Pure: reads the model (and its texture files through [`crate::files`]), writes
-//! through [`crate::files::atomic`]; no GPU, no UI. The JSON is built from `gltf-json`'s
-//! schema types.
+//! Pure: reads the model (and its texture files from the [`crate::files::Files`] the
+//! [`ImageCache`] is given), hands the files it makes to the caller's writer
+//! ([`writer::write_with`]); no GPU, no UI, no file system. The JSON is built from
+//! `gltf-json`'s schema types.
 //!
 //! Axes: glTF is +Y up, right-handed, metres, as the model already is, so nothing
 //! turns; a uniform scale converts the file's units ([`default_scale`]: Warzone 2100's
@@ -13,9 +14,17 @@
 //!
 //! ```no_run
 //! use vitrine_core::export::gltf::{ExportOptions, ImageCache, export, writer};
-//! let model = vitrine_core::formats::load_path("tank.pie".as_ref(), &Default::default()).unwrap();
-//! let doc = export(&model, &ExportOptions::default(), &mut ImageCache::new()).unwrap();
-//! writer::write(doc, "tank.glb".as_ref()).unwrap();
+//! # fn demo(files: &vitrine_core::files::Files) {
+//! let tank = files.parse("tank.pie".as_ref());
+//! let model = vitrine_core::formats::load(files, &tank, &Default::default()).unwrap();
+//! let doc = export(&model, &ExportOptions::default(), &mut ImageCache::new(files)).unwrap();
+//! let mut written = Vec::new();
+//! writer::write_with(doc, "tank.glb".as_ref(), |path, bytes| {
+//!     written.push((path.to_path_buf(), bytes.to_vec()));
+//!     Ok(())
+//! })
+//! .unwrap();
+//! # }
 //! ```
 
 mod animations;

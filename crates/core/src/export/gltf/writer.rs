@@ -1,10 +1,9 @@
 //! A [`Document`] → bytes and files: a `.glb` (JSON and binary chunks, PNGs embedded in
-//! the buffer) or a `.gltf` with `<stem>.bin` and `<stem>-<image>.png` beside it. Every
-//! file goes through [`crate::files::atomic`] (a temporary name, then a rename); a batch
-//! writes without a flush to disk per file ([`write_unsynced`]).
+//! the buffer) or a `.gltf` with `<stem>.bin` and `<stem>-<image>.png` beside it, each
+//! handed to the caller's writer ([`write_with`]; the program writes them through its
+//! atomic writer, `vitrine::export::gltf::writer::write`).
 
 use super::document::Document;
-use crate::files::atomic;
 use gltf_json as json;
 use json::validation::USize64;
 use serde::Serialize;
@@ -161,22 +160,13 @@ pub fn glb_bytes(mut doc: Document) -> io::Result<Vec<u8>> {
     glb.to_vec().map_err(|e| io::Error::other(e.to_string()))
 }
 
-/// Writes `doc` to `path` (`.glb` or `.gltf` by extension), flushed to disk; returns
-/// every file written.
-pub fn write(doc: Document, path: &Path) -> io::Result<Vec<PathBuf>> {
-    write_with(doc, path, atomic::write)
-}
-
-/// [`write`] for one model of a batch: renamed into place all the same, but not flushed
-/// to disk file by file ([`atomic::write_unsynced`] says what that risks).
-pub fn write_unsynced(doc: Document, path: &Path) -> io::Result<Vec<PathBuf>> {
-    write_with(doc, path, atomic::write_unsynced)
-}
-
-fn write_with(
+/// The files `doc` becomes at `path` (`.glb` or `.gltf` by extension), each handed to
+/// `put` (its path and bytes; the `.gltf` itself last, so a reader never sees it before
+/// its files); returns every path written.
+pub fn write_with(
     mut doc: Document,
     path: &Path,
-    put: fn(&Path, &[u8]) -> io::Result<()>,
+    mut put: impl FnMut(&Path, &[u8]) -> io::Result<()>,
 ) -> io::Result<Vec<PathBuf>> {
     let container = Container::for_path(path).ok_or_else(|| {
         io::Error::new(

@@ -15,7 +15,7 @@ use super::build::{self, Builder};
 use super::sections::{self, PetFile};
 use super::textures;
 use super::{Kind, parse};
-use crate::files::{EntryKind, FileRef};
+use crate::files::{EntryKind, FileRef, Files};
 use crate::formats::resolve::Resolver;
 use crate::formats::{LoadError, LoadOptions, read_file};
 use crate::model::{AlphaSource, BlendMode, Diagnostic, Location, Model, TextureRef, TextureRole};
@@ -41,11 +41,11 @@ pub fn prefix(file_name: &str) -> String {
 
 /// The `.bpet`/`.mpet`/`.apet` files next to `file` with its prefix, `file` included,
 /// sorted by name.
-pub fn siblings(file: &FileRef) -> Vec<FileRef> {
+pub fn siblings(files: &Files, file: &FileRef) -> Vec<FileRef> {
     let want = prefix(&file.file_name());
     let listing = file
         .parent()
-        .and_then(|dir| crate::files::list(&dir).ok())
+        .and_then(|dir| files.list(&dir).ok())
         .unwrap_or_default();
     let mut out: Vec<FileRef> = listing
         .into_iter()
@@ -70,15 +70,15 @@ fn stem(name: &str) -> String {
 
 /// Loads the model `file`: a `.pet` on its own, any other kind with its siblings;
 /// then adds `<stem>_mask.jpg` alpha companions that exist.
-pub fn load(file: &FileRef, options: &LoadOptions) -> Result<Model, LoadError> {
+pub fn load(files: &Files, file: &FileRef, options: &LoadOptions) -> Result<Model, LoadError> {
     let name = file.file_name();
     let mut model = if is_part(file) {
-        load_group(file)?
+        load_group(files, file)?
     } else {
-        let bytes = read_file(file).map_err(|e| e.in_file(&name))?;
+        let bytes = read_file(files, file).map_err(|e| e.in_file(&name))?;
         parse(&bytes, &name).map_err(|e| e.in_file(&name))?
     };
-    add_masks(&mut model, file, options);
+    add_masks(files, &mut model, file, options);
     super::apply_rotations(&mut model, options.pet_rotations);
     Ok(model)
 }
@@ -86,8 +86,8 @@ pub fn load(file: &FileRef, options: &LoadOptions) -> Result<Model, LoadError> {
 /// For each material whose base texture has a `<stem>_mask.jpg` companion, uses the
 /// companion's red channel as alpha (alpha test, double-sided); a `[`-prefixed `.dds`
 /// uses its own alpha instead ([`textures::own_alpha`]).
-pub(crate) fn add_masks(model: &mut Model, file: &FileRef, options: &LoadOptions) {
-    let mut resolver = Resolver::new();
+pub(crate) fn add_masks(files: &Files, model: &mut Model, file: &FileRef, options: &LoadOptions) {
+    let mut resolver = Resolver::new(files);
     for m in 0..model.materials.len() {
         let Some(base) = model.materials[m].base else {
             continue;
@@ -150,13 +150,13 @@ fn from_sibling(notes: &[Diagnostic], file: &str) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// Loads the character `path` belongs to: reads the opened file and its siblings (through
-/// [`crate::files`]), then [`assemble_with`].
-fn load_group(path: &FileRef) -> Result<Model, LoadError> {
+/// Loads the character `path` belongs to: reads the opened file and its siblings (from
+/// `files`), then [`assemble_with`].
+fn load_group(files: &Files, path: &FileRef) -> Result<Model, LoadError> {
     let name = path.file_name();
-    let bytes = read_file(path).map_err(|e| e.in_file(&name))?;
+    let bytes = read_file(files, path).map_err(|e| e.in_file(&name))?;
     let mut warnings = Vec::new();
-    let mut others = siblings(path);
+    let mut others = siblings(files, path);
     if others.len() > MAX_PARTS {
         warnings.push(Diagnostic::warning(
             Location::File,
@@ -174,7 +174,7 @@ fn load_group(path: &FileRef) -> Result<Model, LoadError> {
             continue;
         }
         let sibling = p.file_name();
-        match read_file(&p) {
+        match read_file(files, &p) {
             Ok(b) => read.push((sibling, b)),
             Err(e) => warnings.push(Diagnostic::warning(
                 Location::File,

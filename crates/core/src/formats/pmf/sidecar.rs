@@ -6,16 +6,21 @@
 //! the materials turn white so the image shows as painted. Without it the model keeps its
 //! per-piece colours and nothing is reported missing: the image is optional.
 
-use crate::files::FileRef;
+use crate::files::{FileRef, Files};
 use crate::formats::LoadOptions;
 use crate::formats::resolve::Resolver;
 use crate::model::{Model, TextureRef, TextureRole};
 
 /// Looks for `<stem>.png` for the PMF model loaded from `path` and, if found, uses it as
 /// the base texture of every material. Records the outcome in the details and properties.
-pub(crate) fn attach_sidecar(model: &mut Model, file: &FileRef, options: &LoadOptions) {
+pub(crate) fn attach_sidecar(
+    files: &Files,
+    model: &mut Model,
+    file: &FileRef,
+    options: &LoadOptions,
+) {
     let name = format!("{}.png", file.stem());
-    let found = Resolver::new().texture(&name, file, &options.data_roots, false);
+    let found = Resolver::new(files).texture(&name, file, &options.data_roots, false);
     if found.is_none() {
         model.property(
             "Texture",

@@ -15,7 +15,7 @@ pub(super) fn merged_json(
 ) -> Option<(Map<String, Value>, FileRef)> {
     let (file, mut root) = roots.iter().find_map(|r| {
         let f = lookup.walk(r, &["stats", name])?;
-        Some((f.clone(), read_object(&f, warnings)))
+        Some((f.clone(), read_object(lookup.files(), &f, warnings)))
     })?;
     // diffs/<dir>/stats/<name>, every <dir> of every layer, in name order.
     let mut dirs: Vec<String> = Vec::new();
@@ -37,7 +37,7 @@ pub(super) fn merged_json(
             .iter()
             .find_map(|r| lookup.walk(r, &["diffs", &dir, "stats", name]));
         if let (Some(p), Some(base)) = (patch, root.as_mut())
-            && let Some(p) = read_object(&p, warnings)
+            && let Some(p) = read_object(lookup.files(), &p, warnings)
         {
             merge_patch(base, p);
         }
@@ -46,6 +46,7 @@ pub(super) fn merged_json(
 }
 
 pub(super) fn read_object(
+    files: &Files,
     file: &FileRef,
     warnings: &mut Vec<Warning>,
 ) -> Option<Map<String, Value>> {
@@ -54,7 +55,7 @@ pub(super) fn read_object(
         key: None,
         message,
     };
-    let bytes = match files::read(file) {
+    let bytes = match files.read(file) {
         Ok(b) => b,
         Err(e) => {
             warnings.push(warn(format!("cannot read: {e}")));

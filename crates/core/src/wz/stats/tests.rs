@@ -1,19 +1,20 @@
 use super::*;
+use crate::files::MemorySource;
 
-fn layer(root: &std::path::Path, files: &[(&str, &str)]) -> FileRef {
+/// A data root `root` holding `files`, in memory.
+fn layer(source: &mut MemorySource, root: &str, files: &[(&str, &str)]) -> FileRef {
     for (path, text) in files {
-        let p = root.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
+        source.insert(std::path::Path::new(root).join(path), text.as_bytes());
     }
-    FileRef::Disk(root.to_path_buf())
+    FileRef::Disk(root.into())
 }
 
 #[test]
 fn first_layer_wins_whole_file_then_diffs_patch_entries() {
-    let dir = tempfile::tempdir().unwrap();
+    let mut source = MemorySource::new();
     let base = layer(
-        &dir.path().join("base"),
+        &mut source,
+        "base",
         &[
             (
                 "stats/body.json",
@@ -27,7 +28,8 @@ fn first_layer_wins_whole_file_then_diffs_patch_entries() {
         ],
     );
     let modded = layer(
-        &dir.path().join("mod"),
+        &mut source,
+        "mod",
         &[
             (
                 "stats/body.json",
@@ -40,7 +42,7 @@ fn first_layer_wins_whole_file_then_diffs_patch_entries() {
             ("diffs/20-drop/stats/weapons.json", r#"{"X": null}"#),
         ],
     );
-    let (s, w) = Stats::load(&[modded, base]);
+    let (s, w) = Stats::load(&Files::new(source), &[modded, base]);
     // Whole-file override: the mod's body.json has no B2.
     assert_eq!(s.bodies.len(), 1);
     assert_eq!(s.bodies.get("B1").unwrap().model.as_deref(), Some("m.pie"));
@@ -72,9 +74,10 @@ fn first_layer_wins_whole_file_then_diffs_patch_entries() {
 
 #[test]
 fn malformed_files_and_entries_are_warnings_with_file_and_key() {
-    let dir = tempfile::tempdir().unwrap();
+    let mut source = MemorySource::new();
     let root = layer(
-        dir.path(),
+        &mut source,
+        "data",
         &[
             (
                 "stats/body.json",
@@ -83,7 +86,7 @@ fn malformed_files_and_entries_are_warnings_with_file_and_key() {
             ("stats/templates.json", "{ not json"),
         ],
     );
-    let (s, w) = Stats::load(&[root]);
+    let (s, w) = Stats::load(&Files::new(source), &[root]);
     assert_eq!(s.bodies.len(), 1);
     let text: Vec<String> = w.iter().map(|w| w.to_string()).collect();
     assert!(

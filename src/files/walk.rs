@@ -29,7 +29,7 @@ pub fn walk(inputs: &[std::path::PathBuf], wanted: impl Fn(&str) -> bool) -> Wal
     let mut out = Walk::default();
     for input in inputs {
         let before = (out.files.len(), out.errors.len());
-        let r = FileRef::parse(input);
+        let r = super::parse(input);
         match (&r, super::kind(&r)) {
             (_, Some(EntryKind::File)) => out.files.push(r.clone()),
             (FileRef::Disk(dir), Some(EntryKind::Dir)) => walk_disk(dir, &wanted, &mut out),

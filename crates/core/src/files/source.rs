@@ -1,0 +1,335 @@
+//! Where bytes come from. A front-end gives the core a [`FileSource`] — the desktop's
+//! disk, the browser's dropped, picked or downloaded files ([`MemorySource`]) — and
+//! everything that reads (loaders and their sidecars, texture look-ups, Warzone stats and
+//! parts, checks, the glTF exporter's images, the renderer's textures) asks it, through
+//! [`Files`], which reads archive entries lazily on top of it: the source opens the
+//! archive (`Read + Seek`), the core reads its central directory once and inflates only
+//! the entries asked for.
+
+use super::archive::{Archive, ReadSeek};
+use super::{EntryKind, FileRef, MAX_FILE_BYTES, Stamp};
+use std::collections::{BTreeMap, HashMap};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Plain files and folders by path, as a front-end has them (no archives: [`Files`]
+/// reads those on top).
+pub trait FileSource: Send + Sync {
+    /// What `path` names, or `None` if nothing (or it cannot be told).
+    fn kind(&self, path: &Path) -> Option<EntryKind>;
+    /// The whole file. Refuses a folder, anything that is not a regular file, and
+    /// anything over [`MAX_FILE_BYTES`]; errors name the path.
+    fn read(&self, path: &Path) -> io::Result<Vec<u8>>;
+    /// The file opened for reading anywhere in it: what archives are read through.
+    fn open(&self, path: &Path) -> io::Result<Box<dyn ReadSeek>>;
+    /// The entries of folder `dir`: `(name, kind)`, in any order.
+    fn list(&self, dir: &Path) -> io::Result<Vec<(String, EntryKind)>>;
+    /// What identifies this version of the file (caches and live reload compare it).
+    fn stamp(&self, path: &Path) -> io::Result<Stamp>;
+    /// `path` with every folder it is in named (what the search for `texpages/` in a
+    /// model's ancestors walks up): the disk makes a relative path absolute; by default
+    /// the path as given.
+    fn full_path(&self, path: &Path) -> PathBuf {
+        path.to_path_buf()
+    }
+}
+
+/// A [`FileSource`] with archive entries on top: what every reader in the core is given.
+/// Cheap to clone (shared); opened archives are cached by path and reopened when their
+/// stamp changes.
+#[derive(Clone)]
+pub struct Files {
+    source: Arc<dyn FileSource>,
+    archives: Arc<Mutex<HashMap<PathBuf, Arc<Archive>>>>,
+}
+
+impl std::fmt::Debug for Files {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Files").finish_non_exhaustive()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Files {
+    /// Reads through `source`.
+    pub fn new(source: impl FileSource + 'static) -> Files {
+        Files {
+            source: Arc::new(source),
+            archives: Arc::default(),
+        }
+    }
+
+    /// The opened archive at `path` (a file of the source), from the cache when its
+    /// stamp has not changed.
+    pub fn archive(&self, path: &Path) -> io::Result<Arc<Archive>> {
+        let stamp = self.source.stamp(path)?;
+        if let Some(a) = lock(&self.archives).get(path)
+            && a.stamp() == stamp
+        {
+            return Ok(a.clone());
+        }
+        let reader = self.source.open(path)?;
+        let archive = Arc::new(Archive::from_reader(reader, path, stamp)?);
+        lock(&self.archives).insert(path.to_path_buf(), archive.clone());
+        Ok(archive)
+    }
+
+    /// Reads a whole file or archive entry, refusing anything over [`MAX_FILE_BYTES`],
+    /// a folder, or anything that is not a regular file.
+    pub fn read(&self, file: &FileRef) -> io::Result<Vec<u8>> {
+        match file {
+            FileRef::Disk(p) => self.source.read(p),
+            FileRef::Entry { archive, path } => self.archive(archive)?.read(archive, path),
+        }
+    }
+
+    /// What `file` is, or `None` if it does not exist (or its archive cannot be read).
+    pub fn kind(&self, file: &FileRef) -> Option<EntryKind> {
+        match file {
+            FileRef::Disk(p) => self.source.kind(p),
+            FileRef::Entry { archive, path } => self.archive(archive).ok()?.kind(path),
+        }
+    }
+
+    /// Whether `file` exists and is a file.
+    pub fn is_file(&self, file: &FileRef) -> bool {
+        self.kind(file) == Some(EntryKind::File)
+    }
+
+    /// Whether `file` exists and is a folder (an archive's root counts).
+    pub fn is_dir(&self, file: &FileRef) -> bool {
+        self.kind(file) == Some(EntryKind::Dir)
+    }
+
+    /// The current [`Stamp`] of `file`.
+    pub fn stamp(&self, file: &FileRef) -> io::Result<Stamp> {
+        match file {
+            FileRef::Disk(p) => self.source.stamp(p),
+            FileRef::Entry { archive, path } => {
+                self.archive(archive)?.entry_stamp(path).ok_or_else(|| {
+                    io::Error::new(io::ErrorKind::NotFound, format!("{file}: no such entry"))
+                })
+            }
+        }
+    }
+
+    /// The entries of folder `dir`, sorted by name: `(name, ref, kind)`.
+    pub fn list(&self, dir: &FileRef) -> io::Result<Vec<(String, FileRef, EntryKind)>> {
+        let mut out: Vec<(String, FileRef, EntryKind)> = match dir {
+            FileRef::Disk(p) => self
+                .source
+                .list(p)?
+                .into_iter()
+                .map(|(name, kind)| {
+                    let r = FileRef::Disk(p.join(&name));
+                    (name, r, kind)
+                })
+                .collect(),
+            FileRef::Entry { archive, path } => {
+                let a = self.archive(archive)?;
+                if a.kind(path) != Some(EntryKind::Dir) {
+                    return Err(io::Error::new(
+                        io::ErrorKind::NotFound,
+                        format!("{dir}: no such folder"),
+                    ));
+                }
+                a.children(path)
+                    .into_iter()
+                    .map(|(name, kind)| {
+                        let r = dir.join(&name);
+                        (name, r, kind)
+                    })
+                    .collect()
+            }
+        };
+        out.sort();
+        Ok(out)
+    }
+
+    /// `path` with every folder it is in named ([`FileSource::full_path`]).
+    pub fn full_path(&self, path: &Path) -> PathBuf {
+        self.source.full_path(path)
+    }
+
+    /// What a command-line or settings path names: `a.wz!/x/y.pie` is an entry, `a.wz`
+    /// (an archive that is a file of the source) is the archive's root folder, anything
+    /// else a plain path.
+    pub fn parse(&self, arg: &Path) -> FileRef {
+        FileRef::parse_with(arg, |p| self.source.kind(p) == Some(EntryKind::File))
+    }
+}
+
+/// Files held in memory, by path: what a browser has (files dropped, picked or
+/// downloaded) and what tests use when they need no disk. Folders are implied by the
+/// files' paths; archives among the files are read lazily like those on disk.
+#[derive(Debug, Clone, Default)]
+pub struct MemorySource {
+    files: BTreeMap<PathBuf, (Arc<[u8]>, u64)>,
+}
+
+impl MemorySource {
+    /// An empty source.
+    pub fn new() -> MemorySource {
+        MemorySource::default()
+    }
+
+    /// Adds (or replaces) the file at `path`; replacing changes its stamp.
+    pub fn insert(&mut self, path: impl Into<PathBuf>, bytes: impl Into<Vec<u8>>) {
+        let path = path.into();
+        let version = self.files.get(&path).map_or(1, |(_, v)| v + 1);
+        self.files
+            .insert(path, (Arc::from(bytes.into().into_boxed_slice()), version));
+    }
+
+    /// Adds a file; for building a source in one expression.
+    pub fn with(mut self, path: impl Into<PathBuf>, bytes: impl Into<Vec<u8>>) -> MemorySource {
+        self.insert(path, bytes);
+        self
+    }
+
+    fn is_dir(&self, path: &Path) -> bool {
+        path.as_os_str().is_empty()
+            || path == Path::new(".")
+            || self
+                .files
+                .range(path.to_path_buf()..)
+                .next()
+                .is_some_and(|(p, _)| p != path && p.starts_with(path))
+    }
+
+    fn file(&self, path: &Path) -> io::Result<&(Arc<[u8]>, u64)> {
+        self.files.get(path).ok_or_else(|| {
+            let kind = if self.is_dir(path) {
+                io::ErrorKind::IsADirectory
+            } else {
+                io::ErrorKind::NotFound
+            };
+            io::Error::new(kind, format!("{}: no such file", path.display()))
+        })
+    }
+}
+
+impl FileSource for MemorySource {
+    fn kind(&self, path: &Path) -> Option<EntryKind> {
+        if self.files.contains_key(path) {
+            Some(EntryKind::File)
+        } else {
+            self.is_dir(path).then_some(EntryKind::Dir)
+        }
+    }
+
+    fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+        let (bytes, _) = self.file(path)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(super::too_large(
+                &path.display().to_string(),
+                bytes.len() as u64,
+            ));
+        }
+        Ok(bytes.to_vec())
+    }
+
+    fn open(&self, path: &Path) -> io::Result<Box<dyn ReadSeek>> {
+        let (bytes, _) = self.file(path)?;
+        Ok(Box::new(io::Cursor::new(bytes.clone())))
+    }
+
+    fn list(&self, dir: &Path) -> io::Result<Vec<(String, EntryKind)>> {
+        if !self.is_dir(dir) {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("{}: no such folder", dir.display()),
+            ));
+        }
+        let base = if dir == Path::new(".") {
+            Path::new("")
+        } else {
+            dir
+        };
+        let mut out: BTreeMap<String, EntryKind> = BTreeMap::new();
+        for p in self.files.keys() {
+            let Ok(rest) = p.strip_prefix(base) else {
+                continue;
+            };
+            let mut parts = rest.components();
+            let Some(first) = parts.next() else {
+                continue;
+            };
+            let kind = if parts.next().is_some() {
+                EntryKind::Dir
+            } else {
+                EntryKind::File
+            };
+            out.insert(first.as_os_str().to_string_lossy().into_owned(), kind);
+        }
+        Ok(out.into_iter().collect())
+    }
+
+    fn stamp(&self, path: &Path) -> io::Result<Stamp> {
+        let (bytes, version) = self.file(path)?;
+        Ok(Stamp {
+            modified_ns: *version,
+            len: bytes.len() as u64,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn zip(entries: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut z = zip::ZipWriter::new(io::Cursor::new(Vec::new()));
+        for (name, bytes) in entries {
+            z.start_file(*name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            z.write_all(bytes).unwrap();
+        }
+        z.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn memory_files_folders_and_archives_read_alike() {
+        let files = Files::new(
+            MemorySource::new()
+                .with("mods/tank.pie", b"PIE 3".to_vec())
+                .with(
+                    "mods/parts.wz",
+                    zip(&[("components/bodies/Body.PIE", b"PIE 2")]),
+                ),
+        );
+        assert_eq!(
+            files.read(&FileRef::Disk("mods/tank.pie".into())).unwrap(),
+            b"PIE 3"
+        );
+        assert!(files.is_dir(&FileRef::Disk("mods".into())));
+        let names: Vec<String> = files
+            .list(&FileRef::Disk("mods".into()))
+            .unwrap()
+            .into_iter()
+            .map(|(n, _, _)| n)
+            .collect();
+        assert_eq!(names, ["parts.wz", "tank.pie"]);
+        let wz = files.parse(Path::new("mods/parts.wz"));
+        assert_eq!(wz, FileRef::archive_root(Path::new("mods/parts.wz")));
+        let entry = files.parse(Path::new("mods/parts.wz!/components/bodies/body.pie"));
+        assert_eq!(files.read(&entry).unwrap(), b"PIE 2");
+        assert!(files.is_dir(&wz.join("components")));
+        assert_eq!(files.kind(&FileRef::Disk("nowhere.pie".into())), None);
+        let err = files.read(&FileRef::Disk("mods".into())).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::IsADirectory);
+    }
+
+    #[test]
+    fn replacing_a_file_changes_its_stamp() {
+        let mut source = MemorySource::new().with("a.png", b"one".to_vec());
+        let before = source.stamp(Path::new("a.png")).unwrap();
+        source.insert("a.png", b"two".to_vec());
+        assert_ne!(source.stamp(Path::new("a.png")).unwrap(), before);
+    }
+}

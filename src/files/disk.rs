@@ -1,0 +1,106 @@
+//! The desktop's [`FileSource`]: the disk through `std::fs` — the only code of the core's
+//! kind that touches the file system. [`disk`] is the one shared [`Files`] over it (its
+//! archive cache lives as long as the program), and the free functions beside it
+//! ([`super::read`], [`super::list`], …) read through it.
+
+use super::{EntryKind, FileSource, Files, MAX_FILE_BYTES, ReadSeek, Stamp};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+/// Files and folders on disk. Links are followed (a link to a file is a file); a
+/// broken link is left out of a listing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DiskSource;
+
+static DISK: LazyLock<Files> = LazyLock::new(|| Files::new(DiskSource));
+
+/// The disk, with archives read on top: what the window and the command line read from.
+pub fn disk() -> &'static Files {
+    &DISK
+}
+
+fn too_large(what: &str, len: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!("{what}: {len} bytes; the limit is {MAX_FILE_BYTES}"),
+    )
+}
+
+impl FileSource for DiskSource {
+    fn kind(&self, path: &Path) -> Option<EntryKind> {
+        let m = std::fs::metadata(path).ok()?;
+        Some(if m.is_dir() {
+            EntryKind::Dir
+        } else {
+            EntryKind::File
+        })
+    }
+
+    /// Refuses anything over [`MAX_FILE_BYTES`], a folder, or anything that is not a
+    /// regular file (a FIFO or a device would block or never end).
+    fn read(&self, p: &Path) -> io::Result<Vec<u8>> {
+        let m = std::fs::metadata(p).map_err(|e| super::atomic::with_path(e, p))?;
+        if m.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                format!("{}: is a folder, not a file", p.display()),
+            ));
+        }
+        if !m.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{}: not a regular file (a pipe, socket or device)",
+                    p.display()
+                ),
+            ));
+        }
+        if m.len() > MAX_FILE_BYTES {
+            return Err(too_large(&p.display().to_string(), m.len()));
+        }
+        let f = std::fs::File::open(p).map_err(|e| super::atomic::with_path(e, p))?;
+        let mut out = Vec::with_capacity(m.len() as usize);
+        f.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| super::atomic::with_path(e, p))?;
+        if out.len() as u64 > MAX_FILE_BYTES {
+            return Err(too_large(&p.display().to_string(), out.len() as u64));
+        }
+        Ok(out)
+    }
+
+    fn open(&self, path: &Path) -> io::Result<Box<dyn ReadSeek>> {
+        let file = std::fs::File::open(path).map_err(|e| super::atomic::with_path(e, path))?;
+        Ok(Box::new(io::BufReader::new(file)))
+    }
+
+    fn list(&self, dir: &Path) -> io::Result<Vec<(String, EntryKind)>> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).map_err(|e| super::atomic::with_path(e, dir))? {
+            let e = e.map_err(|e| super::atomic::with_path(e, dir))?;
+            let Some(kind) = self.kind(&e.path()) else {
+                continue;
+            };
+            out.push((e.file_name().to_string_lossy().into_owned(), kind));
+        }
+        Ok(out)
+    }
+
+    fn stamp(&self, path: &Path) -> io::Result<Stamp> {
+        let m = std::fs::metadata(path).map_err(|e| super::atomic::with_path(e, path))?;
+        let modified_ns = m
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as u64);
+        Ok(Stamp {
+            modified_ns,
+            len: m.len(),
+        })
+    }
+
+    fn full_path(&self, path: &Path) -> PathBuf {
+        std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+    }
+}
