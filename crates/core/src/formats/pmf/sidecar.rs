@@ -37,8 +37,8 @@ pub(crate) fn attach_sidecar(
         m.base = Some(index);
         m.base_color = [1.0; 4];
     }
-    if let Some(d) = model.details.as_object_mut() {
-        d.insert("texture".into(), name.clone().into());
+    if let crate::model::Details::Pmf(d) = &mut model.details {
+        d.texture = Some(name.clone());
     }
     model.property("Texture", format!("{name} (found beside the model)"));
 }
