@@ -13,6 +13,7 @@ pub mod desktop;
 pub mod export;
 pub mod info;
 pub mod light;
+pub(crate) mod progress;
 pub mod render;
 
 use crate::files::FileRef;
