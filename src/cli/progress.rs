@@ -50,7 +50,7 @@ impl Progress {
         let done = done as u64;
         self.bar.set_message(item.to_string());
         self.bar.set_position(done);
-        if self.log && done > 0 && (done % 100 == 0 || done == self.total) {
+        if self.log && done > 0 && (done.is_multiple_of(100) || done == self.total) {
             eprintln!("[{done}/{}] {item}", self.total);
         }
     }
