@@ -4,7 +4,7 @@
 //! a crash; the thumbnail cache makes a reopening draw nothing; every model of the real
 //! `mp.wz`, with `data/base` as the lower layer, loads with all its textures and renders
 //! non-blank. (Nested folders, mixed case and a texture in a lower layer through the
-//! command line: `tests/cli_inputs.rs`.)
+//! command line: `tests/cli/inputs.rs`.)
 
 use crate::common;
 
