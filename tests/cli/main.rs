@@ -1,6 +1,6 @@
 //! The real `vitrine` binary as a user runs it: `info`, `render`, `export`, `check`, the
-//! Warzone assembly options, `install-desktop`, a modder's messy folders and archives, and
-//! the window relaunching itself after losing its GPU device (under Xvfb).
+//! Warzone assembly options, `install-desktop`, and a modder's messy folders and archives.
+//! (The window under Xvfb is `tests/window/`.)
 //!
 //! Run one file's tests with `cargo test --test cli check::`.
 
@@ -11,7 +11,6 @@ mod render_support;
 
 mod assemble;
 mod check;
-mod device_relaunch;
 mod export;
 mod info;
 mod inputs;
