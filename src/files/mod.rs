@@ -71,7 +71,46 @@ pub fn read(file: &FileRef) -> io::Result<Vec<u8>> {
     match file {
         FileRef::Disk(p) => read_disk(p),
         FileRef::Entry { archive, path } => archive::open(archive)?.read(archive, path),
+        FileRef::Embedded {
+            file: holder,
+            offset,
+            len,
+            base64,
+            ..
+        } => read_embedded(file, &read(holder)?, *offset, *len, *base64),
     }
+}
+
+/// The bytes `offset..offset + len` of `holder` (the file `file` is embedded in), decoded
+/// from base64 when `base64`.
+fn read_embedded(
+    file: &FileRef,
+    holder: &[u8],
+    offset: u64,
+    len: u64,
+    base64: bool,
+) -> io::Result<Vec<u8>> {
+    let bytes = usize::try_from(offset)
+        .ok()
+        .zip(usize::try_from(len).ok())
+        .and_then(|(o, l)| holder.get(o..o.checked_add(l)?))
+        .ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "{file}: bytes {offset}..{} lie past the end of the {} bytes holding them",
+                    offset.saturating_add(len),
+                    holder.len()
+                ),
+            )
+        })?;
+    if !base64 {
+        return Ok(bytes.to_vec());
+    }
+    use ::base64::Engine;
+    ::base64::engine::general_purpose::STANDARD
+        .decode(bytes)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{file}: base64: {e}")))
 }
 
 fn read_disk(p: &Path) -> io::Result<Vec<u8>> {
@@ -118,6 +157,9 @@ pub fn kind(file: &FileRef) -> Option<EntryKind> {
             })
         }
         FileRef::Entry { archive, path } => archive::open(archive).ok()?.kind(path),
+        FileRef::Embedded { file, .. } => {
+            (kind(file)? == EntryKind::File).then_some(EntryKind::File)
+        }
     }
 }
 
@@ -138,6 +180,19 @@ pub fn stamp(file: &FileRef) -> io::Result<Stamp> {
         FileRef::Entry { archive, path } => {
             archive::open(archive)?.entry_stamp(path).ok_or_else(|| {
                 io::Error::new(io::ErrorKind::NotFound, format!("{file}: no such entry"))
+            })
+        }
+        // The holder's version, told apart from its other embedded files.
+        FileRef::Embedded {
+            file: holder,
+            offset,
+            len,
+            ..
+        } => {
+            let s = stamp(holder)?;
+            Ok(Stamp {
+                modified_ns: s.modified_ns,
+                len: s.len ^ offset.rotate_left(32) ^ len,
             })
         }
     }
@@ -185,6 +240,10 @@ pub fn list(dir: &FileRef) -> io::Result<Vec<(String, FileRef, EntryKind)>> {
                 })
                 .collect())
         }
+        FileRef::Embedded { .. } => Err(io::Error::new(
+            io::ErrorKind::NotADirectory,
+            format!("{dir}: a file inside a file, not a folder"),
+        )),
     }
 }
 

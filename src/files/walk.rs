@@ -43,6 +43,10 @@ pub fn walk(inputs: &[std::path::PathBuf], wanted: impl Fn(&str) -> bool) -> Wal
                 };
                 out.errors.push((r.to_string(), why));
             }
+            // `FileRef::parse` makes none; a file inside a file is no folder to walk.
+            (FileRef::Embedded { .. }, _) => out
+                .errors
+                .push((r.to_string(), "not a file or folder on disk".into())),
             (FileRef::Disk(p), None) => {
                 let why = std::fs::symlink_metadata(p)
                     .err()

@@ -29,6 +29,8 @@ pub fn format_label(f: Format) -> &'static str {
         Format::Pmf => "PMF",
         Format::Pet => "PET",
         Format::Tpm => "TPM",
+        Format::Gltf => "glTF",
+        Format::Obj => "OBJ",
     }
 }
 
@@ -302,11 +304,18 @@ impl Gallery {
 
     /// How many tiles of each format (for the format filter).
     pub fn format_counts(&self) -> Vec<(Format, usize)> {
-        [Format::Pie, Format::Pmf, Format::Pet, Format::Tpm]
-            .into_iter()
-            .map(|f| (f, self.tiles.iter().filter(|t| t.format == f).count()))
-            .filter(|(_, n)| *n > 0)
-            .collect()
+        [
+            Format::Pie,
+            Format::Pmf,
+            Format::Pet,
+            Format::Tpm,
+            Format::Gltf,
+            Format::Obj,
+        ]
+        .into_iter()
+        .map(|f| (f, self.tiles.iter().filter(|t| t.format == f).count()))
+        .filter(|(_, n)| *n > 0)
+        .collect()
     }
 }
 

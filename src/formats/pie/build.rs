@@ -136,7 +136,7 @@ pub fn build(
             resolved: None,
         })
         .collect();
-    model.details = details(&header, &levels);
+    model.details = details(&header, &levels, &settings, &ctx);
     properties(&mut model, &header, &levels, &settings, &ctx);
     source_facts(&mut model, &header, &levels, &settings, &ctx);
 
@@ -361,17 +361,41 @@ fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
     )
 }
 
-/// The `"pie"` object of `info --json`.
-fn details(header: &Header, levels: &[Level]) -> Value {
+/// The `"pie"` object of `info --json`; also what the glTF export carries for the way
+/// back to PIE (TYPE flags, INTERPOLATE, per-level flags, ANIMOBJECT timing, texture
+/// animation).
+fn details(
+    header: &Header,
+    levels: &[Level],
+    settings: &[Settings],
+    ctx: &[LevelContext<'_>],
+) -> Value {
+    let opt_bool = |b: Option<bool>| b.map_or(Value::Null, Value::from);
     let levels: Vec<Value> = levels
         .iter()
-        .map(|l| {
+        .enumerate()
+        .map(|(i, l)| {
             let shadow = l.shadow.as_ref();
             let animation = l.anim.as_ref().map_or(Value::Null, |a| {
                 object([
                     ("frames", a.frames.len().into()),
                     ("ms_per_frame", num(a.time)),
                     ("cycles", a.cycles.into()),
+                ])
+            });
+            let own = settings.get(i);
+            let texture_animation = l.tex_anim.as_ref().map_or(Value::Null, |t| {
+                object([
+                    ("frames", t.frames.into()),
+                    ("ms_per_frame", num(t.ms_per_frame)),
+                    ("width", num(t.size.x)),
+                    ("height", num(t.size.y)),
+                    (
+                        "team_colour",
+                        ctx.get(i)
+                            .is_some_and(|c| anim::is_team_colour(t.frames, c))
+                            .into(),
+                    ),
                 ])
             });
             object([
@@ -384,6 +408,13 @@ fn details(header: &Header, levels: &[Level]) -> Value {
                     "shadow_triangles",
                     shadow.map_or(0, |s| s.triangles.len()).into(),
                 ),
+                (
+                    "type_flags",
+                    own.and_then(|s| s.type_flags)
+                        .map_or(Value::Null, |t| format!("0x{t:x}").into()),
+                ),
+                ("interpolate", opt_bool(own.and_then(|s| s.interpolate))),
+                ("texture_animation", texture_animation),
             ])
         })
         .collect();
@@ -393,7 +424,9 @@ fn details(header: &Header, levels: &[Level]) -> Value {
         .map(|e| object([("type", e.kind.into()), ("file", e.file.clone().into())]))
         .collect();
     object([
+        ("version", header.version.into()),
         ("type_flags", format!("0x{:x}", header.type_flags).into()),
+        ("interpolate", opt_bool(header.settings.interpolate)),
         ("events", events.into()),
         ("levels", levels.into()),
     ])
