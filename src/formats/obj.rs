@@ -144,7 +144,8 @@ pub fn parse(bytes: &[u8], fetch: &mut Fetch<'_>) -> Result<Model, LoadError> {
             }
         })
         .map_err(|e| LoadError::new(ErrorKind::Syntax, Location::File, format!("OBJ: {e}")))?;
-    let mut model = Model::new(Format::Obj, "");
+    // OBJ states no version.
+    let mut model = Model::new(Format::Obj, "-");
     model.axes = FileAxes::y_up_right_handed();
     for p in problems.into_inner() {
         model.warn(Location::File, p);

@@ -20,7 +20,7 @@
 
 mod animations;
 mod document;
-mod images;
+pub(crate) mod images;
 mod materials;
 mod meshes;
 mod scene;
