@@ -231,7 +231,10 @@ fn shadow_points(m: &Model, node: usize) -> Vec<[i64; 3]> {
 
 #[test]
 fn corpus_models_come_back_the_same_through_gltf() {
-    let picked = corpus_selection(4);
+    // `VITRINE_ROUNDTRIP_ALL=1` takes every corpus model (README's figure), else a few of
+    // each kind.
+    let all = std::env::var("VITRINE_ROUNDTRIP_ALL").as_deref() == Ok("1");
+    let picked = corpus_selection(if all { usize::MAX } else { 4 });
     if picked.is_empty() {
         return;
     }
@@ -684,4 +687,63 @@ fn images_in_data_uris_and_tcmask_images_are_read() {
         let bytes = vitrine::files::read(t.resolved.as_ref().unwrap()).unwrap();
         assert_eq!(bytes, png, "the data: URI decodes to the PNG");
     }
+}
+
+#[test]
+fn export_to_obj_writes_the_obj_its_mtl_and_the_team_baked_page() {
+    let Some(wz) = common::wz2100() else {
+        return;
+    };
+    let source = wz.join("data/base/components/bodies/drtrans.pie");
+    let dir = common::temp_dir("obj-cli");
+    let out = dir.path().join("transport.obj");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_vitrine"))
+        .env("VITRINE_CONFIG_DIR", dir.path())
+        .args(["export", "--team", "red"])
+        .arg(&source)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let mtl = std::fs::read_to_string(dir.path().join("transport.mtl")).unwrap();
+    let map = mtl
+        .lines()
+        .find_map(|l| l.strip_prefix("map_Kd "))
+        .expect("the MTL names the page");
+    assert!(
+        map.starts_with("transport-") && map.ends_with("-team4.png"),
+        "{map}"
+    );
+    let page = image::open(dir.path().join(map))
+        .expect("the page PNG")
+        .to_rgba8();
+    // Baked: the red team's page differs from the page as the game ships it.
+    let pie = load(&source);
+    let shipped = pie.textures[pie.materials[0].base.unwrap()]
+        .resolved
+        .clone()
+        .unwrap();
+    let shipped = image::load_from_memory(&vitrine::files::read(&shipped).unwrap())
+        .unwrap()
+        .to_rgba8();
+    assert_eq!(page.dimensions(), shipped.dimensions());
+    assert_ne!(
+        page.as_raw(),
+        shipped.as_raw(),
+        "the team colour is baked in"
+    );
+    // Read back: the transport's triangles at 1/128 scale, textured.
+    let back = load(&out);
+    assert_eq!(levels(&back), levels(&pie));
+    let base = back.materials[0].base.expect("textured");
+    assert!(back.textures[base].resolved.is_some());
+    // Nothing half-written is left beside it.
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("transport"))
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
 }
