@@ -14,6 +14,7 @@ use crate::files::FileRef;
 use crate::formats::gltf::data::relative_path;
 use crate::formats::gltf::numbered;
 use crate::formats::{ErrorKind, LoadError};
+use crate::model::details::{Details, ObjDetails};
 use crate::model::{
     BlendMode, Corner, FileAxes, Format, Location, Material, Mesh, Model, Node, NodeKind, Submesh,
     TextureRef, TextureRole,
@@ -204,11 +205,11 @@ pub fn parse(bytes: &[u8], fetch: &mut Fetch<'_>) -> Result<Model, LoadError> {
     let triangles: usize = model.meshes.iter().map(Mesh::triangle_count).sum();
     model.property("Objects", model.nodes.len().to_string());
     model.property("Triangles", format!("{triangles} from {polygons} faces"));
-    model.details = serde_json::json!({
-        "objects": model.nodes.iter().map(|n| n.name.clone()).collect::<Vec<_>>(),
-        "faces": polygons,
-        "triangles": triangles,
-        "materials": materials.iter().map(|m| m.name.clone()).collect::<Vec<_>>(),
+    model.details = Details::Obj(ObjDetails {
+        objects: model.nodes.iter().map(|n| n.name.clone()).collect(),
+        faces: polygons,
+        triangles,
+        materials: materials.iter().map(|m| m.name.clone()).collect(),
     });
     Ok(model)
 }

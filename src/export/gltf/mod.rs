@@ -104,9 +104,12 @@ pub fn default_scale(format: Format) -> f32 {
 /// scale of the Vitrine export it was read back from (so a PIE → glTF → glTF trip keeps
 /// its size).
 pub fn model_scale(model: &Model) -> f32 {
-    model.details["source"]["scale"]
-        .as_f64()
-        .map(|s| s as f32)
+    let source = match &model.details {
+        crate::model::details::Details::Gltf(g) => g.source.as_ref(),
+        _ => None,
+    };
+    source
+        .map(|s| s.scale as f32)
         .filter(|s| s.is_finite() && *s > 0.0)
         .unwrap_or_else(|| default_scale(model.format))
 }

@@ -135,14 +135,20 @@ pub fn export_nodes(
     if !events.is_empty() {
         facts["events"] = json!(events);
     }
-    if model.format == crate::model::Format::Pie && model.details.is_object() {
-        // TYPE flags, INTERPOLATE, per-level flags, ANIMOBJECT timing and texture
-        // animation, for the way back to PIE.
-        facts["pie"] = model.details.clone();
-    } else if model.details["pie"].is_object() {
-        // A glTF that came from a PIE keeps them.
-        facts["pie"] = model.details["pie"].clone();
-        facts["format"] = model.details["source"]["format"].clone();
+    // TYPE flags, INTERPOLATE, per-level flags, ANIMOBJECT timing and texture
+    // animation, for the way back to PIE (a glTF that came from a PIE keeps them).
+    use crate::model::details::Details;
+    match &model.details {
+        Details::Pie(p) => facts["pie"] = json!(p),
+        Details::Gltf(g) => {
+            if let Some(p) = &g.pie {
+                facts["pie"] = json!(p);
+            }
+            if let Some(s) = &g.source {
+                facts["format"] = json!(s.format);
+            }
+        }
+        _ => {}
     }
     if !model.diagnostics.is_empty() {
         facts["warnings"] = json!(

@@ -6,13 +6,14 @@ use super::materials::Materials;
 use super::{extras, numbered};
 use crate::files::FileRef;
 use crate::formats::{ErrorKind, LoadError};
+use crate::model::details::{Details, GltfDetails, GltfSource, PieDetails};
 use crate::model::{
     Connector, Corner, FileAxes, Format, Location, Mesh, Model, ModelEvent, Node, NodeKind,
     ShadowMesh, Submesh,
 };
 use glam::{Mat4, Quat, Vec2, Vec3};
 use gltf::mesh::Mode;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::HashMap;
 
 /// What the document and its bytes are.
@@ -290,22 +291,25 @@ fn facts_of(model: &mut Model, facts: &Value, generator: &str, scale: Option<f64
     for (k, v) in events {
         model.property(k, v);
     }
-    let mut details = json!({
-        "generator": generator,
-        "levels": model.nodes.iter().filter(|n| n.kind == NodeKind::Level).count(),
-        "connectors": model.connectors.len(),
-        "shadow_meshes": model.shadow_meshes.len(),
+    let pie: Option<PieDetails> = serde_json::from_value(facts["pie"].clone()).ok();
+    if let Some(p) = &pie {
+        model.property("Type flags (from the PIE)", p.type_flags.clone());
+    }
+    model.details = Details::Gltf(GltfDetails {
+        generator: generator.to_string(),
+        levels: model
+            .nodes
+            .iter()
+            .filter(|n| n.kind == NodeKind::Level)
+            .count(),
+        connectors: model.connectors.len(),
+        shadow_meshes: model.shadow_meshes.len(),
+        source: scale.map(|scale| GltfSource {
+            format: facts["format"].as_str().unwrap_or("").to_string(),
+            scale,
+        }),
+        pie,
     });
-    if let Some(s) = scale {
-        details["source"] = json!({"format": facts["format"], "scale": s});
-    }
-    if facts["pie"].is_object() {
-        details["pie"] = facts["pie"].clone();
-        if let Some(t) = facts["pie"]["type_flags"].as_str() {
-            model.property("Type flags (from the PIE)", t);
-        }
-    }
-    model.details = details;
 }
 
 /// The triangles of a primitive as index triples into its vertices.

@@ -16,7 +16,7 @@
 //! - the exporter's scene extras: its scale is undone (a Warzone 2100 model comes back
 //!   in PIE units), its events and the PIE facts (`"pie"`: TYPE flags, INTERPOLATE,
 //!   per-level flags, ANIMOBJECT timing, texture animation) land in
-//!   [`Model::events`] and `Model::details["pie"]`.
+//!   [`Model::events`] and the `pie` of [`crate::model::details::GltfDetails`].
 //!
 //! Axes: glTF is +Y up, right-handed, counter-clockwise, UV origin top-left — the
 //! model's own convention, so nothing turns or flips.
