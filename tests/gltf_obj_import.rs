@@ -425,7 +425,7 @@ fn tiny_gltf(
         .collect();
     let index_at = bin.len();
     bin.extend(indices.iter().flat_map(|i| i.to_le_bytes()));
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let uri = format!(

@@ -322,6 +322,11 @@ impl Values {
     pub fn len(&self) -> usize {
         self.data.len().checked_div(self.width).unwrap_or(0)
     }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 fn dimensions(d: Dimensions) -> usize {

@@ -242,7 +242,7 @@ impl<'a> Materials<'a> {
                 let payload = data::data_uri(uri)
                     .filter(|&(_, b64)| b64)
                     .and_then(|(start, _)| {
-                        let text = uri[start..].as_bytes();
+                        let text = &uri.as_bytes()[start..];
                         let at = find(self.container.json, text)?;
                         Some(self.container.json_offset + at as u64)
                     });
