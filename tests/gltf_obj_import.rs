@@ -232,8 +232,8 @@ fn shadow_points(m: &Model, node: usize) -> Vec<[i64; 3]> {
 
 #[test]
 fn corpus_models_come_back_the_same_through_gltf() {
-    // `VITRINE_ROUNDTRIP_ALL=1` takes every corpus model (README's figure), else a few of
-    // each kind.
+    // `VITRINE_ROUNDTRIP_ALL=1` takes every corpus model that shows one of the kinds
+    // (README's figure), else a few of each kind.
     let all = std::env::var("VITRINE_ROUNDTRIP_ALL").as_deref() == Ok("1");
     let picked = corpus_selection(if all { usize::MAX } else { 4 });
     if picked.is_empty() {
