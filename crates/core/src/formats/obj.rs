@@ -155,10 +155,16 @@ pub fn parse(bytes: &[u8], fetch: &mut Fetch<'_>) -> Result<Model, LoadError> {
     for m in &materials {
         add_material(&mut model, m);
     }
+    // A grey material for faces without one (only when some face has none).
     let default_material = model.materials.len();
-    model
-        .materials
-        .push(Material::new("default", [0.8, 0.8, 0.8, 1.0]));
+    if objects
+        .iter()
+        .any(|o| o.mesh.material_id.is_none_or(|m| m >= materials.len()))
+    {
+        model
+            .materials
+            .push(Material::new("default", [0.8, 0.8, 0.8, 1.0]));
+    }
 
     // Objects of one name (tobj splits them per material) become one mesh.
     let mut groups: Vec<(String, Vec<&tobj::Mesh>)> = Vec::new();
