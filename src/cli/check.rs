@@ -189,6 +189,12 @@ pub fn check_inputs(inputs: &[PathBuf], options: CheckOptions) -> (Vec<Finding>,
         .iter()
         .map(|(p, m)| check::walk_error(p, m))
         .collect();
+    findings.extend(
+        walk.warnings
+            .iter()
+            .map(|(p, m)| check::walk_warning(p, m))
+            .filter(|f| !checker.allowed(f.rule)),
+    );
     let bar = (walk.files.len() >= 200).then(|| {
         let bar = indicatif::ProgressBar::new(walk.files.len() as u64);
         bar.set_style(
