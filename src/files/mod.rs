@@ -236,12 +236,16 @@ impl Lookup {
         })
     }
 
-    /// The entry of `dir` named `name` in any case, exact spelling first.
+    /// The entry of `dir` named `name` in any case (of several, the first in sorted
+    /// order). A binary search of the cached listing: looking up a name in a folder of
+    /// 200,000 costs what it does in a folder of ten.
     pub fn child(&mut self, dir: &FileRef, name: &str) -> Option<(FileRef, EntryKind)> {
         let want = name.to_lowercase();
-        self.listing(dir)
-            .iter()
-            .find(|(n, _, _)| *n == want)
+        let listing = self.listing(dir);
+        let at = listing.partition_point(|(n, _, _)| n.as_str() < want.as_str());
+        listing
+            .get(at)
+            .filter(|(n, _, _)| *n == want)
             .map(|(_, r, k)| (r.clone(), *k))
     }
 
