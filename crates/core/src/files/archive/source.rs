@@ -40,10 +40,11 @@ impl Source {
             Source::Disk(f, _) => std::os::unix::fs::FileExt::read_at(&**f, buf, offset),
             #[cfg(windows)]
             Source::Disk(f, _) => std::os::windows::fs::FileExt::seek_read(&**f, buf, offset),
+            // No positioned reads here (wasm): archives come as bytes, `Source::Memory`.
             #[cfg(not(any(unix, windows)))]
-            Source::Disk(..) => Err(io::Error::new(
+            Source::Disk(f, _) => Err(io::Error::new(
                 io::ErrorKind::Unsupported,
-                "positioned reads are not available on this platform",
+                format!("{f:?}: positioned reads are not available on this platform"),
             )),
         }
     }
