@@ -14,6 +14,7 @@ pub mod desktop;
 pub mod export;
 pub mod info;
 pub mod light;
+pub(crate) mod progress;
 pub mod render;
 
 use crate::files::FileRef;
