@@ -3,10 +3,10 @@
 //! archive cache lives as long as the program), and the free functions beside it
 //! ([`super::read`], [`super::list`], …) read through it.
 
-use super::{EntryKind, FileSource, Files, MAX_FILE_BYTES, ReadSeek, Stamp};
+use super::{EntryKind, FileSource, Files, MAX_FILE_BYTES, ReadAt, Stamp};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 /// Files and folders on disk. Links are followed (a link to a file is a file); a
 /// broken link is left out of a listing.
@@ -70,9 +70,13 @@ impl FileSource for DiskSource {
         Ok(out)
     }
 
-    fn open(&self, path: &Path) -> io::Result<Box<dyn ReadSeek>> {
+    fn open(&self, path: &Path) -> io::Result<Arc<dyn ReadAt>> {
         let file = std::fs::File::open(path).map_err(|e| super::atomic::with_path(e, path))?;
-        Ok(Box::new(io::BufReader::new(file)))
+        let len = file
+            .metadata()
+            .map_err(|e| super::atomic::with_path(e, path))?
+            .len();
+        Ok(Arc::new(OpenFile { file, len }))
     }
 
     fn list(&self, dir: &Path) -> io::Result<Vec<(String, EntryKind)>> {
@@ -102,5 +106,30 @@ impl FileSource for DiskSource {
 
     fn full_path(&self, path: &Path) -> PathBuf {
         std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+    }
+}
+
+/// A file opened for reads at an offset: one `pread` each on Unix, `seek_read` on
+/// Windows, so threads reading entries of one archive share no position and no lock.
+#[derive(Debug)]
+struct OpenFile {
+    file: std::fs::File,
+    /// Its length when opened.
+    len: u64,
+}
+
+impl ReadAt for OpenFile {
+    #[cfg(unix)]
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        std::os::unix::fs::FileExt::read_at(&self.file, buf, offset)
+    }
+
+    #[cfg(windows)]
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        std::os::windows::fs::FileExt::seek_read(&self.file, buf, offset)
+    }
+
+    fn size(&self) -> u64 {
+        self.len
     }
 }

@@ -139,16 +139,16 @@ fn folder_batch_reports_bad_files_and_goes_on() {
 }
 
 #[test]
-fn output_that_is_not_gltf_is_refused() {
+fn output_that_is_not_gltf_or_obj_is_refused() {
     let o = vitrine()
         .arg("export")
         .arg(common::fixtures().join("pie/cube.pie"))
         .arg("-o")
-        .arg(out_dir("refuse").join("cube.obj"))
+        .arg(out_dir("refuse").join("cube.fbx"))
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains(".glb or .gltf"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(".glb, .gltf or .obj"));
 }
 
 #[test]
@@ -173,8 +173,8 @@ fn an_archive_entry_exports_with_textures_from_a_data_root() {
     let json = glb_json(&dir.join("with.glb"));
     assert_eq!(
         json["images"].as_array().unwrap().len(),
-        2,
-        "baked page and raw tcmask"
+        3,
+        "baked page, the page itself (for the way back to PIE) and raw tcmask"
     );
     // Without the data root the page is missing: a checkerboard and a warning.
     let without = vitrine()

@@ -1,6 +1,7 @@
 //! Exports read back: glTF (world-space vertices against `vitrine info`, the Khronos
-//! glTF-Validator) and animations (GIF / APNG / WebP decoded by independent decoders and
-//! compared with still renders).
+//! glTF-Validator), glTF and OBJ through Vitrine's own loaders (Blender's files, PIE →
+//! glTF / OBJ → model, bad files) and animations (GIF / APNG / WebP decoded by
+//! independent decoders and compared with still renders).
 //!
 //! Run one file's tests with `cargo test --test export gltf_export::`.
 
@@ -13,4 +14,5 @@ mod gltf_support;
 
 mod animation_export;
 mod gltf_export;
+mod gltf_obj_import;
 mod gltf_validator;

@@ -6,7 +6,7 @@ use super::model_rules::{self, load_error_finding};
 use super::{Element, Finding};
 use crate::files::{EntryKind, FileRef, Files, Lookup};
 use crate::formats::{self, LoadOptions};
-use crate::model::{Location, Model, TextureRef, TextureRole};
+use crate::model::{Format, Location, Model, TextureRef, TextureRole};
 
 /// What a check run is given.
 #[derive(Debug, Clone, Default)]
@@ -53,23 +53,29 @@ impl Checker {
     pub fn check_file(&mut self, file: &FileRef) -> Checked {
         let name = file.to_string();
         let format = formats::format_for_path(std::path::Path::new(&file.file_name()));
-        let result = self
-            .lookup
-            .files()
-            .read(file)
-            .map_err(|e| {
-                formats::LoadError::new(formats::ErrorKind::Io, Location::File, e.to_string())
-            })
-            .and_then(|bytes| {
-                let Some(format) = format else {
-                    return Err(formats::LoadError::new(
-                        formats::ErrorKind::Unsupported,
-                        Location::File,
-                        "not a model file this viewer reads",
-                    ));
-                };
-                formats::parse(format, &bytes, &name, &LoadOptions::default())
-            });
+        // glTF buffers and images and OBJ material libraries may be files beside it:
+        // those read them through `files` themselves (textures resolved on the way).
+        let beside = matches!(format, Some(Format::Gltf | Format::Obj));
+        let files = self.lookup.files().clone();
+        let result = if beside {
+            formats::load(&files, file, &LoadOptions::default())
+        } else {
+            files
+                .read(file)
+                .map_err(|e| {
+                    formats::LoadError::new(formats::ErrorKind::Io, Location::File, e.to_string())
+                })
+                .and_then(|bytes| {
+                    let Some(format) = format else {
+                        return Err(formats::LoadError::new(
+                            formats::ErrorKind::Unsupported,
+                            Location::File,
+                            "not a model file this viewer reads",
+                        ));
+                    };
+                    formats::parse(format, &bytes, &name, &LoadOptions::default())
+                })
+        };
         let (mut findings, model) = match result {
             Ok(model) => (self.check_model(&model, file), Some(model)),
             Err(e) => (vec![load_error_finding(format, &e, &name)], None),
@@ -183,6 +189,18 @@ fn page_number(name: &str) -> Option<String> {
 pub fn walk_error(path: &str, message: &str) -> Finding {
     Finding::new(
         "load/unreadable",
+        path,
+        Location::File,
+        Element::File,
+        message.to_string(),
+    )
+}
+
+/// A finding for a walk warning: an archive entry that is not read (a duplicate name,
+/// a name that leaves the archive or is also a folder).
+pub fn walk_warning(path: &str, message: &str) -> Finding {
+    Finding::new(
+        "archive/ignored-entry",
         path,
         Location::File,
         Element::File,

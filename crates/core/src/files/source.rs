@@ -3,10 +3,10 @@
 //! everything that reads (loaders and their sidecars, texture look-ups, Warzone stats and
 //! parts, checks, the glTF exporter's images, the renderer's textures) asks it, through
 //! [`Files`], which reads archive entries lazily on top of it: the source opens the
-//! archive (`Read + Seek`), the core reads its central directory once and inflates only
+//! archive for reads at an offset ([`ReadAt`]), the core reads its central directory once and inflates only
 //! the entries asked for.
 
-use super::archive::{Archive, ReadSeek};
+use super::archive::{Archive, ReadAt};
 use super::{EntryKind, FileRef, MAX_FILE_BYTES, Stamp};
 use std::collections::{BTreeMap, HashMap};
 use std::io;
@@ -21,8 +21,10 @@ pub trait FileSource: Send + Sync {
     /// The whole file. Refuses a folder, anything that is not a regular file, and
     /// anything over [`MAX_FILE_BYTES`]; errors name the path.
     fn read(&self, path: &Path) -> io::Result<Vec<u8>>;
-    /// The file opened for reading anywhere in it: what archives are read through.
-    fn open(&self, path: &Path) -> io::Result<Box<dyn ReadSeek>>;
+    /// The file opened for reads at any offset, by any number of threads at once: what
+    /// archives are read through (the disk: positioned reads of the open file; memory:
+    /// the bytes).
+    fn open(&self, path: &Path) -> io::Result<Arc<dyn ReadAt>>;
     /// The entries of folder `dir`: `(name, kind)`, in any order.
     fn list(&self, dir: &Path) -> io::Result<Vec<(String, EntryKind)>>;
     /// What identifies this version of the file (caches and live reload compare it).
@@ -84,6 +86,13 @@ impl Files {
         match file {
             FileRef::Disk(p) => self.source.read(p),
             FileRef::Entry { archive, path } => self.archive(archive)?.read(archive, path),
+            FileRef::Embedded {
+                file: holder,
+                offset,
+                len,
+                base64,
+                ..
+            } => read_embedded(file, &self.read(holder)?, *offset, *len, *base64),
         }
     }
 
@@ -92,6 +101,9 @@ impl Files {
         match file {
             FileRef::Disk(p) => self.source.kind(p),
             FileRef::Entry { archive, path } => self.archive(archive).ok()?.kind(path),
+            FileRef::Embedded { file, .. } => {
+                (self.kind(file)? == EntryKind::File).then_some(EntryKind::File)
+            }
         }
     }
 
@@ -112,6 +124,19 @@ impl Files {
             FileRef::Entry { archive, path } => {
                 self.archive(archive)?.entry_stamp(path).ok_or_else(|| {
                     io::Error::new(io::ErrorKind::NotFound, format!("{file}: no such entry"))
+                })
+            }
+            // The holder's version, told apart from its other embedded files.
+            FileRef::Embedded {
+                file: holder,
+                offset,
+                len,
+                ..
+            } => {
+                let s = self.stamp(holder)?;
+                Ok(Stamp {
+                    modified_ns: s.modified_ns,
+                    len: s.len ^ offset.rotate_left(32) ^ len,
                 })
             }
         }
@@ -145,6 +170,12 @@ impl Files {
                     })
                     .collect()
             }
+            FileRef::Embedded { .. } => {
+                return Err(io::Error::new(
+                    io::ErrorKind::NotADirectory,
+                    format!("{dir}: a file inside a file, not a folder"),
+                ));
+            }
         };
         out.sort();
         Ok(out)
@@ -161,6 +192,38 @@ impl Files {
     pub fn parse(&self, arg: &Path) -> FileRef {
         FileRef::parse_with(arg, |p| self.source.kind(p) == Some(EntryKind::File))
     }
+}
+
+/// The bytes `offset..offset + len` of `holder` (the file `file` is embedded in), decoded
+/// from base64 when `base64`.
+fn read_embedded(
+    file: &FileRef,
+    holder: &[u8],
+    offset: u64,
+    len: u64,
+    base64: bool,
+) -> io::Result<Vec<u8>> {
+    let bytes = usize::try_from(offset)
+        .ok()
+        .zip(usize::try_from(len).ok())
+        .and_then(|(o, l)| holder.get(o..o.checked_add(l)?))
+        .ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "{file}: bytes {offset}..{} lie past the end of the {} bytes holding them",
+                    offset.saturating_add(len),
+                    holder.len()
+                ),
+            )
+        })?;
+    if !base64 {
+        return Ok(bytes.to_vec());
+    }
+    use ::base64::Engine;
+    ::base64::engine::general_purpose::STANDARD
+        .decode(bytes)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{file}: base64: {e}")))
 }
 
 /// Files held in memory, by path: what a browser has (files dropped, picked or
@@ -233,9 +296,9 @@ impl FileSource for MemorySource {
         Ok(bytes.to_vec())
     }
 
-    fn open(&self, path: &Path) -> io::Result<Box<dyn ReadSeek>> {
+    fn open(&self, path: &Path) -> io::Result<Arc<dyn ReadAt>> {
         let (bytes, _) = self.file(path)?;
-        Ok(Box::new(io::Cursor::new(bytes.clone())))
+        Ok(Arc::new(bytes.clone()))
     }
 
     fn list(&self, dir: &Path) -> io::Result<Vec<(String, EntryKind)>> {
