@@ -84,6 +84,38 @@ impl Checker {
         model_rules::check_model(model, &file.to_string(), Some(&mut probe))
     }
 
+    /// Parses and checks `bytes` of `format` that were just written (not yet on disk),
+    /// named `shown` in messages; texture pages are looked up from each file of `near`
+    /// (the input's place and the output's) and the data roots. Allowed rules dropped.
+    pub fn check_bytes(
+        &mut self,
+        format: crate::model::Format,
+        bytes: &[u8],
+        shown: &str,
+        near: &[FileRef],
+    ) -> Checked {
+        let mut roots: Vec<FileRef> = Vec::new();
+        for f in near {
+            for d in self.texture_dirs(f) {
+                if !roots.contains(&d) {
+                    roots.push(d);
+                }
+            }
+        }
+        let (mut findings, model) =
+            match formats::parse(format, bytes, shown, &LoadOptions::default()) {
+                Ok(model) => {
+                    let lookup = &mut self.lookup;
+                    let mut probe = |t: &TextureRef| find_texture(lookup, &roots, t);
+                    let found = model_rules::check_model(&model, shown, Some(&mut probe));
+                    (found, Some(model))
+                }
+                Err(e) => (vec![load_error_finding(Some(format), &e, shown)], None),
+            };
+        findings.retain(|f| !self.allowed(f.rule));
+        Checked { findings, model }
+    }
+
     /// The mod-level findings of each input that is a mod (a folder or archive with
     /// `stats/` at its root), over the data roots; allowed rules dropped.
     pub fn check_mods(&mut self, inputs: &[std::path::PathBuf]) -> Vec<Finding> {

@@ -6,3 +6,4 @@
 #[cfg(feature = "gui")]
 pub mod animation;
 pub mod gltf;
+pub mod pie;
