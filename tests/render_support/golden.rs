@@ -50,8 +50,49 @@ pub fn check(name: &str, actual: &image::RgbaImage) {
         actual.dimensions(),
         "{name}: size differs from the reference"
     );
-    let total = actual.width() as u64 * actual.height() as u64;
+    let Compared {
+        total,
+        outliers,
+        worst,
+        diff,
+    } = compare(actual, &expected);
     assert!(total > 0, "{name}: compared zero pixels");
+    let allowed = (total as f64 * MAX_OUTLIER_FRACTION) as u64;
+    if outliers > allowed {
+        actual.save(&actual_path).unwrap();
+        let diff_path = out_dir.join(format!("{name}-diff.png"));
+        diff.save(&diff_path).unwrap();
+        panic!(
+            "{name}: {outliers} of {total} pixels differ by more than {CHANNEL_TOLERANCE} \
+             (allowed {allowed}; worst {worst}); see {} and {}",
+            actual_path.display(),
+            diff_path.display()
+        );
+    }
+}
+
+/// Two pictures compared pixel by pixel with [`CHANNEL_TOLERANCE`].
+pub struct Compared {
+    /// Pixels compared.
+    pub total: u64,
+    /// Pixels with a channel further apart than the tolerance.
+    pub outliers: u64,
+    /// The largest channel difference.
+    pub worst: u8,
+    /// The expected picture in grey with the outliers red.
+    pub diff: image::RgbaImage,
+}
+
+impl Compared {
+    /// Whether the outliers stay within [`MAX_OUTLIER_FRACTION`].
+    pub fn matches(&self) -> bool {
+        self.total > 0 && self.outliers <= (self.total as f64 * MAX_OUTLIER_FRACTION) as u64
+    }
+}
+
+/// Compares two pictures of the same size (the golden check's rule, for two renders).
+pub fn compare(actual: &image::RgbaImage, expected: &image::RgbaImage) -> Compared {
+    let total = actual.width() as u64 * actual.height() as u64;
     let mut diff = image::RgbaImage::new(actual.width(), actual.height());
     let mut outliers = 0u64;
     let mut worst = 0u8;
@@ -75,16 +116,10 @@ pub fn check(name: &str, actual: &image::RgbaImage) {
             *d = image::Rgba([g, g, g, 255]);
         }
     }
-    let allowed = (total as f64 * MAX_OUTLIER_FRACTION) as u64;
-    if outliers > allowed {
-        actual.save(&actual_path).unwrap();
-        let diff_path = out_dir.join(format!("{name}-diff.png"));
-        diff.save(&diff_path).unwrap();
-        panic!(
-            "{name}: {outliers} of {total} pixels differ by more than {CHANNEL_TOLERANCE} \
-             (allowed {allowed}; worst {worst}); see {} and {}",
-            actual_path.display(),
-            diff_path.display()
-        );
+    Compared {
+        total,
+        outliers,
+        worst,
+        diff,
     }
 }
