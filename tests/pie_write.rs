@@ -355,6 +355,9 @@ fn the_game_loads_every_written_model() {
 
 /// A verdict line of `wz_game_load.sh` (`OK`, `FAIL`, `COMPLAINED`, `NOT-LOADED`, …).
 fn is_verdict(line: &str) -> bool {
+    if line.starts_with(char::is_whitespace) {
+        return false;
+    }
     let word = line.split_whitespace().next().unwrap_or("");
     word.len() > 1 && word.chars().all(|c| c.is_ascii_uppercase() || c == '-') && word != "RESULT"
 }
@@ -389,4 +392,323 @@ fn run_game(script: &Path, mod_dir: &Path, models: &[&str]) -> String {
         "the game did not get through a start: {out}"
     );
     out
+}
+
+/// One fault of the kind the game's loader knows, made in a written PIE 3.
+struct Mutation {
+    /// What it is (README's table).
+    name: &'static str,
+    /// Changes the file's lines.
+    edit: fn(&mut Vec<String>),
+}
+
+/// Index of the first line starting with `word` (the directive must be there).
+fn at(lines: &[String], word: &str) -> usize {
+    lines
+        .iter()
+        .position(|l| l.split_whitespace().next() == Some(word))
+        .unwrap_or_else(|| panic!("no {word} line"))
+}
+
+/// Replaces word `k` of line `i`.
+fn set_word(lines: &mut [String], i: usize, k: usize, value: &str) {
+    let mut w: Vec<String> = lines[i].split_whitespace().map(String::from).collect();
+    w[k] = value.to_string();
+    let tab = if lines[i].starts_with('\t') { "\t" } else { "" };
+    lines[i] = format!("{tab}{}", w.join(" "));
+}
+
+/// Adds `by` to the count on the first `word` line.
+fn bump(lines: &mut [String], word: &str, by: i64) {
+    let i = at(lines, word);
+    let n: i64 = lines[i].split_whitespace().nth(1).unwrap().parse().unwrap();
+    set_word(lines, i, 1, &(n + by).to_string());
+}
+
+/// The faults tried on the game: each line of the game's loader that can refuse or
+/// complain, and the two disagreements the issue reported.
+const MUTATIONS: &[Mutation] = &[
+    Mutation { name: "unmodified", edit: |_| {} },
+    Mutation { name: "version PIE 5", edit: |l| l[0] = "PIE 5".into() },
+    Mutation { name: "version PIE 1", edit: |l| l[0] = "PIE 1".into() },
+    Mutation { name: "first word not PIE", edit: |l| l[0] = "PIF 3".into() },
+    Mutation { name: "TYPE missing", edit: |l| { l.remove(at(l, "TYPE")); } },
+    Mutation { name: "TYPE unknown bits", edit: |l| { let i = at(l, "TYPE"); set_word(l, i, 1, "80200"); } },
+    Mutation { name: "TEXTURE not .png", edit: |l| { let i = at(l, "TEXTURE"); set_word(l, i, 2, "page-11-player-buildings.bmp"); } },
+    Mutation { name: "TEXTURE page found nowhere", edit: |l| { let i = at(l, "TEXTURE"); set_word(l, i, 2, "page-11-vitrine-nowhere.png"); } },
+    Mutation { name: "TEXTURE page undecodable", edit: |l| { let i = at(l, "TEXTURE"); set_word(l, i, 2, "page-11-vitrine-huge.png"); } },
+    Mutation { name: "TEXTURE tileset 3", edit: |l| { let i = at(l, "TEXTURE"); set_word(l, i, 1, "3"); } },
+    Mutation { name: "TEXTURE missing", edit: |l| { l.remove(at(l, "TEXTURE")); } },
+    Mutation { name: "EVENT type 4", edit: |l| { let i = at(l, "LEVELS"); l.insert(i, "EVENT 4 gnmcan.pie".into()); } },
+    Mutation { name: "EVENT model found nowhere", edit: |l| { let i = at(l, "LEVELS"); l.insert(i, "EVENT 1 vitrine-nowhere.pie".into()); } },
+    Mutation { name: "MATERIALS line", edit: |l| { let i = at(l, "LEVELS"); l.insert(i, "MATERIALS 1 1 1 1 1 1 1 1 1 20".into()); } },
+    Mutation { name: "LEVELS one more than present", edit: |l| bump(l, "LEVELS", 1) },
+    Mutation { name: "LEVELS missing", edit: |l| { l.remove(at(l, "LEVELS")); } },
+    Mutation { name: "LEVEL out of sequence", edit: |l| { let i = at(l, "LEVEL"); l[i] = "LEVEL 2".into(); } },
+    Mutation { name: "POINTS one more than present", edit: |l| bump(l, "POINTS", 1) },
+    Mutation { name: "POINTS one fewer than present", edit: |l| bump(l, "POINTS", -1) },
+    Mutation { name: "point with two numbers", edit: |l| { let i = at(l, "POINTS") + 1; let w: Vec<String> = l[i].split_whitespace().take(2).map(String::from).collect(); l[i] = format!("\t{}", w.join(" ")); } },
+    Mutation { name: "NORMALS one fewer line", edit: |l| { bump(l, "NORMALS", -1); let i = at(l, "NORMALS") + 1; l.remove(i); } },
+    Mutation { name: "NORMALS count off by one", edit: |l| bump(l, "NORMALS", 1) },
+    Mutation { name: "normal with 8 numbers", edit: |l| { let i = at(l, "NORMALS") + 1; let w: Vec<String> = l[i].split_whitespace().take(8).map(String::from).collect(); l[i] = format!("\t{}", w.join(" ")); } },
+    Mutation { name: "POLYGONS one more than present", edit: |l| bump(l, "POLYGONS", 1) },
+    Mutation { name: "POLYGONS one fewer than present", edit: |l| bump(l, "POLYGONS", -1) },
+    Mutation { name: "polygon with 4 points", edit: |l| { let i = at(l, "POLYGONS") + 1; let mut w: Vec<String> = l[i].split_whitespace().map(String::from).collect(); w[1] = "4".into(); let idx = w[2].clone(); w.insert(5, idx); w.push("0".into()); w.push("0".into()); l[i] = format!("\t{}", w.join(" ")); } },
+    Mutation { name: "polygon with 2 points", edit: |l| { let i = at(l, "POLYGONS") + 1; let mut w: Vec<String> = l[i].split_whitespace().map(String::from).collect(); w[1] = "2".into(); w.remove(4); w.truncate(w.len() - 2); l[i] = format!("\t{}", w.join(" ")); } },
+    Mutation { name: "polygon index past POINTS", edit: |l| { let i = at(l, "POINTS"); let n = l[i].split_whitespace().nth(1).unwrap().to_string(); let p = at(l, "POLYGONS") + 1; set_word(l, p, 2, &n); } },
+    Mutation { name: "polygon flags 0 (untextured)", edit: |l| { let i = at(l, "POLYGONS") + 1; let mut w: Vec<String> = l[i].split_whitespace().map(String::from).collect(); w[0] = "0".into(); w.truncate(5); l[i] = format!("\t{}", w.join(" ")); } },
+    Mutation { name: "polygon flags 4200, 1 frame", edit: |l| { let i = at(l, "POLYGONS") + 1; let mut w: Vec<String> = l[i].split_whitespace().map(String::from).collect(); w[0] = "4200".into(); for (k, v) in ["1", "1", "0.5", "0.5"].iter().enumerate() { w.insert(5 + k, v.to_string()); } l[i] = format!("\t{}", w.join(" ")); } },
+    Mutation { name: "polygon UV not a number", edit: |l| { let i = at(l, "POLYGONS") + 1; set_word(l, i, 5, "x"); } },
+    Mutation { name: "CONNECTORS one more than present", edit: |l| { let i = l.len(); l.insert(i, "CONNECTORS 2".into()); l.push("\t1 2 3".into()); } },
+    Mutation { name: "connector with fractions", edit: |l| { l.push("CONNECTORS 1".into()); l.push("\t1.5 -2.25 3.75".into()); } },
+    Mutation { name: "connector with two numbers", edit: |l| { l.push("CONNECTORS 1".into()); l.push("\t1 2".into()); } },
+    Mutation { name: "ANIMOBJECT time 0", edit: |l| { l.push("ANIMOBJECT 0 0 1".into()); l.push("\t0 0 0 0 0 0 0 1 1 1".into()); } },
+    Mutation { name: "ANIMOBJECT more frames than lines", edit: |l| { l.push("ANIMOBJECT 100 0 2".into()); l.push("\t0 0 0 0 0 0 0 1 1 1".into()); } },
+    Mutation { name: "ANIMOBJECT frame not numbers", edit: |l| { l.push("ANIMOBJECT 100 0 1".into()); l.push("\t0 a b c 0 0 0 1 1 1".into()); } },
+    Mutation { name: "ANIMOBJECT good", edit: |l| { l.push("ANIMOBJECT 100 0 2".into()); l.push("\t0 0 0 0 0 0 0 1 1 1".into()); l.push("\t1 0 1000 0 0 90000 0 1 1 1".into()); } },
+    Mutation { name: "SHADOWPOLYGONS without SHADOWPOINTS", edit: |l| { l.push("SHADOWPOLYGONS 1".into()); l.push("\t0 3 0 1 2".into()); } },
+    Mutation { name: "SHADOWPOINTS without SHADOWPOLYGONS", edit: |l| { l.extend(["SHADOWPOINTS 3", "\t0 0 0", "\t1 0 0", "\t0 1 0"].map(String::from)); } },
+    Mutation { name: "shadow polygon flags 200", edit: |l| { l.extend(["SHADOWPOINTS 3", "\t0 0 0", "\t1 0 0", "\t0 1 0", "SHADOWPOLYGONS 1", "\t200 3 0 1 2"].map(String::from)); } },
+    Mutation { name: "shadow index past SHADOWPOINTS", edit: |l| { l.extend(["SHADOWPOINTS 3", "\t0 0 0", "\t1 0 0", "\t0 1 0", "SHADOWPOLYGONS 1", "\t0 3 0 1 3"].map(String::from)); } },
+    Mutation { name: "shadow mesh good", edit: |l| { l.extend(["SHADOWPOINTS 3", "\t0 0 0", "\t1 0 0", "\t0 1 0", "SHADOWPOLYGONS 1", "\t0 3 0 1 2"].map(String::from)); } },
+    Mutation { name: "unknown directive after the last level", edit: |l| l.push("BSP 1 2 3".into()) },
+    Mutation { name: "CRLF line ends", edit: |l| { for x in l.iter_mut() { x.push('\r'); } } },
+    Mutation { name: "truncated inside POLYGONS", edit: |l| { let i = at(l, "POLYGONS") + 1; l.truncate(i); } },
+];
+
+/// Bitwise CRC-32 (PNG's), for the undecodable page.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut c = !0u32;
+    for b in bytes {
+        c ^= u32::from(*b);
+        for _ in 0..8 {
+            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+        }
+    }
+    !c
+}
+
+/// A PNG that declares 60000 × 60000 pixels and holds a few bytes of them.
+fn undecodable_png() -> Vec<u8> {
+    let chunk = |kind: &[u8], data: &[u8]| {
+        let mut c = (data.len() as u32).to_be_bytes().to_vec();
+        let body = [kind, data].concat();
+        c.extend(&body);
+        c.extend(crc32(&body).to_be_bytes());
+        c
+    };
+    let mut ihdr = 60_000u32.to_be_bytes().to_vec();
+    ihdr.extend(60_000u32.to_be_bytes());
+    ihdr.extend([8, 6, 0, 0, 0]);
+    // A zlib stream of stored zero bytes, cut short.
+    let mut idat = vec![0x78, 0x01, 0x00, 0x00, 0x40, 0xff, 0xbf];
+    idat.extend(std::iter::repeat_n(0u8, 0x4000));
+    [
+        b"\x89PNG\r\n\x1a\n".to_vec(),
+        chunk(b"IHDR", &ihdr),
+        chunk(b"IDAT", &idat),
+        chunk(b"IEND", &[]),
+    ]
+    .concat()
+}
+
+/// Weapon models the game loads at every skirmish (named by `mp`'s weapons stats) with
+/// one level and nothing after their polygons: the mutations' hosts, one each.
+fn host_models(data: &Path) -> Vec<(String, String)> {
+    let stats = std::fs::read_to_string(data.join("mp/stats/weapons.json")).unwrap();
+    let stats: serde_json::Value = serde_json::from_str(&stats).unwrap();
+    let mut names: Vec<String> = stats
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|w| [&w["model"], &w["mountModel"]])
+        .filter_map(|m| m.as_str().map(str::to_lowercase))
+        .collect();
+    names.sort();
+    names.dedup();
+    let mut hosts = Vec::new();
+    for name in names {
+        let Some(src) = ["mp", "base"]
+            .iter()
+            .map(|l| data.join(l).join("components/weapons").join(&name))
+            .find(|p| p.is_file())
+        else {
+            continue;
+        };
+        let model = formats::load_path(&src, &LoadOptions::default()).unwrap();
+        let mut lines: Vec<String> = write(&model, PieVersion::V3).lines().map(String::from).collect();
+        // Connectors off, so that a mutation's block is the level's last.
+        if let Some(i) = lines.iter().position(|l| l.starts_with("CONNECTORS")) {
+            lines.truncate(i);
+        }
+        if model.nodes.len() == 1 && model.clips.is_empty() && model.events.is_empty() {
+            hosts.push((format!("components/weapons/{name}"), lines.join("\n")));
+        }
+    }
+    hosts
+}
+
+/// What the game did with one model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GameVerdict {
+    /// Read with no complaint.
+    Clean,
+    /// Complained and used it.
+    Complains,
+    /// Gave it up (4.3.3 then ends: a model missing from its cache throws).
+    GivesUp,
+}
+
+/// The game's verdict on each mutated file (`files[i]`: path in the mod, text). A model
+/// the game gives up ends 4.3.3's start, so models after it go unread: each round runs
+/// what is still open, the ones the check expects to be refused (`alone`) one to a run,
+/// two runs at a time, until every file has a verdict.
+fn game_verdicts(game: &Path, files: &[(String, String)], alone: &[bool], extra: &[(&str, Vec<u8>)]) -> Vec<GameVerdict> {
+    let mut verdicts: Vec<Option<GameVerdict>> = vec![None; files.len()];
+    let tmp = common::temp_dir("pie-game-rounds");
+    let mut round = 0;
+    while verdicts.iter().any(Option::is_none) {
+        round += 1;
+        assert!(round <= files.len() + 1, "the game runs never settle: {verdicts:?}");
+        let open: Vec<usize> = (0..files.len()).filter(|&i| verdicts[i].is_none()).collect();
+        let mut batches: Vec<Vec<usize>> = vec![open.iter().copied().filter(|&i| !alone[i]).collect()];
+        batches.extend(open.iter().filter(|&&i| alone[i]).map(|&i| vec![i]));
+        batches.retain(|b| !b.is_empty());
+        for pair in batches.chunks(2) {
+            let reports: Vec<String> = std::thread::scope(|s| {
+                let runs: Vec<_> = pair
+                    .iter()
+                    .enumerate()
+                    .map(|(k, batch)| {
+                        let dir = tmp.path().join(format!("r{round}-{}-{k}", batch[0]));
+                        for (name, bytes) in extra {
+                            let p = dir.join(name);
+                            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                            std::fs::write(p, bytes).unwrap();
+                        }
+                        let mut paths = Vec::new();
+                        for &i in batch {
+                            let p = dir.join(&files[i].0);
+                            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                            std::fs::write(p, &files[i].1).unwrap();
+                            paths.push(files[i].0.clone());
+                        }
+                        s.spawn(move || {
+                            let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+                            run_game(game, &dir, &refs)
+                        })
+                    })
+                    .collect();
+                runs.into_iter().map(|r| r.join().unwrap()).collect()
+            });
+            for (batch, report) in pair.iter().zip(reports) {
+                for &i in batch {
+                    let detail = verdict_block(&report, &files[i].0);
+                    verdicts[i] = if gives_up(&detail) {
+                        Some(GameVerdict::GivesUp)
+                    } else if detail.starts_with("OK ") {
+                        Some(GameVerdict::Clean)
+                    } else if detail.starts_with("FAIL ") {
+                        Some(GameVerdict::Complains)
+                    } else {
+                        None
+                    };
+                }
+            }
+        }
+        // A batch that ended early leaves its later files open: alone next time.
+    }
+    verdicts.into_iter().map(Option::unwrap).collect()
+}
+
+/// `vitrine check`'s error level means exactly "the game gives this model up", and the
+/// loader accepts what the game accepts: each mutation in its own host model.
+#[test]
+fn check_errors_agree_with_the_game() {
+    let Some(wz) = common::wz2100() else { return };
+    let Some(game) = game_checker() else { return };
+    let data = wz.join("data");
+    let hosts = host_models(&data);
+    assert!(hosts.len() >= MUTATIONS.len(), "{} hosts", hosts.len());
+    let tmp = common::temp_dir("pie-mutations");
+    let mod_dir = tmp.path().join("mod");
+    let huge = ("texpages/page-11-vitrine-huge.png", undecodable_png());
+    let mut files = Vec::new();
+    for (m, (path, text)) in MUTATIONS.iter().zip(&hosts) {
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        (m.edit)(&mut lines);
+        files.push((path.clone(), lines.join("\n") + "\n"));
+    }
+    for (path, text) in &files {
+        let p = mod_dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    std::fs::create_dir_all(mod_dir.join("texpages")).unwrap();
+    std::fs::write(mod_dir.join(huge.0), &huge.1).unwrap();
+    let mut checker = vitrine::check::Checker::new(vitrine::check::CheckOptions {
+        data_roots: vec![FileRef::parse(&data.join("mp")), FileRef::parse(&data.join("base"))],
+        allow: Vec::new(),
+    });
+    let mut ours = Vec::new();
+    for (path, _) in &files {
+        let file = FileRef::parse(&mod_dir.join(path));
+        let checked = checker.check_file(&file);
+        let errors: Vec<&str> = checked
+            .findings
+            .iter()
+            .filter(|f| f.level == vitrine::check::Level::Error)
+            .map(|f| f.rule)
+            .collect();
+        let loads = formats::load(&file, &LoadOptions::default()).is_ok();
+        ours.push((errors, loads));
+    }
+    let alone: Vec<bool> = ours.iter().map(|(e, _)| !e.is_empty()).collect();
+    let game_says = game_verdicts(&game, &files, &alone, &[(huge.0, huge.1.clone())]);
+    let mut agree = 0;
+    let mut rows = Vec::new();
+    for ((m, (errors, loads)), verdict) in MUTATIONS.iter().zip(&ours).zip(&game_says) {
+        let gives_up = *verdict == GameVerdict::GivesUp;
+        let same = gives_up == !errors.is_empty() && (gives_up || *loads);
+        agree += usize::from(same);
+        rows.push(format!(
+            "{} | {:<40} | game: {:<20} | check: {}{}",
+            if same { "agree   " } else { "DISAGREE" },
+            m.name,
+            format!("{verdict:?}"),
+            if errors.is_empty() { "no error".to_string() } else { errors.join(", ") },
+            if *loads { "" } else { " (loader refuses)" },
+        ));
+    }
+    eprintln!("{}\nagreement: {agree} of {} mutations", rows.join("\n"), MUTATIONS.len());
+    assert_eq!(agree, MUTATIONS.len(), "check and the game disagree:\n{}", rows.join("\n"));
+}
+
+/// The report's block for `path`: its verdict line and the lines under it.
+fn verdict_block(report: &str, path: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in report.lines() {
+        if is_verdict(line) {
+            inside = line.split_whitespace().nth(1) == Some(path);
+        }
+        if inside {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    assert!(!out.is_empty(), "{path}: not in the game's report:\n{report}");
+    out
+}
+
+/// Whether the game's log says it gave the model up (its loader returned no model, or
+/// the texture page could not be loaded, which asserts and returns none).
+fn gives_up(detail: &str) -> bool {
+    const SIGNS: &[&str] = &[
+        "Unsuccessful",
+        "could not load tex page",
+        "Could not find",
+        "terminate called",
+    ];
+    SIGNS.iter().any(|s| detail.contains(s))
 }
