@@ -995,7 +995,7 @@ fn check_errors_agree_with_the_game() {
             "{} | {:<40} | game: {:<20} | check: {}{}",
             if same { "agree   " } else { "DISAGREE" },
             m.name,
-            format!("{verdict:?}"),
+            verdict_name(*verdict),
             if errors.is_empty() {
                 "no error".to_string()
             } else {
@@ -1015,6 +1015,14 @@ fn check_errors_agree_with_the_game() {
         "check and the game disagree:\n{}",
         rows.join("\n")
     );
+}
+
+fn verdict_name(v: GameVerdict) -> &'static str {
+    match v {
+        GameVerdict::Clean => "loads it cleanly",
+        GameVerdict::Complains => "complains, loads it",
+        GameVerdict::GivesUp => "gives the model up",
+    }
 }
 
 /// The report's block for `path`: its verdict line and the lines under it.
