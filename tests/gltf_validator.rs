@@ -51,8 +51,8 @@ fn validator() -> Option<PathBuf> {
 /// What a corpus model shows that an exporter could get wrong.
 fn kinds(model: &Model) -> Vec<String> {
     let mut k = vec![format!("version {}", model.version)];
-    if let Some(t) = model.details["type_flags"].as_str() {
-        k.push(format!("type {t}"));
+    if let vitrine::model::Details::Pie(d) = &model.details {
+        k.push(format!("type {}", d.type_flags));
     }
     let clips = &model.clips;
     let mut add = |cond: bool, name: &str| {

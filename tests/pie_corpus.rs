@@ -99,7 +99,8 @@ fn every_corpus_file_loads_with_the_counts_its_records_give() {
         }
         // The "pie" details agree with the model.
         for (i, c) in want.iter().enumerate() {
-            let l = &model.details["levels"][i];
+            let details = model.details.to_json();
+            let l = &details["levels"][i];
             if l["points"] != c.points
                 || l["triangles"] != c.triangles
                 || l["connectors"] != c.connectors

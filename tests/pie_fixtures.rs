@@ -200,8 +200,8 @@ fn pie4_comments_tcmask_tilesets_and_per_level_overrides() {
     let keys: Vec<&str> = m.properties.iter().map(|p| p.key.as_str()).collect();
     assert!(keys.contains(&"Level 2 type flags"), "{keys:?}");
     assert!(keys.contains(&"Level 2 interpolate"), "{keys:?}");
-    assert_eq!(m.details["type_flags"], "0x10200");
-    assert_eq!(m.details["levels"][1]["triangles"], 1);
+    assert_eq!(m.details.to_json()["type_flags"], "0x10200");
+    assert_eq!(m.details.to_json()["levels"][1]["triangles"], 1);
 }
 
 #[test]
@@ -223,8 +223,8 @@ fn shadow_mesh_is_kept_apart_from_the_render_mesh() {
     assert_eq!((s.node, s.points.len(), s.triangles.len()), (0, 8, 12));
     assert_eq!(m.axes.point_to_file(s.points[6]), Vec3::new(8.0, 18.0, 8.0));
     assert_eq!(m.meshes[0].points.len(), 8);
-    assert_eq!(m.details["levels"][0]["shadow_points"], 8);
-    assert_eq!(m.details["levels"][0]["shadow_triangles"], 12);
+    assert_eq!(m.details.to_json()["levels"][0]["shadow_points"], 8);
+    assert_eq!(m.details.to_json()["levels"][0]["shadow_triangles"], 12);
     assert!(m.materials[0].tcmask.is_some());
 }
 
@@ -288,9 +288,12 @@ fn animobject_keyframes_axes_and_hidden_frames() {
         .map(|f| Pose::sample(&m, Some(0), clip.frame_time(f as f32 + 0.5), 0).visible[1])
         .collect();
     assert_eq!(shown, vec![false, true, false]);
-    assert_eq!(m.details["levels"][1]["animation"]["frames"], 3);
-    assert_eq!(m.details["levels"][1]["animation"]["ms_per_frame"], 250);
-    assert_eq!(m.details["levels"][1]["animation"]["cycles"], 1);
+    assert_eq!(m.details.to_json()["levels"][1]["animation"]["frames"], 3);
+    assert_eq!(
+        m.details.to_json()["levels"][1]["animation"]["ms_per_frame"],
+        250
+    );
+    assert_eq!(m.details.to_json()["levels"][1]["animation"]["cycles"], 1);
     // EVENT 3 names a model beside this one.
     assert_eq!(m.events[0].kind, 3);
     assert!(m.events[0].resolved.is_some());
@@ -340,8 +343,11 @@ fn events_are_listed_and_resolved_beside_the_model() {
         ev,
         vec![(1, "cube.pie", true), (2, "missing_firing.pie", false)]
     );
-    assert_eq!(m.details["events"][1]["type"], 2);
-    assert_eq!(m.details["events"][1]["file"], "missing_firing.pie");
+    assert_eq!(m.details.to_json()["events"][1]["type"], 2);
+    assert_eq!(
+        m.details.to_json()["events"][1]["file"],
+        "missing_firing.pie"
+    );
     assert!(
         warnings(&m)
             .iter()

@@ -123,7 +123,7 @@ fn every_sample_matches_the_manifest() {
             vertices += mesh.points.len();
             triangles += mesh.triangle_count();
             // The details repeat the file's own numbers.
-            let d = &model.details["pieces"][i];
+            let d = &model.details.to_json()["pieces"][i];
             assert_eq!(d["name"], p["name"], "{rel}");
             assert_eq!(d["parent"], p["parent"], "{rel}");
             assert_eq!(d["vertices"], p["vertices"], "{rel}");
@@ -158,7 +158,7 @@ fn every_sample_matches_the_manifest() {
                 );
             }
         }
-        for (d, a) in model.details["animations"]
+        for (d, a) in model.details.to_json()["animations"]
             .as_array()
             .unwrap()
             .iter()
@@ -283,7 +283,7 @@ fn wrong_interpretations_are_what_the_settings_give() {
             "{key} must differ from the default"
         );
         // The setting in use is reported.
-        let o = &model.details["options"];
+        let o = &model.details.to_json()["options"];
         let shown = [o["units"].as_str(), o["euler"].as_str(), o["root"].as_str()];
         let want = [
             Some(options.units.name()),
@@ -543,7 +543,7 @@ fn sidecar_png_becomes_the_texture() {
         "found case-insensitively by formats::resolve"
     );
     assert!(textured.materials.iter().all(|m| m.base == Some(0)));
-    assert_eq!(textured.details["texture"], "robot.png");
+    assert_eq!(textured.details.to_json()["texture"], "robot.png");
 }
 
 #[test]

@@ -118,7 +118,7 @@ fn every_sample_matches_the_manifest() {
         assert!(facts.is_object(), "{rel} is not in MANIFEST.json");
         let model = load(&path);
         model.validate().unwrap();
-        let tpm = &model.details;
+        let tpm = &model.details.to_json();
         assert_eq!(model.format, Format::Tpm);
         assert_eq!(model.version, facts["version"].as_str().unwrap(), "{rel}");
         assert_eq!(model.axes.name, "z-up right-handed");

@@ -288,31 +288,33 @@ pub fn pet_limits(version: &str) -> Option<(usize, usize)> {
     }
 }
 
+/// The per-version limits, checked per file (a character's parts each have their own).
 fn pet(model: &Model, file: &str, out: &mut Vec<Finding>) {
-    let d = &model.details;
-    let version = d["version"].as_str().unwrap_or(&model.version);
-    let Some((max_bones, max_fram)) = pet_limits(version) else {
-        return;
-    };
-    let tracks = d["anim_tracks"].as_array().map_or(0, Vec::len);
-    if tracks > max_bones {
-        out.push(Finding::new(
-            "pet/animated-bones-limit",
-            file,
-            Location::File,
-            Element::File,
-            format!("{tracks} animated bones; version {version} allows {max_bones}"),
-        ));
-    }
-    let fram = d["fram"].as_array().map_or(0, Vec::len);
-    if fram > max_fram {
-        out.push(Finding::new(
-            "pet/fram-limit",
-            file,
-            Location::File,
-            Element::File,
-            format!("{fram} FRAM frames; version {version} allows {max_fram}"),
-        ));
+    for d in model.details.pet_files() {
+        let version = d.version.as_str();
+        let Some((max_bones, max_fram)) = pet_limits(version) else {
+            continue;
+        };
+        let tracks = d.anim.as_ref().map_or(0, |a| a.anim_tracks.len());
+        if tracks > max_bones {
+            out.push(Finding::new(
+                "pet/animated-bones-limit",
+                file,
+                Location::File,
+                Element::File,
+                format!("{tracks} animated bones; version {version} allows {max_bones}"),
+            ));
+        }
+        let fram = d.fram.len();
+        if fram > max_fram {
+            out.push(Finding::new(
+                "pet/fram-limit",
+                file,
+                Location::File,
+                Element::File,
+                format!("{fram} FRAM frames; version {version} allows {max_fram}"),
+            ));
+        }
     }
 }
 
@@ -343,14 +345,45 @@ fn tpm(model: &Model, file: &str, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Mesh, Node, NodeKind};
-    use serde_json::json;
+    use crate::model::{Details, Mesh, Node, NodeKind};
+
+    fn pet_details(version: &str) -> crate::model::details::PetDetails {
+        crate::model::details::PetDetails {
+            file: "a.apet".into(),
+            kind: "apet",
+            version: version.into(),
+            sections: Vec::new(),
+            axes: "",
+            bones: Vec::new(),
+            bone_matrices: false,
+            textures: Vec::new(),
+            motions: Vec::new(),
+            fram: Vec::new(),
+            collision_boxes: Vec::new(),
+            fanm: Vec::new(),
+            mesh: None,
+            anim: None,
+        }
+    }
 
     #[test]
     fn pet_limits_per_version() {
         let mut m = Model::new(Format::Pet, "1.0");
-        let tracks: Vec<u32> = (0..128).collect();
-        m.details = json!({"version": "1.0", "anim_tracks": tracks, "fram": vec![0; 257]});
+        let mut d = pet_details("1.0");
+        d.anim = Some(crate::model::details::PetAnim {
+            anim_layout: "1.0",
+            anim_tracks: (0..128).collect(),
+            timeline_frames: 1,
+        });
+        d.fram = vec![
+            crate::model::details::PetFrame {
+                frame: 0,
+                scripts: Default::default(),
+                check: None,
+            };
+            257
+        ];
+        m.details = Details::Pet(d.clone());
         let f = check_model(&m, "a.apet", None);
         let rules: Vec<_> = f.iter().map(|f| f.rule).collect();
         assert_eq!(rules, ["pet/animated-bones-limit", "pet/fram-limit"]);
@@ -359,7 +392,8 @@ mod tests {
                 .contains("128 animated bones; version 1.0 allows 127")
         );
         // The same counts are within 1.3's limits.
-        m.details["version"] = json!("1.3");
+        d.version = "1.3".into();
+        m.details = Details::Pet(d);
         assert!(check_model(&m, "a.apet", None).is_empty());
         assert_eq!(pet_limits("1.2"), Some((512, 10_000)));
         assert_eq!(pet_limits("9.9"), None);

@@ -275,7 +275,10 @@ pub fn info(args: &crate::cli::info::InfoArgs, design: &Design) -> i32 {
                 if let Some(obj) = o.as_object_mut() {
                     obj.remove("pie");
                     obj.insert("design".into(), label.clone().into());
-                    obj.insert("assembly".into(), a.model.details["assembly"].clone());
+                    if let crate::model::Details::Assembly(d) = &a.model.details {
+                        let assembly = serde_json::to_value(&d.assembly).unwrap_or_default();
+                        obj.insert("assembly".into(), assembly);
+                    }
                     obj.insert("notes".into(), a.notes.clone().into());
                 }
                 println!("{o}");

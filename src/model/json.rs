@@ -162,6 +162,6 @@ pub fn model_json(model: &Model, path: &Path, options: &JsonOptions) -> Value {
         "connectors": connectors,
         "warnings": warnings,
     });
-    o[model.format.name()] = model.details.clone();
+    o[model.format.name()] = model.details.to_json();
     o
 }

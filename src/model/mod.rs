@@ -14,6 +14,7 @@ mod anim;
 mod axes;
 pub mod colour;
 pub mod compose;
+pub mod details;
 mod diagnostics;
 mod extras;
 pub mod json;
@@ -30,6 +31,7 @@ pub use anim::{
     Clip, EventMarker, Interpolation, Motion, NodeTrack, TextureFrameTrack, Track, VisibilityTrack,
 };
 pub use axes::FileAxes;
+pub use details::Details;
 pub use diagnostics::{Diagnostic, Location};
 pub use extras::{CollisionBox, Connector, ModelEvent, ShadowMesh};
 pub use material::{AlphaSource, Billboard, BlendMode, Material, TextureRef, TextureRole};
@@ -40,7 +42,6 @@ pub use skinning::skin_positions;
 pub use source::{MeshSource, SourceMap, TextureLine};
 
 use glam::Mat4;
-use serde_json::Value;
 
 /// Which file format a model came from. The renderer never looks at this.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -125,7 +126,7 @@ pub struct Model {
     /// Human-readable facts for the info panel, in display order.
     pub properties: Vec<Property>,
     /// The format-specific object of `info --json` (`"pie": {...}`), already in file terms.
-    pub details: Value,
+    pub details: Details,
     /// Warnings and notes, each with its place in the file.
     pub diagnostics: Vec<Diagnostic>,
     /// Where elements were written in the file, and facts for `vitrine check`.
@@ -150,7 +151,7 @@ impl Model {
             shadow_meshes: Vec::new(),
             collision_boxes: Vec::new(),
             properties: Vec::new(),
-            details: Value::Null,
+            details: Details::None,
             diagnostics: Vec::new(),
             source: SourceMap::default(),
         }

@@ -29,9 +29,10 @@ use super::design::{Design, Parts};
 use super::parts::PartFinder;
 use super::stats::{self, Stats, is_null_id};
 use crate::files::FileRef;
+use crate::model::Details;
+use crate::model::details::{self, AssemblyDetails, AssemblyPart};
 use crate::model::{BlendMode, Model, compose};
 use glam::{Mat4, Vec3};
-use serde_json::json;
 
 mod droid_type;
 mod structure;
@@ -174,23 +175,26 @@ impl Builder<'_> {
     }
 
     fn finish(mut self, name: String, kind: &str, elevation: Option<(f32, f32)>) -> Assembly {
-        let parts: Vec<_> = self
+        let parts = self
             .parts
             .iter()
-            .map(|p| {
-                let pos = self.model.axes.point_to_file(p.position());
-                json!({
-                    "role": p.role,
-                    "stats_id": p.stats_id,
-                    "model": p.model_name,
-                    "file": p.file.as_ref().map(|f| f.to_string()),
-                    "node": p.node,
-                    "position": [pos.x, pos.y, pos.z],
-                    "error": p.error,
-                })
+            .map(|p| AssemblyPart {
+                role: p.role.clone(),
+                stats_id: p.stats_id.clone(),
+                model: p.model_name.clone(),
+                file: p.file.as_ref().map(|f| f.to_string()),
+                node: p.node,
+                position: self.model.axes.point_to_file(p.position()).to_array(),
+                error: p.error.clone(),
             })
             .collect();
-        self.model.details = json!({ "assembly": { "name": name, "type": kind, "parts": parts } });
+        self.model.details = Details::Assembly(AssemblyDetails {
+            assembly: details::Assembly {
+                name: name.clone(),
+                kind: kind.to_owned(),
+                parts,
+            },
+        });
         self.model.property("Assembly", format!("{name} ({kind})"));
         for p in &self.parts {
             let file = p

@@ -10,7 +10,7 @@ use crate::app::state::{AppState, Document};
 use crate::formats::pet::PetRotations;
 use crate::formats::pie::Tileset;
 use crate::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
-use crate::model::{Format, Model, NodeKind};
+use crate::model::{Details, Format, Model, NodeKind};
 use crate::render::{ColourMode, legend};
 use eframe::egui;
 
@@ -45,22 +45,14 @@ pub fn missing_skeleton(model: &Model) -> Option<String> {
     if model.format != Format::Pet || model.nodes.is_empty() {
         return None;
     }
-    let d = &model.details;
-    let parts: Vec<&serde_json::Value> = match d["parts"].as_array() {
-        Some(p) => p.iter().collect(),
-        None => vec![d],
-    };
-    if parts
-        .iter()
-        .any(|p| p["bone_matrices"].as_bool() == Some(true))
-    {
+    let parts = model.details.pet_files();
+    if parts.is_empty() || parts.iter().any(|p| p.bone_matrices) {
         return None;
     }
-    let file = d["file"].as_str().unwrap_or("this file");
-    let prefix = d["prefix"]
-        .as_str()
-        .map(|p| format!(" named {p}_*.bpet"))
-        .unwrap_or_default();
+    let (file, prefix) = match &model.details {
+        Details::PetCharacter(c) => (c.file.as_str(), format!(" named {}_*.bpet", c.prefix)),
+        _ => (parts[0].file.as_str(), String::new()),
+    };
     Some(format!(
         "{file} is an animation: its bones have names and parents but no rest matrices, \
          and no skeleton (.bpet{prefix}) or mesh part (.mpet) was found beside it. The bones \

@@ -18,8 +18,9 @@ use super::{Kind, parse};
 use crate::files::{EntryKind, FileRef};
 use crate::formats::resolve::Resolver;
 use crate::formats::{LoadError, LoadOptions, read_file};
+use crate::model::Details;
+use crate::model::details::PetCharacterDetails;
 use crate::model::{AlphaSource, BlendMode, Diagnostic, Location, Model, TextureRef, TextureRole};
-use serde_json::{Value, json};
 use std::path::Path;
 
 /// Most sibling files one character may have (a folder of thousands is not a character).
@@ -229,7 +230,7 @@ fn assemble_with(
     b.notes(&warnings);
     // The skeleton: the first file with bones, by kind rank (.bpet, .mpet, .apet).
     let skeleton = parts.iter().position(|p| p.file.bones.is_some());
-    let mut skeleton_bones = Value::Array(Vec::new());
+    let mut skeleton_bones = Vec::new();
     if let Some(s) = skeleton {
         let p = &parts[s];
         if p.file.kind == Kind::Apet {
@@ -243,11 +244,11 @@ fn assemble_with(
                 ),
             );
         }
-        skeleton_bones = build::file_details(&p.file, &p.name)["bones"].clone();
+        skeleton_bones = build::file_details(&p.file, &p.name).bones;
     }
     let mut details_parts = Vec::new();
     let (mut motions, mut fram, mut colls, mut submeshes) = (vec![], vec![], vec![], vec![]);
-    let mut uv_sets = 0u64;
+    let mut uv_sets = 0u8;
     let mut summary = [0usize; 3];
     for (i, p) in parts.iter().enumerate() {
         if p.name == opened_name {
@@ -289,17 +290,13 @@ fn assemble_with(
         b.add_collision(&p.file, &node_of, &p.name);
         build::file_properties(b.model(), &p.file, &p.name);
         let d = build::file_details(&p.file, &p.name);
-        for (key, list) in [
-            ("motions", &mut motions),
-            ("fram", &mut fram),
-            ("collision_boxes", &mut colls),
-            ("submeshes", &mut submeshes),
-        ] {
-            if let Some(a) = d[key].as_array() {
-                list.extend(a.iter().cloned());
-            }
+        motions.extend(d.motions.iter().cloned());
+        fram.extend(d.fram.iter().cloned());
+        colls.extend(d.collision_boxes.iter().cloned());
+        if let Some(m) = &d.mesh {
+            submeshes.extend(m.submeshes.iter().copied());
+            uv_sets = uv_sets.max(m.uv_sets);
         }
-        uv_sets = uv_sets.max(d["uv_sets"].as_u64().unwrap_or(0));
         match p.file.kind {
             Kind::Bpet => summary[0] += 1,
             Kind::Mpet => summary[1] += 1,
@@ -316,20 +313,20 @@ fn assemble_with(
             summary[0], summary[1], summary[2]
         ),
     );
-    model.details = json!({
-        "kind": "assembled",
-        "file": opened_name,
-        "prefix": group,
-        "version": version,
-        "sections": opened_sections,
-        "axes": model.axes.name,
-        "bones": skeleton_bones,
-        "uv_sets": uv_sets,
-        "motions": motions,
-        "fram": fram,
-        "collision_boxes": colls,
-        "submeshes": submeshes,
-        "parts": details_parts,
+    model.details = Details::PetCharacter(PetCharacterDetails {
+        kind: "assembled",
+        file: opened_name,
+        prefix: group,
+        version,
+        sections: opened_sections,
+        axes: model.axes.name,
+        bones: skeleton_bones,
+        uv_sets,
+        motions,
+        fram,
+        collision_boxes: colls,
+        submeshes,
+        parts: details_parts,
     });
     Ok(model)
 }

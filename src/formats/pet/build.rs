@@ -19,13 +19,16 @@ use super::mesh::MeshData;
 use super::sections::PetFile;
 use super::textures;
 use crate::formats::{ErrorKind, LoadError};
+use crate::model::Details;
+use crate::model::details::{
+    PetAnim, PetBone, PetCollision, PetDetails, PetFanm, PetFrame, PetMesh, PetMotion, PetTexture,
+};
 use crate::model::{
     Clip, CollisionBox, Corner, Diagnostic, EventMarker, FileAxes, Format, Interpolation, Location,
     Material, Mesh, Model, Motion, Node, NodeKind, NodeTrack, Skin, SkinInfluence, Submesh,
     TextureRef, TextureRole, Track,
 };
 use glam::{Mat4, Quat, Vec3};
-use serde_json::{Value, json};
 
 /// The file → model mirror.
 fn mirror() -> Mat4 {
@@ -473,67 +476,101 @@ fn sorted_keys<T, U: Copy>(
 }
 
 /// The `"pet"` object of `info --json` for one file (file axes).
-pub fn file_details(file: &PetFile, name: &str) -> Value {
-    let bones: Vec<Value> = file
-        .bones
-        .iter()
-        .flat_map(|b| &b.bones)
-        .map(|b| json!({"name": b.name, "parent": b.parent}))
-        .collect();
-    let motions: Vec<Value> = file
-        .motions
-        .iter()
-        .map(|m| {
-            json!({"name": m.name, "start": m.start, "end": m.end, "next": m.next,
-                   "blend_method": m.blend_method, "blend_time": m.blend_time,
-                   "top_version": m.top_version})
-        })
-        .collect();
-    let fram: Vec<Value> = file
-        .frames
-        .iter()
-        .map(|f| json!({"frame": f.frame, "scripts": f.scripts, "check": f.check}))
-        .collect();
-    let mut o = json!({
-        "file": name,
-        "kind": file.kind.extension(),
-        "version": file.version_string(),
-        "sections": file.sections.iter().map(|s| s.tag.clone()).collect::<Vec<_>>(),
-        "axes": FileAxes::y_up_left_handed().name,
-        "bones": bones,
-        "bone_matrices": file.bones.as_ref().is_some_and(|b| b.bones.iter().all(|b| b.matrix.is_some())),
-        "textures": file.textures.iter().map(|t| json!({
-            "name": t.name, "flags": t.flags, "group": t.group, "colour": colour_hex(t.colour)
-        })).collect::<Vec<_>>(),
-        "motions": motions,
-        "fram": fram,
-        "collision_boxes": file.collision.iter().map(coll_json).collect::<Vec<_>>(),
-        "fanm": file.fanm.iter().map(|f| json!({
-            "group": f.group, "name": f.name, "material": f.material
-        })).collect::<Vec<_>>(),
-    });
-    if let Some(m) = &file.mesh {
-        let mut hist = std::collections::BTreeMap::<String, usize>::new();
+pub fn file_details(file: &PetFile, name: &str) -> PetDetails {
+    let mesh = file.mesh.as_ref().map(|m| {
+        let mut weight_pairs = std::collections::BTreeMap::<String, usize>::new();
         for v in &m.vertices {
-            *hist.entry(v.stored_pairs.to_string()).or_default() += 1;
+            *weight_pairs.entry(v.stored_pairs.to_string()).or_default() += 1;
         }
-        o["uv_sets"] = json!(m.uv_sets);
-        o["vertices"] = json!(m.vertices.len());
-        o["triangles"] = json!(m.polygons.len());
-        o["weight_pairs"] = json!(hist);
-        o["submeshes"] = json!(m.submesh_records);
+        PetMesh {
+            uv_sets: m.uv_sets,
+            vertices: m.vertices.len(),
+            triangles: m.polygons.len(),
+            weight_pairs,
+            submeshes: m.submesh_records.clone(),
+        }
+    });
+    let anim = file.anim.as_ref().map(|a| PetAnim {
+        anim_layout: a.layout.name(),
+        anim_tracks: a.tracks.iter().map(|t| t.bone).collect(),
+        timeline_frames: frame_of(a.end_time()).saturating_add(1),
+    });
+    PetDetails {
+        file: name.to_owned(),
+        kind: file.kind.extension(),
+        version: file.version_string(),
+        sections: file.sections.iter().map(|s| s.tag.clone()).collect(),
+        axes: FileAxes::y_up_left_handed().name,
+        bones: file
+            .bones
+            .iter()
+            .flat_map(|b| &b.bones)
+            .map(|b| PetBone {
+                name: b.name.clone(),
+                parent: b.parent,
+            })
+            .collect(),
+        bone_matrices: file
+            .bones
+            .as_ref()
+            .is_some_and(|b| b.bones.iter().all(|b| b.matrix.is_some())),
+        textures: file
+            .textures
+            .iter()
+            .map(|t| PetTexture {
+                name: t.name.clone(),
+                flags: t.flags,
+                group: t.group,
+                colour: colour_hex(t.colour),
+            })
+            .collect(),
+        motions: file
+            .motions
+            .iter()
+            .map(|m| PetMotion {
+                name: m.name.clone(),
+                start: m.start,
+                end: m.end,
+                next: m.next.clone(),
+                blend_method: m.blend_method.clone(),
+                blend_time: m.blend_time,
+                top_version: m.top_version.clone(),
+            })
+            .collect(),
+        fram: file
+            .frames
+            .iter()
+            .map(|f| PetFrame {
+                frame: f.frame,
+                scripts: f.scripts.clone(),
+                check: f.check,
+            })
+            .collect(),
+        collision_boxes: file.collision.iter().map(collision).collect(),
+        fanm: file
+            .fanm
+            .iter()
+            .map(|f| PetFanm {
+                group: f.group,
+                name: f.name.clone(),
+                material: f.material.clone(),
+            })
+            .collect(),
+        mesh,
+        anim,
     }
-    if let Some(a) = &file.anim {
-        o["anim_layout"] = json!(a.layout.name());
-        o["anim_tracks"] = json!(a.tracks.iter().map(|t| t.bone).collect::<Vec<_>>());
-        o["timeline_frames"] = json!(frame_of(a.end_time()).saturating_add(1));
-    }
-    o
 }
 
-fn coll_json(c: &CollRecord) -> Value {
-    json!({"name": c.name, "bone": c.bone, "shape": c.shape, "show": c.show,
-           "options": c.options, "min": c.min.to_array(), "max": c.max.to_array()})
+fn collision(c: &CollRecord) -> PetCollision {
+    PetCollision {
+        name: c.name.clone(),
+        bone: c.bone.clone(),
+        shape: c.shape,
+        show: c.show,
+        options: c.options.clone(),
+        min: c.min.to_array(),
+        max: c.max.to_array(),
+    }
 }
 
 /// Panel lines for one file.
@@ -608,7 +645,7 @@ pub fn single(file: &PetFile, name: &str, stem: &str) -> Result<Model, LoadError
     b.add_collision(file, &node_of, name);
     file_properties(b.model(), file, name);
     let mut model = b.finish();
-    model.details = file_details(file, name);
+    model.details = Details::Pet(file_details(file, name));
     Ok(model)
 }
 

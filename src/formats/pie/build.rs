@@ -19,12 +19,12 @@ use super::anim::{self, LevelContext};
 use super::header::{self, Header, Settings, TILESETS, TYPE_PITCH, TYPE_PREMULTIPLIED, TYPE_ROLL};
 use super::level::Level;
 use super::tileset::{self, Tileset};
+use crate::model::details::{Details, PieAnimation, PieDetails, PieEvent, PieLevel};
 use crate::model::{
     Billboard, BlendMode, Connector, Diagnostic, Format, Location, Material, Mesh, MeshSource,
     Model, ModelEvent, Node, NodeKind, ShadowMesh, Submesh, TextureLine, TextureRef, TextureRole,
 };
 use glam::Vec3;
-use serde_json::Value;
 use std::fmt::Write;
 
 /// The team-colour mask the game derives from a page name when TYPE has 0x10000:
@@ -83,15 +83,6 @@ fn pitch_billboard(points: &[Vec3]) -> Billboard {
         Billboard::RollPitch
     } else {
         Billboard::Screen
-    }
-}
-
-/// A number for JSON: an integer when it is one.
-fn num(v: f32) -> Value {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        Value::from(v as i64)
-    } else {
-        Value::from(f64::from(v))
     }
 }
 
@@ -352,51 +343,39 @@ fn source_facts(
 
 /// A JSON object from `(key, value)` pairs, built directly (no serializer round trip:
 /// this runs for every file loaded).
-fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
-    Value::Object(
-        entries
-            .into_iter()
-            .map(|(k, v)| (k.to_owned(), v))
-            .collect(),
-    )
-}
-
 /// The `"pie"` object of `info --json`.
-fn details(header: &Header, levels: &[Level]) -> Value {
-    let levels: Vec<Value> = levels
+fn details(header: &Header, levels: &[Level]) -> Details {
+    let levels = levels
         .iter()
         .map(|l| {
             let shadow = l.shadow.as_ref();
-            let animation = l.anim.as_ref().map_or(Value::Null, |a| {
-                object([
-                    ("frames", a.frames.len().into()),
-                    ("ms_per_frame", num(a.time)),
-                    ("cycles", a.cycles.into()),
-                ])
-            });
-            object([
-                ("points", l.points.len().into()),
-                ("triangles", (l.corners.len() / 3).into()),
-                ("connectors", l.connectors.len().into()),
-                ("animation", animation),
-                ("shadow_points", shadow.map_or(0, |s| s.points.len()).into()),
-                (
-                    "shadow_triangles",
-                    shadow.map_or(0, |s| s.triangles.len()).into(),
-                ),
-            ])
+            PieLevel {
+                points: l.points.len(),
+                triangles: l.corners.len() / 3,
+                connectors: l.connectors.len(),
+                animation: l.anim.as_ref().map(|a| PieAnimation {
+                    frames: a.frames.len(),
+                    ms_per_frame: a.time.into(),
+                    cycles: a.cycles,
+                }),
+                shadow_points: shadow.map_or(0, |s| s.points.len()),
+                shadow_triangles: shadow.map_or(0, |s| s.triangles.len()),
+            }
         })
         .collect();
-    let events: Vec<Value> = header
+    let events = header
         .events
         .iter()
-        .map(|e| object([("type", e.kind.into()), ("file", e.file.clone().into())]))
+        .map(|e| PieEvent {
+            kind: e.kind,
+            file: e.file.clone(),
+        })
         .collect();
-    object([
-        ("type_flags", format!("0x{:x}", header.type_flags).into()),
-        ("events", events.into()),
-        ("levels", levels.into()),
-    ])
+    Details::Pie(PieDetails {
+        type_flags: format!("0x{:x}", header.type_flags),
+        events,
+        levels,
+    })
 }
 
 fn texture_properties(model: &mut Model, prefix: &str, set: &header::TextureSet, type_flags: u32) {
@@ -573,7 +552,8 @@ mod tests {
 
     #[test]
     fn numbers_print_as_integers_when_whole() {
-        assert_eq!(num(80.0).to_string(), "80");
-        assert_eq!(num(62.5).to_string(), "62.5");
+        let json = |v: f32| serde_json::to_string(&crate::model::details::PieNumber::from(v));
+        assert_eq!(json(80.0).ok().as_deref(), Some("80"));
+        assert_eq!(json(62.5).ok().as_deref(), Some("62.5"));
     }
 }

@@ -192,13 +192,13 @@ impl PmfOptions {
     }
 
     /// The options as the `"options"` object of `info --json`.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "units": self.units.name(),
-            "euler": self.euler.name(),
-            "euler_formula": self.euler.formula(),
-            "root": self.root.name(),
-        })
+    pub fn rules(&self) -> crate::model::details::PmfRules {
+        crate::model::details::PmfRules {
+            units: self.units.name(),
+            euler: self.euler.name(),
+            euler_formula: self.euler.formula(),
+            root: self.root.name(),
+        }
     }
 }
 

@@ -14,11 +14,11 @@ use super::anim::{RawAnimation, to_clip};
 use super::options::PmfOptions;
 use super::pieces::RawPiece;
 use crate::model::colour::{hsv_to_rgb, srgb_to_linear};
+use crate::model::details::{Details, PmfAnimation, PmfDetails, PmfPiece};
 use crate::model::{
     Corner, Diagnostic, Format, Location, Material, Mesh, Model, Node, NodeKind, Submesh,
 };
 use glam::{Vec2, Vec3};
-use serde_json::{Value, json};
 
 /// The version string every PMF model reports.
 pub const VERSION: &str = "PMF1";
@@ -110,50 +110,42 @@ fn piece_mesh(piece: &RawPiece, name: String, material: usize) -> Mesh {
 }
 
 /// The `"pmf"` object of `info --json`, in the file's own terms.
-fn details(pieces: &[RawPiece], animations: &[RawAnimation], options: &PmfOptions) -> Value {
-    let pieces: Vec<Value> = pieces
+fn details(pieces: &[RawPiece], animations: &[RawAnimation], options: &PmfOptions) -> Details {
+    let pieces = pieces
         .iter()
-        .map(|p| {
-            json!({
-                "name": p.name,
-                "parent": p.parent.map(|i| pieces[i].name.clone()),
-                "translation": p.translation.map(short),
-                "vertices": p.vertices.len(),
-                "triangles": p.vertices.len() / 3,
-            })
+        .map(|p| PmfPiece {
+            name: p.name.clone(),
+            parent: p.parent.map(|i| pieces[i].name.clone()),
+            translation: p.translation.map(short),
+            vertices: p.vertices.len(),
+            triangles: p.vertices.len() / 3,
         })
         .collect();
-    let animations: Vec<Value> = animations
+    let animations = animations
         .iter()
-        .map(|a| {
-            json!({
-                "name": a.name,
-                "frames": a.frames.len(),
-                "fps": a.fps,
-                "loop": a.looping(),
-                "flags": a.flags,
-                "keyframes": a.frames_with(super::anim::FRAME_KEY),
-                "event_frames": a.frames_with(super::anim::FRAME_EVENT),
-            })
+        .map(|a| PmfAnimation {
+            name: a.name.clone(),
+            frames: a.frames.len(),
+            fps: a.fps,
+            looping: a.looping(),
+            flags: a.flags,
+            keyframes: a.frames_with(super::anim::FRAME_KEY),
+            event_frames: a.frames_with(super::anim::FRAME_EVENT),
         })
         .collect();
-    json!({
-        "magic": VERSION,
-        "pieces": pieces,
-        "animations": animations,
-        "options": options.to_json(),
-        "texture": Value::Null,
+    Details::Pmf(PmfDetails {
+        magic: VERSION,
+        pieces,
+        animations,
+        options: options.rules(),
+        texture: None,
     })
 }
 
 /// An f32 as the shortest decimal that reads back as the same f32 (`0.55`, not
 /// `0.550000011920929`), so the JSON shows the numbers an editor would.
-fn short(x: f32) -> Value {
-    x.to_string()
-        .parse::<f64>()
-        .ok()
-        .and_then(serde_json::Number::from_f64)
-        .map_or(Value::Null, Value::Number)
+fn short(x: f32) -> Option<f64> {
+    x.to_string().parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
 fn add_properties(model: &mut Model, pieces: &[RawPiece], options: &PmfOptions) {

@@ -32,8 +32,8 @@ pub fn attach_sidecar(model: &mut Model, file: &FileRef, options: &LoadOptions) 
         m.base = Some(index);
         m.base_color = [1.0; 4];
     }
-    if let Some(d) = model.details.as_object_mut() {
-        d.insert("texture".into(), name.clone().into());
+    if let crate::model::Details::Pmf(d) = &mut model.details {
+        d.texture = Some(name.clone());
     }
     model.property("Texture", format!("{name} (found beside the model)"));
 }

@@ -160,8 +160,11 @@ fn hierarchy_meshes_and_materials() {
         }
     }
     assert!(m.textures.is_empty() && m.clips.is_empty() && m.diagnostics.is_empty());
-    assert_eq!(m.details["pieces"][2]["parent"], "arm");
-    assert_eq!(m.details["pieces"][0]["parent"], serde_json::Value::Null);
+    assert_eq!(m.details.to_json()["pieces"][2]["parent"], "arm");
+    assert_eq!(
+        m.details.to_json()["pieces"][0]["parent"],
+        serde_json::Value::Null
+    );
 }
 
 #[test]
@@ -213,7 +216,7 @@ fn root_mode_and_units_drive_the_pose() {
     let (s, c) = 90.0f32.sin_cos();
     let want = Vec3::new(0.5 + 0.5 * s, 2.5 - 0.5 * c, 0.0);
     assert!(origin(&p, 2).abs_diff_eq(want, 1e-4), "{}", origin(&p, 2));
-    assert_eq!(m.details["options"]["units"], "radians");
+    assert_eq!(m.details.to_json()["options"]["units"], "radians");
     assert!(
         m.properties
             .iter()

@@ -41,12 +41,13 @@
 //! material block gets one neutral grey placeholder material of that name and a warning.
 
 use super::blocks::{BoneDef, FileInfo, MaterialDef, MeshDef, TpmFile};
+use crate::model::Details;
+use crate::model::details::{TpmBone, TpmDetails, TpmInstance, TpmMaterial, TpmMesh, TpmSkin};
 use crate::model::{
     AlphaSource, BlendMode, Corner, FileAxes, Format, Location, Material, Mesh, Model, Node,
     NodeKind, Pose, Skin, SkinInfluence, Submesh, TextureRef, TextureRole,
 };
 use glam::{Mat4, Quat, Vec2, Vec3};
-use serde_json::{Value, json};
 use std::collections::HashMap;
 
 /// Colour of a material block without a colour map.
@@ -415,7 +416,7 @@ pub fn build(file: TpmFile) -> Model {
                         joints: [j as u16, 0, 0, 0],
                         weights: [1.0, 0.0, 0.0, 0.0],
                     });
-                    vertex_bones.push(json!(file.bones[bones[j].0].name));
+                    vertex_bones.push(Some(file.bones[bones[j].0].name.clone()));
                 }
                 None => {
                     if index >= 0 {
@@ -425,7 +426,7 @@ pub fn build(file: TpmFile) -> Model {
                         }
                     }
                     influences.push(SkinInfluence::default());
-                    vertex_bones.push(Value::Null);
+                    vertex_bones.push(None);
                 }
             }
         }
@@ -459,18 +460,21 @@ pub fn build(file: TpmFile) -> Model {
             .bones
             .iter()
             .enumerate()
-            .filter(|(i, _)| vertex_bones.get(*i).is_some_and(Value::is_null))
+            .filter(|(i, _)| vertex_bones.get(*i).is_some_and(Option::is_none))
             .map(|(i, _)| i + 1)
             .collect();
-        skins_json.push(json!({
-            "name": def.name,
-            "mesh": mesh,
-            "skin": model.skins.len(),
-            "bones": bones.iter().map(|&(b, _)| file.bones[b].name.clone()).collect::<Vec<_>>(),
-            "vertex_bones": vertex_bones,
-            "vertex_bone_indices": def.bones,
-            "unbound_vertices_1based": unbound,
-        }));
+        skins_json.push(TpmSkin {
+            name: def.name.clone(),
+            mesh,
+            skin: model.skins.len(),
+            bones: bones
+                .iter()
+                .map(|&(b, _)| file.bones[b].name.clone())
+                .collect(),
+            vertex_bones,
+            vertex_bone_indices: def.bones.clone(),
+            unbound_vertices_1based: unbound,
+        });
         if let Some(m) = model.meshes.get_mut(mesh) {
             m.influences = influences;
         }
@@ -539,84 +543,72 @@ fn details(
     file: &TpmFile,
     face_materials: &[Vec<String>],
     instance_shown: &[bool],
-    skins: Vec<Value>,
-) -> Value {
-    let fileinfo: serde_json::Map<String, Value> = file
-        .fileinfo
-        .fields
-        .iter()
-        .map(|(k, v)| (k.clone(), json!(v)))
-        .collect();
-    let materials: Vec<Value> = file
+    skins: Vec<TpmSkin>,
+) -> Details {
+    let materials = file
         .materials
         .iter()
-        .map(|m| {
-            json!({
-                "name": m.name,
-                "line": m.line,
-                "colormap": m.colormap,
-                "bumpmap": m.bumpmap,
-                "opacitymap": m.opacitymap,
-            })
+        .map(|m| TpmMaterial {
+            name: m.name.clone(),
+            line: m.line,
+            colormap: m.colormap.clone(),
+            bumpmap: m.bumpmap.clone(),
+            opacitymap: m.opacitymap.clone(),
         })
         .collect();
-    let meshes: Vec<Value> = file
+    let meshes = file
         .meshes
         .iter()
         .zip(face_materials)
-        .map(|(m, faces)| {
-            json!({
-                "name": m.name,
-                "line": m.line,
-                "skin": m.skin,
-                "materials": m.materials.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(),
-                "vertices": m.positions.len(),
-                "uvs": m.uvs.len(),
-                "normals": m.normals.len(),
-                "triangles": m.faces.len(),
-                "face_materials": faces,
-            })
+        .map(|(m, faces)| TpmMesh {
+            name: m.name.clone(),
+            line: m.line,
+            skin: m.skin,
+            materials: m.materials.iter().map(|(n, _)| n.clone()).collect(),
+            vertices: m.positions.len(),
+            uvs: m.uvs.len(),
+            normals: m.normals.len(),
+            triangles: m.faces.len(),
+            face_materials: faces.clone(),
         })
         .collect();
-    let instances: Vec<Value> = file
+    let instances = file
         .instances
         .iter()
         .zip(instance_shown)
-        .map(|(i, &shown)| {
-            json!({
-                "name": i.name,
-                "line": i.line,
-                "mesh": i.mesh,
-                "position": i.position,
-                "rotation": i.rotation,
-                "scale": i.scale,
-                "shown": shown,
-            })
+        .map(|(i, &shown)| TpmInstance {
+            name: i.name.clone(),
+            line: i.line,
+            mesh: i.mesh.clone(),
+            position: i.position,
+            rotation: i.rotation,
+            scale: i.scale,
+            shown,
         })
         .collect();
-    let bones: Vec<Value> = file
+    let bones = file
         .bones
         .iter()
         .map(|b| {
             let target = bone_target(&b.name);
-            json!({
-                "name": b.name,
-                "line": b.line,
-                "skin": target.map(|t| t.0),
-                "index": target.map(|t| t.1),
-                "position": b.position,
-                "rotation": b.rotation,
-                "properties": b.extra,
-            })
+            TpmBone {
+                name: b.name.clone(),
+                line: b.line,
+                skin: target.map(|t| t.0.to_owned()),
+                index: target.map(|t| t.1),
+                position: b.position,
+                rotation: b.rotation,
+                properties: b.extra.clone(),
+            }
         })
         .collect();
-    json!({
-        "fileinfo": fileinfo,
-        "materials": materials,
-        "meshes": meshes,
-        "instances": instances,
-        "bones": bones,
-        "skins": skins,
+    Details::Tpm(TpmDetails {
+        fileinfo: file.fileinfo.fields.iter().cloned().collect(),
+        materials,
+        meshes,
+        instances,
+        bones,
+        skins,
     })
 }
 
