@@ -271,6 +271,6 @@ fn huge_counts_are_refused_before_allocating() {
     // complains), so the loader does too, reserving nothing for the count.
     let src = "PIE 3 TYPE 200 LEVELS 1 LEVEL 1 POINTS 0 POLYGONS 0 ANIMOBJECT 1 0 99999999";
     let m = formats::parse(Format::Pie, src.as_bytes(), "huge.pie", &Default::default()).unwrap();
-    assert_eq!(m.details["levels"][0]["animation"]["frames"], 0);
+    assert_eq!(m.details.to_json()["levels"][0]["animation"]["frames"], 0);
     assert_eq!(m.diagnostics[0].rule, Some("pie/animobject-frames"));
 }

@@ -141,8 +141,9 @@ fn compare(before: &Model, after: &Model) -> Result<(), String> {
             }
         }
     }
-    let mut details = before.details.clone();
-    for (i, l) in after.details["levels"]
+    let (before_details, after_details) = (before.details.to_json(), after.details.to_json());
+    let mut details = before_details.clone();
+    for (i, l) in after_details["levels"]
         .as_array()
         .into_iter()
         .flatten()
@@ -150,8 +151,8 @@ fn compare(before: &Model, after: &Model) -> Result<(), String> {
     {
         details["levels"][i]["points"] = l["points"].clone();
     }
-    if details != after.details {
-        return Err(format!("details {} → {}", before.details, after.details));
+    if details != after_details {
+        return Err(format!("details {before_details} → {after_details}"));
     }
     Ok(())
 }
@@ -284,7 +285,8 @@ fn convert_command_writes_checks_and_mirrors_paths() {
         .arg(wz.join("archives/mp.wz"))
         .arg("-o")
         .arg(&out)
-        .args(["--pie", "4"])
+        .args(["--pie", "4", "--data"])
+        .arg(wz.join("data/base"))
         .status()
         .unwrap();
     assert!(status.success());
@@ -299,6 +301,8 @@ fn convert_command_writes_checks_and_mirrors_paths() {
         .args(["convert", "--dry-run", "-o"])
         .arg(dry.join("x.pie"))
         .arg(&body)
+        .arg("--data")
+        .arg(wz.join("data/base"))
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -335,6 +339,10 @@ fn the_game_loads_every_written_model() {
             .arg(wz.join("data").join(layer))
             .arg("-o")
             .arg(&mod_dir)
+            .arg("--data")
+            .arg(wz.join("data/mp"))
+            .arg("--data")
+            .arg(wz.join("data/base"))
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

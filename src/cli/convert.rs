@@ -132,7 +132,7 @@ pub fn convert_file(
     if !errors.is_empty() {
         let lines: Vec<String> = errors.iter().map(|f| report::human_line(f)).collect();
         return Err(format!(
-            "{file}: not written, the game would not load it:\n    {}",
+            "not written, the game would not load it:\n    {}",
             lines.join("\n    ")
         ));
     }

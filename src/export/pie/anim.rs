@@ -6,7 +6,7 @@
 //! Angles are unwrapped frame to frame (the game blends the three numbers one by one, so
 //! 350° → 10° must not become a turn the long way round).
 
-use crate::model::{Clip, Format, Model, Pose};
+use crate::model::{Clip, Model, Pose};
 use glam::{EulerRot, Quat, Vec3};
 
 /// One frame in file numbers.
@@ -69,15 +69,11 @@ fn unwrap(v: f64, previous: Option<f64>) -> f64 {
 /// The cycles of level `node` as the PIE file wrote them (in `info --json`'s details),
 /// else 0 for a looping clip and the clip's length in periods otherwise.
 fn cycles(model: &Model, clip: &Clip, node: usize, period: f32) -> u32 {
-    if model.format == Format::Pie {
-        let levels = &model.details["levels"];
-        if levels
-            .as_array()
-            .is_some_and(|l| l.len() == model.nodes.len())
-            && let Some(c) = levels[node]["animation"]["cycles"].as_u64()
-        {
-            return c as u32;
-        }
+    if let crate::model::Details::Pie(d) = &model.details
+        && d.levels.len() == model.nodes.len()
+        && let Some(a) = &d.levels[node].animation
+    {
+        return a.cycles;
     }
     if clip.looping {
         0

@@ -117,10 +117,12 @@ pub fn header(
     warnings: &mut Vec<String>,
 ) -> Header {
     let pie = model.format == Format::Pie;
-    let global_type = pie
-        .then(|| model.details["type_flags"].as_str())
-        .flatten()
-        .and_then(|s| u32::from_str_radix(s.trim_start_matches("0x"), 16).ok());
+    let global_type = match &model.details {
+        crate::model::Details::Pie(d) if pie => {
+            u32::from_str_radix(d.type_flags.trim_start_matches("0x"), 16).ok()
+        }
+        _ => None,
+    };
     let name = |i: Option<usize>| {
         i.and_then(|i| model.textures.get(i))
             .map(|t| t.name.clone())
