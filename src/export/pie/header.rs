@@ -139,7 +139,10 @@ pub fn header(
             let mut base = original.clone();
             if !pie && let Some(b) = &base {
                 let page = page_name(b);
-                if page != *b && !renamed.iter().any(|(from, _)| from == b) {
+                if page != *b
+                    && options.texture.is_none()
+                    && !renamed.iter().any(|(from, _)| from == b)
+                {
                     renamed.push((b.clone(), page.clone()));
                 }
                 base = Some(page);
