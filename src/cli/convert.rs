@@ -231,9 +231,14 @@ pub fn run(args: &ConvertArgs) -> i32 {
     }
 }
 
+/// A model and the path it is written to.
+type Job = (FileRef, PathBuf);
+/// An input that could not be read, and why.
+type WalkError = (String, String);
+
 /// The models of every input and their output paths under `-o`, mirroring each
 /// input's relative paths.
-fn plan(args: &ConvertArgs) -> (Vec<(FileRef, PathBuf)>, Vec<(String, String)>) {
+fn plan(args: &ConvertArgs) -> (Vec<Job>, Vec<WalkError>) {
     let mut items = Vec::new();
     let mut errors = Vec::new();
     for input in &args.inputs {
