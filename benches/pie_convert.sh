@@ -24,4 +24,4 @@ for i in $(seq "$runs"); do
   echo "run $i: $line"
   rates+=("$(echo "$line" | sed -E 's/.*\(([0-9.]+) models\/s\).*/\1/')")
 done
-printf '%s\n' "${rates[@]}" | sort -n | awk '{a[NR]=$1} END {print "median: " a[int((NR+1)/2)] " models/s over " NR " runs (" ENVIRON["HOSTNAME"] ", " '"$(nproc)"' " cores)"}'
+printf '%s\n' "${rates[@]}" | sort -n | awk -v cores="$(nproc)" '{a[NR]=$1} END {print "median: " a[int((NR+1)/2)] " models/s over " NR " runs, " cores " cores"}'
