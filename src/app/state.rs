@@ -1,5 +1,8 @@
-//! The viewer's state as plain structs: the open document, the camera, the settings,
-//! messages for the user. Panels read it; only [`super::commands::apply`] changes it.
+//! The viewer's state: the open document, the camera, the settings (and `load_options`,
+//! a copy of part of them kept in step by hand), messages for the user, each dialog's
+//! transient state, the workers of a running export and the gallery (whose thumbnails
+//! are egui textures). Panels read it; [`super::commands::apply`] and the dialogs' and
+//! gallery's own `apply` change it.
 
 use super::settings::{Settings, SettingsFile};
 use super::timeline::event_models::{ShownEvent, carry_over};
@@ -64,7 +67,8 @@ pub struct ScreenshotDialog {
     pub clean: bool,
 }
 
-/// Everything the window shows, without any GPU or window object.
+/// Everything the window shows, and the workers and thumbnail textures behind it (the
+/// wgpu device and the eframe window are the shell's).
 #[derive(Debug)]
 pub struct AppState {
     /// The open model, if any.
@@ -160,7 +164,7 @@ impl AppState {
             grid_unit: self
                 .document
                 .as_ref()
-                .and_then(|d| crate::render::inspect::format_grid_unit(&d.model)),
+                .and_then(|d| d.model.format.grid_unit()),
             colour_mode: self.colour_mode,
             highlight: self
                 .inspect_current()

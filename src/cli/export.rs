@@ -14,7 +14,6 @@ use crate::export::gltf::{
 use crate::files::{self, FileRef};
 use crate::formats::{self, LoadOptions, resolve::Resolver};
 use clap::{Args, ValueEnum};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -222,8 +221,8 @@ fn run_batch(
         .collect();
     let cache = ImageCache::new();
     let start = std::time::Instant::now();
-    let tty = std::io::stderr().is_terminal();
     let total = items.len();
+    let progress = super::progress::Progress::new(total, "exporting");
     // Each thread takes the next model; the results come back here, where progress is
     // shown and the failures are listed in input order.
     let next = AtomicUsize::new(0);
@@ -255,17 +254,10 @@ fn run_batch(
         drop(tx);
         for (n, (i, result)) in rx.into_iter().enumerate() {
             results[i] = Some(result);
-            let (n, rel) = (n + 1, &rels[i]);
-            if tty {
-                eprint!("\r[{n}/{total}] {rel}\x1b[K");
-            } else if n % 100 == 0 || n == total {
-                eprintln!("[{n}/{total}] {rel}");
-            }
+            progress.set(n + 1, &rels[i]);
         }
     });
-    if tty {
-        eprintln!();
-    }
+    progress.finish();
     let secs = start.elapsed().as_secs_f64();
     let mut failures: Vec<(String, String)> = walk.errors.clone();
     let mut warned = 0usize;

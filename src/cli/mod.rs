@@ -9,11 +9,13 @@
 pub mod animate;
 pub mod assemble;
 pub mod check;
+mod choice;
 pub mod convert;
 pub mod desktop;
 pub mod export;
 pub mod info;
 pub mod light;
+pub(crate) mod progress;
 pub mod render;
 
 use crate::files::FileRef;

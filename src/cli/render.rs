@@ -21,7 +21,6 @@ use crate::render::{
     ColourMode, Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, team_by_name,
 };
 use clap::Args;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `vitrine render`.
@@ -51,7 +50,7 @@ pub struct RenderArgs {
     #[arg(long)]
     pub transparent: bool,
     /// Camera direction.
-    #[arg(long, value_enum, ignore_case = true, default_value = "iso")]
+    #[arg(long, value_parser = super::choice::parser::<ViewPreset>(), ignore_case = true, default_value = "iso")]
     pub view: ViewPreset,
     /// Background colour as #RRGGBB.
     #[arg(long, value_parser = parse_colour)]
@@ -62,7 +61,7 @@ pub struct RenderArgs {
     #[arg(
         long = "colour-mode",
         alias = "color-mode",
-        value_enum,
+        value_parser = super::choice::parser::<ColourMode>(),
         default_value = "textured"
     )]
     pub colour_mode: ColourMode,
@@ -404,7 +403,7 @@ fn run_batch(
     let base = FileRef::parse(input);
     let items = output_names(&walk.files, &base);
     let start = std::time::Instant::now();
-    let tty = std::io::stderr().is_terminal();
+    let progress = super::progress::Progress::new(items.len(), "rendering");
     let mut failures: Vec<(String, String)> = walk.errors.clone();
     let mut warned = 0usize;
 
@@ -452,16 +451,9 @@ fn run_batch(
         if let Err(e) = written {
             failures.push((item.file.to_string(), e));
         }
-        let n = n + 1;
-        if tty {
-            eprint!("\r[{n}/{}] {}\x1b[K", items.len(), item.output);
-        } else if n % 100 == 0 || n == items.len() {
-            eprintln!("[{n}/{}] {}", items.len(), item.output);
-        }
+        progress.set(n + 1, &item.output);
     }
-    if tty {
-        eprintln!();
-    }
+    progress.finish();
     let secs = start.elapsed().as_secs_f64();
     let total = items.len() + walk.errors.len();
     let ok = total - failures.len();
