@@ -16,7 +16,10 @@ use vitrine::files::{self, FileRef, atomic, walk::walk};
 use vitrine::formats::{self, LoadOptions};
 use vitrine::model::Format;
 
-fn corpus() -> Option<(PathBuf, Vec<(FileRef, String, Vec<u8>)>)> {
+/// A corpus model: where it is, its path under `data/`, its bytes.
+type Input = (FileRef, String, Vec<u8>);
+
+fn corpus() -> Option<(PathBuf, Vec<Input>)> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shared = std::env::var_os("VITRINE_SHARED")
         .map(PathBuf::from)
