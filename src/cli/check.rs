@@ -189,6 +189,12 @@ pub fn check_inputs(inputs: &[PathBuf], options: CheckOptions) -> (Vec<Finding>,
         .iter()
         .map(|(p, m)| check::walk_error(p, m))
         .collect();
+    findings.extend(
+        walk.warnings
+            .iter()
+            .map(|(p, m)| check::walk_warning(p, m))
+            .filter(|f| !checker.allowed(f.rule)),
+    );
     // Small inputs finish before a bar would be worth drawing.
     let progress = (walk.files.len() >= 200)
         .then(|| super::progress::Progress::new(walk.files.len(), "checking"));

@@ -268,10 +268,11 @@ fn run_batch(
             None => failures.push((item.file.to_string(), "not exported".into())),
         }
     }
-    let failed_models = failures.len() - walk.errors.len();
+    let inputs = super::batch_total(total, &walk);
+    super::print_walk_warnings(&walk);
     eprintln!(
-        "{} of {total} models exported to {} in {secs:.2} s ({:.1} models/s); {} texture images encoded; {warned} with warnings",
-        total - failed_models,
+        "{} of {inputs} models exported to {} in {secs:.2} s ({:.1} models/s); {} texture images encoded; {warned} with warnings",
+        inputs - failures.len(),
         args.output.display(),
         total as f64 / secs.max(1e-9),
         cache.encodes(),

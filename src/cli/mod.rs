@@ -204,6 +204,24 @@ pub fn catch_per_file<T>(
     }
 }
 
+/// What a batch summary ("N of M models … ; K failed") counts as one input: one model
+/// the batch makes an output for (a model file; a PangYa character's part files together,
+/// as they make one picture or one glTF), plus one per input or archive entry the walk
+/// could not read. Every failure line is one of them, so N + K = M in `render` and
+/// `export` alike. Warnings of the walk (duplicate archive entries, ignored non-model
+/// names) are not inputs.
+pub fn batch_total(outputs: usize, walk: &crate::files::walk::Walk) -> usize {
+    outputs + walk.errors.len()
+}
+
+/// Prints the walk's warnings (entries of an archive that are not read) on standard
+/// error, one `warning: PATH: MESSAGE` line each.
+pub fn print_walk_warnings(walk: &crate::files::walk::Walk) {
+    for (path, message) in &walk.warnings {
+        eprintln!("warning: {path}: {message}");
+    }
+}
+
 /// Expands the inputs of a subcommand into model files (see [`crate::files::walk`]).
 pub fn model_inputs(inputs: &[PathBuf]) -> crate::files::walk::Walk {
     crate::files::walk::walk(inputs, crate::formats::is_model_name)

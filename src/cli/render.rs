@@ -455,8 +455,9 @@ fn run_batch(
     }
     progress.finish();
     let secs = start.elapsed().as_secs_f64();
-    let total = items.len() + walk.errors.len();
+    let total = super::batch_total(items.len(), &walk);
     let ok = total - failures.len();
+    super::print_walk_warnings(&walk);
     eprintln!(
         "{ok} of {total} models rendered to {} in {secs:.2} s ({:.1} models/s); {} texture files used; {warned} with warnings",
         args.output.display(),

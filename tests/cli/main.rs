@@ -9,6 +9,7 @@ mod common;
 #[path = "../support/render/mod.rs"]
 mod render_support;
 
+mod archive_hardening;
 mod assemble;
 mod check;
 mod export;

@@ -58,6 +58,9 @@ pub struct Gallery {
     pub tiles: Vec<Tile>,
     /// Entries that could not be read while listing (path, message).
     pub listing_errors: Vec<(String, String)>,
+    /// Archive entries that are not read though nothing failed (path, message): a
+    /// duplicate name, an ignored non-model name.
+    pub listing_warnings: Vec<(String, String)>,
     /// Filter text: tiles whose relative path contains it (any case).
     pub filter: String,
     /// Only this format, if set.
@@ -153,6 +156,7 @@ impl Gallery {
             title,
             tiles,
             listing_errors: walk.errors,
+            listing_warnings: walk.warnings,
             filter: String::new(),
             format: None,
             group: true,
@@ -245,6 +249,7 @@ impl Gallery {
         self.selected = selected.and_then(|f| fresh.index_of(&f));
         self.tiles = fresh.tiles;
         self.listing_errors = fresh.listing_errors;
+        self.listing_warnings = fresh.listing_warnings;
         self.carried = Some(carried);
         true
     }

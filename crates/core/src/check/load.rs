@@ -303,3 +303,15 @@ pub fn walk_error(path: &str, message: &str) -> Finding {
         message.to_string(),
     )
 }
+
+/// A finding for a walk warning: an archive entry that is not read (a duplicate name,
+/// a name that leaves the archive or is also a folder).
+pub fn walk_warning(path: &str, message: &str) -> Finding {
+    Finding::new(
+        "archive/ignored-entry",
+        path,
+        Location::File,
+        Element::File,
+        message.to_string(),
+    )
+}

@@ -63,6 +63,13 @@ pub const RULES: &[Rule] = &[
         "The loader read the file but found something it tolerated: a value it clamped, a reference to something missing, data it ignored. The model loads; what you see may not be what you meant.",
         "the format's loader",
     ),
+    r(
+        "archive/ignored-entry",
+        W,
+        "an archive entry that is never read",
+        "Two entries of the archive have the same name (exactly, or in another case: `dup/a.pie` and `DUP/A.PIE`), or an entry's name leaves the archive (`..`, an absolute path) or is also a folder's. Vitrine reads the first entry of a name in the central directory and ignores the others; what the game reads depends on its archive library, so the model you see may not be the one the game shows. Remove the extra entry or rename it.",
+        "vitrine",
+    ),
     // ---- PIE errors ----------------------------------------------------------------
     r(
         "pie/version",

@@ -13,7 +13,7 @@ pub mod folders;
 mod path;
 pub mod walk;
 
-pub use archive::{Archive, ReadSeek};
+pub use archive::{Archive, Duplicate};
 pub use path::{ARCHIVE_EXTENSIONS, ARCHIVE_SEPARATOR, FileRef, is_archive_path, normalise_entry};
 
 use std::collections::HashMap;
@@ -23,6 +23,15 @@ use std::path::Path;
 /// Largest file or archive entry Vitrine reads (no real model or texture page comes
 /// near it; a 16384² RGBA page as PNG is far smaller).
 pub(crate) const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// What one archive may inflate, over all its entries, per byte of its own size (each
+/// entry counted once, however often it is read). Real archives come nowhere near it:
+/// `mp.wz` stores its entries (1 : 1); Warzone models deflate about 4 : 1.
+pub const INFLATE_RATIO: u64 = 100;
+
+/// What any archive may inflate in all, however small: one entry of the largest size
+/// Vitrine reads.
+pub const MIN_INFLATE_LIMIT: u64 = MAX_FILE_BYTES;
 
 /// What a [`FileRef`] names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -225,12 +234,16 @@ impl Lookup {
         })
     }
 
-    /// The entry of `dir` named `name` in any case, exact spelling first.
+    /// The entry of `dir` named `name` in any case (of several, the first in sorted
+    /// order). A binary search of the cached listing: looking up a name in a folder of
+    /// 200,000 costs what it does in a folder of ten.
     pub fn child(&mut self, dir: &FileRef, name: &str) -> Option<(FileRef, EntryKind)> {
         let want = name.to_lowercase();
-        self.listing(dir)
-            .iter()
-            .find(|(n, _, _)| *n == want)
+        let listing = self.listing(dir);
+        let at = listing.partition_point(|(n, _, _)| n.as_str() < want.as_str());
+        listing
+            .get(at)
+            .filter(|(n, _, _)| *n == want)
             .map(|(_, r, k)| (r.clone(), *k))
     }
 
