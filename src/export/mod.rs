@@ -6,4 +6,4 @@
 
 #[cfg(feature = "gui")]
 pub mod animation;
-pub use vitrine_core::export::{gltf, obj};
+pub use vitrine_core::export::{gltf, obj, pie};
