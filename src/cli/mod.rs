@@ -10,6 +10,7 @@ pub mod animate;
 pub mod assemble;
 pub mod check;
 mod choice;
+pub mod convert;
 pub mod desktop;
 pub mod export;
 pub mod info;
@@ -50,6 +51,8 @@ Examples:
   vitrine render tank.pie -o tank.png --size 1024x1024 --team red
   vitrine render data/base -o thumbs --size 256x256
   vitrine render 'mp.wz!/components/bodies/drlbod01.pie' -o body.png --data data/base
+  vitrine convert body.pie -o out/body.pie --pie 4
+  vitrine convert mymod.wz -o converted/ --data data/mp --data data/base
   vitrine completions bash > ~/.local/share/bash-completion/completions/vitrine
   vitrine install-desktop                  launcher, file types and icon for this user
 
@@ -93,6 +96,9 @@ pub enum Command {
     /// Export a model (or every model under a folder or in an archive) to glTF 2.0
     /// (.glb or .gltf).
     Export(export::ExportArgs),
+    /// Convert models (PIE 2/3/4, PMF, PET, TPM and every other format Vitrine opens) to
+    /// Warzone 2100 PIE 3 or 4, checked with the `vitrine check` rules before writing.
+    Convert(convert::ConvertArgs),
     /// Add Vitrine to the desktop's applications and make it the program for .pie, .pmf,
     /// .pet/.apet/.bpet/.mpet and .tpm files (Linux and other freedesktop.org desktops;
     /// writes under ~/.local/share). --uninstall removes it again.

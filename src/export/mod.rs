@@ -8,3 +8,4 @@
 pub mod animation;
 pub mod gltf;
 pub mod obj;
+pub use vitrine_core::export::pie;

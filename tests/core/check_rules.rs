@@ -34,6 +34,20 @@ const CASES: &[(&str, &str, Location)] = &[
     ("not-triangle", "pie/not-triangle", Location::Line(12)),
     ("point-index", "pie/point-index", Location::Line(13)),
     ("tileset", "pie/tileset", Location::Line(3)),
+    ("tileset-ignored", "pie/tileset-ignored", Location::Line(3)),
+    (
+        "header-directive",
+        "pie/header-directive",
+        Location::Line(4),
+    ),
+    ("levels-count", "pie/levels-count", Location::Line(4)),
+    ("animobject-time", "pie/animobject-time", Location::Line(14)),
+    ("event-missing", "pie/event-missing", Location::File),
+    (
+        "texture-undecodable",
+        "pie/texture-undecodable",
+        Location::Line(3),
+    ),
     (
         "texture-extension",
         "pie/texture-extension",

@@ -261,7 +261,6 @@ fn huge_counts_are_refused_before_allocating() {
         "PIE 3 TYPE 200 LEVELS 1 LEVEL 1 POINTS 0 NORMALS 99999999 POLYGONS 0",
         "PIE 3 TYPE 200 LEVELS 1 LEVEL 1 POINTS 0 POLYGONS 8192",
         "PIE 3 TYPE 200 LEVELS 1 LEVEL 1 POINTS 0 POLYGONS 0 CONNECTORS 99999999",
-        "PIE 3 TYPE 200 LEVELS 1 LEVEL 1 POINTS 0 POLYGONS 0 ANIMOBJECT 1 0 99999999",
         "PIE 3 TYPE 200 LEVELS 1 LEVEL 1 POINTS 0 POLYGONS 0 SHADOWPOINTS 99999999",
     ];
     for src in cases {
@@ -269,4 +268,10 @@ fn huge_counts_are_refused_before_allocating() {
             .unwrap_err();
         assert_eq!(e.kind, formats::ErrorKind::CountTooLarge, "{src}: {e}");
     }
+    // ANIMOBJECT frames past the end: the game reads the lines that are there (and
+    // complains), so the loader does too, reserving nothing for the count.
+    let src = "PIE 3 TYPE 200 LEVELS 1 LEVEL 1 POINTS 0 POLYGONS 0 ANIMOBJECT 1 0 99999999";
+    let m = formats::parse(Format::Pie, src.as_bytes(), "huge.pie", &Default::default()).unwrap();
+    assert_eq!(m.details.to_json()["levels"][0]["animation"]["frames"], 0);
+    assert_eq!(m.diagnostics[0].rule, Some("pie/animobject-frames"));
 }

@@ -43,6 +43,15 @@ impl Details {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
+    /// The PIE facts: a PIE file's own, or those a Vitrine glTF export of a PIE carries.
+    pub fn pie(&self) -> Option<&PieDetails> {
+        match self {
+            Details::Pie(d) => Some(d),
+            Details::Gltf(g) => g.pie.as_ref(),
+            _ => None,
+        }
+    }
+
     /// The PET file's facts, for a single file or each part of a character.
     pub fn pet_files(&self) -> Vec<&PetDetails> {
         match self {
