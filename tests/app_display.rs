@@ -74,7 +74,7 @@ fn pmf_settings_in_the_panel_reload_the_robot_and_change_its_pose() {
     h.get_by_label("ZYX").click();
     h.run();
     let state = h.state();
-    assert_eq!(state.load_options.pmf.euler, EulerOrder::Zyx);
+    assert_eq!(state.load_options().pmf.euler, EulerOrder::Zyx);
     let doc = state.document.as_ref().unwrap();
     assert_ne!(doc.generation, generation, "the model was not reloaded");
     assert_eq!(state.camera, camera, "reloading moved the camera");
@@ -104,7 +104,7 @@ fn pmf_settings_in_the_panel_reload_the_robot_and_change_its_pose() {
     assert_eq!(saved.pmf.units, RotationUnits::Radians);
     assert_eq!(saved.pmf.euler, EulerOrder::Xyz);
     let next = AppState::new(saved, None);
-    assert_eq!(next.load_options.pmf.units, RotationUnits::Radians);
+    assert_eq!(next.load_options().pmf.units, RotationUnits::Radians);
 
     // Reset restores the defaults.
     h.get_by_label("Reset to defaults").click();
@@ -269,7 +269,7 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     h.get_by_label_contains("Textures (3, 2 missing)");
     assert_eq!(file.load().0.data_roots, std::slice::from_ref(&root));
     assert_eq!(
-        AppState::new(file.load().0, None).load_options.data_roots,
+        AppState::new(file.load().0, None).load_options().data_roots,
         vec![vitrine::files::FileRef::Disk(root.clone())]
     );
     h.get_by_label("Data roots").click();

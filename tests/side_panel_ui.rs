@@ -70,5 +70,5 @@ fn sections_remember_being_closed_and_the_tileset_is_saved() {
     open(&mut h, &fixtures.join("pie4_overrides.pie"));
     h.get_by_label_contains("Levels (2)");
     assert!(h.query_by_label_contains("level 2 [Level]").is_none());
-    assert_eq!(h.state().load_options.tileset, Tileset::Urban);
+    assert_eq!(h.state().load_options().tileset, Tileset::Urban);
 }

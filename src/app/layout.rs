@@ -38,6 +38,13 @@ pub fn window_ui(
     egui::Panel::top("menu bar").show(ui, |ui| {
         out.extend(menu_bar_ui(ui, state));
     });
+    if !state.work.idle() {
+        // What runs in the background, for how long, with Cancel; the view below keeps
+        // drawing the document open until the new one is ready.
+        egui::Panel::top("jobs").show(ui, |ui| {
+            out.extend(super::loading::progress_ui(ui, &state.work))
+        });
+    }
     if gallery_shown {
         // The gallery takes the window below the menu bar.
         egui::CentralPanel::default().show(ui, |ui| {

@@ -1,10 +1,16 @@
-//! The viewer's state as plain structs: the open document, the camera, the settings,
-//! messages for the user. Panels read it; only [`super::commands::apply`] changes it.
+//! What the window shows, as plain structs with no window, GPU or clock in them: the open
+//! document and its camera, the settings' owner ([`SettingsStore`]), the gallery, the
+//! panels' and dialogs' state, and the background work under way
+//! ([`super::loading::Work`]). Panels read it and emit commands; [`super::commands::apply`]
+//! routes each command to the part it concerns, and those parts ask for work elsewhere
+//! by returning follow-up commands. The window ([`super::shell`]) owns the GPU view and
+//! the thumbnails' textures' uploads, runs the jobs, and saves the settings when due.
 
-use super::settings::{Settings, SettingsFile};
+use super::settings::{Settings, SettingsFile, SettingsStore};
 use super::timeline::event_models::{ShownEvent, carry_over};
 use super::timeline::playback::Playback;
 use super::toasts::Toasts;
+use crate::check::Finding;
 use crate::files::FileRef;
 use crate::formats::{self, LoadOptions};
 use crate::model::{Model, Pose};
@@ -71,10 +77,8 @@ pub struct AppState {
     pub document: Option<Document>,
     /// The last failed load, if not dismissed.
     pub load_error: Option<LoadFailure>,
-    /// Persisted settings (team colour, background, recent files…).
-    pub settings: Settings,
-    /// Where `settings` is saved (`None`: not saved, e.g. in tests).
-    pub settings_file: Option<SettingsFile>,
+    /// Persisted settings (team colour, background, recent files…) and their saving.
+    pub settings: SettingsStore,
     /// The camera of the 3D view.
     pub camera: Camera,
     /// Width / height of the 3D view (kept up to date by the window), for framing.
@@ -86,8 +90,6 @@ pub struct AppState {
     pub toasts: Toasts,
     /// The "Screenshot…" dialog, when open.
     pub screenshot_dialog: Option<ScreenshotDialog>,
-    /// Loader options (texture roots, PMF rules); follow the settings.
-    pub load_options: LoadOptions,
     /// Selection, hidden nodes, isolate (per document).
     pub inspect: super::inspect::InspectState,
     /// How the view colours surfaces (View ▸ Colour mode).
@@ -107,6 +109,8 @@ pub struct AppState {
     pub help: Option<super::help::HelpTab>,
     /// The gallery of a folder, an archive or dropped files, while open.
     pub gallery: Option<super::gallery::Gallery>,
+    /// Loads, assemblies and listings running in the background.
+    pub work: super::loading::Work,
     /// Counter behind [`Document::generation`].
     next_generation: u64,
 }
@@ -122,7 +126,6 @@ impl AppState {
             assemble,
             document: None,
             load_error: None,
-            settings_file,
             camera: Camera::default(),
             view_aspect: 1.0,
             camera_moved: false,
@@ -131,15 +134,21 @@ impl AppState {
             animation_dialog: None,
             animation_export: None,
             help: None,
-            load_options: settings.load_options(),
             colour_mode: ColourMode::default(),
             checks: Default::default(),
-            settings,
+            settings: SettingsStore::new(settings, settings_file),
             inspect: Default::default(),
             detected_warzone: crate::files::folders::find_warzone2100(),
             gallery: None,
+            work: Default::default(),
             next_generation: 1,
         }
+    }
+
+    /// The loader options (data roots, PMF rules, tileset, PET rotations): the
+    /// settings' own.
+    pub fn load_options(&self) -> LoadOptions {
+        self.settings.load_options()
     }
 
     /// What the renderer needs for this frame.
@@ -169,9 +178,16 @@ impl AppState {
         }
     }
 
-    /// Makes `model` (loaded from `path`) the open document and frames it.
-    /// Opening the file that is already open (a reload) keeps the clip, time and event
-    /// model shown, and the camera if the user moved it.
+    /// Makes `model` (loaded from `path`, with the checks' `findings` on it) the open
+    /// document, as [`AppState::set_document`] does.
+    pub fn show_loaded(&mut self, path: FileRef, model: Model, findings: Vec<Finding>) {
+        self.set_document(path, model);
+        self.checks = super::panels::checks::ChecksState::with_findings(findings);
+    }
+
+    /// Makes `model` (loaded from `path`) the open document and frames it; no checks
+    /// have run on it. Opening the file that is already open (a reload) keeps the clip,
+    /// time and event model shown, and the camera if the user moved it.
     pub fn set_document(&mut self, path: FileRef, model: Model) {
         let pose = Pose::rest(&model);
         let playback = Playback::for_model(&model);
@@ -182,7 +198,7 @@ impl AppState {
         } else {
             super::inspect::InspectState::for_model(&model, generation)
         };
-        self.checks = super::panels::checks::ChecksState::for_file(&path, &self.load_options);
+        self.checks = Default::default();
         let previous = self.document.take().filter(|d| d.path == path);
         let keep_camera = previous.is_some() && self.camera_moved;
         self.document = Some(Document {
@@ -254,16 +270,6 @@ impl AppState {
             if !self.camera_moved {
                 self.frame();
             }
-        }
-    }
-
-    /// Saves the settings if they have a file; a failure becomes a toast.
-    pub fn save_settings(&mut self) {
-        if let Some(file) = &self.settings_file
-            && let Err(e) = file.save(&self.settings)
-        {
-            let msg = format!("Could not save settings to {}: {e}", file.path.display());
-            self.toasts.error(msg);
         }
     }
 }

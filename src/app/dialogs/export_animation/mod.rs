@@ -201,7 +201,6 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
         ExportCommand::Close => {
             if let Some(d) = state.animation_dialog.take() {
                 state.settings.animation = d.options;
-                state.save_settings();
             }
             None
         }
@@ -239,7 +238,6 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
                 Ok(job) => {
                     if let Some(d) = state.animation_dialog.take() {
                         state.settings.animation = d.options;
-                        state.save_settings();
                     }
                     Some(Effect::ExportAnimation(Box::new(job)))
                 }
