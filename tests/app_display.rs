@@ -98,6 +98,7 @@ fn pmf_settings_in_the_panel_reload_the_robot_and_change_its_pose() {
         "radians head {head}"
     );
 
+    h.state_mut().settings.flush().unwrap(); // as the window does within a second
     // Saved, and the next run loads PMF files with it.
     let (saved, warning) = file.load();
     assert_eq!(warning, None);
@@ -267,6 +268,7 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     let found = crate_tex(&h).expect("found under the data root");
     assert!(found.disk_file().starts_with(&root), "{found}");
     h.get_by_label_contains("Textures (3, 2 missing)");
+    h.state_mut().settings.flush().unwrap(); // as the window does within a second
     assert_eq!(file.load().0.data_roots, std::slice::from_ref(&root));
     assert_eq!(
         AppState::new(file.load().0, None).load_options().data_roots,
@@ -279,6 +281,7 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     h.get_by_label("Remove").click();
     h.run();
     assert_eq!(crate_tex(&h), None);
+    h.state_mut().settings.flush().unwrap(); // as the window does within a second
     assert!(file.load().0.data_roots.is_empty());
 }
 

@@ -27,7 +27,7 @@ fn window(settings_file: Option<SettingsFile>) -> (Harness<'static, AppState>, Q
     let queue = Queued::default();
     state.work.set_runner(queue.clone());
     let mut h = app_support::harness(state, 900.0);
-    h.run();
+    h.run_steps(4);
     (h, queue)
 }
 
@@ -35,7 +35,7 @@ fn window(settings_file: Option<SettingsFile>) -> (Harness<'static, AppState>, Q
 fn open_and_finish(h: &mut Harness<'static, AppState>, queue: &Queued, path: &Path) {
     let _ = apply(h.state_mut(), AppCommand::Open(path.into()));
     queue.run_all();
-    h.run();
+    h.run_steps(4);
     assert!(h.state().load_error.is_none(), "{:?}", h.state().load_error);
 }
 
@@ -50,7 +50,7 @@ fn the_old_model_stays_usable_while_the_new_one_loads() {
     assert_eq!(open_file(&h).as_deref(), Some("cube.pie"));
 
     let _ = apply(h.state_mut(), AppCommand::Open(pie("events.pie").into()));
-    h.run();
+    h.run_steps(4);
     // The progress line names the file, the old model is still the document and drawn
     // (its name heads the side panel), and the window still takes commands.
     h.get_by_label_contains("Opening events.pie…");
@@ -66,7 +66,7 @@ fn the_old_model_stays_usable_while_the_new_one_loads() {
     );
 
     assert_eq!(queue.run_all(), 1);
-    h.run();
+    h.run_steps(4);
     assert_eq!(open_file(&h).as_deref(), Some("events.pie"));
     assert!(h.query_by_label_contains("Opening events.pie").is_none());
     assert!(h.query_by_label("Cancel").is_none());
@@ -77,13 +77,13 @@ fn a_second_open_cancels_the_first() {
     let (mut h, queue) = window(None);
     let _ = apply(h.state_mut(), AppCommand::Open(pie("cube.pie").into()));
     let _ = apply(h.state_mut(), AppCommand::Open(pie("events.pie").into()));
-    h.run();
+    h.run_steps(4);
     assert!(h.query_by_label_contains("Opening cube.pie").is_none());
     h.get_by_label_contains("Opening events.pie…");
     // Both jobs still run (a worker cannot be stopped mid-parse); the first one's model
     // is dropped when it arrives.
     assert_eq!(queue.run_all(), 2);
-    h.run();
+    h.run_steps(4);
     assert_eq!(open_file(&h).as_deref(), Some("events.pie"));
     let recent = &h.state().settings.recent_files;
     assert_eq!(recent.len(), 1, "{recent:?}");
@@ -95,12 +95,12 @@ fn cancel_keeps_the_model_that_is_open() {
     let (mut h, queue) = window(None);
     open_and_finish(&mut h, &queue, &pie("cube.pie"));
     let _ = apply(h.state_mut(), AppCommand::Open(pie("events.pie").into()));
-    h.run();
+    h.run_steps(4);
     h.get_by_label("Cancel").click();
-    h.run();
+    h.run_steps(4);
     assert!(h.query_by_label_contains("Opening events.pie").is_none());
     queue.run_all();
-    h.run();
+    h.run_steps(4);
     assert_eq!(open_file(&h).as_deref(), Some("cube.pie"));
     assert!(h.state().load_error.is_none());
 }
@@ -111,13 +111,13 @@ fn a_failed_background_load_keeps_the_old_model_and_shows_the_error() {
     open_and_finish(&mut h, &queue, &pie("cube.pie"));
     let generation = h.state().document.as_ref().unwrap().generation;
     let _ = apply(h.state_mut(), AppCommand::Open(pie("bad_index.pie").into()));
-    h.run();
+    h.run_steps(4);
     assert!(
         h.state().load_error.is_none(),
         "no error before the job ends"
     );
     queue.run_all();
-    h.run();
+    h.run_steps(4);
     let err = h.state().load_error.clone().expect("the load error");
     assert!(err.message.starts_with("bad_index.pie"), "{}", err.message);
     h.get_by_label("Could not open bad_index.pie");
@@ -136,10 +136,10 @@ fn reload_runs_in_the_background_and_keeps_the_camera() {
         h.state().document.as_ref().unwrap().generation,
     );
     let _ = apply(h.state_mut(), AppCommand::Reload);
-    h.run();
+    h.run_steps(4);
     h.get_by_label_contains("Reloading cube.pie…");
     queue.run_all();
-    h.run();
+    h.run_steps(4);
     let doc = h.state().document.as_ref().unwrap();
     assert_ne!(doc.generation, generation, "not reloaded");
     assert_eq!(h.state().camera, camera);
@@ -160,7 +160,7 @@ fn settings_are_not_written_per_frame_of_a_drag() {
             AppCommand::Inspect(InspectCommand::SetNormalLength(len)),
         );
         let _ = apply(h.state_mut(), AppCommand::SetBackground([i, 40, 80]));
-        h.run();
+        h.run_steps(4);
         let now = t0 + std::time::Duration::from_millis(15 * u64::from(i));
         h.state_mut().settings.save_due(now).unwrap();
     }

@@ -316,12 +316,12 @@ fn apply_to_part(
                     h.clamp(1, MAX_SCREENSHOT_SIDE),
                 ]
             });
-            state.screenshot_dialog = None;
+            state.dialogs.screenshot = None;
             Some(Effect::Screenshot(ScreenshotRequest { size, ..req }))
         }
         AppCommand::ShowScreenshotDialog => {
             let [w, h] = state.settings.window_size;
-            state.screenshot_dialog.get_or_insert(ScreenshotDialog {
+            state.dialogs.screenshot.get_or_insert(ScreenshotDialog {
                 width: (w as u32).clamp(1, MAX_SCREENSHOT_SIDE),
                 height: (h as u32).clamp(1, MAX_SCREENSHOT_SIDE),
                 clean: false,
@@ -329,7 +329,7 @@ fn apply_to_part(
             None
         }
         AppCommand::CloseScreenshotDialog => {
-            state.screenshot_dialog = None;
+            state.dialogs.screenshot = None;
             None
         }
         AppCommand::ChooseScreenshotFolder => Some(Effect::PickScreenshotFolder(Some(

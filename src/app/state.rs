@@ -70,6 +70,17 @@ pub struct ScreenshotDialog {
     pub clean: bool,
 }
 
+/// The state of each dialog while it is open: each changes only its own.
+#[derive(Debug, Default)]
+pub struct DialogStates {
+    /// The "Screenshot…" dialog.
+    pub screenshot: Option<ScreenshotDialog>,
+    /// The Export animation dialog.
+    pub animation: Option<super::dialogs::export_animation::AnimationDialog>,
+    /// The Help window's page.
+    pub help: Option<super::help::HelpTab>,
+}
+
 /// Everything the window shows, without any GPU or window object.
 #[derive(Debug)]
 pub struct AppState {
@@ -88,8 +99,8 @@ pub struct AppState {
     pub camera_moved: bool,
     /// Short messages in the corner.
     pub toasts: Toasts,
-    /// The "Screenshot…" dialog, when open.
-    pub screenshot_dialog: Option<ScreenshotDialog>,
+    /// The dialogs' own state (Screenshot…, Export animation, Help).
+    pub dialogs: DialogStates,
     /// Selection, hidden nodes, isolate (per document).
     pub inspect: super::inspect::InspectState,
     /// How the view colours surfaces (View ▸ Colour mode).
@@ -101,12 +112,8 @@ pub struct AppState {
     /// A Warzone 2100 installation found on this machine (`mp` over `base`), offered in
     /// Settings ▸ Data roots.
     pub detected_warzone: Option<Vec<PathBuf>>,
-    /// The Export animation dialog, when open.
-    pub animation_dialog: Option<super::dialogs::export_animation::AnimationDialog>,
     /// The animation export running on its worker thread, if any.
     pub animation_export: Option<super::dialogs::export_animation::RunningExport>,
-    /// The Help window's page, when it is open.
-    pub help: Option<super::help::HelpTab>,
     /// The gallery of a folder, an archive or dropped files, while open.
     pub gallery: Option<super::gallery::Gallery>,
     /// Loads, assemblies and listings running in the background.
@@ -130,10 +137,8 @@ impl AppState {
             view_aspect: 1.0,
             camera_moved: false,
             toasts: Toasts::default(),
-            screenshot_dialog: None,
-            animation_dialog: None,
+            dialogs: DialogStates::default(),
             animation_export: None,
-            help: None,
             colour_mode: ColourMode::default(),
             checks: Default::default(),
             settings: SettingsStore::new(settings, settings_file),

@@ -265,16 +265,6 @@ impl Gallery {
         Gallery::new(Some(source), title, walk)
     }
 
-    /// The gallery of dropped files (folders and archives among them are listed).
-    pub fn of_files(files: &[FileRef]) -> Self {
-        let inputs: Vec<std::path::PathBuf> = files
-            .iter()
-            .map(|f| std::path::PathBuf::from(f.to_string()))
-            .collect();
-        let walk = crate::files::walk::walk(&inputs, crate::formats::is_model_name);
-        Gallery::new(None, format!("{} dropped files", files.len()), walk)
-    }
-
     /// The path shown and filtered on: relative to the source.
     pub fn label(&self, tile: &Tile) -> String {
         if tile.folder.is_empty() || self.source.is_none() {
