@@ -7,65 +7,28 @@
 //!
 //! What the hook knows comes from [`set_adapter`] (the renderer, once it has a device) and
 //! [`processing`] (a guard the CLI and the loaders hold while a file is read; per thread,
-//! so a panic in a loader thread names that thread's file).
+//! so a panic in a loader thread names that thread's file): both kept by
+//! `vitrine_core::crash`, so the loaders and the renderer record them without knowing
+//! of the hook.
 
 use crate::files::{self, EntryKind, FileRef, atomic};
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, Once};
+use std::sync::Once;
+
+pub use vitrine_core::crash::{
+    Processing, adapter, current_file, payload_text, processing, set_adapter,
+};
 
 /// Stem of the report files (`crash-1.txt`, `crash-2.txt`, …).
 pub const REPORT_STEM: &str = "crash";
 /// Records the newest report the user has been offered.
 const SEEN_FILE: &str = "crash-seen";
 
-static ADAPTER: Mutex<Option<String>> = Mutex::new(None);
 static INSTALL: Once = Once::new();
-
-thread_local! {
-    static FILE: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Records the GPU adapter in use (name, backend, driver) for crash reports.
-pub fn set_adapter(description: impl Into<String>) {
-    *ADAPTER.lock().unwrap_or_else(|e| e.into_inner()) = Some(description.into());
-}
-
-/// The GPU adapter recorded by [`set_adapter`], if a device was created (the Help
-/// window's About shows it).
-pub fn adapter() -> Option<String> {
-    ADAPTER.lock().unwrap_or_else(|e| e.into_inner()).clone()
-}
-
-/// The file this thread is working on, until the guard is dropped.
-#[must_use = "the file is recorded only while the guard lives"]
-pub struct Processing(());
-
-/// Records that this thread is now reading or processing `file` (shown in a crash report
-/// and on standard error if a panic happens before the guard is dropped).
-pub fn processing(file: impl std::fmt::Display) -> Processing {
-    FILE.with(|f| f.borrow_mut().push(file.to_string()));
-    Processing(())
-}
-
-impl Drop for Processing {
-    fn drop(&mut self) {
-        FILE.with(|f| f.borrow_mut().pop());
-    }
-}
-
-/// The file this thread is processing, if any.
-pub fn current_file() -> Option<String> {
-    FILE.with(|f| f.borrow().last().cloned())
-}
 
 /// The text of a crash report.
 pub fn report(message: &str, location: Option<String>, backtrace: &str) -> String {
-    let adapter = ADAPTER
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone()
-        .unwrap_or_else(|| "none yet (no GPU device was created)".to_string());
+    let adapter = adapter().unwrap_or_else(|| "none yet (no GPU device was created)".to_string());
     let thread = std::thread::current();
     format!(
         "Vitrine crash report\n\
@@ -91,15 +54,6 @@ pub fn report(message: &str, location: Option<String>, backtrace: &str) -> Strin
 
 fn panic_message(info: &std::panic::PanicHookInfo<'_>) -> String {
     payload_text(info.payload()).unwrap_or_else(|| "(no message)".to_string())
-}
-
-/// The message a panic carried (`panic!("…")` gives a `&str` or a `String`), for the
-/// places that catch one (`catch_unwind`) and report it; `None` for any other payload.
-pub fn payload_text(payload: &(dyn std::any::Any + Send)) -> Option<String> {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
 }
 
 /// Writes `text` as the next `crash-<n>.txt` in `dir` (created if needed).

@@ -1,25 +1,22 @@
-//! Vitrine: a viewer for retro game 3D models.
+//! Vitrine: a viewer for retro game 3D models — the program: the window ([`app`]), the
+//! command line ([`cli`]), crash reports ([`crash`]), desktop integration ([`desktop`])
+//! and the animation export ([`export::animation`]).
 //!
-//! Data flows one way (see `ARCHITECTURE.md`):
-//! bytes → [`formats`] (one pure loader per format) → [`model`] (one format-neutral
-//! scene, plus the pose sampler) → [`render`] (windowless wgpu) → [`app`] (eframe) and
-//! [`cli`].
-
-//!
-//! The pure core ([`formats`], [`model`]) builds without the `gui` feature; the renderer,
-//! the window and the command line need it.
+//! Data flows one way (see `ARCHITECTURE.md`): bytes → [`formats`] (one pure loader per
+//! format) → [`model`] (one format-neutral scene, plus the pose sampler) → [`render`]
+//! (windowless wgpu) → [`app`] (eframe) and [`cli`]. The pure core (`files`, `formats`,
+//! `model`, `wz`, `check`, `export::gltf`) is the `vitrine-core` crate and the renderer
+//! the `vitrine-render` crate, so the compiler holds the layers; they are re-exported
+//! here under their old names.
 
 #[cfg(feature = "gui")]
 pub mod app;
-pub mod check;
 #[cfg(feature = "gui")]
 pub mod cli;
 pub mod crash;
 pub mod desktop;
 pub mod export;
 pub mod files;
-pub mod formats;
-pub mod model;
+pub use vitrine_core::{check, formats, model, wz};
 #[cfg(feature = "gui")]
-pub mod render;
-pub mod wz;
+pub use vitrine_render as render;

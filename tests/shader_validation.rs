@@ -1,10 +1,10 @@
 //! Every WGSL file of the renderer parses and validates with naga (the shader compiler
 //! wgpu uses), with no GPU needed. A failure names the file and shows the span.
 
-/// Every `.wgsl` file under `shaders/` is one the renderer builds (none forgotten).
+/// Every `.wgsl` file under `crates/render/shaders/` is one the renderer builds (none forgotten).
 #[test]
 fn every_shader_file_is_built() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/render/shaders");
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .flatten()

@@ -20,7 +20,7 @@ if [ "${1:-}" != "--inner" ]; then
   for tool in xvfb-run xdotool import convert python3; do
     command -v "$tool" >/dev/null || { echo "xvfb_loading: $tool is not installed" >&2; exit 1; }
   done
-  exec timeout 300 xvfb-run -a -s "-screen 0 ${W}x${H}x24" "$0" --inner "$@"
+  exec timeout 600 xvfb-run -a -s "-screen 0 ${W}x${H}x24" "$0" --inner "$@"
 fi
 shift
 
@@ -98,7 +98,7 @@ for _ in $(seq 1 120); do
 done
 [ "$n" -ge 2 ] || { echo "xvfb_loading: $n captures showed the loading line" >&2; fail=1; }
 
-for _ in $(seq 1 240); do
+for _ in $(seq 1 600); do
   case "$(xdotool getwindowname "$wid")" in *b_big.pie*) break ;; esac
   sleep 0.5
 done

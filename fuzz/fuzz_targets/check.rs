@@ -1,10 +1,10 @@
-//! Fuzz target `check`: see `vitrine::check::fuzzing` for what is checked.
+//! Fuzz target `check`: see `vitrine_core::check::fuzzing` for what is checked.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(finding) = vitrine::check::fuzzing::run(data) {
+    if let Err(finding) = vitrine_core::check::fuzzing::run(data) {
         panic!("{finding}");
     }
 });

@@ -1,8 +1,8 @@
-//! Fuzz target `pet_group`: see `vitrine::formats::fuzzing` for what is checked.
+//! Fuzz target `pet_group`: see `vitrine_core::formats::fuzzing` for what is checked.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use vitrine::formats::fuzzing::{Target, run};
+use vitrine_core::formats::fuzzing::{Target, run};
 
 fuzz_target!(|data: &[u8]| {
     if let Err(finding) = run(Target::PetGroup, data) {

@@ -61,9 +61,9 @@ pub struct Assembled {
 #[derive(Debug)]
 pub enum Outcome {
     /// A model file.
-    File(LoadedFile),
+    File(Box<LoadedFile>),
     /// A Warzone 2100 assembly.
-    Assembly(Assembled),
+    Assembly(Box<Assembled>),
 }
 
 /// A gallery listing: the folder or archive (`None`: dropped files) and its walk.
@@ -145,11 +145,11 @@ pub fn load(state: &mut AppState, path: FileRef, purpose: Purpose) {
             };
             (model, findings)
         });
-        Outcome::File(LoadedFile {
+        Outcome::File(Box::new(LoadedFile {
             path,
             purpose,
             result,
-        })
+        }))
     });
 }
 
@@ -183,11 +183,11 @@ pub fn assemble(
         };
         let path = FileRef::Disk(design.to_line().into());
         let result = result.map(|a| (a, check_file(&path, &options)));
-        Outcome::Assembly(Assembled {
+        Outcome::Assembly(Box::new(Assembled {
             design,
             remember,
             result,
-        })
+        }))
     });
 }
 
@@ -218,9 +218,9 @@ pub fn list(state: &mut AppState, source: Option<FileRef>, files: Vec<FileRef>) 
 /// commands (the gallery's part of a tile click).
 pub fn finish(state: &mut AppState, outcome: Outcome) -> Vec<AppCommand> {
     match outcome {
-        Outcome::File(f) => finish_file(state, f),
+        Outcome::File(f) => finish_file(state, *f),
         Outcome::Assembly(a) => {
-            finish_assembly(state, a);
+            finish_assembly(state, *a);
             Vec::new()
         }
     }

@@ -1,10 +1,13 @@
-//! What the window shows, as plain structs with no window, GPU or clock in them: the open
-//! document and its camera, the settings' owner ([`SettingsStore`]), the gallery, the
-//! panels' and dialogs' state, and the background work under way
-//! ([`super::loading::Work`]). Panels read it and emit commands; [`super::commands::apply`]
-//! routes each command to the part it concerns, and those parts ask for work elsewhere
-//! by returning follow-up commands. The window ([`super::shell`]) owns the GPU view and
-//! the thumbnails' textures' uploads, runs the jobs, and saves the settings when due.
+//! What the window shows, as plain structs with no window, GPU object or clock in them:
+//! the open document and its camera, the settings' owner ([`SettingsStore`]: written a
+//! second after a change and on close, never per frame), the gallery, the panels' and
+//! each dialog's own state ([`DialogStates`]), and the background work under way
+//! ([`super::loading::Work`]: loads, assemblies, listings, with the checks). Panels read
+//! it and emit commands; [`super::commands::apply`] routes each to the part it concerns,
+//! and a part that needs another to act returns follow-up commands. The window
+//! ([`super::shell`]) owns the wgpu device and the GPU view, runs the jobs on threads and
+//! saves the settings when due. Not yet moved out: the running animation export's worker
+//! and the gallery's thumbnail worker and egui textures (in [`super::gallery::Gallery`]).
 
 use super::settings::{Settings, SettingsFile, SettingsStore};
 use super::timeline::event_models::{ShownEvent, carry_over};
@@ -81,7 +84,8 @@ pub struct DialogStates {
     pub help: Option<super::help::HelpTab>,
 }
 
-/// Everything the window shows, without any GPU or window object.
+/// Everything the window shows, and the workers and thumbnail textures behind it (the
+/// wgpu device and the eframe window are the shell's).
 #[derive(Debug)]
 pub struct AppState {
     /// The open model, if any.
@@ -174,7 +178,7 @@ impl AppState {
             grid_unit: self
                 .document
                 .as_ref()
-                .and_then(|d| crate::render::inspect::format_grid_unit(&d.model)),
+                .and_then(|d| d.model.format.grid_unit()),
             colour_mode: self.colour_mode,
             highlight: self
                 .inspect_current()

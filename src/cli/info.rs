@@ -54,14 +54,14 @@ impl InfoArgs {
 #[derive(Debug, Clone, Default, Args)]
 pub struct PmfArgs {
     /// PMF rotation units [default: degrees].
-    #[arg(long = "pmf-units", value_enum, value_name = "UNITS")]
+    #[arg(long = "pmf-units", value_parser = super::choice::parser::<RotationUnits>(), value_name = "UNITS")]
     pub units: Option<RotationUnits>,
     /// PMF Euler order, first-applied axis first [default: xyz, i.e. R = Rz·Ry·Rx].
-    #[arg(long = "pmf-euler", value_enum, value_name = "ORDER")]
+    #[arg(long = "pmf-euler", value_parser = super::choice::parser::<EulerOrder>(), value_name = "ORDER")]
     pub euler: Option<EulerOrder>,
     /// Whether a PMF frame's root position replaces or adds to the root piece's
     /// translation [default: replace].
-    #[arg(long = "pmf-root", value_enum, value_name = "MODE")]
+    #[arg(long = "pmf-root", value_parser = super::choice::parser::<RootMode>(), value_name = "MODE")]
     pub root: Option<RootMode>,
 }
 

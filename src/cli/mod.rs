@@ -9,6 +9,7 @@
 pub mod animate;
 pub mod assemble;
 pub mod check;
+mod choice;
 pub mod desktop;
 pub mod export;
 pub mod info;

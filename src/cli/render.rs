@@ -51,7 +51,7 @@ pub struct RenderArgs {
     #[arg(long)]
     pub transparent: bool,
     /// Camera direction.
-    #[arg(long, value_enum, ignore_case = true, default_value = "iso")]
+    #[arg(long, value_parser = super::choice::parser::<ViewPreset>(), ignore_case = true, default_value = "iso")]
     pub view: ViewPreset,
     /// Background colour as #RRGGBB.
     #[arg(long, value_parser = parse_colour)]
@@ -62,7 +62,7 @@ pub struct RenderArgs {
     #[arg(
         long = "colour-mode",
         alias = "color-mode",
-        value_enum,
+        value_parser = super::choice::parser::<ColourMode>(),
         default_value = "textured"
     )]
     pub colour_mode: ColourMode,

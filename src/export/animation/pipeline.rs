@@ -156,7 +156,7 @@ pub fn frame_camera(
     let aspect = size.0 as f32 / size.1.max(1) as f32;
     let pose = Pose::sample(model, plan.clip(), plan.time(0), view.team);
     let mut view = view.clone();
-    view.grid_unit = crate::render::inspect::format_grid_unit(model);
+    view.grid_unit = model.format.grid_unit();
     let points = framing_points(model, plan.clip(), &pose, &view);
     let mut camera = view.camera;
     match plan.motion {
@@ -187,7 +187,7 @@ pub fn export(
     let (w, h) = job.size;
     let mut view = job.view.clone();
     if view.grid_unit.is_none() {
-        view.grid_unit = crate::render::inspect::format_grid_unit(&job.model);
+        view.grid_unit = job.model.format.grid_unit();
     }
     let mut scene = SceneRenderer::with_samples(device, queue, job.samples);
     scene.set_model(device, queue, &job.model);

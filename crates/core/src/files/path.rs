@@ -1,0 +1,324 @@
+//! [`FileRef`]: a file or folder on disk or inside a zip archive, and the
+//! `archive.wz!/path/inside` syntax that names one on the command line.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Separates an archive's path from the path of an entry inside it:
+/// `mods/tanks.wz!/components/bodies/drlbod01.pie`.
+pub const ARCHIVE_SEPARATOR: &str = "!/";
+
+/// File extensions read as zip archives (Warzone 2100 mods and data, plain zips).
+pub const ARCHIVE_EXTENSIONS: &[&str] = &["wz", "zip"];
+
+/// A file or folder Vitrine can read: on disk, or an entry of a zip archive.
+///
+/// Entry paths use `/`, have no leading `/`, no `.` or `..` components, and keep the
+/// archive's own spelling; `""` is the archive's root folder.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum FileRef {
+    /// A file or folder on disk.
+    Disk(PathBuf),
+    /// A file or folder inside the zip archive at `archive`.
+    Entry {
+        /// The archive on disk.
+        archive: PathBuf,
+        /// The path inside it (`components/bodies/drlbod01.pie`; `""` = the root).
+        path: String,
+    },
+}
+
+/// Whether `path` names a zip archive by its extension.
+pub fn is_archive_path(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| ARCHIVE_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+}
+
+impl FileRef {
+    /// Reads a command-line or settings path: `a.wz!/x/y.pie` is an entry, `a.wz` (an
+    /// archive file) is the archive's root folder, anything else a path on disk.
+    pub fn parse(arg: &Path) -> FileRef {
+        if let Some(s) = arg.to_str() {
+            let mut search = 0;
+            while let Some(i) = s[search..].find('!').map(|i| i + search) {
+                let (archive, rest) = (&s[..i], &s[i + 1..]);
+                let archive = Path::new(archive);
+                if (rest.starts_with('/') || rest.starts_with('\\') || rest.is_empty())
+                    && is_archive_path(archive)
+                {
+                    return FileRef::Entry {
+                        archive: archive.to_path_buf(),
+                        path: normalise_entry(rest.trim_start_matches(['/', '\\']))
+                            .unwrap_or_default(),
+                    };
+                }
+                search = i + 1;
+            }
+        }
+        if is_archive_path(arg) && arg.is_file() {
+            return FileRef::Entry {
+                archive: arg.to_path_buf(),
+                path: String::new(),
+            };
+        }
+        FileRef::Disk(arg.to_path_buf())
+    }
+
+    /// The archive root folder of the archive at `archive`.
+    pub fn archive_root(archive: &Path) -> FileRef {
+        FileRef::Entry {
+            archive: archive.to_path_buf(),
+            path: String::new(),
+        }
+    }
+
+    /// The last component (`drlbod01.pie`); an archive root gives the archive's name.
+    pub fn file_name(&self) -> String {
+        match self {
+            FileRef::Disk(p) => super::file_name(p),
+            FileRef::Entry { archive, path } if path.is_empty() => super::file_name(archive),
+            FileRef::Entry { path, .. } => path.rsplit('/').next().unwrap_or(path).to_string(),
+        }
+    }
+
+    /// The file name without its last extension.
+    pub fn stem(&self) -> String {
+        let name = self.file_name();
+        match name.rfind('.') {
+            Some(i) if i > 0 => name[..i].to_string(),
+            _ => name,
+        }
+    }
+
+    /// The lower-case extension, without the dot.
+    pub fn extension(&self) -> Option<String> {
+        let name = self.file_name();
+        let i = name.rfind('.')?;
+        (i > 0).then(|| name[i + 1..].to_ascii_lowercase())
+    }
+
+    /// The folder this is in: for an entry, the folder inside the archive (the archive's
+    /// root has none); on disk, the parent path (`.` for a bare name).
+    pub fn parent(&self) -> Option<FileRef> {
+        match self {
+            FileRef::Disk(p) => {
+                let parent = p.parent()?;
+                Some(FileRef::Disk(if parent.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    parent.to_path_buf()
+                }))
+            }
+            FileRef::Entry { path, .. } if path.is_empty() => None,
+            FileRef::Entry { archive, path } => Some(FileRef::Entry {
+                archive: archive.clone(),
+                path: path.rsplit_once('/').map(|(d, _)| d).unwrap_or("").into(),
+            }),
+        }
+    }
+
+    /// `self` and each of its ancestors, innermost first (inside an archive: up to its
+    /// root, not beyond).
+    pub(crate) fn ancestors(&self) -> Vec<FileRef> {
+        let mut out = vec![self.clone()];
+        while let Some(p) = out.last().and_then(FileRef::parent) {
+            if out.last() == Some(&p) {
+                break;
+            }
+            out.push(p);
+        }
+        out
+    }
+
+    /// A child of this folder: `name` may hold several `/`-separated components.
+    pub fn join(&self, name: &str) -> FileRef {
+        match self {
+            FileRef::Disk(p) => FileRef::Disk(p.join(name)),
+            FileRef::Entry { archive, path } => {
+                let name = name.trim_matches('/');
+                FileRef::Entry {
+                    archive: archive.clone(),
+                    path: if path.is_empty() {
+                        name.to_string()
+                    } else if name.is_empty() {
+                        path.clone()
+                    } else {
+                        format!("{path}/{name}")
+                    },
+                }
+            }
+        }
+    }
+
+    /// The path on disk, for a file that is not inside an archive.
+    pub fn as_disk(&self) -> Option<&Path> {
+        match self {
+            FileRef::Disk(p) => Some(p),
+            FileRef::Entry { .. } => None,
+        }
+    }
+
+    /// The file on disk that holds this one: itself, or its archive (what a file watcher
+    /// watches).
+    pub fn disk_file(&self) -> &Path {
+        match self {
+            FileRef::Disk(p) => p,
+            FileRef::Entry { archive, .. } => archive,
+        }
+    }
+
+    /// The path relative to `base` (a folder that contains it), with `/` separators;
+    /// `None` when `base` does not contain it.
+    pub fn relative_to(&self, base: &FileRef) -> Option<String> {
+        match (self, base) {
+            (FileRef::Disk(p), FileRef::Disk(b)) => {
+                let rel = p.strip_prefix(b).ok()?;
+                Some(
+                    rel.components()
+                        .map(|c| c.as_os_str().to_string_lossy())
+                        .collect::<Vec<_>>()
+                        .join("/"),
+                )
+            }
+            (
+                FileRef::Entry { archive, path },
+                FileRef::Entry {
+                    archive: a2,
+                    path: base,
+                },
+            ) if archive == a2 => {
+                if base.is_empty() {
+                    Some(path.clone())
+                } else {
+                    path.strip_prefix(base.as_str())?
+                        .strip_prefix('/')
+                        .map(str::to_string)
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for FileRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileRef::Disk(p) => write!(f, "{}", p.display()),
+            FileRef::Entry { archive, path } => {
+                write!(f, "{}{ARCHIVE_SEPARATOR}{path}", archive.display())
+            }
+        }
+    }
+}
+
+impl From<PathBuf> for FileRef {
+    fn from(p: PathBuf) -> FileRef {
+        FileRef::Disk(p)
+    }
+}
+
+impl From<&Path> for FileRef {
+    fn from(p: &Path) -> FileRef {
+        FileRef::Disk(p.to_path_buf())
+    }
+}
+
+/// An archive entry's name as stored (`\` or `/` separated) → Vitrine's form; `None` for
+/// names that climb out of the archive (`..`) or are absolute (`/x`, `C:`), which are
+/// ignored (the game would not read them either, and nothing is ever written from them).
+pub fn normalise_entry(name: &str) -> Option<String> {
+    if name.starts_with(['/', '\\']) {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for (i, c) in name.split(['/', '\\']).enumerate() {
+        match c {
+            "" | "." => {}
+            ".." => return None,
+            c if i == 0 && c.len() == 2 && c.ends_with(':') => return None,
+            c => parts.push(c),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_archive_paths() {
+        let cases: &[(&str, FileRef)] = &[
+            (
+                "mods/tanks.wz!/components/bodies/drlbod01.pie",
+                FileRef::Entry {
+                    archive: "mods/tanks.wz".into(),
+                    path: "components/bodies/drlbod01.pie".into(),
+                },
+            ),
+            (
+                "C:\\Mods\\x.ZIP!\\a\\b.pie",
+                FileRef::Entry {
+                    archive: "C:\\Mods\\x.ZIP".into(),
+                    path: "a/b.pie".into(),
+                },
+            ),
+            ("odd!name/x.pie", FileRef::Disk("odd!name/x.pie".into())),
+            ("plain/file.pie", FileRef::Disk("plain/file.pie".into())),
+            (
+                "a.wz!/",
+                FileRef::Entry {
+                    archive: "a.wz".into(),
+                    path: String::new(),
+                },
+            ),
+        ];
+        for (arg, want) in cases {
+            assert_eq!(&FileRef::parse(Path::new(arg)), want, "{arg}");
+        }
+    }
+
+    #[test]
+    fn display_round_trips() {
+        let f = FileRef::Entry {
+            archive: "m.wz".into(),
+            path: "texpages/page-1.png".into(),
+        };
+        assert_eq!(f.to_string(), "m.wz!/texpages/page-1.png");
+        assert_eq!(FileRef::parse(Path::new(&f.to_string())), f);
+    }
+
+    #[test]
+    fn names_and_parents() {
+        let f = FileRef::parse(Path::new("m.wz!/components/bodies/Body.PIE"));
+        assert_eq!(f.file_name(), "Body.PIE");
+        assert_eq!(f.stem(), "Body");
+        assert_eq!(f.extension().as_deref(), Some("pie"));
+        let names: Vec<String> = f.ancestors().iter().map(|a| a.to_string()).collect();
+        assert_eq!(
+            names,
+            [
+                "m.wz!/components/bodies/Body.PIE",
+                "m.wz!/components/bodies",
+                "m.wz!/components",
+                "m.wz!/"
+            ]
+        );
+        assert_eq!(
+            f.relative_to(&FileRef::archive_root(Path::new("m.wz")))
+                .as_deref(),
+            Some("components/bodies/Body.PIE")
+        );
+    }
+
+    #[test]
+    fn hostile_entry_names_are_refused() {
+        assert_eq!(normalise_entry("../../etc/passwd"), None);
+        assert_eq!(normalise_entry("a/../../b"), None);
+        assert_eq!(normalise_entry("C:/windows/x.pie"), None);
+        assert_eq!(normalise_entry("/abs/x.pie"), None);
+        assert_eq!(normalise_entry("a\\b.pie").as_deref(), Some("a/b.pie"));
+    }
+}

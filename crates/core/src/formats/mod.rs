@@ -1,0 +1,180 @@
+//! One pure loader per format: bytes in, [`Model`] or [`LoadError`] out. No GPU, no UI.
+//!
+//! [`load`] is the edge: it asks [`crate::files`] for the bytes (a loose file or an
+//! archive entry), picks the loader by extension (checking the magic where there is one),
+//! then resolves texture and event files through the same module ([`resolve`]). No code
+//! under `formats/` touches the file system itself.
+
+mod error;
+pub mod fuzzing;
+pub mod pet;
+pub mod pie;
+pub mod pmf;
+pub mod reader;
+pub mod resolve;
+pub mod text;
+pub mod texture;
+pub mod tpm;
+
+pub use error::{ErrorKind, LoadError};
+
+use crate::files::FileRef;
+use crate::model::{Format, Model};
+use std::path::Path;
+
+/// Options a user can change that affect loading.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// Data roots, searched in order after the model's own folder for textures, event
+    /// models and game data: folders or archive roots (a Warzone 2100 mod over `mp.wz`
+    /// over `base`, a Trespasser data root, a PangYa texture folder).
+    pub data_roots: Vec<FileRef>,
+    /// PMF transform rules the format leaves unstated (units, Euler order, root mode).
+    pub pmf: pmf::PmfOptions,
+    /// The Warzone 2100 tileset whose texture pages PIE models are drawn with.
+    pub tileset: pie::Tileset,
+    /// How PET ANIM rotation keys are read.
+    pub pet_rotations: pet::PetRotations,
+}
+
+/// Picks the format from a file name's extension (case-insensitive).
+pub fn format_for_path(path: &Path) -> Option<Format> {
+    format_for_name(&path.file_name()?.to_string_lossy())
+}
+
+/// Picks the format from a file name's extension (case-insensitive).
+pub fn format_for_name(name: &str) -> Option<Format> {
+    let (_, ext) = name.rsplit_once('.')?;
+    let ext = ext.to_ascii_lowercase();
+    match ext.as_str() {
+        "pie" => Some(Format::Pie),
+        "pmf" => Some(Format::Pmf),
+        "pet" | "apet" | "bpet" | "mpet" => Some(Format::Pet),
+        "tpm" => Some(Format::Tpm),
+        _ => None,
+    }
+}
+
+/// Whether `path` names a file any loader reads (by extension).
+pub fn is_model_path(path: &Path) -> bool {
+    format_for_path(path).is_some()
+}
+
+/// Whether a file name is one any loader reads (by extension): the filter for
+/// [`crate::files::walk::walk`].
+pub fn is_model_name(name: &str) -> bool {
+    format_for_name(name).is_some()
+}
+
+/// Parses `bytes` as `format` without touching the file system (textures stay
+/// unresolved). `name` is used in messages only.
+pub fn parse(
+    format: Format,
+    bytes: &[u8],
+    name: &str,
+    options: &LoadOptions,
+) -> Result<Model, LoadError> {
+    let result = match format {
+        Format::Pie => pie::parse_for(bytes, options.tileset),
+        Format::Pmf => pmf::parse(bytes, &options.pmf),
+        Format::Tpm => tpm::parse(bytes),
+        Format::Pet => pet::parse(bytes, name).map(|mut m| {
+            pet::apply_rotations(&mut m, options.pet_rotations);
+            m
+        }),
+    };
+    let mut model = result.map_err(|e| e.in_file(name))?;
+    warn_overflowing_nodes(&mut model);
+    Ok(model)
+}
+
+/// Warns about nodes whose rest transform, composed with their parents', overflows
+/// (finite values too large to draw, e.g. a 1e28 scale under another): the pose sampler
+/// hides them rather than handing the renderer infinite matrices.
+pub(crate) fn warn_overflowing_nodes(model: &mut Model) {
+    let pose = crate::model::Pose::rest(model);
+    let names: Vec<String> = model
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|&(i, n)| !pose.visible[i] && n.parent.is_none_or(|p| pose.visible[p]))
+        .map(|(_, n)| n.name.clone())
+        .collect();
+    for name in names {
+        model.warn(
+            crate::model::Location::File,
+            format!(
+                "node {name:?}: its rest transform is too large to draw (it overflows once \
+                 combined with its parents'); it and its children are hidden"
+            ),
+        );
+    }
+}
+
+/// Reads, parses and resolves the model at `path` (a plain path, or `a.wz!/x/y.pie`).
+pub fn load_path(path: &Path, options: &LoadOptions) -> Result<Model, LoadError> {
+    load(&FileRef::parse(path), options)
+}
+
+/// Reads, parses and resolves the model `file` (loose or inside an archive).
+pub fn load(file: &FileRef, options: &LoadOptions) -> Result<Model, LoadError> {
+    load_with(&mut resolve::Resolver::new(), file, options)
+}
+
+/// [`load`] with a caller-owned [`resolve::Resolver`], so a batch lists each texture
+/// folder once.
+pub fn load_with(
+    resolver: &mut resolve::Resolver,
+    file: &FileRef,
+    options: &LoadOptions,
+) -> Result<Model, LoadError> {
+    let _processing = crate::crash::processing(file);
+    let name = file.file_name();
+    let format = format_for_name(&name).ok_or_else(|| {
+        LoadError::new(
+            ErrorKind::Unsupported,
+            crate::model::Location::File,
+            "not a model file this viewer reads (.pie, .pmf, .pet/.apet/.bpet/.mpet, .tpm)",
+        )
+        .in_file(&name)
+    })?;
+    let mut model = if format == Format::Pet {
+        // PET characters span several files (skeleton, parts, animations).
+        pet::assemble::load(file, options)?
+    } else {
+        let bytes = read_file(file).map_err(|e| e.in_file(&name))?;
+        parse(format, &bytes, &name, options)?
+    };
+    if format == Format::Pmf {
+        pmf::attach_sidecar(&mut model, file, options);
+    }
+    if format == Format::Pet {
+        // (`parse` already did this for the other formats.)
+        warn_overflowing_nodes(&mut model);
+    }
+    resolve::resolve_model_with(resolver, &mut model, file, options);
+    model.validate().map_err(|msg| {
+        LoadError::new(
+            ErrorKind::Invalid,
+            crate::model::Location::File,
+            format!("internal: loader produced an invalid model: {msg}"),
+        )
+        .in_file(&name)
+    })?;
+    Ok(model)
+}
+
+/// Reads a whole file (loose or an archive entry), refusing anything over
+/// [`crate::files::MAX_FILE_BYTES`], folders, pipes and devices.
+pub(crate) fn read_file(file: &FileRef) -> Result<Vec<u8>, LoadError> {
+    crate::files::read(file).map_err(|e| {
+        let kind = match e.kind() {
+            std::io::ErrorKind::FileTooLarge => ErrorKind::CountTooLarge,
+            _ => ErrorKind::Io,
+        };
+        // The caller names the file (`in_file`); keep only what else the error says.
+        let msg = e.to_string();
+        let msg = msg.strip_prefix(&format!("{file}: ")).unwrap_or(&msg);
+        LoadError::new(kind, crate::model::Location::File, msg)
+    })
+}

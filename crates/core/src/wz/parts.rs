@@ -1,0 +1,88 @@
+//! Finding and loading the part files the stats name.
+//!
+//! The game's `modelGet()` (imd.cpp) lower-cases a model name and tries these folders in
+//! order, each through the whole search path (a mod before `mp` before `base`): folder
+//! first, then layer. The same order is used here, matching case-insensitively.
+
+use crate::files::{FileRef, Lookup};
+use crate::formats::{self, LoadError, LoadOptions};
+use crate::model::Model;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Where Warzone 2100 keeps models, in the order the game searches them (one list, shared
+/// with the loader's event-model lookup).
+pub(crate) use crate::formats::resolve::WZ_MODEL_DIRS as MODEL_DIRS;
+
+/// Finds model files by name through a stack of data roots, caching folder listings.
+#[derive(Debug, Default)]
+pub struct PartFinder {
+    roots: Vec<FileRef>,
+    lookup: Lookup,
+    loaded: HashMap<String, Result<(FileRef, Arc<Model>), String>>,
+}
+
+impl PartFinder {
+    /// A finder over `roots` (first wins).
+    pub fn new(roots: &[FileRef]) -> Self {
+        PartFinder {
+            roots: roots.to_vec(),
+            lookup: Lookup::new(),
+            loaded: HashMap::new(),
+        }
+    }
+
+    /// The data roots searched.
+    pub fn roots(&self) -> &[FileRef] {
+        &self.roots
+    }
+
+    /// The file named `name` (any case; any folder part of `name` is ignored, as the game
+    /// does), or `None`.
+    pub fn find(&mut self, name: &str) -> Option<FileRef> {
+        let bare = name.rsplit(['/', '\\']).next()?.trim();
+        if bare.is_empty() {
+            return None;
+        }
+        for dir in MODEL_DIRS {
+            let mut components: Vec<&str> = dir.split('/').collect();
+            components.push(bare);
+            for root in &self.roots {
+                if let Some(f) = self.lookup.walk(root, &components) {
+                    return Some(f);
+                }
+            }
+        }
+        None
+    }
+
+    /// Finds and loads the part `name` once (later calls share the loaded model); the
+    /// error says whether the file is missing or what is wrong in it.
+    pub fn load(&mut self, name: &str) -> Result<(FileRef, Arc<Model>), String> {
+        let key = name.to_ascii_lowercase();
+        if let Some(r) = self.loaded.get(&key) {
+            return r.clone();
+        }
+        let r = match self.find(name) {
+            None => Err(format!(
+                "{name} not found in the data roots ({})",
+                MODEL_DIRS.join(", ")
+            )),
+            Some(f) => load_part(&f, &self.roots)
+                .map(|m| (f, Arc::new(m)))
+                .map_err(|e| e.to_string()),
+        };
+        self.loaded.insert(key, r.clone());
+        r
+    }
+}
+
+/// Loads one part file; its textures and event models resolve against the data roots
+/// (so a part inside `mp.wz` finds its texture pages in `base`).
+pub(crate) fn load_part(file: &FileRef, roots: &[FileRef]) -> Result<Model, LoadError> {
+    let options = LoadOptions {
+        data_roots: roots.to_vec(),
+        ..LoadOptions::default()
+    };
+    formats::load(file, &options)
+}

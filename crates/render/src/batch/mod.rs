@@ -1,0 +1,528 @@
+//! The thumbnail pipeline shared by `vitrine render DIR` and the window's gallery: many
+//! models to pictures of one size, with the stages overlapped across the cores.
+//!
+//! ```text
+//!  JobQueue ─► prepare × N ─(bounded)─► render (one thread, one SceneRenderer) ─► Rendered
+//!             parse + resolve,           upload the pre-decoded pages, draw,       (caller:
+//!             decode new texture pages   read back                                 PNG, tiles)
+//! ```
+//!
+//! - **Prepare** threads (one per core) take jobs from a [`JobQueue`] — which the gallery
+//!   re-orders so the visible tiles come first — load the model with the caller's loader
+//!   and decode each texture page the batch has not seen yet (claimed once across
+//!   threads, keyed by file and [`Stamp`], so an edited page is decoded again).
+//! - **Render**: one thread owns the [`SceneRenderer`] and the [`RenderTarget`] (wgpu
+//!   work is submitted from one place); decoded pages are handed to its texture cache, so
+//!   it only uploads. Channels between stages are bounded: memory stays flat however long
+//!   the batch.
+//! - What happens to the picture (PNG encoding, the gallery's tiles and disk cache) is the
+//!   caller's: it reads [`Rendered`] from [`Batch::results`], on its own thread.
+//!
+//! The loader is the caller's (this module never parses a file format); a panic in a
+//! loader or in the renderer becomes that job's error, and the batch goes on.
+//!
+//! Not here: ordering of results (they come in completion order, each with its job id),
+//! animation of the thumbnails.
+
+mod slot;
+
+use super::{RenderTarget, SceneRenderer, ViewSettings, framing_points};
+use slot::Slot;
+use std::collections::{HashSet, VecDeque};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Condvar, Mutex};
+use vitrine_core::files::{FileRef, Stamp};
+use vitrine_core::model::{Model, Pose};
+
+/// One model to draw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    /// The caller's id for it (results carry it back).
+    pub id: u64,
+    /// The model file.
+    pub file: FileRef,
+}
+
+/// What a loader makes of a job's file.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The model.
+    pub model: Model,
+    /// Pose it at (clip, seconds) instead of the rest pose.
+    pub at: Option<(usize, f32)>,
+}
+
+/// What the prepare stage made of a job.
+#[derive(Debug)]
+pub enum Step {
+    /// A model to draw.
+    Draw(Box<Loaded>),
+    /// The picture is already known (the gallery's disk cache): nothing to draw.
+    Ready(image::RgbaImage),
+}
+
+/// A finished job.
+#[derive(Debug)]
+pub struct Rendered {
+    /// The job's id.
+    pub id: u64,
+    /// The job's file.
+    pub file: FileRef,
+    /// The picture, or why there is none (the loader's message, a crash, a readback
+    /// failure).
+    pub image: Result<image::RgbaImage, String>,
+    /// The loader's diagnostics and the renderer's warnings (textures that do not decode).
+    pub warnings: Vec<String>,
+    /// The texture files the model uses (with their versions when drawn): what a cache of
+    /// this picture depends on.
+    pub textures: Vec<(FileRef, Stamp)>,
+    /// Whether it was drawn now (not [`Step::Ready`]).
+    pub drawn: bool,
+}
+
+/// How the batch draws.
+#[derive(Debug, Clone)]
+pub struct BatchOptions {
+    /// Picture size in pixels.
+    pub size: (u32, u32),
+    /// Camera direction, team, background, overlays… (the camera is framed per model).
+    pub view: ViewSettings,
+    /// Prepare threads (at least 1); [`default_prepare_threads`] by default.
+    pub prepare_threads: usize,
+    /// Finished pictures that may wait for the caller before rendering pauses.
+    pub results_capacity: usize,
+    /// Samples per pixel ([`crate::SAMPLE_COUNTS`]; 4 by default).
+    pub samples: u32,
+}
+
+impl BatchOptions {
+    /// Pictures of `size` drawn with `view`, one prepare thread per core.
+    pub fn new(size: (u32, u32), view: ViewSettings) -> BatchOptions {
+        BatchOptions {
+            size,
+            view,
+            prepare_threads: default_prepare_threads(),
+            results_capacity: 8,
+            samples: crate::MSAA_SAMPLES,
+        }
+    }
+}
+
+/// One prepare thread per core (the render thread mostly waits on the GPU or, with a
+/// software rasteriser, uses its own worker threads).
+pub(crate) fn default_prepare_threads() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().clamp(1, 8))
+}
+
+#[derive(Debug, Default)]
+struct QueueState {
+    jobs: VecDeque<Job>,
+    closed: bool,
+}
+
+/// The jobs waiting for a prepare thread; shared with the caller, who may add jobs,
+/// move some to the front and close it.
+#[derive(Debug, Clone, Default)]
+pub struct JobQueue {
+    inner: Arc<(Mutex<QueueState>, Condvar)>,
+}
+
+impl JobQueue {
+    fn state(&self) -> std::sync::MutexGuard<'_, QueueState> {
+        self.inner.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Adds jobs at the back.
+    pub fn push(&self, jobs: impl IntoIterator<Item = Job>) {
+        self.state().jobs.extend(jobs);
+        self.inner.1.notify_all();
+    }
+
+    /// Moves the waiting jobs for which `first` holds to the front, keeping the order
+    /// within each part (the gallery: the tiles on screen).
+    pub fn prioritise(&self, first: impl Fn(&Job) -> bool) {
+        let mut s = self.state();
+        let (mut front, back): (VecDeque<Job>, VecDeque<Job>) =
+            s.jobs.drain(..).partition(|j| first(j));
+        front.extend(back);
+        s.jobs = front;
+    }
+
+    /// Drops waiting jobs for which `drop` holds.
+    pub fn remove(&self, drop: impl Fn(&Job) -> bool) {
+        self.state().jobs.retain(|j| !drop(j));
+    }
+
+    /// Jobs not yet taken by a prepare thread.
+    pub fn len(&self) -> usize {
+        self.state().jobs.len()
+    }
+
+    /// Whether no job waits.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// No more jobs will come: the threads end once the queue is empty.
+    pub fn close(&self) {
+        self.state().closed = true;
+        self.inner.1.notify_all();
+    }
+
+    /// Drops waiting jobs and closes: the batch ends after the jobs under way.
+    pub fn cancel(&self) {
+        let mut s = self.state();
+        s.jobs.clear();
+        s.closed = true;
+        self.inner.1.notify_all();
+    }
+
+    /// The next job; `None` once closed and empty.
+    fn pop(&self) -> Option<Job> {
+        let mut s = self.state();
+        loop {
+            if let Some(j) = s.jobs.pop_front() {
+                return Some(j);
+            }
+            if s.closed {
+                return None;
+            }
+            s = self.inner.1.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// A running batch: its queue and its results.
+#[derive(Debug)]
+pub struct Batch {
+    /// Where jobs go (close it when all are pushed, or the batch runs until dropped).
+    pub queue: JobQueue,
+    /// Finished jobs, in completion order; ends when the queue is closed and drained.
+    pub results: Receiver<Rendered>,
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        self.queue.cancel();
+    }
+}
+
+/// A job after the prepare stage.
+struct Prepared {
+    job: Job,
+    loaded: Result<Step, String>,
+    pages: Vec<(FileRef, Stamp, Result<image::RgbaImage, String>)>,
+}
+
+/// The device a batch draws on.
+#[derive(Debug, Clone)]
+pub enum BatchDevice {
+    /// This one (the command line's).
+    Shared(wgpu::Device, wgpu::Queue),
+    /// A device of its own, created on the render thread ([`super::Gpu::headless`]): the
+    /// window's gallery uses one, so its thumbnails never queue behind the window's
+    /// frames (or the frames behind them); a failure becomes every job's error.
+    Own,
+}
+
+/// Starts a batch on `device`/`queue`. `make_loader` is called once per prepare thread
+/// (so each can keep its own look-up caches); the loader turns a file into a model to
+/// draw (or a picture it already has).
+pub fn start<L>(device: BatchDevice, options: BatchOptions, make_loader: impl Fn() -> L) -> Batch
+where
+    L: FnMut(&FileRef) -> Result<Step, String> + Send + 'static,
+{
+    let jobs = JobQueue::default();
+    let threads = options.prepare_threads.max(1);
+    let (prepared_tx, prepared_rx) = sync_channel::<Prepared>(threads * 2);
+    let (done_tx, done_rx) = sync_channel::<Rendered>(options.results_capacity.max(1));
+    let claimed: Arc<Mutex<HashSet<(FileRef, Stamp)>>> = Arc::default();
+    for i in 0..threads {
+        let loader = make_loader();
+        let (jobs, tx, claimed) = (jobs.clone(), prepared_tx.clone(), claimed.clone());
+        let spawned = std::thread::Builder::new()
+            .name(format!("vitrine prepare {i}"))
+            .spawn(move || prepare_loop(jobs, loader, tx, claimed));
+        if let Err(e) = spawned {
+            log::error!("could not start a prepare thread: {e}");
+        }
+    }
+    drop(prepared_tx);
+    let spawned = std::thread::Builder::new()
+        .name("vitrine render".into())
+        .spawn(move || render_loop(device, options, prepared_rx, done_tx));
+    if let Err(e) = spawned {
+        log::error!("could not start the render thread: {e}");
+    }
+    Batch {
+        queue: jobs,
+        results: done_rx,
+    }
+}
+
+fn panic_text(panic: Box<dyn std::any::Any + Send>) -> String {
+    vitrine_core::crash::payload_text(&*panic).unwrap_or_else(|| "unknown panic".into())
+}
+
+fn prepare_loop<L>(
+    jobs: JobQueue,
+    mut loader: L,
+    tx: SyncSender<Prepared>,
+    claimed: Arc<Mutex<HashSet<(FileRef, Stamp)>>>,
+) where
+    L: FnMut(&FileRef) -> Result<Step, String>,
+{
+    while let Some(job) = jobs.pop() {
+        let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader(&job.file)))
+            .unwrap_or_else(|p| {
+                Err(format!(
+                    "{}: internal error: crashed while loading ({}); please report this file",
+                    job.file,
+                    panic_text(p)
+                ))
+            });
+        let mut pages = Vec::new();
+        if let Ok(Step::Draw(l)) = &loaded {
+            for file in texture_files(&l.model) {
+                let stamp = vitrine_core::files::stamp(&file).unwrap_or_default();
+                let first = claimed
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert((file.clone(), stamp));
+                if first {
+                    let image = super::textures::decode(&file);
+                    pages.push((file, stamp, image));
+                }
+            }
+        }
+        if tx.send(Prepared { job, loaded, pages }).is_err() {
+            return;
+        }
+    }
+}
+
+/// The distinct texture files `model` uses.
+fn texture_files(model: &Model) -> Vec<FileRef> {
+    let mut seen = HashSet::new();
+    model
+        .textures
+        .iter()
+        .filter_map(|t| t.resolved.clone())
+        .filter(|f| seen.insert(f.clone()))
+        .collect()
+}
+
+/// A picture drawn and being copied back.
+struct InFlight {
+    done: Rendered,
+    slot: usize,
+    index: wgpu::SubmissionIndex,
+    mapped: Receiver<Result<(), wgpu::BufferAsyncError>>,
+}
+
+fn render_loop(
+    device: BatchDevice,
+    options: BatchOptions,
+    rx: Receiver<Prepared>,
+    tx: SyncSender<Rendered>,
+) {
+    let (device, queue) = match device {
+        BatchDevice::Shared(d, q) => (d, q),
+        BatchDevice::Own => match super::Gpu::headless() {
+            Ok(g) => (g.device, g.queue),
+            Err(e) => {
+                for p in rx {
+                    let done = Rendered {
+                        id: p.job.id,
+                        file: p.job.file,
+                        image: Err(format!("no thumbnail: {e}")),
+                        warnings: Vec::new(),
+                        textures: Vec::new(),
+                        drawn: false,
+                    };
+                    if tx.send(done).is_err() {
+                        return;
+                    }
+                }
+                return;
+            }
+        },
+    };
+    let mut scene = SceneRenderer::with_samples(&device, &queue, options.samples);
+    let (w, h) = options.size;
+    let slot = || Slot::new(&device, (w, h), options.samples);
+    let slots = [slot(), slot()];
+    // A thumbnail never needs texels finer than a few per pixel.
+    scene.set_max_texture_size(&device, (w.max(h) * 4).next_power_of_two());
+    let mut in_flight: [Option<InFlight>; 2] = [None, None];
+    let mut next = 0;
+    let finish = |f: InFlight| -> Rendered {
+        let mut done = f.done;
+        done.image = slots[f.slot].finish_readback(&device, f.index, f.mapped);
+        done
+    };
+    loop {
+        let p = match rx.try_recv() {
+            Ok(p) => p,
+            Err(_) => {
+                // Nothing waiting (or the end): hand over what is drawn before blocking,
+                // so a gallery whose queue stays open gets its last pictures.
+                for slot in [next, 1 - next] {
+                    if let Some(f) = in_flight[slot].take()
+                        && tx.send(finish(f)).is_err()
+                    {
+                        return;
+                    }
+                }
+                match rx.recv() {
+                    Ok(p) => p,
+                    Err(_) => return,
+                }
+            }
+        };
+        let Prepared { job, loaded, pages } = p;
+        for (file, stamp, image) in pages {
+            scene.provide_texture(file, stamp, image);
+        }
+        let mut done = Rendered {
+            id: job.id,
+            file: job.file,
+            image: Err(String::new()),
+            warnings: Vec::new(),
+            textures: Vec::new(),
+            drawn: matches!(loaded, Ok(Step::Draw(_))),
+        };
+        let l = match loaded {
+            Ok(Step::Draw(l)) => *l,
+            Ok(Step::Ready(img)) => {
+                done.image = Ok(img);
+                if tx.send(done).is_err() {
+                    return;
+                }
+                continue;
+            }
+            Err(e) => {
+                done.image = Err(e);
+                if tx.send(done).is_err() {
+                    return;
+                }
+                continue;
+            }
+        };
+        // The slot's previous picture must be read before drawing over it.
+        let slot = next;
+        next = 1 - next;
+        if let Some(f) = in_flight[slot].take()
+            && tx.send(finish(f)).is_err()
+        {
+            return;
+        }
+        let name = done.file.file_name();
+        done.warnings
+            .extend(l.model.diagnostics.iter().map(|d| d.display_with(&name)));
+        done.textures = texture_files(&l.model)
+            .into_iter()
+            .map(|f| {
+                let s = vitrine_core::files::stamp(&f).unwrap_or_default();
+                (f, s)
+            })
+            .collect();
+        let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            draw_framed(
+                &device,
+                &queue,
+                &mut scene,
+                &slots[slot].target,
+                (&l.model, l.at),
+                &options.view,
+            );
+            slots[slot].start_readback(&device, &queue)
+        }));
+        done.warnings.extend(scene.warnings().iter().cloned());
+        match drawn {
+            Ok((index, mapped)) => {
+                in_flight[slot] = Some(InFlight {
+                    done,
+                    slot,
+                    index,
+                    mapped,
+                });
+            }
+            Err(p) => {
+                done.image = Err(format!(
+                    "{}: internal error: crashed while rendering ({}); please report this file",
+                    done.file,
+                    panic_text(p)
+                ));
+                if tx.send(done).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Draws `model` framed to fit `target`, without reading it back.
+fn draw_framed(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    scene: &mut SceneRenderer,
+    target: &RenderTarget,
+    (model, at): (&Model, Option<(usize, f32)>),
+    view: &ViewSettings,
+) {
+    let pose = Pose::sample(model, at.map(|a| a.0), at.map_or(0.0, |a| a.1), view.team);
+    let mut view = view.clone();
+    view.grid_unit = model.format.grid_unit();
+    let aspect = target.width as f32 / target.height as f32;
+    let points = framing_points(model, at.map(|a| a.0), &pose, &view);
+    view.camera.frame_points(&points, aspect);
+    scene.set_model(device, queue, model);
+    scene.render(device, queue, target, &pose, &view);
+}
+
+/// Draws `model` framed to fit `target` and reads the picture back: in the rest pose, or
+/// at `at` = (clip, seconds), framed on everything the clip shows over all its frames.
+pub fn render_framed(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    scene: &mut SceneRenderer,
+    target: &RenderTarget,
+    model: (&Model, Option<(usize, f32)>),
+    view: &ViewSettings,
+) -> Result<image::RgbaImage, String> {
+    draw_framed(device, queue, scene, target, model, view);
+    target.read_rgba(device, queue).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(id: u64) -> Job {
+        Job {
+            id,
+            file: FileRef::Disk(format!("m{id}.pie").into()),
+        }
+    }
+
+    #[test]
+    fn queue_prioritises_keeping_order_and_closes() {
+        let q = JobQueue::default();
+        q.push((0..6).map(job));
+        q.prioritise(|j| j.id == 4 || j.id == 2);
+        q.remove(|j| j.id == 5);
+        q.close();
+        let order: Vec<u64> = std::iter::from_fn(|| q.pop()).map(|j| j.id).collect();
+        assert_eq!(order, [2, 4, 0, 1, 3]);
+    }
+
+    #[test]
+    fn cancel_empties_the_queue() {
+        let q = JobQueue::default();
+        q.push((0..3).map(job));
+        q.cancel();
+        assert!(q.is_empty());
+        assert_eq!(q.pop(), None);
+    }
+}

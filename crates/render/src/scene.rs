@@ -1,0 +1,469 @@
+//! Drawing a model: [`SceneRenderer`] owns the long-lived pipelines, samplers and texture
+//! cache; [`super::gpu_model::GpuModel`] holds the current model's buffers. Each frame
+//! only writes uniforms and records one render pass.
+//!
+//! Shading (see `shaders/scene.wgsl`): texture × (ambient + directional light) in linear
+//! space, per-vertex normals (authored, else flat face normals), Warzone 2100's team colour
+//! through the tcmask alpha, normal and specular maps when present, back faces culled
+//! unless the material is double-sided. The light is [`Lighting`]: by default it follows
+//! the camera (upper left, in front) so every view shows the model's shape.
+//!
+//! Approximations: billboard materials turn to face the camera about their node's origin
+//! (the game does the same per effect); blended draws are not depth-sorted.
+
+use super::Camera;
+use super::ColourMode;
+use super::Lighting;
+use super::RenderTarget;
+use super::gpu_model::GpuModel;
+use super::inspect::node_shown;
+use super::inspect::overlay_pass::OverlayPass;
+use super::inspect::overlays::{self, OverlayInput};
+use super::inspect::posed::{posed_bounds, posed_meshes, shadow_casters};
+use super::inspect::shadows::{ShadowPass, ShadowSetup, shadow_light};
+use super::pipelines::Pipelines;
+use super::target::COLOR_FORMAT;
+use super::textures::TextureCache;
+use super::uniforms::FrameUniform;
+use glam::Vec3;
+use vitrine_core::model::team::TEAM_COLOURS;
+use vitrine_core::model::{Model, Pose};
+
+/// Per-frame settings of a view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViewSettings {
+    /// The camera.
+    pub camera: Camera,
+    /// Team colour index into [`super::TEAM_COLOURS`].
+    pub team: usize,
+    /// Background, sRGB bytes with alpha (alpha 0 = transparent PNG).
+    pub background: [u8; 4],
+    /// The light (direction, intensity, ambient).
+    pub lighting: Lighting,
+    /// Overlays drawn over the model (see [`super::Overlays`]).
+    pub overlays: super::Overlays,
+    /// Cast shadows onto a ground plane under the model.
+    pub shadows: bool,
+    /// Selected node: it and its descendants are tinted.
+    pub selected: Option<usize>,
+    /// Per node: shown by the user (ANDed with the pose's visibility; missing = shown).
+    pub node_mask: Vec<bool>,
+    /// Ground-grid spacing in model units (`None`: a round number from the model size).
+    pub grid_unit: Option<f32>,
+    /// How surfaces are coloured (materials, per node, by joint).
+    pub colour_mode: ColourMode,
+    /// Triangles and points marked over everything (a picked check finding).
+    pub highlight: super::inspect::highlight::Highlight,
+}
+
+impl Default for ViewSettings {
+    fn default() -> Self {
+        ViewSettings {
+            camera: Camera::default(),
+            team: 0,
+            background: [48, 52, 60, 255],
+            lighting: Lighting::default(),
+            overlays: super::Overlays::NONE,
+            shadows: false,
+            selected: None,
+            node_mask: Vec::new(),
+            grid_unit: None,
+            colour_mode: ColourMode::default(),
+            highlight: Default::default(),
+        }
+    }
+}
+
+/// Draws one model at a time; created once per device.
+#[derive(Debug)]
+pub struct SceneRenderer {
+    pipelines: Pipelines,
+    textures: TextureCache,
+    frame_buffer: wgpu::Buffer,
+    frame_bind_group: wgpu::BindGroup,
+    model: Option<GpuModel>,
+    warnings: Vec<String>,
+    /// The current model's data, for overlays, shadows and picking.
+    source: Option<Model>,
+    overlay_pass: OverlayPass,
+    shadow_pass: ShadowPass,
+}
+
+impl SceneRenderer {
+    /// Builds pipelines and samplers for targets of [`super::target::MSAA_SAMPLES`].
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> SceneRenderer {
+        SceneRenderer::with_samples(device, queue, super::target::MSAA_SAMPLES)
+    }
+
+    /// Builds pipelines and samplers for targets of `samples` per pixel
+    /// ([`RenderTarget::with_samples`]; 1 draws without anti-aliasing).
+    pub fn with_samples(device: &wgpu::Device, queue: &wgpu::Queue, samples: u32) -> SceneRenderer {
+        let samples = super::target::checked_samples(samples);
+        let pipelines = Pipelines::new(device, COLOR_FORMAT, samples);
+        let textures = TextureCache::new(device, queue);
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("vitrine texture sampler"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            address_mode_w: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Linear,
+            ..Default::default()
+        });
+        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("vitrine frame uniform"),
+            size: std::mem::size_of::<FrameUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("vitrine frame bind group"),
+            layout: &pipelines.frame_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: frame_buffer.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Sampler(&sampler),
+                },
+            ],
+        });
+        SceneRenderer {
+            pipelines,
+            textures,
+            frame_buffer,
+            frame_bind_group,
+            model: None,
+            warnings: Vec::new(),
+            source: None,
+            overlay_pass: OverlayPass::new(device, COLOR_FORMAT, samples),
+            shadow_pass: ShadowPass::new(device, COLOR_FORMAT, samples),
+        }
+    }
+
+    /// Uploads `model` (meshes, decoded textures, placeholders for missing ones),
+    /// releasing the previous model's resources. Decoded textures stay cached by file for
+    /// the next model (within a memory budget).
+    pub fn set_model(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, model: &Model) {
+        self.model = None;
+        self.warnings.clear();
+        self.textures.begin_model();
+        self.model = Some(GpuModel::new(
+            device,
+            queue,
+            model,
+            &mut self.pipelines,
+            &mut self.textures,
+            &mut self.warnings,
+        ));
+        self.textures.end_model();
+        self.source = Some(model.clone());
+    }
+
+    /// Hands over a texture decoded on another thread (see [`TextureCache::provide`]);
+    /// call before [`SceneRenderer::set_model`] of the model that uses it.
+    pub(crate) fn provide_texture(
+        &mut self,
+        file: vitrine_core::files::FileRef,
+        stamp: vitrine_core::files::Stamp,
+        image: Result<image::RgbaImage, String>,
+    ) {
+        self.textures.provide(file, stamp, image);
+    }
+
+    /// Problems found by the last [`SceneRenderer::set_model`] that the loader could not
+    /// know (texture files that exist but do not decode, too many joints).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Testing aid: the next upload of the texture `file` fails as on a GPU out of memory
+    /// ([`super::textures::TextureCache::simulate_out_of_memory`]).
+    pub fn simulate_texture_out_of_memory(&mut self, file: vitrine_core::files::FileRef) {
+        self.textures.simulate_out_of_memory(file);
+    }
+
+    /// Caps uploaded texture size (texels per side; smaller mips are used). Thumbnails at
+    /// 256² look the same with 512² pages and render faster. Affects textures decoded
+    /// after the call.
+    pub(crate) fn set_max_texture_size(&mut self, device: &wgpu::Device, size: u32) {
+        self.textures.set_max_size(device, size);
+    }
+
+    /// Draws the current model in `pose` into `target` (a clear only, if no model is set).
+    pub fn render(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        target: &RenderTarget,
+        pose: &Pose,
+        view: &ViewSettings,
+    ) {
+        assert_eq!(
+            target.samples,
+            self.pipelines.samples(),
+            "a render target must have the sample count its renderer was built for"
+        );
+        let aspect = target.width as f32 / target.height.max(1) as f32;
+        let cam = &view.camera;
+        let view_matrix = cam.view();
+        let light = view.lighting.direction(cam);
+        let team = TEAM_COLOURS[view.team % TEAM_COLOURS.len()].rgb;
+        let frame = FrameUniform {
+            view_proj: cam.view_proj(aspect).to_cols_array_2d(),
+            eye: cam.eye().extend(1.0).to_array(),
+            light_dir: light.extend(0.0).to_array(),
+            light: [
+                view.lighting.ambient,
+                view.lighting.diffuse,
+                view.lighting.specular,
+                0.0,
+            ],
+            team: [
+                team[0] as f32 / 255.0,
+                team[1] as f32 / 255.0,
+                team[2] as f32 / 255.0,
+                1.0,
+            ],
+            mode: [view.colour_mode.number(), 0, 0, 0],
+        };
+        queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
+        if let Some(m) = &mut self.model {
+            m.update(queue, pose, view_matrix);
+        }
+        let extras = self.prepare_extras(device, queue, target, pose, view, light);
+
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("vitrine scene"),
+        });
+        if extras.shadows {
+            self.shadow_pass.render_map(&mut encoder);
+        }
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("vitrine scene pass"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    // Multisampled: drawn into the MSAA texture and resolved into the
+                    // colour texture; with one sample, drawn into it directly.
+                    view: target.msaa_view.as_ref().unwrap_or(&target.color_view),
+                    depth_slice: None,
+                    resolve_target: target.msaa_view.as_ref().map(|_| &target.color_view),
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(clear_colour(view.background)),
+                        store: if target.msaa_view.is_some() {
+                            wgpu::StoreOp::Discard
+                        } else {
+                            wgpu::StoreOp::Store
+                        },
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &target.depth_view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            if let Some(m) = &self.model
+                && let Some(vertices) = m.vertices()
+            {
+                pass.set_vertex_buffer(0, vertices.slice(..));
+                pass.set_bind_group(0, &self.frame_bind_group, &[]);
+                let mut bound: Option<(usize, crate::pipelines::PipelineKey)> = None;
+                for (i, d) in m.draws.iter().enumerate() {
+                    if !node_shown(pose, &view.node_mask, d.node) {
+                        continue;
+                    }
+                    let mat = &m.materials[d.material];
+                    if bound.map(|b| b.1) != Some(mat.key) {
+                        let Some(p) = self.pipelines.get(mat.key) else {
+                            continue;
+                        };
+                        pass.set_pipeline(p);
+                    }
+                    if bound.map(|b| b.0) != Some(d.material) {
+                        pass.set_bind_group(1, &mat.bind_group, &[]);
+                    }
+                    bound = Some((d.material, mat.key));
+                    let joints = d.skin.map(|s| m.joint_offsets[s]).unwrap_or(0);
+                    pass.set_bind_group(2, &m.draw_bind_group, &[i as u32 * m.draw_stride, joints]);
+                    pass.draw(d.first_vertex..d.first_vertex + d.vertex_count, 0..1);
+                }
+            }
+            if extras.shadows {
+                self.shadow_pass.draw_ground(&mut pass);
+            }
+            if extras.overlays {
+                self.overlay_pass.draw(&mut pass);
+            }
+        }
+        queue.submit([encoder.finish()]);
+    }
+
+    /// Builds and uploads this frame's shadow casters and overlay geometry; says which
+    /// of the two to draw.
+    fn prepare_extras(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        target: &RenderTarget,
+        pose: &Pose,
+        view: &ViewSettings,
+        light: Vec3,
+    ) -> Extras {
+        let mut extras = Extras::default();
+        let Some(model) = &self.source else {
+            return extras;
+        };
+        let want_overlays =
+            overlays::wanted(&view.overlays, view.selected) || !view.highlight.is_empty();
+        if !want_overlays && !view.shadows {
+            return extras;
+        }
+        let aspect = target.width as f32 / target.height.max(1) as f32;
+        let view_proj = view.camera.view_proj(aspect);
+        let meshes = posed_meshes(model, pose, &view.node_mask);
+        if view.shadows {
+            let casters = shadow_casters(model, pose, &view.node_mask);
+            let points = casters.iter().flatten().copied();
+            let all = meshes.iter().flat_map(|m| m.points.iter().copied());
+            if let Some((lo, hi)) = bounds_of(points.chain(all.clone())) {
+                let ground = bounds_of(all).map_or(lo.y, |(l, _)| l.y).min(lo.y);
+                let setup = ShadowSetup::new(lo, hi, ground, shadow_light(light));
+                self.shadow_pass
+                    .prepare(device, queue, &setup, view_proj, &casters);
+                extras.shadows = true;
+            }
+        }
+        if want_overlays {
+            let size = glam::Vec2::new(target.width as f32, target.height as f32);
+            let unit = view.grid_unit.unwrap_or_else(|| {
+                let size = posed_bounds(&meshes).map_or(1.0, |(lo, hi)| (hi - lo).max_element());
+                overlays::auto_grid_unit(size)
+            });
+            let input = OverlayInput {
+                model,
+                pose,
+                view,
+                meshes: &meshes,
+                size,
+                grid_unit: unit,
+            };
+            let mut segments = overlays::build(&input);
+            segments.extend(super::inspect::highlight::segments(&input));
+            let tint = overlays::selection_triangles(&input);
+            self.overlay_pass.prepare(
+                device,
+                queue,
+                view_proj,
+                view.camera.eye(),
+                [target.width, target.height],
+                &segments,
+                &tint,
+                overlays::colours::SELECTION,
+                view.overlays.xray,
+            );
+            extras.overlays = true;
+        }
+        extras
+    }
+
+    /// The current model as uploaded (for picking and labels).
+    pub fn model(&self) -> Option<&Model> {
+        self.source.as_ref()
+    }
+}
+
+/// Which extra draws this frame records.
+#[derive(Debug, Default, Clone, Copy)]
+struct Extras {
+    shadows: bool,
+    overlays: bool,
+}
+
+fn bounds_of(points: impl Iterator<Item = Vec3>) -> Option<(Vec3, Vec3)> {
+    points.fold(None, |acc, p| {
+        Some(match acc {
+            Some((lo, hi)) => (p.min(lo), p.max(hi)),
+            None => (p, p),
+        })
+    })
+}
+
+/// The clear value for a background given as sRGB bytes: the bytes themselves on the
+/// `Rgba8Unorm` target (which holds sRGB bytes), linearised on an `*Srgb` one.
+fn clear_colour(bg: [u8; 4]) -> wgpu::Color {
+    let c = |b: u8| {
+        let v = b as f32 / 255.0;
+        f64::from(if COLOR_FORMAT.is_srgb() {
+            vitrine_core::model::colour::srgb_to_linear(v)
+        } else {
+            v
+        })
+    };
+    wgpu::Color {
+        r: c(bg[0]),
+        g: c(bg[1]),
+        b: c(bg[2]),
+        a: bg[3] as f64 / 255.0,
+    }
+}
+
+/// Model-space positions of every point of every visible mesh in `pose`, posed as the
+/// renderer draws them (skinned meshes by their joints); feed them to
+/// [`super::Camera::frame_points`].
+pub fn visible_points(model: &Model, pose: &Pose) -> Vec<Vec3> {
+    super::inspect::posed::posed_meshes(model, pose, &[])
+        .into_iter()
+        .flat_map(|m| m.points)
+        .collect()
+}
+
+/// Most poses sampled by [`clip_points`] (evenly spread over a long clip).
+const MAX_FRAMING_SAMPLES: u32 = 240;
+
+/// [`visible_points`] over the whole of `clip` (every frame, up to
+/// [`MAX_FRAMING_SAMPLES`] of them), or of the rest pose without a clip: framing on these
+/// keeps an animation inside the picture while it plays.
+pub fn clip_points(model: &Model, clip: Option<usize>, team: usize) -> Vec<Vec3> {
+    let Some((c, clip)) = clip.and_then(|c| model.clips.get(c).map(|clip| (c, clip))) else {
+        return visible_points(model, &Pose::rest(model));
+    };
+    let frames = clip.frame_count.max(1);
+    let samples = frames.min(MAX_FRAMING_SAMPLES);
+    (0..samples)
+        .flat_map(|k| {
+            let f = k as f32 * frames as f32 / samples as f32;
+            visible_points(
+                model,
+                &Pose::sample(model, Some(c), clip.frame_time(f), team),
+            )
+        })
+        .collect()
+}
+
+/// Model-space bounds of everything visible in `pose` (`None` if nothing is).
+pub fn model_bounds(model: &Model, pose: &Pose) -> Option<(Vec3, Vec3)> {
+    let mut acc: Option<(Vec3, Vec3)> = None;
+    for (i, node) in model.nodes.iter().enumerate() {
+        let (Some(m), true) = (node.mesh, pose.visible[i]) else {
+            continue;
+        };
+        for p in &model.meshes[m].points {
+            let w = pose.world[i].transform_point3(*p);
+            acc = Some(match acc {
+                Some((lo, hi)) => (lo.min(w), hi.max(w)),
+                None => (w, w),
+            });
+        }
+    }
+    acc
+}

@@ -1,0 +1,423 @@
+//! Texture decoding and upload, cached by file across models.
+//!
+//! Images are decoded by [`vitrine_core::formats::texture`] (bytes through [`vitrine_core::files`], so a
+//! page inside a `.wz` archive works like a loose one) and uploaded with a CPU-built
+//! box-filtered mip chain. Colour textures (base maps) use an `*Srgb` format so the shader shades in
+//! linear; data textures (masks, normal and specular maps) stay `Unorm`.
+//!
+//! A batch of thumbnails shares a handful of texture pages, so the cache outlives
+//! [`super::SceneRenderer::set_model`]: entries the current model does not use are evicted
+//! only once the cache grows past its byte budget. Failed decodes are cached too. Entries
+//! are keyed by the file's [`vitrine_core::files::Stamp`], so a texture rewritten on disk (live
+//! reload) is decoded afresh, never served stale.
+//!
+//! Non-goals: KTX2, DDS other than DXT1/3/5, uploading compressed GPU formats (DDS blocks
+//! are decoded on the CPU), anisotropic filtering.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use vitrine_core::files::{FileRef, Stamp};
+
+/// How a texture's bytes are interpreted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum TexClass {
+    /// sRGB-encoded colour (decoded to linear when sampled).
+    Color,
+    /// Linear data (masks, normals, specular).
+    Data,
+}
+
+impl TexClass {
+    fn format(self) -> wgpu::TextureFormat {
+        match self {
+            TexClass::Color => wgpu::TextureFormat::Rgba8UnormSrgb,
+            TexClass::Data => wgpu::TextureFormat::Rgba8Unorm,
+        }
+    }
+}
+
+/// An uploaded texture.
+#[derive(Debug)]
+pub(crate) struct GpuTexture {
+    /// Keeps the texture alive (only the view is bound).
+    _texture: wgpu::Texture,
+    /// View bound in material bind groups.
+    pub view: wgpu::TextureView,
+    /// GPU bytes (all mips).
+    pub bytes: u64,
+}
+
+#[derive(Debug)]
+struct Entry {
+    result: Result<Arc<GpuTexture>, String>,
+    last_used: u64,
+}
+
+/// Bytes of cached textures allowed beyond what the current model uses (512 MiB).
+const CACHE_BUDGET: u64 = 512 << 20;
+
+/// Decoded and uploaded textures keyed by file and class, plus the placeholders.
+#[derive(Debug)]
+pub(crate) struct TextureCache {
+    entries: HashMap<(FileRef, Stamp, TexClass), Entry>,
+    /// Images decoded ahead on another thread ([`TextureCache::provide`]), taken by the
+    /// next [`TextureCache::get`] of that version of the file instead of decoding again.
+    provided: HashMap<(FileRef, Stamp), Result<image::RgbaImage, String>>,
+    generation: u64,
+    max_size: u32,
+    /// White 1×1 (untextured base; sRGB).
+    pub white: Arc<GpuTexture>,
+    /// Transparent black 1×1 (no tcmask / no specular; linear).
+    pub black: Arc<GpuTexture>,
+    /// Flat normal (128, 128, 255) 1×1.
+    pub(crate) flat_normal: Arc<GpuTexture>,
+    /// Magenta/black checkerboard for missing or undecodable base textures.
+    pub checker: Arc<GpuTexture>,
+    /// Files whose next upload reports out of memory ([`TextureCache::simulate_out_of_memory`]).
+    out_of_memory: std::collections::HashSet<FileRef>,
+}
+
+/// Size of one checkerboard cell in texels, and cells per side.
+pub(crate) const CHECKER_CELL: u32 = 8;
+const CHECKER_CELLS: u32 = 8;
+/// The checkerboard's two colours (sRGB).
+pub const CHECKER_COLOURS: [[u8; 4]; 2] = [[255, 0, 255, 255], [0, 0, 0, 255]];
+
+/// RGBA of the checkerboard image.
+pub fn checkerboard() -> image::RgbaImage {
+    let side = CHECKER_CELL * CHECKER_CELLS;
+    image::RgbaImage::from_fn(side, side, |x, y| {
+        image::Rgba(CHECKER_COLOURS[((x / CHECKER_CELL + y / CHECKER_CELL) % 2) as usize])
+    })
+}
+
+impl TextureCache {
+    /// Creates the cache and its placeholders. Textures larger than the device's limit are
+    /// uploaded from the first mip level that fits.
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> TextureCache {
+        let one = |rgba: [u8; 4], class, label| {
+            Arc::new(upload(
+                device,
+                queue,
+                &image::RgbaImage::from_pixel(1, 1, image::Rgba(rgba)),
+                class,
+                label,
+                u32::MAX,
+            ))
+        };
+        TextureCache {
+            entries: HashMap::new(),
+            provided: HashMap::new(),
+            generation: 0,
+            max_size: device.limits().max_texture_dimension_2d,
+            white: one([255; 4], TexClass::Color, "vitrine white"),
+            black: one([0; 4], TexClass::Data, "vitrine black"),
+            flat_normal: one([128, 128, 255, 255], TexClass::Data, "vitrine flat normal"),
+            checker: Arc::new(upload(
+                device,
+                queue,
+                &checkerboard(),
+                TexClass::Color,
+                "vitrine checkerboard",
+                u32::MAX,
+            )),
+            out_of_memory: Default::default(),
+        }
+    }
+
+    /// Testing aid: the next upload of `file` is reported as its `OutOfMemory` error scope
+    /// reports a GPU out of memory (Mesa's lavapipe never runs out), so the fallback to
+    /// the checkerboard can be exercised on any device.
+    pub(crate) fn simulate_out_of_memory(&mut self, file: FileRef) {
+        self.out_of_memory.insert(file);
+    }
+
+    /// Limits uploaded textures to `size` texels per side (smaller mips are used instead):
+    /// a 256² thumbnail gains nothing from a 1024² page. Clamped to the device limit.
+    pub(crate) fn set_max_size(&mut self, device: &wgpu::Device, size: u32) {
+        self.max_size = size.clamp(1, device.limits().max_texture_dimension_2d);
+    }
+
+    /// Starts a new model: textures fetched from now on count as in use.
+    pub(crate) fn begin_model(&mut self) {
+        self.generation += 1;
+    }
+
+    /// Hands over `file` (at version `stamp`) decoded on another thread, so the render
+    /// thread only uploads it (the batch pipeline, [`super::batch`]). Ignored if that
+    /// version is already uploaded; a later version on disk is decoded afresh.
+    pub(crate) fn provide(
+        &mut self,
+        file: FileRef,
+        stamp: Stamp,
+        image: Result<image::RgbaImage, String>,
+    ) {
+        let uploaded = [TexClass::Color, TexClass::Data]
+            .iter()
+            .any(|c| self.entries.contains_key(&(file.clone(), stamp, *c)));
+        if !uploaded {
+            self.provided.insert((file, stamp), image);
+        }
+    }
+
+    /// Evicts textures the current model does not use while the cache is over budget.
+    pub(crate) fn end_model(&mut self) {
+        // Whatever was provided and not used by this model is not kept (memory).
+        self.provided.clear();
+        let mut total: u64 = self.entries.values().map(entry_bytes).sum();
+        if total <= CACHE_BUDGET {
+            return;
+        }
+        let mut old: Vec<_> = self
+            .entries
+            .iter()
+            .filter(|(_, e)| e.last_used < self.generation)
+            .map(|(k, e)| (e.last_used, k.clone()))
+            .collect();
+        old.sort_by_key(|(t, _)| *t);
+        for (_, k) in old {
+            if total <= CACHE_BUDGET {
+                break;
+            }
+            if let Some(e) = self.entries.remove(&k) {
+                total -= entry_bytes(&e);
+            }
+        }
+    }
+
+    /// The texture `file`, decoded and uploaded once per version of the file; `Err` with
+    /// a message if it cannot be read or decoded.
+    pub fn get(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        file: &FileRef,
+        class: TexClass,
+    ) -> Result<Arc<GpuTexture>, String> {
+        let stamp = vitrine_core::files::stamp(file).unwrap_or_default();
+        let key = (file.clone(), stamp, class);
+        let generation = self.generation;
+        if let Some(e) = self.entries.get_mut(&key) {
+            e.last_used = generation;
+            return e.result.clone();
+        }
+        let decoded = match self.provided.remove(&(file.clone(), stamp)) {
+            Some(image) => image,
+            None => decode(file),
+        };
+        let result = decoded.and_then(|img| {
+            let label = format!("vitrine texture {file}");
+            // A page the GPU has no memory for falls back to the checkerboard with a
+            // warning instead of taking the device down.
+            let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+            let texture = upload(device, queue, &img, class, &label, self.max_size);
+            let mut caught = pollster::block_on(scope.pop());
+            if self.out_of_memory.remove(file) {
+                caught = caught.or_else(|| Some(simulated_out_of_memory()));
+            }
+            checked_upload(file, texture, caught)
+        });
+        self.entries.insert(
+            key,
+            Entry {
+                result: result.clone(),
+                last_used: generation,
+            },
+        );
+        result
+    }
+}
+
+/// An upload's texture, or the message saying why it is not used, given what the upload's
+/// `OutOfMemory` error scope caught: a page the GPU has no memory for becomes an error
+/// naming the page (the renderer then shows the checkerboard and lists the warning).
+pub(crate) fn checked_upload(
+    file: &FileRef,
+    texture: GpuTexture,
+    caught: Option<wgpu::Error>,
+) -> Result<Arc<GpuTexture>, String> {
+    match caught {
+        None => Ok(Arc::new(texture)),
+        Some(e) => Err(format!(
+            "{file}: the GPU ran out of memory uploading it ({e})"
+        )),
+    }
+}
+
+/// What [`TextureCache::simulate_out_of_memory`] reports: the error wgpu's scope gives.
+fn simulated_out_of_memory() -> wgpu::Error {
+    wgpu::Error::OutOfMemory {
+        source: Box::new(std::io::Error::other("simulated out of memory")),
+    }
+}
+
+fn entry_bytes(e: &Entry) -> u64 {
+    e.result.as_ref().map(|t| t.bytes).unwrap_or(0)
+}
+
+pub use vitrine_core::formats::texture::decode;
+
+/// Halves an RGBA8 image with a 2×2 box filter (odd edges repeat the last texel).
+fn half(img: &image::RgbaImage) -> image::RgbaImage {
+    let (w, h) = img.dimensions();
+    let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
+    let src = img.as_raw();
+    let mut out = vec![0u8; (nw * nh * 4) as usize];
+    for y in 0..nh {
+        let y0 = (2 * y).min(h - 1) as usize;
+        let y1 = (2 * y + 1).min(h - 1) as usize;
+        for x in 0..nw {
+            let x0 = (2 * x).min(w - 1) as usize;
+            let x1 = (2 * x + 1).min(w - 1) as usize;
+            let o = ((y * nw + x) * 4) as usize;
+            for c in 0..4 {
+                let at = |xx: usize, yy: usize| src[(yy * w as usize + xx) * 4 + c] as u16;
+                out[o + c] = ((at(x0, y0) + at(x1, y0) + at(x0, y1) + at(x1, y1) + 2) / 4) as u8;
+            }
+        }
+    }
+    image::RgbaImage::from_raw(nw, nh, out).expect("size matches")
+}
+
+/// Uploads `img` with a full mip chain, starting at the first level no larger than
+/// `max_size` per side.
+fn upload(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    img: &image::RgbaImage,
+    class: TexClass,
+    label: &str,
+    max_size: u32,
+) -> GpuTexture {
+    let mut levels = Vec::new();
+    let mut cur: std::borrow::Cow<image::RgbaImage> = std::borrow::Cow::Borrowed(img);
+    loop {
+        let (w, h) = cur.dimensions();
+        let next = (w > 1 || h > 1).then(|| half(&cur));
+        if w.max(h) <= max_size {
+            levels.push(cur.into_owned());
+        }
+        match next {
+            Some(n) => cur = std::borrow::Cow::Owned(n),
+            None => break,
+        }
+    }
+    let (w, h) = levels[0].dimensions();
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width: w,
+            height: h,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: levels.len() as u32,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: class.format(),
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    let mut bytes = 0;
+    for (i, level) in levels.iter().enumerate() {
+        let (lw, lh) = level.dimensions();
+        bytes += level.as_raw().len() as u64;
+        queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture,
+                mip_level: i as u32,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            level.as_raw(),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(lw * 4),
+                rows_per_image: Some(lh),
+            },
+            wgpu::Extent3d {
+                width: lw,
+                height: lh,
+                depth_or_array_layers: 1,
+            },
+        );
+    }
+    let view = texture.create_view(&Default::default());
+    GpuTexture {
+        _texture: texture,
+        view,
+        bytes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn box_filter_averages_and_handles_odd_sizes() {
+        let img = image::RgbaImage::from_fn(3, 2, |x, _| image::Rgba([x as u8 * 100, 0, 0, 255]));
+        let h = half(&img);
+        assert_eq!(h.dimensions(), (1, 1));
+        assert_eq!(h.get_pixel(0, 0)[0], 50);
+        let one = half(&h);
+        assert_eq!(one.dimensions(), (1, 1));
+    }
+
+    #[test]
+    fn dxt1_dds_decodes_by_content() {
+        // 4×4 DXT1: one block, colour 0 = pure green (RGB565 0x07E0) > colour 1 = black,
+        // texels 0..7 index 0, texels 8..15 index 1.
+        let mut bytes = vec![0u8; 128];
+        let mut put = |at: usize, v: u32| bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        put(4, 124);
+        put(8, 0x1 | 0x2 | 0x4 | 0x1000);
+        put(12, 4);
+        put(16, 4);
+        put(76, 32);
+        put(80, 0x4);
+        put(108, 0x1000);
+        bytes[..4].copy_from_slice(b"DDS ");
+        bytes[84..88].copy_from_slice(b"DXT1");
+        bytes.extend_from_slice(&0x07E0u16.to_le_bytes());
+        bytes.extend_from_slice(&0u16.to_le_bytes());
+        bytes.extend_from_slice(&0x5555_0000u32.to_le_bytes());
+        let img = vitrine_core::formats::texture::decode_bytes(&bytes, "dxt1.tex").unwrap();
+        assert_eq!(img.dimensions(), (4, 4));
+        assert_eq!(img.get_pixel(0, 0).0, [0, 255, 0, 255]);
+        assert_eq!(img.get_pixel(3, 3).0, [0, 0, 0, 255]);
+    }
+
+    #[test]
+    fn an_out_of_memory_scope_result_rejects_the_texture_naming_the_page() {
+        let Some(gpu) = crate::gpu_or_skip() else {
+            return;
+        };
+        let img = image::RgbaImage::from_pixel(4, 4, image::Rgba([1, 2, 3, 255]));
+        let file = FileRef::Disk("/data/texpages/page-7.png".into());
+        let up = || upload(&gpu.device, &gpu.queue, &img, TexClass::Color, "t", 16);
+        assert!(checked_upload(&file, up(), None).is_ok());
+        let oom = wgpu::Error::OutOfMemory {
+            source: Box::new(std::io::Error::other("VRAM full")),
+        };
+        let e = checked_upload(&file, up(), Some(oom)).unwrap_err();
+        assert!(
+            e.starts_with("/data/texpages/page-7.png: the GPU ran out of memory"),
+            "{e}"
+        );
+        assert!(
+            e.ends_with("(Out of Memory)"),
+            "wgpu's error is quoted: {e}"
+        );
+    }
+
+    #[test]
+    fn checkerboard_alternates() {
+        let c = checkerboard();
+        assert_eq!(c.get_pixel(0, 0).0, CHECKER_COLOURS[0]);
+        assert_eq!(c.get_pixel(CHECKER_CELL, 0).0, CHECKER_COLOURS[1]);
+        assert_eq!(
+            c.get_pixel(CHECKER_CELL, CHECKER_CELL).0,
+            CHECKER_COLOURS[0]
+        );
+    }
+}
