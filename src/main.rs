@@ -12,6 +12,7 @@ fn main() {
         Some(Command::Render(args)) => vitrine::cli::render::run(args),
         Some(Command::Check(args)) => vitrine::cli::check::run(args),
         Some(Command::Export(args)) => vitrine::cli::export::run(args),
+        Some(Command::Convert(args)) => vitrine::cli::convert::run(args),
         Some(Command::InstallDesktop(args)) => vitrine::cli::desktop::run(args),
         Some(Command::Completions { shell }) => vitrine::cli::completions(*shell),
         None => vitrine::app::run(cli.file.clone()),

@@ -458,6 +458,19 @@ pub fn absolute(path: FileRef) -> FileRef {
             archive: abs(&archive),
             path,
         },
+        FileRef::Embedded {
+            file,
+            offset,
+            len,
+            base64,
+            name,
+        } => FileRef::Embedded {
+            file: Box::new(absolute(*file)),
+            offset,
+            len,
+            base64,
+            name,
+        },
     }
 }
 

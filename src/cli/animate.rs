@@ -12,7 +12,6 @@ use crate::formats;
 use crate::model::Model;
 use crate::render::Gpu;
 use clap::Args;
-use std::io::IsTerminal;
 use std::sync::Arc;
 
 /// Options of animated output (ignored for a still PNG).
@@ -195,26 +194,25 @@ pub fn job(args: &RenderArgs, format: Format, model: Model) -> Result<Job, Strin
     })
 }
 
-/// Runs `job`, showing progress on stderr when it is a terminal.
+/// Runs `job`, showing its progress ([`super::progress`]).
 fn run_job(gpu: &Gpu, job: &Job) -> Result<Summary, ExportError> {
     let progress = Progress::default();
-    let tty = std::io::stderr().is_terminal();
+    let mut line = super::progress::Progress::polled("rendering and encoding");
     let result = std::thread::scope(|s| {
         let worker = s.spawn(|| export(&gpu.device, &gpu.queue, job, &progress));
         while !worker.is_finished() {
             std::thread::sleep(std::time::Duration::from_millis(100));
             let (done, total) = progress.get();
-            if tty && total > 0 {
-                eprint!("\r[{done}/{total}] rendering and encoding\x1b[K");
+            if total > 0 {
+                line.set_total(total as usize);
+                line.set(done as usize, "frames");
             }
         }
         worker
             .join()
             .unwrap_or_else(|_| Err(ExportError::Failed("the export crashed".into())))
     });
-    if tty {
-        eprint!("\r\x1b[K");
-    }
+    line.finish();
     result
 }
 

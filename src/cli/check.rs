@@ -189,29 +189,27 @@ pub fn check_inputs(inputs: &[PathBuf], options: CheckOptions) -> (Vec<Finding>,
         .iter()
         .map(|(p, m)| check::walk_error(p, m))
         .collect();
-    let bar = (walk.files.len() >= 200).then(|| {
-        let bar = indicatif::ProgressBar::new(walk.files.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("checking {bar:40} {pos}/{len} {wide_msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    });
-    for file in &walk.files {
-        if let Some(b) = &bar {
-            b.set_message(file.file_name());
-        }
+    findings.extend(
+        walk.warnings
+            .iter()
+            .map(|(p, m)| check::walk_warning(p, m))
+            .filter(|f| !checker.allowed(f.rule)),
+    );
+    // Small inputs finish before a bar would be worth drawing.
+    let progress = (walk.files.len() >= 200)
+        .then(|| super::progress::Progress::new(walk.files.len(), "checking"));
+    for (n, file) in walk.files.iter().enumerate() {
         let checked = super::catch_per_file(file, || Ok(checker.check_file(file).findings));
         match checked {
             Ok(f) => findings.extend(f),
             Err(e) => findings.push(check::walk_error(&file.to_string(), &e)),
         }
-        if let Some(b) = &bar {
-            b.inc(1);
+        if let Some(p) = &progress {
+            p.set(n + 1, &file.file_name());
         }
     }
-    if let Some(b) = bar {
-        b.finish_and_clear();
+    if let Some(p) = progress {
+        p.finish();
     }
     findings.extend(checker.check_mods(inputs));
     (findings, walk.files.len())

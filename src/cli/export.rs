@@ -1,4 +1,5 @@
-//! `vitrine export`: models to glTF 2.0 (`.glb` or `.gltf`) without a window.
+//! `vitrine export`: models to glTF 2.0 (`.glb` or `.gltf`) or Wavefront OBJ (`.obj` +
+//! `.mtl` + PNGs) without a window.
 //!
 //! One file (loose or `mod.wz!/path`): `vitrine export FILE -o out.glb` (or `out.gltf`,
 //! or an existing folder). A folder or archive: every model under it, in one process,
@@ -14,7 +15,6 @@ use crate::export::gltf::{
 use crate::files::{self, FileRef};
 use crate::formats::{self, LoadOptions, resolve::Resolver};
 use clap::{Args, ValueEnum};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -25,6 +25,8 @@ pub enum FormatArg {
     Glb,
     /// JSON glTF with `.bin` and PNG files beside it.
     Gltf,
+    /// Wavefront OBJ with its `.mtl` and the texture PNGs beside it (geometry at rest).
+    Obj,
 }
 
 /// `--texture-frames`.
@@ -41,7 +43,7 @@ pub enum TextureFramesArg {
 pub struct ExportArgs {
     /// Model file, or a folder (or archive): every model below it is exported.
     pub input: PathBuf,
-    /// Output `.glb` / `.gltf` file (for a file), or output folder.
+    /// Output `.glb` / `.gltf` / `.obj` file (for a file), or output folder.
     #[arg(short, long)]
     pub output: PathBuf,
     /// Team colour baked into team-coloured textures: 0–15 or a name (green, orange,
@@ -121,6 +123,18 @@ pub fn export_file(
     options: &ExportOptions,
 ) -> Result<Vec<String>, String> {
     let model = formats::load_with(resolver, file, load_options).map_err(|e| e.to_string())?;
+    if crate::export::obj::is_obj_path(out) {
+        let obj_options = crate::export::obj::ObjOptions {
+            team: options.team,
+            scale: options.scale,
+        };
+        let doc = crate::export::obj::export(&model, &obj_options, cache)
+            .map_err(|e| format!("{file}: {e}"))?;
+        let warnings = doc.warnings.clone();
+        crate::export::obj::write(doc, out)
+            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        return Ok(warnings);
+    }
     let doc = gltf_export::export(&model, options, cache).map_err(|e| format!("{file}: {e}"))?;
     let warnings = doc.warnings.clone();
     let written = match flush {
@@ -153,14 +167,15 @@ pub fn run(args: &ExportArgs) -> i32 {
         let ext = match args.format {
             FormatArg::Glb => "glb",
             FormatArg::Gltf => "gltf",
+            FormatArg::Obj => "obj",
         };
         args.output.join(format!("{}.{ext}", input.stem()))
     } else {
         args.output.clone()
     };
-    if writer::Container::for_path(&out).is_none() {
+    if writer::Container::for_path(&out).is_none() && !crate::export::obj::is_obj_path(&out) {
         eprintln!(
-            "vitrine export: {}: the output must end in .glb or .gltf (or be a folder)",
+            "vitrine export: {}: the output must end in .glb, .gltf or .obj (or be a folder)",
             out.display()
         );
         return super::exit::USAGE;
@@ -210,6 +225,7 @@ fn run_batch(
     let ext = match args.format {
         FormatArg::Glb => "glb",
         FormatArg::Gltf => "gltf",
+        FormatArg::Obj => "obj",
     };
     // The same names as `render`'s pictures (no collisions, a PangYa character once).
     let items = super::render::output_names(&walk.files, input);
@@ -222,8 +238,8 @@ fn run_batch(
         .collect();
     let cache = ImageCache::new();
     let start = std::time::Instant::now();
-    let tty = std::io::stderr().is_terminal();
     let total = items.len();
+    let progress = super::progress::Progress::new(total, "exporting");
     // Each thread takes the next model; the results come back here, where progress is
     // shown and the failures are listed in input order.
     let next = AtomicUsize::new(0);
@@ -255,17 +271,10 @@ fn run_batch(
         drop(tx);
         for (n, (i, result)) in rx.into_iter().enumerate() {
             results[i] = Some(result);
-            let (n, rel) = (n + 1, &rels[i]);
-            if tty {
-                eprint!("\r[{n}/{total}] {rel}\x1b[K");
-            } else if n % 100 == 0 || n == total {
-                eprintln!("[{n}/{total}] {rel}");
-            }
+            progress.set(n + 1, &rels[i]);
         }
     });
-    if tty {
-        eprintln!();
-    }
+    progress.finish();
     let secs = start.elapsed().as_secs_f64();
     let mut failures: Vec<(String, String)> = walk.errors.clone();
     let mut warned = 0usize;
@@ -276,10 +285,11 @@ fn run_batch(
             None => failures.push((item.file.to_string(), "not exported".into())),
         }
     }
-    let failed_models = failures.len() - walk.errors.len();
+    let inputs = super::batch_total(total, &walk);
+    super::print_walk_warnings(&walk);
     eprintln!(
-        "{} of {total} models exported to {} in {secs:.2} s ({:.1} models/s); {} texture images encoded; {warned} with warnings",
-        total - failed_models,
+        "{} of {inputs} models exported to {} in {secs:.2} s ({:.1} models/s); {} texture images encoded; {warned} with warnings",
+        inputs - failures.len(),
         args.output.display(),
         total as f64 / secs.max(1e-9),
         cache.encodes(),

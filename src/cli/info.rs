@@ -119,6 +119,7 @@ pub fn run(args: &InfoArgs) -> i32 {
     if !args.json && total > 1 {
         println!("{total} files: {} loaded, {failed} failed", total - failed);
     }
+    super::print_walk_warnings(&walk);
     if !walk.links_not_followed.is_empty() {
         eprintln!(
             "note: {} link(s) to folders not followed: {}",

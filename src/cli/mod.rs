@@ -10,10 +10,12 @@ pub mod animate;
 pub mod assemble;
 pub mod check;
 mod choice;
+pub mod convert;
 pub mod desktop;
 pub mod export;
 pub mod info;
 pub mod light;
+pub(crate) mod progress;
 pub mod render;
 
 use crate::files::FileRef;
@@ -49,6 +51,8 @@ Examples:
   vitrine render tank.pie -o tank.png --size 1024x1024 --team red
   vitrine render data/base -o thumbs --size 256x256
   vitrine render 'mp.wz!/components/bodies/drlbod01.pie' -o body.png --data data/base
+  vitrine convert body.pie -o out/body.pie --pie 4
+  vitrine convert mymod.wz -o converted/ --data data/mp --data data/base
   vitrine completions bash > ~/.local/share/bash-completion/completions/vitrine
   vitrine install-desktop                  launcher, file types and icon for this user
 
@@ -92,6 +96,9 @@ pub enum Command {
     /// Export a model (or every model under a folder or in an archive) to glTF 2.0
     /// (.glb or .gltf).
     Export(export::ExportArgs),
+    /// Convert models (PIE 2/3/4, PMF, PET, TPM and every other format Vitrine opens) to
+    /// Warzone 2100 PIE 3 or 4, checked with the `vitrine check` rules before writing.
+    Convert(convert::ConvertArgs),
     /// Add Vitrine to the desktop's applications and make it the program for .pie, .pmf,
     /// .pet/.apet/.bpet/.mpet and .tpm files (Linux and other freedesktop.org desktops;
     /// writes under ~/.local/share). --uninstall removes it again.
@@ -194,6 +201,24 @@ pub fn catch_per_file<T>(
                 "{file}: internal error: crashed while processing this file ({what}); please report it"
             ))
         }
+    }
+}
+
+/// What a batch summary ("N of M models … ; K failed") counts as one input: one model
+/// the batch makes an output for (a model file; a PangYa character's part files together,
+/// as they make one picture or one glTF), plus one per input or archive entry the walk
+/// could not read. Every failure line is one of them, so N + K = M in `render` and
+/// `export` alike. Warnings of the walk (duplicate archive entries, ignored non-model
+/// names) are not inputs.
+pub fn batch_total(outputs: usize, walk: &crate::files::walk::Walk) -> usize {
+    outputs + walk.errors.len()
+}
+
+/// Prints the walk's warnings (entries of an archive that are not read) on standard
+/// error, one `warning: PATH: MESSAGE` line each.
+pub fn print_walk_warnings(walk: &crate::files::walk::Walk) {
+    for (path, message) in &walk.warnings {
+        eprintln!("warning: {path}: {message}");
     }
 }
 

@@ -21,7 +21,6 @@ use crate::render::{
     ColourMode, Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings, team_by_name,
 };
 use clap::Args;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `vitrine render`.
@@ -404,7 +403,7 @@ fn run_batch(
     let base = FileRef::parse(input);
     let items = output_names(&walk.files, &base);
     let start = std::time::Instant::now();
-    let tty = std::io::stderr().is_terminal();
+    let progress = super::progress::Progress::new(items.len(), "rendering");
     let mut failures: Vec<(String, String)> = walk.errors.clone();
     let mut warned = 0usize;
 
@@ -452,19 +451,13 @@ fn run_batch(
         if let Err(e) = written {
             failures.push((item.file.to_string(), e));
         }
-        let n = n + 1;
-        if tty {
-            eprint!("\r[{n}/{}] {}\x1b[K", items.len(), item.output);
-        } else if n % 100 == 0 || n == items.len() {
-            eprintln!("[{n}/{}] {}", items.len(), item.output);
-        }
+        progress.set(n + 1, &item.output);
     }
-    if tty {
-        eprintln!();
-    }
+    progress.finish();
     let secs = start.elapsed().as_secs_f64();
-    let total = items.len() + walk.errors.len();
+    let total = super::batch_total(items.len(), &walk);
     let ok = total - failures.len();
+    super::print_walk_warnings(&walk);
     eprintln!(
         "{ok} of {total} models rendered to {} in {secs:.2} s ({:.1} models/s); {} texture files used; {warned} with warnings",
         args.output.display(),

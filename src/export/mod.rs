@@ -1,9 +1,9 @@
 //! Ways out of the model: writers that turn a loaded [`crate::model::Model`] into files
-//! other programs read, and the animations modders post. `gltf` is pure (no GPU, no UI)
-//! and lives in the core (`vitrine_core::export::gltf`), beside the loaders, not inside
-//! the renderer; `animation` needs the renderer that draws its frames, so it comes with
-//! the `gui` feature.
+//! other programs read, and the animations modders post. `gltf` and `obj` are pure (no
+//! GPU, no UI) and live in the core (`vitrine_core::export::{gltf, obj}`), beside the
+//! loaders, not inside the renderer; `animation` needs the renderer that draws its
+//! frames, so it comes with the `gui` feature.
 
 #[cfg(feature = "gui")]
 pub mod animation;
-pub use vitrine_core::export::gltf;
+pub use vitrine_core::export::{gltf, obj, pie};

@@ -14,7 +14,9 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 /// The model file extensions offered by the Open dialog.
-const MODEL_EXTENSIONS: &[&str] = &["pie", "pmf", "pet", "apet", "bpet", "mpet", "tpm"];
+const MODEL_EXTENSIONS: &[&str] = &[
+    "pie", "pmf", "pet", "apet", "bpet", "mpet", "tpm", "glb", "gltf", "obj",
+];
 
 /// A dialog that may be open.
 #[derive(Debug, Default)]

@@ -11,13 +11,13 @@
 //! [`crate::files::atomic::write_unsynced`] (temp file + rename, no `fsync`), so a crash
 //! never leaves half a PNG; a corrupt entry is a miss.
 //!
-//! Keys are 128-bit (two SipHash passes from the standard library, whose output may
-//! change between Rust releases: then the cache misses once, nothing worse). No
-//! eviction: one thumbnail is ~10 KB, 10,000 models ~100 MB; the folder can be deleted
+//! Keys are 128-bit XXH3 (the `xxhash-rust` crate) of the fields above, each written with
+//! its length, so a key is the same on every Rust release and machine. (Until the cache
+//! moved to XXH3 the keys came from std's SipHash, whose output may change between
+//! releases; those old entries are simply never found again.) No eviction: one thumbnail is ~10 KB, 10,000 models ~100 MB; the folder can be deleted
 //! at any time.
 
 use crate::files::{FileRef, Stamp};
-use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 /// Bumped when the renderer draws differently, so old thumbnails are not reused.
@@ -43,19 +43,21 @@ pub struct Key(pub u64, pub u64);
 impl Key {
     /// The key of `file` with contents `bytes` drawn with `render`.
     pub fn new(file: &FileRef, bytes: &[u8], render: &RenderKey) -> Key {
-        let hash = |salt: u8| {
-            let mut h = std::hash::DefaultHasher::new();
-            salt.hash(&mut h);
-            RENDER_VERSION.hash(&mut h);
-            file.to_string().hash(&mut h);
-            bytes.hash(&mut h);
-            render.size.hash(&mut h);
-            render.team.hash(&mut h);
-            render.background.hash(&mut h);
-            render.loading.hash(&mut h);
-            h.finish()
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        // Variable-length fields carry their length, so no two inputs run together.
+        let mut field = |b: &[u8]| {
+            h.update(&(b.len() as u64).to_le_bytes());
+            h.update(b);
         };
-        Key(hash(1), hash(2))
+        field(&RENDER_VERSION.to_le_bytes());
+        field(file.to_string().as_bytes());
+        field(bytes);
+        field(&render.size.to_le_bytes());
+        field(&(render.team as u64).to_le_bytes());
+        field(&render.background);
+        field(render.loading.as_bytes());
+        let k = h.digest128();
+        Key((k >> 64) as u64, k as u64)
     }
 
     fn stem(&self) -> String {
@@ -167,6 +169,18 @@ mod tests {
             ..render()
         };
         assert_ne!(k, Key::new(&f, b"PIE 3", &red));
+    }
+
+    /// One input's key is fixed for good, so the cache a build wrote is found by the next
+    /// whatever Rust release built either. (A new `RENDER_VERSION` or field changes it on
+    /// purpose: every thumbnail is drawn again once.)
+    #[test]
+    fn keys_are_the_same_on_every_build() {
+        let f = FileRef::Disk("/m/a.pie".into());
+        assert_eq!(
+            Key::new(&f, b"PIE 3", &render()).stem(),
+            "3b83a3f42bf372639e53915edb07f025"
+        );
     }
 
     #[test]

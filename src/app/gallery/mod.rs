@@ -31,6 +31,8 @@ pub fn format_label(f: Format) -> &'static str {
         Format::Pmf => "PMF",
         Format::Pet => "PET",
         Format::Tpm => "TPM",
+        Format::Gltf => "glTF",
+        Format::Obj => "OBJ",
     }
 }
 
@@ -60,6 +62,9 @@ pub struct Gallery {
     pub tiles: Vec<Tile>,
     /// Entries that could not be read while listing (path, message).
     pub listing_errors: Vec<(String, String)>,
+    /// Archive entries that are not read though nothing failed (path, message): a
+    /// duplicate name, an ignored non-model name.
+    pub listing_warnings: Vec<(String, String)>,
     /// Filter text: tiles whose relative path contains it (any case).
     pub filter: String,
     /// Only this format, if set.
@@ -159,6 +164,7 @@ impl Gallery {
             title,
             tiles,
             listing_errors: walk.errors,
+            listing_warnings: walk.warnings,
             filter: String::new(),
             format: None,
             group: true,
@@ -251,6 +257,7 @@ impl Gallery {
         self.selected = selected.and_then(|f| fresh.index_of(&f));
         self.tiles = fresh.tiles;
         self.listing_errors = fresh.listing_errors;
+        self.listing_warnings = fresh.listing_warnings;
         self.carried = Some(carried);
         true
     }
@@ -298,11 +305,18 @@ impl Gallery {
 
     /// How many tiles of each format (for the format filter).
     pub fn format_counts(&self) -> Vec<(Format, usize)> {
-        [Format::Pie, Format::Pmf, Format::Pet, Format::Tpm]
-            .into_iter()
-            .map(|f| (f, self.tiles.iter().filter(|t| t.format == f).count()))
-            .filter(|(_, n)| *n > 0)
-            .collect()
+        [
+            Format::Pie,
+            Format::Pmf,
+            Format::Pet,
+            Format::Tpm,
+            Format::Gltf,
+            Format::Obj,
+        ]
+        .into_iter()
+        .map(|f| (f, self.tiles.iter().filter(|t| t.format == f).count()))
+        .filter(|(_, n)| *n > 0)
+        .collect()
     }
 }
 

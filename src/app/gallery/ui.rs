@@ -146,6 +146,17 @@ fn bar_ui(ui: &mut egui::Ui, g: &mut Gallery, has_document: bool, out: &mut Vec<
                 r.on_hover_text(lines.join("\n"));
             }
         }
+        let warned = g.listing_warnings.len();
+        if warned > 0 {
+            let lines: Vec<String> = g
+                .listing_warnings
+                .iter()
+                .map(|(p, w)| format!("{p}: {w}"))
+                .collect();
+            let text = format!("{warned} warning{}", if warned == 1 { "" } else { "s" });
+            ui.colored_label(ui.visuals().warn_fg_color, text)
+                .on_hover_text(lines.join("\n"));
+        }
         if ui
             .button("Close")
             .on_hover_text("Close the gallery")

@@ -61,6 +61,25 @@ pub const FORMATS: &[FormatInfo] = &[
             ),
         ],
     },
+    FormatInfo {
+        name: "glTF 2.0",
+        extensions: ".glb .gltf",
+        origin: "Blender, Blockbench and most 3D tools; read as levels, connectors and \
+                 shadow meshes by the names `vitrine export` writes",
+        specs: &[(
+            "Khronos glTF 2.0 specification",
+            "https://registry.khronos.org/glTF/specs/2.0/glTF-2.0.html",
+        )],
+    },
+    FormatInfo {
+        name: "Wavefront OBJ",
+        extensions: ".obj",
+        origin: "Blender, WMIT and most 3D tools: meshes with an MTL material file",
+        specs: &[(
+            "Object Files (.obj), Paul Bourke's copy of the specification",
+            "https://paulbourke.net/dataformats/obj/",
+        )],
+    },
 ];
 
 /// Texture pages Vitrine decodes.
@@ -103,7 +122,9 @@ mod tests {
 
     #[test]
     fn every_openable_extension_is_listed_with_a_spec_link() {
-        for ext in ["pie", "pmf", "pet", "apet", "bpet", "mpet", "tpm"] {
+        for ext in [
+            "pie", "pmf", "pet", "apet", "bpet", "mpet", "tpm", "glb", "gltf", "obj",
+        ] {
             assert!(
                 crate::formats::is_model_name(&format!("x.{ext}")),
                 "{ext} opens"

@@ -90,7 +90,7 @@ pub fn own_sections(format: Format) -> OwnSections {
             hierarchy: true,
             parts: false,
         },
-        Format::Pmf => OwnSections {
+        Format::Pmf | Format::Gltf | Format::Obj => OwnSections {
             textures: false,
             hierarchy: true,
             parts: false,
@@ -197,6 +197,25 @@ pub fn format_sections_ui(
             s.show(ui, "pmf settings", "Transform rules", true, |ui| {
                 pmf_settings_ui(ui, state.settings.pmf, doc)
             });
+        }
+        Format::Gltf | Format::Obj => {
+            s.show(
+                ui,
+                "imported nodes",
+                format!("Nodes ({})", m.nodes.len()),
+                true,
+                hierarchy,
+            );
+            s.show(
+                ui,
+                "imported materials",
+                format!("Materials ({})", m.materials.len()),
+                true,
+                |ui| {
+                    materials_ui(ui, m);
+                    Vec::new()
+                },
+            );
         }
     }
 }
@@ -353,6 +372,7 @@ fn legend_ui(ui: &mut egui::Ui, doc: &Document, mode: ColourMode) {
         (_, Format::Tpm) => "instances",
         (_, Format::Pet) => "parts",
         (_, Format::Pie) => "levels",
+        (_, Format::Gltf | Format::Obj) => "nodes",
     };
     ui.weak(format!("Legend ({} {what})", entries.len()));
     egui::ScrollArea::vertical()

@@ -1,6 +1,6 @@
 //! `vitrine check` on untrusted bytes with its promises checked: what the `check` fuzz
 //! target (`fuzz/fuzz_targets/check.rs`) runs on each input and what
-//! `tests/fuzz_regressions.rs` replays. The loaders' own invariants are
+//! `tests/core/fuzz_regressions.rs` (root package) replays. The loaders' own invariants are
 //! [`crate::formats::fuzzing`]'s; this adds the checker's: every finding names a
 //! registered rule and the checked file, points at an element the model has (the
 //! window selects it), and the human, JSON-lines and SARIF reports of the findings
@@ -93,7 +93,7 @@ fn check_reports(findings: &[Finding]) -> Result<(), String> {
     }
     // The SARIF log: one result per finding, each pointing at its rule in the driver's
     // rule list, and the results serialise and read back. (The rule list itself does not
-    // depend on the input; `tests/check_cli.rs` reads whole logs back. Writing it out
+    // depend on the input; `tests/cli/check.rs` reads whole logs back. Writing it out
     // for every input was most of this target's time.)
     let log = sarif::log(findings);
     let results = log

@@ -6,7 +6,7 @@ use super::model_rules::{self, load_error_finding};
 use super::{Element, Finding};
 use crate::files::{self, EntryKind, FileRef, Lookup};
 use crate::formats::{self, LoadOptions};
-use crate::model::{Location, Model, TextureRef, TextureRole};
+use crate::model::{Format, Location, Model, TextureRef, TextureRole};
 
 /// What a check run is given.
 #[derive(Debug, Clone, Default)]
@@ -24,6 +24,9 @@ pub struct Checker {
     /// The options.
     pub options: CheckOptions,
     lookup: Lookup,
+    resolver: formats::resolve::Resolver,
+    /// Texture pages read once: `Err` says why the game cannot decode one.
+    pages: std::collections::HashMap<FileRef, Result<(), String>>,
 }
 
 /// One checked file: its findings and, when it loaded, the model.
@@ -40,7 +43,7 @@ impl Checker {
     pub fn new(options: CheckOptions) -> Checker {
         Checker {
             options,
-            lookup: Lookup::new(),
+            ..Checker::default()
         }
     }
 
@@ -53,20 +56,27 @@ impl Checker {
     pub fn check_file(&mut self, file: &FileRef) -> Checked {
         let name = file.to_string();
         let format = formats::format_for_path(std::path::Path::new(&file.file_name()));
-        let result = files::read(file)
-            .map_err(|e| {
-                formats::LoadError::new(formats::ErrorKind::Io, Location::File, e.to_string())
-            })
-            .and_then(|bytes| {
-                let Some(format) = format else {
-                    return Err(formats::LoadError::new(
-                        formats::ErrorKind::Unsupported,
-                        Location::File,
-                        "not a model file this viewer reads",
-                    ));
-                };
-                formats::parse(format, &bytes, &name, &LoadOptions::default())
-            });
+        // glTF buffers and images and OBJ material libraries may be files beside it:
+        // those read them through `files` themselves (textures resolved on the way).
+        let beside = matches!(format, Some(Format::Gltf | Format::Obj));
+        let result = if beside {
+            formats::load(file, &LoadOptions::default())
+        } else {
+            files::read(file)
+                .map_err(|e| {
+                    formats::LoadError::new(formats::ErrorKind::Io, Location::File, e.to_string())
+                })
+                .and_then(|bytes| {
+                    let Some(format) = format else {
+                        return Err(formats::LoadError::new(
+                            formats::ErrorKind::Unsupported,
+                            Location::File,
+                            "not a model file this viewer reads",
+                        ));
+                    };
+                    formats::parse(format, &bytes, &name, &LoadOptions::default())
+                })
+        };
         let (mut findings, model) = match result {
             Ok(model) => (self.check_model(&model, file), Some(model)),
             Err(e) => (vec![load_error_finding(format, &e, &name)], None),
@@ -79,9 +89,102 @@ impl Checker {
     /// filters).
     pub(crate) fn check_model(&mut self, model: &Model, file: &FileRef) -> Vec<Finding> {
         let roots = self.texture_dirs(file);
+        let shown = file.to_string();
         let lookup = &mut self.lookup;
-        let mut probe = |t: &TextureRef| find_texture(lookup, &roots, t);
-        model_rules::check_model(model, &file.to_string(), Some(&mut probe))
+        let mut probe = |t: &TextureRef| find_texture(lookup, &roots, t).is_some();
+        let mut findings = model_rules::check_model(model, &shown, Some(&mut probe));
+        findings.extend(self.pie_files(model, file, &shown, &roots));
+        findings
+    }
+
+    /// PIE: texture pages that are there but cannot be decoded, and EVENT models found
+    /// nowhere — the game gives the model up for both.
+    fn pie_files(
+        &mut self,
+        model: &Model,
+        file: &FileRef,
+        shown: &str,
+        dirs: &[FileRef],
+    ) -> Vec<Finding> {
+        let mut out = Vec::new();
+        if model.format != crate::model::Format::Pie {
+            return out;
+        }
+        for (i, t) in model.textures.iter().enumerate() {
+            let Some(page) = find_texture(&mut self.lookup, dirs, t) else {
+                continue;
+            };
+            let verdict = self
+                .pages
+                .entry(page.clone())
+                .or_insert_with(|| decodable(&page));
+            if let Err(why) = verdict {
+                out.push(Finding::new(
+                    "pie/texture-undecodable",
+                    shown,
+                    model.source.texture_location(&t.name),
+                    Element::Texture { texture: i },
+                    format!(
+                        "texture page \"{}\" ({page}) cannot be decoded: {why}",
+                        t.name
+                    ),
+                ));
+            }
+        }
+        for e in &model.events {
+            if self
+                .resolver
+                .model_file(&e.file, file, &self.options.data_roots)
+                .is_none()
+            {
+                out.push(Finding::new(
+                    "pie/event-missing",
+                    shown,
+                    Location::File,
+                    Element::File,
+                    format!(
+                        "EVENT {} model \"{}\" is in none of the game's model folders",
+                        e.kind, e.file
+                    ),
+                ));
+            }
+        }
+        out
+    }
+
+    /// Parses and checks `bytes` of `format` that were just written (not yet on disk),
+    /// named `shown` in messages; texture pages are looked up from each file of `near`
+    /// (the input's place and the output's) and the data roots. Allowed rules dropped.
+    pub fn check_bytes(
+        &mut self,
+        format: crate::model::Format,
+        bytes: &[u8],
+        shown: &str,
+        near: &[FileRef],
+    ) -> Checked {
+        let mut roots: Vec<FileRef> = Vec::new();
+        for f in near {
+            for d in self.texture_dirs(f) {
+                if !roots.contains(&d) {
+                    roots.push(d);
+                }
+            }
+        }
+        let (mut findings, model) =
+            match formats::parse(format, bytes, shown, &LoadOptions::default()) {
+                Ok(model) => {
+                    let lookup = &mut self.lookup;
+                    let mut probe = |t: &TextureRef| find_texture(lookup, &roots, t).is_some();
+                    let mut found = model_rules::check_model(&model, shown, Some(&mut probe));
+                    if let Some(input) = near.first() {
+                        found.extend(self.pie_files(&model, input, shown, &roots));
+                    }
+                    (found, Some(model))
+                }
+                Err(e) => (vec![load_error_finding(Some(format), &e, shown)], None),
+            };
+        findings.retain(|f| !self.allowed(f.rule));
+        Checked { findings, model }
     }
 
     /// The mod-level findings of each input that is a mod (a folder or archive with
@@ -139,7 +242,7 @@ fn walk_dir(lookup: &mut Lookup, dir: &FileRef, components: &[&str]) -> Option<F
 /// Whether `t` is in one of `dirs`: its exact name (any case), a `.pcx` name as `.png`,
 /// or, for a base page, any page with the same `page-NN` number (old engines matched
 /// pages by that prefix).
-fn find_texture(lookup: &mut Lookup, dirs: &[FileRef], t: &TextureRef) -> bool {
+fn find_texture(lookup: &mut Lookup, dirs: &[FileRef], t: &TextureRef) -> Option<FileRef> {
     let bare = t
         .name
         .rsplit(['\\', '/'])
@@ -153,18 +256,41 @@ fn find_texture(lookup: &mut Lookup, dirs: &[FileRef], t: &TextureRef) -> bool {
     let prefix = (t.role == TextureRole::Base)
         .then(|| page_number(&bare))
         .flatten();
-    dirs.iter().any(|d| {
-        lookup.listing(d).iter().any(|(n, _, k)| {
-            *k == EntryKind::File
+    dirs.iter().find_map(|d| {
+        lookup.listing(d).iter().find_map(|(n, f, k)| {
+            let hit = *k == EntryKind::File
                 && (*n == bare
                     || *n == png
                     || prefix.as_deref().is_some_and(|p| {
                         n.ends_with(".png")
                             && n.strip_prefix(p)
                                 .is_some_and(|r| r.starts_with('-') || r == ".png")
-                    }))
+                    }));
+            hit.then(|| f.clone())
         })
     })
+}
+
+/// Whether the game can decode `page`: a readable image header within the decode
+/// limits (`formats::texture`: 16384 pixels a side). The pixels are not decoded (that
+/// would cost a full decode of every page per check run).
+fn decodable(page: &FileRef) -> Result<(), String> {
+    use crate::formats::texture::MAX_TEXTURE_SIDE;
+    let bytes = files::read(page).map_err(|e| e.to_string())?;
+    if page.file_name().to_ascii_lowercase().ends_with(".pcx") {
+        return Ok(());
+    }
+    let (w, h) = image::ImageReader::new(std::io::Cursor::new(&bytes))
+        .with_guessed_format()
+        .map_err(|e| e.to_string())?
+        .into_dimensions()
+        .map_err(|e| e.to_string())?;
+    if w > MAX_TEXTURE_SIDE || h > MAX_TEXTURE_SIDE || w == 0 || h == 0 {
+        return Err(format!(
+            "it declares {w}×{h} pixels (at most {MAX_TEXTURE_SIDE} a side can be loaded)"
+        ));
+    }
+    Ok(())
 }
 
 /// `page-12` of `page-12-anything.png`.
@@ -178,6 +304,18 @@ fn page_number(name: &str) -> Option<String> {
 pub fn walk_error(path: &str, message: &str) -> Finding {
     Finding::new(
         "load/unreadable",
+        path,
+        Location::File,
+        Element::File,
+        message.to_string(),
+    )
+}
+
+/// A finding for a walk warning: an archive entry that is not read (a duplicate name,
+/// a name that leaves the archive or is also a folder).
+pub fn walk_warning(path: &str, message: &str) -> Finding {
+    Finding::new(
+        "archive/ignored-entry",
         path,
         Location::File,
         Element::File,

@@ -20,7 +20,7 @@ pub mod rules;
 pub mod sarif;
 pub(crate) mod wz_stats;
 
-pub use load::{CheckOptions, Checked, Checker, walk_error};
+pub use load::{CheckOptions, Checked, Checker, walk_error, walk_warning};
 pub use rules::{RULES, Rule, rule};
 
 use crate::model::{Location, Model, SourceMap};

@@ -60,6 +60,8 @@ pub(crate) fn check_model(
         Format::Pmf => pmf(model, file, &mut out),
         Format::Pet => pet(model, file, &mut out),
         Format::Tpm => tpm(model, file, &mut out),
+        // Imports: their loaders' warnings above are what there is to say.
+        Format::Gltf | Format::Obj => {}
     }
     out.sort_by_key(|f| match f.location {
         Location::File => (0, 0),

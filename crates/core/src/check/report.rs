@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// `file:line: warning[rule]: message` (or `file @0x1a: …`, or `file: …`).
-pub(crate) fn human_line(f: &Finding) -> String {
+pub fn human_line(f: &Finding) -> String {
     format!(
         "{}{}: {}[{}]: {}",
         f.file,

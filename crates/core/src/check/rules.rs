@@ -63,6 +63,13 @@ pub const RULES: &[Rule] = &[
         "The loader read the file but found something it tolerated: a value it clamped, a reference to something missing, data it ignored. The model loads; what you see may not be what you meant.",
         "the format's loader",
     ),
+    r(
+        "archive/ignored-entry",
+        W,
+        "an archive entry that is never read",
+        "Two entries of the archive have the same name (exactly, or in another case: `dup/a.pie` and `DUP/A.PIE`), or an entry's name leaves the archive (`..`, an absolute path) or is also a folder's. Vitrine reads the first entry of a name in the central directory and ignores the others; what the game reads depends on its archive library, so the model you see may not be the one the game shows. Remove the extra entry or rename it.",
+        "vitrine",
+    ),
     // ---- PIE errors ----------------------------------------------------------------
     r(
         "pie/version",
@@ -95,8 +102,8 @@ pub const RULES: &[Rule] = &[
     r(
         "pie/tileset",
         E,
-        "texture tileset slot outside 0–2",
-        "TEXTURE, TCMASK, NORMALMAP and SPECULARMAP name a tileset slot: 0 arizona, 1 urban, 2 rockies. The current loader rejects any other slot and the model fails to load.",
+        "texture tileset slot outside 0–2 (PIE 4)",
+        "In PIE 4, TEXTURE, TCMASK, NORMALMAP and SPECULARMAP name a tileset slot: 0 arizona, 1 urban, 2 rockies. The loader rejects any other slot and the model fails to load. (PIE 2/3 files: see pie/tileset-ignored.)",
         LOADER,
     ),
     r(
@@ -108,9 +115,9 @@ pub const RULES: &[Rule] = &[
     ),
     r(
         "pie/shadow-flags",
-        E,
+        W,
         "a shadow polygon with flags other than 0",
-        "SHADOWPOLYGONS lines are `0 3 a b c`: untextured triangles. The loader rejects any other flags value and the model fails to load.",
+        "SHADOWPOLYGONS lines are `0 3 a b c`: untextured triangles. The game (4.3.3) logs an error for any other flags value and still uses the model.",
         "Warzone 2100 doc/PIE.md (SHADOWPOLYGONS) and imdload.cpp",
     ),
     r(
@@ -122,10 +129,31 @@ pub const RULES: &[Rule] = &[
     ),
     r(
         "pie/event-type",
-        E,
+        W,
         "EVENT type 4 or more",
-        "EVENT types are 1 (active), 2 (firing) and 3 (dying); the event table has no slot past 3, so a larger type trips the loader's assertion (a crash in debug builds, memory corruption otherwise).",
+        "EVENT types are 1 (active), 2 (firing) and 3 (dying); the event table has no slot past 3, so a larger type trips the loader's assertion (logged by release builds, which still use the model; a crash in debug builds).",
         LOADER,
+    ),
+    r(
+        "pie/texture-undecodable",
+        E,
+        "a texture page that cannot be decoded",
+        "The page exists but is not a PNG the game can decode (a broken header, or more than 16384 pixels a side): the game fails to load it and gives the model up, as for a missing page. Re-save the page as an ordinary PNG, 1024×1024 like the game's own.",
+        "Warzone 2100 lib/ivis_opengl/tex.cpp (iV_loadImage_PNG) and 4.3.3 run on mutated models",
+    ),
+    r(
+        "pie/event-missing",
+        E,
+        "an EVENT model found nowhere",
+        "EVENT names a model the game loads with this one; when it is in none of the game's model folders (the mod, mp, base) the game gives this model up too. Ship the event model or fix its name.",
+        "Warzone 2100 4.3.3 run on mutated models (tests/pie_write.rs)",
+    ),
+    r(
+        "pie/header-directive",
+        E,
+        "MATERIALS or SHADERS before LEVELS",
+        "The 4.3.3 loader expects LEVELS after the texture and EVENT lines and gives the model up on anything else (`Expecting 'LEVELS' directive`); newer loaders skip the line. Delete it.",
+        "Warzone 2100 4.3.3 run on mutated models (tests/pie_write.rs)",
     ),
     r(
         "pie/welded-vertices",
@@ -143,6 +171,27 @@ pub const RULES: &[Rule] = &[
         PIE_DOC,
     ),
     r(
+        "pie/levels-count",
+        W,
+        "LEVELS says more levels than the file has",
+        "The file ends before the LEVEL blocks LEVELS announces; the game loads the levels that are there (no complaint in 4.3.3). Correct the count.",
+        "Warzone 2100 4.3.3 run on mutated models (tests/pie_write.rs)",
+    ),
+    r(
+        "pie/animobject-time",
+        W,
+        "ANIMOBJECT time 0",
+        "ANIMOBJECT's time is milliseconds per frame; 0 cannot play (4.3.3 loads it without a word, newer loaders refuse the model). The level is shown still. Give the frames a duration.",
+        "Warzone 2100 4.3.3 run on mutated models (tests/pie_write.rs)",
+    ),
+    r(
+        "pie/tileset-ignored",
+        W,
+        "a texture tileset slot outside 0–2 in PIE 2/3",
+        "PIE 2/3 loaders (4.3.3) ignore the number before a texture name, so the page is used as tileset 0's; a PIE 4 loader would refuse the slot. Write 0.",
+        "Warzone 2100 4.3.3 run on mutated models (tests/pie_write.rs)",
+    ),
+    r(
         "pie/tcmask-missing",
         W,
         "TYPE 0x10000 but the team-colour mask is not found",
@@ -158,9 +207,9 @@ pub const RULES: &[Rule] = &[
     ),
     r(
         "pie/texture-missing",
-        W,
+        E,
         "a texture page is not found in the data roots",
-        "The game looks texture pages up in texpages/ of the loaded data (the mod, then mp, then base). A page that is in none of them loads as nothing and the model draws untextured. Pass the game data with --data (or `data` in vitrine.toml) when checking a mod on its own.",
+        "The game looks texture pages up in texpages/ of the loaded data (the mod, then mp, then base). For a page that is in none of them it logs `could not load tex page` and gives the model up (4.3.3 then fails to start the game). Ship the page, or pass the game data with --data (or `data` in vitrine.toml) when checking a mod on its own.",
         "Warzone 2100 lib/ivis_opengl/tex.cpp (texture page lookup)",
     ),
     r(

@@ -1,16 +1,32 @@
 //! Zip archives (`.wz`, `.zip`) as read-only folders.
 //!
 //! An archive's central directory is read once and kept (by path, reopened when the
-//! file's size or modification time changes); entries are decompressed only when read,
-//! one at a time, never the whole archive. Entry names are normalised (`\` → `/`); names
-//! with `..` or an absolute path are ignored. An entry may inflate to at most
-//! [`super::MAX_FILE_BYTES`], whatever its header claims (zip bombs stop there).
+//! file's size or modification time changes), indexed by folder, so listing a folder
+//! costs what is in it, whatever the archive holds. Entries are decompressed only when
+//! read, one at a time, never the whole archive, straight from their byte range: no lock,
+//! readers on several threads do not wait on each other. Entry names are normalised
+//! (`\` → `/`); names with `..` or an absolute path are ignored.
+//!
+//! What a hostile archive cannot do:
+//! - inflate one entry past [`super::MAX_FILE_BYTES`], or past the size it declares;
+//! - make entries share compressed bytes (the overlapping-entry zip bomb, where a
+//!   thousand names inflate one kernel a thousand times): such entries are refused;
+//! - inflate, over all its entries, more than [`super::INFLATE_RATIO`] times its own
+//!   size (at least [`super::MIN_INFLATE_LIMIT`]); an entry counts once however often it
+//!   is read;
+//! - hide an entry behind another of the same name (any case): the first in the
+//!   directory is read, as always, and the others are listed in [`Archive::duplicates`].
+
+mod central;
+mod source;
 
 use super::path::normalise_entry;
-use super::{EntryKind, MAX_FILE_BYTES, Stamp};
-use std::collections::{BTreeSet, HashMap};
+use super::{EntryKind, INFLATE_RATIO, MAX_FILE_BYTES, MIN_INFLATE_LIMIT, Stamp};
+use central::Record;
+use source::{Cursor, Source};
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
-use std::io::{self, BufReader, Read, Seek};
+use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, Mutex};
 
@@ -19,36 +35,86 @@ use std::sync::{Arc, LazyLock, Mutex};
 pub struct Entry {
     /// Normalised path, as spelled in the archive.
     pub path: String,
-    /// Index in the zip's central directory.
+    /// Index of its record in the central directory.
     index: usize,
     /// Uncompressed size as declared.
     pub size: u64,
     /// CRC-32 as declared (changes when the entry's content does).
     pub crc: u32,
+    /// Where its local header is, its compressed size, method and flags.
+    header: u64,
+    compressed: u64,
+    method: u16,
+    flags: u16,
+    /// Where its compressed bytes start (after the local header), or why that is not
+    /// known.
+    data: Result<u64, String>,
+}
+
+/// A file entry ignored because an earlier one has the same name (any case).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    /// The ignored entry's normalised path, as spelled.
+    pub path: String,
+    /// The entry read instead: the first of that name in the central directory.
+    pub first: String,
+    /// Whether the two hold the same bytes (same size and CRC-32).
+    pub same_content: bool,
+}
+
+impl Duplicate {
+    /// One line for the user: what is read instead, and that this one is ignored.
+    pub fn message(&self) -> String {
+        let contents = if self.same_content {
+            "the same contents"
+        } else {
+            "different contents"
+        };
+        format!(
+            "duplicate name: {} comes first in the archive with the same name (any case) and is \
+             the one read; this entry ({contents}) is ignored",
+            self.first
+        )
+    }
+}
+
+/// What one archive has inflated: bytes, and the records counted (each once).
+#[derive(Debug, Default)]
+struct Inflated {
+    bytes: u64,
+    counted: HashSet<usize>,
 }
 
 /// An opened archive: its entries, and a handle to read them.
 pub struct Archive {
     stamp: Stamp,
-    /// File entries by lower-case path.
-    files: HashMap<String, Entry>,
-    /// Every folder (lower-case path; `""` is the root), explicit or implied by a file.
-    dirs: BTreeSet<String>,
+    source: Source,
+    /// File entries sorted by path.
+    files: Vec<Entry>,
+    /// Index in `files` by lower-case path.
+    by_lower: HashMap<String, usize>,
+    /// Every folder (lower-case path; `""` is the root), explicit or implied by a file,
+    /// with its children `(name as first spelled, kind)`, sorted.
+    dirs: HashMap<String, Vec<(String, EntryKind)>>,
+    /// Entries (by record) refused because their bytes overlap another's: why.
+    refused: HashMap<usize, String>,
+    /// What may be inflated in all, and what has been.
+    inflate_limit: u64,
+    inflated: Mutex<Inflated>,
     /// Names that were ignored (`..`, absolute, or a file named as a folder), for the
     /// caller to report.
     pub ignored: Vec<String>,
-    zip: Mutex<zip::ZipArchive<Box<dyn ReadSeek>>>,
+    /// File entries ignored because an earlier entry has the same name (any case), in
+    /// directory order, for the caller to report.
+    pub duplicates: Vec<Duplicate>,
 }
-
-/// What an archive is read from: a file on disk, or bytes in memory.
-pub trait ReadSeek: Read + Seek + Send {}
-impl<T: Read + Seek + Send> ReadSeek for T {}
 
 impl std::fmt::Debug for Archive {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Archive")
             .field("files", &self.files.len())
             .field("ignored", &self.ignored)
+            .field("duplicates", &self.duplicates)
             .finish()
     }
 }
@@ -79,83 +145,206 @@ fn bad(path: &Path, e: impl std::fmt::Display) -> io::Error {
     )
 }
 
+/// The parent folder of a path (`""` at the top) and its last component.
+fn split_parent(path: &str) -> (&str, &str) {
+    path.rsplit_once('/').unwrap_or(("", path))
+}
+
+/// `bytes` for a message: `12.3 MiB`.
+fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / f64::from(1u32 << 20))
+}
+
 impl Archive {
     fn load(path: &Path, stamp: Stamp) -> io::Result<Archive> {
         let file = File::open(path).map_err(|e| super::atomic::with_path(e, path))?;
-        Archive::from_reader(Box::new(BufReader::new(file)), path, stamp)
+        let source = Source::disk(file).map_err(|e| super::atomic::with_path(e, path))?;
+        Archive::from_source(source, path, stamp)
     }
 
     /// An archive held in memory (a zip downloaded or nested in another); `name` is
     /// used in messages only. Reads the same way as one on disk.
     pub fn from_bytes(bytes: Vec<u8>, name: &Path) -> io::Result<Archive> {
-        Archive::from_reader(Box::new(io::Cursor::new(bytes)), name, Stamp::default())
+        Archive::from_source(Source::Memory(bytes.into()), name, Stamp::default())
     }
 
-    fn from_reader(reader: Box<dyn ReadSeek>, path: &Path, stamp: Stamp) -> io::Result<Archive> {
-        let mut zip = zip::ZipArchive::new(reader).map_err(|e| bad(path, e))?;
-        let mut files = HashMap::new();
-        let mut dirs = BTreeSet::from([String::new()]);
-        let mut ignored = Vec::new();
-        for index in 0..zip.len() {
-            let e = zip.by_index_raw(index).map_err(|e| bad(path, e))?;
-            let raw = match e.name() {
-                Ok(n) => n.into_owned(),
-                Err(_) => String::from_utf8_lossy(e.name_raw()).into_owned(),
-            };
-            let Some(name) = normalise_entry(&raw) else {
-                ignored.push(raw);
+    fn from_source(source: Source, path: &Path, stamp: Stamp) -> io::Result<Archive> {
+        let (records, directory_start) = {
+            let reader = BufReader::with_capacity(1 << 16, Cursor::new(source.clone(), 0));
+            let zip = zip::ZipArchive::new(reader).map_err(|e| bad(path, e))?;
+            let records = central::records(&source, &zip).map_err(|e| bad(path, e))?;
+            (records, zip.central_directory_start())
+        };
+        let mut a = Archive {
+            stamp,
+            inflate_limit: source
+                .len()
+                .saturating_mul(INFLATE_RATIO)
+                .max(MIN_INFLATE_LIMIT),
+            source,
+            files: Vec::new(),
+            by_lower: HashMap::new(),
+            dirs: HashMap::from([(String::new(), Vec::new())]),
+            refused: HashMap::new(),
+            inflated: Mutex::default(),
+            ignored: Vec::new(),
+            duplicates: Vec::new(),
+        };
+        a.index(records);
+        a.find_overlaps(directory_start);
+        Ok(a)
+    }
+
+    /// Builds the file and folder indexes from the directory: the first entry of each
+    /// name (any case) wins; a folder takes the spelling that first names it.
+    fn index(&mut self, records: Vec<Record>) {
+        let mut spelled: HashMap<String, String> = HashMap::new();
+        let mut files: Vec<(String, Entry)> = Vec::new();
+        let mut first: HashMap<String, usize> = HashMap::new();
+        for (index, r) in records.into_iter().enumerate() {
+            let Some(name) = normalise_entry(&r.name) else {
+                self.ignored.push(r.name);
                 continue;
             };
             let lower = name.to_lowercase();
-            let mut parent = lower.as_str();
-            while let Some((d, _)) = parent.rsplit_once('/') {
-                dirs.insert(d.to_string());
-                parent = d;
-            }
-            if e.is_dir() || raw.ends_with(['/', '\\']) {
-                if !lower.is_empty() {
-                    dirs.insert(lower);
+            // Every ancestor (and a folder entry itself) is a folder. Lower-casing may
+            // change lengths, so components are cut from each spelling separately.
+            let is_dir = r.is_dir();
+            let (lower_parts, name_parts) = (lower.split('/'), name.split('/'));
+            let depth = lower.split('/').count() - usize::from(!is_dir);
+            let mut key = String::new();
+            for (l, n) in lower_parts.zip(name_parts).take(depth) {
+                if !key.is_empty() {
+                    key.push('/');
                 }
+                key.push_str(l);
+                if !key.is_empty() && !spelled.contains_key(&key) {
+                    spelled.insert(key.clone(), n.to_string());
+                }
+            }
+            if is_dir {
                 continue;
             }
+            if let Some(&i) = first.get(&lower) {
+                let kept: &Entry = &files[i].1;
+                self.duplicates.push(Duplicate {
+                    path: name,
+                    first: kept.path.clone(),
+                    same_content: kept.size == r.size && kept.crc == r.crc,
+                });
+                continue;
+            }
+            first.insert(lower.clone(), files.len());
             let entry = Entry {
                 path: name,
                 index,
-                size: e.size(),
-                crc: e.crc32(),
+                size: r.size,
+                crc: r.crc,
+                header: r.header,
+                compressed: r.compressed,
+                method: r.method,
+                flags: r.flags,
+                data: Err(String::new()),
             };
-            files.entry(lower).or_insert(entry);
+            files.push((lower, entry));
         }
+        drop(first);
         // A name that is both a file and a folder (`a` and `a/b`: impossible on disk,
         // easy in a zip) is the folder; the file is ignored (found by fuzzing).
-        files.retain(|lower, e| {
-            let clash = dirs.contains(lower);
+        files.retain(|(lower, e)| {
+            let clash = spelled.contains_key(lower);
             if clash {
-                ignored.push(e.path.clone());
+                self.ignored.push(e.path.clone());
             }
             !clash
         });
-        ignored.sort();
-        Ok(Archive {
-            stamp,
-            files,
-            dirs,
-            ignored,
-            zip: Mutex::new(zip),
-        })
+        self.ignored.sort();
+        for (lower, name) in spelled {
+            let (parent, _) = split_parent(&lower);
+            self.dirs
+                .entry(parent.to_string())
+                .or_default()
+                .push((name, EntryKind::Dir));
+            self.dirs.entry(lower).or_default();
+        }
+        for (lower, e) in &files {
+            let (parent, _) = split_parent(lower);
+            let (_, name) = split_parent(&e.path);
+            self.dirs
+                .entry(parent.to_string())
+                .or_default()
+                .push((name.to_string(), EntryKind::File));
+        }
+        for children in self.dirs.values_mut() {
+            children.sort();
+        }
+        files.sort_by(|a, b| a.1.path.cmp(&b.1.path));
+        self.by_lower = files
+            .iter()
+            .enumerate()
+            .map(|(i, (lower, _))| (lower.clone(), i))
+            .collect();
+        self.files = files.into_iter().map(|(_, e)| e).collect();
+    }
+
+    /// Reads each file entry's local header for where its data starts, and refuses the
+    /// entries whose bytes (local header to end of data) overlap another's or the
+    /// central directory.
+    fn find_overlaps(&mut self, directory_start: u64) {
+        const DIRECTORY: usize = usize::MAX;
+        let mut ranges = Vec::with_capacity(self.files.len() + 1);
+        for (i, e) in self.files.iter_mut().enumerate() {
+            e.data = central::data_start(&self.source, e.header);
+            if let Ok(data) = e.data {
+                ranges.push((i, e.header..data.saturating_add(e.compressed)));
+            }
+        }
+        ranges.push((DIRECTORY, directory_start..u64::MAX));
+        let found = central::overlaps(&mut ranges);
+        let span = |i: usize| {
+            let e = &self.files[i];
+            let end = e
+                .data
+                .as_ref()
+                .map_or(0, |d| d.saturating_add(e.compressed));
+            e.header..end
+        };
+        for (id, other) in found {
+            if id == DIRECTORY {
+                continue;
+            }
+            let r = span(id);
+            let what = if other == DIRECTORY {
+                format!("the central directory (from byte {directory_start})")
+            } else {
+                let o = span(other);
+                format!(
+                    "entry {} (bytes {}..{})",
+                    self.files[other].path, o.start, o.end
+                )
+            };
+            let why = format!(
+                "refused: its bytes {}..{} overlap those of {what}; entries that share \
+                 compressed data are how zip bombs inflate one stream many times",
+                r.start, r.end
+            );
+            self.refused.insert(self.files[id].index, why);
+        }
     }
 
     /// The file entry at `path` (any case).
     pub fn file(&self, path: &str) -> Option<&Entry> {
-        self.files.get(&path.to_lowercase())
+        self.by_lower
+            .get(&path.to_lowercase())
+            .map(|&i| &self.files[i])
     }
 
     /// What `path` (any case) is: a file, a folder, or nothing.
     pub fn kind(&self, path: &str) -> Option<EntryKind> {
         let lower = path.to_lowercase();
-        if self.files.contains_key(&lower) {
+        if self.by_lower.contains_key(&lower) {
             Some(EntryKind::File)
-        } else if self.dirs.contains(&lower) {
+        } else if self.dirs.contains_key(&lower) {
             Some(EntryKind::Dir)
         } else {
             None
@@ -164,54 +353,21 @@ impl Archive {
 
     /// Every file entry, sorted by path.
     pub fn files(&self) -> Vec<&Entry> {
-        let mut v: Vec<&Entry> = self.files.values().collect();
-        v.sort_by(|a, b| a.path.cmp(&b.path));
-        v
+        self.files.iter().collect()
     }
 
-    /// The immediate children of folder `dir` (any case): `(name as spelled, kind)`.
+    /// The immediate children of folder `dir` (any case): `(name as spelled, kind)`,
+    /// sorted. Costs what the folder holds, not what the archive does.
     pub fn children(&self, dir: &str) -> Vec<(String, EntryKind)> {
-        let lower = dir.to_lowercase();
-        let prefix = if lower.is_empty() {
-            String::new()
-        } else {
-            format!("{lower}/")
-        };
-        let mut out: Vec<(String, EntryKind)> = Vec::new();
-        for (l, e) in &self.files {
-            if let Some(rest) = l.strip_prefix(&prefix)
-                && !rest.contains('/')
-            {
-                let name = e.path.rsplit('/').next().unwrap_or(&e.path);
-                out.push((name.to_string(), EntryKind::File));
-            }
-        }
-        for d in self.dirs.range(prefix.clone()..) {
-            let Some(rest) = d.strip_prefix(&prefix) else {
-                break;
-            };
-            if !rest.is_empty() && !rest.contains('/') {
-                out.push((self.dir_spelling(d), EntryKind::Dir));
-            }
-        }
-        out.sort();
-        out
+        self.dirs
+            .get(&dir.to_lowercase())
+            .cloned()
+            .unwrap_or_default()
     }
 
-    /// A folder's last component as some file below it spells it.
-    fn dir_spelling(&self, lower: &str) -> String {
-        let depth = lower.matches('/').count();
-        let prefix = format!("{lower}/");
-        self.files
-            .iter()
-            .find(|(l, _)| l.starts_with(&prefix))
-            .and_then(|(_, e)| e.path.split('/').nth(depth))
-            .unwrap_or_else(|| lower.rsplit('/').next().unwrap_or(lower))
-            .to_string()
-    }
-
-    /// Decompresses the file at `path`; refuses an entry that declares or inflates to
-    /// more than [`MAX_FILE_BYTES`].
+    /// Decompresses the file at `path`. Refuses an entry that declares or inflates to
+    /// more than [`MAX_FILE_BYTES`] or than it declares, one whose bytes overlap
+    /// another's, and one that would take what this archive has inflated past its limit.
     pub fn read(&self, archive_path: &Path, path: &str) -> io::Result<Vec<u8>> {
         let entry = self.file(path).ok_or_else(|| {
             io::Error::new(
@@ -219,22 +375,88 @@ impl Archive {
                 format!("{}!/{path}: no such entry", archive_path.display()),
             )
         })?;
-        let where_ = || format!("{}!/{}", archive_path.display(), entry.path);
+        let where_ = format!("{}!/{}", archive_path.display(), entry.path);
+        let fail =
+            |kind: io::ErrorKind, why: &str| io::Error::new(kind, format!("{where_}: {why}"));
         if entry.size > MAX_FILE_BYTES {
-            return Err(super::too_large(&where_(), entry.size));
+            return Err(super::too_large(&where_, entry.size));
         }
-        let mut zip = lock(&self.zip);
-        let file = zip.by_index(entry.index).map_err(|e| {
-            io::Error::new(io::ErrorKind::InvalidData, format!("{}: {e}", where_()))
-        })?;
+        if let Some(why) = self.refused.get(&entry.index) {
+            return Err(fail(io::ErrorKind::InvalidData, why));
+        }
+        if entry.flags & 1 != 0 {
+            return Err(fail(
+                io::ErrorKind::Unsupported,
+                "encrypted entries are not supported",
+            ));
+        }
+        let start = match &entry.data {
+            Ok(start) => *start,
+            Err(why) => return Err(fail(io::ErrorKind::InvalidData, why)),
+        };
+        self.count_inflated(entry, archive_path)
+            .map_err(|why| fail(io::ErrorKind::FileTooLarge, &why))?;
+        let raw = Cursor::range(self.source.clone(), start, entry.compressed);
+        // One byte more than declared tells an entry that lies about its size.
+        let limit = entry.size + 1;
         let mut out = Vec::with_capacity(entry.size.min(16 << 20) as usize);
-        file.take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut out)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", where_())))?;
-        if out.len() as u64 > MAX_FILE_BYTES {
-            return Err(super::too_large(&where_(), out.len() as u64));
+        let read = match entry.method {
+            0 => raw.take(limit).read_to_end(&mut out),
+            8 => flate2::read::DeflateDecoder::new(raw)
+                .take(limit)
+                .read_to_end(&mut out),
+            m => {
+                let why =
+                    format!("compression method {m} is not supported (only stored and deflate)");
+                return Err(fail(io::ErrorKind::Unsupported, &why));
+            }
+        };
+        read.map_err(|e| fail(e.kind(), &format!("damaged entry: {e}")))?;
+        if out.len() as u64 != entry.size {
+            let why = format!(
+                "damaged entry: it inflates to {}{} bytes, its header says {}",
+                out.len(),
+                if out.len() as u64 == limit {
+                    " or more"
+                } else {
+                    ""
+                },
+                entry.size
+            );
+            return Err(fail(io::ErrorKind::InvalidData, &why));
+        }
+        if crc32fast::hash(&out) != entry.crc {
+            return Err(fail(
+                io::ErrorKind::InvalidData,
+                "damaged entry: its CRC-32 does not match its contents",
+            ));
         }
         Ok(out)
+    }
+
+    /// Counts `entry`'s declared size against the archive's inflate limit (once per
+    /// entry), or says why it may not be inflated.
+    fn count_inflated(&self, entry: &Entry, archive_path: &Path) -> Result<(), String> {
+        let mut done = lock(&self.inflated);
+        if done.counted.contains(&entry.index) {
+            return Ok(());
+        }
+        let total = done.bytes.saturating_add(entry.size);
+        if total > self.inflate_limit {
+            return Err(format!(
+                "refused: inflating its {} would bring what {} has inflated to {}, over its \
+                 limit of {} ({INFLATE_RATIO} × the archive's {}, at least {}; a zip bomb?)",
+                mib(entry.size),
+                super::file_name(archive_path),
+                mib(total),
+                mib(self.inflate_limit),
+                mib(self.source.len()),
+                mib(MIN_INFLATE_LIMIT),
+            ));
+        }
+        done.bytes = total;
+        done.counted.insert(entry.index);
+        Ok(())
     }
 
     /// The stamp of the entry at `path`: the archive's, with the entry's CRC mixed in.
@@ -244,5 +466,59 @@ impl Archive {
             modified_ns: self.stamp.modified_ns,
             len: e.size ^ (u64::from(e.crc) << 32),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut buf = io::Cursor::new(Vec::new());
+        let mut z = zip::ZipWriter::new(&mut buf);
+        let deflate = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        for (name, body) in entries {
+            if name.ends_with('/') {
+                z.add_directory(*name, deflate).unwrap();
+            } else {
+                z.start_file(*name, deflate).unwrap();
+                z.write_all(body).unwrap();
+            }
+        }
+        z.finish().unwrap();
+        buf.into_inner()
+    }
+
+    #[test]
+    fn folders_list_their_children_with_the_first_spelling() {
+        let bytes = zip_of(&[
+            ("Comp/Bodies/a.pie", b"a"),
+            ("comp/bodies/B.pie", b"b"),
+            ("comp/empty/", b""),
+            ("top.txt", b"t"),
+        ]);
+        let a = Archive::from_bytes(bytes, Path::new("t.zip")).unwrap();
+        assert_eq!(
+            a.children(""),
+            [
+                ("Comp".to_string(), EntryKind::Dir),
+                ("top.txt".to_string(), EntryKind::File)
+            ]
+        );
+        assert_eq!(
+            a.children("COMP"),
+            [
+                ("Bodies".to_string(), EntryKind::Dir),
+                ("empty".to_string(), EntryKind::Dir)
+            ]
+        );
+        assert_eq!(a.children("comp/bodies").len(), 2);
+        assert_eq!(a.kind("comp/EMPTY"), Some(EntryKind::Dir));
+        assert_eq!(
+            a.read(Path::new("t.zip"), "COMP/BODIES/b.PIE").unwrap(),
+            b"b"
+        );
     }
 }

@@ -27,6 +27,22 @@ pub enum FileRef {
         /// The path inside it (`components/bodies/drlbod01.pie`; `""` = the root).
         path: String,
     },
+    /// Bytes held inside another file: an image packed in a `.glb`'s binary chunk or in
+    /// a glTF buffer, or a `data:` URI's base64 text inside a `.gltf` (then `base64` is
+    /// set and reading decodes it). Read through [`super::read`] like any file.
+    Embedded {
+        /// The file holding the bytes.
+        file: Box<FileRef>,
+        /// Byte offset of the first byte in `file`.
+        offset: u64,
+        /// Number of bytes (of base64 text when `base64`).
+        len: u64,
+        /// The bytes are base64 text to decode.
+        base64: bool,
+        /// The name shown for it (`page-90-scratch-tank.png`); its extension says the
+        /// image format when the bytes do not.
+        name: String,
+    },
 }
 
 /// Whether `path` names a zip archive by its extension.
@@ -80,6 +96,7 @@ impl FileRef {
             FileRef::Disk(p) => super::file_name(p),
             FileRef::Entry { archive, path } if path.is_empty() => super::file_name(archive),
             FileRef::Entry { path, .. } => path.rsplit('/').next().unwrap_or(path).to_string(),
+            FileRef::Embedded { name, .. } => name.clone(),
         }
     }
 
@@ -116,6 +133,8 @@ impl FileRef {
                 archive: archive.clone(),
                 path: path.rsplit_once('/').map(|(d, _)| d).unwrap_or("").into(),
             }),
+            // Beside the file that holds it.
+            FileRef::Embedded { file, .. } => file.parent(),
         }
     }
 
@@ -149,6 +168,10 @@ impl FileRef {
                     },
                 }
             }
+            FileRef::Embedded { file, .. } => file
+                .parent()
+                .unwrap_or_else(|| FileRef::Disk(PathBuf::from(".")))
+                .join(name),
         }
     }
 
@@ -156,7 +179,7 @@ impl FileRef {
     pub fn as_disk(&self) -> Option<&Path> {
         match self {
             FileRef::Disk(p) => Some(p),
-            FileRef::Entry { .. } => None,
+            FileRef::Entry { .. } | FileRef::Embedded { .. } => None,
         }
     }
 
@@ -166,6 +189,7 @@ impl FileRef {
         match self {
             FileRef::Disk(p) => p,
             FileRef::Entry { archive, .. } => archive,
+            FileRef::Embedded { file, .. } => file.disk_file(),
         }
     }
 
@@ -209,6 +233,7 @@ impl fmt::Display for FileRef {
             FileRef::Entry { archive, path } => {
                 write!(f, "{}{ARCHIVE_SEPARATOR}{path}", archive.display())
             }
+            FileRef::Embedded { file, name, .. } => write!(f, "{file}#{name}"),
         }
     }
 }

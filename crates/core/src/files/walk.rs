@@ -20,6 +20,11 @@ pub struct Walk {
     pub errors: Vec<(String, String)>,
     /// Links to folders that were not followed.
     pub links_not_followed: Vec<String>,
+    /// `(path, message)` for archive entries that are not read though nothing failed:
+    /// a duplicate name (the first entry of a name wins), a name that leaves the archive
+    /// or is also a folder and is not a wanted file. Shown as warnings, not counted as
+    /// inputs.
+    pub warnings: Vec<(String, String)>,
 }
 
 /// Expands `inputs` (files, folders, archives, `archive!/folder`) into the files below
@@ -43,6 +48,10 @@ pub fn walk(inputs: &[std::path::PathBuf], wanted: impl Fn(&str) -> bool) -> Wal
                 };
                 out.errors.push((r.to_string(), why));
             }
+            // `FileRef::parse` makes none; a file inside a file is no folder to walk.
+            (FileRef::Embedded { .. }, _) => out
+                .errors
+                .push((r.to_string(), "not a file or folder on disk".into())),
             (FileRef::Disk(p), None) => {
                 let why = std::fs::symlink_metadata(p)
                     .err()
@@ -128,11 +137,21 @@ fn walk_archive(archive: &Path, under: &str, wanted: &impl Fn(&str) -> bool, out
             });
         }
     }
+    let at = |name: &str| format!("{}{}{name}", archive.display(), super::ARCHIVE_SEPARATOR);
     for name in &a.ignored {
-        out.errors.push((
-            format!("{}{}{name}", archive.display(), super::ARCHIVE_SEPARATOR),
-            "entry name leaves the archive (`..` or absolute) or is also a folder; ignored".into(),
-        ));
+        let why = "entry name leaves the archive (`..` or absolute) or is also a folder; ignored";
+        let last = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        // A wanted file that cannot be read is a failed input; anything else a warning.
+        if wanted(last) {
+            out.errors.push((at(name), why.into()));
+        } else {
+            out.warnings.push((at(name), why.into()));
+        }
+    }
+    for d in &a.duplicates {
+        if d.path.to_lowercase().starts_with(&prefix) {
+            out.warnings.push((at(&d.path), d.message()));
+        }
     }
 }
 

@@ -7,6 +7,8 @@
 
 mod error;
 pub mod fuzzing;
+pub mod gltf;
+pub mod obj;
 pub mod pet;
 pub mod pie;
 pub mod pmf;
@@ -51,6 +53,8 @@ pub fn format_for_name(name: &str) -> Option<Format> {
         "pmf" => Some(Format::Pmf),
         "pet" | "apet" | "bpet" | "mpet" => Some(Format::Pet),
         "tpm" => Some(Format::Tpm),
+        "glb" | "gltf" => Some(Format::Gltf),
+        "obj" => Some(Format::Obj),
         _ => None,
     }
 }
@@ -78,6 +82,8 @@ pub fn parse(
         Format::Pie => pie::parse_for(bytes, options.tileset),
         Format::Pmf => pmf::parse(bytes, &options.pmf),
         Format::Tpm => tpm::parse(bytes),
+        Format::Gltf => gltf::parse(bytes),
+        Format::Obj => obj::parse(bytes, &mut obj::no_files),
         Format::Pet => pet::parse(bytes, name).map(|mut m| {
             pet::apply_rotations(&mut m, options.pet_rotations);
             m
@@ -134,13 +140,24 @@ pub fn load_with(
         LoadError::new(
             ErrorKind::Unsupported,
             crate::model::Location::File,
-            "not a model file this viewer reads (.pie, .pmf, .pet/.apet/.bpet/.mpet, .tpm)",
+            "not a model file this viewer reads (.pie, .pmf, .pet/.apet/.bpet/.mpet, .tpm, \
+             .glb/.gltf, .obj)",
         )
         .in_file(&name)
     })?;
     let mut model = if format == Format::Pet {
         // PET characters span several files (skeleton, parts, animations).
         pet::assemble::load(file, options)?
+    } else if format == Format::Gltf {
+        // Buffers and images may be files beside it.
+        let mut m = gltf::load(file)?;
+        warn_overflowing_nodes(&mut m);
+        m
+    } else if format == Format::Obj {
+        // The MTL is a file beside it.
+        let mut m = obj::load(file)?;
+        warn_overflowing_nodes(&mut m);
+        m
     } else {
         let bytes = read_file(file).map_err(|e| e.in_file(&name))?;
         parse(format, &bytes, &name, options)?

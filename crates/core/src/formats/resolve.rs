@@ -203,6 +203,10 @@ pub(crate) fn resolve_model_with(
 ) {
     let mut missing = Vec::new();
     for t in &mut model.textures {
+        if t.resolved.is_some() {
+            // Found by the loader (an image packed in a glTF, a sidecar).
+            continue;
+        }
         // The page-NN fallback is for diffuse pages; masks must match their own name.
         let page_prefix = t.role == TextureRole::Base;
         t.resolved = resolver.texture(&t.name, file, &options.data_roots, page_prefix);

@@ -7,7 +7,7 @@
 //! Not here: the format-neutral scene (the rest of [`Model`](super::Model)), and anything
 //! computed from it — these are facts only the file itself carries.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -30,6 +30,10 @@ pub enum Details {
     Tpm(TpmDetails),
     /// A Warzone 2100 droid or structure assembled from parts.
     Assembly(AssemblyDetails),
+    /// A glTF file (with the PIE facts a Vitrine export carries).
+    Gltf(GltfDetails),
+    /// A Wavefront OBJ file.
+    Obj(ObjDetails),
 }
 
 impl Details {
@@ -37,6 +41,15 @@ impl Details {
     pub fn to_json(&self) -> Value {
         // Every field is a plain number, string, list or map: serialising cannot fail.
         serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// The PIE facts: a PIE file's own, or those a Vitrine glTF export of a PIE carries.
+    pub fn pie(&self) -> Option<&PieDetails> {
+        match self {
+            Details::Pie(d) => Some(d),
+            Details::Gltf(g) => g.pie.as_ref(),
+            _ => None,
+        }
     }
 
     /// The PET file's facts, for a single file or each part of a character.
@@ -50,7 +63,7 @@ impl Details {
 }
 
 /// A PIE number as the file writes it: whole numbers without a fraction.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum PieNumber {
     /// A whole number.
@@ -69,11 +82,15 @@ impl From<f32> for PieNumber {
     }
 }
 
-/// The `"pie"` object.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// The `"pie"` object. Also carried by the glTF export (scene `extras.pie`) and read
+/// back by the glTF loader, for the way back to PIE.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PieDetails {
     /// `TYPE` as written, in hex (`"0x10200"`).
     pub type_flags: String,
+    /// `INTERPOLATE` as written (`null` when absent: on by default).
+    #[serde(default)]
+    pub interpolate: Option<bool>,
     /// `EVENT` lines.
     pub events: Vec<PieEvent>,
     /// Per level.
@@ -81,7 +98,7 @@ pub struct PieDetails {
 }
 
 /// One PIE `EVENT` line.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PieEvent {
     /// The event's number (1 moving, 2 firing, 3 dying).
     #[serde(rename = "type")]
@@ -91,7 +108,7 @@ pub struct PieEvent {
 }
 
 /// One PIE level.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PieLevel {
     /// `POINTS` count.
     pub points: usize,
@@ -105,10 +122,34 @@ pub struct PieLevel {
     pub shadow_points: usize,
     /// `SHADOWPOLYGONS` triangles.
     pub shadow_triangles: usize,
+    /// The level's own `TYPE`, in hex (`null`: the header's).
+    #[serde(default)]
+    pub type_flags: Option<String>,
+    /// The level's own `INTERPOLATE` (`null`: the header's).
+    #[serde(default)]
+    pub interpolate: Option<bool>,
+    /// Texture-frame animation of its polygons (flag 0x4000), if any.
+    #[serde(default)]
+    pub texture_animation: Option<PieTextureAnimation>,
+}
+
+/// A level's texture-frame animation (its polygons' animation block).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PieTextureAnimation {
+    /// Frames.
+    pub frames: u32,
+    /// Milliseconds per frame.
+    pub ms_per_frame: PieNumber,
+    /// Frame width in UV units.
+    pub width: PieNumber,
+    /// Frame height in UV units.
+    pub height: PieNumber,
+    /// A legacy team-colour block (the frame is the team, not time).
+    pub team_colour: bool,
 }
 
 /// A level's `ANIMOBJECT` header.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PieAnimation {
     /// Frames listed.
     pub frames: usize,
@@ -116,6 +157,55 @@ pub struct PieAnimation {
     pub ms_per_frame: PieNumber,
     /// Cycles (0 = forever).
     pub cycles: u32,
+}
+
+impl PieNumber {
+    /// The number as an `f32`.
+    pub fn as_f32(self) -> f32 {
+        match self {
+            PieNumber::Whole(v) => v as f32,
+            PieNumber::Fraction(v) => v as f32,
+        }
+    }
+}
+
+/// The `"gltf"` object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GltfDetails {
+    /// The `asset.generator` (`Khronos glTF Blender I/O v3.4.50`, `Vitrine 0.1.0`).
+    pub generator: String,
+    /// Nodes read as levels.
+    pub levels: usize,
+    /// Connectors.
+    pub connectors: usize,
+    /// Shadow meshes.
+    pub shadow_meshes: usize,
+    /// What a Vitrine export says it came from (`null` for other files).
+    pub source: Option<GltfSource>,
+    /// The PIE facts a Vitrine export of a PIE carries.
+    pub pie: Option<PieDetails>,
+}
+
+/// The source of a Vitrine export.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GltfSource {
+    /// Its format's name (`pie`).
+    pub format: String,
+    /// The scale it was exported at (undone on reading).
+    pub scale: f64,
+}
+
+/// The `"obj"` object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ObjDetails {
+    /// Object names, in file order.
+    pub objects: Vec<String>,
+    /// Faces as written (before triangulation).
+    pub faces: usize,
+    /// Triangles.
+    pub triangles: usize,
+    /// Material names from the MTL.
+    pub materials: Vec<String>,
 }
 
 /// The `"pmf"` object.

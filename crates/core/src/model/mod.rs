@@ -55,6 +55,10 @@ pub enum Format {
     Pet,
     /// Trespasser TPM.
     Tpm,
+    /// glTF 2.0 (`.glb`, `.gltf`).
+    Gltf,
+    /// Wavefront OBJ (with its MTL).
+    Obj,
 }
 
 impl Format {
@@ -65,6 +69,8 @@ impl Format {
             Format::Pmf => "pmf",
             Format::Pet => "pet",
             Format::Tpm => "tpm",
+            Format::Gltf => "gltf",
+            Format::Obj => "obj",
         }
     }
 

@@ -9,7 +9,11 @@
 //! - `KHR_materials_unlit` for additive and premultiplied materials (Warzone 2100 draws
 //!   its effects without lighting);
 //! - the raw team-colour mask and a specular map are embedded as extra textures named
-//!   in `extras` (glTF has no slot for them); a normal map is the normal texture.
+//!   in `extras` (glTF has no slot for them); a normal map is the normal texture;
+//! - for the way back (`formats::gltf`): `extras.pages` names each texture as the model
+//!   names it (`page-11-player-buildings.png`, not the baked copy's name), and when the
+//!   team colour was baked the page itself is embedded too (`extras.page_texture`);
+//!   a texture-animated copy says `"texture_animated": true`.
 //!
 //! A material on a mesh with a texture-frame animation gets its own copy carrying a
 //! `KHR_texture_transform` offset, which the animation moves (see [`super::animations`]).
@@ -194,6 +198,31 @@ impl Materials {
                 extras: None,
             })
         });
+        // The way back: the page names as the model names them, and the page itself
+        // when the team colour was baked into the base colour.
+        let mut pages = Map::new();
+        for (role, slot) in [
+            ("base", mat.base),
+            ("tcmask", mat.tcmask),
+            ("normal", mat.normal),
+            ("specular", mat.specular),
+        ] {
+            if let Some((_, t)) = tex(slot) {
+                pages.insert(role.into(), json!(t.name));
+            }
+        }
+        if !pages.is_empty() {
+            extra.insert("pages".into(), Value::Object(pages));
+        }
+        if animated_mesh.is_some() {
+            extra.insert("texture_animated".into(), json!(true));
+        }
+        if let (Some((i, t)), Some(_)) = (tex(mat.base), tex(mat.tcmask))
+            && t.resolved.is_some()
+            && let Some(index) = self.texture(doc, cache, images::plain_key(t), model, i)
+        {
+            extra.insert("page_texture".into(), json!(index.value()));
+        }
         if let Some((i, t)) = tex(mat.tcmask) {
             let key = images::plain_key(t);
             if let Some(index) = self.texture(doc, cache, key, model, i) {

@@ -20,7 +20,7 @@
 
 mod animations;
 mod document;
-mod images;
+pub(crate) mod images;
 mod materials;
 mod meshes;
 mod scene;
@@ -96,8 +96,22 @@ pub enum ExportError {
 pub(crate) fn default_scale(format: Format) -> f32 {
     match format {
         Format::Pie => 1.0 / 128.0,
-        Format::Pmf | Format::Pet | Format::Tpm => 1.0,
+        Format::Pmf | Format::Pet | Format::Tpm | Format::Gltf | Format::Obj => 1.0,
     }
+}
+
+/// The scale `model` is exported at by default: [`default_scale`] of its format, or the
+/// scale of the Vitrine export it was read back from (so a PIE → glTF → glTF trip keeps
+/// its size).
+pub fn model_scale(model: &Model) -> f32 {
+    let source = match &model.details {
+        crate::model::details::Details::Gltf(g) => g.source.as_ref(),
+        _ => None,
+    };
+    source
+        .map(|s| s.scale as f32)
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .unwrap_or_else(|| default_scale(model.format))
 }
 
 /// The animations `choice` asks for.
@@ -142,7 +156,7 @@ pub fn export(
     options: &ExportOptions,
     cache: &mut ImageCache,
 ) -> Result<Document, ExportError> {
-    let scale = options.scale.unwrap_or(default_scale(model.format));
+    let scale = options.scale.unwrap_or_else(|| model_scale(model));
     if !(scale.is_finite() && scale > 0.0) {
         return Err(ExportError::BadScale(scale));
     }

@@ -1,8 +1,11 @@
 //! The node hierarchy: glTF node `i` is model node `i` (name, rest translation ×
 //! scale, rotation, scale, mesh, skin); then one empty node per PIE connector
 //! (`connector 1…n`, a child of its level, at its position, the file's numbers in
-//! `extras`); then the static joint some skins need. The scene's `extras` hold what the
-//! model says beyond geometry: format, panel properties, event models, diagnostics.
+//! `extras`); then the static joint some skins need; then one node `shadow` per shadow
+//! mesh (a child of its level, with a mesh `shadow` drawn fully transparent). The
+//! scene's `extras` hold what the model says beyond geometry: format, panel properties,
+//! event models, diagnostics, and for a PIE its facts (`"pie"`: TYPE flags,
+//! INTERPOLATE, per-level flags, ANIMOBJECT timing, texture animation).
 
 use super::document::{Document, extras};
 use crate::model::{Location, Model};
@@ -101,6 +104,17 @@ pub(crate) fn export_nodes(
         idx
     });
 
+    for shadow in &model.shadow_meshes {
+        if let Some(idx) = shadow_node(doc, shadow, scale) {
+            if shadow.node < n {
+                let parent = &mut doc.root.nodes[shadow.node];
+                parent.children.get_or_insert_with(Vec::new).push(idx);
+            } else {
+                roots.push(idx);
+            }
+        }
+    }
+
     let properties: Vec<_> = model
         .properties
         .iter()
@@ -120,6 +134,21 @@ pub(crate) fn export_nodes(
     });
     if !events.is_empty() {
         facts["events"] = json!(events);
+    }
+    // TYPE flags, INTERPOLATE, per-level flags, ANIMOBJECT timing and texture
+    // animation, for the way back to PIE (a glTF that came from a PIE keeps them).
+    use crate::model::details::Details;
+    match &model.details {
+        Details::Pie(p) => facts["pie"] = json!(p),
+        Details::Gltf(g) => {
+            if let Some(p) = &g.pie {
+                facts["pie"] = json!(p);
+            }
+            if let Some(s) = &g.source {
+                facts["format"] = json!(s.format);
+            }
+        }
+        _ => {}
     }
     if !model.diagnostics.is_empty() {
         facts["warnings"] = json!(
@@ -142,4 +171,73 @@ pub(crate) fn export_nodes(
     });
     doc.root.scene = Some(scene);
     static_node
+}
+
+/// A shadow mesh as a node `shadow` (a child of its level) with a mesh `shadow` whose
+/// material is fully transparent: other programs keep it without drawing it, and the
+/// loader reads it back as the level's shadow mesh.
+fn shadow_node(
+    doc: &mut Document,
+    shadow: &crate::model::ShadowMesh,
+    scale: f32,
+) -> Option<json::Index<json::Node>> {
+    use json::validation::Checked::Valid;
+    if shadow.triangles.is_empty() || shadow.points.is_empty() {
+        return None;
+    }
+    let n = shadow.points.len() as u32;
+    if shadow.triangles.iter().flatten().any(|&i| i >= n) {
+        return None;
+    }
+    let positions: Vec<[f32; 3]> = shadow
+        .points
+        .iter()
+        .map(|p| (*p * scale).to_array())
+        .collect();
+    let indices: Vec<u32> = shadow.triangles.iter().flatten().copied().collect();
+    let mut attributes = std::collections::BTreeMap::new();
+    attributes.insert(
+        Valid(json::mesh::Semantic::Positions),
+        doc.floats(&positions, true, true),
+    );
+    let material = doc.root.push(json::Material {
+        alpha_mode: Valid(json::material::AlphaMode::Blend),
+        name: Some("shadow (not drawn)".into()),
+        pbr_metallic_roughness: json::material::PbrMetallicRoughness {
+            base_color_factor: json::material::PbrBaseColorFactor([0.0, 0.0, 0.0, 0.0]),
+            ..Default::default()
+        },
+        extras: extras(&json!({"shadow": true})),
+        ..Default::default()
+    });
+    let indices = doc.indices(&indices);
+    let mesh = doc.root.push(json::Mesh {
+        extensions: None,
+        extras: None,
+        name: Some("shadow".into()),
+        primitives: vec![json::mesh::Primitive {
+            attributes,
+            extensions: None,
+            extras: None,
+            indices: Some(indices),
+            material: Some(material),
+            mode: Valid(json::mesh::Mode::Triangles),
+            targets: None,
+        }],
+        weights: None,
+    });
+    Some(doc.root.push(json::Node {
+        camera: None,
+        children: None,
+        extensions: None,
+        extras: extras(&json!({"shadow": true})),
+        matrix: None,
+        mesh: Some(mesh),
+        name: Some("shadow".into()),
+        rotation: None,
+        scale: None,
+        translation: None,
+        skin: None,
+        weights: None,
+    }))
 }

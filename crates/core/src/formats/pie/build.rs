@@ -19,7 +19,9 @@ use super::anim::{self, LevelContext};
 use super::header::{self, Header, Settings, TILESETS, TYPE_PITCH, TYPE_PREMULTIPLIED, TYPE_ROLL};
 use super::level::Level;
 use super::tileset::{self, Tileset};
-use crate::model::details::{Details, PieAnimation, PieDetails, PieEvent, PieLevel};
+use crate::model::details::{
+    Details, PieAnimation, PieDetails, PieEvent, PieLevel, PieTextureAnimation,
+};
 use crate::model::{
     Billboard, BlendMode, Connector, Diagnostic, Format, Location, Material, Mesh, MeshSource,
     Model, ModelEvent, Node, NodeKind, ShadowMesh, Submesh, TextureLine, TextureRef, TextureRole,
@@ -127,7 +129,7 @@ pub(crate) fn build(
             resolved: None,
         })
         .collect();
-    model.details = details(&header, &levels);
+    model.details = details(&header, &levels, &settings, &ctx);
     properties(&mut model, &header, &levels, &settings, &ctx);
     source_facts(&mut model, &header, &levels, &settings, &ctx);
 
@@ -341,14 +343,21 @@ fn source_facts(
     }
 }
 
-/// A JSON object from `(key, value)` pairs, built directly (no serializer round trip:
-/// this runs for every file loaded).
-/// The `"pie"` object of `info --json`.
-fn details(header: &Header, levels: &[Level]) -> Details {
+/// The `"pie"` object of `info --json`; also what the glTF export carries for the way
+/// back to PIE (TYPE flags, INTERPOLATE, per-level flags, ANIMOBJECT timing, texture
+/// animation).
+fn details(
+    header: &Header,
+    levels: &[Level],
+    settings: &[Settings],
+    ctx: &[LevelContext<'_>],
+) -> Details {
     let levels = levels
         .iter()
-        .map(|l| {
+        .enumerate()
+        .map(|(i, l)| {
             let shadow = l.shadow.as_ref();
+            let own = settings.get(i);
             PieLevel {
                 points: l.points.len(),
                 triangles: l.corners.len() / 3,
@@ -360,6 +369,17 @@ fn details(header: &Header, levels: &[Level]) -> Details {
                 }),
                 shadow_points: shadow.map_or(0, |s| s.points.len()),
                 shadow_triangles: shadow.map_or(0, |s| s.triangles.len()),
+                type_flags: own.and_then(|s| s.type_flags).map(|t| format!("0x{t:x}")),
+                interpolate: own.and_then(|s| s.interpolate),
+                texture_animation: l.tex_anim.as_ref().map(|t| PieTextureAnimation {
+                    frames: t.frames,
+                    ms_per_frame: t.ms_per_frame.into(),
+                    width: t.size.x.into(),
+                    height: t.size.y.into(),
+                    team_colour: ctx
+                        .get(i)
+                        .is_some_and(|c| anim::is_team_colour(t.frames, c)),
+                }),
             }
         })
         .collect();
@@ -373,6 +393,7 @@ fn details(header: &Header, levels: &[Level]) -> Details {
         .collect();
     Details::Pie(PieDetails {
         type_flags: format!("0x{:x}", header.type_flags),
+        interpolate: header.settings.interpolate,
         events,
         levels,
     })

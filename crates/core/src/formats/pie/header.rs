@@ -260,6 +260,14 @@ pub(crate) fn parse_header(
                 levels_line: t.line,
             });
         } else if ignored(toks, t, warnings) {
+            // The 4.3.3 loader expects LEVELS here and gives the model up.
+            if let Some(w) = warnings.last_mut() {
+                w.rule = Some("pie/header-directive");
+                w.message = format!(
+                    "{} before LEVELS: the 4.3.3 loader gives the model up (newer ones skip it)",
+                    t.show()
+                );
+            }
             continue;
         } else {
             return Err(error(
@@ -339,7 +347,7 @@ pub fn setting(
             pie4_only("TEXTURE inside a level", warnings);
         }
     } else if t.is("TCMASK") || t.is("NORMALMAP") || t.is("SPECULARMAP") {
-        let slot = tileset(toks, t)?;
+        let slot = tileset(toks, t, version, warnings)?;
         let name = file_name(toks, t)?;
         check_png(&name, t, version, warnings);
         let set = &mut settings.textures;
@@ -361,10 +369,24 @@ pub fn setting(
     Ok(true)
 }
 
-fn tileset(toks: &mut Tokens<'_>, t: Token<'_>) -> Result<usize, LoadError> {
+fn tileset(
+    toks: &mut Tokens<'_>,
+    t: Token<'_>,
+    version: u32,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<usize, LoadError> {
     let line = toks.peek().map_or(t.line, |x| x.line);
     let what = String::from_utf8_lossy(t.text).into_owned();
     let slot = toks.uint(|| format!("{what} tileset"))?;
+    if slot > 2 && version < 4 {
+        // PIE 2/3 loaders ignore the number.
+        warnings.push(Diagnostic::coded(
+            "pie/tileset-ignored",
+            Location::Line(line),
+            format!("{what} tileset {slot}: PIE {version} ignores it (tileset 0 used)"),
+        ));
+        return Ok(0);
+    }
     if slot > 2 {
         return Err(error(
             ErrorKind::Invalid,
@@ -424,7 +446,7 @@ fn texture_line(
     set: &mut TextureSet,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<(), LoadError> {
-    let slot = tileset(toks, t)?;
+    let slot = tileset(toks, t, version, warnings)?;
     let name = file_name(toks, t)?;
     // Optional page width and height, ignored by the game.
     for _ in 0..2 {

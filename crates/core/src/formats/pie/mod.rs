@@ -52,13 +52,26 @@ pub(crate) fn parse_for(bytes: &[u8], tileset: Tileset) -> Result<Model, LoadErr
     let cap = toks.check_count(u64::from(header.levels), 6, "LEVELS", header.levels_line)?;
     let mut levels = Vec::with_capacity(cap);
     for k in 1..=header.levels {
-        let t = toks.next_token().ok_or_else(|| {
-            error(
+        let Some(t) = toks.next_token() else {
+            // The game loads the levels that are there.
+            if k > 1 {
+                warnings.push(Diagnostic::coded(
+                    "pie/levels-count",
+                    Location::Line(header.levels_line),
+                    format!(
+                        "LEVELS {} but the file ends after {} level(s)",
+                        header.levels,
+                        k - 1
+                    ),
+                ));
+                break;
+            }
+            return Err(error(
                 ErrorKind::Truncated,
                 toks.line(),
                 format!("file ends after {} of LEVELS {}", k - 1, header.levels),
-            )
-        })?;
+            ));
+        };
         if !t.is("LEVEL") {
             return Err(error(
                 ErrorKind::Syntax,

@@ -85,9 +85,13 @@ fn texture_lines() {
     }
     let (h, _) = header("PIE 2\nTYPE 200\nNOTEXTURE 0 NOTEXTURE 256 256\nLEVELS 1").unwrap();
     assert!(h.settings.textures.notexture);
-    let e = header("PIE 3\nTYPE 200\nTEXTURE 3 a.png\nLEVELS 1").unwrap_err();
+    let e = header("PIE 4\nTYPE 200\nTEXTURE 3 a.png\nLEVELS 1").unwrap_err();
     assert_eq!(e.kind, ErrorKind::Invalid);
     assert_eq!(e.location, Location::Line(3));
+    // PIE 2/3 loaders (the game's 4.3.3) ignore the number: tileset 0, a warning.
+    let (h, w) = header("PIE 3\nTYPE 200\nTEXTURE 3 a.png\nLEVELS 1").unwrap();
+    assert_eq!(base(&h, 0), Some("a.png"));
+    assert_eq!(w[0].rule, Some("pie/tileset-ignored"));
 }
 
 #[test]
@@ -116,12 +120,15 @@ fn maps_masks_events_and_ignored_directives() {
     );
     assert_eq!((h.levels, h.levels_line), (2, 12));
     let msgs: Vec<_> = w.iter().map(|d| d.message.as_str()).collect();
+    // Before LEVELS the 4.3.3 loader gives the model up: an error-level rule.
     assert!(
-        msgs.iter().any(|m| m.starts_with("MATERIALS ignored")),
+        w.iter()
+            .any(|d| d.message.starts_with("MATERIALS before LEVELS")
+                && d.rule == Some("pie/header-directive")),
         "{msgs:?}"
     );
     assert!(
-        msgs.iter().any(|m| m.starts_with("SHADERS ignored")),
+        msgs.iter().any(|m| m.starts_with("SHADERS before LEVELS")),
         "{msgs:?}"
     );
     // TCMASK in a PIE 3 file is applied with a warning.

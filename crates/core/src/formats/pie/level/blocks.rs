@@ -12,16 +12,13 @@ pub(super) fn anim_object(
 ) -> Result<AnimObject, LoadError> {
     let time_line = toks.peek().map_or(keyword.line, |t| t.line);
     let time = toks.f32(|| "ANIMOBJECT time".into())?;
-    if time <= 0.0 {
-        return Err(error(
-            ErrorKind::Invalid,
-            time_line,
-            format!("ANIMOBJECT time {time}: must be above 0 ms"),
-        ));
-    }
     let cycles = toks.uint(|| "ANIMOBJECT cycles".into())?;
     let n = toks.uint(|| "ANIMOBJECT frame count".into())?;
-    let cap = toks.check_count(u64::from(n), 10, "ANIMOBJECT frames", keyword.line)?;
+    // More frames declared than the bytes left can hold: read what is there (the game
+    // does, and complains).
+    let cap = toks
+        .check_count(u64::from(n), 10, "ANIMOBJECT frames", keyword.line)
+        .unwrap_or(0);
     let mut frames = Vec::with_capacity(cap);
     let mut numbering_warned = false;
     for f in 0..n {
@@ -35,8 +32,33 @@ pub(super) fn anim_object(
             ));
             break;
         }
-        let index = toks.int(|| format!("ANIMOBJECT frame {f} number (frames declared {n})"))?;
-        let line = toks.line();
+        // One frame a line, as the game reads it: a line that is not ten numbers is
+        // logged by the game and its values left at zero; the model is still used.
+        let line = toks.peek().map_or(toks.line(), |t| t.line);
+        let mut words = Vec::with_capacity(10);
+        while let Some(t) = toks.peek()
+            && t.line == line
+            && words.len() < 11
+        {
+            toks.next_token();
+            words.push(super::super::tokens::parse_f32(t.text));
+        }
+        toks.skip_line(line);
+        let numbers: Option<Vec<f32>> = words.iter().copied().collect();
+        let Some(numbers) = numbers.filter(|v| v.len() == 10) else {
+            warnings.push(Diagnostic::coded(
+                "pie/animobject-frames",
+                Location::Line(line),
+                format!("ANIMOBJECT frame {f} is not ten numbers; the game reads it as zeros"),
+            ));
+            frames.push(AnimFrame {
+                position: [0.0; 3],
+                rotation: [0.0; 3],
+                scale: [1.0; 3],
+            });
+            continue;
+        };
+        let index = numbers[0] as i64;
         if index != i64::from(f) && !numbering_warned {
             numbering_warned = true;
             warnings.push(Diagnostic::coded(
@@ -45,10 +67,7 @@ pub(super) fn anim_object(
                 format!("ANIMOBJECT frame {f} is numbered {index}"),
             ));
         }
-        let mut v = [0.0f32; 9];
-        for (k, x) in v.iter_mut().enumerate() {
-            *x = toks.f32(|| format!("ANIMOBJECT frame {f} value {}", k + 1))?;
-        }
+        let v = &numbers[1..];
         frames.push(AnimFrame {
             position: [v[0], v[1], v[2]],
             rotation: [v[3], v[4], v[5]],
@@ -93,6 +112,14 @@ pub(super) fn anim_object(
             ),
         ));
     }
+    if time <= 0.0 {
+        warnings.push(Diagnostic::coded(
+            "pie/animobject-time",
+            Location::Line(time_line),
+            format!("ANIMOBJECT time {time}: frames cannot play; the level is shown still"),
+        ));
+        frames.clear();
+    }
     Ok(AnimObject {
         time,
         cycles,
@@ -122,18 +149,18 @@ pub(super) fn shadow_polygons(
         ));
     }
     shadow.triangles.reserve(cap);
+    let mut flag_notes = Vec::new();
     let np_total = shadow.points.len();
     for i in 0..n {
         let flags =
             toks.hex(|| format!("shadow polygon {i} flags (SHADOWPOLYGONS declared {n})"))?;
         let line = toks.line();
         if flags != 0 {
-            return Err(error(
-                ErrorKind::Invalid,
-                line,
+            flag_notes.push(Diagnostic::coded(
+                "pie/shadow-flags",
+                Location::Line(line),
                 format!("shadow polygon {i} has flags {flags:x}; shadow polygons must have 0"),
-            )
-            .with_rule("pie/shadow-flags"));
+            ));
         }
         let np = toks.uint(|| format!("shadow polygon {i} point count"))? as usize;
         if !(3..=MAX_POLYGON_POINTS).contains(&np) {
@@ -164,5 +191,6 @@ pub(super) fn shadow_polygons(
             shadow.triangles.push([idx[0], idx[k], idx[k + 1]]);
         }
     }
+    level.notes.append(&mut flag_notes);
     Ok(())
 }

@@ -1,0 +1,157 @@
+//! The Assemble panel driven through egui_kittest with the real layout and commands, on
+//! the game's 4.3.3 stats (`../shared/corpus/wz2100`).
+
+use egui_kittest::kittest::Queryable;
+use vitrine::app::settings::Settings;
+use vitrine::app::state::AppState;
+
+fn state_with_data() -> Option<AppState> {
+    let wz = common::wz2100()?;
+    let settings = Settings {
+        data_roots: vec![wz.join("data/mp"), wz.join("data/base")],
+        ..Settings::default()
+    };
+    Some(AppState::new(settings, None))
+}
+
+#[test]
+#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+fn picking_a_template_shows_body_propulsion_and_weapon_in_the_hierarchy() {
+    let Some(state) = state_with_data() else {
+        return;
+    };
+    assert!(
+        state.assemble.stats.is_some(),
+        "{:?}",
+        state.assemble.stats_warnings
+    );
+    let mut h = app_support::harness(state, 1400.0);
+    h.run();
+    // Without data roots the panel is not there; with them it is.
+    h.get_by_label("Assemble");
+    h.get_by_label("Template").click();
+    h.run();
+    let search = h.get_by_role(eframe::egui::accesskit::Role::TextInput);
+    search.click();
+    h.run();
+    h.get_by_role(eframe::egui::accesskit::Role::TextInput)
+        .type_text("ViperMG01");
+    h.run();
+    h.get_by_label("Machinegun Viper Wheels").click();
+    h.run();
+    h.run();
+    let doc = h.state().document.as_ref().expect("an assembly is open");
+    assert_eq!(doc.path.to_string(), "template:ViperMG01Wheels");
+    for part in [
+        "body: drlbod01.pie",
+        "propulsion: prlwhl1.pie",
+        "weapon 1 mount: trlmg1.pie",
+        "weapon 1: gnlmg1.pie",
+    ] {
+        assert!(
+            h.query_by_label_contains(&format!("{part} [Level]"))
+                .is_some(),
+            "the hierarchy shows {part}"
+        );
+    }
+    // Open Recent and the settings keep the design.
+    let s = &h.state().settings;
+    assert_eq!(s.recent_files[0].to_str(), Some("template:ViperMG01Wheels"));
+    assert!(
+        matches!(&s.assembly, Some(vitrine::wz::Design::Template { id }) if id == "ViperMG01Wheels")
+    );
+    // "Open part" opens the barrel alone.
+    let opens = h.query_all_by_label("Open part").count();
+    assert_eq!(opens, 4);
+}
+
+#[test]
+#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+fn the_panel_is_absent_without_stats_and_a_recent_template_reopens() {
+    let mut h = app_support::harness(AppState::new(Settings::default(), None), 900.0);
+    h.run();
+    assert!(h.query_by_label("Assemble").is_none());
+
+    let Some(state) = state_with_data() else {
+        return;
+    };
+    let mut h = app_support::harness(state, 900.0);
+    h.run();
+    let _ = vitrine::app::commands::apply(
+        h.state_mut(),
+        vitrine::app::commands::AppCommand::Open(vitrine::files::FileRef::parse(
+            std::path::Path::new("template:ATESTVTOL"),
+        )),
+    );
+    h.run();
+    for part in [
+        "weapon 1: gnmrktbb.pie [Level]",
+        "propulsion: prmvtl1.pie [Level]",
+    ] {
+        assert!(h.query_by_label_contains(part).is_some(), "{part}");
+    }
+}
+
+use crate::app_support;
+use crate::common;
+
+#[test]
+#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
+    let Some(state) = state_with_data() else {
+        return;
+    };
+    let wz = common::wz2100().unwrap();
+    let mut h = app_support::harness(state, 1400.0);
+    h.run();
+    let gun = wz.join("data/base/components/weapons/gnhgss.pie");
+    let _ = vitrine::app::commands::apply(
+        h.state_mut(),
+        vitrine::app::commands::AppCommand::Open(vitrine::files::FileRef::parse(&gun)),
+    );
+    h.run();
+    h.get_by_label("Show gnhgss.pie on a droid").click();
+    h.run();
+    h.run();
+    let doc = h.state().document.as_ref().unwrap();
+    assert!(
+        doc.path.to_string().starts_with("parts:body=Body5REC;"),
+        "{}",
+        doc.path
+    );
+    assert!(
+        h.query_by_label_contains("weapon 1: gnhgss.pie [Level]")
+            .is_some()
+    );
+
+    // Turning the turret re-assembles: the barrel's group turns about Y.
+    let node = |s: &AppState| {
+        let d = s.document.as_ref().unwrap();
+        let i = d
+            .model
+            .nodes
+            .iter()
+            .position(|n| n.name == "weapon 1 mount")
+            .unwrap();
+        d.model.nodes[i].rotation
+    };
+    assert!(node(h.state()).abs_diff_eq(glam::Quat::IDENTITY, 1e-6));
+    let pose = vitrine::wz::TurretPose {
+        yaw_deg: 90.0,
+        ..Default::default()
+    };
+    let _ = vitrine::app::commands::apply(
+        h.state_mut(),
+        vitrine::app::commands::AppCommand::Assemble(
+            vitrine::app::panels::assemble::AssembleCommand::SetPose(pose),
+        ),
+    );
+    h.run();
+    let want = glam::Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
+    assert!(
+        node(h.state()).abs_diff_eq(want, 1e-5),
+        "{:?}",
+        node(h.state())
+    );
+    assert_eq!(h.state().settings.assembly_pose, pose);
+}

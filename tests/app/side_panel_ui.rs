@@ -1,0 +1,75 @@
+//! The side panel fits the model: the format's own sections come first, the team-colour
+//! swatches only open for a model with a team-colour mask, and sections stay opened or
+//! closed across sessions. The PIE tileset switch reloads the model with the tileset's
+//! pages and is saved.
+
+use crate::app_support;
+use crate::common;
+
+use egui_kittest::kittest::Queryable;
+use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::settings::{Settings, SettingsFile};
+use vitrine::app::state::AppState;
+use vitrine::formats::pie::Tileset;
+
+fn open(h: &mut egui_kittest::Harness<'static, AppState>, file: &std::path::Path) {
+    let _ = apply(h.state_mut(), AppCommand::Open(file.into()));
+    h.run_steps(8);
+    assert!(h.state().load_error.is_none(), "{:?}", h.state().load_error);
+}
+
+#[test]
+fn team_colour_opens_only_with_a_mask_and_format_sections_come_first() {
+    let fixtures = common::fixtures().join("pie");
+    let mut h = app_support::harness(AppState::new(Settings::default(), None), 1000.0);
+    h.run_steps(8);
+    // No mask: the section is closed and says why.
+    open(&mut h, &fixtures.join("cube.pie"));
+    h.get_by_label_contains("Team colour (no mask in this model)");
+    assert!(h.query_by_label("Team colour: green (0)").is_none());
+    // The PIE's own sections sit above the view controls.
+    let top = |label: &str| h.get_by_label_contains(label).rect().top();
+    assert!(top("Textures (") < top("Team colour"));
+    assert!(top("Levels (1)") < top("Team colour"));
+    assert!(top("Team colour") < h.get_by_label("Perspective").rect().top());
+    // A mask (TYPE 0x10000): the swatches are shown.
+    open(&mut h, &fixtures.join("tcmask_derived.pie"));
+    h.get_by_label("Team colour: green (0)");
+    assert!(h.query_by_label_contains("no mask in this model").is_none());
+}
+
+#[test]
+fn sections_remember_being_closed_and_the_tileset_is_saved() {
+    let dir = app_support::temp_dir("side-panel-sections");
+    let file = SettingsFile::in_dir(dir.path());
+    let fixtures = common::fixtures().join("pie");
+    let mut h = app_support::harness(
+        AppState::new(Settings::default(), Some(file.clone())),
+        1000.0,
+    );
+    h.run_steps(8);
+    open(&mut h, &fixtures.join("pie4_overrides.pie"));
+    h.get_by_label_contains("level 2 [Level]");
+    h.get_by_label_contains("Levels (2)").click();
+    h.run_steps(8);
+    h.run_steps(8);
+    assert!(h.query_by_label_contains("level 2 [Level]").is_none());
+    // PIE 4's own urban line: the switch reloads with it and saves the choice.
+    h.get_by_label("urban").click();
+    h.run_steps(8);
+    let m = &h.state().document.as_ref().unwrap().model;
+    let base = &m.textures[m.materials[0].base.unwrap()];
+    assert_eq!(base.name, "page-90-fixture-urban.png");
+    h.state_mut().settings.flush().unwrap(); // as the window does within a second
+    let (saved, _) = file.load();
+    assert_eq!(saved.tileset, Tileset::Urban);
+    assert_eq!(saved.open_sections.get("pie levels"), Some(&false));
+
+    // A new session with the saved settings: still closed, still urban.
+    let mut h = app_support::harness(AppState::new(saved, Some(file)), 1000.0);
+    h.run_steps(8);
+    open(&mut h, &fixtures.join("pie4_overrides.pie"));
+    h.get_by_label_contains("Levels (2)");
+    assert!(h.query_by_label_contains("level 2 [Level]").is_none());
+    assert_eq!(h.state().load_options().tileset, Tileset::Urban);
+}
