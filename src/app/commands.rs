@@ -1,15 +1,18 @@
 //! What the user asked for ([`AppCommand`], emitted by the panels, the menu, the view and
-//! the keyboard) and the one place that carries it out ([`apply`]).
+//! the keyboard) and where it is carried out ([`apply`]).
 //!
-//! `apply` changes only [`AppState`]; what needs the window, a dialog or the GPU comes
-//! back as an [`Effect`] for the window code to perform. So the whole command logic runs
-//! in tests without a window.
+//! `apply` hands each command to the part of [`AppState`] it concerns; a part that needs
+//! another part to act returns follow-up commands, which `apply` carries out in turn,
+//! and so do the background jobs that finished ([`poll_jobs`]). What needs the window, a
+//! dialog or the GPU comes back as an [`Effect`] for the window code to perform. So the
+//! whole command logic runs in tests without a window (jobs run inline there).
 
 use super::panels::display;
-use super::state::{AppState, LoadFailure, ScreenshotDialog, load_model};
+use super::state::{AppState, ScreenshotDialog};
 use super::timeline::playback::TimelineCommand;
 use crate::files::FileRef;
 use crate::render::{TEAM_COLOURS, ViewPreset};
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
 /// Largest screenshot side, in pixels.
@@ -112,6 +115,16 @@ pub enum AppCommand {
     Light(super::lighting::LightCommand),
     /// The Help window (Help menu, F1, `?`).
     Help(super::help::HelpCommand),
+    /// Load this model file (not a folder or a design) in the background, for this
+    /// purpose.
+    Load {
+        /// The file.
+        file: FileRef,
+        /// What the result is for.
+        purpose: super::loading::Purpose,
+    },
+    /// Cancel the job running on this lane (the progress line's Cancel).
+    CancelJob(super::loading::JobKind),
 }
 
 /// A screenshot to take.
@@ -157,15 +170,74 @@ pub enum Effect {
     OpenFolder(PathBuf),
 }
 
-/// Carries out `cmd` on `state`; returns what is left for the window to do.
+/// Carries out `cmd` on `state` and the follow-up commands it leads to, then takes in
+/// the background jobs that finished; returns what is left for the window to do. (A
+/// follow-up never needs the window: only the command itself yields an effect.)
 pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
+    run(state, VecDeque::from([cmd]))
+}
+
+/// Takes in the background jobs that finished (the window calls it every frame) and
+/// carries out what they lead to.
+pub fn poll_jobs(state: &mut AppState) {
+    if let Some(effect) = run(state, VecDeque::new()) {
+        log::warn!("a finished job asked for {effect:?}; ignored");
+    }
+}
+
+fn run(state: &mut AppState, mut queue: VecDeque<AppCommand>) -> Option<Effect> {
+    let mut effect = None;
+    loop {
+        while let Some(cmd) = queue.pop_front() {
+            let (e, then) = apply_one(state, cmd);
+            queue.extend(then);
+            match (&effect, e) {
+                (None, e) => effect = e,
+                (Some(_), Some(e)) => log::warn!("a follow-up asked for {e:?}; ignored"),
+                (Some(_), None) => {}
+            }
+        }
+        if let Some(listing) = state.work.gallery.poll() {
+            super::gallery::listed(state, listing);
+        }
+        match state.work.document.poll() {
+            Some(outcome) => queue.extend(super::loading::finish(state, outcome)),
+            None => break,
+        }
+    }
+    effect
+}
+
+/// One command: its effect and its follow-ups.
+fn apply_one(state: &mut AppState, cmd: AppCommand) -> (Option<Effect>, Vec<AppCommand>) {
+    let mut then = Vec::new();
+    let effect = apply_to_part(state, cmd, &mut then);
+    (effect, then)
+}
+
+fn apply_to_part(
+    state: &mut AppState,
+    cmd: AppCommand,
+    then: &mut Vec<AppCommand>,
+) -> Option<Effect> {
     match cmd {
         AppCommand::Open(path) => {
-            open(state, path);
+            then.extend(open(state, path));
+            None
+        }
+        AppCommand::Load { file, purpose } => {
+            super::loading::load(state, file, purpose);
+            None
+        }
+        AppCommand::CancelJob(kind) => {
+            match kind {
+                super::loading::JobKind::Document => state.work.document.cancel(),
+                super::loading::JobKind::Gallery => state.work.gallery.cancel(),
+            }
             None
         }
         AppCommand::Checks(c) => {
-            super::panels::checks::apply(state, c);
+            then.extend(super::panels::checks::apply(state, c));
             None
         }
         AppCommand::Light(c) => {
@@ -181,25 +253,22 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
             state.settings.last_folder.clone(),
         )),
         AppCommand::Gallery(c) => {
-            super::gallery::apply(state, c);
+            then.extend(super::gallery::apply(state, c));
             None
         }
         AppCommand::ClearRecent => {
             state.settings.recent_files.clear();
-            state.save_settings();
             None
         }
         AppCommand::SetTeam(team) => {
             if team < TEAM_COLOURS.len() && team != state.settings.team {
                 state.settings.team = team;
-                state.save_settings();
             }
             None
         }
         AppCommand::SetBackground(rgb) => {
             if rgb != state.settings.background {
                 state.settings.background = rgb;
-                state.save_settings();
             }
             None
         }
@@ -247,12 +316,12 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
                     h.clamp(1, MAX_SCREENSHOT_SIDE),
                 ]
             });
-            state.screenshot_dialog = None;
+            state.dialogs.screenshot = None;
             Some(Effect::Screenshot(ScreenshotRequest { size, ..req }))
         }
         AppCommand::ShowScreenshotDialog => {
             let [w, h] = state.settings.window_size;
-            state.screenshot_dialog.get_or_insert(ScreenshotDialog {
+            state.dialogs.screenshot.get_or_insert(ScreenshotDialog {
                 width: (w as u32).clamp(1, MAX_SCREENSHOT_SIDE),
                 height: (h as u32).clamp(1, MAX_SCREENSHOT_SIDE),
                 clean: false,
@@ -260,7 +329,7 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
             None
         }
         AppCommand::CloseScreenshotDialog => {
-            state.screenshot_dialog = None;
+            state.dialogs.screenshot = None;
             None
         }
         AppCommand::ChooseScreenshotFolder => Some(Effect::PickScreenshotFolder(Some(
@@ -271,7 +340,6 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
                 .toasts
                 .info(format!("Screenshots will be saved in {}", dir.display()));
             state.settings.screenshot_folder = Some(dir);
-            state.save_settings();
             None
         }
         AppCommand::DismissError => {
@@ -302,7 +370,6 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
         AppCommand::SetSectionOpen(key, open) => {
             if state.settings.open_sections.get(&key) != Some(&open) {
                 state.settings.open_sections.insert(key, open);
-                state.save_settings();
             }
             None
         }
@@ -321,7 +388,6 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
         }
         AppCommand::SetWatchFiles(on) => {
             state.settings.watch_files = on;
-            state.save_settings();
             None
         }
         AppCommand::Timeline(cmd) => {
@@ -358,13 +424,14 @@ pub fn apply(state: &mut AppState, cmd: AppCommand) -> Option<Effect> {
     }
 }
 
-/// Loads `path`; on success it replaces the document, on failure the document stays and
-/// the error is shown.
-fn open(state: &mut AppState, path: FileRef) {
+/// Starts opening `path` in the background: a model file (on success it replaces the
+/// document, on failure the document stays and the error is shown), a design line (an
+/// assembly), or a folder or archive (as a gallery, a follow-up).
+fn open(state: &mut AppState, path: FileRef) -> Vec<AppCommand> {
     // `template:ID`, `structure:ID`, `parts:…` (Open Recent of an assembly).
     if let Some(design) = super::panels::assemble::design_of(&path) {
         super::panels::assemble::show(state, design);
-        return;
+        return Vec::new();
     }
     // Remember absolute paths: recent files must work from any working directory.
     let path = absolute(path);
@@ -374,26 +441,12 @@ fn open(state: &mut AppState, path: FileRef) {
         other => other,
     };
     if crate::files::is_dir(&path) {
-        super::gallery::apply(state, super::gallery::GalleryCommand::OpenSource(path));
-        return;
+        return vec![AppCommand::Gallery(
+            super::gallery::GalleryCommand::OpenSource(path),
+        )];
     }
-    match load_model(&path, &state.load_options) {
-        Ok(model) => {
-            state.settings.add_recent(Path::new(&path.to_string()));
-            if let Some(dir) = path
-                .disk_file()
-                .parent()
-                .filter(|d| !d.as_os_str().is_empty())
-            {
-                state.settings.last_folder = Some(dir.to_path_buf());
-            }
-            state.set_document(path, model);
-            state.save_settings();
-        }
-        Err(message) => {
-            state.load_error = Some(LoadFailure { path, message });
-        }
-    }
+    super::loading::load(state, path, super::loading::Purpose::Open);
+    Vec::new()
 }
 
 /// `path` with its file on disk made absolute (an archive entry keeps its inner path).

@@ -38,6 +38,13 @@ pub fn window_ui(
     egui::Panel::top("menu bar").show(ui, |ui| {
         out.extend(menu_bar_ui(ui, state));
     });
+    if !state.work.idle() {
+        // What runs in the background, for how long, with Cancel; the view below keeps
+        // drawing the document open until the new one is ready.
+        egui::Panel::top("jobs").show(ui, |ui| {
+            out.extend(super::loading::progress_ui(ui, &state.work))
+        });
+    }
     if gallery_shown {
         // The gallery takes the window below the menu bar.
         egui::CentralPanel::default().show(ui, |ui| {
@@ -74,10 +81,10 @@ pub fn window_ui(
         .show(ui, |ui| out.extend(view_ui(ui, state)));
 
     hovered_files_ui(ui.ctx());
-    if let Some(mut dialog) = state.screenshot_dialog {
+    if let Some(mut dialog) = state.dialogs.screenshot {
         out.extend(screenshot_dialog_ui(ui.ctx(), &mut dialog));
         // The dialog edits its own fields; commands may still close it.
-        if let Some(d) = &mut state.screenshot_dialog {
+        if let Some(d) = &mut state.dialogs.screenshot {
             *d = dialog;
         }
     }
@@ -93,11 +100,11 @@ fn animation_windows_ui(ctx: &egui::Context, state: &mut AppState) -> Vec<AppCom
     if let Some(run) = &state.animation_export {
         out.extend(progress_ui(ctx, run));
     }
-    if let (Some(mut dialog), Some(doc)) = (state.animation_dialog.clone(), &state.document) {
+    if let (Some(mut dialog), Some(doc)) = (state.dialogs.animation.clone(), &state.document) {
         let plan = job(state).map(|j| j.plan);
         let busy = state.animation_export.is_some();
         out.extend(dialog_ui(ctx, &mut dialog, doc, plan, busy));
-        if let Some(d) = &mut state.animation_dialog {
+        if let Some(d) = &mut state.dialogs.animation {
             *d = dialog;
         }
     }

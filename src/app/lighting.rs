@@ -57,20 +57,22 @@ pub fn apply(state: &mut AppState, cmd: LightCommand) {
         }
         LightCommand::FollowCamera(on) => {
             light.set_follows_camera(on, &state.camera);
-            true
+            false
         }
         LightCommand::Brighten(steps) => {
             light.brighten(steps);
-            true
+            false
         }
         LightCommand::Reset => {
             *light = Lighting::DEFAULT;
-            true
+            false
         }
         LightCommand::Save => true,
     };
-    if save {
-        state.save_settings();
+    // The end of a drag writes at once; other changes are written within a second
+    // (the settings' store).
+    if save && let Err(e) = state.settings.flush() {
+        state.toasts.error(e);
     }
 }
 
@@ -229,10 +231,13 @@ mod tests {
         apply(&mut state, LightCommand::Brighten(2));
         assert!((state.settings.lighting.diffuse - 1.0).abs() < 1e-6);
         apply(&mut state, LightCommand::FollowCamera(false));
+        // Written within a second (here: when the window closes).
+        state.settings.flush().unwrap();
         assert!(!file.load().0.lighting.follows_camera);
         assert_eq!(state.view_settings().lighting, state.settings.lighting);
 
         apply(&mut state, LightCommand::Reset);
+        state.settings.flush().unwrap();
         assert_eq!(file.load().0.lighting, Lighting::DEFAULT);
     }
 }

@@ -16,7 +16,7 @@
 //! Not here: tiles whose texture pages change (they are redrawn on the next opening: the
 //! thumbnail cache checks texture stamps).
 
-use super::state::{AppState, LoadFailure, load_model};
+use super::state::AppState;
 use crate::files::FileRef;
 use crate::files::watch::Watcher;
 use std::path::PathBuf;
@@ -126,27 +126,11 @@ pub fn sync(state: &mut AppState, live: &mut LiveReload, wake: impl Fn() + Send 
     }
 }
 
-/// Loads the open document again after a change on disk, keeping the camera exactly;
-/// on failure the previous model stays and the error is shown.
+/// Loads the open document again in the background after a change on disk, keeping
+/// the camera exactly; on failure the previous model stays and the error is shown.
 fn reload(state: &mut AppState) {
     let Some(path) = state.document.as_ref().map(|d| d.path.clone()) else {
         return;
     };
-    let (camera, moved) = (state.camera, state.camera_moved);
-    match load_model(&path, &state.load_options) {
-        Ok(model) => {
-            state.set_document(path, model);
-            state.camera = camera;
-            state.camera_moved = moved;
-        }
-        Err(message) => {
-            state.load_error = Some(LoadFailure {
-                path,
-                message: format!(
-                    "{message}\n(changed on disk; the previous model stays shown, and the \
-                     next change is tried again)"
-                ),
-            });
-        }
-    }
+    super::loading::load(state, path, super::loading::Purpose::LiveReload);
 }

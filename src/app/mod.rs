@@ -1,9 +1,11 @@
 //! The eframe viewer window.
 //!
 //! State lives in plain structs ([`state`], [`settings`]); panels ([`menu`],
-//! [`side_panel`], [`team_picker`], [`layout`]) read it and emit [`commands::AppCommand`]s;
-//! [`commands::apply`] is the one place that changes it. [`shell`] is the eframe
-//! integration and [`viewport`] the GPU view, drawn by the shared windowless renderer.
+//! [`panels`], [`layout`]) read it and emit [`commands::AppCommand`]s; [`commands::apply`]
+//! hands each to the part of the state it concerns. Loading, assembling and listing run
+//! as [`jobs`] ([`loading`]) that the front-end runs, never on the UI thread. [`shell`] is
+//! the eframe integration (it runs the jobs on threads and saves the settings when due)
+//! and [`viewport`] the GPU view, drawn by the shared windowless renderer.
 
 pub mod commands;
 pub mod dialogs;
@@ -11,9 +13,11 @@ pub mod fonts;
 pub mod gallery;
 pub mod help;
 pub mod inspect;
+pub mod jobs;
 pub mod layout;
 pub mod lighting;
 pub mod live_reload;
+pub mod loading;
 pub mod menu;
 pub mod panels;
 pub mod relaunch;

@@ -15,6 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use web_time::{Duration, Instant};
 
 /// Most recent files remembered.
 pub const MAX_RECENT: usize = 10;
@@ -243,8 +244,135 @@ impl SettingsFile {
     }
 }
 
+/// How long a change to the settings waits before it is written: changes made within it
+/// (every frame of a slider or colour drag) are written once.
+pub const SAVE_DELAY: Duration = Duration::from_secs(1);
+
+/// The settings' one owner: the values (read and changed through `Deref`), the file they
+/// are saved to, and when to save. Nothing writes the file per change: the window calls
+/// [`SettingsStore::save_due`] every frame, which writes what changed once it has been
+/// [`SAVE_DELAY`] since the first unsaved change, and [`SettingsStore::flush`] when it
+/// closes.
+#[derive(Debug)]
+pub struct SettingsStore {
+    current: Settings,
+    /// What the file holds (as far as this run knows).
+    saved: Settings,
+    file: Option<SettingsFile>,
+    /// When a difference between `current` and `saved` was first seen.
+    changed_at: Option<Instant>,
+    writes: u64,
+}
+
+impl SettingsStore {
+    /// `settings` as read from `file` (`None`: never saved, e.g. in tests).
+    pub fn new(settings: Settings, file: Option<SettingsFile>) -> Self {
+        SettingsStore {
+            saved: settings.clone(),
+            current: settings,
+            file,
+            changed_at: None,
+            writes: 0,
+        }
+    }
+
+    /// Where the settings are saved.
+    pub fn file(&self) -> Option<&SettingsFile> {
+        self.file.as_ref()
+    }
+
+    /// How many times the file was written (a slider drag must not write per frame).
+    pub fn writes(&self) -> u64 {
+        self.writes
+    }
+
+    /// Whether there are changes not yet written.
+    pub fn unsaved(&self) -> bool {
+        self.current != self.saved
+    }
+
+    /// Writes the changes once [`SAVE_DELAY`] has passed since the first one was seen
+    /// (`now` is the window's clock); `Err` is the message to show when writing failed.
+    pub fn save_due(&mut self, now: Instant) -> Result<(), String> {
+        if !self.unsaved() {
+            self.changed_at = None;
+            return Ok(());
+        }
+        let since = *self.changed_at.get_or_insert(now);
+        if now.saturating_duration_since(since) < SAVE_DELAY {
+            return Ok(());
+        }
+        self.flush()
+    }
+
+    /// Writes the changes now (the window closes; tests).
+    pub fn flush(&mut self) -> Result<(), String> {
+        self.changed_at = None;
+        if !self.unsaved() {
+            return Ok(());
+        }
+        // Not tried again until the next change: one message per failure.
+        self.saved = self.current.clone();
+        let Some(file) = &self.file else {
+            return Ok(());
+        };
+        self.writes += 1;
+        file.save(&self.current)
+            .map_err(|e| format!("Could not save settings to {}: {e}", file.path.display()))
+    }
+}
+
+impl std::ops::Deref for SettingsStore {
+    type Target = Settings;
+    fn deref(&self) -> &Settings {
+        &self.current
+    }
+}
+
+impl std::ops::DerefMut for SettingsStore {
+    fn deref_mut(&mut self) -> &mut Settings {
+        &mut self.current
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn a_drag_writes_once_after_the_delay_and_close_writes_the_rest() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = SettingsFile::in_dir(tmp.path());
+        let mut store = SettingsStore::new(Settings::default(), Some(file.clone()));
+        let t0 = Instant::now();
+        // 60 frames of a colour drag, 16 ms apart: nothing written during the first second.
+        for i in 0..60u8 {
+            store.background = [i, 0, 0];
+            let now = t0 + Duration::from_millis(16 * i as u64);
+            store.save_due(now).unwrap();
+            if now < t0 + SAVE_DELAY {
+                assert_eq!(store.writes(), 0, "written on frame {i}");
+            }
+        }
+        assert_eq!(store.writes(), 0);
+        store.save_due(t0 + Duration::from_millis(1100)).unwrap();
+        assert_eq!(store.writes(), 1);
+        assert_eq!(file.load().0.background, [59, 0, 0]);
+        // Nothing changed since: neither a later frame nor closing writes again.
+        store.save_due(t0 + Duration::from_secs(5)).unwrap();
+        store.flush().unwrap();
+        assert_eq!(store.writes(), 1);
+        // A change just before closing is written by the close.
+        store.team = 3;
+        store.save_due(t0 + Duration::from_secs(6)).unwrap();
+        assert_eq!(store.writes(), 1);
+        store.flush().unwrap();
+        assert_eq!((store.writes(), file.load().0.team), (2, 3));
+    }
+}
+
+#[cfg(test)]
+mod file_tests {
     use super::*;
 
     fn temp_dir(_tag: &str) -> tempfile::TempDir {

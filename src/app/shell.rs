@@ -1,6 +1,8 @@
-//! The eframe integration: owns the state, the GPU view and the dialogs; each frame it
-//! lays out the window, applies the commands the panels emitted and performs the
-//! effects that need the window, a dialog thread or the GPU.
+//! The eframe integration: owns the state, the GPU view and the dialogs; runs the app's
+//! background jobs on threads ([`ThreadRunner`]); each frame it takes in the jobs that
+//! finished, lays out the window, applies the commands the panels emitted, performs the
+//! effects that need the window, a dialog thread or the GPU, and saves the settings when
+//! due.
 
 use super::commands::{AppCommand, Effect, ScreenshotRequest, apply};
 use super::dialogs::Dialogs;
@@ -68,8 +70,23 @@ impl ViewerApp {
             let ctx = cc.egui_ctx.clone();
             v.wake_on_loss(move || ctx.request_repaint());
         }
-        let _ = apply(&mut state, AppCommand::Open(crate::files::parse(&initial)));
-        let resumed_loss = start.apply(&mut state);
+        let open = AppCommand::Open(crate::files::parse(&initial));
+        let runner = ThreadRunner {
+            ctx: cc.egui_ctx.clone(),
+        };
+        let resumed_loss = if matches!(start, super::relaunch::Start::Fresh) {
+            // The window shows while the file loads.
+            state.work.set_runner(runner);
+            let _ = apply(&mut state, open);
+            None
+        } else {
+            // A relaunch after a lost device puts the view back as it was: the file is
+            // opened (inline) before the first frame, then the view restored on it.
+            let _ = apply(&mut state, open);
+            let loss = start.apply(&mut state);
+            state.work.set_runner(runner);
+            loss
+        };
         let lose_device_at =
             super::relaunch::lose_device_after().map(|d| std::time::Instant::now() + d);
         ViewerApp {
@@ -288,6 +305,11 @@ impl eframe::App for ViewerApp {
                 (now - last).as_secs_f64() * 1000.0
             );
         }
+        super::commands::poll_jobs(&mut self.state);
+        if !self.state.work.idle() {
+            // The progress line's elapsed time; a finished job wakes the window itself.
+            ctx.request_repaint_after(Duration::from_millis(100));
+        }
         let dt = ctx.input(|i| i.stable_dt);
         if super::timeline::tick(&mut self.state, dt) {
             ctx.request_repaint();
@@ -374,6 +396,13 @@ impl eframe::App for ViewerApp {
                 self.state.settings.window_pos = Some([rect.min.x, rect.min.y]);
             }
         }
+        if let Err(e) = self.state.settings.save_due(web_time::Instant::now()) {
+            self.state.toasts.error(e);
+        }
+        if self.state.settings.unsaved() {
+            // Written a second after the change even if nothing else happens.
+            ctx.request_repaint_after(super::settings::SAVE_DELAY);
+        }
         self.frames += 1;
         if let Some(n) = self.exit_after_frames {
             if self.frames >= n {
@@ -385,6 +414,30 @@ impl eframe::App for ViewerApp {
     }
 
     fn on_exit(&mut self) {
-        self.state.save_settings();
+        if let Err(e) = self.state.settings.flush() {
+            eprintln!("vitrine: {e}");
+        }
+    }
+}
+
+/// Runs each of the app's jobs on a thread of its own and wakes the window when it ends.
+#[derive(Clone)]
+pub struct ThreadRunner {
+    ctx: egui::Context,
+}
+
+impl super::jobs::JobRunner for ThreadRunner {
+    fn spawn(&self, what: &str, job: super::jobs::Job) {
+        let ctx = self.ctx.clone();
+        let spawned = std::thread::Builder::new()
+            .name(format!("vitrine: {what}"))
+            .spawn(move || {
+                job();
+                ctx.request_repaint();
+            });
+        if let Err(e) = spawned {
+            // The progress line stays until cancelled; say why.
+            log::error!("could not start a thread for {what}: {e}");
+        }
     }
 }

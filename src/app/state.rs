@@ -1,13 +1,19 @@
-//! The viewer's state: the open document, the camera, the settings (and `load_options`,
-//! a copy of part of them kept in step by hand), messages for the user, each dialog's
-//! transient state, the workers of a running export and the gallery (whose thumbnails
-//! are egui textures). Panels read it; [`super::commands::apply`] and the dialogs' and
-//! gallery's own `apply` change it.
+//! What the window shows, as plain structs with no window, GPU object or clock in them:
+//! the open document and its camera, the settings' owner ([`SettingsStore`]: written a
+//! second after a change and on close, never per frame), the gallery, the panels' and
+//! each dialog's own state ([`DialogStates`]), and the background work under way
+//! ([`super::loading::Work`]: loads, assemblies, listings, with the checks). Panels read
+//! it and emit commands; [`super::commands::apply`] routes each to the part it concerns,
+//! and a part that needs another to act returns follow-up commands. The window
+//! ([`super::shell`]) owns the wgpu device and the GPU view, runs the jobs on threads and
+//! saves the settings when due. Not yet moved out: the running animation export's worker
+//! and the gallery's thumbnail worker and egui textures (in [`super::gallery::Gallery`]).
 
-use super::settings::{Settings, SettingsFile};
+use super::settings::{Settings, SettingsFile, SettingsStore};
 use super::timeline::event_models::{ShownEvent, carry_over};
 use super::timeline::playback::Playback;
 use super::toasts::Toasts;
+use crate::check::Finding;
 use crate::files::FileRef;
 use crate::formats::{self, LoadOptions};
 use crate::model::{Model, Pose};
@@ -67,6 +73,17 @@ pub struct ScreenshotDialog {
     pub clean: bool,
 }
 
+/// The state of each dialog while it is open: each changes only its own.
+#[derive(Debug, Default)]
+pub struct DialogStates {
+    /// The "Screenshot…" dialog.
+    pub screenshot: Option<ScreenshotDialog>,
+    /// The Export animation dialog.
+    pub animation: Option<super::dialogs::export_animation::AnimationDialog>,
+    /// The Help window's page.
+    pub help: Option<super::help::HelpTab>,
+}
+
 /// Everything the window shows, and the workers and thumbnail textures behind it (the
 /// wgpu device and the eframe window are the shell's).
 #[derive(Debug)]
@@ -75,10 +92,8 @@ pub struct AppState {
     pub document: Option<Document>,
     /// The last failed load, if not dismissed.
     pub load_error: Option<LoadFailure>,
-    /// Persisted settings (team colour, background, recent files…).
-    pub settings: Settings,
-    /// Where `settings` is saved (`None`: not saved, e.g. in tests).
-    pub settings_file: Option<SettingsFile>,
+    /// Persisted settings (team colour, background, recent files…) and their saving.
+    pub settings: SettingsStore,
     /// The camera of the 3D view.
     pub camera: Camera,
     /// Width / height of the 3D view (kept up to date by the window), for framing.
@@ -88,10 +103,8 @@ pub struct AppState {
     pub camera_moved: bool,
     /// Short messages in the corner.
     pub toasts: Toasts,
-    /// The "Screenshot…" dialog, when open.
-    pub screenshot_dialog: Option<ScreenshotDialog>,
-    /// Loader options (texture roots, PMF rules); follow the settings.
-    pub load_options: LoadOptions,
+    /// The dialogs' own state (Screenshot…, Export animation, Help).
+    pub dialogs: DialogStates,
     /// Selection, hidden nodes, isolate (per document).
     pub inspect: super::inspect::InspectState,
     /// How the view colours surfaces (View ▸ Colour mode).
@@ -103,14 +116,12 @@ pub struct AppState {
     /// A Warzone 2100 installation found on this machine (`mp` over `base`), offered in
     /// Settings ▸ Data roots.
     pub detected_warzone: Option<Vec<PathBuf>>,
-    /// The Export animation dialog, when open.
-    pub animation_dialog: Option<super::dialogs::export_animation::AnimationDialog>,
     /// The animation export running on its worker thread, if any.
     pub animation_export: Option<super::dialogs::export_animation::RunningExport>,
-    /// The Help window's page, when it is open.
-    pub help: Option<super::help::HelpTab>,
     /// The gallery of a folder, an archive or dropped files, while open.
     pub gallery: Option<super::gallery::Gallery>,
+    /// Loads, assemblies and listings running in the background.
+    pub work: super::loading::Work,
     /// Counter behind [`Document::generation`].
     next_generation: u64,
 }
@@ -126,24 +137,27 @@ impl AppState {
             assemble,
             document: None,
             load_error: None,
-            settings_file,
             camera: Camera::default(),
             view_aspect: 1.0,
             camera_moved: false,
             toasts: Toasts::default(),
-            screenshot_dialog: None,
-            animation_dialog: None,
+            dialogs: DialogStates::default(),
             animation_export: None,
-            help: None,
-            load_options: settings.load_options(),
             colour_mode: ColourMode::default(),
             checks: Default::default(),
-            settings,
+            settings: SettingsStore::new(settings, settings_file),
             inspect: Default::default(),
             detected_warzone: crate::files::folders::find_warzone2100(),
             gallery: None,
+            work: Default::default(),
             next_generation: 1,
         }
+    }
+
+    /// The loader options (data roots, PMF rules, tileset, PET rotations): the
+    /// settings' own.
+    pub fn load_options(&self) -> LoadOptions {
+        self.settings.load_options()
     }
 
     /// What the renderer needs for this frame.
@@ -173,9 +187,16 @@ impl AppState {
         }
     }
 
-    /// Makes `model` (loaded from `path`) the open document and frames it.
-    /// Opening the file that is already open (a reload) keeps the clip, time and event
-    /// model shown, and the camera if the user moved it.
+    /// Makes `model` (loaded from `path`, with the checks' `findings` on it) the open
+    /// document, as [`AppState::set_document`] does.
+    pub fn show_loaded(&mut self, path: FileRef, model: Model, findings: Vec<Finding>) {
+        self.set_document(path, model);
+        self.checks = super::panels::checks::ChecksState::with_findings(findings);
+    }
+
+    /// Makes `model` (loaded from `path`) the open document and frames it; no checks
+    /// have run on it. Opening the file that is already open (a reload) keeps the clip,
+    /// time and event model shown, and the camera if the user moved it.
     pub fn set_document(&mut self, path: FileRef, model: Model) {
         let pose = Pose::rest(&model);
         let playback = Playback::for_model(&model);
@@ -186,7 +207,7 @@ impl AppState {
         } else {
             super::inspect::InspectState::for_model(&model, generation)
         };
-        self.checks = super::panels::checks::ChecksState::for_file(&path, &self.load_options);
+        self.checks = Default::default();
         let previous = self.document.take().filter(|d| d.path == path);
         let keep_camera = previous.is_some() && self.camera_moved;
         self.document = Some(Document {
@@ -258,16 +279,6 @@ impl AppState {
             if !self.camera_moved {
                 self.frame();
             }
-        }
-    }
-
-    /// Saves the settings if they have a file; a failure becomes a toast.
-    pub fn save_settings(&mut self) {
-        if let Some(file) = &self.settings_file
-            && let Err(e) = file.save(&self.settings)
-        {
-            let msg = format!("Could not save settings to {}: {e}", file.path.display());
-            self.toasts.error(msg);
         }
     }
 }

@@ -75,7 +75,7 @@ fn pmf_settings_in_the_panel_reload_the_robot_and_change_its_pose() {
     h.get_by_label("ZYX").click();
     h.run();
     let state = h.state();
-    assert_eq!(state.load_options.pmf.euler, EulerOrder::Zyx);
+    assert_eq!(state.load_options().pmf.euler, EulerOrder::Zyx);
     let doc = state.document.as_ref().unwrap();
     assert_ne!(doc.generation, generation, "the model was not reloaded");
     assert_eq!(state.camera, camera, "reloading moved the camera");
@@ -99,13 +99,14 @@ fn pmf_settings_in_the_panel_reload_the_robot_and_change_its_pose() {
         "radians head {head}"
     );
 
+    h.state_mut().settings.flush().unwrap(); // as the window does within a second
     // Saved, and the next run loads PMF files with it.
     let (saved, warning) = file.load();
     assert_eq!(warning, None);
     assert_eq!(saved.pmf.units, RotationUnits::Radians);
     assert_eq!(saved.pmf.euler, EulerOrder::Xyz);
     let next = AppState::new(saved, None);
-    assert_eq!(next.load_options.pmf.units, RotationUnits::Radians);
+    assert_eq!(next.load_options().pmf.units, RotationUnits::Radians);
 
     // Reset restores the defaults.
     h.get_by_label("Reset to defaults").click();
@@ -272,9 +273,10 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     let found = crate_tex(&h).expect("found under the data root");
     assert!(found.disk_file().starts_with(&root), "{found}");
     h.get_by_label_contains("Textures (3, 2 missing)");
+    h.state_mut().settings.flush().unwrap(); // as the window does within a second
     assert_eq!(file.load().0.data_roots, std::slice::from_ref(&root));
     assert_eq!(
-        AppState::new(file.load().0, None).load_options.data_roots,
+        AppState::new(file.load().0, None).load_options().data_roots,
         vec![vitrine::files::FileRef::Disk(root.clone())]
     );
     h.get_by_label("Data roots").click();
@@ -284,6 +286,7 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     h.get_by_label("Remove").click();
     h.run();
     assert_eq!(crate_tex(&h), None);
+    h.state_mut().settings.flush().unwrap(); // as the window does within a second
     assert!(file.load().0.data_roots.is_empty());
 }
 

@@ -111,7 +111,8 @@ fn export_a_gif_from_the_dialog() {
     let dialog = h
         .state()
         .state
-        .animation_dialog
+        .dialogs
+        .animation
         .clone()
         .expect("the dialog is open");
     assert_eq!(dialog.options.source, Source::Clip);
@@ -128,7 +129,8 @@ fn export_a_gif_from_the_dialog() {
     let output = h
         .state()
         .state
-        .animation_dialog
+        .dialogs
+        .animation
         .as_ref()
         .unwrap()
         .output
@@ -139,7 +141,7 @@ fn export_a_gif_from_the_dialog() {
     h.get_by_label("Export").click();
     h.run_steps(2);
     assert!(
-        h.state().state.animation_dialog.is_none(),
+        h.state().state.dialogs.animation.is_none(),
         "the dialog closes"
     );
     wait_for_export(&mut h);
@@ -175,7 +177,7 @@ fn cancel_from_the_progress_window_leaves_nothing() {
         return;
     };
     h.run();
-    h.state_mut().state.animation_dialog = None;
+    h.state_mut().state.dialogs.animation = None;
     apply(
         &mut h.state_mut().state,
         AppCommand::Export(ExportCommand::Show),

@@ -18,10 +18,10 @@ fn harness() -> egui_kittest::Harness<'static, AppState> {
 fn f1_and_question_mark_toggle_the_reference_built_from_the_key_tables() {
     let mut h = harness();
     h.run();
-    assert_eq!(h.state().help, None);
+    assert_eq!(h.state().dialogs.help, None);
     h.key_press(Key::F1);
     h.run();
-    assert_eq!(h.state().help, Some(HelpTab::Keys));
+    assert_eq!(h.state().dialogs.help, Some(HelpTab::Keys));
 
     let ctx = h.ctx.clone();
     let fmt = |m: Modifiers, k: Key| ctx.format_shortcut(&KeyboardShortcut::new(m, k));
@@ -69,10 +69,10 @@ fn f1_and_question_mark_toggle_the_reference_built_from_the_key_tables() {
 
     h.key_press(Key::F1);
     h.run();
-    assert_eq!(h.state().help, None, "F1 again closes it");
+    assert_eq!(h.state().dialogs.help, None, "F1 again closes it");
     h.key_press(Key::Questionmark);
     h.run();
-    assert_eq!(h.state().help, Some(HelpTab::Keys));
+    assert_eq!(h.state().dialogs.help, Some(HelpTab::Keys));
 }
 
 #[test]
@@ -83,13 +83,13 @@ fn help_menu_opens_formats_and_about_with_copy() {
     h.run();
     h.get_by_label("Formats…").click();
     h.run();
-    assert_eq!(h.state().help, Some(HelpTab::Formats));
+    assert_eq!(h.state().dialogs.help, Some(HelpTab::Formats));
     h.get_by_label_contains("retreev/Documentation");
     h.get_by_label(".pet .apet .bpet .mpet");
 
     h.get_by_label("About").click();
     h.run();
-    assert_eq!(h.state().help, Some(HelpTab::About));
+    assert_eq!(h.state().dialogs.help, Some(HelpTab::About));
     h.get_by_label(&format!("Vitrine {}", env!("CARGO_PKG_VERSION")));
     h.get_by_label("MIT OR Apache-2.0");
     h.get_by_label("GPU adapter");

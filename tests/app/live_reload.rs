@@ -7,8 +7,9 @@ use crate::render_support;
 use render_support::Rig;
 use std::path::Path;
 use std::time::{Duration, Instant};
+use vitrine::app::commands::poll_jobs;
 use vitrine::app::commands::{AppCommand, apply};
-use vitrine::app::gallery::{GalleryCommand, apply as gallery_apply};
+use vitrine::app::gallery::GalleryCommand;
 use vitrine::app::live_reload::{LiveReload, sync};
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
@@ -53,6 +54,8 @@ fn wait_for_reload(state: &mut AppState, live: &mut LiveReload) -> Duration {
     let before = state.document.as_ref().map(|d| d.generation);
     while start.elapsed() < PATIENCE {
         sync(state, live, || {});
+        // The window takes in finished loads every frame.
+        poll_jobs(state);
         let now = state.document.as_ref().map(|d| d.generation);
         if now != before || state.load_error.is_some() {
             return start.elapsed();
@@ -139,6 +142,7 @@ fn rewriting_the_model_and_its_texture_reloads_with_the_camera_kept() {
     let deadline = Instant::now() + PATIENCE;
     while state.document.as_ref().unwrap().generation == generation && Instant::now() < deadline {
         sync(&mut state, &mut live, || {});
+        poll_jobs(&mut state);
         std::thread::sleep(Duration::from_millis(20));
     }
     assert_ne!(state.document.as_ref().unwrap().generation, generation);
@@ -160,6 +164,7 @@ fn watching_can_be_turned_off() {
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(1) {
         sync(&mut state, &mut live, || {});
+        poll_jobs(&mut state);
         std::thread::sleep(Duration::from_millis(20));
     }
     assert_eq!(state.document.as_ref().unwrap().generation, generation);
@@ -193,9 +198,11 @@ fn models_added_to_or_removed_from_an_open_gallery_folder_appear_and_vanish() {
         std::fs::write(dir.path().join(name), box_pie(40)).unwrap();
     }
     let mut state = AppState::new(Settings::default(), None);
-    gallery_apply(
+    let _ = apply(
         &mut state,
-        GalleryCommand::OpenSource(FileRef::Disk(dir.path().to_path_buf())),
+        AppCommand::Gallery(GalleryCommand::OpenSource(FileRef::Disk(
+            dir.path().to_path_buf(),
+        ))),
     );
     {
         let g = state.gallery.as_mut().expect("the gallery opened");

@@ -26,6 +26,7 @@ mod gallery_ui;
 mod help_window;
 mod inspect_app;
 mod live_reload;
+mod loading;
 mod panels;
 mod side_panel_ui;
 mod timeline_ui;

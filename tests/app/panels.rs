@@ -83,6 +83,7 @@ fn clicking_a_team_swatch_changes_and_saves_the_setting() {
     let cyan = TEAM_COLOURS.iter().position(|t| t.name == "cyan").unwrap();
     assert_eq!(h.state().settings.team, cyan);
     h.get_by_label(&format!("Team colour: cyan ({cyan})"));
+    h.state_mut().settings.flush().unwrap(); // as the window does within a second
     // The choice persists: a new run reads it back.
     let (saved, warning) = file.load();
     assert_eq!(warning, None);

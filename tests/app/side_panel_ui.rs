@@ -60,6 +60,7 @@ fn sections_remember_being_closed_and_the_tileset_is_saved() {
     let m = &h.state().document.as_ref().unwrap().model;
     let base = &m.textures[m.materials[0].base.unwrap()];
     assert_eq!(base.name, "page-90-fixture-urban.png");
+    h.state_mut().settings.flush().unwrap(); // as the window does within a second
     let (saved, _) = file.load();
     assert_eq!(saved.tileset, Tileset::Urban);
     assert_eq!(saved.open_sections.get("pie levels"), Some(&false));
@@ -70,5 +71,5 @@ fn sections_remember_being_closed_and_the_tileset_is_saved() {
     open(&mut h, &fixtures.join("pie4_overrides.pie"));
     h.get_by_label_contains("Levels (2)");
     assert!(h.query_by_label_contains("level 2 [Level]").is_none());
-    assert_eq!(h.state().load_options.tileset, Tileset::Urban);
+    assert_eq!(h.state().load_options().tileset, Tileset::Urban);
 }

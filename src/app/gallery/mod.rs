@@ -12,6 +12,8 @@ pub mod cache;
 pub mod thumbs;
 pub mod ui;
 
+use super::commands::AppCommand;
+use super::loading::Purpose;
 use super::state::AppState;
 use crate::files::FileRef;
 use crate::model::Format;
@@ -125,6 +127,10 @@ pub enum GalleryCommand {
     Step(i32),
     /// Give tile `i` the keyboard focus.
     Select(usize),
+    /// Tile `i` opened in the viewer: the viewer is shown.
+    TileOpened(usize),
+    /// Tile `i` could not be opened: it turns red and says why; the gallery stays.
+    TileFailed(usize, super::state::LoadFailure),
 }
 
 impl Gallery {
@@ -266,16 +272,6 @@ impl Gallery {
         Gallery::new(Some(source), title, walk)
     }
 
-    /// The gallery of dropped files (folders and archives among them are listed).
-    pub fn of_files(files: &[FileRef]) -> Self {
-        let inputs: Vec<std::path::PathBuf> = files
-            .iter()
-            .map(|f| std::path::PathBuf::from(f.to_string()))
-            .collect();
-        let walk = crate::files::walk::walk(&inputs, crate::formats::is_model_name);
-        Gallery::new(None, format!("{} dropped files", files.len()), walk)
-    }
-
     /// The path shown and filtered on: relative to the source.
     pub fn label(&self, tile: &Tile) -> String {
         if tile.folder.is_empty() || self.source.is_none() {
@@ -324,42 +320,47 @@ impl Gallery {
     }
 }
 
-/// Carries out a gallery command.
-pub fn apply(state: &mut AppState, cmd: GalleryCommand) {
+/// Carries out a gallery command; returns the follow-up commands (opening a tile or the
+/// next model is the viewer's business). Listings run in the background
+/// ([`crate::app::loading::list`]) and come back through [`listed`].
+pub fn apply(state: &mut AppState, cmd: GalleryCommand) -> Vec<AppCommand> {
     match cmd {
         GalleryCommand::OpenSource(source) => {
-            let g = Gallery::of_source(super::commands::absolute(source));
-            show(state, g);
+            let source = super::commands::absolute(source);
+            super::loading::list(state, Some(source), Vec::new());
         }
         GalleryCommand::OpenFiles(files) => {
             let files: Vec<FileRef> = files.into_iter().map(super::commands::absolute).collect();
-            let g = Gallery::of_files(&files);
-            show(state, g);
+            super::loading::list(state, None, files);
         }
         GalleryCommand::OpenTile(i) => {
-            let Some(file) = state.gallery.as_ref().and_then(|g| g.tiles.get(i)) else {
-                return;
+            let Some(g) = &mut state.gallery else {
+                return Vec::new();
             };
-            let file = file.file.clone();
-            let before = state.document.as_ref().map(|d| d.generation);
-            super::commands::apply(state, super::commands::AppCommand::Open(file));
-            let opened = state.document.as_ref().map(|d| d.generation) != before;
-            let error = state.load_error.take().filter(|_| !opened);
+            let Some(file) = g.tiles.get(i).map(|t| t.file.clone()) else {
+                return Vec::new();
+            };
+            g.selected = Some(i);
+            return vec![AppCommand::Load {
+                file,
+                purpose: Purpose::Tile(i),
+            }];
+        }
+        GalleryCommand::TileOpened(i) => {
             if let Some(g) = &mut state.gallery {
                 g.selected = Some(i);
-                g.shown = !opened;
-                if let (Some(e), Some(t)) = (&error, g.tiles.get_mut(i)) {
-                    // The gallery stays; the tile turns red and says why.
-                    t.error = Some(e.message.clone());
-                }
+                g.shown = false;
             }
-            if let Some(e) = error {
-                state.toasts.error(format!(
-                    "Could not open {}: {}",
-                    e.path.file_name(),
-                    e.message
-                ));
+        }
+        GalleryCommand::TileFailed(i, e) => {
+            if let Some(t) = state.gallery.as_mut().and_then(|g| g.tiles.get_mut(i)) {
+                t.error = Some(e.message.clone());
             }
+            state.toasts.error(format!(
+                "Could not open {}: {}",
+                e.path.file_name(),
+                e.message
+            ));
         }
         GalleryCommand::Back => {
             if let Some(g) = &mut state.gallery
@@ -369,8 +370,11 @@ pub fn apply(state: &mut AppState, cmd: GalleryCommand) {
                 g.restore_scroll = true;
             }
         }
-        GalleryCommand::Close => state.gallery = None,
-        GalleryCommand::Step(by) => step(state, by),
+        GalleryCommand::Close => {
+            state.work.gallery.cancel();
+            state.gallery = None;
+        }
+        GalleryCommand::Step(by) => return step(state, by),
         GalleryCommand::Select(i) => {
             if let Some(g) = &mut state.gallery
                 && i < g.tiles.len()
@@ -379,6 +383,23 @@ pub fn apply(state: &mut AppState, cmd: GalleryCommand) {
             }
         }
     }
+    Vec::new()
+}
+
+/// A listing finished: the gallery of what it found, shown (a toast when it found no
+/// model).
+pub fn listed(state: &mut AppState, listing: super::loading::Listing) {
+    let g = match listing.source {
+        Some(source) => {
+            let title = source.file_name();
+            Gallery::new(Some(source), title, listing.walk)
+        }
+        None => {
+            let title = format!("{} dropped files", listing.files.len());
+            Gallery::new(None, title, listing.walk)
+        }
+    };
+    show(state, g);
 }
 
 fn show(state: &mut AppState, g: Gallery) {
@@ -427,13 +448,13 @@ pub fn browse_list(state: &AppState) -> Vec<FileRef> {
         .collect()
 }
 
-fn step(state: &mut AppState, by: i32) {
+fn step(state: &mut AppState, by: i32) -> Vec<AppCommand> {
     let list = browse_list(state);
     let Some(doc) = &state.document else {
-        return;
+        return Vec::new();
     };
     let Some(at) = list.iter().position(|f| *f == doc.path) else {
-        return;
+        return Vec::new();
     };
     let next = at as i64 + by as i64;
     let Some(file) = usize::try_from(next)
@@ -446,12 +467,12 @@ fn step(state: &mut AppState, by: i32) {
         } else {
             "First model of the list"
         });
-        return;
+        return Vec::new();
     };
     if let Some(g) = &mut state.gallery
         && let Some(i) = g.index_of(&file)
     {
         g.selected = Some(i);
     }
-    super::commands::apply(state, super::commands::AppCommand::Open(file));
+    vec![AppCommand::Open(file)]
 }

@@ -328,12 +328,8 @@ pub fn sync(
     gpu: bool,
     cache: Option<&DiskCache>,
 ) {
-    let key = render_key(
-        state.settings.team,
-        state.settings.background,
-        &state.load_options,
-    );
-    let options = state.load_options.clone();
+    let options = state.load_options();
+    let key = render_key(state.settings.team, state.settings.background, &options);
     let Some(g) = &mut state.gallery else {
         return;
     };

@@ -55,11 +55,11 @@ pub enum HelpCommand {
 /// Applies `cmd` to the state.
 pub fn apply(state: &mut AppState, cmd: HelpCommand) {
     match cmd {
-        HelpCommand::Show(tab) => state.help = Some(tab),
+        HelpCommand::Show(tab) => state.dialogs.help = Some(tab),
         HelpCommand::Toggle(tab) => {
-            state.help = (state.help != Some(tab)).then_some(tab);
+            state.dialogs.help = (state.dialogs.help != Some(tab)).then_some(tab);
         }
-        HelpCommand::Close => state.help = None,
+        HelpCommand::Close => state.dialogs.help = None,
         HelpCommand::Copied => state
             .toasts
             .info("Copied the version and GPU adapter to the clipboard"),
@@ -107,7 +107,7 @@ pub fn help_menu_ui(ui: &mut egui::Ui) -> Vec<AppCommand> {
 
 /// The Help window, when open.
 pub fn help_window_ui(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> {
-    let Some(tab) = state.help else {
+    let Some(tab) = state.dialogs.help else {
         return Vec::new();
     };
     let mut out = Vec::new();

@@ -140,18 +140,15 @@ pub fn apply(state: &mut AppState, cmd: InspectCommand) {
         InspectCommand::ToggleOverlay(kind) => {
             let o = &mut state.settings.overlays;
             o.set(kind, !o.get(kind));
-            state.save_settings();
         }
         InspectCommand::SetNormalLength(len) => {
             let len = len.clamp(*NORMAL_LENGTH_RANGE.start(), *NORMAL_LENGTH_RANGE.end());
             if len.is_finite() && len != state.settings.overlays.normal_length {
                 state.settings.overlays.normal_length = len;
-                state.save_settings();
             }
         }
         InspectCommand::ToggleShadows => {
             state.settings.shadows = !state.settings.shadows;
-            state.save_settings();
         }
     }
 }

@@ -3,11 +3,9 @@
 //! node, scrolls the hierarchy to it and marks the polygon or point in the view.
 
 use crate::app::commands::AppCommand;
-use crate::app::inspect::{self, InspectCommand};
+use crate::app::inspect::InspectCommand;
 use crate::app::state::{AppState, Document};
-use crate::check::{self, CheckOptions, Checker, Counts, Element, Finding, Level};
-use crate::files::FileRef;
-use crate::formats::LoadOptions;
+use crate::check::{self, Counts, Element, Finding, Level};
 use crate::model::Model;
 use crate::render::Highlight;
 use eframe::egui;
@@ -40,17 +38,11 @@ pub enum ChecksCommand {
 }
 
 impl ChecksState {
-    /// Checks the file at `path` as `vitrine check` would, over the viewer's data roots.
-    pub fn for_file(path: &FileRef, options: &LoadOptions) -> ChecksState {
-        let mut checker = Checker::new(
-            crate::files::disk(),
-            CheckOptions {
-                data_roots: options.data_roots.clone(),
-                allow: Vec::new(),
-            },
-        );
+    /// The findings of `vitrine check` on the open file (run by the job that loaded it,
+    /// [`crate::app::loading::check_file`]), none picked.
+    pub fn with_findings(findings: Vec<Finding>) -> ChecksState {
         ChecksState {
-            findings: checker.check_file(path).findings,
+            findings,
             selected: None,
             scroll_to: None,
         }
@@ -96,8 +88,10 @@ pub fn element_node(model: &Model, e: Element) -> Option<usize> {
     }
 }
 
-/// Carries out `cmd`.
-pub fn apply(state: &mut AppState, cmd: ChecksCommand) {
+/// Carries out `cmd`; picking a finding returns the selection of its node as a
+/// follow-up.
+pub fn apply(state: &mut AppState, cmd: ChecksCommand) -> Vec<AppCommand> {
+    let mut then = Vec::new();
     match cmd {
         ChecksCommand::Select(i) => {
             let i = i.filter(|&i| i < state.checks.findings.len());
@@ -106,12 +100,13 @@ pub fn apply(state: &mut AppState, cmd: ChecksCommand) {
                 i.and_then(|i| element_node(&d.model, state.checks.findings[i].element))
             });
             if i.is_some() {
-                inspect::apply(state, InspectCommand::Select(node));
+                then.push(AppCommand::Inspect(InspectCommand::Select(node)));
             }
             state.checks.scroll_to = node;
         }
         ChecksCommand::Scrolled => state.checks.scroll_to = None,
     }
+    then
 }
 
 /// The section header: `Checks` and the counts, errors on a red badge.

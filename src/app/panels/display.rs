@@ -5,7 +5,7 @@
 //! Changing a loader setting loads the open file again with the new options and keeps
 //! the camera, so the user sees what the setting does from the same viewpoint.
 
-use crate::app::state::{AppState, LoadFailure, load_model};
+use crate::app::state::AppState;
 use crate::formats::pmf::PmfOptions;
 use crate::model::Format;
 use crate::render::ColourMode;
@@ -19,37 +19,31 @@ pub fn set_colour_mode(state: &mut AppState, mode: ColourMode) {
 /// Uses `options` for PMF files from now on (saved); reloads the open model if it is a
 /// PMF.
 pub fn set_pmf_options(state: &mut AppState, options: PmfOptions) {
-    let unchanged = options == state.settings.pmf && options == state.load_options.pmf;
-    set_load_setting(state, Format::Pmf, unchanged, |s| {
-        s.settings.pmf = options;
-        s.load_options.pmf = options;
-    });
+    let unchanged = options == state.settings.pmf;
+    set_load_setting(state, Format::Pmf, unchanged, |s| s.settings.pmf = options);
 }
 
 /// Draws PIE models with `tileset`'s texture pages from now on (saved); reloads the open
 /// model if it is a PIE.
 pub fn set_tileset(state: &mut AppState, tileset: crate::formats::pie::Tileset) {
-    let unchanged = tileset == state.settings.tileset && tileset == state.load_options.tileset;
+    let unchanged = tileset == state.settings.tileset;
     set_load_setting(state, Format::Pie, unchanged, |s| {
-        s.settings.tileset = tileset;
-        s.load_options.tileset = tileset;
+        s.settings.tileset = tileset
     });
 }
 
 /// Reads PET ANIM rotations with `rotations` from now on (saved); reloads the open model
 /// if it is a PET.
 pub fn set_pet_rotations(state: &mut AppState, rotations: crate::formats::pet::PetRotations) {
-    let unchanged =
-        rotations == state.settings.pet_rotations && rotations == state.load_options.pet_rotations;
+    let unchanged = rotations == state.settings.pet_rotations;
     set_load_setting(state, Format::Pet, unchanged, |s| {
-        s.settings.pet_rotations = rotations;
-        s.load_options.pet_rotations = rotations;
+        s.settings.pet_rotations = rotations
     });
 }
 
-/// A loader setting changed by the user: `apply` stores it in the settings and the load
-/// options, the settings are saved, and the open model is reloaded when it is of
-/// `format` (the only one the setting affects). Nothing happens when it is `unchanged`.
+/// A loader setting changed by the user: `apply` stores it in the settings (the load
+/// options are the settings'), and the open model is reloaded when it is of `format`
+/// (the only one the setting affects). Nothing happens when it is `unchanged`.
 fn set_load_setting(
     state: &mut AppState,
     format: Format,
@@ -60,7 +54,6 @@ fn set_load_setting(
         return;
     }
     apply(state);
-    state.save_settings();
     if state
         .document
         .as_ref()
@@ -82,29 +75,24 @@ pub fn set_data_roots(state: &mut AppState, roots: Vec<PathBuf>) {
         n => format!("{n} data roots, searched in order"),
     });
     state.settings.data_roots = roots;
-    state.load_options.data_roots = state.settings.load_options().data_roots;
     // The Assemble panel reads the Warzone 2100 stats through the same roots.
     let roots = state.settings.data_roots.clone();
     state.assemble.sync_roots(&roots);
-    state.save_settings();
     if state.document.is_some() {
         reload(state);
     }
 }
 
-/// Loads the open file again with the current options, keeping the camera. On failure
-/// the model on screen stays and the error banner says why.
+/// Loads the open file again with the current options in the background, keeping the
+/// camera. On failure the model on screen stays and the error banner says why.
 pub fn reload(state: &mut AppState) {
     let Some(path) = state.document.as_ref().map(|d| d.path.clone()) else {
         return;
     };
     if let Some(design) = crate::app::panels::assemble::design_of(&path) {
         state.assemble.forget_parts();
-        crate::app::panels::assemble::build_document(state, &design);
+        crate::app::panels::assemble::build_document(state, &design, false);
         return;
     }
-    match load_model(&path, &state.load_options) {
-        Ok(model) => state.set_document(path, model),
-        Err(message) => state.load_error = Some(LoadFailure { path, message }),
-    }
+    crate::app::loading::load(state, path, crate::app::loading::Purpose::Reload);
 }

@@ -110,7 +110,7 @@ pub fn format_sections_ui(
     match m.format {
         Format::Pie => {
             s.show(ui, "pie textures", textures_title(m), true, |ui| {
-                let out = tileset_ui(ui, state.load_options.tileset);
+                let out = tileset_ui(ui, state.settings.tileset);
                 textures_ui(ui, m);
                 out
             });
@@ -127,7 +127,7 @@ pub fn format_sections_ui(
                 .extend(crate::app::panels::hierarchy::parts_ui(ui, state, doc));
             if m.clips.iter().any(|c| !c.node_tracks.is_empty()) {
                 s.show(ui, "pet rotations", "ANIM rotations", false, |ui| {
-                    pet_rotations_ui(ui, state.load_options.pet_rotations)
+                    pet_rotations_ui(ui, state.settings.pet_rotations)
                 });
             }
             let clip = m.clips.first();
@@ -195,7 +195,7 @@ pub fn format_sections_ui(
                 hierarchy,
             );
             s.show(ui, "pmf settings", "Transform rules", true, |ui| {
-                pmf_settings_ui(ui, state.load_options.pmf, doc)
+                pmf_settings_ui(ui, state.settings.pmf, doc)
             });
         }
         Format::Gltf | Format::Obj => {

@@ -125,7 +125,9 @@ pub fn after_loss(
         Err(e) => return Outcome::Failed(format!("the executable was not found: {e}")),
     };
     // The new process reads them: team colour, overlays, lighting, data roots, window.
-    state.save_settings();
+    if let Err(e) = state.settings.flush() {
+        log::warn!("{e}");
+    }
     let resume = Resume::capture(state, why, now);
     let path = match resume.write(dir, std::process::id()) {
         Ok(p) => p,

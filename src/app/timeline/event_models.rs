@@ -56,6 +56,7 @@ pub fn event_label(model: &Model, index: usize) -> String {
 /// A file that is missing or does not load leaves the view as it is and says why.
 pub fn show_event(state: &mut AppState, index: Option<usize>) {
     let team = state.view_settings().team;
+    let options = state.load_options();
     let Some(doc) = &mut state.document else {
         return;
     };
@@ -75,7 +76,7 @@ pub fn show_event(state: &mut AppState, index: Option<usize>) {
                 ));
                 return;
             };
-            match load_model(&path, &state.load_options) {
+            match load_model(&path, &options) {
                 Ok(model) => Some((i, model)),
                 Err(e) => {
                     state

@@ -8,8 +8,10 @@ use vitrine::app::layout::window_ui;
 use vitrine::app::state::AppState;
 use vitrine::app::viewport::camera_input;
 
-/// One frame of the window as the real app runs it: lay out, then apply the commands.
+/// One frame of the window as the real app runs it: take in the background jobs that
+/// finished, lay out, then apply the commands.
 pub fn frame(ui: &mut eframe::egui::Ui, state: &mut AppState) {
+    vitrine::app::commands::poll_jobs(state);
     let commands = window_ui(ui, state, |ui, _| {
         // The real view's input handling on a plain area instead of the GPU image.
         let rect = ui.available_rect_before_wrap();

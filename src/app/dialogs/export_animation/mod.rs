@@ -184,7 +184,7 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
                 state.toasts.error("Nothing to export: no model is open");
                 return None;
             }
-            if state.animation_dialog.is_none() {
+            if state.dialogs.animation.is_none() {
                 let mut options = state.settings.animation.clone().sanitised();
                 let has_clip = state
                     .document
@@ -194,24 +194,23 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
                     options.source = Source::Turntable;
                 }
                 let output = default_output(state, &options).display().to_string();
-                state.animation_dialog = Some(AnimationDialog { options, output });
+                state.dialogs.animation = Some(AnimationDialog { options, output });
             }
             None
         }
         ExportCommand::Close => {
-            if let Some(d) = state.animation_dialog.take() {
+            if let Some(d) = state.dialogs.animation.take() {
                 state.settings.animation = d.options;
-                state.save_settings();
             }
             None
         }
         ExportCommand::Browse => {
-            let d = state.animation_dialog.as_ref()?;
+            let d = state.dialogs.animation.as_ref()?;
             let path = PathBuf::from(&d.output);
             Some(Effect::PickAnimationOutput(path, d.options.format))
         }
         ExportCommand::SetOutput(path) => {
-            if let Some(d) = &mut state.animation_dialog {
+            if let Some(d) = &mut state.dialogs.animation {
                 if let Some(f) = Format::from_path(&path) {
                     d.options.format = f;
                 }
@@ -224,7 +223,7 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
                 state.toasts.error("An export is already running");
                 return None;
             }
-            let d = state.animation_dialog.as_mut()?;
+            let d = state.dialogs.animation.as_mut()?;
             if let Some(f) = Format::from_path(Path::new(&d.output)) {
                 d.options.format = f;
             } else {
@@ -237,9 +236,8 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
                 .map(Path::to_path_buf);
             match job(state) {
                 Ok(job) => {
-                    if let Some(d) = state.animation_dialog.take() {
+                    if let Some(d) = state.dialogs.animation.take() {
                         state.settings.animation = d.options;
-                        state.save_settings();
                     }
                     Some(Effect::ExportAnimation(Box::new(job)))
                 }
@@ -263,7 +261,8 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
 pub fn job(state: &AppState) -> Result<Job, String> {
     let doc = state.document.as_ref().ok_or("no model is open")?;
     let d = state
-        .animation_dialog
+        .dialogs
+        .animation
         .as_ref()
         .ok_or("the dialog is closed")?;
     let o = d.options.clone().sanitised();
@@ -418,11 +417,11 @@ mod tests {
             .push(crate::model::Clip::new("pump", 10.0, 20, true));
         s.set_document(crate::files::FileRef::Disk("derrick.pie".into()), m);
         apply(&mut s, ExportCommand::Show);
-        let d = s.animation_dialog.as_ref().unwrap();
+        let d = s.dialogs.animation.as_ref().unwrap();
         assert!(d.output.ends_with("derrick.gif"), "{}", d.output);
         apply(&mut s, ExportCommand::SetOutput(PathBuf::from("/x/d.webp")));
         assert_eq!(
-            s.animation_dialog.as_ref().unwrap().options.format,
+            s.dialogs.animation.as_ref().unwrap().options.format,
             Format::Webp
         );
         let job = job(&s).unwrap();

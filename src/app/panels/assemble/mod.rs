@@ -11,11 +11,11 @@
 pub mod ui;
 
 use crate::app::commands::Effect;
-use crate::app::state::{AppState, LoadFailure};
+use crate::app::state::AppState;
 use crate::files::FileRef;
 use crate::wz::{self, Design, PartFinder, PartInfo, Stats, TurretPose};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// What the panel needs to know about the assembly on screen.
 #[derive(Debug, Clone, Default)]
@@ -39,8 +39,8 @@ pub struct AssembleState {
     pub stats: Option<Arc<Stats>>,
     /// Stats warnings (file and key).
     pub stats_warnings: Vec<String>,
-    /// Finds and caches part files over the data roots.
-    finder: PartFinder,
+    /// Finds and caches part files over the data roots; shared with the assembling job.
+    finder: Arc<Mutex<PartFinder>>,
     /// The roots `stats` was read from.
     loaded_roots: Vec<PathBuf>,
     /// The assembly on screen (or last shown).
@@ -61,7 +61,7 @@ impl Default for AssembleState {
         AssembleState {
             stats: None,
             stats_warnings: Vec::new(),
-            finder: PartFinder::new(crate::files::disk(), &[]),
+            finder: Arc::new(Mutex::new(PartFinder::new(crate::files::disk(), &[]))),
             loaded_roots: Vec::new(),
             shown: Shown::default(),
         }
@@ -76,7 +76,7 @@ impl AssembleState {
         }
         self.loaded_roots = roots.to_vec();
         let refs: Vec<FileRef> = roots.iter().map(|p| crate::files::parse(p)).collect();
-        self.finder = PartFinder::new(crate::files::disk(), &refs);
+        self.finder = Arc::new(Mutex::new(PartFinder::new(crate::files::disk(), &refs)));
         if roots.is_empty() {
             self.stats = None;
             self.stats_warnings.clear();
@@ -89,20 +89,25 @@ impl AssembleState {
 
     /// Drops the cached part models (a reload reads the files again).
     pub fn forget_parts(&mut self) {
-        self.finder = PartFinder::new(crate::files::disk(), self.finder.roots());
+        let roots: Vec<FileRef> = self
+            .loaded_roots
+            .iter()
+            .map(|p| crate::files::parse(p))
+            .collect();
+        self.finder = Arc::new(Mutex::new(PartFinder::new(crate::files::disk(), &roots)));
     }
 }
 
-/// Carries out an Assemble panel command.
+/// Carries out an Assemble panel command: the assembly runs in the background
+/// ([`crate::app::loading::assemble`]).
 pub fn apply(state: &mut AppState, cmd: AssembleCommand) -> Option<Effect> {
     match cmd {
         AssembleCommand::Show(design) => show(state, design),
         AssembleCommand::SetPose(pose) => {
             state.settings.assembly_pose = pose;
             if let Some(design) = state.assemble.shown.design.clone() {
-                build_document(state, &design);
+                build_document(state, &design, false);
             }
-            state.save_settings();
         }
     }
     None
@@ -111,13 +116,7 @@ pub fn apply(state: &mut AppState, cmd: AssembleCommand) -> Option<Effect> {
 /// Assembles `design` and makes it the document; remembered in Open Recent and in the
 /// settings. On failure the open document stays and the banner says why.
 pub fn show(state: &mut AppState, design: Design) {
-    if build_document(state, &design) {
-        state
-            .settings
-            .add_recent(std::path::Path::new(&design.to_line()));
-        state.settings.assembly = Some(design);
-        state.save_settings();
-    }
+    build_document(state, &design, true);
 }
 
 /// Whether `path` is a design line rather than a file.
@@ -127,48 +126,35 @@ pub fn design_of(path: &FileRef) -> Option<Design> {
         .and_then(Design::from_line)
 }
 
-/// Assembles `design` with the current pose into the document; `false` on failure.
-pub fn build_document(state: &mut AppState, design: &Design) -> bool {
+/// Starts assembling `design` with the current pose into the document (`remember`: in
+/// Open Recent and the Build tab, once assembled).
+pub fn build_document(state: &mut AppState, design: &Design, remember: bool) {
     let roots = state.settings.data_roots.clone();
     state.assemble.sync_roots(&roots);
-    let design = match state.assemble.stats.clone() {
-        Some(stats) => fill_propulsion(&stats, design),
+    let stats = state.assemble.stats.clone();
+    let design = match &stats {
+        Some(stats) => fill_propulsion(stats, design),
         None => design.clone(),
     };
-    let path = FileRef::Disk(PathBuf::from(design.to_line()));
-    let fail = |state: &mut AppState, message: String| {
-        state.load_error = Some(LoadFailure {
-            path: path.clone(),
-            message,
-        });
-        false
-    };
-    let Some(stats) = state.assemble.stats.clone() else {
-        return fail(
-            state,
-            "Assembling needs Warzone 2100 data roots with stats (Settings ▸ Data roots: \
-             data/mp or mp.wz, then data/base or base.wz)"
-                .into(),
-        );
-    };
+    let finder = state.assemble.finder.clone();
     let pose = state.settings.assembly_pose;
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        wz::assemble(&stats, &mut state.assemble.finder, &design, pose)
-    }));
-    let a = match result {
-        Ok(Ok(a)) => a,
-        Ok(Err(e)) => return fail(state, e),
-        Err(_) => return fail(state, "internal error: assembling crashed".into()),
-    };
+    crate::app::loading::assemble(state, stats, finder, design, pose, remember);
+}
+
+/// What the panel shows about `assembly` of `design`, now on screen.
+pub fn shown(state: &mut AppState, design: &Design, assembly: &wz::Assembly) {
     state.assemble.shown = Shown {
         design: Some(design.clone()),
-        title: format!("{} ({})", a.name, a.kind),
-        parts: a.parts.clone(),
-        elevation: a.elevation,
-        messages: a.warnings.iter().chain(&a.notes).cloned().collect(),
+        title: format!("{} ({})", assembly.name, assembly.kind),
+        parts: assembly.parts.clone(),
+        elevation: assembly.elevation,
+        messages: assembly
+            .warnings
+            .iter()
+            .chain(&assembly.notes)
+            .cloned()
+            .collect(),
     };
-    state.set_document(path, a.model);
-    true
 }
 
 fn fill_propulsion(stats: &Stats, design: &Design) -> Design {
