@@ -48,7 +48,7 @@ pub fn walk(inputs: &[std::path::PathBuf], wanted: impl Fn(&str) -> bool) -> Wal
                 };
                 out.errors.push((r.to_string(), why));
             }
-            // `FileRef::parse` makes none; a file inside a file is no folder to walk.
+            // `Files::parse` makes none; a file inside a file is no folder to walk.
             (FileRef::Embedded { .. }, _) => out
                 .errors
                 .push((r.to_string(), "not a file or folder on disk".into())),
