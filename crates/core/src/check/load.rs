@@ -287,11 +287,7 @@ fn decodable(files: &Files, page: &FileRef) -> Result<(), String> {
     if page.file_name().to_ascii_lowercase().ends_with(".pcx") {
         return Ok(());
     }
-    let (w, h) = image::ImageReader::new(std::io::Cursor::new(&bytes))
-        .with_guessed_format()
-        .map_err(|e| e.to_string())?
-        .into_dimensions()
-        .map_err(|e| e.to_string())?;
+    let (w, h) = crate::formats::texture::header_dimensions(&bytes)?;
     if w > MAX_TEXTURE_SIDE || h > MAX_TEXTURE_SIDE || w == 0 || h == 0 {
         return Err(format!(
             "it declares {w}×{h} pixels (at most {MAX_TEXTURE_SIDE} a side can be loaded)"

@@ -121,11 +121,17 @@ pub fn dimensions(files: &Files, file: &FileRef) -> Option<(u32, u32)> {
         let (w, h) = pcx::Reader::from_mem(&bytes).ok()?.dimensions();
         return Some((w.into(), h.into()));
     }
+    header_dimensions(&bytes).ok()
+}
+
+/// The width and height an image's header declares (any format `image` reads; not PCX),
+/// without decoding its pixels.
+pub(crate) fn header_dimensions(bytes: &[u8]) -> Result<(u32, u32), String> {
     image::ImageReader::new(std::io::Cursor::new(bytes))
         .with_guessed_format()
-        .ok()?
+        .map_err(|e| e.to_string())?
         .into_dimensions()
-        .ok()
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
