@@ -332,9 +332,9 @@ fn apply_to_part(
             state.dialogs.screenshot = None;
             None
         }
-        AppCommand::ChooseScreenshotFolder => Some(Effect::PickScreenshotFolder(Some(
-            state.settings.screenshot_folder(),
-        ))),
+        AppCommand::ChooseScreenshotFolder => Some(Effect::PickScreenshotFolder(
+            state.settings.screenshot_folder(&*state.host),
+        )),
         AppCommand::SetScreenshotFolder(dir) => {
             state
                 .toasts
@@ -437,10 +437,10 @@ fn open(state: &mut AppState, path: FileRef) -> Vec<AppCommand> {
     let path = absolute(path);
     // A folder or an archive opens as a gallery of its models.
     let path = match path {
-        FileRef::Disk(p) if crate::files::is_archive_path(&p) => crate::files::parse(&p),
+        FileRef::Disk(p) if crate::files::is_archive_path(&p) => state.files.parse(&p),
         other => other,
     };
-    if crate::files::is_dir(&path) {
+    if state.files.is_dir(&path) {
         return vec![AppCommand::Gallery(
             super::gallery::GalleryCommand::OpenSource(path),
         )];
@@ -481,7 +481,10 @@ mod tests {
 
     #[test]
     fn failed_open_keeps_nothing_and_reports() {
-        let mut s = AppState::new(Settings::default(), None);
+        let mut s = AppState::new(
+            Settings::default(),
+            crate::app::host::MemoryHost::new(Default::default()),
+        );
         let missing = FileRef::Disk("/definitely/not/here.pie".into());
         assert_eq!(apply(&mut s, AppCommand::Open(missing.clone())), None);
         let err = s.load_error.as_ref().expect("an error");
@@ -492,7 +495,10 @@ mod tests {
 
     #[test]
     fn export_asks_for_a_path_then_exports_the_open_model_with_the_team() {
-        let mut s = AppState::new(Settings::default(), None);
+        let mut s = AppState::new(
+            Settings::default(),
+            crate::app::host::MemoryHost::new(Default::default()),
+        );
         assert_eq!(apply(&mut s, AppCommand::ExportGltfDialog), None);
         assert_eq!(s.toasts.items.len(), 1, "no model: an error toast");
         s.set_document(
@@ -519,7 +525,10 @@ mod tests {
 
     #[test]
     fn team_out_of_range_is_ignored() {
-        let mut s = AppState::new(Settings::default(), None);
+        let mut s = AppState::new(
+            Settings::default(),
+            crate::app::host::MemoryHost::new(Default::default()),
+        );
         apply(&mut s, AppCommand::SetTeam(7));
         apply(&mut s, AppCommand::SetTeam(16));
         assert_eq!(s.settings.team, 7);
@@ -527,7 +536,10 @@ mod tests {
 
     #[test]
     fn screenshot_sizes_are_capped_and_need_a_model() {
-        let mut s = AppState::new(Settings::default(), None);
+        let mut s = AppState::new(
+            Settings::default(),
+            crate::app::host::MemoryHost::new(Default::default()),
+        );
         let req = ScreenshotRequest {
             size: Some([10_000, 0]),
             clean: true,

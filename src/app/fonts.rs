@@ -1,39 +1,12 @@
 //! Korean (and any CJK) text in the window. egui's built-in fonts cover Latin, Greek and
 //! Cyrillic only, so PangYa event scripts (`*msg("발소리")`), bone and motion names would
-//! draw as boxes. The window asks the system for a fallback font the first time a
-//! character no installed font has is laid out: [`LazySystemFonts`] wraps egui's own
-//! `egui_system_font_provider` (fontconfig on Linux, CoreText, DirectWrite), which is
-//! only created — and the system fonts only enumerated — on that first request, so a
-//! session that never shows such text never pays for it.
-//!
-//! When the open model has CJK text and the system has no font for it, the side panel
-//! says so and names the packages to install ([`missing_cjk_note_ui`]).
+//! draw as boxes; the front-end adds fonts for them (the desktop the system's). When the
+//! open model has CJK text and the front-end has no font for it
+//! ([`super::host::Host::cjk_font_installed`]), the side panel says so and names the
+//! packages to install ([`missing_cjk_note_ui`]).
 
 use crate::model::Model;
 use eframe::egui;
-use egui::epaint::text::{FallbackRequest, FontInsert, FontProvider};
-use egui_system_font_provider::SystemFontProvider;
-use std::sync::{Arc, LazyLock, OnceLock};
-
-/// The system font provider, created on the first character egui's fonts lack.
-#[derive(Default)]
-pub struct LazySystemFonts(OnceLock<SystemFontProvider>);
-
-impl FontProvider for LazySystemFonts {
-    fn font_for(&self, request: &FallbackRequest<'_>) -> Option<FontInsert> {
-        self.0
-            .get_or_init(SystemFontProvider::new)
-            .font_for(request)
-    }
-}
-
-/// One provider for the whole process (the window, the panel's check, the tests).
-static SYSTEM_FONTS: LazyLock<Arc<LazySystemFonts>> = LazyLock::new(Arc::default);
-
-/// Adds the system fonts to `ctx`'s fallback chain (nothing is loaded until needed).
-pub fn install(ctx: &egui::Context) {
-    ctx.add_font_provider(SYSTEM_FONTS.clone());
-}
 
 /// Whether `c` is Hangul, a CJK ideograph, kana or a CJK symbol: the scripts PangYa's
 /// code page 949 holds beyond ASCII.
@@ -67,23 +40,10 @@ pub fn model_needs_cjk(m: &Model) -> bool {
         })
 }
 
-/// Whether the system has a font for Hangul (asked once; the first call enumerates the
-/// system fonts).
-pub fn cjk_font_installed() -> bool {
-    static INSTALLED: OnceLock<bool> = OnceLock::new();
-    *INSTALLED.get_or_init(|| {
-        let request = FallbackRequest {
-            cluster: "한",
-            family: &egui::FontFamily::Proportional,
-        };
-        SYSTEM_FONTS.font_for(&request).is_some()
-    })
-}
-
 /// A note under the file name when the model has CJK text and no installed font can
 /// draw it. Draws nothing otherwise.
-pub fn missing_cjk_note_ui(ui: &mut egui::Ui, m: &Model) {
-    if !model_needs_cjk(m) || cjk_font_installed() {
+pub fn missing_cjk_note_ui(ui: &mut egui::Ui, m: &Model, host: &dyn super::host::Host) {
+    if !model_needs_cjk(m) || host.cjk_font_installed() {
         return;
     }
     egui::Frame::new()

@@ -33,7 +33,7 @@ pub fn window_ui(
         super::gallery::ui::viewer_keys(ui.ctx(), state)
     };
     out.extend(shortcuts(ui.ctx()));
-    out.extend(dropped_files(ui.ctx()));
+    out.extend(dropped_files(ui.ctx(), &state.files));
 
     egui::Panel::top("menu bar").show(ui, |ui| {
         out.extend(menu_bar_ui(ui, state));
@@ -134,14 +134,14 @@ pub fn error_banner_ui(ui: &mut egui::Ui, err: &LoadFailure) -> Option<AppComman
 
 /// Files dropped on the window this frame: one file opens in the viewer, a folder or an
 /// archive as a gallery of its models, several files as a gallery of them.
-fn dropped_files(ctx: &egui::Context) -> Option<AppCommand> {
+fn dropped_files(ctx: &egui::Context, files: &crate::files::Files) -> Option<AppCommand> {
     let files: Vec<crate::files::FileRef> = ctx.input(|i| {
         i.raw
             .dropped_files
             .iter()
             .map(|f| f.path().to_path_buf())
             .filter(|p| !p.as_os_str().is_empty())
-            .map(|p| crate::files::parse(&p))
+            .map(|p| files.parse(&p))
             .collect()
     });
     match files.len() {

@@ -202,13 +202,17 @@ pub fn light_keys() -> [(KeyboardShortcut, LightCommand, &'static str); 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::settings::{Settings, SettingsFile};
+    use crate::app::settings::Settings;
 
     #[test]
     fn commands_change_the_light_and_save_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = SettingsFile::in_dir(dir.path());
-        let mut state = AppState::new(Settings::default(), Some(file.clone()));
+        let host = crate::app::host::MemoryHost::new(Default::default());
+        let mut state = AppState::new(Settings::default(), host.clone());
+        let saved = || {
+            host.settings()
+                .map(|j| Settings::from_json(j.as_bytes()).unwrap())
+                .unwrap_or_default()
+        };
         let start = state.settings.lighting;
         apply(
             &mut state,
@@ -221,23 +225,23 @@ mod tests {
         assert!((l.azimuth_deg - (start.azimuth_deg + 20.0)).abs() < 1e-3);
         assert!((l.elevation_deg - (start.elevation_deg + 10.0)).abs() < 1e-3);
         assert_eq!(
-            file.load().0.lighting,
+            saved().lighting,
             Settings::default().lighting,
             "not saved mid-drag"
         );
         apply(&mut state, LightCommand::Save);
-        assert_eq!(file.load().0.lighting, l);
+        assert_eq!(saved().lighting, l);
 
         apply(&mut state, LightCommand::Brighten(2));
         assert!((state.settings.lighting.diffuse - 1.0).abs() < 1e-6);
         apply(&mut state, LightCommand::FollowCamera(false));
         // Written within a second (here: when the window closes).
         state.settings.flush().unwrap();
-        assert!(!file.load().0.lighting.follows_camera);
+        assert!(!saved().lighting.follows_camera);
         assert_eq!(state.view_settings().lighting, state.settings.lighting);
 
         apply(&mut state, LightCommand::Reset);
         state.settings.flush().unwrap();
-        assert_eq!(file.load().0.lighting, Lighting::DEFAULT);
+        assert_eq!(saved().lighting, Lighting::DEFAULT);
     }
 }

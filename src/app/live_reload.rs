@@ -1,5 +1,6 @@
 //! Live reload: while View ▸ Watch files is on (the default), the open model's file, its
-//! sibling parts (PangYa) and its texture files are watched ([`crate::files::watch`]);
+//! sibling parts (PangYa) and its texture files are watched (the host's
+//! [`super::host::Watch`]; on the desktop `notify`; none in a browser);
 //! when one changes the model is loaded again keeping the camera, clip, time, selection
 //! and visibility, and changed textures are decoded afresh (the renderer's texture cache
 //! is keyed by each file's [`crate::files::Stamp`]). A model inside an archive reloads
@@ -16,21 +17,30 @@
 //! Not here: tiles whose texture pages change (they are redrawn on the next opening: the
 //! thumbnail cache checks texture stamps).
 
+use super::host::Watch;
 use super::state::AppState;
 use crate::files::FileRef;
-use crate::files::watch::Watcher;
 use std::path::PathBuf;
 
 /// The watcher and what it was last told to watch.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct LiveReload {
-    watcher: Option<Watcher>,
+    watcher: Option<Box<dyn Watch>>,
     /// (document generation, gallery source and tile count) last watched.
     watching: Option<(Option<u64>, Option<String>)>,
     /// Files whose change reloads the open document.
     document_files: Vec<FileRef>,
     /// Why watching is not possible, shown once.
     failed: bool,
+}
+
+impl std::fmt::Debug for LiveReload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LiveReload")
+            .field("watching", &self.watching)
+            .field("failed", &self.failed)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The files the open document depends on: itself (or its archive), its PangYa sibling
@@ -45,7 +55,7 @@ fn document_files(state: &AppState) -> Vec<FileRef> {
     let mut files = vec![doc.path.clone()];
     if crate::formats::pet::assemble::is_part(&doc.path) {
         files.extend(crate::formats::pet::assemble::siblings(
-            crate::files::disk(),
+            &state.files,
             &doc.path,
         ));
     }
@@ -63,9 +73,11 @@ pub fn sync(state: &mut AppState, live: &mut LiveReload, wake: impl Fn() + Send 
         return;
     }
     if live.watcher.is_none() && !live.failed {
-        match Watcher::new(wake) {
-            Ok(w) => live.watcher = Some(w),
-            Err(e) => {
+        match state.host.watcher(Box::new(wake)) {
+            Some(Ok(w)) => live.watcher = Some(w),
+            // Nothing to watch with (a browser): View ▸ Watch files says so.
+            None => live.failed = true,
+            Some(Err(e)) => {
                 live.failed = true;
                 state.toasts.error(format!("Live reload is off: {e}"));
             }
@@ -103,20 +115,27 @@ pub fn sync(state: &mut AppState, live: &mut LiveReload, wake: impl Fn() + Send 
     if live
         .document_files
         .iter()
-        .any(|f| Watcher::touches(&changed, f))
+        .any(|f| watcher.touches(&changed, f))
     {
         reload(state);
     }
-    if let Some(g) = &mut state.gallery
-        && g.listing_changed(&changed)
-        && g.relist(&changed)
+    if let Some(g) = &state.gallery
+        && g.listing_changed(&state.files, &**watcher, &changed)
     {
-        // The next frame's thumbnail sync starts a batch for the new listing.
+        // Listed again as a job; the gallery takes it in when it is done, drawing the
+        // tiles whose files changed again.
+        let redo = g
+            .tiles
+            .iter()
+            .filter(|t| watcher.touches(&changed, &t.file))
+            .map(|t| t.file.clone())
+            .collect();
+        super::loading::relist(state, redo);
         return;
     }
     if let Some(g) = &mut state.gallery {
         let touched: Vec<usize> = (0..g.tiles.len())
-            .filter(|&i| Watcher::touches(&changed, &g.tiles[i].file))
+            .filter(|&i| watcher.touches(&changed, &g.tiles[i].file))
             .collect();
         if let Some(t) = &mut g.thumbs
             && !touched.is_empty()

@@ -10,9 +10,9 @@ use super::commands::AppCommand;
 use super::gallery::GalleryCommand;
 use super::jobs::{Inline, JobRunner, Lane, Running};
 use super::state::{AppState, LoadFailure, load_model};
+use crate::app::host::Found;
 use crate::check::{CheckOptions, Checker, Finding};
-use crate::files::FileRef;
-use crate::files::walk::Walk;
+use crate::files::{FileRef, Files};
 use crate::formats::LoadOptions;
 use crate::model::Model;
 use crate::wz::{Assembly, Design, PartFinder, Stats, TurretPose};
@@ -74,7 +74,10 @@ pub struct Listing {
     /// The dropped files listed (empty for a source).
     pub files: Vec<FileRef>,
     /// What was found.
-    pub walk: Walk,
+    pub walk: Found,
+    /// A new listing of the open gallery's source (models added or removed on disk),
+    /// with the tiles whose files changed (drawn again); `None` for a new gallery.
+    pub relist: Option<std::collections::HashSet<FileRef>>,
 }
 
 /// The app's background work: the document lane (opens, reloads, assemblies) and the
@@ -118,10 +121,10 @@ impl Work {
     }
 }
 
-/// The `vitrine check` findings on `path` over the viewer's data roots.
-pub fn check_file(path: &FileRef, options: &LoadOptions) -> Vec<Finding> {
+/// The `vitrine check` findings on `path` (read from `files`) over the viewer's data roots.
+pub fn check_file(files: &Files, path: &FileRef, options: &LoadOptions) -> Vec<Finding> {
     let mut checker = Checker::new(
-        crate::files::disk(),
+        files,
         CheckOptions {
             data_roots: options.data_roots.clone(),
             allow: Vec::new(),
@@ -138,13 +141,14 @@ pub fn load(state: &mut AppState, path: FileRef, purpose: Purpose) {
         Purpose::Reload | Purpose::LiveReload => "Reloading",
     };
     let what = format!("{verb} {}", path.file_name());
+    let files = state.files.clone();
     state.work.document.start(what, move |cancel| {
-        let result = load_model(&path, &options).map(|model| {
+        let result = load_model(&files, &path, &options).map(|model| {
             // Not wanted any more: skip the second read the checks make.
             let findings = if cancel.is_set() {
                 Vec::new()
             } else {
-                check_file(&path, &options)
+                check_file(&files, &path, &options)
             };
             (model, findings)
         });
@@ -167,6 +171,7 @@ pub fn assemble(
 ) {
     let options = state.load_options();
     let what = format!("Assembling {}", design.to_line());
+    let files = state.files.clone();
     state.work.document.start(what, move |cancel| {
         let result = match stats {
             None => Err(
@@ -185,7 +190,7 @@ pub fn assemble(
             }
         };
         let path = FileRef::Disk(design.to_line().into());
-        let result = result.map(|a| (a, check_file(&path, &options)));
+        let result = result.map(|a| (a, check_file(&files, &path, &options)));
         Outcome::Assembly(Box::new(Assembled {
             design,
             remember,
@@ -200,19 +205,37 @@ pub fn list(state: &mut AppState, source: Option<FileRef>, files: Vec<FileRef>) 
         Some(s) => format!("Listing {}", s.file_name()),
         None => format!("Listing {} dropped files", files.len()),
     };
+    let host = state.host.clone();
     state.work.gallery.start(what, move |_| {
-        let inputs: Vec<std::path::PathBuf> = match &source {
-            Some(s) => vec![std::path::PathBuf::from(s.to_string())],
-            None => files
-                .iter()
-                .map(|f| std::path::PathBuf::from(f.to_string()))
-                .collect(),
-        };
-        let walk = crate::files::walk::walk(&inputs, crate::formats::is_model_name);
+        let inputs = source.clone().map_or_else(|| files.clone(), |s| vec![s]);
+        let walk = host.walk(&inputs, &crate::formats::is_model_name);
         Listing {
             source,
             files,
             walk,
+            relist: None,
+        }
+    });
+}
+
+/// Starts listing the open gallery's folder or archive again (models were added or
+/// removed on disk); the tiles of `redo` are drawn again when it arrives.
+pub fn relist(state: &mut AppState, redo: std::collections::HashSet<FileRef>) {
+    let Some(source) = state.gallery.as_ref().and_then(|g| g.source.clone()) else {
+        return;
+    };
+    let what = format!("Listing {} again", source.file_name());
+    let host = state.host.clone();
+    state.work.gallery.start(what, move |_| {
+        let walk = host.walk(
+            std::slice::from_ref(&source),
+            &crate::formats::is_model_name,
+        );
+        Listing {
+            source: Some(source),
+            files: Vec::new(),
+            walk,
+            relist: Some(redo),
         }
     });
 }

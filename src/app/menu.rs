@@ -71,7 +71,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                         .button(file_name(path))
                         .on_hover_text(path.display().to_string());
                     if r.clicked() {
-                        out.push(AppCommand::Open(crate::files::parse(path)));
+                        out.push(AppCommand::Open(state.files.parse(path)));
                     }
                 }
                 if !state.settings.recent_files.is_empty() {
@@ -122,11 +122,13 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             {
                 out.push(AppCommand::Export(ExportCommand::Show));
             }
-            let folder = state.settings.screenshot_folder();
-            if ui
-                .button("Screenshot folder…")
-                .on_hover_text(format!("Now: {}", folder.display()))
-                .clicked()
+            // Without folders (a browser) screenshots are downloads.
+            if let Some(folder) = state.settings.screenshot_folder(&*state.host)
+                && state.host.has_folders()
+                && ui
+                    .button("Screenshot folder…")
+                    .on_hover_text(format!("Now: {}", folder.display()))
+                    .clicked()
             {
                 out.push(AppCommand::ChooseScreenshotFolder);
             }

@@ -1,17 +1,20 @@
-//! The eframe viewer window.
+//! The viewer's egui app, shared by every front-end.
 //!
 //! State lives in plain structs ([`state`], [`settings`]); panels ([`menu`],
 //! [`panels`], [`layout`]) read it and emit [`commands::AppCommand`]s; [`commands::apply`]
 //! hands each to the part of the state it concerns. Loading, assembling and listing run
-//! as [`jobs`] ([`loading`]) that the front-end runs, never on the UI thread. [`shell`] is
-//! the eframe integration (it runs the jobs on threads and saves the settings when due)
-//! and [`viewport`] the GPU view, drawn by the shared windowless renderer.
+//! as [`jobs`] ([`loading`]) that the front-end runs, never on the UI thread; everything
+//! outside the app's memory (files, threads, saving, settings storage, watching) goes
+//! through the front-end's [`host::Host`], and dialogs are
+//! [`commands::Effect`]s the front-end performs. [`viewport`] is the GPU view, drawn by
+//! the shared windowless renderer.
 
 pub mod commands;
 pub mod dialogs;
 pub mod fonts;
 pub mod gallery;
 pub mod help;
+pub mod host;
 pub mod inspect;
 pub mod jobs;
 pub mod layout;
@@ -20,129 +23,8 @@ pub mod live_reload;
 pub mod loading;
 pub mod menu;
 pub mod panels;
-pub mod relaunch;
 pub mod settings;
-pub mod shell;
 pub mod state;
 pub mod timeline;
 pub mod toasts;
 pub mod viewport;
-
-use eframe::egui;
-use settings::SettingsFile;
-use state::{AppState, demo_model_path};
-use std::path::PathBuf;
-
-/// Opens the viewer window on `file` (or the demo model); returns the exit code.
-///
-/// `VITRINE_EXIT_AFTER_FRAMES=N` closes the window by itself after N frames (used by the
-/// Xvfb smoke test; frames come at least every 50 ms while it counts).
-pub fn run(file: Option<PathBuf>) -> i32 {
-    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .try_init();
-    let settings_file = SettingsFile::from_env();
-    let (settings, warning) = settings_file.as_ref().map(|f| f.load()).unwrap_or_default();
-    let mut state = AppState::new(settings, settings_file);
-    if let Some(w) = warning {
-        state.toasts.error(w);
-    }
-    // A relaunch after a lost GPU device (`relaunch`): the resume file, read and deleted.
-    let start = relaunch::Start::from_env();
-    let initial = file.unwrap_or_else(demo_model_path);
-    let exit_after_frames = std::env::var("VITRINE_EXIT_AFTER_FRAMES")
-        .ok()
-        .and_then(|v| v.trim().parse().ok());
-    let [w, h] = state.settings.window_size;
-    let mut viewport = egui::ViewportBuilder::default()
-        .with_title("Vitrine")
-        .with_app_id("vitrine")
-        .with_inner_size([w, h])
-        .with_min_inner_size([480.0, 320.0])
-        .with_maximized(state.settings.maximized)
-        .with_drag_and_drop(true);
-    match window_icon() {
-        Ok(icon) => viewport = viewport.with_icon(icon),
-        Err(e) => log::warn!("window icon: {e}"),
-    }
-    if let Some(pos) = state.settings.window_pos {
-        viewport = viewport.with_position(pos);
-    }
-    let options = eframe::NativeOptions {
-        viewport,
-        renderer: eframe::Renderer::Wgpu,
-        // Vitrine installs its own, lazily created system font provider (`fonts`).
-        system_font_fallback: false,
-        ..Default::default()
-    };
-    let result = eframe::run_native(
-        "Vitrine",
-        options,
-        Box::new(move |cc| {
-            Ok(Box::new(shell::ViewerApp::new(
-                cc,
-                state,
-                initial,
-                start,
-                exit_after_frames,
-            )))
-        }),
-    );
-    // The window closed after losing its GPU device without relaunching: say why.
-    if let Some(message) = relaunch::take_farewell() {
-        eprintln!("vitrine: {message}");
-        show_native_error(&message);
-        return 1;
-    }
-    match result {
-        Ok(()) => 0,
-        Err(e) => {
-            let message = window_error_message(&e);
-            eprintln!("vitrine: {message}");
-            show_native_error(&message);
-            1
-        }
-    }
-}
-
-/// What to tell the user when the window cannot open. Without a usable GPU adapter (no
-/// Vulkan/Metal/DX12/GL driver, not even Mesa's software one) it says what the command
-/// line says ([`crate::render::RenderError::NoAdapter`]): what to install.
-pub fn window_error_message(e: &eframe::Error) -> String {
-    use eframe::egui_wgpu::WgpuError;
-    match e {
-        eframe::Error::Wgpu(
-            w @ (WgpuError::RequestAdapterError(_)
-            | WgpuError::CreateSurfaceError(_)
-            | WgpuError::NoSurfaceFormatsAvailable
-            | WgpuError::CustomNativeAdapterSelectionError(_)),
-        ) => format!(
-            "could not open the window: {}",
-            crate::render::RenderError::NoAdapter(w.to_string())
-        ),
-        other => format!("could not open the window: {other}"),
-    }
-}
-
-/// Shows `message` in the platform's message box (rfd: a native dialog on Windows and
-/// macOS, zenity on Linux) where one is available; standard error has it either way.
-fn show_native_error(message: &str) {
-    let result = rfd::MessageDialog::new()
-        .set_level(rfd::MessageLevel::Error)
-        .set_title("Vitrine")
-        .set_description(message)
-        .set_buttons(rfd::MessageButtons::Ok)
-        .show();
-    log::debug!("message box: {result:?}");
-}
-
-/// The window's icon: [`crate::desktop::ICON_PNG`] decoded.
-pub fn window_icon() -> Result<egui::IconData, String> {
-    let img = image::load_from_memory(crate::desktop::ICON_PNG)
-        .map_err(|e| e.to_string())?
-        .into_rgba8();
-    Ok(egui::IconData {
-        width: img.width(),
-        height: img.height(),
-        rgba: img.into_raw(),
-    })
-}

@@ -9,16 +9,18 @@
 //! saves the settings when due. Not yet moved out: the running animation export's worker
 //! and the gallery's thumbnail worker and egui textures (in [`super::gallery::Gallery`]).
 
-use super::settings::{Settings, SettingsFile, SettingsStore};
+use super::host::Host;
+use super::settings::{Settings, SettingsStore};
 use super::timeline::event_models::{ShownEvent, carry_over};
 use super::timeline::playback::Playback;
 use super::toasts::Toasts;
 use crate::check::Finding;
-use crate::files::FileRef;
-use crate::formats::{self, LoadOptions};
+use crate::files::{FileRef, Files};
+use crate::formats::LoadOptions;
 use crate::model::{Model, Pose};
 use crate::render::{Camera, ColourMode, TEAM_COLOURS, ViewSettings, clip_points};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::Arc;
 
 /// An open model file.
 #[derive(Debug, Clone)]
@@ -88,6 +90,10 @@ pub struct DialogStates {
 /// wgpu device and the eframe window are the shell's).
 #[derive(Debug)]
 pub struct AppState {
+    /// The front-end: where files come from and what is made goes.
+    pub host: Arc<dyn Host>,
+    /// What every read of the app goes through (the host's).
+    pub files: Files,
     /// The open model, if any.
     pub document: Option<Document>,
     /// The last failed load, if not dismissed.
@@ -127,13 +133,18 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// A state with no document.
-    pub fn new(settings: Settings, settings_file: Option<SettingsFile>) -> AppState {
+    /// A state with no document, on `host`.
+    pub fn new(settings: Settings, host: Arc<dyn Host>) -> AppState {
         let mut assemble = super::panels::assemble::AssembleState::default();
-        assemble.sync_roots(&settings.data_roots);
         // The Build tab carries on from the design last shown (it is not opened).
         assemble.shown.design = settings.assembly.clone();
+        let files = host.files();
+        assemble.sync_roots(&files, &settings.data_roots);
         AppState {
+            files,
+            detected_warzone: host.detected_warzone(),
+            settings: SettingsStore::new(settings, host.clone()),
+            host,
             assemble,
             document: None,
             load_error: None,
@@ -145,9 +156,7 @@ impl AppState {
             animation_export: None,
             colour_mode: ColourMode::default(),
             checks: Default::default(),
-            settings: SettingsStore::new(settings, settings_file),
             inspect: Default::default(),
-            detected_warzone: crate::files::folders::find_warzone2100(),
             gallery: None,
             work: Default::default(),
             next_generation: 1,
@@ -157,7 +166,7 @@ impl AppState {
     /// The loader options (data roots, PMF rules, tileset, PET rotations): the
     /// settings' own.
     pub fn load_options(&self) -> LoadOptions {
-        self.settings.load_options()
+        self.settings.load_options(&self.files)
     }
 
     /// What the renderer needs for this frame.
@@ -203,9 +212,9 @@ impl AppState {
         let generation = self.bump_generation();
         let reload = self.document.as_ref().is_some_and(|d| d.path == path);
         self.inspect = if reload {
-            self.inspect.reloaded(&model, generation)
+            self.inspect.reloaded(&model, &self.files, generation)
         } else {
-            super::inspect::InspectState::for_model(&model, generation)
+            super::inspect::InspectState::for_model(&model, &self.files, generation)
         };
         self.checks = Default::default();
         let previous = self.document.take().filter(|d| d.path == path);
@@ -283,36 +292,23 @@ impl AppState {
     }
 }
 
-/// Loads a model file for the viewer: the loader's [`crate::formats::LoadError`] text on
-/// failure. A panicking loader (a bug) is reported the same way instead of closing the
-/// window and losing the model that is open.
-pub fn load_model(path: &FileRef, options: &LoadOptions) -> Result<Model, String> {
-    let result = std::panic::catch_unwind(|| formats::load(path, options));
+/// Loads a model file for the viewer from `files`: the loader's
+/// [`crate::formats::LoadError`] text on failure. A panicking loader (a bug) is reported
+/// the same way instead of closing the window and losing the model that is open.
+pub fn load_model(files: &Files, path: &FileRef, options: &LoadOptions) -> Result<Model, String> {
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        vitrine_core::formats::load(files, path, options)
+    }));
     match result {
         Ok(Ok(model)) => Ok(model),
         Ok(Err(e)) => Err(e.to_string()),
         Err(panic) => {
-            let what =
-                crate::crash::payload_text(&*panic).unwrap_or_else(|| "unknown panic".into());
+            let what = vitrine_core::crash::payload_text(&*panic)
+                .unwrap_or_else(|| "unknown panic".into());
             Err(format!(
                 "{}: internal error: the loader crashed ({what}); please report this file",
                 path.file_name()
             ))
         }
     }
-}
-
-/// The demo model shipped in `assets/demo/tank.pie`: beside the source tree when run
-/// from a checkout, else in `assets/` next to the executable.
-pub fn demo_model_path() -> PathBuf {
-    let rel = Path::new("assets").join("demo").join("tank.pie");
-    let in_tree = Path::new(env!("CARGO_MANIFEST_DIR")).join(&rel);
-    if in_tree.is_file() {
-        return in_tree;
-    }
-    std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(|d| d.join(&rel)))
-        .filter(|p| p.is_file())
-        .unwrap_or(in_tree)
 }

@@ -13,6 +13,7 @@
 use super::commands::AppCommand;
 use super::lighting::LightCommand;
 use super::state::AppState;
+use crate::files::Files;
 use crate::model::Pose;
 use crate::render::{DeviceWatch, RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
 use eframe::egui;
@@ -57,13 +58,13 @@ impl Viewport {
     /// Creates the renderer on eframe's device. A renderer that fails to build (it
     /// panics on a device it cannot use) is reported instead of closing the window, so
     /// the side panel still shows what the file holds.
-    pub fn try_new(rs: &egui_wgpu::RenderState) -> Result<Viewport, String> {
-        crate::crash::set_adapter(crate::render::describe_adapter(&rs.adapter.get_info()));
+    pub fn try_new(rs: &egui_wgpu::RenderState, files: &Files) -> Result<Viewport, String> {
+        vitrine_core::crash::set_adapter(crate::render::describe_adapter(&rs.adapter.get_info()));
         let renderer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            SceneRenderer::new(&rs.device, &rs.queue, crate::files::disk())
+            SceneRenderer::new(&rs.device, &rs.queue, files)
         }))
         .map_err(|panic| {
-            crate::crash::payload_text(&*panic)
+            vitrine_core::crash::payload_text(&*panic)
                 .unwrap_or_else(|| "the renderer failed to start".into())
         })?;
         let lost = DeviceWatch::install(&rs.device);

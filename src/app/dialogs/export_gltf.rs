@@ -1,11 +1,15 @@
 //! File ▸ Export glTF… (Ctrl+E): the open model to `.glb` / `.gltf` with the team the
-//! view shows and every clip. The save dialog runs on its own thread (see
-//! [`crate::app::dialogs`]); the export runs on a worker thread so the window keeps drawing;
-//! a toast says where the file went, or why it could not be written.
+//! view shows and every clip. The save dialog is the front-end's
+//! ([`crate::app::commands::Effect::PickExportPath`]); the export runs as a job of the
+//! host (a worker thread on the desktop) so the window keeps drawing, and its files go
+//! through the host ([`crate::app::host::Host::write`]); a toast says where the file
+//! went, or why it could not be written.
 
+use crate::app::host::Host;
 use crate::export::gltf::{ClipChoice, ExportOptions, ImageCache, export, writer};
 use crate::model::Model;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 /// The export settings the window uses: the view's team, every clip, the format's scale.
@@ -20,11 +24,17 @@ pub fn window_options(team: usize) -> ExportOptions {
 
 /// Exports `model` to `path`; the toast text on success (naming the path and the first
 /// warnings) or on failure.
-pub fn run(model: &Model, path: &Path, options: &ExportOptions) -> Result<String, String> {
-    let doc = export(model, options, &mut ImageCache::new(crate::files::disk()))
-        .map_err(|e| e.to_string())?;
+pub fn run(
+    host: &dyn Host,
+    model: &Model,
+    path: &Path,
+    options: &ExportOptions,
+) -> Result<String, String> {
+    let doc =
+        export(model, options, &mut ImageCache::new(&host.files())).map_err(|e| e.to_string())?;
     let warnings = doc.warnings.clone();
-    writer::write(doc, path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    writer::write_with(doc, path, |p, bytes| host.write(p, bytes))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let mut text = format!("Exported glTF to {}", path.display());
     match warnings.as_slice() {
         [] => {}
@@ -34,28 +44,32 @@ pub fn run(model: &Model, path: &Path, options: &ExportOptions) -> Result<String
     Ok(text)
 }
 
-/// Exports running on worker threads.
+/// Exports running as the host's jobs.
 #[derive(Debug, Default)]
 pub struct ExportJobs {
     running: Vec<Receiver<Result<String, String>>>,
 }
 
 impl ExportJobs {
-    /// Starts exporting `model` to `path`; `repaint` is called when it is done.
+    /// Starts exporting `model` to `path` on `host`; `repaint` is called when it is done.
     pub fn start(
         &mut self,
+        host: Arc<dyn Host>,
         model: Model,
         path: PathBuf,
         options: ExportOptions,
         repaint: impl FnOnce() + Send + 'static,
     ) -> Result<(), String> {
         let (tx, rx) = channel();
-        std::thread::Builder::new()
-            .name("vitrine glTF export".into())
-            .spawn(move || {
-                let _ = tx.send(run(&model, &path, &options));
-                repaint();
-            })
+        let runner = host.clone();
+        runner
+            .spawn(
+                "glTF export",
+                Box::new(move || {
+                    let _ = tx.send(run(&*host, &model, &path, &options));
+                    repaint();
+                }),
+            )
             .map_err(|e| format!("cannot start the export: {e}"))?;
         self.running.push(rx);
         Ok(())
@@ -118,12 +132,18 @@ mod tests {
     }
 
     #[test]
-    fn a_worker_writes_the_file_and_reports_its_path() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("tri.glb");
+    fn a_job_writes_the_file_and_reports_its_path() {
+        let host = crate::app::host::MemoryHost::new(Default::default());
+        let path = PathBuf::from("out/tri.glb");
         let mut jobs = ExportJobs::default();
-        jobs.start(triangle(), path.clone(), window_options(3), || {})
-            .unwrap();
+        jobs.start(
+            host.clone(),
+            triangle(),
+            path.clone(),
+            window_options(3),
+            || {},
+        )
+        .unwrap();
         let mut results = Vec::new();
         for _ in 0..500 {
             results.extend(jobs.poll());
@@ -135,15 +155,21 @@ mod tests {
         assert_eq!(results.len(), 1);
         let text = results.remove(0).unwrap();
         assert!(text.contains(&path.display().to_string()), "{text}");
-        assert_eq!(&std::fs::read(&path).unwrap()[..4], b"glTF");
+        assert_eq!(&host.written(&path).unwrap()[..4], b"glTF");
     }
 
     #[test]
     fn an_unwritable_path_is_reported() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("file");
-        std::fs::write(&file, b"x").unwrap();
-        let err = run(&triangle(), &file.join("x.glb"), &window_options(0)).unwrap_err();
+        let host = crate::app::host::MemoryHost::new(
+            crate::files::MemorySource::new().with("taken/x.glb/inside", "x"),
+        );
+        let err = run(
+            &*host,
+            &triangle(),
+            Path::new("taken/x.glb"),
+            &window_options(0),
+        )
+        .unwrap_err();
         assert!(err.starts_with("cannot write"), "{err}");
         assert_eq!(default_file_name("tank"), "tank.glb");
     }

@@ -1,14 +1,11 @@
 //! Screenshots for forums: the view rendered offscreen (at the view's size or a chosen
-//! one up to 4096 × 4096), saved as `<model>-<n>.png` in the screenshot folder without
-//! ever replacing an existing file.
-//!
-//! Writing is atomic and never clobbers ([`crate::files::atomic::write_numbered`]): the
-//! PNG goes to a temporary file in the target folder, then takes the first free name
-//! with a no-replace rename, so two viewers saving at once cannot overwrite each other.
+//! one up to 4096 × 4096), kept by the front-end as a new `<model>-<n>.png`
+//! ([`super::super::host::Host::save_new`]): on the desktop in the screenshot folder,
+//! written atomically and never over an existing file.
 
 use crate::model::Pose;
 use crate::render::{RenderError, RenderTarget, SceneRenderer, ViewSettings};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The view as a clean screenshot draws it: transparent background, no overlays and no
 /// selection tint. What the user hid stays hidden; shadows stay as set (they are part of
@@ -65,40 +62,20 @@ fn file_stem(stem: &str) -> String {
     }
 }
 
-/// Saves `png` as `folder/<stem>-<n>.png` with the smallest `n ≥ 1` not taken; creates the
-/// folder if needed. Returns the path written.
-pub fn save_unique(folder: &Path, stem: &str, png: &[u8]) -> std::io::Result<PathBuf> {
-    // A write that fails (disk full, quota) leaves nothing behind: the temporary file is
-    // removed and no numbered name is taken.
-    crate::files::atomic::write_numbered(folder, &file_stem(stem), "png", png)
+/// Keeps `png` as a new `<stem>-<n>.png` (in `folder` on the desktop, with the smallest
+/// `n ≥ 1` not taken); the message naming where it went.
+pub fn save_unique(
+    host: &dyn super::super::host::Host,
+    folder: Option<&Path>,
+    stem: &str,
+    png: &[u8],
+) -> Result<String, String> {
+    host.save_new(folder, &file_stem(stem), "png", png)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_count_up_and_never_clobber() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("shots");
-        let a = save_unique(&dir, "tank", b"first").unwrap();
-        let b = save_unique(&dir, "tank", b"second").unwrap();
-        assert_eq!(a, dir.join("tank-1.png"));
-        assert_eq!(b, dir.join("tank-2.png"));
-        assert_eq!(std::fs::read(&a).unwrap(), b"first");
-        // A gap is filled, existing files are left alone.
-        std::fs::remove_file(&a).unwrap();
-        let c = save_unique(&dir, "tank", b"third").unwrap();
-        assert_eq!(c, dir.join("tank-1.png"));
-        assert_eq!(std::fs::read(&b).unwrap(), b"second");
-        // No temporary files are left.
-        let mut names: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        assert_eq!(names, ["tank-1.png", "tank-2.png"]);
-    }
 
     #[test]
     fn odd_model_names_become_safe_file_names() {

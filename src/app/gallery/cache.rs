@@ -1,5 +1,5 @@
-//! The gallery's disk cache of thumbnails, under the cache folder
-//! ([`crate::files::folders::cache_dir`]) in `thumbnails/`.
+//! The keys of the gallery's thumbnail cache ([`super::super::host::ThumbnailCache`],
+//! kept by the front-end: the desktop's in the user's cache folder, `thumbnails/`).
 //!
 //! A thumbnail is keyed by the model file's **content** (not its name or date: a copy or
 //! a touched file still hits, an edited one misses), its path (PangYa parts and PMF
@@ -7,9 +7,7 @@
 //! on in the renderer's settings: size, team colour, background, data roots, PMF rules
 //! and [`RENDER_VERSION`]. Beside each `KEY.png` a `KEY.deps` lists the texture files it
 //! was drawn with and their [`Stamp`]s; a changed texture page makes the entry a miss, so
-//! a thumbnail never shows a stale texture. Files are written with
-//! [`crate::files::atomic::write_unsynced`] (temp file + rename, no `fsync`), so a crash
-//! never leaves half a PNG; a corrupt entry is a miss.
+//! a thumbnail never shows a stale texture.
 //!
 //! Keys are 128-bit XXH3 (the `xxhash-rust` crate) of the fields above, each written with
 //! its length, so a key is the same on every Rust release and machine. (Until the cache
@@ -17,8 +15,7 @@
 //! releases; those old entries are simply never found again.) No eviction: one thumbnail is ~10 KB, 10,000 models ~100 MB; the folder can be deleted
 //! at any time.
 
-use crate::files::{FileRef, Stamp};
-use std::path::{Path, PathBuf};
+use crate::files::FileRef;
 
 /// Bumped when the renderer draws differently, so old thumbnails are not reused.
 pub const RENDER_VERSION: u32 = 1;
@@ -60,88 +57,9 @@ impl Key {
         Key((k >> 64) as u64, k as u64)
     }
 
-    fn stem(&self) -> String {
+    /// The key as 32 hexadecimal digits (the cache's file names).
+    pub fn stem(&self) -> String {
         format!("{:016x}{:016x}", self.0, self.1)
-    }
-}
-
-/// The thumbnail cache folder.
-#[derive(Debug, Clone)]
-pub struct DiskCache {
-    dir: PathBuf,
-}
-
-impl DiskCache {
-    /// The cache in the user's cache folder; `None` without one.
-    pub fn user() -> Option<DiskCache> {
-        crate::files::folders::cache_dir().map(|d| DiskCache::at(&d.join("thumbnails")))
-    }
-
-    /// A cache in `dir`.
-    pub fn at(dir: &Path) -> DiskCache {
-        DiskCache {
-            dir: dir.to_path_buf(),
-        }
-    }
-
-    fn png(&self, key: Key) -> PathBuf {
-        self.dir.join(format!("{}.png", key.stem()))
-    }
-
-    fn deps(&self, key: Key) -> PathBuf {
-        self.dir.join(format!("{}.deps", key.stem()))
-    }
-
-    /// The thumbnail under `key`, if present, readable and drawn with the textures as
-    /// they are now.
-    pub fn get(&self, key: Key) -> Option<image::RgbaImage> {
-        let deps = crate::files::read(&FileRef::Disk(self.deps(key))).ok()?;
-        for line in String::from_utf8(deps).ok()?.lines() {
-            let mut parts = line.splitn(3, ' ');
-            let (ns, len, path) = (parts.next()?, parts.next()?, parts.next()?);
-            let want = Stamp {
-                modified_ns: ns.parse().ok()?,
-                len: len.parse().ok()?,
-            };
-            let file = crate::files::parse(Path::new(path));
-            if crate::files::stamp(&file).ok()? != want {
-                return None;
-            }
-        }
-        let png = crate::files::read(&FileRef::Disk(self.png(key))).ok()?;
-        image::load_from_memory_with_format(&png, image::ImageFormat::Png)
-            .ok()
-            .map(|i| i.to_rgba8())
-    }
-
-    /// Stores `img` under `key`, drawn with `textures`.
-    pub fn put(
-        &self,
-        key: Key,
-        img: &image::RgbaImage,
-        textures: &[(FileRef, Stamp)],
-    ) -> Result<(), String> {
-        use image::ImageEncoder;
-        use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-        let mut png = Vec::new();
-        PngEncoder::new_with_quality(&mut png, CompressionType::Fast, FilterType::Adaptive)
-            .write_image(
-                img.as_raw(),
-                img.width(),
-                img.height(),
-                image::ExtendedColorType::Rgba8,
-            )
-            .map_err(|e| e.to_string())?;
-        let write = |path: &Path, bytes: &[u8]| {
-            crate::files::atomic::write_unsynced(path, bytes).map_err(|e| e.to_string())
-        };
-        write(&self.png(key), &png)?;
-        let deps: String = textures
-            .iter()
-            .map(|(f, s)| format!("{} {} {f}\n", s.modified_ns, s.len))
-            .collect();
-        // The list last: an entry without it is a miss.
-        write(&self.deps(key), deps.as_bytes())
     }
 }
 
@@ -181,22 +99,5 @@ mod tests {
             Key::new(&f, b"PIE 3", &render()).stem(),
             "3b83a3f42bf372639e53915edb07f025"
         );
-    }
-
-    #[test]
-    fn a_changed_texture_makes_a_miss() {
-        let dir = tempfile::tempdir().unwrap();
-        let cache = DiskCache::at(&dir.path().join("thumbs"));
-        let tex = dir.path().join("page.png");
-        std::fs::write(&tex, b"one").unwrap();
-        let tex_ref = FileRef::Disk(tex.clone());
-        let stamp = crate::files::stamp(&tex_ref).unwrap();
-        let key = Key::new(&FileRef::Disk("/m/a.pie".into()), b"x", &render());
-        let img = image::RgbaImage::from_pixel(4, 4, image::Rgba([1, 2, 3, 255]));
-        assert!(cache.get(key).is_none());
-        cache.put(key, &img, &[(tex_ref, stamp)]).unwrap();
-        assert_eq!(cache.get(key).as_ref(), Some(&img));
-        std::fs::write(&tex, b"longer").unwrap();
-        assert!(cache.get(key).is_none(), "texture rewritten: a miss");
     }
 }

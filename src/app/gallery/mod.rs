@@ -135,7 +135,7 @@ pub enum GalleryCommand {
 
 impl Gallery {
     /// A gallery of the model files `files` found under `source`.
-    fn new(source: Option<FileRef>, title: String, walk: crate::files::walk::Walk) -> Self {
+    fn new(source: Option<FileRef>, title: String, walk: crate::app::host::Found) -> Self {
         let tiles = walk
             .files
             .into_iter()
@@ -178,14 +178,18 @@ impl Gallery {
         }
     }
 
-    /// Whether the changes on disk `changed` (canonical paths, from the watcher) add
-    /// models to or remove models from this gallery's folder or archive: a model file
+    /// Whether the changes on disk `changed` (canonical paths, from the host's `watch`)
+    /// add models to or remove models from this gallery's folder or archive: a model file
     /// that is not a tile appeared, a tile's file is gone, or the archive itself changed.
-    pub fn listing_changed(&self, changed: &[std::path::PathBuf]) -> bool {
+    pub fn listing_changed(
+        &self,
+        files: &crate::files::Files,
+        watch: &dyn crate::app::host::Watch,
+        changed: &[std::path::PathBuf],
+    ) -> bool {
         let Some(source) = &self.source else {
             return false;
         };
-        use crate::files::watch::Watcher;
         match source {
             // Tiles are model files: only a changed model file can add or remove one, and
             // it does when being listed and being a file on disk disagree.
@@ -198,25 +202,30 @@ impl Gallery {
                     let listed = self
                         .tiles
                         .iter()
-                        .any(|t| Watcher::touches(std::slice::from_ref(p), &t.file));
-                    listed != p.is_file()
+                        .any(|t| watch.touches(std::slice::from_ref(p), &t.file));
+                    listed != files.is_file(&FileRef::Disk(p.clone()))
                 }
             }),
             // An archive (or a folder inside one): any change to the archive file.
-            _ => Watcher::touches(changed, source),
+            _ => watch.touches(changed, source),
         }
     }
 
-    /// Lists the folder or archive again (models were added or removed on disk),
-    /// keeping what the user set: the filter, grouping, tile size, scroll position and
-    /// the selected tile (by file). The pictures of tiles still listed are carried over;
-    /// those whose files are in `changed` (or every one, when the archive changed) are
-    /// drawn again. Returns false when the listing is the same.
-    pub fn relist(&mut self, changed: &[std::path::PathBuf]) -> bool {
+    /// Takes in a new listing of the folder or archive (`found`: models were added or
+    /// removed on disk), keeping what the user set: the filter, grouping, tile size,
+    /// scroll position and the selected tile (by file). The pictures of tiles still
+    /// listed are carried over; those in `redo` (or every one, when the source is an
+    /// archive) are drawn again. Returns false when the listing is the same.
+    pub fn relist(
+        &mut self,
+        found: crate::app::host::Found,
+        redo: &std::collections::HashSet<FileRef>,
+    ) -> bool {
         let Some(source) = self.source.clone() else {
             return false;
         };
-        let mut fresh = Gallery::of_source(source.clone());
+        let title = self.title.clone();
+        let mut fresh = Gallery::new(Some(source.clone()), title, found);
         if fresh
             .tiles
             .iter()
@@ -236,7 +245,7 @@ impl Gallery {
             if let Some(tex) = textures.remove(&i) {
                 carried.textures.insert(tile.file.clone(), tex);
             }
-            if redo_all || crate::files::watch::Watcher::touches(changed, &tile.file) {
+            if redo_all || redo.contains(&tile.file) {
                 carried.redo.insert(tile.file.clone());
             }
         }
@@ -262,14 +271,14 @@ impl Gallery {
         true
     }
 
-    /// The gallery of a folder or an archive (or a folder inside one).
-    pub fn of_source(source: FileRef) -> Self {
-        let walk = crate::files::walk::walk(
-            &[std::path::PathBuf::from(source.to_string())],
-            crate::formats::is_model_name,
+    /// The gallery of a folder or an archive (or a folder inside one), listed by `host`.
+    pub fn of_source(host: &dyn crate::app::host::Host, source: FileRef) -> Self {
+        let found = host.walk(
+            std::slice::from_ref(&source),
+            &crate::formats::is_model_name,
         );
         let title = source.file_name();
-        Gallery::new(Some(source), title, walk)
+        Gallery::new(Some(source), title, found)
     }
 
     /// The path shown and filtered on: relative to the source.
@@ -389,6 +398,15 @@ pub fn apply(state: &mut AppState, cmd: GalleryCommand) -> Vec<AppCommand> {
 /// A listing finished: the gallery of what it found, shown (a toast when it found no
 /// model).
 pub fn listed(state: &mut AppState, listing: super::loading::Listing) {
+    if let Some(redo) = &listing.relist {
+        // Models added or removed on disk: the open gallery takes in the new listing.
+        if let Some(g) = &mut state.gallery
+            && g.source == listing.source
+        {
+            g.relist(listing.walk, redo);
+        }
+        return;
+    }
     let g = match listing.source {
         Some(source) => {
             let title = source.file_name();
@@ -438,7 +456,9 @@ pub fn browse_list(state: &AppState) -> Vec<FileRef> {
     let Some(dir) = doc.path.parent() else {
         return Vec::new();
     };
-    crate::files::list(&dir)
+    state
+        .files
+        .list(&dir)
         .unwrap_or_default()
         .into_iter()
         .filter(|(name, _, kind)| {

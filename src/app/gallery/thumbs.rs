@@ -1,17 +1,18 @@
 //! Thumbnails of the gallery's tiles, made off the UI thread.
 //!
-//! A [`crate::render::batch`] runs on the window's own wgpu device: its prepare threads
-//! first look the file up in the [`DiskCache`] (a hit skips parsing and drawing), else
-//! load the model; its render thread draws it with the app's renderer. A collector
-//! thread stores new pictures in the cache and hands them to the UI, which only turns
+//! A [`crate::render::batch`] runs on a wgpu device of its own: its prepare threads
+//! first look the file up in the host's thumbnail cache (a hit skips parsing and
+//! drawing), else load the model; its render thread draws it with the app's renderer. A
+//! collector job of the host stores new pictures in the cache and hands them to the UI, which only turns
 //! them into textures (a few dozen per frame at most), so the window keeps drawing while
 //! hundreds render. The queue is re-ordered every frame the view scrolls, so the tiles
 //! on screen come first. A change of team colour, background or data roots starts a new
 //! batch ([`Thumbnails::settings`]).
 
-use super::cache::{DiskCache, Key, RenderKey};
+use super::cache::{Key, RenderKey};
 use super::{THUMB_PX, Tile};
-use crate::files::FileRef;
+use crate::app::host::{Host, ThumbnailCache};
+use crate::files::{FileRef, Files};
 use crate::formats::{LoadOptions, resolve::Resolver};
 use crate::render::batch::{self, BatchOptions, Job, Loaded, Step};
 use crate::render::{ViewPreset, ViewSettings};
@@ -19,7 +20,7 @@ use eframe::egui;
 use std::collections::{HashMap, HashSet};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 /// Textures made from finished thumbnails per frame, at most (a frame stays short).
 const TEXTURES_PER_FRAME: usize = 256;
@@ -79,18 +80,20 @@ pub fn render_key(team: usize, background: [u8; 3], options: &LoadOptions) -> Re
 }
 
 impl Thumbnails {
-    /// Starts making thumbnails of `tiles` on `device`; `repaint` is called when some
-    /// are ready. `cache` is `None` to skip the disk cache. Pictures `carried` over a
+    /// Starts making thumbnails of `tiles` on `device`, reading through `host`'s files and
+    /// cache; `repaint` is called when some are ready. Pictures `carried` over a
     /// re-listing are shown at once and only drawn again when marked to redo.
     pub fn start(
+        host: &dyn Host,
         device: batch::BatchDevice,
         tiles: &[Tile],
         carried: Option<super::Carried>,
         settings: RenderKey,
         options: &LoadOptions,
-        cache: Option<DiskCache>,
         repaint: impl Fn() + Send + 'static,
     ) -> Thumbnails {
+        let files: Files = host.files();
+        let cache = host.thumbnail_cache();
         let mut view = ViewSettings {
             team: settings.team,
             ..Default::default()
@@ -103,19 +106,20 @@ impl Thumbnails {
             device,
             BatchOptions {
                 results_capacity: 64,
-                ..BatchOptions::new((THUMB_PX, THUMB_PX), view, crate::files::disk())
+                ..BatchOptions::new((THUMB_PX, THUMB_PX), view, &files)
             },
             || {
-                let (options, cache, keys, settings) = (
+                let (options, cache, keys, settings, files) = (
                     options.clone(),
                     cache.clone(),
                     keys.clone(),
                     settings.clone(),
+                    files.clone(),
                 );
-                let mut resolver = Resolver::new(crate::files::disk());
+                let mut resolver = Resolver::new(&files);
                 move |file: &FileRef| {
                     if let Some(cache) = &cache
-                        && let Ok(bytes) = crate::files::read(file)
+                        && let Ok(bytes) = files.read(file)
                     {
                         let key = Key::new(file, &bytes, &settings);
                         if let Some(img) = cache.get(key) {
@@ -133,11 +137,12 @@ impl Thumbnails {
         );
         let (tx, finished) = channel();
         let job_queue = run.queue.clone();
-        let spawned = std::thread::Builder::new()
-            .name("vitrine thumbnails".into())
-            .spawn(move || collect(run, tx, cache, keys, repaint));
+        let spawned = host.spawn(
+            "thumbnails",
+            Box::new(move || collect(run, tx, cache, keys, repaint)),
+        );
         if let Err(e) = spawned {
-            log::error!("could not start the thumbnail thread: {e}");
+            log::error!("could not start the thumbnail collector: {e}");
         }
         let mut t = Thumbnails {
             queue: job_queue,
@@ -281,7 +286,7 @@ fn file_id(file: &FileRef) -> u64 {
 fn collect(
     run: batch::Batch,
     tx: Sender<Finished>,
-    cache: Option<DiskCache>,
+    cache: Option<std::sync::Arc<dyn ThumbnailCache>>,
     keys: Arc<Mutex<HashMap<u64, Key>>>,
     repaint: impl Fn(),
 ) {
@@ -322,14 +327,10 @@ fn collect(
 /// restarts them when the viewer's team colour, background or data roots change (the
 /// old pictures stay until the new ones replace them), and turns finished ones into
 /// textures. Without a GPU the tiles keep their name and format only.
-pub fn sync(
-    state: &mut crate::app::state::AppState,
-    ctx: &egui::Context,
-    gpu: bool,
-    cache: Option<&DiskCache>,
-) {
+pub fn sync(state: &mut crate::app::state::AppState, ctx: &egui::Context, gpu: bool) {
     let options = state.load_options();
     let key = render_key(state.settings.team, state.settings.background, &options);
+    let host = state.host.clone();
     let Some(g) = &mut state.gallery else {
         return;
     };
@@ -341,12 +342,12 @@ pub fn sync(
             move || ctx.request_repaint()
         };
         let mut t = Thumbnails::start(
+            &*host,
             batch::BatchDevice::Own,
             &g.tiles,
             g.carried.take(),
             key,
             &options,
-            cache.cloned(),
             repaint,
         );
         if let Some(mut old) = old {

@@ -35,20 +35,25 @@ pub struct InspectState {
 impl InspectState {
     /// Fresh state for `model` of document generation `generation`: nothing selected
     /// or hidden.
-    pub fn for_model(model: &Model, generation: u64) -> InspectState {
+    pub fn for_model(model: &Model, files: &crate::files::Files, generation: u64) -> InspectState {
         InspectState {
             selected: None,
             hidden: vec![false; model.nodes.len()],
             isolate: false,
-            stats: ModelStats::of(model),
+            stats: ModelStats::of(model, files),
             generation,
         }
     }
 
     /// The same selection and hidden nodes for a reloaded `model` with as many nodes
     /// (fresh counts); a fresh state if the node count changed.
-    pub fn reloaded(&self, model: &Model, generation: u64) -> InspectState {
-        let fresh = InspectState::for_model(model, generation);
+    pub fn reloaded(
+        &self,
+        model: &Model,
+        files: &crate::files::Files,
+        generation: u64,
+    ) -> InspectState {
+        let fresh = InspectState::for_model(model, files, generation);
         if self.hidden.len() != model.nodes.len() {
             return fresh;
         }
@@ -159,7 +164,7 @@ pub fn sync(state: &mut AppState) {
     if let Some(doc) = &state.document
         && doc.generation != state.inspect.generation
     {
-        state.inspect = InspectState::for_model(&doc.model, doc.generation);
+        state.inspect = InspectState::for_model(&doc.model, &state.files, doc.generation);
     }
 }
 
@@ -175,7 +180,10 @@ mod tests {
         m.nodes.push(Node::new("hull", None, NodeKind::Level));
         m.nodes.push(Node::new("turret", Some(0), NodeKind::Level));
         m.nodes.push(Node::new("gun", None, NodeKind::Level));
-        let mut s = AppState::new(Settings::default(), None);
+        let mut s = AppState::new(
+            Settings::default(),
+            crate::app::host::MemoryHost::new(Default::default()),
+        );
         s.set_document(FileRef::Disk("t.pie".into()), m);
         s
     }

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 pub fn data_roots_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
     let roots = &state.settings.data_roots;
+    let files = &state.files;
     ui.add(
         egui::Label::new(
             "Searched in this order after the model's own folder, for textures, event \
@@ -57,7 +58,7 @@ pub fn data_roots_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             } else {
                 "folder"
             };
-            let missing = !root.exists();
+            let missing = files.kind(&files.parse(root)).is_none();
             // The name first: long roots share their leading folders, which truncation
             // would otherwise leave as the only visible part.
             let parent = root

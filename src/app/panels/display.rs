@@ -77,7 +77,7 @@ pub fn set_data_roots(state: &mut AppState, roots: Vec<PathBuf>) {
     state.settings.data_roots = roots;
     // The Assemble panel reads the Warzone 2100 stats through the same roots.
     let roots = state.settings.data_roots.clone();
-    state.assemble.sync_roots(&roots);
+    state.assemble.sync_roots(&state.files, &roots);
     if state.document.is_some() {
         reload(state);
     }
@@ -90,7 +90,7 @@ pub fn reload(state: &mut AppState) {
         return;
     };
     if let Some(design) = crate::app::panels::assemble::design_of(&path) {
-        state.assemble.forget_parts();
+        state.assemble.forget_parts(&state.files);
         crate::app::panels::assemble::build_document(state, &design, false);
         return;
     }

@@ -27,7 +27,7 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 Some(doc) => {
                     file_ui(ui, doc);
                     crate::app::panels::format_panels::banners_ui(ui, state);
-                    crate::app::fonts::missing_cjk_note_ui(ui, &doc.model);
+                    crate::app::fonts::missing_cjk_note_ui(ui, &doc.model, &*state.host);
                 }
                 None => {
                     ui.heading("No model open");

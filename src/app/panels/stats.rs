@@ -41,7 +41,7 @@ pub struct ModelStats {
 
 impl ModelStats {
     /// Counts `model` and reads its textures' sizes.
-    pub fn of(model: &Model) -> ModelStats {
+    pub fn of(model: &Model, files: &crate::files::Files) -> ModelStats {
         let nodes = model
             .nodes
             .iter()
@@ -69,7 +69,7 @@ impl ModelStats {
                 size: t
                     .resolved
                     .as_ref()
-                    .and_then(|f| crate::formats::texture::dimensions(crate::files::disk(), f)),
+                    .and_then(|f| crate::formats::texture::dimensions(files, f)),
             })
             .collect();
         ModelStats { nodes, textures }
@@ -122,14 +122,16 @@ mod tests {
             m.nodes.push(n);
         }
         m.nodes.push(Node::new("empty", None, NodeKind::Group));
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path();
-        let png = dir.join("t.png");
-        image::RgbaImage::new(32, 16).save(&png).unwrap();
+        let mut png = Vec::new();
+        image::RgbaImage::new(32, 16)
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        let files =
+            crate::files::Files::new(crate::files::MemorySource::new().with("m/t.png", png));
         let mut found = TextureRef::new(TextureRole::Base, "t.png");
-        found.resolved = Some(png.into());
+        found.resolved = Some(std::path::PathBuf::from("m/t.png").into());
         m.textures = vec![found, TextureRef::new(TextureRole::Base, "gone.png")];
-        let s = ModelStats::of(&m);
+        let s = ModelStats::of(&m, &files);
         assert_eq!(s.nodes.len(), 2);
         assert_eq!(
             (s.nodes[1].points, s.nodes[1].triangles, s.nodes[1].draws),

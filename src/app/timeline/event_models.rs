@@ -76,7 +76,7 @@ pub fn show_event(state: &mut AppState, index: Option<usize>) {
                 ));
                 return;
             };
-            match load_model(&path, &options) {
+            match load_model(&state.files, &path, &options) {
                 Ok(model) => Some((i, model)),
                 Err(e) => {
                     state

@@ -5,7 +5,7 @@ use super::gif::{GifOptions, PaletteSampler};
 use super::timing::{FramePlan, Motion};
 use super::webp::WebpOptions;
 use super::{Format, sequence};
-use crate::files::atomic::AtomicFile;
+use crate::app::host::Host;
 use crate::model::{Model, Pose};
 use crate::render::{Camera, RenderTarget, SceneRenderer, ViewSettings, framing_points};
 use std::io::Write;
@@ -173,8 +173,10 @@ pub fn frame_view(view: &ViewSettings, plan: &FramePlan, i: u32) -> ViewSettings
     v
 }
 
-/// Renders and encodes `job` on `device`, reporting to `progress`; blocks until done.
+/// Renders and encodes `job` on `device`, reporting to `progress`; reads texture pages
+/// and writes the output through `host`; blocks until done.
 pub fn export(
+    host: &dyn Host,
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     job: &Job,
@@ -189,7 +191,7 @@ pub fn export(
     if view.grid_unit.is_none() {
         view.grid_unit = job.model.format.grid_unit();
     }
-    let mut scene = SceneRenderer::with_samples(device, queue, job.samples, crate::files::disk());
+    let mut scene = SceneRenderer::with_samples(device, queue, job.samples, &host.files());
     scene.set_model(device, queue, &job.model);
     let target = RenderTarget::with_samples(device, w, h, job.samples);
     let mut render = |i: u32| -> Result<image::RgbaImage, ExportError> {
@@ -203,7 +205,7 @@ pub fn export(
     // The output file first, so an unwritable path fails before any rendering.
     let mut file = match enc.format {
         Format::PngSequence => None,
-        _ => Some(AtomicFile::create(&job.output).map_err(|e| fail(e.to_string()))?),
+        _ => Some(host.create(&job.output).map_err(|e| fail(e.to_string()))?),
     };
 
     // First pass: the crop box and the GIF palette.
@@ -278,7 +280,7 @@ pub fn export(
         let encoder = s.spawn(move || -> Result<(u32, u64), String> {
             let mut frames = rx.into_iter();
             let Some(file) = file else {
-                return sequence::write(&job.output, plan.count, &mut frames);
+                return sequence::write(host, &job.output, plan.count, &mut frames);
             };
             let mut out = Counting::new(std::io::BufWriter::new(file));
             let n = match enc.format {

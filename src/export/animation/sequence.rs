@@ -1,9 +1,10 @@
 //! PNG sequences for video editors: one PNG per frame, numbered from 1 with at least four
 //! digits (`tank_0001.png`, …), or where the output name says `{n}`
-//! (`frames/{n}.png` → `frames/0001.png`). Each file is written atomically; a cancelled
-//! or failed export removes the frames it had already written.
+//! (`frames/{n}.png` → `frames/0001.png`). Each file is written through the host
+//! (atomically on the desktop); a cancelled or failed export removes the frames it had
+//! already written.
 
-use crate::files::atomic;
+use crate::app::host::Host;
 use std::path::{Path, PathBuf};
 
 /// The placeholder for the frame number in an output name.
@@ -28,16 +29,17 @@ pub fn frame_path(pattern: &Path, index: u32, count: u32) -> PathBuf {
 }
 
 /// Files written so far; removed on drop unless kept.
-struct Written {
+struct Written<'a> {
+    host: &'a dyn Host,
     paths: Vec<PathBuf>,
     keep: bool,
 }
 
-impl Drop for Written {
+impl Drop for Written<'_> {
     fn drop(&mut self) {
         if !self.keep {
             for p in &self.paths {
-                let _ = atomic::remove(p);
+                let _ = self.host.remove(p);
             }
         }
     }
@@ -46,6 +48,7 @@ impl Drop for Written {
 /// Writes each frame as a PNG; returns (frames written, bytes written). Unless all
 /// `count` frames were written, none of them is kept.
 pub fn write(
+    host: &dyn Host,
     pattern: &Path,
     count: u32,
     frames: &mut dyn Iterator<Item = image::RgbaImage>,
@@ -53,6 +56,7 @@ pub fn write(
     use image::ImageEncoder;
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     let mut written = Written {
+        host,
         paths: Vec::new(),
         keep: false,
     };
@@ -68,7 +72,7 @@ pub fn write(
                 image::ExtendedColorType::Rgba8,
             )
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        atomic::write(&path, &bytes).map_err(|e| e.to_string())?;
+        host.write(&path, &bytes).map_err(|e| e.to_string())?;
         bytes_total += bytes.len() as u64;
         written.paths.push(path);
     }
@@ -99,12 +103,14 @@ mod tests {
 
     #[test]
     fn an_unfinished_sequence_leaves_nothing() {
-        let dir = tempfile::tempdir().unwrap();
+        let host = crate::app::host::MemoryHost::new(Default::default());
         let img = image::RgbaImage::new(4, 4);
         let mut two = vec![img.clone(), img].into_iter();
-        let (n, bytes) = write(&dir.path().join("a.png"), 5, &mut two).unwrap();
+        let (n, bytes) = write(&*host, Path::new("a.png"), 5, &mut two).unwrap();
         assert_eq!(n, 2);
         assert!(bytes > 0);
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        for i in 0..5 {
+            assert_eq!(host.written(&frame_path(Path::new("a.png"), i, 5)), None);
+        }
     }
 }

@@ -157,7 +157,8 @@ fn default_output(state: &AppState, options: &AnimationOptions) -> PathBuf {
     let folder = options
         .folder
         .clone()
-        .unwrap_or_else(|| state.settings.screenshot_folder());
+        .or_else(|| state.settings.screenshot_folder(&*state.host))
+        .unwrap_or_default();
     let stem = state
         .document
         .as_ref()
@@ -320,8 +321,8 @@ pub fn job(state: &AppState) -> Result<Job, String> {
     })
 }
 
-/// Starts `job` on a worker thread rendering on `device`; `repaint` is asked to draw
-/// the window again when it ends.
+/// Starts `job` as a job of the host (a worker thread on the desktop) rendering on
+/// `device`; `repaint` is asked to draw the window again when it ends.
 pub fn start(
     state: &mut AppState,
     device: wgpu::Device,
@@ -333,18 +334,20 @@ pub fn start(
     let (tx, rx) = std::sync::mpsc::channel();
     let output = job.output.clone();
     let worker_progress = progress.clone();
-    let spawned = std::thread::Builder::new()
-        .name("vitrine export".into())
-        .spawn(move || {
+    let host = state.host.clone();
+    let spawned = state.host.spawn(
+        "animation export",
+        Box::new(move || {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                export::export(&device, &queue, &job, &worker_progress)
+                export::export(&*host, &device, &queue, &job, &worker_progress)
             }))
             .unwrap_or_else(|_| Err(ExportError::Failed("the export crashed".into())));
             let _ = tx.send(result);
             repaint();
-        });
+        }),
+    );
     match spawned {
-        Ok(_) => {
+        Ok(()) => {
             state.animation_export = Some(RunningExport {
                 progress,
                 output,
@@ -411,7 +414,10 @@ mod tests {
     fn format_follows_the_extension() {
         assert_eq!(with_format("/a/tank.gif", Format::Webp), "/a/tank.webp");
         assert_eq!(with_format("", Format::Apng), "animation.apng");
-        let mut s = AppState::new(Settings::default(), None);
+        let mut s = AppState::new(
+            Settings::default(),
+            crate::app::host::MemoryHost::new(Default::default()),
+        );
         let mut m = crate::model::Model::new(crate::model::Format::Pie, "3");
         m.clips
             .push(crate::model::Clip::new("pump", 10.0, 20, true));

@@ -12,7 +12,7 @@ pub mod ui;
 
 use crate::app::commands::Effect;
 use crate::app::state::AppState;
-use crate::files::FileRef;
+use crate::files::{FileRef, Files};
 use crate::wz::{self, Design, PartFinder, PartInfo, Stats, TurretPose};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -61,7 +61,10 @@ impl Default for AssembleState {
         AssembleState {
             stats: None,
             stats_warnings: Vec::new(),
-            finder: Arc::new(Mutex::new(PartFinder::new(crate::files::disk(), &[]))),
+            finder: Arc::new(Mutex::new(PartFinder::new(
+                &crate::files::Files::new(crate::files::MemorySource::new()),
+                &[],
+            ))),
             loaded_roots: Vec::new(),
             shown: Shown::default(),
         }
@@ -69,32 +72,29 @@ impl Default for AssembleState {
 }
 
 impl AssembleState {
-    /// Reads the stats from `roots` if they changed since the last read.
-    pub fn sync_roots(&mut self, roots: &[PathBuf]) {
+    /// Reads the stats from `roots` (through `files`) if they changed since the last
+    /// read.
+    pub fn sync_roots(&mut self, files: &Files, roots: &[PathBuf]) {
         if self.loaded_roots == roots && (self.stats.is_some() || roots.is_empty()) {
             return;
         }
         self.loaded_roots = roots.to_vec();
-        let refs: Vec<FileRef> = roots.iter().map(|p| crate::files::parse(p)).collect();
-        self.finder = Arc::new(Mutex::new(PartFinder::new(crate::files::disk(), &refs)));
+        let refs: Vec<FileRef> = roots.iter().map(|p| files.parse(p)).collect();
+        self.finder = Arc::new(Mutex::new(PartFinder::new(files, &refs)));
         if roots.is_empty() {
             self.stats = None;
             self.stats_warnings.clear();
             return;
         }
-        let (stats, warnings) = Stats::load(crate::files::disk(), &refs);
+        let (stats, warnings) = Stats::load(files, &refs);
         self.stats_warnings = warnings.iter().map(|w| w.to_string()).collect();
         self.stats = stats.is_present().then(|| Arc::new(stats));
     }
 
     /// Drops the cached part models (a reload reads the files again).
-    pub fn forget_parts(&mut self) {
-        let roots: Vec<FileRef> = self
-            .loaded_roots
-            .iter()
-            .map(|p| crate::files::parse(p))
-            .collect();
-        self.finder = Arc::new(Mutex::new(PartFinder::new(crate::files::disk(), &roots)));
+    pub fn forget_parts(&mut self, files: &Files) {
+        let roots: Vec<FileRef> = self.loaded_roots.iter().map(|p| files.parse(p)).collect();
+        self.finder = Arc::new(Mutex::new(PartFinder::new(files, &roots)));
     }
 }
 
@@ -130,7 +130,7 @@ pub fn design_of(path: &FileRef) -> Option<Design> {
 /// Open Recent and the Build tab, once assembled).
 pub fn build_document(state: &mut AppState, design: &Design, remember: bool) {
     let roots = state.settings.data_roots.clone();
-    state.assemble.sync_roots(&roots);
+    state.assemble.sync_roots(&state.files, &roots);
     let stats = state.assemble.stats.clone();
     let design = match &stats {
         Some(stats) => fill_propulsion(stats, design),

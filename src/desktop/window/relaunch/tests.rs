@@ -13,7 +13,10 @@ fn fixture(name: &str) -> PathBuf {
 
 /// A state with `file` opened as the window opens its command-line file.
 fn opened(file: &Path) -> AppState {
-    let mut s = AppState::new(Settings::default(), None);
+    let mut s = AppState::new(
+        Settings::default(),
+        crate::desktop::window::DesktopHost::new(None),
+    );
     apply(&mut s, AppCommand::Open(crate::files::parse(file)));
     assert!(s.document.is_some(), "{:?}", s.load_error);
     s
@@ -21,7 +24,10 @@ fn opened(file: &Path) -> AppState {
 
 /// A state with the folder or archive `source` opened as a gallery.
 fn opened_gallery(source: &Path) -> AppState {
-    let mut s = AppState::new(Settings::default(), None);
+    let mut s = AppState::new(
+        Settings::default(),
+        crate::desktop::window::DesktopHost::new(None),
+    );
     apply(&mut s, AppCommand::Open(crate::files::parse(source)));
     assert!(s.gallery.is_some());
     s
@@ -92,7 +98,10 @@ fn an_unmoved_camera_is_framed_again_and_a_shown_event_model_comes_back() {
 
 #[test]
 fn a_failed_open_comes_back_as_the_same_error() {
-    let mut old = AppState::new(Settings::default(), None);
+    let mut old = AppState::new(
+        Settings::default(),
+        crate::desktop::window::DesktopHost::new(None),
+    );
     let missing = FileRef::Disk("/not/here/tank.pie".into());
     apply(&mut old, AppCommand::Open(missing));
     let saved = Resume::capture(&old, "lost", SystemTime::now());
@@ -192,7 +201,10 @@ fn a_corrupt_stale_or_foreign_resume_file_is_ignored_with_a_warning() {
     assert!(matches!(Start::from_file(&corrupt), Start::Fresh));
 
     // A relaunch whose file was unusable still counts as one for the loop guard.
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        crate::desktop::window::DesktopHost::new(None),
+    );
     let guard = Start::ResumeFailed(w).apply(&mut state);
     assert!(guard.is_some());
     assert!(state.toasts.items[0].error);

@@ -4,12 +4,12 @@
 //! effects that need the window, a dialog thread or the GPU, and saves the settings when
 //! due.
 
-use super::commands::{AppCommand, Effect, ScreenshotRequest, apply};
 use super::dialogs::Dialogs;
-use super::dialogs::screenshot::{clean_view, encode_png, render_image, save_unique};
-use super::layout::window_ui;
-use super::state::AppState;
-use super::viewport::Viewport;
+use crate::app::commands::{AppCommand, Effect, ScreenshotRequest, apply};
+use crate::app::dialogs::screenshot::{clean_view, encode_png, render_image, save_unique};
+use crate::app::layout::window_ui;
+use crate::app::state::AppState;
+use crate::app::viewport::Viewport;
 use eframe::egui;
 use eframe::egui_wgpu;
 use std::path::PathBuf;
@@ -24,18 +24,16 @@ pub struct ViewerApp {
     view_error: String,
     dialogs: Dialogs,
     /// glTF exports running on worker threads.
-    exports: super::dialogs::export_gltf::ExportJobs,
+    exports: crate::app::dialogs::export_gltf::ExportJobs,
     /// Close the window after this many frames (`VITRINE_EXIT_AFTER_FRAMES`, for the
     /// smoke test).
     exit_after_frames: Option<u64>,
     frames: u64,
     title: String,
     /// A crash report from an earlier run, offered once.
-    crash_notice: Option<super::dialogs::crash_notice::CrashNotice>,
-    /// Where gallery thumbnails are cached.
-    thumbnail_cache: Option<super::gallery::cache::DiskCache>,
+    crash_notice: Option<super::crash_notice::CrashNotice>,
     /// Watches the open files (View ▸ Watch files).
-    live_reload: super::live_reload::LiveReload,
+    live_reload: crate::app::live_reload::LiveReload,
     /// The device loss this process was relaunched after, if it was: the loop guard
     /// ([`super::relaunch::LOOP_GUARD`]).
     resumed_loss: Option<std::time::SystemTime>,
@@ -60,7 +58,11 @@ impl ViewerApp {
         exit_after_frames: Option<u64>,
     ) -> ViewerApp {
         super::fonts::install(&cc.egui_ctx);
-        let (viewport, view_error) = match cc.wgpu_render_state.as_ref().map(Viewport::try_new) {
+        let (viewport, view_error) = match cc
+            .wgpu_render_state
+            .as_ref()
+            .map(|rs| Viewport::try_new(rs, &state.files))
+        {
             Some(Ok(v)) => (Some(v), String::new()),
             Some(Err(e)) => (None, format!("The 3D view is not available: {e}")),
             None => (None, "The 3D view is not available: no wgpu device".into()),
@@ -70,7 +72,7 @@ impl ViewerApp {
             let ctx = cc.egui_ctx.clone();
             v.wake_on_loss(move || ctx.request_repaint());
         }
-        let open = AppCommand::Open(crate::files::parse(&initial));
+        let open = AppCommand::Open(state.files.parse(&initial));
         let runner = ThreadRunner {
             ctx: cc.egui_ctx.clone(),
         };
@@ -99,8 +101,7 @@ impl ViewerApp {
             frames: 0,
             title: String::new(),
             crash_notice: crate::files::folders::config_dir()
-                .and_then(|d| super::dialogs::crash_notice::CrashNotice::find(&d)),
-            thumbnail_cache: super::gallery::cache::DiskCache::user(),
+                .and_then(|d| super::crash_notice::CrashNotice::find(&d)),
             live_reload: Default::default(),
             resumed_loss,
             lost: false,
@@ -128,9 +129,11 @@ impl ViewerApp {
                 };
                 let ctx = ctx.clone();
                 let model = doc.model.clone();
-                let started = self
-                    .exports
-                    .start(model, path, options, move || ctx.request_repaint());
+                let started =
+                    self.exports
+                        .start(self.state.host.clone(), model, path, options, move || {
+                            ctx.request_repaint()
+                        });
                 if let Err(e) = started {
                     self.state.toasts.error(e);
                 }
@@ -142,7 +145,7 @@ impl ViewerApp {
             Effect::ExportAnimation(job) => match frame.wgpu_render_state() {
                 Some(rs) => {
                     let ctx = ctx.clone();
-                    super::dialogs::export_animation::start(
+                    crate::app::dialogs::export_animation::start(
                         &mut self.state,
                         rs.device.clone(),
                         rs.queue.clone(),
@@ -179,11 +182,12 @@ impl ViewerApp {
         let pose = doc.pose.clone();
         let stem = doc.stem();
         let renderer = viewport.renderer_for(rs, &self.state);
-        let folder = self.state.settings.screenshot_folder();
+        let host = self.state.host.clone();
+        let folder = self.state.settings.screenshot_folder(&*host);
         let result = render_image(&rs.device, &rs.queue, renderer, &pose, &view, size)
             .map_err(|e| e.to_string())
             .and_then(|img| encode_png(&img).map_err(|e| e.to_string()))
-            .and_then(|png| save_unique(&folder, &stem, &png).map_err(|e| e.to_string()));
+            .and_then(|png| save_unique(&*host, folder.as_deref(), &stem, &png));
         match result {
             Ok(path) => {
                 let kind = if req.clean {
@@ -191,17 +195,11 @@ impl ViewerApp {
                 } else {
                     "screenshot"
                 };
-                self.state.toasts.info(format!(
-                    "Saved {kind} {}×{} to {}",
-                    size[0],
-                    size[1],
-                    path.display()
-                ));
+                self.state
+                    .toasts
+                    .info(format!("Saved {kind} {}×{} to {path}", size[0], size[1],));
             }
-            Err(e) => self
-                .state
-                .toasts
-                .error(format!("Screenshot to {} failed: {e}", folder.display())),
+            Err(e) => self.state.toasts.error(format!("Screenshot failed: {e}")),
         }
     }
 
@@ -305,13 +303,13 @@ impl eframe::App for ViewerApp {
                 (now - last).as_secs_f64() * 1000.0
             );
         }
-        super::commands::poll_jobs(&mut self.state);
+        crate::app::commands::poll_jobs(&mut self.state);
         if !self.state.work.idle() {
             // The progress line's elapsed time; a finished job wakes the window itself.
             ctx.request_repaint_after(Duration::from_millis(100));
         }
         let dt = ctx.input(|i| i.stable_dt);
-        if super::timeline::tick(&mut self.state, dt) {
+        if crate::app::timeline::tick(&mut self.state, dt) {
             ctx.request_repaint();
         }
         self.lose_device_when_due(&ctx, frame);
@@ -323,14 +321,9 @@ impl eframe::App for ViewerApp {
             let ctx = ctx.clone();
             move || ctx.request_repaint()
         };
-        super::live_reload::sync(&mut self.state, &mut self.live_reload, wake);
+        crate::app::live_reload::sync(&mut self.state, &mut self.live_reload, wake);
         let rs = frame.wgpu_render_state();
-        super::gallery::thumbs::sync(
-            &mut self.state,
-            &ctx,
-            rs.is_some(),
-            self.thumbnail_cache.as_ref(),
-        );
+        crate::app::gallery::thumbs::sync(&mut self.state, &ctx, rs.is_some());
         let mut commands: Vec<AppCommand> = self.dialogs.poll().into_iter().collect();
         let viewport = &mut self.viewport;
         let rs = frame.wgpu_render_state();
@@ -361,14 +354,14 @@ impl eframe::App for ViewerApp {
                 Err(e) => self.state.toasts.error(format!("Export failed: {e}")),
             }
         }
-        super::inspect::sync(&mut self.state);
+        crate::app::inspect::sync(&mut self.state);
         for cmd in self.state.toasts.ui(&ctx) {
             if let Some(effect) = apply(&mut self.state, cmd) {
                 self.perform(effect, &ctx, frame);
             }
         }
         if let Some(notice) = &mut self.crash_notice
-            && !super::dialogs::crash_notice::ui(&ctx, notice)
+            && !super::crash_notice::ui(&ctx, notice)
         {
             self.crash_notice = None;
         }
@@ -401,7 +394,7 @@ impl eframe::App for ViewerApp {
         }
         if self.state.settings.unsaved() {
             // Written a second after the change even if nothing else happens.
-            ctx.request_repaint_after(super::settings::SAVE_DELAY);
+            ctx.request_repaint_after(crate::app::settings::SAVE_DELAY);
         }
         self.frames += 1;
         if let Some(n) = self.exit_after_frames {
@@ -426,8 +419,8 @@ pub struct ThreadRunner {
     ctx: egui::Context,
 }
 
-impl super::jobs::JobRunner for ThreadRunner {
-    fn spawn(&self, what: &str, job: super::jobs::Job) {
+impl crate::app::jobs::JobRunner for ThreadRunner {
+    fn spawn(&self, what: &str, job: crate::app::jobs::Job) {
         let ctx = self.ctx.clone();
         let spawned = std::thread::Builder::new()
             .name(format!("vitrine: {what}"))
