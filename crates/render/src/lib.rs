@@ -3,6 +3,8 @@
 //! screenshot code, `vitrine render` and the tests all use this same code. It knows
 //! nothing of egui and never branches on the file format.
 
+// The thumbnail pipeline runs on threads, which a browser page does not have.
+#[cfg(not(target_arch = "wasm32"))]
 pub mod batch;
 mod camera;
 pub mod colour_mode;

@@ -138,6 +138,7 @@ impl TextureCache {
 
     /// Limits uploaded textures to `size` texels per side (smaller mips are used instead):
     /// a 256² thumbnail gains nothing from a 1024² page. Clamped to the device limit.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))] // the batch's
     pub(crate) fn set_max_size(&mut self, device: &wgpu::Device, size: u32) {
         self.max_size = size.clamp(1, device.limits().max_texture_dimension_2d);
     }
@@ -150,6 +151,7 @@ impl TextureCache {
     /// Hands over `file` (at version `stamp`) decoded on another thread, so the render
     /// thread only uploads it (the batch pipeline, [`super::batch`]). Ignored if that
     /// version is already uploaded; a later version on disk is decoded afresh.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))] // the batch's
     pub(crate) fn provide(
         &mut self,
         file: FileRef,

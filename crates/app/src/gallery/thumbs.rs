@@ -8,17 +8,33 @@
 //! hundreds render. The queue is re-ordered every frame the view scrolls, so the tiles
 //! on screen come first. A change of team colour, background or data roots starts a new
 //! batch ([`Thumbnails::settings`]).
+//!
+//! The batch runs on threads, so a build for the browser (wasm32) has none: there the
+//! tiles keep their name and format, as in a window without a GPU.
 
-use super::cache::{Key, RenderKey};
+#[cfg(not(target_arch = "wasm32"))]
+use super::cache::Key;
+use super::cache::RenderKey;
 use super::{THUMB_PX, Tile};
-use crate::files::{FileRef, Files};
-use crate::formats::{LoadOptions, resolve::Resolver};
-use crate::host::{Host, ThumbnailCache};
-use crate::render::batch::{self, BatchOptions, Job, Loaded, Step};
+use crate::files::FileRef;
+use crate::formats::LoadOptions;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::render::batch::{self, BatchOptions, Loaded, Step};
+#[cfg(not(target_arch = "wasm32"))]
 use crate::render::{ViewPreset, ViewSettings};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::{
+    files::Files,
+    formats::resolve::Resolver,
+    host::{Host, ThumbnailCache},
+};
 use std::collections::{HashMap, HashSet};
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::Receiver;
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::{
+    Arc, Mutex,
+    mpsc::{Sender, channel},
+};
 use web_time::{Duration, Instant};
 
 /// Textures made from finished thumbnails per frame, at most (a frame stays short).
@@ -38,7 +54,7 @@ struct Finished {
 
 /// The thumbnails of one gallery: the batch making them and the textures made so far.
 pub struct Thumbnails {
-    queue: batch::JobQueue,
+    queue: Queue,
     finished: Receiver<Finished>,
     textures: HashMap<u64, egui::TextureHandle>,
     /// Tiles whose thumbnail is under way (queued or rendering).
@@ -78,10 +94,54 @@ pub fn render_key(team: usize, background: [u8; 3], options: &LoadOptions) -> Re
     }
 }
 
+/// The batch's job queue.
+#[cfg(not(target_arch = "wasm32"))]
+type Queue = batch::JobQueue;
+
+/// No batch in a browser: no [`Thumbnails`] is ever made there.
+#[cfg(target_arch = "wasm32")]
+enum Queue {}
+
+#[cfg(target_arch = "wasm32")]
+impl Queue {
+    fn cancel(&self) {
+        match *self {}
+    }
+    fn push(&self, _jobs: Vec<(u64, FileRef)>) {
+        match *self {}
+    }
+    fn prioritise(&self, _first: impl Fn(u64) -> bool) {
+        match *self {}
+    }
+}
+
+/// Hands `jobs` (tile index, file) to the batch.
+#[cfg(not(target_arch = "wasm32"))]
+fn push(queue: &Queue, jobs: Vec<(u64, FileRef)>) {
+    queue.push(jobs.into_iter().map(|(id, file)| batch::Job { id, file }));
+}
+
+#[cfg(target_arch = "wasm32")]
+fn push(queue: &Queue, jobs: Vec<(u64, FileRef)>) {
+    queue.push(jobs)
+}
+
+/// Moves the jobs `first` picks to the front.
+#[cfg(not(target_arch = "wasm32"))]
+fn prioritise(queue: &Queue, first: impl Fn(u64) -> bool) {
+    queue.prioritise(|j| first(j.id));
+}
+
+#[cfg(target_arch = "wasm32")]
+fn prioritise(queue: &Queue, first: impl Fn(u64) -> bool) {
+    queue.prioritise(first)
+}
+
 impl Thumbnails {
     /// Starts making thumbnails of `tiles` on `device`, reading through `host`'s files and
     /// cache; `repaint` is called when some are ready. Pictures `carried` over a
     /// re-listing are shown at once and only drawn again when marked to redo.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn start(
         host: &dyn Host,
         device: batch::BatchDevice,
@@ -182,21 +242,18 @@ impl Thumbnails {
 
     /// Asks for the thumbnails of `tiles[range]` (again: a file changed).
     pub fn request(&mut self, tiles: &[Tile], range: impl IntoIterator<Item = usize>) {
-        let jobs: Vec<Job> = range
+        let jobs: Vec<(u64, FileRef)> = range
             .into_iter()
             .filter_map(|i| tiles.get(i).map(|t| (i, t)))
             .filter(|(i, _)| self.pending.insert(*i as u64))
-            .map(|(i, t)| Job {
-                id: i as u64,
-                file: t.file.clone(),
-            })
+            .map(|(i, t)| (i as u64, t.file.clone()))
             .collect();
         self.total += jobs.len();
         self.elapsed = None;
         if self.done == 0 {
             self.started = Instant::now();
         }
-        self.queue.push(jobs);
+        push(&self.queue, jobs);
     }
 
     /// Moves the tiles on screen to the front of the queue (when they changed).
@@ -206,7 +263,7 @@ impl Thumbnails {
             return;
         }
         let set: HashSet<u64> = ids.iter().copied().collect();
-        self.queue.prioritise(|j| set.contains(&j.id));
+        prioritise(&self.queue, |id| set.contains(&id));
         self.last_visible = ids;
     }
 
@@ -273,6 +330,7 @@ impl Drop for Thumbnails {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// A thumbnail's job id for the cache-key hand-over (the file's own, stable per run).
 fn file_id(file: &FileRef) -> u64 {
     use std::hash::{Hash, Hasher};
@@ -282,6 +340,7 @@ fn file_id(file: &FileRef) -> u64 {
 }
 
 /// Stores new pictures in the cache and hands every result to the UI.
+#[cfg(not(target_arch = "wasm32"))]
 fn collect(
     run: batch::Batch,
     tx: Sender<Finished>,
@@ -334,6 +393,9 @@ pub fn sync(state: &mut crate::state::AppState, ctx: &egui::Context, gpu: bool) 
         return;
     };
     let stale = g.thumbs.as_ref().is_some_and(|t| t.settings != key);
+    // A browser has no thumbnail batch (it needs threads).
+    let gpu = gpu && cfg!(not(target_arch = "wasm32"));
+    #[cfg(not(target_arch = "wasm32"))]
     if (stale || g.thumbs.is_none()) && gpu {
         let old = g.thumbs.take();
         let repaint = {
@@ -355,6 +417,8 @@ pub fn sync(state: &mut crate::state::AppState, ctx: &egui::Context, gpu: bool) 
         }
         g.thumbs = Some(t);
     }
+    #[cfg(target_arch = "wasm32")]
+    let _ = (stale, gpu, host, key);
     if let Some(t) = &mut g.thumbs {
         t.poll(ctx, &mut g.tiles);
     }

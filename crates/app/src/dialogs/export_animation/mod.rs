@@ -330,6 +330,27 @@ pub fn start(
     job: Job,
     repaint: impl Fn() + Send + 'static,
 ) {
+    // A browser's wgpu device stays on the page's thread, and the export's encoder
+    // runs beside the renderer on a thread of its own.
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = (device, queue, job, repaint);
+        state
+            .toasts
+            .error("Animation export is not available in the browser yet");
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    start_job(state, device, queue, job, repaint)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn start_job(
+    state: &mut AppState,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    job: Job,
+    repaint: impl Fn() + Send + 'static,
+) {
     let progress = Arc::new(Progress::default());
     let (tx, rx) = std::sync::mpsc::channel();
     let output = job.output.clone();

@@ -185,7 +185,7 @@ pub fn export(
     job: &Job,
     progress: &Progress,
 ) -> Result<Summary, ExportError> {
-    let start = std::time::Instant::now();
+    let start = web_time::Instant::now();
     let fail = |e: String| ExportError::Failed(e);
     let plan = &job.plan;
     let enc = job.encoding;
