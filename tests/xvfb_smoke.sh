@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Screen and layout: the window opens at its default 1280×800 at the origin; the side
-# panel is at most 640 points wide (src/app/layout.rs) and the menu bar ~24 tall, so the
+# panel is at most 640 points wide (crates/app/src/layout.rs) and the menu bar ~24 tall, so the
 # box is inside the view whatever the panel's width, and over the model's middle (the
 # model is framed at the view's centre, about 40 points right of this box's centre for
 # the default panel width).
