@@ -11,10 +11,10 @@ fn state_with_data() -> Option<AppState> {
         data_roots: vec![wz.join("data/mp"), wz.join("data/base")],
         ..Settings::default()
     };
-    Some(AppState::new(
-        settings,
-        vitrine::desktop::window::DesktopHost::new(None),
-    ))
+    let mut state = AppState::new(settings, vitrine::desktop::window::DesktopHost::new(None));
+    // The stats are read by a job (inline here), taken in as the window's first frame does.
+    vitrine::app::commands::poll_jobs(&mut state);
+    Some(state)
 }
 
 #[test]
@@ -181,4 +181,33 @@ fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
         node(h.state())
     );
     assert_eq!(h.state().settings.assembly_pose, pose);
+}
+
+/// New data roots' stats are read by a job, not on the UI thread: until it has run the
+/// panel has none and the progress line says what runs.
+#[test]
+#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+fn the_stats_of_new_data_roots_are_read_in_the_background() {
+    use vitrine::app::commands::{AppCommand, apply, poll_jobs};
+    let Some(wz) = common::wz2100() else {
+        return;
+    };
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
+    let queue = vitrine::app::jobs::Queued::default();
+    state.work.set_runner(queue.clone());
+    let roots = vec![wz.join("data/mp"), wz.join("data/base")];
+    apply(&mut state, AppCommand::SetDataRoots(roots));
+    assert!(state.assemble.stats.is_none(), "read before the job ran");
+    assert_eq!(
+        state.work.stats.running().map(|r| r.what.as_str()),
+        Some("Reading Warzone 2100 stats")
+    );
+    assert!(queue.run_all() >= 1);
+    poll_jobs(&mut state);
+    assert!(state.work.stats.running().is_none());
+    let stats = state.assemble.stats.as_ref().expect("the stats arrived");
+    assert!(stats.templates.get("ViperMG01Wheels").is_some());
 }

@@ -187,6 +187,8 @@ pub fn poll_jobs(state: &mut AppState) {
 
 fn run(state: &mut AppState, mut queue: VecDeque<AppCommand>) -> Option<Effect> {
     let mut effect = None;
+    // The data roots' stats, read again when the roots changed.
+    super::panels::assemble::sync_roots(state);
     loop {
         while let Some(cmd) = queue.pop_front() {
             let (e, then) = apply_one(state, cmd);
@@ -199,6 +201,9 @@ fn run(state: &mut AppState, mut queue: VecDeque<AppCommand>) -> Option<Effect> 
         }
         if let Some(listing) = state.work.gallery.poll() {
             super::gallery::listed(state, listing);
+        }
+        if let Some(read) = state.work.stats.poll() {
+            state.assemble.stats_read(read);
         }
         match state.work.document.poll() {
             Some(outcome) => queue.extend(super::loading::finish(state, outcome)),
@@ -233,6 +238,7 @@ fn apply_to_part(
             match kind {
                 super::loading::JobKind::Document => state.work.document.cancel(),
                 super::loading::JobKind::Gallery => state.work.gallery.cancel(),
+                super::loading::JobKind::Stats => state.work.stats.cancel(),
             }
             None
         }

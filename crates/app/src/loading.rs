@@ -79,8 +79,19 @@ pub struct Listing {
     pub relist: Option<std::collections::HashSet<FileRef>>,
 }
 
-/// The app's background work: the document lane (opens, reloads, assemblies) and the
-/// gallery lane (listings). The front-end provides the runner ([`Work::set_runner`]);
+/// The Warzone 2100 stats read from data roots by a job.
+#[derive(Debug)]
+pub struct StatsRead {
+    /// The roots, as the settings name them.
+    pub roots: Vec<std::path::PathBuf>,
+    /// The stats (`None`: none of the roots has any).
+    pub stats: Option<Arc<Stats>>,
+    /// Problems reading them (file and key).
+    pub warnings: Vec<String>,
+}
+
+/// The app's background work: the document lane (opens, reloads, assemblies), the
+/// gallery lane (listings) and the stats lane (the Warzone 2100 stats of the data roots). The front-end provides the runner ([`Work::set_runner`]);
 /// until then jobs run inline.
 #[derive(Debug)]
 pub struct Work {
@@ -88,6 +99,8 @@ pub struct Work {
     pub document: Lane<Outcome>,
     /// Folder and archive listings for the gallery.
     pub gallery: Lane<Listing>,
+    /// The stats of the data roots.
+    pub stats: Lane<StatsRead>,
 }
 
 impl Default for Work {
@@ -95,6 +108,7 @@ impl Default for Work {
         Work {
             document: Lane::new(Box::new(Inline)),
             gallery: Lane::new(Box::new(Inline)),
+            stats: Lane::new(Box::new(Inline)),
         }
     }
 }
@@ -103,7 +117,8 @@ impl Work {
     /// Runs the jobs of both lanes with `runner`.
     pub fn set_runner<R: JobRunner + Clone + 'static>(&mut self, runner: R) {
         self.document.set_runner(Box::new(runner.clone()));
-        self.gallery.set_runner(Box::new(runner));
+        self.gallery.set_runner(Box::new(runner.clone()));
+        self.stats.set_runner(Box::new(runner));
     }
 
     /// The jobs running, for the progress line.
@@ -112,6 +127,7 @@ impl Work {
             .running()
             .into_iter()
             .chain(self.gallery.running())
+            .chain(self.stats.running())
     }
 
     /// Whether nothing runs.
@@ -184,10 +200,27 @@ pub fn load(state: &mut AppState, path: FileRef, purpose: Purpose) {
     });
 }
 
-/// Starts assembling `design` with `pose` from `stats`, the parts found by `finder`.
+/// Starts reading the Warzone 2100 stats of the data roots `roots` (read as `refs`).
+pub fn read_stats(state: &mut AppState, roots: Vec<std::path::PathBuf>, refs: Vec<FileRef>) {
+    let files = state.files.clone();
+    state
+        .work
+        .stats
+        .start("Reading Warzone 2100 stats".into(), move |_| {
+            let (stats, warnings) = Stats::load(&files, &refs);
+            StatsRead {
+                roots,
+                stats: stats.is_present().then(|| Arc::new(stats)),
+                warnings: warnings.iter().map(|w| w.to_string()).collect(),
+            }
+        });
+}
+
+/// Starts assembling `design` with `pose` from `stats` (or, not read yet, from the stats
+/// of these data roots, read in the job), the parts found by `finder`.
 pub fn assemble(
     state: &mut AppState,
-    stats: Option<Arc<Stats>>,
+    stats: Result<Arc<Stats>, Vec<FileRef>>,
     finder: Arc<Mutex<PartFinder>>,
     design: Design,
     pose: TurretPose,
@@ -197,6 +230,17 @@ pub fn assemble(
     let what = format!("Assembling {}", design.to_line());
     let files = state.files.clone();
     state.work.document.start(what, move |cancel| {
+        let stats = stats.map_or_else(
+            |roots| {
+                let (stats, _) = Stats::load(&files, &roots);
+                stats.is_present().then(|| Arc::new(stats))
+            },
+            Some,
+        );
+        let design = match &stats {
+            Some(stats) => crate::panels::assemble::fill_propulsion(stats, &design),
+            None => design,
+        };
         let result = match stats {
             None => Err(
                 "Assembling needs Warzone 2100 data roots with stats (Settings ▸ Data roots: \
@@ -353,6 +397,7 @@ pub fn progress_ui(ui: &mut egui::Ui, work: &Work) -> Vec<AppCommand> {
     for (lane, running) in [
         (JobKind::Document, work.document.running()),
         (JobKind::Gallery, work.gallery.running()),
+        (JobKind::Stats, work.stats.running()),
     ] {
         let Some(r) = running else { continue };
         ui.horizontal(|ui| {
@@ -373,4 +418,6 @@ pub enum JobKind {
     Document,
     /// Gallery listings.
     Gallery,
+    /// Reading the Warzone 2100 stats.
+    Stats,
 }

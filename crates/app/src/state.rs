@@ -135,11 +135,11 @@ pub struct AppState {
 impl AppState {
     /// A state with no document, on `host`.
     pub fn new(settings: Settings, host: Arc<dyn Host>) -> AppState {
+        // The stats are read by the first frame's job (`panels::assemble::sync_roots`).
         let mut assemble = super::panels::assemble::AssembleState::default();
         // The Build tab carries on from the design last shown (it is not opened).
         assemble.shown.design = settings.assembly.clone();
         let files = host.files();
-        assemble.sync_roots(&files, &settings.data_roots);
         AppState {
             files,
             detected_warzone: host.detected_warzone(),

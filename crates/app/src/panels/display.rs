@@ -76,8 +76,7 @@ pub fn set_data_roots(state: &mut AppState, roots: Vec<PathBuf>) {
     });
     state.settings.data_roots = roots;
     // The Assemble panel reads the Warzone 2100 stats through the same roots.
-    let roots = state.settings.data_roots.clone();
-    state.assemble.sync_roots(&state.files, &roots);
+    crate::panels::assemble::sync_roots(state);
     if state.document.is_some() {
         reload(state);
     }

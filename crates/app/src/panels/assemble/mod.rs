@@ -6,7 +6,9 @@
 //! An assembly is an ordinary document: its path is the design's line
 //! (`template:ViperMG01Wheels`, see [`Design::to_line`]), so Open Recent, Reload (F5) and
 //! the camera kept over a reload work as for a file, and a slider move re-assembles and
-//! reloads it.
+//! reloads it. The stats are read in the background ([`crate::loading::read_stats`])
+//! whenever the data roots change; an assembly asked for before they arrive reads them
+//! in its own job.
 
 pub mod ui;
 
@@ -41,8 +43,8 @@ pub struct AssembleState {
     pub stats_warnings: Vec<String>,
     /// Finds and caches part files over the data roots; shared with the assembling job.
     finder: Arc<Mutex<PartFinder>>,
-    /// The roots `stats` was read from.
-    loaded_roots: Vec<PathBuf>,
+    /// The roots `stats` was (or is being) read from; `None` before the first read.
+    loaded_roots: Option<Vec<PathBuf>>,
     /// The assembly on screen (or last shown).
     pub shown: Shown,
 }
@@ -65,35 +67,30 @@ impl Default for AssembleState {
                 &crate::files::Files::new(crate::files::MemorySource::new()),
                 &[],
             ))),
-            loaded_roots: Vec::new(),
+            loaded_roots: None,
             shown: Shown::default(),
         }
     }
 }
 
 impl AssembleState {
-    /// Reads the stats from `roots` (through `files`) if they changed since the last
-    /// read.
-    pub fn sync_roots(&mut self, files: &Files, roots: &[PathBuf]) {
-        if self.loaded_roots == roots && (self.stats.is_some() || roots.is_empty()) {
-            return;
+    /// The stats read from `roots`, arrived from their job: kept if those are still the
+    /// roots.
+    pub fn stats_read(&mut self, read: crate::loading::StatsRead) {
+        if self.loaded_roots.as_ref() == Some(&read.roots) {
+            self.stats_warnings = read.warnings;
+            self.stats = read.stats;
         }
-        self.loaded_roots = roots.to_vec();
-        let refs: Vec<FileRef> = roots.iter().map(|p| files.parse(p)).collect();
-        self.finder = Arc::new(Mutex::new(PartFinder::new(files, &refs)));
-        if roots.is_empty() {
-            self.stats = None;
-            self.stats_warnings.clear();
-            return;
-        }
-        let (stats, warnings) = Stats::load(files, &refs);
-        self.stats_warnings = warnings.iter().map(|w| w.to_string()).collect();
-        self.stats = stats.is_present().then(|| Arc::new(stats));
     }
 
     /// Drops the cached part models (a reload reads the files again).
     pub fn forget_parts(&mut self, files: &Files) {
-        let roots: Vec<FileRef> = self.loaded_roots.iter().map(|p| files.parse(p)).collect();
+        let roots: Vec<FileRef> = self
+            .loaded_roots
+            .iter()
+            .flatten()
+            .map(|p| files.parse(p))
+            .collect();
         self.finder = Arc::new(Mutex::new(PartFinder::new(files, &roots)));
     }
 }
@@ -129,16 +126,41 @@ pub fn design_of(path: &FileRef) -> Option<Design> {
 /// Starts assembling `design` with the current pose into the document (`remember`: in
 /// Open Recent and the Build tab, once assembled).
 pub fn build_document(state: &mut AppState, design: &Design, remember: bool) {
-    let roots = state.settings.data_roots.clone();
-    state.assemble.sync_roots(&state.files, &roots);
-    let stats = state.assemble.stats.clone();
-    let design = match &stats {
-        Some(stats) => fill_propulsion(stats, design),
-        None => design.clone(),
-    };
+    sync_roots(state);
+    // Not read yet (their job is under way): the assembling job reads them itself.
+    let stats = state.assemble.stats.clone().ok_or_else(|| {
+        let roots: Vec<FileRef> = state
+            .settings
+            .data_roots
+            .iter()
+            .map(|p| state.files.parse(p))
+            .collect();
+        roots
+    });
     let finder = state.assemble.finder.clone();
     let pose = state.settings.assembly_pose;
-    crate::loading::assemble(state, stats, finder, design, pose, remember);
+    crate::loading::assemble(state, stats, finder, design.clone(), pose, remember);
+}
+
+/// Starts reading the stats of the data roots in the background when they changed since
+/// the last read (a new [`PartFinder`] at once); the window calls it every frame.
+pub fn sync_roots(state: &mut AppState) {
+    let roots = &state.settings.data_roots;
+    if state.assemble.loaded_roots.as_ref() == Some(roots) {
+        return;
+    }
+    let roots = roots.clone();
+    let refs: Vec<FileRef> = roots.iter().map(|p| state.files.parse(p)).collect();
+    let a = &mut state.assemble;
+    a.loaded_roots = Some(roots.clone());
+    a.stats = None;
+    a.stats_warnings.clear();
+    a.finder = Arc::new(Mutex::new(PartFinder::new(&state.files, &refs)));
+    if roots.is_empty() {
+        state.work.stats.cancel();
+        return;
+    }
+    crate::loading::read_stats(state, roots, refs);
 }
 
 /// What the panel shows about `assembly` of `design`, now on screen.
@@ -157,7 +179,8 @@ pub fn shown(state: &mut AppState, design: &Design, assembly: &wz::Assembly) {
     };
 }
 
-fn fill_propulsion(stats: &Stats, design: &Design) -> Design {
+/// `design` with the body's default propulsion when it names none.
+pub fn fill_propulsion(stats: &Stats, design: &Design) -> Design {
     match design {
         Design::Parts(p) if p.propulsion.is_empty() => {
             let mut p = p.clone();
