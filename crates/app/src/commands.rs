@@ -255,6 +255,14 @@ fn apply_to_part(
             None
         }
         AppCommand::OpenDialog => Some(Effect::PickModel(state.settings.last_folder.clone())),
+        AppCommand::OpenFolderDialog if !state.host.has_folders() => {
+            state.toasts.info(super::menu::NO_FOLDERS);
+            None
+        }
+        AppCommand::PickDataRoot { archive: false } if !state.host.has_folders() => {
+            state.toasts.info(super::menu::NO_FOLDERS);
+            None
+        }
         AppCommand::OpenFolderDialog => Some(Effect::PickGalleryFolder(
             state.settings.last_folder.clone(),
         )),
@@ -527,6 +535,25 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn without_folders_no_folder_dialog_is_asked_for_and_the_user_is_told_why() {
+        // The memory host has no folders, as a browser.
+        let mut s = AppState::new(
+            Settings::default(),
+            crate::host::MemoryHost::new(Default::default()),
+        );
+        assert_eq!(apply(&mut s, AppCommand::OpenFolderDialog), None);
+        assert_eq!(
+            apply(&mut s, AppCommand::PickDataRoot { archive: false }),
+            None
+        );
+        assert_eq!(s.toasts.items.len(), 2);
+        assert!(matches!(
+            apply(&mut s, AppCommand::PickDataRoot { archive: true }),
+            Some(Effect::PickDataRoot { archive: true, .. })
+        ));
     }
 
     #[test]

@@ -56,8 +56,12 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             }
             let open_folder = super::help::reference::shortcut_text(ui.ctx(), &OPEN_FOLDER);
             if ui
-                .add(egui::Button::new("Open Folder…").shortcut_text(open_folder))
+                .add_enabled(
+                    state.host.has_folders(),
+                    egui::Button::new("Open Folder…").shortcut_text(open_folder),
+                )
                 .on_hover_text("Every model of a folder as a gallery of thumbnails")
+                .on_disabled_hover_text(NO_FOLDERS)
                 .clicked()
             {
                 out.push(AppCommand::OpenFolderDialog);
@@ -222,6 +226,10 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     });
     out
 }
+
+/// Why a folder cannot be picked where the front-end has no folders (a browser).
+pub const NO_FOLDERS: &str =
+    "Not available in the browser: drop the folder's files or an archive on the page instead";
 
 /// The window-wide shortcuts, most specific first (egui ignores an unnamed Shift when
 /// matching, so Ctrl+Shift+E comes before Ctrl+E, Ctrl+F12 before F12): what

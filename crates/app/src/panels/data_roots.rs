@@ -83,7 +83,11 @@ pub fn data_roots_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
         });
     }
     ui.horizontal(|ui| {
-        if ui.button("Add folder…").clicked() {
+        if ui
+            .add_enabled(state.host.has_folders(), egui::Button::new("Add folder…"))
+            .on_disabled_hover_text(crate::menu::NO_FOLDERS)
+            .clicked()
+        {
             out.push(AppCommand::PickDataRoot { archive: false });
         }
         if ui.button("Add archive…").clicked() {

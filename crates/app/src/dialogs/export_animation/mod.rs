@@ -254,6 +254,10 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
             }
             None
         }
+        ExportCommand::OpenFolder(_) if !state.host.has_folders() => {
+            state.toasts.info(crate::menu::NO_FOLDERS);
+            None
+        }
         ExportCommand::OpenFolder(dir) => Some(Effect::OpenFolder(dir)),
     }
 }
