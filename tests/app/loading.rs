@@ -182,3 +182,21 @@ fn settings_are_not_written_per_frame_of_a_drag() {
     h.state_mut().settings.flush().unwrap();
     assert_eq!(h.state().settings.writes(), 1);
 }
+
+/// A PIE event model is loaded in the background: the base model stays shown, the
+/// progress line names it, and it replaces the base model once its job has run.
+#[test]
+fn an_event_model_loads_in_the_background() {
+    let (mut h, queue) = window(None);
+    open_and_finish(&mut h, &queue, &pie("events.pie"));
+    let _ = apply(h.state_mut(), AppCommand::ShowEvent(Some(0)));
+    h.run_steps(2);
+    let doc = h.state().document.as_ref().unwrap();
+    assert_eq!(doc.shown_event(), None, "not loaded on the UI thread");
+    h.get_by_label_contains("Loading event model");
+    assert!(queue.run_all() >= 1);
+    h.run_steps(4);
+    let doc = h.state().document.as_ref().unwrap();
+    assert_eq!(doc.shown_event(), Some(0));
+    assert!(h.state().work.idle());
+}

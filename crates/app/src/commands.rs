@@ -205,6 +205,9 @@ fn run(state: &mut AppState, mut queue: VecDeque<AppCommand>) -> Option<Effect> 
         if let Some(read) = state.work.stats.poll() {
             state.assemble.stats_read(read);
         }
+        if let Some(loaded) = state.work.event.poll() {
+            super::timeline::event_models::event_loaded(state, loaded);
+        }
         match state.work.document.poll() {
             Some(outcome) => queue.extend(super::loading::finish(state, outcome)),
             None => break,
@@ -239,6 +242,7 @@ fn apply_to_part(
                 super::loading::JobKind::Document => state.work.document.cancel(),
                 super::loading::JobKind::Gallery => state.work.gallery.cancel(),
                 super::loading::JobKind::Stats => state.work.stats.cancel(),
+                super::loading::JobKind::Event => state.work.event.cancel(),
             }
             None
         }

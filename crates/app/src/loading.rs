@@ -101,6 +101,8 @@ pub struct Work {
     pub gallery: Lane<Listing>,
     /// The stats of the data roots.
     pub stats: Lane<StatsRead>,
+    /// PIE event models shown in place of the model.
+    pub event: Lane<crate::timeline::event_models::EventLoaded>,
 }
 
 impl Default for Work {
@@ -109,6 +111,7 @@ impl Default for Work {
             document: Lane::new(Box::new(Inline)),
             gallery: Lane::new(Box::new(Inline)),
             stats: Lane::new(Box::new(Inline)),
+            event: Lane::new(Box::new(Inline)),
         }
     }
 }
@@ -118,7 +121,8 @@ impl Work {
     pub fn set_runner<R: JobRunner + Clone + 'static>(&mut self, runner: R) {
         self.document.set_runner(Box::new(runner.clone()));
         self.gallery.set_runner(Box::new(runner.clone()));
-        self.stats.set_runner(Box::new(runner));
+        self.stats.set_runner(Box::new(runner.clone()));
+        self.event.set_runner(Box::new(runner));
     }
 
     /// The jobs running, for the progress line.
@@ -128,6 +132,7 @@ impl Work {
             .into_iter()
             .chain(self.gallery.running())
             .chain(self.stats.running())
+            .chain(self.event.running())
     }
 
     /// Whether nothing runs.
@@ -398,6 +403,7 @@ pub fn progress_ui(ui: &mut egui::Ui, work: &Work) -> Vec<AppCommand> {
         (JobKind::Document, work.document.running()),
         (JobKind::Gallery, work.gallery.running()),
         (JobKind::Stats, work.stats.running()),
+        (JobKind::Event, work.event.running()),
     ] {
         let Some(r) = running else { continue };
         ui.horizontal(|ui| {
@@ -420,4 +426,6 @@ pub enum JobKind {
     Gallery,
     /// Reading the Warzone 2100 stats.
     Stats,
+    /// Loading a PIE event model.
+    Event,
 }

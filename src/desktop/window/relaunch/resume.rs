@@ -160,7 +160,9 @@ impl Resume {
         }
         state.colour_mode = self.colour_mode;
         if let Some(i) = self.event {
+            // Loaded by a job, inline before the first frame: taken in at once.
             crate::app::timeline::event_models::show_event(state, Some(i));
+            crate::app::commands::poll_jobs(state);
         }
         let team = state.view_settings().team;
         if let (Some(doc), Some(p)) = (&mut state.document, &self.playback) {

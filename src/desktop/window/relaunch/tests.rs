@@ -87,6 +87,7 @@ fn resume_round_trips_through_the_file_and_puts_the_view_back() {
 fn an_unmoved_camera_is_framed_again_and_a_shown_event_model_comes_back() {
     let mut old = opened(&fixture("events.pie"));
     crate::app::timeline::event_models::show_event(&mut old, Some(0));
+    crate::app::commands::poll_jobs(&mut old);
     assert_eq!(old.document.as_ref().unwrap().shown_event(), Some(0));
     let saved = Resume::capture(&old, "lost", SystemTime::now());
     assert!(!saved.camera_moved);
