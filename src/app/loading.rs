@@ -86,6 +86,8 @@ pub struct Work {
     pub document: Lane<Outcome>,
     /// Folder and archive listings for the gallery.
     pub gallery: Lane<Listing>,
+    /// File ▸ Export PIE…'s check and write.
+    pub pie: Lane<super::dialogs::export_pie::PieDone>,
 }
 
 impl Default for Work {
@@ -93,6 +95,7 @@ impl Default for Work {
         Work {
             document: Lane::new(Box::new(Inline)),
             gallery: Lane::new(Box::new(Inline)),
+            pie: Lane::new(Box::new(Inline)),
         }
     }
 }
@@ -101,7 +104,8 @@ impl Work {
     /// Runs the jobs of both lanes with `runner`.
     pub fn set_runner<R: JobRunner + Clone + 'static>(&mut self, runner: R) {
         self.document.set_runner(Box::new(runner.clone()));
-        self.gallery.set_runner(Box::new(runner));
+        self.gallery.set_runner(Box::new(runner.clone()));
+        self.pie.set_runner(Box::new(runner));
     }
 
     /// The jobs running, for the progress line.

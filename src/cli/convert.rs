@@ -14,7 +14,6 @@ use crate::check::{CheckOptions, Checker, Level, report};
 use crate::export::pie::{self, PieOptions, PieVersion};
 use crate::files::{self, FileRef, atomic};
 use crate::formats::{self, LoadOptions, resolve::Resolver};
-use crate::model::Format;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -98,10 +97,11 @@ pub fn convert_file(
     mode: Mode,
 ) -> Result<Converted, String> {
     let model = formats::load_with(resolver, file, load_options).map_err(|e| e.to_string())?;
-    let written = pie::write(&model, options).map_err(|e| format!("{file}: {e}"))?;
     let shown = out.display().to_string();
     let near = [file.clone(), files::parse(out)];
-    let checked = checker.check_bytes(Format::Pie, written.text.as_bytes(), &shown, &near);
+    let checked = pie::write_checked(&model, options, checker, &near, &shown, &[])
+        .map_err(|e| format!("{file}: {e}"))?;
+    let written = &checked.written;
     let mut result = Converted {
         levels: written.levels,
         ..Converted::default()
@@ -112,25 +112,16 @@ pub fn convert_file(
             .iter()
             .map(|w| format!("{}: warning: {w}", file.file_name())),
     );
-    let errors: Vec<_> = checked
-        .findings
-        .iter()
-        .filter(|f| f.level == Level::Error)
-        .collect();
     let shown_level = if mode == Mode::DryRun {
         Level::Note
     } else {
         Level::Warning
     };
-    result.lines.extend(
-        checked
-            .findings
-            .iter()
-            .filter(|f| f.level >= shown_level && f.level < Level::Error)
-            .map(report::human_line),
-    );
-    if !errors.is_empty() {
-        let lines: Vec<String> = errors.iter().map(|f| report::human_line(f)).collect();
+    result
+        .lines
+        .extend(checked.below_errors(shown_level).map(report::human_line));
+    if checked.blocked() {
+        let lines: Vec<String> = checked.errors().map(report::human_line).collect();
         return Err(format!(
             "not written, the game would not load it:\n    {}",
             lines.join("\n    ")

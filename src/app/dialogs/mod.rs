@@ -6,6 +6,7 @@
 pub mod crash_notice;
 pub mod export_animation;
 pub mod export_gltf;
+pub mod export_pie;
 pub mod screenshot;
 
 use super::commands::AppCommand;

@@ -29,9 +29,13 @@
 //! Everything dropped or changed is a warning in [`Written::warnings`].
 
 mod anim;
+pub mod checked;
 mod header;
 mod levels;
 mod text;
+
+pub use checked::{CheckedPie, page_names, write_checked};
+pub use header::page_name;
 
 use crate::model::{Format, Model};
 

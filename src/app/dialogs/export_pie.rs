@@ -1,0 +1,566 @@
+//! File ▸ Export PIE…: the open model written as a Warzone 2100 PIE 3 or 4, as
+//! `vitrine convert` writes it. The dialog takes the version, the scale, the page name and
+//! where to save; each change runs the writer and the `vitrine check` rules on a worker
+//! ([`crate::app::jobs`]) and lists what they say *before* anything is written: an error
+//! (the game would give the model up) blocks the button and shows the rule's message and
+//! what to do, warnings are listed. Export writes on a worker — the text checked again,
+//! then written through [`crate::files::atomic`] — and a toast says where it went.
+//!
+//! An assembly is not offered: the game never reads one PIE for a droid or a structure
+//! with its parts, it assembles the parts' own files at run time, so a modder exports the
+//! part they changed (opened from the Assemble panel's list) instead.
+
+use crate::app::commands::{AppCommand, Effect};
+use crate::app::dialogs::Dialogs;
+use crate::app::state::AppState;
+use crate::check::{CheckOptions, Checker, Level, report};
+use crate::export::pie::{self, CheckedPie, PieOptions, PieVersion, checked::what_to_do};
+use crate::files::{self, FileRef};
+use crate::model::Model;
+use eframe::egui;
+use std::path::{Path, PathBuf};
+
+/// What the user sets in the dialog.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PieSettings {
+    /// PIE 3 or 4.
+    pub version: PieVersion,
+    /// Model units → PIE units.
+    pub scale: f32,
+    /// Page every level names; empty: the model's own pages.
+    pub page: String,
+    /// Where to save.
+    pub output: String,
+}
+
+/// An error finding and what to do about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Blocker {
+    /// The finding as `vitrine check` prints it.
+    pub line: String,
+    /// The rule's explanation.
+    pub what_to_do: String,
+}
+
+/// What the writer and the check rules say about the current settings.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Verdict {
+    /// Levels the file would have.
+    pub levels: usize,
+    /// The pages the file names (base pages first).
+    pub pages: Vec<String>,
+    /// Errors: each stops the write.
+    pub errors: Vec<Blocker>,
+    /// The writer's warnings and the check's warnings and notes.
+    pub warnings: Vec<String>,
+}
+
+/// The check's state in the dialog.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Preview {
+    /// Running for the current settings.
+    Checking,
+    /// The verdict on the current settings, or why nothing can be written.
+    Done(Result<Verdict, String>),
+    /// The file is being written.
+    Writing,
+}
+
+/// The dialog while it is open.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PieDialog {
+    /// The settings.
+    pub settings: PieSettings,
+    /// The check on them.
+    pub preview: Preview,
+    /// The document the dialog is for ([`crate::app::state::Document::generation`]).
+    pub generation: u64,
+    /// Why this document cannot be exported (an assembly), instead of a preview.
+    pub refused: Option<String>,
+}
+
+/// What a job of the dialog gives back.
+#[derive(Debug)]
+pub enum PieDone {
+    /// The check on these settings.
+    Checked(PieSettings, Result<Verdict, String>),
+    /// The write: the toast text, or why nothing was written.
+    Written(Result<String, String>),
+}
+
+/// Commands of the dialog.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PieCommand {
+    /// Open the dialog for the open model.
+    Show,
+    /// Close it.
+    Close,
+    /// Use these settings (and check them).
+    Set(PieSettings),
+    /// Pick where to save with a save dialog.
+    Browse,
+    /// Save here (from the save dialog).
+    SetOutput(PathBuf),
+    /// Check and write the file.
+    Write,
+}
+
+fn cmd(c: PieCommand) -> AppCommand {
+    AppCommand::ExportPie(c)
+}
+
+/// Why an open document cannot be exported as one PIE, if it cannot.
+fn refusal(path: &FileRef) -> Option<String> {
+    crate::app::panels::assemble::design_of(path).map(|_| {
+        "An assembly is not exported as one PIE: the game draws a droid or a structure \
+         from its parts' own files and never reads a merged model. Export the part you \
+         changed instead (open it from the Assemble panel's parts list)."
+            .to_string()
+    })
+}
+
+/// The writer's options for `s`.
+pub fn options(s: &PieSettings) -> PieOptions {
+    let page = s.page.trim();
+    PieOptions {
+        version: s.version,
+        scale: Some(s.scale),
+        texture: (!page.is_empty()).then(|| page.to_string()),
+        comment: Some(format!("written by Vitrine {}", env!("CARGO_PKG_VERSION"))),
+    }
+}
+
+/// Writes `model` with `s` and checks the text; the checked text, or why not.
+fn write_and_check(
+    model: &Model,
+    source: &FileRef,
+    s: &PieSettings,
+    data_roots: Vec<FileRef>,
+) -> Result<CheckedPie, String> {
+    let page = s.page.trim();
+    if page.contains(['/', '\\']) {
+        return Err(format!("page {page:?}: a file name, without folders"));
+    }
+    let out = Path::new(s.output.trim());
+    if out.as_os_str().is_empty() {
+        return Err("Choose where to save".into());
+    }
+    let options = CheckOptions {
+        data_roots,
+        allow: Vec::new(),
+    };
+    let mut checker = Checker::new(files::disk(), options);
+    let near = [source.clone(), files::parse(out)];
+    let shown = out.display().to_string();
+    pie::write_checked(model, &self::options(s), &mut checker, &near, &shown, &[])
+}
+
+/// The verdict on `checked`.
+fn verdict(checked: &CheckedPie) -> Verdict {
+    let mut warnings = checked.written.warnings.clone();
+    warnings.extend(checked.below_errors(Level::Note).map(report::human_line));
+    let parsed = pie::page_names(&checked.written.text);
+    Verdict {
+        levels: checked.written.levels,
+        pages: parsed,
+        errors: checked
+            .errors()
+            .map(|f| Blocker {
+                line: report::human_line(f),
+                what_to_do: what_to_do(f).to_string(),
+            })
+            .collect(),
+        warnings,
+    }
+}
+
+/// Checks `s` on `model` (a job).
+pub fn check(
+    model: &Model,
+    source: &FileRef,
+    s: &PieSettings,
+    data_roots: Vec<FileRef>,
+) -> Result<Verdict, String> {
+    write_and_check(model, source, s, data_roots).map(|c| verdict(&c))
+}
+
+/// Checks `s` on `model` again and writes the file when no error stops it (a job); the
+/// toast's text.
+pub fn write(
+    model: &Model,
+    source: &FileRef,
+    s: &PieSettings,
+    data_roots: Vec<FileRef>,
+) -> Result<String, String> {
+    let checked = write_and_check(model, source, s, data_roots)?;
+    if let Some(first) = checked.errors().next() {
+        return Err(format!(
+            "PIE not written, the game would not load it: {}",
+            first.message
+        ));
+    }
+    let out = PathBuf::from(s.output.trim());
+    files::atomic::write(&out, checked.written.text.as_bytes())
+        .map_err(|e| format!("Cannot write {}: {e}", out.display()))?;
+    let warnings = checked.written.warnings.len() + checked.below_errors(Level::Warning).count();
+    Ok(format!(
+        "Wrote PIE {} to {} ({} levels{})",
+        s.version.number(),
+        out.display(),
+        checked.written.levels,
+        match warnings {
+            0 => String::new(),
+            1 => ", 1 warning".into(),
+            n => format!(", {n} warnings"),
+        }
+    ))
+}
+
+/// Starts checking the dialog's settings on a worker.
+fn start_check(state: &mut AppState) {
+    let (Some(d), Some(doc)) = (&mut state.dialogs.pie, &state.document) else {
+        return;
+    };
+    if d.refused.is_some() {
+        return;
+    }
+    d.preview = Preview::Checking;
+    let (model, source, s) = (doc.model.clone(), doc.path.clone(), d.settings.clone());
+    let roots = state.settings.load_options().data_roots;
+    state.work.pie.start(format!("Checking {}", doc.stem()), move |_| {
+        let verdict = check(&model, &source, &s, roots);
+        PieDone::Checked(s, verdict)
+    });
+}
+
+/// The settings a new dialog starts with for the open document.
+fn initial(state: &AppState) -> Option<PieDialog> {
+    let doc = state.document.as_ref()?;
+    let folder = doc
+        .path
+        .parent()
+        .and_then(|p| p.as_disk().map(Path::to_path_buf))
+        .or_else(|| state.settings.last_folder.clone())
+        .unwrap_or_default();
+    let settings = PieSettings {
+        version: PieVersion::V3,
+        scale: pie::default_scale(&doc.model),
+        page: String::new(),
+        output: folder
+            .join(default_file_name(&doc.stem(), &doc.model))
+            .display()
+            .to_string(),
+    };
+    Some(PieDialog {
+        settings,
+        preview: Preview::Checking,
+        generation: doc.generation,
+        refused: refusal(&doc.path),
+    })
+}
+
+/// The name the dialog proposes: the stem with `.pie`; `-converted` added for a PIE source,
+/// so that the upgrade does not replace the file it was read from.
+pub fn default_file_name(stem: &str, model: &Model) -> String {
+    if model.format == crate::model::Format::Pie {
+        format!("{stem}-converted.pie")
+    } else {
+        format!("{stem}.pie")
+    }
+}
+
+/// Carries out a dialog command.
+pub fn apply(state: &mut AppState, c: PieCommand) -> Option<Effect> {
+    match c {
+        PieCommand::Show => {
+            let Some(dialog) = initial(state) else {
+                state.toasts.error("Nothing to export: no model is open");
+                return None;
+            };
+            let same = state
+                .dialogs
+                .pie
+                .as_ref()
+                .is_some_and(|d| d.generation == dialog.generation);
+            if !same {
+                state.dialogs.pie = Some(dialog);
+                start_check(state);
+            }
+            None
+        }
+        PieCommand::Close => {
+            if !matches!(
+                state.dialogs.pie.as_ref().map(|d| &d.preview),
+                Some(Preview::Writing)
+            ) {
+                state.work.pie.cancel();
+            }
+            state.dialogs.pie = None;
+            None
+        }
+        PieCommand::Set(s) => {
+            if let Some(d) = &mut state.dialogs.pie
+                && d.settings != s
+                && d.preview != Preview::Writing
+            {
+                d.settings = s;
+                start_check(state);
+            }
+            None
+        }
+        PieCommand::Browse => {
+            let d = state.dialogs.pie.as_ref()?;
+            Some(Effect::PickPiePath(PathBuf::from(d.settings.output.trim())))
+        }
+        PieCommand::SetOutput(path) => {
+            let mut path = path;
+            if path.extension().is_none() {
+                path.set_extension("pie");
+            }
+            let s = state.dialogs.pie.as_ref().map(|d| PieSettings {
+                output: path.display().to_string(),
+                ..d.settings.clone()
+            })?;
+            apply(state, PieCommand::Set(s))
+        }
+        PieCommand::Write => {
+            let (Some(d), Some(doc)) = (&mut state.dialogs.pie, &state.document) else {
+                return None;
+            };
+            let ready = matches!(&d.preview, Preview::Done(Ok(v)) if v.errors.is_empty());
+            if !ready || d.refused.is_some() {
+                return None;
+            }
+            d.preview = Preview::Writing;
+            let (model, source, s) = (doc.model.clone(), doc.path.clone(), d.settings.clone());
+            let roots = state.settings.load_options().data_roots;
+            state.work.pie.start(format!("Writing {}", s.output), move |_| {
+                PieDone::Written(write(&model, &source, &s, roots))
+            });
+            None
+        }
+    }
+}
+
+/// Takes in a finished job: the verdict shown, or the write's toast.
+pub fn finished(state: &mut AppState, done: PieDone) {
+    match done {
+        PieDone::Checked(s, verdict) => {
+            if let Some(d) = &mut state.dialogs.pie
+                && d.settings == s
+                && d.preview == Preview::Checking
+            {
+                d.preview = Preview::Done(verdict);
+            }
+        }
+        PieDone::Written(Ok(text)) => {
+            state.toasts.info(text);
+            state.dialogs.pie = None;
+        }
+        PieDone::Written(Err(e)) => {
+            state.toasts.error(e.clone());
+            if let Some(d) = &mut state.dialogs.pie {
+                d.preview = Preview::Done(Err(e));
+            }
+        }
+    }
+}
+
+impl Dialogs {
+    /// Shows the save dialog for the PIE file, starting at `start`.
+    pub fn pick_pie_path(&mut self, ctx: &egui::Context, start: PathBuf) {
+        self.spawn(ctx, move || {
+            let mut d = rfd::FileDialog::new()
+                .set_title("Export PIE")
+                .add_filter("Warzone 2100 PIE (.pie)", &["pie"]);
+            if let Some(dir) = start.parent().filter(|d| d.is_dir()) {
+                d = d.set_directory(dir);
+            }
+            if let Some(name) = start.file_name() {
+                d = d.set_file_name(name.to_string_lossy());
+            }
+            d.save_file().map(|p| cmd(PieCommand::SetOutput(p)))
+        });
+    }
+}
+
+/// The Export PIE window, while open.
+pub fn window_ui(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    let (Some(d), Some(doc)) = (&state.dialogs.pie, &state.document) else {
+        return out;
+    };
+    if d.generation != doc.generation {
+        // Another model was opened: the dialog follows it.
+        out.push(cmd(PieCommand::Show));
+    }
+    let mut s = d.settings.clone();
+    let mut open = true;
+    egui::Window::new("Export PIE")
+        .collapsible(false)
+        .resizable(false)
+        .open(&mut open)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            ui.label(format!(
+                "{} ({}) as a Warzone 2100 PIE",
+                doc.file_name(),
+                crate::app::gallery::format_label(doc.model.format)
+            ));
+            if let Some(why) = &d.refused {
+                ui.add(egui::Label::new(why.as_str()).wrap());
+                if ui.button("Close").clicked() {
+                    out.push(cmd(PieCommand::Close));
+                }
+                return;
+            }
+            let writing = d.preview == Preview::Writing;
+            ui.add_enabled_ui(!writing, |ui| settings_ui(ui, &mut s, &doc.model, &mut out));
+            ui.separator();
+            let ready = verdict_ui(ui, &d.preview);
+            ui.horizontal(|ui| {
+                let button = ui
+                    .add_enabled(ready, egui::Button::new("Export"))
+                    .on_disabled_hover_text(match &d.preview {
+                        Preview::Checking => "Checking…",
+                        Preview::Writing => "Writing…",
+                        _ => "The game would not load this file: see the errors above",
+                    });
+                if button.clicked() {
+                    out.push(cmd(PieCommand::Write));
+                }
+                if ui.button("Cancel").clicked() {
+                    out.push(cmd(PieCommand::Close));
+                }
+            });
+        });
+    if !open {
+        out.push(cmd(PieCommand::Close));
+    }
+    if s != d.settings {
+        out.push(cmd(PieCommand::Set(s)));
+    }
+    out
+}
+
+/// Version, scale, page, output.
+fn settings_ui(ui: &mut egui::Ui, s: &mut PieSettings, model: &Model, out: &mut Vec<AppCommand>) {
+    egui::Grid::new("pie settings")
+        .num_columns(2)
+        .show(ui, |ui| {
+            ui.label("Version");
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut s.version, PieVersion::V3, "PIE 3")
+                    .on_hover_text("Read by every game release since 2.3");
+                ui.radio_value(&mut s.version, PieVersion::V4, "PIE 4")
+                    .on_hover_text(
+                        "Game 4.4 and later: TCMASK lines, per-level TYPE and pages, \
+                         tileset pages",
+                    );
+            });
+            ui.end_row();
+            ui.label("Scale");
+            ui.horizontal(|ui| {
+                ui.add(
+                    egui::DragValue::new(&mut s.scale)
+                        .range(0.001..=100_000.0)
+                        .speed(0.5),
+                )
+                .on_hover_text(
+                    "Model units → PIE units: 1 keeps a PIE's numbers; 128 makes one unit \
+                     of a glTF or OBJ one game tile",
+                );
+                let default = pie::default_scale(model);
+                if s.scale != default && ui.small_button(format!("{default}")).clicked() {
+                    s.scale = default;
+                }
+            });
+            ui.end_row();
+            let l = ui.label("Page");
+            ui.add(
+                egui::TextEdit::singleline(&mut s.page)
+                    .hint_text("the model's own pages")
+                    .desired_width(260.0),
+            )
+            .labelled_by(l.id)
+            .on_hover_text(
+                "The texture page every level names, e.g. page-11-player-buildings.png \
+                 (a team-colour mask derived from it follows)",
+            );
+            ui.end_row();
+            let l = ui.label("Save as");
+            ui.horizontal(|ui| {
+                ui.add(egui::TextEdit::singleline(&mut s.output).desired_width(260.0))
+                    .labelled_by(l.id);
+                if ui.button("Browse…").clicked() {
+                    out.push(cmd(PieCommand::Browse));
+                }
+            });
+            ui.end_row();
+        });
+}
+
+/// The findings; whether the file can be written.
+fn verdict_ui(ui: &mut egui::Ui, preview: &Preview) -> bool {
+    let error = ui.visuals().error_fg_color;
+    let warn = ui.visuals().warn_fg_color;
+    match preview {
+        Preview::Checking => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Checking with the game's rules…");
+            });
+            false
+        }
+        Preview::Writing => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Writing…");
+            });
+            false
+        }
+        Preview::Done(Err(e)) => {
+            ui.colored_label(error, e);
+            false
+        }
+        Preview::Done(Ok(v)) => {
+            ui.label(format!(
+                "{} level{}, page{} {}",
+                v.levels,
+                if v.levels == 1 { "" } else { "s" },
+                if v.pages.len() == 1 { "" } else { "s" },
+                v.pages.join(", ")
+            ));
+            egui::ScrollArea::vertical()
+                .max_height(220.0)
+                .max_width(520.0)
+                .show(ui, |ui| {
+                    for b in &v.errors {
+                        ui.colored_label(error, &b.line);
+                        if !b.what_to_do.is_empty() {
+                            ui.add(egui::Label::new(&b.what_to_do).wrap());
+                        }
+                    }
+                    for w in &v.warnings {
+                        ui.colored_label(warn, w);
+                    }
+                });
+            if v.errors.is_empty() {
+                if v.warnings.is_empty() {
+                    ui.label("The check rules find nothing: the game loads it.");
+                }
+                true
+            } else {
+                ui.colored_label(
+                    error,
+                    format!(
+                        "Not written: the game would give the model up ({} error{}).",
+                        v.errors.len(),
+                        if v.errors.len() == 1 { "" } else { "s" }
+                    ),
+                );
+                false
+            }
+        }
+    }
+}
