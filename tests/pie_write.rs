@@ -373,3 +373,5 @@ fn the_game_loads_every_written_model() {
 mod game;
 #[path = "pie_write/mutations.rs"]
 mod mutations;
+#[path = "pie_write/pack.rs"]
+mod pack;

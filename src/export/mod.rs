@@ -9,3 +9,4 @@ pub mod animation;
 pub mod gltf;
 pub mod obj;
 pub use vitrine_core::export::pie;
+pub mod pie_pack;

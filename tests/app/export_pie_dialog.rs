@@ -50,7 +50,14 @@ fn open(path: &Path) -> AppState {
 }
 
 fn settings(h: &Harness<'static, Window>) -> PieSettings {
-    h.state().state.dialogs.pie.as_ref().expect("dialog open").settings.clone()
+    h.state()
+        .state
+        .dialogs
+        .pie
+        .as_ref()
+        .expect("dialog open")
+        .settings
+        .clone()
 }
 
 /// Opens the dialog from the File menu.
@@ -94,9 +101,15 @@ fn the_dialog_shows_the_verdict_then_writes_a_pie_the_loader_reads_back() {
     let model = vitrine::formats::load_path(&out, &Default::default()).expect("reads back");
     let source = vitrine::formats::load_path(&cube(), &Default::default()).unwrap();
     assert_eq!(model.meshes[0].points.len(), source.meshes[0].points.len());
-    assert_eq!(model.meshes[0].corners.len(), source.meshes[0].corners.len());
+    assert_eq!(
+        model.meshes[0].corners.len(),
+        source.meshes[0].corners.len()
+    );
     let state = &h.state().state;
-    assert!(state.dialogs.pie.is_none(), "the dialog closes once written");
+    assert!(
+        state.dialogs.pie.is_none(),
+        "the dialog closes once written"
+    );
     assert!(
         state
             .toasts
@@ -189,4 +202,44 @@ fn an_assembly_is_not_offered_and_the_dialog_says_why() {
     h.get_by_label("Close").click();
     h.run();
     assert!(h.state().state.dialogs.pie.is_none());
+}
+
+#[test]
+fn copying_the_pages_clears_a_missing_page_and_writes_it_beside_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(open(&cube()));
+    show_dialog(&mut h);
+    assert!(!settings(&h).pack, "a PIE's pages are the game's already");
+    let out = dir.path().join("cube.pie");
+    let s = PieSettings {
+        page: "page-91-renamed.png".into(),
+        output: out.display().to_string(),
+        ..settings(&h)
+    };
+    apply(
+        &mut h.state_mut().state,
+        AppCommand::ExportPie(PieCommand::Set(s)),
+    );
+    // The window settles its size and place over a few frames.
+    h.run_steps(4);
+    h.get_by_label_contains("error[pie/texture-missing]");
+    h.get_by_label("Copy the pages into texpages/").click();
+    h.run_steps(4);
+    assert!(settings(&h).pack, "ticked");
+    let page = dir.path().join("texpages/page-91-renamed.png");
+    h.get_by_label_contains(&format!("{}: copied there", page.display()));
+    assert!(!page.exists(), "nothing is copied before Export");
+    h.get_by_label("Export").click();
+    h.run();
+    h.run();
+    assert_eq!(
+        std::fs::read(&page).unwrap(),
+        std::fs::read(cube().with_file_name("texpages/page-90-fixture.png")).unwrap()
+    );
+    assert!(out.is_file());
+    let toasts = &h.state().state.toasts.items;
+    assert!(
+        toasts.iter().any(|t| t.text.contains("1 page copied")),
+        "{toasts:?}"
+    );
 }

@@ -15,6 +15,7 @@ use crate::app::dialogs::Dialogs;
 use crate::app::state::AppState;
 use crate::check::{CheckOptions, Checker, Level, report};
 use crate::export::pie::{self, CheckedPie, PieOptions, PieVersion, checked::what_to_do};
+use crate::export::pie_pack;
 use crate::files::{self, FileRef};
 use crate::model::Model;
 use eframe::egui;
@@ -31,6 +32,9 @@ pub struct PieSettings {
     pub page: String,
     /// Where to save.
     pub output: String,
+    /// Copy the pages the file names into `texpages/` beside it (as `vitrine convert
+    /// --pack`).
+    pub pack: bool,
 }
 
 /// An error finding and what to do about it.
@@ -53,6 +57,8 @@ pub struct Verdict {
     pub errors: Vec<Blocker>,
     /// The writer's warnings and the check's warnings and notes.
     pub warnings: Vec<String>,
+    /// The pages copied with the file, or already there.
+    pub copies: Vec<String>,
 }
 
 /// The check's state in the dialog.
@@ -130,13 +136,14 @@ pub fn options(s: &PieSettings) -> PieOptions {
     }
 }
 
-/// Writes `model` with `s` and checks the text; the checked text, or why not.
+/// Writes `model` with `s` and checks the text (the pages to pack counting as present);
+/// the checked text and the pages, or why not.
 fn write_and_check(
     model: &Model,
     source: &FileRef,
     s: &PieSettings,
     data_roots: Vec<FileRef>,
-) -> Result<CheckedPie, String> {
+) -> Result<(CheckedPie, pie_pack::Planned), String> {
     let page = s.page.trim();
     if page.contains(['/', '\\']) {
         return Err(format!("page {page:?}: a file name, without folders"));
@@ -152,17 +159,36 @@ fn write_and_check(
     let mut checker = Checker::new(files::disk(), options);
     let near = [source.clone(), files::parse(out)];
     let shown = out.display().to_string();
-    pie::write_checked(model, &self::options(s), &mut checker, &near, &shown, &[])
+    let written = pie::write(model, &self::options(s))?;
+    let planned = if s.pack {
+        let dir = pie_pack::texpages_for(out.parent().unwrap_or(Path::new(".")));
+        pie_pack::plan(model, &written, &dir, &Default::default())?
+    } else {
+        pie_pack::Planned::default()
+    };
+    let checked = pie::checked::check(written, &mut checker, &near, &shown, &planned.provided);
+    Ok((checked, planned))
 }
 
 /// The verdict on `checked`.
-fn verdict(checked: &CheckedPie) -> Verdict {
+fn verdict(checked: &CheckedPie, planned: &pie_pack::Planned) -> Verdict {
     let mut warnings = checked.written.warnings.clone();
+    let (copies, not_packed): (Vec<String>, Vec<String>) = planned
+        .lines
+        .iter()
+        .cloned()
+        .partition(|l| l.ends_with("left as it is"));
+    warnings.extend(not_packed);
+    let copies = planned
+        .new
+        .iter()
+        .map(|(p, _)| format!("{}: copied there", p.display()))
+        .chain(copies)
+        .collect();
     warnings.extend(checked.below_errors(Level::Note).map(report::human_line));
-    let parsed = pie::page_names(&checked.written.text);
     Verdict {
         levels: checked.written.levels,
-        pages: parsed,
+        pages: pie::page_names(&checked.written.text),
         errors: checked
             .errors()
             .map(|f| Blocker {
@@ -171,6 +197,7 @@ fn verdict(checked: &CheckedPie) -> Verdict {
             })
             .collect(),
         warnings,
+        copies,
     }
 }
 
@@ -181,33 +208,39 @@ pub fn check(
     s: &PieSettings,
     data_roots: Vec<FileRef>,
 ) -> Result<Verdict, String> {
-    write_and_check(model, source, s, data_roots).map(|c| verdict(&c))
+    write_and_check(model, source, s, data_roots).map(|(c, p)| verdict(&c, &p))
 }
 
-/// Checks `s` on `model` again and writes the file when no error stops it (a job); the
-/// toast's text.
+/// Checks `s` on `model` again and writes the file (and its pages) when no error stops
+/// it (a job); the toast's text.
 pub fn write(
     model: &Model,
     source: &FileRef,
     s: &PieSettings,
     data_roots: Vec<FileRef>,
 ) -> Result<String, String> {
-    let checked = write_and_check(model, source, s, data_roots)?;
+    let (checked, planned) = write_and_check(model, source, s, data_roots)?;
     if let Some(first) = checked.errors().next() {
         return Err(format!(
             "PIE not written, the game would not load it: {}",
             first.message
         ));
     }
+    let packed = pie_pack::write(&planned)?.len();
     let out = PathBuf::from(s.output.trim());
     files::atomic::write(&out, checked.written.text.as_bytes())
         .map_err(|e| format!("Cannot write {}: {e}", out.display()))?;
     let warnings = checked.written.warnings.len() + checked.below_errors(Level::Warning).count();
     Ok(format!(
-        "Wrote PIE {} to {} ({} levels{})",
+        "Wrote PIE {} to {} ({} levels{}{})",
         s.version.number(),
         out.display(),
         checked.written.levels,
+        match packed {
+            0 => String::new(),
+            1 => ", 1 page copied".into(),
+            n => format!(", {n} pages copied"),
+        },
         match warnings {
             0 => String::new(),
             1 => ", 1 warning".into(),
@@ -227,10 +260,13 @@ fn start_check(state: &mut AppState) {
     d.preview = Preview::Checking;
     let (model, source, s) = (doc.model.clone(), doc.path.clone(), d.settings.clone());
     let roots = state.settings.load_options().data_roots;
-    state.work.pie.start(format!("Checking {}", doc.stem()), move |_| {
-        let verdict = check(&model, &source, &s, roots);
-        PieDone::Checked(s, verdict)
-    });
+    state
+        .work
+        .pie
+        .start(format!("Checking {}", doc.stem()), move |_| {
+            let verdict = check(&model, &source, &s, roots);
+            PieDone::Checked(s, verdict)
+        });
 }
 
 /// The settings a new dialog starts with for the open document.
@@ -250,6 +286,8 @@ fn initial(state: &AppState) -> Option<PieDialog> {
             .join(default_file_name(&doc.stem(), &doc.model))
             .display()
             .to_string(),
+        // A PIE's pages are the game's already; another format's come with it.
+        pack: doc.model.format != crate::model::Format::Pie,
     };
     Some(PieDialog {
         settings,
@@ -334,9 +372,12 @@ pub fn apply(state: &mut AppState, c: PieCommand) -> Option<Effect> {
             d.preview = Preview::Writing;
             let (model, source, s) = (doc.model.clone(), doc.path.clone(), d.settings.clone());
             let roots = state.settings.load_options().data_roots;
-            state.work.pie.start(format!("Writing {}", s.output), move |_| {
-                PieDone::Written(write(&model, &source, &s, roots))
-            });
+            state
+                .work
+                .pie
+                .start(format!("Writing {}", s.output), move |_| {
+                    PieDone::Written(write(&model, &source, &s, roots))
+                });
             None
         }
     }
@@ -405,7 +446,7 @@ pub fn window_ui(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> {
             ui.label(format!(
                 "{} ({}) as a Warzone 2100 PIE",
                 doc.file_name(),
-                crate::app::gallery::format_label(doc.model.format)
+                doc.model.format.label()
             ));
             if let Some(why) = &d.refused {
                 ui.add(egui::Label::new(why.as_str()).wrap());
@@ -497,6 +538,15 @@ fn settings_ui(ui: &mut egui::Ui, s: &mut PieSettings, model: &Model, out: &mut 
                 }
             });
             ui.end_row();
+            ui.label("");
+            ui.checkbox(&mut s.pack, "Copy the pages into texpages/")
+                .on_hover_text(
+                    "Write the pages the file names (base colour, team-colour mask, normal \
+                     and specular maps) as PNG into the nearest texpages/ folder of the \
+                     output's folder or its parents, else a new one beside it; a different \
+                     page already there is never replaced",
+                );
+            ui.end_row();
         });
 }
 
@@ -543,6 +593,9 @@ fn verdict_ui(ui: &mut egui::Ui, preview: &Preview) -> bool {
                     }
                     for w in &v.warnings {
                         ui.colored_label(warn, w);
+                    }
+                    for c in &v.copies {
+                        ui.label(c);
                     }
                 });
             if v.errors.is_empty() {

@@ -36,10 +36,7 @@ impl CheckedPie {
     }
 }
 
-/// Writes `model` as PIE and checks the text as the file `shown`; texture pages are looked
-/// up from each file of `near` (the input's place and the output's), then the checker's
-/// data roots. Pages in `provided` (lower-case file names) count as present: they are
-/// written beside the output with it (`vitrine convert --pack`).
+/// Writes `model` as PIE and checks the text as [`check`] does.
 ///
 /// # Errors
 /// The writer cannot write the model (no mesh, a bad scale).
@@ -49,15 +46,27 @@ pub fn write_checked(
     checker: &mut Checker,
     near: &[FileRef],
     shown: &str,
-    provided: &[String],
 ) -> Result<CheckedPie, String> {
-    let written = write(model, options)?;
+    Ok(check(write(model, options)?, checker, near, shown, &[]))
+}
+
+/// Checks the writer's text as the file `shown`; texture pages are looked up from each
+/// file of `near` (the input's place and the output's), then the checker's data roots.
+/// Pages in `provided` (lower-case file names) count as present: they are written beside
+/// the output with it (`vitrine convert --pack`).
+pub fn check(
+    written: Written,
+    checker: &mut Checker,
+    near: &[FileRef],
+    shown: &str,
+    provided: &[String],
+) -> CheckedPie {
     let checked = checker.check_bytes(Format::Pie, written.text.as_bytes(), shown, near);
     let mut findings = checked.findings;
     if let Some(parsed) = &checked.model {
         findings.retain(|f| !is_provided(f, parsed, provided));
     }
-    Ok(CheckedPie { written, findings })
+    CheckedPie { written, findings }
 }
 
 /// A "page not found" finding for a page that is written with the model.
