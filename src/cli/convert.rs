@@ -41,9 +41,10 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "PAGE")]
     pub texture: Option<String>,
     /// Copy the pages the model uses (base colour, team-colour mask, normal and specular
-    /// maps) as PNG into texpages/ under the names the PIE gives them: the nearest
-    /// texpages/ of the output's folder or its ancestors, else a new one beside it. A page
-    /// already there with other pixels is never replaced: the model is not written.
+    /// maps) as PNG into texpages/ under the names the PIE gives them: the first
+    /// texpages/ up the output's path, or the mod's root one above components/, structs/…
+    /// (where the game reads pages), else a new one beside it. A page already there with
+    /// other bytes is never replaced: the model is not written.
     #[arg(long)]
     pub pack: bool,
     /// Print the findings and warnings; write nothing.

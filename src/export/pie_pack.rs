@@ -1,9 +1,8 @@
-//! `vitrine convert --pack` and File ▸ Export PIE…'s *Copy the pages*: the pages a converted model makes the game load, written as
-//! PNG into the `texpages/` folder the game reads them from — the nearest `texpages/` of
-//! the output's folder or its ancestors (a mod's own), else a new `texpages/` beside the
-//! output. Nothing is replaced: a page already there with the same bytes is left as it
-//! is, one with other bytes stops the model (its PIE is not written either), so a
-//! modder's page is never clobbered silently.
+//! `vitrine convert --pack` and File ▸ Export PIE…'s *Copy the pages*: the pages a
+//! converted model makes the game load, written as PNG into the `texpages/` folder the
+//! game reads them from ([`texpages_for`]). Nothing is replaced: a page already there
+//! with the same bytes is left as it is, one with other bytes stops the model (its PIE is
+//! not written either), so a modder's page is never clobbered silently.
 
 use crate::export::pie::{Written, pack};
 use crate::files::{self, atomic};
@@ -12,13 +11,28 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// Where `--pack` writes the pages of a PIE written under `folder`.
+/// The game's folders of models: a mod's root holds them beside its `texpages/`.
+const MODEL_FOLDERS: &[&str] = &["components", "structs", "features", "effects", "misc"];
+
+/// Where `--pack` writes the pages of a PIE written under `folder`: walking up from it,
+/// the first `texpages/` there is, or the mod's root `texpages/` once a folder of the
+/// game's models (`components/`, `structs/`, …) is passed — the game reads pages from the
+/// root's `texpages/` only; else a new `texpages/` in `folder`.
 pub fn texpages_for(folder: &Path) -> PathBuf {
-    let existing = folder
-        .ancestors()
-        .map(|a| a.join("texpages"))
-        .find(|t| t.is_dir());
-    existing.unwrap_or_else(|| folder.join("texpages"))
+    for dir in folder.ancestors() {
+        let pages = dir.join("texpages");
+        if pages.is_dir() {
+            return pages;
+        }
+        let is_model_folder = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| MODEL_FOLDERS.contains(&n.to_ascii_lowercase().as_str()));
+        if is_model_folder && let Some(root) = dir.parent() {
+            return root.join("texpages");
+        }
+    }
+    folder.join("texpages")
 }
 
 /// The pages of one model, checked against the folder and this run's other pages.

@@ -62,6 +62,11 @@ const CASES: &[(&str, &str, Location)] = &[
     ("texture-missing", "pie/texture-missing", Location::Line(3)),
     ("texture-name", "pie/texture-name", Location::Line(3)),
     (
+        "texture-page-number",
+        "pie/texture-page-number",
+        Location::Line(3),
+    ),
+    (
         "texture-page-prefix",
         "pie/texture-page-prefix",
         Location::Line(3),

@@ -1,6 +1,6 @@
 //! `vitrine convert --pack`: the pages the written PIE makes the game load land in the
-//! `texpages/` the game reads (the nearest of the output's folder and its ancestors,
-//! else a new one beside it) as PNG under the PIE's page names; a page already there
+//! `texpages/` the game reads (an existing one up the output's path, or the mod's root
+//! above `components/`, `structs/`…, else a new one beside it) as PNG under the PIE's page names; a page already there
 //! with other bytes is never replaced and the model is not written; the check sees the
 //! packed pages as present.
 
@@ -28,13 +28,14 @@ fn os(p: &Path) -> &std::ffi::OsStr {
 /// copied byte for byte; a second run leaves them; a different page of that name stops
 /// the model.
 #[test]
-fn pages_are_copied_beside_the_output_and_never_replaced() {
+fn pages_go_to_the_mods_texpages_and_are_never_replaced() {
     let tmp = common::temp_dir("pie-pack");
     let out = tmp.path().join("mod/components/weapons/tc.pie");
     let src = fixture("tcmask_derived.pie");
     let (code, err) = convert(&[os(&src), "-o".as_ref(), os(&out), "--pack".as_ref()]);
     assert_eq!(code, Some(0), "{err}");
-    let pages = out.parent().unwrap().join("texpages");
+    // The mod's root, above components/: where the game reads pages.
+    let pages = tmp.path().join("mod/texpages");
     for page in ["page-90-fixture.png", "page-90_tcmask.png"] {
         assert_eq!(
             std::fs::read(pages.join(page)).unwrap(),
@@ -69,14 +70,14 @@ fn pages_are_copied_beside_the_output_and_never_replaced() {
     assert!(!other.exists(), "the model is not written either");
 }
 
-/// A mod's own `texpages/` higher up is where the pages go; a renamed page (`--texture`)
-/// is packed under the new name and its derived mask follows.
+/// An existing `texpages/` up the output's path is where the pages go; a renamed page
+/// (`--texture`) is packed under the new name and its derived mask follows.
 #[test]
-fn the_mods_texpages_is_used_and_renamed_pages_follow() {
+fn an_existing_texpages_is_used_and_renamed_pages_follow() {
     let tmp = common::temp_dir("pie-pack-mod");
     let root = tmp.path().join("mymod");
     std::fs::create_dir_all(root.join("texpages")).unwrap();
-    let out = root.join("components/weapons/tc.pie");
+    let out = root.join("models/weapons/tc.pie");
     let (code, err) = convert(&[
         os(&fixture("tcmask_derived.pie")),
         "-o".as_ref(),

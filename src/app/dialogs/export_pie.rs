@@ -542,9 +542,10 @@ fn settings_ui(ui: &mut egui::Ui, s: &mut PieSettings, model: &Model, out: &mut 
             ui.checkbox(&mut s.pack, "Copy the pages into texpages/")
                 .on_hover_text(
                     "Write the pages the file names (base colour, team-colour mask, normal \
-                     and specular maps) as PNG into the nearest texpages/ folder of the \
-                     output's folder or its parents, else a new one beside it; a different \
-                     page already there is never replaced",
+                     and specular maps) as PNG where the game reads them: the first \
+                     texpages/ up the output's path, or the mod's root one above \
+                     components/, structs/…, else a new one beside it; a different page \
+                     already there is never replaced",
                 );
             ui.end_row();
         });

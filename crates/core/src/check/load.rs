@@ -118,6 +118,20 @@ impl Checker {
             let Some(page) = find_texture(&mut self.lookup, dirs, t) else {
                 continue;
             };
+            if !same_page(&t.name, &page.file_name()) {
+                out.push(Finding::new(
+                    "pie/texture-page-number",
+                    shown,
+                    model.source.texture_location(&t.name),
+                    Element::Texture { texture: i },
+                    format!(
+                        "texture page \"{}\" is not in texpages/; only {} has its number, which \
+                         the game uses only if it is already loaded",
+                        t.name,
+                        page.file_name()
+                    ),
+                ));
+            }
             let files = self.lookup.files();
             let verdict = self
                 .pages
@@ -294,6 +308,21 @@ fn decodable(files: &Files, page: &FileRef) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Whether the page file `found` is the page `name` asks for (any case; a `.pcx` name
+/// as its `.png`), not one found by its `page-NN` number only.
+fn same_page(name: &str, found: &str) -> bool {
+    let bare = name
+        .rsplit(['\\', '/'])
+        .next()
+        .unwrap_or(name)
+        .to_lowercase();
+    let found = found.to_lowercase();
+    found == bare
+        || bare
+            .strip_suffix(".pcx")
+            .is_some_and(|s| found == format!("{s}.png"))
 }
 
 /// `page-12` of `page-12-anything.png`.
