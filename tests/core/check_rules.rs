@@ -393,3 +393,53 @@ fn pmf_rules_on_the_synthetic_bad_files() {
         }
     }
 }
+
+/// A PNG declaring `w`×`h` RGBA pixels, with a few bytes of them (the header reads).
+fn png_header(w: u32, h: u32) -> Vec<u8> {
+    let chunk = |kind: &[u8], data: &[u8]| {
+        let body = [kind, data].concat();
+        let mut c = (data.len() as u32).to_be_bytes().to_vec();
+        c.extend(&body);
+        c.extend(crc32fast::hash(&body).to_be_bytes());
+        c
+    };
+    let mut ihdr = w.to_be_bytes().to_vec();
+    ihdr.extend(h.to_be_bytes());
+    ihdr.extend([8, 6, 0, 0, 0]);
+    let mut idat = vec![0x78, 0x01, 0x00, 0x00, 0x40, 0xff, 0xbf];
+    idat.extend(std::iter::repeat_n(0u8, 0x400));
+    [
+        b"\x89PNG\r\n\x1a\n".to_vec(),
+        chunk(b"IHDR", &ihdr),
+        chunk(b"IDAT", &idat),
+        chunk(b"IEND", &[]),
+    ]
+    .concat()
+}
+
+/// One size limit for a page: `check` calls undecodable exactly what the viewer refuses
+/// to decode — a side past 16384, or within it but past 512 MiB as RGBA (12000²).
+#[test]
+fn check_and_the_viewer_share_the_page_size_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("texpages")).unwrap();
+    for (w, h, refused) in [(20000, 16, true), (12000, 12000, true), (8192, 8192, false)] {
+        let page = format!("page-9{w}-big.png");
+        let bytes = png_header(w, h);
+        std::fs::write(dir.path().join("texpages").join(&page), &bytes).unwrap();
+        let pie = dir.path().join(format!("big{w}.pie"));
+        let text = std::fs::read_to_string(fixture("clean")).unwrap();
+        std::fs::write(&pie, text.replace("page-7-test.png", &page)).unwrap();
+        let flagged = check(&pie)
+            .iter()
+            .any(|f| f.rule == "pie/texture-undecodable");
+        let viewer = vitrine::formats::texture::decode_bytes(&bytes, &page);
+        // Refused for its size (not for the pixels missing after the header).
+        let too_big = viewer
+            .as_ref()
+            .err()
+            .is_some_and(|e| e.contains("texels") || e.contains("exceeds limit"));
+        assert_eq!(flagged, refused, "{w}×{h}: check {:?}", check(&pie));
+        assert_eq!(too_big, refused, "{w}×{h}: viewer {viewer:?}");
+    }
+}

@@ -118,7 +118,8 @@ impl Checker {
             let Some(page) = find_texture(&mut self.lookup, dirs, t) else {
                 continue;
             };
-            if !same_page(&t.name, &page.file_name()) {
+            // The game-as-judge evidence is for the arizona page (tileset 0).
+            if t.tileset.unwrap_or(0) == 0 && !same_page(&t.name, &page.file_name()) {
                 out.push(Finding::new(
                     "pie/texture-page-number",
                     shown,
@@ -292,22 +293,20 @@ fn find_texture(lookup: &mut Lookup, dirs: &[FileRef], t: &TextureRef) -> Option
     })
 }
 
-/// Whether the game can decode `page`: a readable image header within the decode
-/// limits (`formats::texture`: 16384 pixels a side). The pixels are not decoded (that
-/// would cost a full decode of every page per check run).
+/// Whether the game can decode `page`: a readable image header within the limits the
+/// viewer decodes with (`formats::texture::check_size`: 16384 pixels a side and 512 MiB
+/// as RGBA — one limit, so `check` and the view never disagree about a page). The pixels
+/// are not decoded (that would cost a full decode of every page per check run).
 fn decodable(files: &Files, page: &FileRef) -> Result<(), String> {
-    use crate::formats::texture::MAX_TEXTURE_SIDE;
     let bytes = files.read(page).map_err(|e| e.to_string())?;
     if page.file_name().to_ascii_lowercase().ends_with(".pcx") {
         return Ok(());
     }
     let (w, h) = crate::formats::texture::header_dimensions(&bytes)?;
-    if w > MAX_TEXTURE_SIDE || h > MAX_TEXTURE_SIDE || w == 0 || h == 0 {
-        return Err(format!(
-            "it declares {w}×{h} pixels (at most {MAX_TEXTURE_SIDE} a side can be loaded)"
-        ));
+    if w == 0 || h == 0 {
+        return Err(format!("it declares {w}×{h} pixels"));
     }
-    Ok(())
+    crate::formats::texture::check_size(w, h).map_err(|e| format!("it declares {e}"))
 }
 
 /// Whether the page file `found` is the page `name` asks for (any case; a `.pcx` name
