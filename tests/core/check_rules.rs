@@ -443,3 +443,18 @@ fn check_and_the_viewer_share_the_page_size_limit() {
         assert_eq!(too_big, refused, "{w}×{h}: viewer {viewer:?}");
     }
 }
+
+/// A page that is there by its exact name is that page, even when another page of the
+/// same number sorts first in the folder (`page-90-fixture-urban.png` beside
+/// `page-90-fixture.png`): no `pie/texture-page-number`.
+#[test]
+fn an_exact_page_wins_over_one_of_the_same_number() {
+    let cube = common::fixtures().join("pie/cube.pie");
+    let findings = check(&cube);
+    assert!(
+        findings
+            .iter()
+            .all(|f| f.rule != "pie/texture-page-number"),
+        "{findings:#?}"
+    );
+}

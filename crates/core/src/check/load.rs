@@ -278,17 +278,24 @@ fn find_texture(lookup: &mut Lookup, dirs: &[FileRef], t: &TextureRef) -> Option
     let prefix = (t.role == TextureRole::Base)
         .then(|| page_number(&bare))
         .flatten();
-    dirs.iter().find_map(|d| {
+    // The exact name in any folder first (the game looks it up through every data root),
+    // then a page of the same number.
+    let exact = dirs.iter().find_map(|d| {
         lookup.listing(d).iter().find_map(|(n, f, k)| {
-            let hit = *k == EntryKind::File
-                && (*n == bare
-                    || *n == png
-                    || prefix.as_deref().is_some_and(|p| {
-                        n.ends_with(".png")
-                            && n.strip_prefix(p)
-                                .is_some_and(|r| r.starts_with('-') || r == ".png")
-                    }));
+            let hit = *k == EntryKind::File && (*n == bare || *n == png);
             hit.then(|| f.clone())
+        })
+    });
+    exact.or_else(|| {
+        let p = prefix?;
+        dirs.iter().find_map(|d| {
+            lookup.listing(d).iter().find_map(|(n, f, k)| {
+                let hit = *k == EntryKind::File
+                    && n.ends_with(".png")
+                    && n.strip_prefix(p.as_str())
+                        .is_some_and(|r| r.starts_with('-') || r == ".png");
+                hit.then(|| f.clone())
+            })
         })
     })
 }
