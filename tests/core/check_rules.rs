@@ -452,9 +452,7 @@ fn an_exact_page_wins_over_one_of_the_same_number() {
     let cube = common::fixtures().join("pie/cube.pie");
     let findings = check(&cube);
     assert!(
-        findings
-            .iter()
-            .all(|f| f.rule != "pie/texture-page-number"),
+        findings.iter().all(|f| f.rule != "pie/texture-page-number"),
         "{findings:#?}"
     );
 }
