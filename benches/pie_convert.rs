@@ -5,6 +5,9 @@
 //! disk, page headers read once per run of the checker), and write the file through
 //! `files::atomic` (no fsync per file, as a batch does) into a temporary folder.
 //! Throughput is models per second. `vitrine convert` runs this on one thread per core.
+//! `gltf_to_pie4`: the same models exported as `.glb` first (not timed; pages packed
+//! inside), then each loaded from its file (`formats::load_path`: the glTF loader, pages
+//! resolved as embedded images) and written, checked and saved as above.
 //!
 //! Run: `cargo bench --no-default-features --bench pie_convert` (no renderer needed).
 
@@ -80,6 +83,42 @@ fn convert(c: &mut Criterion) {
                     checker.check_bytes(Format::Pie, written.text.as_bytes(), &shown, &near);
                 assert!(checked.model.is_some(), "{rel}");
                 atomic::write_unsynced(&target, written.text.as_bytes()).unwrap();
+            }
+        });
+    });
+    let gltf = tempfile::tempdir().unwrap();
+    let mut cache = vitrine::export::gltf::ImageCache::new(vitrine::files::disk());
+    let exported: Vec<(PathBuf, String)> = models
+        .iter()
+        .map(|(file, rel, _)| {
+            let model = formats::load(file, &LoadOptions::default()).unwrap();
+            let options = vitrine::export::gltf::ExportOptions::default();
+            let doc = vitrine::export::gltf::export(&model, &options, &mut cache).unwrap();
+            let path = gltf.path().join(rel).with_extension("glb");
+            vitrine::export::gltf::writer::write(doc, &path).unwrap();
+            (path, rel.clone())
+        })
+        .collect();
+    group.bench_function("gltf_to_pie4", |b| {
+        b.iter(|| {
+            let mut checker = Checker::new(
+                vitrine::files::disk(),
+                CheckOptions {
+                    data_roots: roots.clone(),
+                    allow: Vec::new(),
+                },
+            );
+            for (path, rel) in &exported {
+                let model = formats::load_path(path, &LoadOptions::default()).unwrap();
+                let target = out.path().join("gltf").join(rel);
+                let shown = target.display().to_string();
+                let near = [vitrine::files::parse(path), vitrine::files::parse(&target)];
+                let checked =
+                    pie::write_checked(&model, &options, &mut checker, &near, &shown).unwrap();
+                // As `vitrine convert`: a model the check stops is not written.
+                if !checked.blocked() {
+                    atomic::write_unsynced(&target, checked.written.text.as_bytes()).unwrap();
+                }
             }
         });
     });

@@ -37,6 +37,8 @@ case "$target" in
       { part 2 "$p/kuma_motion.apet"; } > "$extra/kuma_apet_alone"
     fi ;;
   archive) max=262144 ;;
+  gltf) max=1048576; link "$shared"/blender/*.glb ;;
+  obj) max=65536; link "$shared"/blender/*.obj ;;
   check)
     # One byte picking the format (0 PIE, 1 PMF, 2 PET, 3 TPM; see
     # vitrine::check::fuzzing::format_of) before the file.
@@ -48,7 +50,7 @@ case "$target" in
       for f in "$shared/synthetic/${k#*:}"/*."${k#*:}"; do
         [ -f "$f" ] && { printf "\\x0${k%%:*}"; cat "$f"; } > "$extra/${k#*:}-${f##*/}"; done
     done ;;
-  *) echo "unknown target $target (pie pmf pet pet_group tpm archive check)" >&2; exit 2 ;;
+  *) echo "unknown target $target (pie pmf pet pet_group tpm archive gltf obj check)" >&2; exit 2 ;;
 esac
 mkdir -p "corpus/$target"
 cargo +nightly fuzz run "${fuzz_opts[@]}" "$target" "corpus/$target" "seeds/$target" "$extra" \

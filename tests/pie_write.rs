@@ -369,7 +369,11 @@ fn the_game_loads_every_written_model() {
     );
 }
 
+#[path = "pie_write/blender.rs"]
+mod blender;
 #[path = "pie_write/game.rs"]
 mod game;
 #[path = "pie_write/mutations.rs"]
 mod mutations;
+#[path = "pie_write/pack.rs"]
+mod pack;

@@ -12,9 +12,9 @@
 
 use crate::check::{CheckOptions, Checker, Level, report};
 use crate::export::pie::{self, PieOptions, PieVersion};
+use crate::export::pie_pack;
 use crate::files::{self, FileRef, atomic};
 use crate::formats::{self, LoadOptions, resolve::Resolver};
-use crate::model::Format;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -40,6 +40,13 @@ pub struct ConvertArgs {
     /// follows), e.g. page-11-player-buildings.png.
     #[arg(long, value_name = "PAGE")]
     pub texture: Option<String>,
+    /// Copy the pages the model uses (base colour, team-colour mask, normal and specular
+    /// maps) as PNG into texpages/ under the names the PIE gives them: the first
+    /// texpages/ up the output's path, or the mod's root one above components/, structs/…
+    /// (where the game reads pages), else a new one beside it. A page already there with
+    /// other bytes is never replaced: the model is not written.
+    #[arg(long)]
+    pub pack: bool,
     /// Print the findings and warnings; write nothing.
     #[arg(long = "dry-run")]
     pub dry_run: bool,
@@ -84,24 +91,37 @@ pub enum Mode {
     DryRun,
 }
 
-/// Loads `file`, writes it as PIE, checks the text and writes it to `out`.
+/// `--pack`: the `texpages/` folder the pages go to, and the pages this run wrote.
+pub type Pack<'a> = Option<(&'a Path, &'a pie_pack::Claimed)>;
+
+/// Loads `file`, writes it as PIE, checks the text and writes it to `out` (with its
+/// pages under `pack`'s folder).
 ///
 /// # Errors
 /// The model does not load, the writer cannot write it, a check rule at error level
-/// refuses the text, or the file cannot be written.
+/// refuses the text, a page to pack is there with other bytes, or a file cannot be
+/// written.
 pub fn convert_file(
     (resolver, checker): (&mut Resolver, &mut Checker),
     file: &FileRef,
-    out: &Path,
+    (out, pack): (&Path, Pack<'_>),
     load_options: &LoadOptions,
     options: &PieOptions,
     mode: Mode,
 ) -> Result<Converted, String> {
     let model = formats::load_with(resolver, file, load_options).map_err(|e| e.to_string())?;
-    let written = pie::write(&model, options).map_err(|e| format!("{file}: {e}"))?;
     let shown = out.display().to_string();
     let near = [file.clone(), files::parse(out)];
-    let checked = checker.check_bytes(Format::Pie, written.text.as_bytes(), &shown, &near);
+    let written = pie::write(&model, options).map_err(|e| format!("{file}: {e}"))?;
+    let planned = match pack {
+        Some((dir, claimed)) => {
+            pie_pack::plan(crate::files::disk(), &model, &written, dir, claimed)
+                .map_err(|e| format!("{file}: {e}"))?
+        }
+        None => pie_pack::Planned::default(),
+    };
+    let checked = pie::checked::check(written, checker, &near, &shown, &planned.provided);
+    let written = &checked.written;
     let mut result = Converted {
         levels: written.levels,
         ..Converted::default()
@@ -112,29 +132,27 @@ pub fn convert_file(
             .iter()
             .map(|w| format!("{}: warning: {w}", file.file_name())),
     );
-    let errors: Vec<_> = checked
-        .findings
-        .iter()
-        .filter(|f| f.level == Level::Error)
-        .collect();
     let shown_level = if mode == Mode::DryRun {
         Level::Note
     } else {
         Level::Warning
     };
-    result.lines.extend(
-        checked
-            .findings
-            .iter()
-            .filter(|f| f.level >= shown_level && f.level < Level::Error)
-            .map(report::human_line),
-    );
-    if !errors.is_empty() {
-        let lines: Vec<String> = errors.iter().map(|f| report::human_line(f)).collect();
+    result
+        .lines
+        .extend(checked.below_errors(shown_level).map(report::human_line));
+    if checked.blocked() {
+        let lines: Vec<String> = checked.errors().map(report::human_line).collect();
         return Err(format!(
             "not written, the game would not load it:\n    {}",
             lines.join("\n    ")
         ));
+    }
+    result.lines.extend(planned.lines.iter().cloned());
+    if mode != Mode::DryRun {
+        result.lines.extend(pie_pack::write(
+            &*crate::desktop::window::DesktopHost::new(None),
+            &planned,
+        )?);
     }
     match mode {
         Mode::DryRun => {}
@@ -197,11 +215,15 @@ pub fn run(args: &ConvertArgs) -> i32 {
         Mode::Synced
     };
     let mut checker = Checker::new(files::disk(), check_options(&load_options));
+    let claimed = pie_pack::Claimed::default();
+    let pages =
+        pie_pack::texpages_for(crate::files::disk(), out.parent().unwrap_or(Path::new(".")));
+    let pack = args.pack.then_some((pages.as_path(), &claimed));
     let result = super::catch_per_file(&input, || {
         convert_file(
             (&mut Resolver::new(files::disk()), &mut checker),
             &input,
-            &out,
+            (&out, pack),
             &load_options,
             &options,
             mode,
@@ -268,6 +290,9 @@ fn run_batch(args: &ConvertArgs, options: &PieOptions, load_options: &LoadOption
     };
     let start = std::time::Instant::now();
     let next = AtomicUsize::new(0);
+    let claimed = pie_pack::Claimed::default();
+    let pages = pie_pack::texpages_for(crate::files::disk(), &args.output);
+    let pack = args.pack.then_some((pages.as_path(), &claimed));
     let mut results: Vec<Option<Result<Converted, String>>> = Vec::new();
     results.resize_with(total, || None);
     let threads = std::thread::available_parallelism()
@@ -288,7 +313,7 @@ fn run_batch(args: &ConvertArgs, options: &PieOptions, load_options: &LoadOption
                     };
                     let result = super::catch_per_file(file, || {
                         let state = (&mut resolver, &mut checker);
-                        convert_file(state, file, out, load_options, options, mode)
+                        convert_file(state, file, (out, pack), load_options, options, mode)
                     });
                     if tx.send((i, result)).is_err() {
                         break;

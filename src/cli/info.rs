@@ -161,10 +161,9 @@ pub fn text_summary(model: &Model, path: &Path) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{}: {} version {} ({})",
+        "{}: {} ({})",
         path.display(),
-        model.format.name().to_uppercase(),
-        model.version,
+        model.format.with_version(&model.version),
         model.axes.name
     );
     for p in &model.properties {

@@ -38,7 +38,7 @@ pub mod exit {
 }
 
 const AFTER_HELP: &str = "\
-Inputs: a model file (.pie .pmf .pet .apet .bpet .mpet .tpm), a folder (searched
+Inputs: a model file (.pie .pmf .pet .apet .bpet .mpet .tpm .glb .gltf .obj), a folder (searched
 recursively; links to folders are not followed), an archive (.wz, .zip), or one entry
 inside an archive written as ARCHIVE!/PATH, e.g. 'mods/tanks.wz!/components/bodies/body.pie'
 (quote it: '!' is special in some shells).
@@ -100,8 +100,9 @@ pub enum Command {
     /// Warzone 2100 PIE 3 or 4, checked with the `vitrine check` rules before writing.
     Convert(convert::ConvertArgs),
     /// Add Vitrine to the desktop's applications and make it the program for .pie, .pmf,
-    /// .pet/.apet/.bpet/.mpet and .tpm files (Linux and other freedesktop.org desktops;
-    /// writes under ~/.local/share). --uninstall removes it again.
+    /// .pet/.apet/.bpet/.mpet and .tpm files, and one offered for .glb/.gltf/.obj (Linux
+    /// and other freedesktop.org desktops; writes under ~/.local/share). --uninstall
+    /// removes it again.
     InstallDesktop(desktop::DesktopArgs),
     /// Print shell completions (bash, zsh, fish, powershell, elvish) to standard output.
     Completions {

@@ -1,7 +1,10 @@
 //! Desktop integration for Linux and the other freedesktop.org desktops: the launcher
 //! (`applications/vitrine.desktop`), the model MIME types (`mime/packages/vitrine.xml`,
 //! so file managers know `.pie`, `.pmf`, `.pet`/`.apet`/`.bpet`/`.mpet` and `.tpm` and
-//! offer Vitrine for them) and the icon (`icons/hicolor/256x256/apps/vitrine.png`), all
+//! offer Vitrine for them; `.glb`, `.gltf` and `.obj` are shared-mime-info's own
+//! `model/gltf-binary`, `model/gltf+json` and `model/obj`, which the launcher lists so
+//! that Vitrine is offered for them too — beside Blender or whatever opens them now:
+//! nothing here sets a default) and the icon (`icons/hicolor/256x256/apps/vitrine.png`), all
 //! under the user's data folder (`$XDG_DATA_HOME`, else `~/.local/share`, from the
 //! `directories` crate). `vitrine install-desktop` writes them (through
 //! [`crate::files::atomic`]) and `--uninstall` removes them; packagers can ship
@@ -93,6 +96,10 @@ pub fn uninstall(data: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(removed)
 }
 
+/// The standard MIME types (shared-mime-info defines them) the launcher lists so that
+/// Vitrine is offered for glTF and OBJ files; the package does not define them again.
+pub const STANDARD_TYPES: [&str; 3] = ["model/gltf-binary", "model/gltf+json", "model/obj"];
+
 /// The MIME types the launcher declares.
 pub fn mime_types() -> Vec<&'static str> {
     DESKTOP_ENTRY
@@ -117,12 +124,15 @@ mod tests {
     #[test]
     fn every_model_extension_has_a_mime_type_the_launcher_declares() {
         let types = mime_types();
-        assert_eq!(types.len(), 4, "{types:?}");
+        assert_eq!(types.len(), 7, "{types:?}");
         for t in &types {
-            assert!(
-                MIME_PACKAGE.contains(&format!("<mime-type type=\"{t}\">")),
-                "{t} not defined in the MIME package"
-            );
+            let defined = MIME_PACKAGE.contains(&format!("<mime-type type=\"{t}\">"));
+            // Vitrine's own formats are defined by its package; glTF and OBJ are the
+            // standard types, never redefined (that would take them over).
+            assert_eq!(defined, !STANDARD_TYPES.contains(t), "{t}");
+        }
+        for t in STANDARD_TYPES {
+            assert!(types.contains(&t), "{t} not listed");
         }
         let globs: Vec<&str> = MIME_PACKAGE
             .split("<glob pattern=\"*.")

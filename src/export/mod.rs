@@ -8,4 +8,6 @@
 pub use vitrine_app::export::animation;
 pub mod gltf;
 pub mod obj;
+#[cfg(feature = "gui")]
+pub use vitrine_app::export::pie_pack;
 pub use vitrine_core::export::pie;

@@ -172,6 +172,18 @@ pub fn write_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// Writes `bytes` to `path` only if no file is there: the rename refuses to replace one
+/// (an `AlreadyExists` error), even one another process created meanwhile.
+pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut f = AtomicFile::create(path)?;
+    f.write_all(bytes).map_err(|e| with_path(e, path))?;
+    f.finish()?;
+    f.tmp
+        .persist_noclobber(path)
+        .map_err(|e| with_path(e.error, path))?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

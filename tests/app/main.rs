@@ -21,6 +21,7 @@ mod device_faults;
 mod display;
 mod export_app;
 mod export_dialog;
+mod export_pie_dialog;
 mod gallery_archives;
 mod gallery_ui;
 mod help_window;

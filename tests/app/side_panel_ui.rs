@@ -89,3 +89,29 @@ fn sections_remember_being_closed_and_the_tileset_is_saved() {
     assert!(h.query_by_label_contains("level 2 [Level]").is_none());
     assert_eq!(h.state().load_options().tileset, Tileset::Urban);
 }
+
+/// The format line names glTF and OBJ as people write them (not `GLTF`), and a format
+/// without versions gets none.
+#[test]
+fn the_format_line_says_gltf_and_obj() {
+    let dir = app_support::temp_dir("side-panel-format");
+    let obj = dir.path().join("tri.obj");
+    std::fs::write(&obj, "o level_1\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    let mut h = app_support::harness(
+        AppState::new(
+            Settings::default(),
+            vitrine::desktop::window::DesktopHost::new(None),
+        ),
+        1000.0,
+    );
+    h.run_steps(8);
+    open(&mut h, &obj);
+    h.get_by_label_contains("OBJ · file axes");
+    assert!(h.query_by_label_contains("version -").is_none());
+    open(&mut h, &common::fixtures().join("pie/cube.pie"));
+    h.get_by_label_contains("PIE version 3 · file axes");
+    assert_eq!(
+        vitrine::model::Format::Gltf.with_version("2.0"),
+        "glTF version 2.0"
+    );
+}

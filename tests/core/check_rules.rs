@@ -62,6 +62,11 @@ const CASES: &[(&str, &str, Location)] = &[
     ("texture-missing", "pie/texture-missing", Location::Line(3)),
     ("texture-name", "pie/texture-name", Location::Line(3)),
     (
+        "texture-page-number",
+        "pie/texture-page-number",
+        Location::Line(3),
+    ),
+    (
         "texture-page-prefix",
         "pie/texture-page-prefix",
         Location::Line(3),
@@ -387,4 +392,67 @@ fn pmf_rules_on_the_synthetic_bad_files() {
             );
         }
     }
+}
+
+/// A PNG declaring `w`×`h` RGBA pixels, with a few bytes of them (the header reads).
+fn png_header(w: u32, h: u32) -> Vec<u8> {
+    let chunk = |kind: &[u8], data: &[u8]| {
+        let body = [kind, data].concat();
+        let mut c = (data.len() as u32).to_be_bytes().to_vec();
+        c.extend(&body);
+        c.extend(crc32fast::hash(&body).to_be_bytes());
+        c
+    };
+    let mut ihdr = w.to_be_bytes().to_vec();
+    ihdr.extend(h.to_be_bytes());
+    ihdr.extend([8, 6, 0, 0, 0]);
+    let mut idat = vec![0x78, 0x01, 0x00, 0x00, 0x40, 0xff, 0xbf];
+    idat.extend(std::iter::repeat_n(0u8, 0x400));
+    [
+        b"\x89PNG\r\n\x1a\n".to_vec(),
+        chunk(b"IHDR", &ihdr),
+        chunk(b"IDAT", &idat),
+        chunk(b"IEND", &[]),
+    ]
+    .concat()
+}
+
+/// One size limit for a page: `check` calls undecodable exactly what the viewer refuses
+/// to decode — a side past 16384, or within it but past 512 MiB as RGBA (12000²).
+#[test]
+fn check_and_the_viewer_share_the_page_size_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("texpages")).unwrap();
+    for (w, h, refused) in [(20000, 16, true), (12000, 12000, true), (8192, 8192, false)] {
+        let page = format!("page-9{w}-big.png");
+        let bytes = png_header(w, h);
+        std::fs::write(dir.path().join("texpages").join(&page), &bytes).unwrap();
+        let pie = dir.path().join(format!("big{w}.pie"));
+        let text = std::fs::read_to_string(fixture("clean")).unwrap();
+        std::fs::write(&pie, text.replace("page-7-test.png", &page)).unwrap();
+        let flagged = check(&pie)
+            .iter()
+            .any(|f| f.rule == "pie/texture-undecodable");
+        let viewer = vitrine::formats::texture::decode_bytes(&bytes, &page);
+        // Refused for its size (not for the pixels missing after the header).
+        let too_big = viewer
+            .as_ref()
+            .err()
+            .is_some_and(|e| e.contains("texels") || e.contains("exceeds limit"));
+        assert_eq!(flagged, refused, "{w}×{h}: check {:?}", check(&pie));
+        assert_eq!(too_big, refused, "{w}×{h}: viewer {viewer:?}");
+    }
+}
+
+/// A page that is there by its exact name is that page, even when another page of the
+/// same number sorts first in the folder (`page-90-fixture-urban.png` beside
+/// `page-90-fixture.png`): no `pie/texture-page-number`.
+#[test]
+fn an_exact_page_wins_over_one_of_the_same_number() {
+    let cube = common::fixtures().join("pie/cube.pie");
+    let findings = check(&cube);
+    assert!(
+        findings.iter().all(|f| f.rule != "pie/texture-page-number"),
+        "{findings:#?}"
+    );
 }

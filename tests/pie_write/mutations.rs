@@ -79,6 +79,15 @@ pub const MUTATIONS: &[Mutation] = &[
         },
     },
     Mutation {
+        name: "TEXTURE named by its page number only",
+        edit: |l| {
+            // The hosts' page is page-17-droid-weapons.png: old engines found it by its
+            // `page-17` prefix, 4.3.3 looks the exact name up.
+            let i = at(l, "TEXTURE");
+            set_word(l, i, 2, "page-17-vitrine-prefix.png");
+        },
+    },
+    Mutation {
         name: "TEXTURE page undecodable",
         edit: |l| {
             let i = at(l, "TEXTURE");

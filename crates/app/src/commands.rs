@@ -109,6 +109,8 @@ pub enum AppCommand {
     ExportGltfDialog,
     /// Export the open model as glTF to this `.glb` / `.gltf` path.
     ExportGltf(PathBuf),
+    /// File ▸ Export PIE…: its dialog, check and write.
+    ExportPie(super::dialogs::export_pie::PieCommand),
     /// The Export animation dialog, the running export and its toast.
     Export(super::dialogs::export_animation::ExportCommand),
     /// A change to the light (View ▸ Lighting, Ctrl + drag, Ctrl+L).
@@ -160,6 +162,8 @@ pub enum Effect {
     PickExportPath(Option<PathBuf>, String),
     /// Export the open model to this path on a worker thread, with these options.
     ExportGltf(PathBuf, crate::export::gltf::ExportOptions),
+    /// Run the PIE save dialog, starting at this path.
+    PickPiePath(PathBuf),
     /// Close the window.
     Quit,
     /// Start this animation export on a worker thread.
@@ -207,6 +211,9 @@ fn run(state: &mut AppState, mut queue: VecDeque<AppCommand>) -> Option<Effect> 
         }
         if let Some(loaded) = state.work.event.poll() {
             super::timeline::event_models::event_loaded(state, loaded);
+        }
+        if let Some(done) = state.work.pie.poll() {
+            super::dialogs::export_pie::finished(state, done);
         }
         match state.work.document.poll() {
             Some(outcome) => queue.extend(super::loading::finish(state, outcome)),
@@ -439,6 +446,7 @@ fn apply_to_part(
             Some(Effect::ExportGltf(path, options))
         }
         AppCommand::Export(cmd) => super::dialogs::export_animation::apply(state, cmd),
+        AppCommand::ExportPie(cmd) => super::dialogs::export_pie::apply(state, cmd),
     }
 }
 

@@ -64,6 +64,10 @@ pub trait Host: Send + Sync + std::fmt::Debug {
     /// Writes `bytes` to `path` (a place the user chose), whole or not at all.
     fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()>;
 
+    /// Writes `bytes` to `path` as a new file, whole or not at all; an
+    /// [`io::ErrorKind::AlreadyExists`] error if there is a file there already.
+    fn write_new(&self, path: &Path, bytes: &[u8]) -> io::Result<()>;
+
     /// A file at `path` written as a stream and kept only once committed (animation
     /// exports).
     fn create(&self, path: &Path) -> io::Result<Box<dyn OutputFile>>;
@@ -306,6 +310,21 @@ impl Host for MemoryHost {
         }
         lock(&self.written).insert(path.to_path_buf(), bytes.to_vec());
         Ok(())
+    }
+
+    fn write_new(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        let taken = lock(&self.written).contains_key(path)
+            || self
+                .files()
+                .kind(&FileRef::Disk(path.to_path_buf()))
+                .is_some();
+        if taken {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!("{}: already exists", path.display()),
+            ));
+        }
+        self.write(path, bytes)
     }
 
     fn create(&self, path: &Path) -> io::Result<Box<dyn OutputFile>> {

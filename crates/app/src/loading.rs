@@ -103,6 +103,8 @@ pub struct Work {
     pub stats: Lane<StatsRead>,
     /// PIE event models shown in place of the model.
     pub event: Lane<crate::timeline::event_models::EventLoaded>,
+    /// File ▸ Export PIE…'s check and write.
+    pub pie: Lane<super::dialogs::export_pie::PieDone>,
 }
 
 impl Default for Work {
@@ -112,6 +114,7 @@ impl Default for Work {
             gallery: Lane::new(Box::new(Inline)),
             stats: Lane::new(Box::new(Inline)),
             event: Lane::new(Box::new(Inline)),
+            pie: Lane::new(Box::new(Inline)),
         }
     }
 }
@@ -122,7 +125,8 @@ impl Work {
         self.document.set_runner(Box::new(runner.clone()));
         self.gallery.set_runner(Box::new(runner.clone()));
         self.stats.set_runner(Box::new(runner.clone()));
-        self.event.set_runner(Box::new(runner));
+        self.event.set_runner(Box::new(runner.clone()));
+        self.pie.set_runner(Box::new(runner));
     }
 
     /// The jobs running, for the progress line.

@@ -152,6 +152,18 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             {
                 out.push(AppCommand::ExportGltfDialog);
             }
+            if ui
+                .add_enabled(has_model, egui::Button::new("Export PIE…"))
+                .on_hover_text(
+                    "Save the model as a Warzone 2100 PIE 3 or 4 for the game, checked \
+                     with the game's rules before it is written",
+                )
+                .clicked()
+            {
+                out.push(AppCommand::ExportPie(
+                    super::dialogs::export_pie::PieCommand::Show,
+                ));
+            }
             ui.separator();
             if ui
                 .add(egui::Button::new("Quit").shortcut_text(quit))

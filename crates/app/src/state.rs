@@ -82,6 +82,8 @@ pub struct DialogStates {
     pub screenshot: Option<ScreenshotDialog>,
     /// The Export animation dialog.
     pub animation: Option<super::dialogs::export_animation::AnimationDialog>,
+    /// File ▸ Export PIE…, while open.
+    pub pie: Option<super::dialogs::export_pie::PieDialog>,
     /// The Help window's page.
     pub help: Option<super::help::HelpTab>,
 }

@@ -140,6 +140,24 @@ impl Dialogs {
         });
     }
 
+    /// Shows the save dialog for the PIE file, starting at `start`.
+    pub fn pick_pie_path(&mut self, ctx: &egui::Context, start: PathBuf) {
+        self.spawn(ctx, move || {
+            let mut d = rfd::FileDialog::new()
+                .set_title("Export PIE")
+                .add_filter("Warzone 2100 PIE (.pie)", &["pie"]);
+            if let Some(dir) = start.parent().filter(|d| d.is_dir()) {
+                d = d.set_directory(dir);
+            }
+            if let Some(name) = start.file_name() {
+                d = d.set_file_name(name.to_string_lossy());
+            }
+            d.save_file().map(|p| {
+                AppCommand::ExportPie(crate::app::dialogs::export_pie::PieCommand::SetOutput(p))
+            })
+        });
+    }
+
     fn spawn(
         &mut self,
         ctx: &egui::Context,

@@ -111,6 +111,10 @@ impl Host for DesktopHost {
         atomic::write(path, bytes)
     }
 
+    fn write_new(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        atomic::write_new(path, bytes)
+    }
+
     fn create(&self, path: &Path) -> io::Result<Box<dyn OutputFile>> {
         Ok(Box::new(Output(atomic::AtomicFile::create(path)?)))
     }

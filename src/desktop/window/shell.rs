@@ -138,6 +138,7 @@ impl ViewerApp {
                     self.state.toasts.error(e);
                 }
             }
+            Effect::PickPiePath(start) => self.dialogs.pick_pie_path(ctx, start),
             Effect::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             Effect::PickAnimationOutput(start, format) => {
                 self.dialogs.pick_animation_output(ctx, start, format)

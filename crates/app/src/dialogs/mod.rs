@@ -4,6 +4,7 @@
 
 pub mod export_animation;
 pub mod export_gltf;
+pub mod export_pie;
 pub mod screenshot;
 
 /// The model file extensions offered by the Open dialog.

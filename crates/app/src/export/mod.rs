@@ -2,4 +2,5 @@
 //! animation export, which needs the renderer that draws its frames.
 
 pub mod animation;
+pub mod pie_pack;
 pub use vitrine_core::export::{gltf, obj, pie};

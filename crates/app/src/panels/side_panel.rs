@@ -131,9 +131,8 @@ fn file_ui(ui: &mut egui::Ui, doc: &Document) {
     ui.heading(doc.file_name())
         .on_hover_text(doc.path.to_string());
     ui.label(format!(
-        "{} version {} · file axes {}",
-        m.format.name().to_uppercase(),
-        m.version,
+        "{} · file axes {}",
+        m.format.with_version(&m.version),
         m.axes.name
     ));
     let triangles: usize = m.meshes.iter().map(|x| x.triangle_count()).sum();

@@ -118,6 +118,21 @@ impl Checker {
             let Some(page) = find_texture(&mut self.lookup, dirs, t) else {
                 continue;
             };
+            // The game-as-judge evidence is for the arizona page (tileset 0).
+            if t.tileset.unwrap_or(0) == 0 && !same_page(&t.name, &page.file_name()) {
+                out.push(Finding::new(
+                    "pie/texture-page-number",
+                    shown,
+                    model.source.texture_location(&t.name),
+                    Element::Texture { texture: i },
+                    format!(
+                        "texture page \"{}\" is not in texpages/; only {} has its number, which \
+                         the game uses only if it is already loaded",
+                        t.name,
+                        page.file_name()
+                    ),
+                ));
+            }
             let files = self.lookup.files();
             let verdict = self
                 .pages
@@ -263,37 +278,57 @@ fn find_texture(lookup: &mut Lookup, dirs: &[FileRef], t: &TextureRef) -> Option
     let prefix = (t.role == TextureRole::Base)
         .then(|| page_number(&bare))
         .flatten();
-    dirs.iter().find_map(|d| {
+    // The exact name in any folder first (the game looks it up through every data root),
+    // then a page of the same number.
+    let exact = dirs.iter().find_map(|d| {
         lookup.listing(d).iter().find_map(|(n, f, k)| {
-            let hit = *k == EntryKind::File
-                && (*n == bare
-                    || *n == png
-                    || prefix.as_deref().is_some_and(|p| {
-                        n.ends_with(".png")
-                            && n.strip_prefix(p)
-                                .is_some_and(|r| r.starts_with('-') || r == ".png")
-                    }));
+            let hit = *k == EntryKind::File && (*n == bare || *n == png);
             hit.then(|| f.clone())
+        })
+    });
+    exact.or_else(|| {
+        let p = prefix?;
+        dirs.iter().find_map(|d| {
+            lookup.listing(d).iter().find_map(|(n, f, k)| {
+                let hit = *k == EntryKind::File
+                    && n.ends_with(".png")
+                    && n.strip_prefix(p.as_str())
+                        .is_some_and(|r| r.starts_with('-') || r == ".png");
+                hit.then(|| f.clone())
+            })
         })
     })
 }
 
-/// Whether the game can decode `page`: a readable image header within the decode
-/// limits (`formats::texture`: 16384 pixels a side). The pixels are not decoded (that
-/// would cost a full decode of every page per check run).
+/// Whether the game can decode `page`: a readable image header within the limits the
+/// viewer decodes with (`formats::texture::check_size`: 16384 pixels a side and 512 MiB
+/// as RGBA — one limit, so `check` and the view never disagree about a page). The pixels
+/// are not decoded (that would cost a full decode of every page per check run).
 fn decodable(files: &Files, page: &FileRef) -> Result<(), String> {
-    use crate::formats::texture::MAX_TEXTURE_SIDE;
     let bytes = files.read(page).map_err(|e| e.to_string())?;
     if page.file_name().to_ascii_lowercase().ends_with(".pcx") {
         return Ok(());
     }
     let (w, h) = crate::formats::texture::header_dimensions(&bytes)?;
-    if w > MAX_TEXTURE_SIDE || h > MAX_TEXTURE_SIDE || w == 0 || h == 0 {
-        return Err(format!(
-            "it declares {w}×{h} pixels (at most {MAX_TEXTURE_SIDE} a side can be loaded)"
-        ));
+    if w == 0 || h == 0 {
+        return Err(format!("it declares {w}×{h} pixels"));
     }
-    Ok(())
+    crate::formats::texture::check_size(w, h).map_err(|e| format!("it declares {e}"))
+}
+
+/// Whether the page file `found` is the page `name` asks for (any case; a `.pcx` name
+/// as its `.png`), not one found by its `page-NN` number only.
+fn same_page(name: &str, found: &str) -> bool {
+    let bare = name
+        .rsplit(['\\', '/'])
+        .next()
+        .unwrap_or(name)
+        .to_lowercase();
+    let found = found.to_lowercase();
+    found == bare
+        || bare
+            .strip_suffix(".pcx")
+            .is_some_and(|s| found == format!("{s}.png"))
 }
 
 /// `page-12` of `page-12-anything.png`.

@@ -213,6 +213,13 @@ pub const RULES: &[Rule] = &[
         "Warzone 2100 lib/ivis_opengl/tex.cpp (texture page lookup)",
     ),
     r(
+        "pie/texture-page-number",
+        W,
+        "a texture page found only by its page-NN number",
+        "No page of this exact name is in texpages/, only one with the same `page-NN` number. Warzone 2100 4.3.3 falls back to a page of that number only when that page is already loaded (another model drawn with it was read first: the game-as-judge loads `page-17-x.png` on a weapon, while `page-0-placeholder.png` is given up at the start of a skirmish although `page-0-scav.png` exists), so whether the model loads depends on load order. Name the page exactly, or ship it.",
+        "Warzone 2100 lib/ivis_opengl/tex.cpp (texture page lookup) and the game-as-judge mutations",
+    ),
+    r(
         "pie/texture-name",
         W,
         "a texture name with characters outside [a-zA-Z0-9._-]",

@@ -30,17 +30,24 @@ pub enum Target {
     Tpm,
     /// A zip archive; every model entry in it is loaded.
     Archive,
+    /// One glTF 2.0 file: a `.glb` when it starts with the binary magic, else `.gltf` JSON
+    /// (buffers and images from `data:` URIs; files beside it are not there).
+    Gltf,
+    /// One Wavefront `.obj` (its MTL is not there).
+    Obj,
 }
 
 impl Target {
     /// Every target, in the order of the fuzz table.
-    pub const ALL: [Target; 6] = [
+    pub const ALL: [Target; 8] = [
         Target::Pie,
         Target::Pmf,
         Target::Pet,
         Target::PetGroup,
         Target::Tpm,
         Target::Archive,
+        Target::Gltf,
+        Target::Obj,
     ];
 
     /// The target's name (its fuzz target, seed and regression folders).
@@ -52,6 +59,8 @@ impl Target {
             Target::PetGroup => "pet_group",
             Target::Tpm => "tpm",
             Target::Archive => "archive",
+            Target::Gltf => "gltf",
+            Target::Obj => "obj",
         }
     }
 }
@@ -127,6 +136,15 @@ pub fn run(target: Target, data: &[u8]) -> Result<Outcome, String> {
             record(result, opened, &mut outcome)?;
         }
         Target::Archive => archive(data, &options, &mut outcome)?,
+        Target::Gltf => {
+            let name = if data.starts_with(b"glTF") {
+                "fuzz.glb"
+            } else {
+                "fuzz.gltf"
+            };
+            single(Format::Gltf, name, &mut outcome)?
+        }
+        Target::Obj => single(Format::Obj, "fuzz.obj", &mut outcome)?,
     }
     Ok(outcome)
 }

@@ -66,7 +66,7 @@ pub fn decode_bytes(bytes: &[u8], name: &str) -> Result<image::RgbaImage, String
 
 /// Refuses a `w`×`h` image whose RGBA texels would not fit [`MAX_DECODE_BYTES`] (or
 /// whose side passes [`MAX_TEXTURE_SIDE`]) before anything is allocated for it.
-fn check_size(w: u32, h: u32) -> Result<(), String> {
+pub(crate) fn check_size(w: u32, h: u32) -> Result<(), String> {
     if w > MAX_TEXTURE_SIDE || h > MAX_TEXTURE_SIDE {
         return Err(format!(
             "{w}×{h} texels; the largest side decoded is {MAX_TEXTURE_SIDE}"

@@ -74,6 +74,27 @@ impl Format {
         }
     }
 
+    /// The format's name as people write it: `PIE`, `PMF`, `PET`, `TPM`, `glTF`, `OBJ`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::Pie => "PIE",
+            Format::Pmf => "PMF",
+            Format::Pet => "PET",
+            Format::Tpm => "TPM",
+            Format::Gltf => "glTF",
+            Format::Obj => "OBJ",
+        }
+    }
+
+    /// `PIE version 3`, `glTF version 2.0`, `OBJ` (a format without versions: the
+    /// loaders write `-`).
+    pub fn with_version(self, version: &str) -> String {
+        match version.trim() {
+            "" | "-" => self.label().to_string(),
+            v => format!("{} version {v}", self.label()),
+        }
+    }
+
     /// The grid spacing the format's game uses, if it has one: the Warzone 2100 map tile
     /// (128 units) for PIE. The caller passes it to the renderer as its grid's unit (the
     /// renderer itself never looks at the format).

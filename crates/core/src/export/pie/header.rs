@@ -45,6 +45,8 @@ pub struct Header {
     pub overrides: Vec<Option<Settings>>,
     /// A `#` comment (PIE 4).
     pub comment: Option<String>,
+    /// Model texture index → the page name the game loads for it from this file.
+    pub pages: Vec<(usize, String)>,
 }
 
 const BLEND_BITS: u32 = TYPE_ADDITIVE | TYPE_PREMULTIPLIED;
@@ -128,6 +130,14 @@ pub fn header(
     };
     let mut renamed: Vec<(String, String)> = Vec::new();
     let mut placeholder = false;
+    let mut pages: Vec<(usize, String)> = Vec::new();
+    let mut page = |i: Option<usize>, name: &str| {
+        if let Some(i) = i
+            && !pages.iter().any(|(j, _)| *j == i)
+        {
+            pages.push((i, name.to_string()));
+        }
+    };
     let per_level: Vec<Settings> = levels
         .iter()
         .map(|level| {
@@ -160,11 +170,32 @@ pub fn header(
                     _ => mask,
                 }
             });
+            if let Some(m) = material {
+                if original.is_some() {
+                    page(m.base, &base);
+                }
+                // PIE 3 names no mask: the game loads the one derived from the page.
+                let loaded = match options.version {
+                    PieVersion::V3 => Some(derived_tcmask(&base)),
+                    PieVersion::V4 => mask.clone(),
+                };
+                if let Some(l) = loaded.filter(|l| *l != base) {
+                    page(m.tcmask, &l);
+                }
+            }
             t.tcmask[0] = mask;
             t.base[0] = Some(base);
             let other = |i: Option<usize>| name(i).map(|n| if pie { n } else { page_name(&n) });
             t.normal[0] = material.and_then(|m| other(m.normal));
             t.specular[0] = material.and_then(|m| other(m.specular));
+            for (i, n) in [
+                (material.and_then(|m| m.normal), &t.normal[0]),
+                (material.and_then(|m| m.specular), &t.specular[0]),
+            ] {
+                if let Some(n) = n {
+                    page(i, n);
+                }
+            }
             if pie {
                 tileset_lines(model, &mut t);
             }
@@ -227,6 +258,7 @@ pub fn header(
             events: events(model),
             overrides: vec![None; levels.len()],
             comment: None,
+            pages,
         };
     }
     let overrides = per_level
@@ -244,6 +276,7 @@ pub fn header(
         events: events(model),
         overrides,
         comment: options.comment.clone(),
+        pages,
     }
 }
 

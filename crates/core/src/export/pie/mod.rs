@@ -29,9 +29,14 @@
 //! Everything dropped or changed is a warning in [`Written::warnings`].
 
 mod anim;
+pub mod checked;
 mod header;
 mod levels;
+pub mod pack;
 mod text;
+
+pub use checked::{CheckedPie, page_names, write_checked};
+pub use header::page_name;
 
 use crate::model::{Format, Model};
 
@@ -78,6 +83,9 @@ pub struct Written {
     pub warnings: Vec<String>,
     /// Levels written.
     pub levels: usize,
+    /// Model texture index → the page the game loads for it from this file (the mask the
+    /// game derives from the page in PIE 3): what `vitrine convert --pack` copies.
+    pub pages: Vec<(usize, String)>,
 }
 
 /// Placeholder page for a model without any texture.
@@ -113,6 +121,7 @@ pub fn write(model: &Model, options: &PieOptions) -> Result<Written, String> {
         text,
         warnings,
         levels: levels.len(),
+        pages: header.pages,
     })
 }
 

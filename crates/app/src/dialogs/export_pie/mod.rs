@@ -1,0 +1,416 @@
+//! File ▸ Export PIE…: the open model written as a Warzone 2100 PIE 3 or 4, as
+//! `vitrine convert` writes it. The dialog takes the version, the scale, the page name and
+//! where to save; each change runs the writer and the `vitrine check` rules on a worker
+//! ([`crate::jobs`]) and lists what they say *before* anything is written: an error
+//! (the game would give the model up) blocks the button and shows the rule's message and
+//! what to do, warnings are listed. Export writes on a worker — the text checked again,
+//! then written through the host ([`crate::host::Host::write`]: atomically on the
+//! desktop) — and a toast says where it went.
+//!
+//! An assembly is not offered: the game never reads one PIE for a droid or a structure
+//! with its parts, it assembles the parts' own files at run time, so a modder exports the
+//! part they changed (opened from the Assemble panel's list) instead.
+
+use crate::check::{CheckOptions, Checker, Level, report};
+use crate::commands::{AppCommand, Effect};
+use crate::export::pie::{self, CheckedPie, PieOptions, PieVersion, checked::what_to_do};
+use crate::export::pie_pack;
+use crate::files::{FileRef, Files};
+use crate::host::Host;
+use crate::model::Model;
+use crate::state::AppState;
+use std::path::{Path, PathBuf};
+
+mod ui;
+pub use ui::window_ui;
+
+/// What the user sets in the dialog.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PieSettings {
+    /// PIE 3 or 4.
+    pub version: PieVersion,
+    /// Model units → PIE units.
+    pub scale: f32,
+    /// Page every level names; empty: the model's own pages.
+    pub page: String,
+    /// Where to save.
+    pub output: String,
+    /// Copy the pages the file names into `texpages/` beside it (as `vitrine convert
+    /// --pack`).
+    pub pack: bool,
+}
+
+/// An error finding and what to do about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Blocker {
+    /// The finding as `vitrine check` prints it.
+    pub line: String,
+    /// The rule's explanation.
+    pub what_to_do: String,
+}
+
+/// What the writer and the check rules say about the current settings.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Verdict {
+    /// Levels the file would have.
+    pub levels: usize,
+    /// The pages the file names (base pages first).
+    pub pages: Vec<String>,
+    /// Errors: each stops the write.
+    pub errors: Vec<Blocker>,
+    /// The writer's warnings and the check's warnings and notes.
+    pub warnings: Vec<String>,
+    /// The pages copied with the file, or already there.
+    pub copies: Vec<String>,
+}
+
+/// The check's state in the dialog.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Preview {
+    /// Running for the current settings.
+    Checking,
+    /// The verdict on the current settings, or why nothing can be written.
+    Done(Result<Verdict, String>),
+    /// The file is being written.
+    Writing,
+}
+
+/// The dialog while it is open.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PieDialog {
+    /// The settings.
+    pub settings: PieSettings,
+    /// The check on them.
+    pub preview: Preview,
+    /// The document the dialog is for ([`crate::state::Document::generation`]).
+    pub generation: u64,
+    /// Why this document cannot be exported (an assembly), instead of a preview.
+    pub refused: Option<String>,
+}
+
+/// What a job of the dialog gives back.
+#[derive(Debug)]
+pub enum PieDone {
+    /// The check on these settings.
+    Checked(PieSettings, Result<Verdict, String>),
+    /// The write: the toast text, or why nothing was written.
+    Written(Result<String, String>),
+}
+
+/// Commands of the dialog.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PieCommand {
+    /// Open the dialog for the open model.
+    Show,
+    /// Close it.
+    Close,
+    /// Use these settings (and check them).
+    Set(PieSettings),
+    /// Pick where to save with a save dialog.
+    Browse,
+    /// Save here (from the save dialog).
+    SetOutput(PathBuf),
+    /// Check and write the file.
+    Write,
+}
+
+fn cmd(c: PieCommand) -> AppCommand {
+    AppCommand::ExportPie(c)
+}
+
+/// Why an open document cannot be exported as one PIE, if it cannot.
+fn refusal(path: &FileRef) -> Option<String> {
+    crate::panels::assemble::design_of(path).map(|_| {
+        "An assembly is not exported as one PIE: the game draws a droid or a structure \
+         from its parts' own files and never reads a merged model. Export the part you \
+         changed instead (open it from the Assemble panel's parts list)."
+            .to_string()
+    })
+}
+
+/// The writer's options for `s`.
+pub fn options(s: &PieSettings) -> PieOptions {
+    let page = s.page.trim();
+    PieOptions {
+        version: s.version,
+        scale: Some(s.scale),
+        texture: (!page.is_empty()).then(|| page.to_string()),
+        comment: Some(format!("written by Vitrine {}", env!("CARGO_PKG_VERSION"))),
+    }
+}
+
+/// Writes `model` with `s` and checks the text (the pages to pack counting as present);
+/// the checked text and the pages, or why not.
+fn write_and_check(
+    files: &Files,
+    model: &Model,
+    source: &FileRef,
+    s: &PieSettings,
+    data_roots: Vec<FileRef>,
+) -> Result<(CheckedPie, pie_pack::Planned), String> {
+    let page = s.page.trim();
+    if page.contains(['/', '\\']) {
+        return Err(format!("page {page:?}: a file name, without folders"));
+    }
+    let out = Path::new(s.output.trim());
+    if out.as_os_str().is_empty() {
+        return Err("Choose where to save".into());
+    }
+    let options = CheckOptions {
+        data_roots,
+        allow: Vec::new(),
+    };
+    let mut checker = Checker::new(files, options);
+    let near = [source.clone(), files.parse(out)];
+    let shown = out.display().to_string();
+    let written = pie::write(model, &self::options(s))?;
+    let planned = if s.pack {
+        let dir = pie_pack::texpages_for(files, out.parent().unwrap_or(Path::new(".")));
+        pie_pack::plan(files, model, &written, &dir, &Default::default())?
+    } else {
+        pie_pack::Planned::default()
+    };
+    let checked = pie::checked::check(written, &mut checker, &near, &shown, &planned.provided);
+    Ok((checked, planned))
+}
+
+/// The verdict on `checked`.
+fn verdict(checked: &CheckedPie, planned: &pie_pack::Planned) -> Verdict {
+    let mut warnings = checked.written.warnings.clone();
+    let (copies, not_packed): (Vec<String>, Vec<String>) = planned
+        .lines
+        .iter()
+        .cloned()
+        .partition(|l| l.ends_with("left as it is"));
+    warnings.extend(not_packed);
+    let copies = planned
+        .new
+        .iter()
+        .map(|(p, _)| format!("{}: copied there", p.display()))
+        .chain(copies)
+        .collect();
+    warnings.extend(checked.below_errors(Level::Note).map(report::human_line));
+    Verdict {
+        levels: checked.written.levels,
+        pages: pie::page_names(&checked.written.text),
+        errors: checked
+            .errors()
+            .map(|f| Blocker {
+                line: report::human_line(f),
+                what_to_do: what_to_do(f).to_string(),
+            })
+            .collect(),
+        warnings,
+        copies,
+    }
+}
+
+/// Checks `s` on `model` (a job).
+pub fn check(
+    files: &Files,
+    model: &Model,
+    source: &FileRef,
+    s: &PieSettings,
+    data_roots: Vec<FileRef>,
+) -> Result<Verdict, String> {
+    write_and_check(files, model, source, s, data_roots).map(|(c, p)| verdict(&c, &p))
+}
+
+/// Checks `s` on `model` again and writes the file (and its pages) when no error stops
+/// it (a job); the toast's text.
+pub fn write(
+    host: &dyn Host,
+    model: &Model,
+    source: &FileRef,
+    s: &PieSettings,
+    data_roots: Vec<FileRef>,
+) -> Result<String, String> {
+    let (checked, planned) = write_and_check(&host.files(), model, source, s, data_roots)?;
+    if let Some(first) = checked.errors().next() {
+        return Err(format!(
+            "PIE not written, the game would not load it: {}",
+            first.message
+        ));
+    }
+    let packed = pie_pack::write(host, &planned)?.len();
+    let out = PathBuf::from(s.output.trim());
+    host.write(&out, checked.written.text.as_bytes())
+        .map_err(|e| format!("Cannot write {}: {e}", out.display()))?;
+    let warnings = checked.written.warnings.len() + checked.below_errors(Level::Warning).count();
+    Ok(format!(
+        "Wrote PIE {} to {} ({} levels{}{})",
+        s.version.number(),
+        out.display(),
+        checked.written.levels,
+        match packed {
+            0 => String::new(),
+            1 => ", 1 page copied".into(),
+            n => format!(", {n} pages copied"),
+        },
+        match warnings {
+            0 => String::new(),
+            1 => ", 1 warning".into(),
+            n => format!(", {n} warnings"),
+        }
+    ))
+}
+
+/// Starts checking the dialog's settings on a worker.
+fn start_check(state: &mut AppState) {
+    let (Some(d), Some(doc)) = (&mut state.dialogs.pie, &state.document) else {
+        return;
+    };
+    if d.refused.is_some() {
+        return;
+    }
+    d.preview = Preview::Checking;
+    let (model, source, s) = (doc.model.clone(), doc.path.clone(), d.settings.clone());
+    let roots = state.settings.load_options(&state.files).data_roots;
+    let files = state.files.clone();
+    state
+        .work
+        .pie
+        .start(format!("Checking {}", doc.stem()), move |_| {
+            let verdict = check(&files, &model, &source, &s, roots);
+            PieDone::Checked(s, verdict)
+        });
+}
+
+/// The settings a new dialog starts with for the open document.
+fn initial(state: &AppState) -> Option<PieDialog> {
+    let doc = state.document.as_ref()?;
+    let folder = doc
+        .path
+        .parent()
+        .and_then(|p| p.as_disk().map(Path::to_path_buf))
+        .or_else(|| state.settings.last_folder.clone())
+        .unwrap_or_default();
+    let settings = PieSettings {
+        version: PieVersion::V3,
+        scale: pie::default_scale(&doc.model),
+        page: String::new(),
+        output: folder
+            .join(default_file_name(&doc.stem(), &doc.model))
+            .display()
+            .to_string(),
+        // A PIE's pages are the game's already; another format's come with it.
+        pack: doc.model.format != crate::model::Format::Pie,
+    };
+    Some(PieDialog {
+        settings,
+        preview: Preview::Checking,
+        generation: doc.generation,
+        refused: refusal(&doc.path),
+    })
+}
+
+/// The name the dialog proposes: the stem with `.pie`; `-converted` added for a PIE source,
+/// so that the upgrade does not replace the file it was read from.
+pub fn default_file_name(stem: &str, model: &Model) -> String {
+    if model.format == crate::model::Format::Pie {
+        format!("{stem}-converted.pie")
+    } else {
+        format!("{stem}.pie")
+    }
+}
+
+/// Carries out a dialog command.
+pub fn apply(state: &mut AppState, c: PieCommand) -> Option<Effect> {
+    match c {
+        PieCommand::Show => {
+            let Some(dialog) = initial(state) else {
+                state.toasts.error("Nothing to export: no model is open");
+                return None;
+            };
+            let same = state
+                .dialogs
+                .pie
+                .as_ref()
+                .is_some_and(|d| d.generation == dialog.generation);
+            if !same {
+                state.dialogs.pie = Some(dialog);
+                start_check(state);
+            }
+            None
+        }
+        PieCommand::Close => {
+            if !matches!(
+                state.dialogs.pie.as_ref().map(|d| &d.preview),
+                Some(Preview::Writing)
+            ) {
+                state.work.pie.cancel();
+            }
+            state.dialogs.pie = None;
+            None
+        }
+        PieCommand::Set(s) => {
+            if let Some(d) = &mut state.dialogs.pie
+                && d.settings != s
+                && d.preview != Preview::Writing
+            {
+                d.settings = s;
+                start_check(state);
+            }
+            None
+        }
+        PieCommand::Browse => {
+            let d = state.dialogs.pie.as_ref()?;
+            Some(Effect::PickPiePath(PathBuf::from(d.settings.output.trim())))
+        }
+        PieCommand::SetOutput(path) => {
+            let mut path = path;
+            if path.extension().is_none() {
+                path.set_extension("pie");
+            }
+            let s = state.dialogs.pie.as_ref().map(|d| PieSettings {
+                output: path.display().to_string(),
+                ..d.settings.clone()
+            })?;
+            apply(state, PieCommand::Set(s))
+        }
+        PieCommand::Write => {
+            let (Some(d), Some(doc)) = (&mut state.dialogs.pie, &state.document) else {
+                return None;
+            };
+            let ready = matches!(&d.preview, Preview::Done(Ok(v)) if v.errors.is_empty());
+            if !ready || d.refused.is_some() {
+                return None;
+            }
+            d.preview = Preview::Writing;
+            let (model, source, s) = (doc.model.clone(), doc.path.clone(), d.settings.clone());
+            let roots = state.settings.load_options(&state.files).data_roots;
+            let host = state.host.clone();
+            state
+                .work
+                .pie
+                .start(format!("Writing {}", s.output), move |_| {
+                    PieDone::Written(write(&*host, &model, &source, &s, roots))
+                });
+            None
+        }
+    }
+}
+
+/// Takes in a finished job: the verdict shown, or the write's toast.
+pub fn finished(state: &mut AppState, done: PieDone) {
+    match done {
+        PieDone::Checked(s, verdict) => {
+            if let Some(d) = &mut state.dialogs.pie
+                && d.settings == s
+                && d.preview == Preview::Checking
+            {
+                d.preview = Preview::Done(verdict);
+            }
+        }
+        PieDone::Written(Ok(text)) => {
+            state.toasts.info(text);
+            state.dialogs.pie = None;
+        }
+        PieDone::Written(Err(e)) => {
+            state.toasts.error(e.clone());
+            if let Some(d) = &mut state.dialogs.pie {
+                d.preview = Preview::Done(Err(e));
+            }
+        }
+    }
+}

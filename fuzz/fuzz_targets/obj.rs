@@ -1,0 +1,11 @@
+//! Fuzz target `obj`: see `vitrine_core::formats::fuzzing` for what is checked.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use vitrine_core::formats::fuzzing::{Target, run};
+
+fuzz_target!(|data: &[u8]| {
+    if let Err(finding) = run(Target::Obj, data) {
+        panic!("{finding}");
+    }
+});
