@@ -36,8 +36,8 @@ pub struct RenderTarget {
 }
 
 impl RenderTarget {
-    /// Creates a target of `width` × `height` (each clamped to 1..=8192) with
-    /// [`MSAA_SAMPLES`].
+    /// Creates a target of `width` × `height` (each clamped to 1..=8192 and to the
+    /// device's texture size limit: 2048 is all WebGL2 promises) with [`MSAA_SAMPLES`].
     pub fn new(device: &wgpu::Device, width: u32, height: u32) -> RenderTarget {
         RenderTarget::with_samples(device, width, height, MSAA_SAMPLES)
     }
@@ -51,7 +51,8 @@ impl RenderTarget {
         samples: u32,
     ) -> RenderTarget {
         let samples = checked_samples(samples);
-        let (width, height) = (width.clamp(1, 8192), height.clamp(1, 8192));
+        let max = device.limits().max_texture_dimension_2d.clamp(1, 8192);
+        let (width, height) = (width.clamp(1, max), height.clamp(1, max));
         let size = wgpu::Extent3d {
             width,
             height,
