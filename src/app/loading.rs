@@ -10,7 +10,7 @@ use super::commands::AppCommand;
 use super::gallery::GalleryCommand;
 use super::jobs::{Inline, JobRunner, Lane, Running};
 use super::state::{AppState, LoadFailure, load_model};
-use crate::check::{CheckOptions, Checker, Finding};
+use crate::check::{CheckOptions, Checker, Element, Finding};
 use crate::files::FileRef;
 use crate::files::walk::Walk;
 use crate::formats::LoadOptions;
@@ -130,6 +130,31 @@ pub fn check_file(path: &FileRef, options: &LoadOptions) -> Vec<Finding> {
     checker.check_file(path).findings
 }
 
+/// The `vitrine check` findings on the files of an assembly's parts (a design line is no
+/// file to check), each file once. A finding names its part ("weapon 1 gnmcan.pie: …")
+/// and selects the part's group: the part's own mesh and polygon numbers mean nothing in
+/// the composed model.
+pub fn part_findings(assembly: &Assembly, options: &LoadOptions) -> Vec<Finding> {
+    let mut seen: Vec<&FileRef> = Vec::new();
+    let mut out = Vec::new();
+    for part in &assembly.parts {
+        let Some(file) = part.file.as_ref().filter(|f| !seen.contains(f)) else {
+            continue;
+        };
+        seen.push(file);
+        for mut f in check_file(file, options) {
+            f.message = format!("{} {}: {}", part.role, file.file_name(), f.message);
+            if f.element != Element::File {
+                f.element = part
+                    .node
+                    .map_or(Element::File, |node| Element::Node { node });
+            }
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// Starts loading `path` for `purpose` (cancelling the document job running).
 pub fn load(state: &mut AppState, path: FileRef, purpose: Purpose) {
     let options = state.load_options();
@@ -184,8 +209,10 @@ pub fn assemble(
                 .unwrap_or_else(|_| Err("internal error: assembling crashed".into()))
             }
         };
-        let path = FileRef::Disk(design.to_line().into());
-        let result = result.map(|a| (a, check_file(&path, &options)));
+        let result = result.map(|a| {
+            let findings = part_findings(&a, &options);
+            (a, findings)
+        });
         Outcome::Assembly(Box::new(Assembled {
             design,
             remember,

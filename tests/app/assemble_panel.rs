@@ -42,6 +42,24 @@ fn picking_a_template_shows_body_propulsion_and_weapon_in_the_hierarchy() {
     h.run();
     let doc = h.state().document.as_ref().expect("an assembly is open");
     assert_eq!(doc.path.to_string(), "template:ViperMG01Wheels");
+    // The checks are the parts' own (the 1999-era parts are PIE 2: a note each), each
+    // naming its part; the design line itself is no file to read.
+    let findings = &h.state().checks.findings;
+    assert!(!findings.is_empty(), "no findings on the parts");
+    for f in findings {
+        assert_ne!(f.level, vitrine::check::Level::Error, "{f:?}");
+        assert!(
+            ["body ", "propulsion ", "weapon 1 mount ", "weapon 1 "]
+                .iter()
+                .any(|role| f.message.starts_with(role)),
+            "{f:?}"
+        );
+    }
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.message.starts_with("weapon 1 gnlmg1.pie: "))
+    );
     for part in [
         "body: drlbod01.pie",
         "propulsion: prlwhl1.pie",

@@ -173,6 +173,32 @@ fn selecting_in_the_tree_tints_and_isolate_shows_only_the_selection() {
 }
 
 #[test]
+fn escape_closes_an_open_menu_and_keeps_the_selection() {
+    let mut h = harness();
+    h.get_by_label_contains("turret [Level]").click();
+    h.run();
+    assert_eq!(h.state().view_settings().selected, Some(1));
+    h.get_by_label("File").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("Export glTF").is_some(),
+        "File menu not open"
+    );
+    // The first Escape is the menu's: it closes and the selection stays.
+    h.key_press(Key::Escape);
+    h.run();
+    assert!(
+        h.query_by_label_contains("Export glTF").is_none(),
+        "File menu still open"
+    );
+    assert_eq!(h.state().view_settings().selected, Some(1));
+    // With no menu open, Escape clears the selection as before.
+    h.key_press(Key::Escape);
+    h.run();
+    assert_eq!(h.state().view_settings().selected, None);
+}
+
+#[test]
 fn clicking_the_view_picks_the_part_under_the_cursor() {
     let mut h = harness();
     let rect = VIEW_RECT.lock().unwrap().expect("view laid out");

@@ -63,10 +63,11 @@ pub fn overlay_menu_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     out
 }
 
-/// The overlay and visibility keys pressed this frame (none while typing).
+/// The overlay and visibility keys pressed this frame (none while typing, none while a
+/// menu or popup is open: Escape closes the menu then, it does not clear the selection).
 pub fn shortcuts(ctx: &egui::Context) -> Vec<AppCommand> {
     let mut out: Vec<InspectCommand> = Vec::new();
-    if ctx.text_edit_focused() {
+    if ctx.text_edit_focused() || egui::Popup::is_any_open(ctx) {
         return Vec::new();
     }
     ctx.input_mut(|i| {
