@@ -316,3 +316,32 @@ fn a_target_past_the_device_texture_limit_is_clamped() {
     let target = RenderTarget::new(&device, max + 1000, 64);
     assert_eq!((target.width, target.height), (max, 64));
 }
+
+/// The browser's readback (start, then take on a later frame, never waiting) gives the
+/// picture the desktop's waiting readback gives.
+#[test]
+fn reading_back_without_waiting_gives_the_same_picture() {
+    let Some((device, queue)) = webgl2_device() else {
+        return;
+    };
+    let model = fixtures::skinned_pair();
+    let pose = Pose::rest(&model);
+    let mut view = ViewSettings::default();
+    render_support::framed(&mut view.camera, &model, &pose);
+    let mut scene = SceneRenderer::new(&device, &queue, vitrine::files::disk());
+    let target = RenderTarget::new(&device, 64, 48);
+    scene.set_model(&device, &queue, &model);
+    scene.render(&device, &queue, &target, &pose, &view);
+    let waited = target.read_rgba(&device, &queue).expect("readback");
+    let reading = target.start_read(&device, &queue);
+    let started = std::time::Instant::now();
+    let taken = loop {
+        if let Some(done) = reading.try_take(&device) {
+            break done.expect("readback");
+        }
+        assert!(started.elapsed().as_secs() < 60, "the copy never finished");
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    };
+    assert_eq!((taken.width(), taken.height()), (64, 48));
+    assert!(taken == waited, "the two readbacks differ");
+}

@@ -27,7 +27,7 @@ pub use inspect::highlight::Highlight;
 pub use inspect::{OverlayKind, Overlays};
 pub use lighting::Lighting;
 pub use scene::{SceneRenderer, ViewSettings, clip_points, model_bounds, visible_points};
-pub use target::{MSAA_SAMPLES, RenderTarget, SAMPLE_COUNTS};
+pub use target::{MSAA_SAMPLES, Reading, RenderTarget, SAMPLE_COUNTS};
 pub use uniforms::sizes as uniforms_sizes;
 pub use vitrine_core::model::team::{TEAM_COLOURS, TeamColour, team_by_name};
 pub use wgpu;

@@ -484,8 +484,9 @@ fn render_loop(
     }
 }
 
-/// Draws `model` framed to fit `target`, without reading it back.
-fn draw_framed(
+/// Draws `model` framed to fit `target`, without reading it back (the browser reads it
+/// with [`RenderTarget::start_read`]).
+pub fn draw_framed(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     scene: &mut SceneRenderer,
