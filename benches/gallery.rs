@@ -18,19 +18,18 @@ use egui_kittest::Harness;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use vitrine::app::commands::{AppCommand, apply};
-use vitrine::app::gallery::cache::DiskCache;
 use vitrine::app::layout::window_ui;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
+use vitrine::desktop::window::thumbnail_cache::DiskCache;
 
 struct Bench {
     state: AppState,
-    cache: DiskCache,
 }
 
 fn frame(ui: &mut egui::Ui, b: &mut Bench) {
     let ctx = ui.ctx().clone();
-    vitrine::app::gallery::thumbs::sync(&mut b.state, &ctx, true, Some(&b.cache));
+    vitrine::app::gallery::thumbs::sync(&mut b.state, &ctx, true);
     let commands = window_ui(ui, &mut b.state, |_, _| Vec::new());
     for c in commands {
         let _ = apply(&mut b.state, c);
@@ -69,8 +68,10 @@ fn open(source: &Path, roots: &[PathBuf], cache: &DiskCache) -> Run {
         ..Default::default()
     };
     let bench = Bench {
-        state: AppState::new(settings, None),
-        cache: cache.clone(),
+        state: AppState::new(
+            settings,
+            vitrine::desktop::window::DesktopHost::with_thumbnails(None, cache.clone()),
+        ),
     };
     let mut h: Harness<'static, Bench> = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))

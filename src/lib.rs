@@ -10,7 +10,7 @@
 //! here under their old names.
 
 #[cfg(feature = "gui")]
-pub mod app;
+pub use vitrine_app as app;
 #[cfg(feature = "gui")]
 pub mod cli;
 pub mod crash;

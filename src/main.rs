@@ -15,7 +15,7 @@ fn main() {
         Some(Command::Convert(args)) => vitrine::cli::convert::run(args),
         Some(Command::InstallDesktop(args)) => vitrine::cli::desktop::run(args),
         Some(Command::Completions { shell }) => vitrine::cli::completions(*shell),
-        None => vitrine::app::run(cli.file.clone()),
+        None => vitrine::desktop::window::run(cli.file.clone()),
     };
     std::process::exit(code);
 }

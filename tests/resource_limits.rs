@@ -336,13 +336,15 @@ mod unix {
             assert_eq!(libc::setrlimit(libc::RLIMIT_FSIZE, &limit), 0);
         }
         let png = vec![7u8; 64 * 1024];
-        let result = vitrine::app::dialogs::screenshot::save_unique(&shots, "tank", &png);
+        use vitrine::app::host::Host;
+        let host = vitrine::desktop::window::DesktopHost::new(None);
+        let result = host.save_new(Some(&shots), "tank", "png", &png);
         let left: Vec<String> = std::fs::read_dir(&shots)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         match result {
-            Ok(p) => Ok(format!("wrote {} despite the limit", p.display())),
+            Ok(p) => Ok(format!("wrote {p} despite the limit")),
             Err(e) if left.is_empty() => Err(format!("{e}; the write leaves nothing behind")),
             Err(e) => Err(format!("{e}; but left {left:?}")),
         }

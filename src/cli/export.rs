@@ -100,7 +100,7 @@ impl ExportArgs {
 
 /// The team the viewer was last showing (its saved settings), else green.
 fn viewer_team() -> usize {
-    crate::app::settings::SettingsFile::from_env().map_or(0, |f| f.load().0.team)
+    crate::desktop::window::SettingsFile::from_env().map_or(0, |f| f.load().0.team)
 }
 
 /// How [`export_file`] writes.

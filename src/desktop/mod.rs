@@ -9,6 +9,9 @@
 //!
 //! The window uses the same icon ([`ICON_PNG`]).
 
+#[cfg(feature = "gui")]
+pub mod window;
+
 use crate::files::atomic;
 use std::path::{Path, PathBuf};
 

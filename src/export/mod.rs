@@ -5,7 +5,7 @@
 //! frames, so it comes with the `gui` feature.
 
 #[cfg(feature = "gui")]
-pub mod animation;
+pub use vitrine_app::export::animation;
 pub mod gltf;
 pub mod obj;
 pub use vitrine_core::export::pie;

@@ -16,7 +16,13 @@ fn open(name: &str) -> egui_kittest::Harness<'static, AppState> {
     let path = common::fixtures()
         .join("check/pie")
         .join(format!("{name}.pie"));
-    let mut h = app_support::harness(AppState::new(Settings::default(), None), 900.0);
+    let mut h = app_support::harness(
+        AppState::new(
+            Settings::default(),
+            vitrine::desktop::window::DesktopHost::new(None),
+        ),
+        900.0,
+    );
     h.run();
     vitrine::app::commands::apply(h.state_mut(), AppCommand::Open(FileRef::Disk(path)));
     h.run();

@@ -45,7 +45,7 @@ fn pet_event_text_renders_with_a_system_cjk_font() {
         return;
     };
     assert!(
-        vitrine::app::fonts::cjk_font_installed(),
+        vitrine::desktop::window::fonts::cjk_font_installed(),
         "no CJK font on this system: install fonts-nanum or fonts-noto-cjk"
     );
     // The FRAM script the generator wrote in code page 949.
@@ -61,7 +61,13 @@ fn pet_event_text_renders_with_a_system_cjk_font() {
     let korean: Vec<char> = script.chars().filter(|c| !c.is_ascii()).collect();
     assert!(korean.len() >= 2, "{script}");
 
-    let mut h = app_support::harness(AppState::new(Settings::default(), None), 1000.0);
+    let mut h = app_support::harness(
+        AppState::new(
+            Settings::default(),
+            vitrine::desktop::window::DesktopHost::new(None),
+        ),
+        1000.0,
+    );
     h.run();
     let file = dir.join("pet/puppet_v13.pet");
     let _ = apply(h.state_mut(), AppCommand::Open(file.as_path().into()));

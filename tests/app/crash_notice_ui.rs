@@ -4,8 +4,8 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{self, Queryable};
-use vitrine::app::dialogs::crash_notice::{CrashNotice, ui};
 use vitrine::crash;
+use vitrine::desktop::window::crash_notice::{CrashNotice, ui};
 
 struct Shown {
     notice: Option<CrashNotice>,

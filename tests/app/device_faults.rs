@@ -97,7 +97,10 @@ fn a_texture_out_of_gpu_memory_shows_the_checkerboard_and_a_warning_in_the_side_
 
     let Some(mut rig) = Rig::new() else { return };
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pie/cube.pie");
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     apply(&mut state, AppCommand::Open(vitrine::files::parse(&file)));
     let doc = state.document.as_ref().expect("cube.pie opens");
     let (model, generation) = (doc.model.clone(), doc.generation);

@@ -11,8 +11,9 @@ use egui_kittest::kittest::Queryable;
 use glam::Vec3;
 use std::path::Path;
 use vitrine::app::commands::{AppCommand, apply};
-use vitrine::app::settings::{Settings, SettingsFile};
+use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
+use vitrine::desktop::window::SettingsFile;
 use vitrine::formats::pmf::{EulerOrder, RotationUnits};
 use vitrine::model::{Model, Pose};
 use vitrine::render::{ColourMode, node_colour};
@@ -60,7 +61,10 @@ fn pmf_settings_in_the_panel_reload_the_robot_and_change_its_pose() {
 
     let cfg = cfg_guard.path().to_path_buf();
     let file = SettingsFile::in_dir(&cfg);
-    let mut h = harness(AppState::new(Settings::default(), Some(file.clone())));
+    let mut h = harness(AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(Some(file.clone())),
+    ));
     h.run();
     open(&mut h, &dir.join("pmf/robot.pmf"));
     h.get_by_label("Transform rules");
@@ -105,7 +109,7 @@ fn pmf_settings_in_the_panel_reload_the_robot_and_change_its_pose() {
     assert_eq!(warning, None);
     assert_eq!(saved.pmf.units, RotationUnits::Radians);
     assert_eq!(saved.pmf.euler, EulerOrder::Xyz);
-    let next = AppState::new(saved, None);
+    let next = AppState::new(saved, vitrine::desktop::window::DesktopHost::new(None));
     assert_eq!(next.load_options().pmf.units, RotationUnits::Radians);
 
     // Reset restores the defaults.
@@ -126,7 +130,10 @@ fn per_piece_colours_show_a_legend_of_every_piece() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let mut h = harness(AppState::new(Settings::default(), None));
+    let mut h = harness(AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    ));
     h.run();
     open(&mut h, &dir.join("pmf/robot.pmf"));
     assert!(h.query_by_label_contains("Legend (").is_none());
@@ -172,7 +179,10 @@ fn the_tail_skin_by_bone_lists_its_bones_and_unbound() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let mut h = harness(AppState::new(Settings::default(), None));
+    let mut h = harness(AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    ));
     h.run();
     open(&mut h, &dir.join("tpm/tail_skin.tpm"));
     h.get_by_label("By joint (bone)").click();
@@ -198,7 +208,10 @@ fn the_colour_mode_is_in_the_view_menu() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let mut h = harness(AppState::new(Settings::default(), None));
+    let mut h = harness(AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    ));
     h.run();
     open(&mut h, &dir.join("pet/puppet_v13.pet"));
     // The menu (the panel has a "View" section too: the menu bar is the topmost).
@@ -252,7 +265,10 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     .unwrap();
     let cfg = tmp.join("cfg");
     let file = SettingsFile::in_dir(&cfg);
-    let mut h = harness(AppState::new(Settings::default(), Some(file.clone())));
+    let mut h = harness(AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(Some(file.clone())),
+    ));
     h.run();
     open(&mut h, &models.join("lab_scene.tpm"));
     let crate_tex = |h: &Harness<'static, AppState>| {
@@ -276,7 +292,12 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     h.state_mut().settings.flush().unwrap(); // as the window does within a second
     assert_eq!(file.load().0.data_roots, std::slice::from_ref(&root));
     assert_eq!(
-        AppState::new(file.load().0, None).load_options().data_roots,
+        AppState::new(
+            file.load().0,
+            vitrine::desktop::window::DesktopHost::new(None)
+        )
+        .load_options()
+        .data_roots,
         vec![vitrine::files::FileRef::Disk(root.clone())]
     );
     h.get_by_label("Data roots").click();
@@ -303,7 +324,10 @@ fn an_animation_without_its_skeleton_says_so() {
         tmp.join("kuma_motion.apet"),
     )
     .unwrap();
-    let mut h = harness(AppState::new(Settings::default(), None));
+    let mut h = harness(AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    ));
     h.run();
     open(&mut h, &tmp.join("kuma_motion.apet"));
     h.get_by_label("No skeleton");

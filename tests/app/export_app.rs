@@ -43,7 +43,10 @@ fn harness(state: AppState) -> Harness<'static, Window> {
 fn with_model() -> AppState {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pie/cube.pie");
     let model = vitrine::formats::load_path(&path, &Default::default()).expect("cube loads");
-    let mut s = AppState::new(Settings::default(), None);
+    let mut s = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     s.set_document(path.into(), model);
     s
 }
@@ -76,7 +79,10 @@ fn menu_item_and_ctrl_e_ask_where_to_save() {
 
 #[test]
 fn without_a_model_the_item_is_disabled_and_ctrl_e_says_why() {
-    let mut h = harness(AppState::new(Settings::default(), None));
+    let mut h = harness(AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    ));
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::E);
     h.run();
@@ -107,7 +113,8 @@ fn the_chosen_path_exports_with_the_team_and_every_clip_then_toasts() {
     let model: Model = state.document.as_ref().unwrap().model.clone();
     assert_eq!(model.format, Format::Pie);
     let mut jobs = ExportJobs::default();
-    jobs.start(model, p, options, || {}).unwrap();
+    jobs.start(state.host.clone(), model, p, options, || {})
+        .unwrap();
     let mut results = Vec::new();
     while jobs.busy() {
         results.extend(jobs.poll());

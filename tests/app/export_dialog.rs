@@ -55,7 +55,7 @@ fn harness(folder: PathBuf, options: AnimationOptions) -> Option<Harness<'static
         animation: options,
         ..Settings::default()
     };
-    let mut state = AppState::new(settings, None);
+    let mut state = AppState::new(settings, vitrine::desktop::window::DesktopHost::new(None));
     apply(
         &mut state,
         AppCommand::Open(vitrine::files::FileRef::Disk(

@@ -12,10 +12,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use vitrine::app::commands::{AppCommand, apply};
-use vitrine::app::gallery::cache::DiskCache;
 use vitrine::app::gallery::thumbs::{Thumbnails, render_key};
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
+use vitrine::desktop::window::thumbnail_cache::DiskCache;
 use vitrine::files::FileRef;
 use vitrine::formats::LoadOptions;
 use vitrine::render::batch::BatchDevice;
@@ -96,7 +96,10 @@ fn a_hostile_archive_gives_error_tiles_and_the_rest_works() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let wz = hostile_archive(tmp.path());
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     apply(&mut state, AppCommand::Open(FileRef::Disk(wz.clone())));
     let g = state
         .gallery
@@ -114,14 +117,15 @@ fn a_hostile_archive_gives_error_tiles_and_the_rest_works() {
     assert!(!tmp.path().parent().unwrap().join("escape.pie").exists());
 
     let cache = DiskCache::at(&tmp.path().join("cache"));
+    let host = vitrine::desktop::window::DesktopHost::with_thumbnails(None, cache);
     let key = render_key(0, [40, 40, 40], &LoadOptions::default());
     let mut t = Thumbnails::start(
+        &*host,
         BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
         &g.tiles,
         None,
         key.clone(),
         &LoadOptions::default(),
-        Some(cache.clone()),
         || {},
     );
     finish(&mut t, &mut state);
@@ -143,12 +147,12 @@ fn a_hostile_archive_gives_error_tiles_and_the_rest_works() {
 
     // Reopened: the good ones come from the disk cache, nothing is drawn again.
     let mut again = Thumbnails::start(
+        &*host,
         BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
         &state.gallery.as_ref().unwrap().tiles,
         None,
         key,
         &LoadOptions::default(),
-        Some(cache),
         || {},
     );
     finish(&mut again, &mut state);
@@ -162,7 +166,10 @@ fn a_truncated_archive_is_a_message() {
     let bytes = std::fs::read(&wz).unwrap();
     let cut = tmp.path().join("cut.wz");
     std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     apply(
         &mut state,
         AppCommand::Gallery(vitrine::app::gallery::GalleryCommand::OpenSource(

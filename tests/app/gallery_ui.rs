@@ -34,7 +34,10 @@ fn mod_folder(dir: &Path, n_bodies: usize, n_weapons: usize) {
 }
 
 fn open_gallery(dir: &Path) -> AppState {
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     apply(
         &mut state,
         AppCommand::Open(FileRef::Disk(dir.to_path_buf())),
@@ -148,7 +151,10 @@ fn a_broken_model_is_an_error_tile_and_the_rest_works() {
 fn page_down_without_a_gallery_steps_through_the_folder() {
     let dir = tempfile::tempdir().unwrap();
     mod_folder(dir.path(), 3, 0);
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     let first = dir.path().join("bodies/body00.pie");
     apply(&mut state, AppCommand::Open(FileRef::Disk(first)));
     let mut h = harness(state, 600.0);
@@ -168,7 +174,10 @@ fn page_down_without_a_gallery_steps_through_the_folder() {
 fn several_dropped_files_open_as_a_gallery() {
     let dir = tempfile::tempdir().unwrap();
     mod_folder(dir.path(), 3, 2);
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     let files = vec![
         FileRef::Disk(dir.path().join("bodies/body01.pie")),
         FileRef::Disk(dir.path().join("weapons")),
@@ -212,7 +221,10 @@ fn ctrl_shift_o_asks_for_a_folder_and_ctrl_o_for_a_file() {
         [AppCommand::OpenFolderDialog]
     );
     assert_eq!(press(Modifiers::COMMAND), [AppCommand::OpenDialog]);
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     state.settings.last_folder = Some("/mods".into());
     assert_eq!(
         apply(&mut state, AppCommand::OpenFolderDialog),

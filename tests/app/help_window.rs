@@ -11,7 +11,13 @@ use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 
 fn harness() -> egui_kittest::Harness<'static, AppState> {
-    app_support::harness(AppState::new(Settings::default(), None), 900.0)
+    app_support::harness(
+        AppState::new(
+            Settings::default(),
+            vitrine::desktop::window::DesktopHost::new(None),
+        ),
+        900.0,
+    )
 }
 
 #[test]

@@ -96,7 +96,10 @@ fn click_at(h: &mut Harness<'static, AppState>, pos: eframe::egui::Pos2) {
 }
 
 fn harness() -> Harness<'static, AppState> {
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     state.set_document(
         vitrine::files::FileRef::Disk("/models/tank.pie".into()),
         tank(),

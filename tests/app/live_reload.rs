@@ -79,7 +79,10 @@ fn rewriting_the_model_and_its_texture_reloads_with_the_camera_kept() {
     std::fs::write(&model, box_pie(40)).unwrap();
     write_page(dir.path(), [220, 30, 30]);
 
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     apply(&mut state, AppCommand::Open(FileRef::Disk(model.clone())));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     apply(&mut state, AppCommand::Orbit { dx: 40.0, dy: 10.0 });
@@ -154,7 +157,10 @@ fn watching_can_be_turned_off() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("box.pie");
     std::fs::write(&model, box_pie(40)).unwrap();
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     apply(&mut state, AppCommand::Open(FileRef::Disk(model.clone())));
     apply(&mut state, AppCommand::SetWatchFiles(false));
     let mut live = LiveReload::default();
@@ -175,6 +181,8 @@ fn wait_for_tiles(state: &mut AppState, live: &mut LiveReload, n: usize) -> Dura
     let start = Instant::now();
     while start.elapsed() < PATIENCE {
         sync(state, live, || {});
+        // The new listing is a job: taken in as the window does every frame.
+        poll_jobs(state);
         if state.gallery.as_ref().map(|g| g.tiles.len()) == Some(n) {
             return start.elapsed();
         }
@@ -197,7 +205,10 @@ fn models_added_to_or_removed_from_an_open_gallery_folder_appear_and_vanish() {
     for name in ["a_box.pie", "b_box.pie"] {
         std::fs::write(dir.path().join(name), box_pie(40)).unwrap();
     }
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     let _ = apply(
         &mut state,
         AppCommand::Gallery(GalleryCommand::OpenSource(FileRef::Disk(

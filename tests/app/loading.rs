@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 use vitrine::app::commands::{AppCommand, apply};
 use vitrine::app::inspect::InspectCommand;
 use vitrine::app::jobs::Queued;
-use vitrine::app::settings::{SAVE_DELAY, Settings, SettingsFile};
+use vitrine::app::settings::{SAVE_DELAY, Settings};
 use vitrine::app::state::AppState;
+use vitrine::desktop::window::SettingsFile;
 
 fn pie(name: &str) -> PathBuf {
     common::fixtures().join("pie").join(name)
@@ -22,7 +23,10 @@ fn pie(name: &str) -> PathBuf {
 
 /// A window whose jobs wait on `queue`.
 fn window(settings_file: Option<SettingsFile>) -> (Harness<'static, AppState>, Queued) {
-    let mut state = AppState::new(Settings::default(), settings_file);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(settings_file),
+    );
     let queue = Queued::default();
     state.work.set_runner(queue.clone());
     let mut h = app_support::harness(state, 900.0);

@@ -6,8 +6,9 @@ use egui_kittest::kittest::Queryable;
 use glam::Vec3;
 use std::path::{Path, PathBuf};
 use vitrine::app::commands::{AppCommand, apply};
-use vitrine::app::settings::{Settings, SettingsFile};
+use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
+use vitrine::desktop::window::SettingsFile;
 use vitrine::files::FileRef;
 use vitrine::model::{Corner, Format, Material, Mesh, Model, Node, NodeKind, Submesh};
 use vitrine::render::{TEAM_COLOURS, ViewPreset, clip_points};
@@ -52,7 +53,10 @@ fn tank() -> Model {
 
 #[test]
 fn opening_a_model_fills_the_tree() {
-    let mut h = harness(AppState::new(Settings::default(), None));
+    let mut h = harness(AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    ));
     h.run();
     h.get_by_label("No model open");
     assert!(h.query_by_label_contains("turret [Level]").is_none());
@@ -73,7 +77,10 @@ fn clicking_a_team_swatch_changes_and_saves_the_setting() {
     let dir_guard = temp_dir("team");
     let dir = dir_guard.path().to_path_buf();
     let file = SettingsFile::in_dir(&dir);
-    let mut h = harness(AppState::new(Settings::default(), Some(file.clone())));
+    let mut h = harness(AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(Some(file.clone())),
+    ));
     h.run();
     assert_eq!(h.state().settings.team, 0);
     h.get_by_label("Team colour: green (0)");
@@ -112,7 +119,10 @@ fn assert_error_shown_and_model_kept(h: &Harness<'_, AppState>, file: &str) {
 fn a_failed_load_keeps_the_previous_model_and_shows_the_error() {
     let dir_guard = temp_dir("fail");
     let dir = dir_guard.path().to_path_buf();
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     state.set_document(FileRef::Disk("/models/tank.pie".into()), tank());
     let generation = state.document.as_ref().unwrap().generation;
     let mut h = harness(state);
@@ -164,7 +174,10 @@ impl eframe::egui::DroppedFile for Dropped {
 
 #[test]
 fn dropping_a_file_opens_it() {
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     state.set_document(FileRef::Disk("/models/tank.pie".into()), tank());
     let mut h = harness(state);
     h.run();
@@ -180,7 +193,10 @@ fn dropping_a_file_opens_it() {
 
 #[test]
 fn view_keys_and_buttons_drive_the_camera() {
-    let mut state = AppState::new(Settings::default(), None);
+    let mut state = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     state.set_document(FileRef::Disk("/models/tank.pie".into()), tank());
     let mut h = harness(state);
     h.run();
@@ -245,7 +261,10 @@ fn opening_a_real_file_fills_the_tree_and_a_bad_one_keeps_it() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let mut h = harness(AppState::new(Settings::default(), None));
+    let mut h = harness(AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    ));
     h.run();
     let robot = std::fs::canonicalize(dir.join("pmf/robot.pmf")).unwrap();
     let _ = apply(h.state_mut(), AppCommand::Open(robot.as_path().into()));

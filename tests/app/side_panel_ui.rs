@@ -8,8 +8,9 @@ use crate::common;
 
 use egui_kittest::kittest::Queryable;
 use vitrine::app::commands::{AppCommand, apply};
-use vitrine::app::settings::{Settings, SettingsFile};
+use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
+use vitrine::desktop::window::SettingsFile;
 use vitrine::formats::pie::Tileset;
 
 fn open(h: &mut egui_kittest::Harness<'static, AppState>, file: &std::path::Path) {
@@ -21,7 +22,13 @@ fn open(h: &mut egui_kittest::Harness<'static, AppState>, file: &std::path::Path
 #[test]
 fn team_colour_opens_only_with_a_mask_and_format_sections_come_first() {
     let fixtures = common::fixtures().join("pie");
-    let mut h = app_support::harness(AppState::new(Settings::default(), None), 1000.0);
+    let mut h = app_support::harness(
+        AppState::new(
+            Settings::default(),
+            vitrine::desktop::window::DesktopHost::new(None),
+        ),
+        1000.0,
+    );
     h.run_steps(8);
     // No mask: the section is closed and says why.
     open(&mut h, &fixtures.join("cube.pie"));
@@ -44,7 +51,10 @@ fn sections_remember_being_closed_and_the_tileset_is_saved() {
     let file = SettingsFile::in_dir(dir.path());
     let fixtures = common::fixtures().join("pie");
     let mut h = app_support::harness(
-        AppState::new(Settings::default(), Some(file.clone())),
+        AppState::new(
+            Settings::default(),
+            vitrine::desktop::window::DesktopHost::new(Some(file.clone())),
+        ),
         1000.0,
     );
     h.run_steps(8);
@@ -66,7 +76,13 @@ fn sections_remember_being_closed_and_the_tileset_is_saved() {
     assert_eq!(saved.open_sections.get("pie levels"), Some(&false));
 
     // A new session with the saved settings: still closed, still urban.
-    let mut h = app_support::harness(AppState::new(saved, Some(file)), 1000.0);
+    let mut h = app_support::harness(
+        AppState::new(
+            saved,
+            vitrine::desktop::window::DesktopHost::new(Some(file)),
+        ),
+        1000.0,
+    );
     h.run_steps(8);
     open(&mut h, &fixtures.join("pie4_overrides.pie"));
     h.get_by_label_contains("Levels (2)");

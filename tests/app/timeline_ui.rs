@@ -47,7 +47,10 @@ fn animated() -> Model {
 }
 
 fn state_with(model: Model) -> AppState {
-    let mut s = AppState::new(Settings::default(), None);
+    let mut s = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     s.set_document(vitrine::files::FileRef::Disk("animated.pet".into()), model);
     s
 }
@@ -259,7 +262,10 @@ fn reloading_keeps_clip_and_time() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let mut s = AppState::new(Settings::default(), None);
+    let mut s = AppState::new(
+        Settings::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     let _ = apply(&mut s, AppCommand::Open(dir.join("pmf/robot.pmf").into()));
     for cmd in [
         vitrine::app::timeline::playback::TimelineCommand::SelectClip {

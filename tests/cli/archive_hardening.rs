@@ -351,7 +351,10 @@ fn duplicate_names_are_reported_and_the_first_wins() {
         "warnings do not fail a check: {stdout}"
     );
 
-    let gallery = vitrine::app::gallery::Gallery::of_source(FileRef::Disk(wz.clone()));
+    let gallery = vitrine::app::gallery::Gallery::of_source(
+        &*vitrine::desktop::window::DesktopHost::new(None),
+        FileRef::Disk(wz.clone()),
+    );
     assert_eq!(gallery.tiles.len(), 2);
     assert_eq!(
         gallery.listing_warnings.len(),

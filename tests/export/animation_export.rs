@@ -190,7 +190,14 @@ fn turntable_frame_k_is_the_camera_turned_by_k_steps() {
     };
     let dir = out_dir("turntable");
     let job = turntable_job(&gpu, Format::Apng, 8, dir.join("turn.apng"));
-    let summary = export(&gpu.device, &gpu.queue, &job, &Progress::default()).unwrap();
+    let summary = export(
+        &*vitrine::desktop::window::DesktopHost::new(None),
+        &gpu.device,
+        &gpu.queue,
+        &job,
+        &Progress::default(),
+    )
+    .unwrap();
     assert_eq!((summary.frames, summary.size), (8, (72, 64)));
     let d = decode_apng(&job.output);
     assert_eq!(d.frames.len(), 8);
@@ -310,7 +317,15 @@ fn cancel_leaves_no_file() {
         );
         let progress = Progress::default();
         let result = std::thread::scope(|s| {
-            let worker = s.spawn(|| export(&gpu.device, &gpu.queue, &job, &progress));
+            let worker = s.spawn(|| {
+                export(
+                    &*vitrine::desktop::window::DesktopHost::new(None),
+                    &gpu.device,
+                    &gpu.queue,
+                    &job,
+                    &progress,
+                )
+            });
             while progress.get().0 < 5 && !worker.is_finished() {
                 std::thread::yield_now();
             }

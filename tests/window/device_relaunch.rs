@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant, SystemTime};
-use vitrine::app::relaunch::resume::Resume;
+use vitrine::desktop::window::relaunch::resume::Resume;
 
 /// The window tests run one at a time: each starts lavapipe in a debug build.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -257,7 +257,10 @@ fn a_second_loss_soon_after_a_relaunch_closes_the_window_and_says_why() {
     let Some(x) = Xvfb::start() else { return };
     let config = tempfile::tempdir().unwrap();
     // What a window that just lost its device would have written.
-    let mut state = vitrine::app::state::AppState::new(Default::default(), None);
+    let mut state = vitrine::app::state::AppState::new(
+        Default::default(),
+        vitrine::desktop::window::DesktopHost::new(None),
+    );
     let open = vitrine::files::parse(&cube());
     vitrine::app::commands::apply(&mut state, vitrine::app::commands::AppCommand::Open(open));
     let resume = Resume::capture(&state, "Destroyed: test", SystemTime::now());

@@ -30,7 +30,7 @@ pub fn harness(state: AppState, height: f32) -> Harness<'static, AppState> {
     let h = Harness::builder()
         .with_size(eframe::egui::vec2(1100.0, height))
         .build_ui_state(frame, state);
-    vitrine::app::fonts::install(&h.ctx);
+    vitrine::desktop::window::fonts::install(&h.ctx);
     h
 }
 

@@ -1,0 +1,425 @@
+//! Thumbnails of the gallery's tiles, made off the UI thread.
+//!
+//! A [`crate::render::batch`] runs on a wgpu device of its own: its prepare threads
+//! first look the file up in the host's thumbnail cache (a hit skips parsing and
+//! drawing), else load the model; its render thread draws it with the app's renderer. A
+//! collector job of the host stores new pictures in the cache and hands them to the UI, which only turns
+//! them into textures (a few dozen per frame at most), so the window keeps drawing while
+//! hundreds render. The queue is re-ordered every frame the view scrolls, so the tiles
+//! on screen come first. A change of team colour, background or data roots starts a new
+//! batch ([`Thumbnails::settings`]).
+//!
+//! The batch runs on threads, so a build for the browser (wasm32) has none: there the
+//! tiles keep their name and format, as in a window without a GPU.
+
+#[cfg(not(target_arch = "wasm32"))]
+use super::cache::Key;
+use super::cache::RenderKey;
+use super::{THUMB_PX, Tile};
+use crate::files::FileRef;
+use crate::formats::LoadOptions;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::render::batch::{self, BatchOptions, Loaded, Step};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::render::{ViewPreset, ViewSettings};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::{
+    files::Files,
+    formats::resolve::Resolver,
+    host::{Host, ThumbnailCache},
+};
+use std::collections::{HashMap, HashSet};
+use std::sync::mpsc::Receiver;
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::{
+    Arc, Mutex,
+    mpsc::{Sender, channel},
+};
+use web_time::{Duration, Instant};
+
+/// Textures made from finished thumbnails per frame, at most (a frame stays short).
+const TEXTURES_PER_FRAME: usize = 256;
+/// While thumbnails stream in, the window is asked to redraw at most this often: on a
+/// software rasteriser a frame of the whole window costs as much as dozens of thumbnails,
+/// and user input still redraws at once.
+const REPAINT_EVERY: Duration = Duration::from_millis(250);
+
+/// A finished thumbnail for the UI.
+struct Finished {
+    id: u64,
+    /// From the disk cache (not drawn now).
+    cached: bool,
+    image: Result<egui::ColorImage, String>,
+}
+
+/// The thumbnails of one gallery: the batch making them and the textures made so far.
+pub struct Thumbnails {
+    queue: Queue,
+    finished: Receiver<Finished>,
+    textures: HashMap<u64, egui::TextureHandle>,
+    /// Tiles whose thumbnail is under way (queued or rendering).
+    pending: HashSet<u64>,
+    /// What the pictures were drawn with.
+    pub settings: RenderKey,
+    /// Thumbnails finished (drawn, from the cache, or failed).
+    pub done: usize,
+    /// Thumbnails asked for.
+    pub total: usize,
+    /// Of `done`, how many came from the disk cache.
+    pub from_cache: usize,
+    started: Instant,
+    /// Time from the start to the last thumbnail, once all are done.
+    pub elapsed: Option<Duration>,
+    last_visible: Vec<u64>,
+}
+
+impl std::fmt::Debug for Thumbnails {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Thumbnails")
+            .field("done", &self.done)
+            .field("total", &self.total)
+            .field("textures", &self.textures.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The render settings thumbnails follow: the viewer's team colour and background, the
+/// loader's data roots and rules.
+pub fn render_key(team: usize, background: [u8; 3], options: &LoadOptions) -> RenderKey {
+    RenderKey {
+        size: THUMB_PX,
+        team,
+        background,
+        loading: format!("{:?} {:?}", options.data_roots, options.pmf),
+    }
+}
+
+/// The batch's job queue.
+#[cfg(not(target_arch = "wasm32"))]
+type Queue = batch::JobQueue;
+
+/// No batch in a browser: no [`Thumbnails`] is ever made there.
+#[cfg(target_arch = "wasm32")]
+enum Queue {}
+
+#[cfg(target_arch = "wasm32")]
+impl Queue {
+    fn cancel(&self) {
+        match *self {}
+    }
+    fn push(&self, _jobs: Vec<(u64, FileRef)>) {
+        match *self {}
+    }
+    fn prioritise(&self, _first: impl Fn(u64) -> bool) {
+        match *self {}
+    }
+}
+
+/// Hands `jobs` (tile index, file) to the batch.
+#[cfg(not(target_arch = "wasm32"))]
+fn push(queue: &Queue, jobs: Vec<(u64, FileRef)>) {
+    queue.push(jobs.into_iter().map(|(id, file)| batch::Job { id, file }));
+}
+
+#[cfg(target_arch = "wasm32")]
+fn push(queue: &Queue, jobs: Vec<(u64, FileRef)>) {
+    queue.push(jobs)
+}
+
+/// Moves the jobs `first` picks to the front.
+#[cfg(not(target_arch = "wasm32"))]
+fn prioritise(queue: &Queue, first: impl Fn(u64) -> bool) {
+    queue.prioritise(|j| first(j.id));
+}
+
+#[cfg(target_arch = "wasm32")]
+fn prioritise(queue: &Queue, first: impl Fn(u64) -> bool) {
+    queue.prioritise(first)
+}
+
+impl Thumbnails {
+    /// Starts making thumbnails of `tiles` on `device`, reading through `host`'s files and
+    /// cache; `repaint` is called when some are ready. Pictures `carried` over a
+    /// re-listing are shown at once and only drawn again when marked to redo.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn start(
+        host: &dyn Host,
+        device: batch::BatchDevice,
+        tiles: &[Tile],
+        carried: Option<super::Carried>,
+        settings: RenderKey,
+        options: &LoadOptions,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Thumbnails {
+        let files: Files = host.files();
+        let cache = host.thumbnail_cache();
+        let mut view = ViewSettings {
+            team: settings.team,
+            ..Default::default()
+        };
+        let [r, g, b] = settings.background;
+        view.background = [r, g, b, 255];
+        view.camera.set_preset(ViewPreset::Iso);
+        let keys: Arc<Mutex<HashMap<u64, Key>>> = Arc::default();
+        let run = batch::start(
+            device,
+            BatchOptions {
+                results_capacity: 64,
+                ..BatchOptions::new((THUMB_PX, THUMB_PX), view, &files)
+            },
+            || {
+                let (options, cache, keys, settings, files) = (
+                    options.clone(),
+                    cache.clone(),
+                    keys.clone(),
+                    settings.clone(),
+                    files.clone(),
+                );
+                let mut resolver = Resolver::new(&files);
+                move |file: &FileRef| {
+                    if let Some(cache) = &cache
+                        && let Ok(bytes) = files.read(file)
+                    {
+                        let key = Key::new(file, &bytes, &settings);
+                        if let Some(img) = cache.get(key) {
+                            return Ok(Step::Ready(img));
+                        }
+                        keys.lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .insert(file_id(file), key);
+                    }
+                    let model = crate::formats::load_with(&mut resolver, file, &options)
+                        .map_err(|e| e.to_string())?;
+                    Ok(Step::Draw(Box::new(Loaded { model, at: None })))
+                }
+            },
+        );
+        let (tx, finished) = channel();
+        let job_queue = run.queue.clone();
+        let spawned = host.spawn(
+            "thumbnails",
+            Box::new(move || collect(run, tx, cache, keys, repaint)),
+        );
+        if let Err(e) = spawned {
+            log::error!("could not start the thumbnail collector: {e}");
+        }
+        let mut t = Thumbnails {
+            queue: job_queue,
+            finished,
+            textures: HashMap::new(),
+            pending: HashSet::new(),
+            settings,
+            done: 0,
+            total: 0,
+            from_cache: 0,
+            started: Instant::now(),
+            elapsed: None,
+            last_visible: Vec::new(),
+        };
+        let mut carried = carried.unwrap_or_default();
+        let mut wanted = Vec::new();
+        for (i, tile) in tiles.iter().enumerate() {
+            if let Some(tex) = carried.textures.remove(&tile.file) {
+                t.textures.insert(i as u64, tex);
+                if !carried.redo.contains(&tile.file) {
+                    continue;
+                }
+            }
+            wanted.push(i);
+        }
+        t.request(tiles, wanted);
+        t
+    }
+
+    /// Hands over the textures made so far (by tile index) and stops the batch.
+    pub fn take_textures(&mut self) -> HashMap<usize, egui::TextureHandle> {
+        self.queue.cancel();
+        std::mem::take(&mut self.textures)
+            .into_iter()
+            .map(|(id, tex)| (id as usize, tex))
+            .collect()
+    }
+
+    /// Asks for the thumbnails of `tiles[range]` (again: a file changed).
+    pub fn request(&mut self, tiles: &[Tile], range: impl IntoIterator<Item = usize>) {
+        let jobs: Vec<(u64, FileRef)> = range
+            .into_iter()
+            .filter_map(|i| tiles.get(i).map(|t| (i, t)))
+            .filter(|(i, _)| self.pending.insert(*i as u64))
+            .map(|(i, t)| (i as u64, t.file.clone()))
+            .collect();
+        self.total += jobs.len();
+        self.elapsed = None;
+        if self.done == 0 {
+            self.started = Instant::now();
+        }
+        push(&self.queue, jobs);
+    }
+
+    /// Moves the tiles on screen to the front of the queue (when they changed).
+    pub fn prioritise(&mut self, visible: &[usize]) {
+        let ids: Vec<u64> = visible.iter().map(|&i| i as u64).collect();
+        if ids == self.last_visible {
+            return;
+        }
+        let set: HashSet<u64> = ids.iter().copied().collect();
+        prioritise(&self.queue, |id| set.contains(&id));
+        self.last_visible = ids;
+    }
+
+    /// Whether every tile last reported on screen ([`Thumbnails::prioritise`]) has its
+    /// thumbnail or its error (the first screen is complete).
+    pub fn on_screen_done(&self) -> bool {
+        !self.last_visible.is_empty()
+            && self
+                .last_visible
+                .iter()
+                .all(|id| !self.pending.contains(id))
+    }
+
+    /// The texture of tile `i`, once made.
+    pub fn texture(&self, i: usize) -> Option<&egui::TextureHandle> {
+        self.textures.get(&(i as u64))
+    }
+
+    /// Whether tile `i`'s thumbnail is still under way.
+    pub fn is_pending(&self, i: usize) -> bool {
+        self.pending.contains(&(i as u64))
+    }
+
+    /// Turns finished thumbnails into textures (a bounded number per call) and records
+    /// failures on the tiles; true if anything changed.
+    pub fn poll(&mut self, ctx: &egui::Context, tiles: &mut [Tile]) -> bool {
+        let mut changed = false;
+        for f in self.finished.try_iter().take(TEXTURES_PER_FRAME) {
+            changed = true;
+            self.done += 1;
+            self.from_cache += usize::from(f.cached);
+            self.pending.remove(&f.id);
+            let Some(tile) = tiles.get_mut(f.id as usize) else {
+                continue;
+            };
+            match f.image {
+                Ok(img) => {
+                    tile.error = None;
+                    let name = format!("thumbnail {}", tile.file);
+                    let tex = ctx.load_texture(name, img, egui::TextureOptions::LINEAR);
+                    self.textures.insert(f.id, tex);
+                }
+                Err(e) => {
+                    tile.error = Some(e);
+                    self.textures.remove(&f.id);
+                }
+            }
+        }
+        if changed && self.pending.is_empty() {
+            self.elapsed = Some(self.started.elapsed());
+        }
+        if !self.pending.is_empty() {
+            // More will come; the collector also asks for a repaint when they do.
+            ctx.request_repaint_after(REPAINT_EVERY);
+        }
+        changed
+    }
+}
+
+impl Drop for Thumbnails {
+    fn drop(&mut self) {
+        // The threads end after the jobs under way.
+        self.queue.cancel();
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+/// A thumbnail's job id for the cache-key hand-over (the file's own, stable per run).
+fn file_id(file: &FileRef) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    file.hash(&mut h);
+    h.finish()
+}
+
+/// Stores new pictures in the cache and hands every result to the UI.
+#[cfg(not(target_arch = "wasm32"))]
+fn collect(
+    run: batch::Batch,
+    tx: Sender<Finished>,
+    cache: Option<std::sync::Arc<dyn ThumbnailCache>>,
+    keys: Arc<Mutex<HashMap<u64, Key>>>,
+    repaint: impl Fn(),
+) {
+    let mut last_repaint = None;
+    for done in run.results.iter() {
+        let key = keys
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&file_id(&done.file));
+        if let (Ok(img), true, Some(cache), Some(key)) = (&done.image, done.drawn, &cache, key)
+            && let Err(e) = cache.put(key, img, &done.textures)
+        {
+            log::warn!("thumbnail cache: {e}");
+        }
+        let image = done.image.map(|img| {
+            egui::ColorImage::from_rgba_unmultiplied(
+                [img.width() as usize, img.height() as usize],
+                img.as_raw(),
+            )
+        });
+        let finished = Finished {
+            id: done.id,
+            cached: !done.drawn && image.is_ok(),
+            image,
+        };
+        if tx.send(finished).is_err() {
+            return;
+        }
+        if last_repaint.is_none_or(|t: Instant| t.elapsed() >= REPAINT_EVERY) {
+            last_repaint = Some(Instant::now());
+            repaint();
+        }
+    }
+}
+
+/// Once a frame: starts the thumbnails of a new gallery (when `gpu`: the window has a
+/// renderer; they draw on a device of their own, [`batch::BatchDevice::Own`]),
+/// restarts them when the viewer's team colour, background or data roots change (the
+/// old pictures stay until the new ones replace them), and turns finished ones into
+/// textures. Without a GPU the tiles keep their name and format only.
+pub fn sync(state: &mut crate::state::AppState, ctx: &egui::Context, gpu: bool) {
+    let options = state.load_options();
+    let key = render_key(state.settings.team, state.settings.background, &options);
+    let host = state.host.clone();
+    let Some(g) = &mut state.gallery else {
+        return;
+    };
+    let stale = g.thumbs.as_ref().is_some_and(|t| t.settings != key);
+    // A browser has no thumbnail batch (it needs threads).
+    let gpu = gpu && cfg!(not(target_arch = "wasm32"));
+    #[cfg(not(target_arch = "wasm32"))]
+    if (stale || g.thumbs.is_none()) && gpu {
+        let old = g.thumbs.take();
+        let repaint = {
+            let ctx = ctx.clone();
+            move || ctx.request_repaint()
+        };
+        let mut t = Thumbnails::start(
+            &*host,
+            batch::BatchDevice::Own,
+            &g.tiles,
+            g.carried.take(),
+            key,
+            &options,
+            repaint,
+        );
+        if let Some(mut old) = old {
+            // Same tiles, new settings: the old pictures stay until replaced.
+            t.textures = std::mem::take(&mut old.textures);
+        }
+        g.thumbs = Some(t);
+    }
+    #[cfg(target_arch = "wasm32")]
+    let _ = (stale, gpu, host, key);
+    if let Some(t) = &mut g.thumbs {
+        t.poll(ctx, &mut g.tiles);
+    }
+}

@@ -1,0 +1,78 @@
+//! Inspection on the 3D view: the name of the part under the cursor (CPU picking against
+//! the posed meshes, [`crate::render::inspect::picking`]), click to select it (click on nothing
+//! clears the selection), and the text labels the renderer's line font cannot write
+//! (joint names) painted by egui over the image.
+
+use crate::commands::AppCommand;
+use crate::inspect::InspectCommand;
+use crate::render::inspect::overlays::labels;
+use crate::render::inspect::picking::{Hit, pick, ray_through};
+use crate::render::inspect::posed::posed_meshes;
+use crate::state::AppState;
+use glam::Vec2;
+
+/// The node under `pos` (a point in the view `rect`), if any.
+pub fn pick_at(state: &AppState, rect: egui::Rect, pos: egui::Pos2) -> Option<Hit> {
+    let doc = state.document.as_ref()?;
+    let view = state.view_settings();
+    let meshes = posed_meshes(&doc.model, &doc.pose, &view.node_mask);
+    let px = Vec2::new(pos.x - rect.min.x, pos.y - rect.min.y);
+    let ray = ray_through(&view.camera, px, Vec2::new(rect.width(), rect.height()));
+    pick(&doc.model, &meshes, &ray)
+}
+
+/// Hover name, click selection and labels over the view image in `rect`.
+pub fn view_inspect_ui(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    state: &AppState,
+) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    let Some(doc) = &state.document else {
+        return out;
+    };
+    let rect = response.rect;
+    let view = state.view_settings();
+    let painter = ui.painter_at(rect);
+    for l in labels(&doc.model, &doc.pose, &view) {
+        if let Some(p) = view.camera.project(l.position, rect.width(), rect.height()) {
+            let at = rect.min + egui::vec2(p.x + 7.0, p.y - 7.0);
+            painter.text(
+                at + egui::vec2(1.0, 1.0),
+                egui::Align2::LEFT_BOTTOM,
+                &l.text,
+                egui::FontId::proportional(12.0),
+                egui::Color32::from_black_alpha(200),
+            );
+            painter.text(
+                at,
+                egui::Align2::LEFT_BOTTOM,
+                &l.text,
+                egui::FontId::proportional(12.0),
+                egui::Color32::from_rgb(255, 200, 120),
+            );
+        }
+    }
+    let dragging = response.dragged();
+    if response.clicked() {
+        let hit = response
+            .interact_pointer_pos()
+            .and_then(|p| pick_at(state, rect, p));
+        out.push(AppCommand::Inspect(InspectCommand::Select(
+            hit.map(|h| h.node),
+        )));
+    } else if !dragging
+        && let Some(pos) = response.hover_pos()
+        && let Some(hit) = pick_at(state, rect, pos)
+        && let Some(node) = doc.model.nodes.get(hit.node)
+    {
+        let text = format!("{} [{:?}]", node.name, node.kind);
+        let galley =
+            painter.layout_no_wrap(text, egui::FontId::proportional(13.0), egui::Color32::WHITE);
+        let at = pos + egui::vec2(14.0, 16.0);
+        let bg = egui::Rect::from_min_size(at, galley.size()).expand(3.0);
+        painter.rect_filled(bg, 3.0, egui::Color32::from_black_alpha(190));
+        painter.galley(at, galley, egui::Color32::WHITE);
+    }
+    out
+}

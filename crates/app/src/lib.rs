@@ -1,0 +1,35 @@
+//! The viewer's egui app, shared by every front-end.
+//!
+//! State lives in plain structs ([`state`], [`settings`]); panels ([`menu`],
+//! [`panels`], [`layout`]) read it and emit [`commands::AppCommand`]s; [`commands::apply`]
+//! hands each to the part of the state it concerns. Loading, assembling and listing run
+//! as [`jobs`] ([`loading`]) that the front-end runs, never on the UI thread; everything
+//! outside the app's memory (files, threads, saving, settings storage, watching) goes
+//! through the front-end's [`host::Host`], and dialogs are
+//! [`commands::Effect`]s the front-end performs. [`viewport`] is the GPU view, drawn by
+//! the shared windowless renderer.
+
+pub mod commands;
+pub mod dialogs;
+pub mod export;
+pub mod fonts;
+pub mod gallery;
+pub mod help;
+pub mod host;
+pub mod inspect;
+pub mod jobs;
+pub mod layout;
+pub mod lighting;
+pub mod live_reload;
+pub mod loading;
+pub mod menu;
+pub mod panels;
+pub mod settings;
+pub mod state;
+pub mod timeline;
+pub mod toasts;
+pub mod viewport;
+
+// The core and the renderer under the names the app's modules use.
+pub use vitrine_core::{check, crash, files, formats, model, wz};
+pub use vitrine_render as render;

@@ -1,0 +1,376 @@
+//! Opening in the background: loading a model file (and running its checks), assembling
+//! a Warzone 2100 design, and listing a folder or archive for the gallery run as
+//! [`super::jobs`] on the lanes of [`Work`], never on the UI thread. While one runs the
+//! window keeps drawing the document it has, with a progress line and Cancel
+//! ([`progress_ui`]); a second open cancels the first. When the result arrives,
+//! [`finish`] makes it the document (or shows the error, keeping the old one) and
+//! returns what other parts of the app must do about it as follow-up commands.
+
+use super::commands::AppCommand;
+use super::gallery::GalleryCommand;
+use super::jobs::{Inline, JobRunner, Lane, Running};
+use super::state::{AppState, LoadFailure, load_model};
+use crate::check::{CheckOptions, Checker, Element, Finding};
+use crate::files::{FileRef, Files};
+use crate::formats::LoadOptions;
+use crate::host::Found;
+use crate::model::Model;
+use crate::wz::{Assembly, Design, PartFinder, Stats, TurretPose};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// Why a model file is being loaded: what to do with the result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// The user opened it (recent files, last folder).
+    Open,
+    /// F5 or a changed loader setting: the camera is kept if the user moved it.
+    Reload,
+    /// It changed on disk: the camera is kept exactly; a failure says the next change is
+    /// tried again.
+    LiveReload,
+    /// Gallery tile `i` was clicked: on failure the tile turns red instead of a banner.
+    Tile(usize),
+}
+
+/// A model file loaded (or not) by a job, with its checks.
+#[derive(Debug)]
+pub struct LoadedFile {
+    /// The file.
+    pub path: FileRef,
+    /// What the load was for.
+    pub purpose: Purpose,
+    /// The model and the `vitrine check` findings on the file, or the load error.
+    pub result: Result<(Model, Vec<Finding>), String>,
+}
+
+/// A design assembled (or not) by a job.
+#[derive(Debug)]
+pub struct Assembled {
+    /// The design, its propulsion filled in.
+    pub design: Design,
+    /// Remember it (Open Recent, the Build tab) on success: a design the user picked,
+    /// not a re-assembly for a pose or a reload.
+    pub remember: bool,
+    /// The assembly and the checks' findings on it, or why not.
+    pub result: Result<(Assembly, Vec<Finding>), String>,
+}
+
+/// What a document job brings back.
+#[derive(Debug)]
+pub enum Outcome {
+    /// A model file.
+    File(Box<LoadedFile>),
+    /// A Warzone 2100 assembly.
+    Assembly(Box<Assembled>),
+}
+
+/// A gallery listing: the folder or archive (`None`: dropped files) and its walk.
+#[derive(Debug)]
+pub struct Listing {
+    /// The folder or archive listed; `None` for dropped files.
+    pub source: Option<FileRef>,
+    /// The dropped files listed (empty for a source).
+    pub files: Vec<FileRef>,
+    /// What was found.
+    pub walk: Found,
+    /// A new listing of the open gallery's source (models added or removed on disk),
+    /// with the tiles whose files changed (drawn again); `None` for a new gallery.
+    pub relist: Option<std::collections::HashSet<FileRef>>,
+}
+
+/// The app's background work: the document lane (opens, reloads, assemblies) and the
+/// gallery lane (listings). The front-end provides the runner ([`Work::set_runner`]);
+/// until then jobs run inline.
+#[derive(Debug)]
+pub struct Work {
+    /// Loads and assemblies: one at a time, the newest wins.
+    pub document: Lane<Outcome>,
+    /// Folder and archive listings for the gallery.
+    pub gallery: Lane<Listing>,
+}
+
+impl Default for Work {
+    fn default() -> Self {
+        Work {
+            document: Lane::new(Box::new(Inline)),
+            gallery: Lane::new(Box::new(Inline)),
+        }
+    }
+}
+
+impl Work {
+    /// Runs the jobs of both lanes with `runner`.
+    pub fn set_runner<R: JobRunner + Clone + 'static>(&mut self, runner: R) {
+        self.document.set_runner(Box::new(runner.clone()));
+        self.gallery.set_runner(Box::new(runner));
+    }
+
+    /// The jobs running, for the progress line.
+    pub fn running(&self) -> impl Iterator<Item = &Running> {
+        self.document
+            .running()
+            .into_iter()
+            .chain(self.gallery.running())
+    }
+
+    /// Whether nothing runs.
+    pub fn idle(&self) -> bool {
+        self.running().next().is_none()
+    }
+}
+
+/// The `vitrine check` findings on `path` (read from `files`) over the viewer's data roots.
+pub fn check_file(files: &Files, path: &FileRef, options: &LoadOptions) -> Vec<Finding> {
+    let mut checker = Checker::new(
+        files,
+        CheckOptions {
+            data_roots: options.data_roots.clone(),
+            allow: Vec::new(),
+        },
+    );
+    checker.check_file(path).findings
+}
+
+/// The `vitrine check` findings on the files of an assembly's parts (a design line is no
+/// file to check), each file once. A finding names its part ("weapon 1 gnmcan.pie: …")
+/// and selects the part's group: the part's own mesh and polygon numbers mean nothing in
+/// the composed model.
+pub fn part_findings(files: &Files, assembly: &Assembly, options: &LoadOptions) -> Vec<Finding> {
+    let mut seen: Vec<&FileRef> = Vec::new();
+    let mut out = Vec::new();
+    for part in &assembly.parts {
+        let Some(file) = part.file.as_ref().filter(|f| !seen.contains(f)) else {
+            continue;
+        };
+        seen.push(file);
+        for mut f in check_file(files, file, options) {
+            f.message = format!("{} {}: {}", part.role, file.file_name(), f.message);
+            if f.element != Element::File {
+                f.element = part
+                    .node
+                    .map_or(Element::File, |node| Element::Node { node });
+            }
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// Starts loading `path` for `purpose` (cancelling the document job running).
+pub fn load(state: &mut AppState, path: FileRef, purpose: Purpose) {
+    let options = state.load_options();
+    let verb = match purpose {
+        Purpose::Open | Purpose::Tile(_) => "Opening",
+        Purpose::Reload | Purpose::LiveReload => "Reloading",
+    };
+    let what = format!("{verb} {}", path.file_name());
+    let files = state.files.clone();
+    state.work.document.start(what, move |cancel| {
+        let result = load_model(&files, &path, &options).map(|model| {
+            // Not wanted any more: skip the second read the checks make.
+            let findings = if cancel.is_set() {
+                Vec::new()
+            } else {
+                check_file(&files, &path, &options)
+            };
+            (model, findings)
+        });
+        Outcome::File(Box::new(LoadedFile {
+            path,
+            purpose,
+            result,
+        }))
+    });
+}
+
+/// Starts assembling `design` with `pose` from `stats`, the parts found by `finder`.
+pub fn assemble(
+    state: &mut AppState,
+    stats: Option<Arc<Stats>>,
+    finder: Arc<Mutex<PartFinder>>,
+    design: Design,
+    pose: TurretPose,
+    remember: bool,
+) {
+    let options = state.load_options();
+    let what = format!("Assembling {}", design.to_line());
+    let files = state.files.clone();
+    state.work.document.start(what, move |cancel| {
+        let result = match stats {
+            None => Err(
+                "Assembling needs Warzone 2100 data roots with stats (Settings ▸ Data roots: \
+                 data/mp or mp.wz, then data/base or base.wz)"
+                    .to_string(),
+            ),
+            // A slider drag starts one job per frame: only the last one assembles.
+            Some(_) if cancel.is_set() => Err("cancelled".into()),
+            Some(stats) => {
+                let mut finder = finder.lock().unwrap_or_else(|e| e.into_inner());
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    crate::wz::assemble(&stats, &mut finder, &design, pose)
+                }))
+                .unwrap_or_else(|_| Err("internal error: assembling crashed".into()))
+            }
+        };
+        let result = result.map(|a| {
+            let findings = part_findings(&files, &a, &options);
+            (a, findings)
+        });
+        Outcome::Assembly(Box::new(Assembled {
+            design,
+            remember,
+            result,
+        }))
+    });
+}
+
+/// Starts listing a folder or archive (`source`) or dropped `files` for the gallery.
+pub fn list(state: &mut AppState, source: Option<FileRef>, files: Vec<FileRef>) {
+    let what = match &source {
+        Some(s) => format!("Listing {}", s.file_name()),
+        None => format!("Listing {} dropped files", files.len()),
+    };
+    let host = state.host.clone();
+    state.work.gallery.start(what, move |_| {
+        let inputs = source.clone().map_or_else(|| files.clone(), |s| vec![s]);
+        let walk = host.walk(&inputs, &crate::formats::is_model_name);
+        Listing {
+            source,
+            files,
+            walk,
+            relist: None,
+        }
+    });
+}
+
+/// Starts listing the open gallery's folder or archive again (models were added or
+/// removed on disk); the tiles of `redo` are drawn again when it arrives.
+pub fn relist(state: &mut AppState, redo: std::collections::HashSet<FileRef>) {
+    let Some(source) = state.gallery.as_ref().and_then(|g| g.source.clone()) else {
+        return;
+    };
+    let what = format!("Listing {} again", source.file_name());
+    let host = state.host.clone();
+    state.work.gallery.start(what, move |_| {
+        let walk = host.walk(
+            std::slice::from_ref(&source),
+            &crate::formats::is_model_name,
+        );
+        Listing {
+            source: Some(source),
+            files: Vec::new(),
+            walk,
+            relist: Some(redo),
+        }
+    });
+}
+
+/// Makes a document job's result the document, or shows why not; returns the follow-up
+/// commands (the gallery's part of a tile click).
+pub fn finish(state: &mut AppState, outcome: Outcome) -> Vec<AppCommand> {
+    match outcome {
+        Outcome::File(f) => finish_file(state, *f),
+        Outcome::Assembly(a) => {
+            finish_assembly(state, *a);
+            Vec::new()
+        }
+    }
+}
+
+fn finish_file(state: &mut AppState, f: LoadedFile) -> Vec<AppCommand> {
+    let LoadedFile {
+        path,
+        purpose,
+        result,
+    } = f;
+    match (result, purpose) {
+        (Ok((model, findings)), purpose) => {
+            let (camera, moved) = (state.camera, state.camera_moved);
+            if matches!(purpose, Purpose::Open | Purpose::Tile(_)) {
+                state.settings.add_recent(Path::new(&path.to_string()));
+                if let Some(dir) = path
+                    .disk_file()
+                    .parent()
+                    .filter(|d| !d.as_os_str().is_empty())
+                {
+                    state.settings.last_folder = Some(dir.to_path_buf());
+                }
+            }
+            state.show_loaded(path, model, findings);
+            match purpose {
+                Purpose::LiveReload => {
+                    state.camera = camera;
+                    state.camera_moved = moved;
+                    Vec::new()
+                }
+                Purpose::Tile(i) => vec![AppCommand::Gallery(GalleryCommand::TileOpened(i))],
+                Purpose::Open | Purpose::Reload => Vec::new(),
+            }
+        }
+        (Err(message), Purpose::Tile(i)) => {
+            vec![AppCommand::Gallery(GalleryCommand::TileFailed(
+                i,
+                LoadFailure { path, message },
+            ))]
+        }
+        (Err(message), Purpose::LiveReload) => {
+            state.load_error = Some(LoadFailure {
+                path,
+                message: format!(
+                    "{message}\n(changed on disk; the previous model stays shown, and the \
+                     next change is tried again)"
+                ),
+            });
+            Vec::new()
+        }
+        (Err(message), Purpose::Open | Purpose::Reload) => {
+            state.load_error = Some(LoadFailure { path, message });
+            Vec::new()
+        }
+    }
+}
+
+fn finish_assembly(state: &mut AppState, a: Assembled) {
+    let path = FileRef::Disk(a.design.to_line().into());
+    match a.result {
+        Ok((assembly, findings)) => {
+            super::panels::assemble::shown(state, &a.design, &assembly);
+            if a.remember {
+                state.settings.add_recent(Path::new(&a.design.to_line()));
+                state.settings.assembly = Some(a.design);
+            }
+            state.show_loaded(path, assembly.model, findings);
+        }
+        Err(message) => state.load_error = Some(LoadFailure { path, message }),
+    }
+}
+
+/// The progress line of the running jobs: what, for how long, and Cancel. Returns the
+/// commands (Cancel clicked).
+pub fn progress_ui(ui: &mut egui::Ui, work: &Work) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    for (lane, running) in [
+        (JobKind::Document, work.document.running()),
+        (JobKind::Gallery, work.gallery.running()),
+    ] {
+        let Some(r) = running else { continue };
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label(format!("{}… {:.1} s", r.what, r.elapsed().as_secs_f32()));
+            if ui.button("Cancel").clicked() {
+                out.push(AppCommand::CancelJob(lane));
+            }
+        });
+    }
+    out
+}
+
+/// Which lane of [`Work`] a command means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobKind {
+    /// Opens, reloads and assemblies.
+    Document,
+    /// Gallery listings.
+    Gallery,
+}

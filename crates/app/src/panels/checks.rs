@@ -1,0 +1,227 @@
+//! The Checks panel: the open model's `vitrine check` findings grouped by level, counts
+//! (and a red badge when there are errors) in its header; picking a finding selects its
+//! node, scrolls the hierarchy to it and marks the polygon or point in the view.
+
+use crate::check::{self, Counts, Element, Finding, Level};
+use crate::commands::AppCommand;
+use crate::inspect::InspectCommand;
+use crate::model::Model;
+use crate::render::Highlight;
+use crate::state::{AppState, Document};
+
+/// Error colour (badge and error rows).
+pub const ERROR: egui::Color32 = egui::Color32::from_rgb(220, 50, 60);
+/// Warning colour.
+pub const WARNING: egui::Color32 = egui::Color32::from_rgb(235, 170, 40);
+/// Note colour.
+pub const NOTE: egui::Color32 = egui::Color32::from_rgb(120, 170, 230);
+
+/// The open document's findings and the one picked.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ChecksState {
+    /// Findings on the open file, in file order.
+    pub findings: Vec<Finding>,
+    /// Index of the picked finding.
+    pub selected: Option<usize>,
+    /// The hierarchy should scroll to this node once.
+    pub scroll_to: Option<usize>,
+}
+
+/// A Checks panel intent.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChecksCommand {
+    /// Pick a finding (or none).
+    Select(Option<usize>),
+    /// The hierarchy scrolled to the picked finding's node.
+    Scrolled,
+}
+
+impl ChecksState {
+    /// The findings of `vitrine check` on the open file (run by the job that loaded it,
+    /// [`crate::loading::check_file`]), none picked.
+    pub fn with_findings(findings: Vec<Finding>) -> ChecksState {
+        ChecksState {
+            findings,
+            selected: None,
+            scroll_to: None,
+        }
+    }
+
+    /// Counts by level.
+    pub fn counts(&self) -> Counts {
+        Counts::of(&self.findings)
+    }
+
+    /// The picked finding.
+    pub fn picked(&self) -> Option<&Finding> {
+        self.selected.and_then(|i| self.findings.get(i))
+    }
+
+    /// What the view marks for the picked finding on `model`.
+    pub fn highlight(&self, model: &Model) -> Highlight {
+        let mut h = Highlight::default();
+        match self.picked().map(|f| f.element) {
+            Some(Element::Polygon { mesh, polygon }) => {
+                if let Some(s) = model.source.meshes.get(mesh) {
+                    h.triangles = s
+                        .polygon_triangles(polygon)
+                        .map(|t| (mesh, t as u32))
+                        .collect();
+                }
+            }
+            Some(Element::Point { mesh, point }) if mesh < model.meshes.len() => {
+                h.points.push((mesh, point));
+            }
+            _ => {}
+        }
+        h
+    }
+}
+
+/// The node an element belongs to.
+pub fn element_node(model: &Model, e: Element) -> Option<usize> {
+    match e {
+        Element::Node { node } => Some(node),
+        Element::Polygon { mesh, .. } | Element::Point { mesh, .. } => model.mesh_node(mesh),
+        Element::File | Element::Texture { .. } | Element::Material { .. } => None,
+    }
+}
+
+/// Carries out `cmd`; picking a finding returns the selection of its node as a
+/// follow-up.
+pub fn apply(state: &mut AppState, cmd: ChecksCommand) -> Vec<AppCommand> {
+    let mut then = Vec::new();
+    match cmd {
+        ChecksCommand::Select(i) => {
+            let i = i.filter(|&i| i < state.checks.findings.len());
+            state.checks.selected = i;
+            let node = state.document.as_ref().and_then(|d| {
+                i.and_then(|i| element_node(&d.model, state.checks.findings[i].element))
+            });
+            if i.is_some() {
+                then.push(AppCommand::Inspect(InspectCommand::Select(node)));
+            }
+            state.checks.scroll_to = node;
+        }
+        ChecksCommand::Scrolled => state.checks.scroll_to = None,
+    }
+    then
+}
+
+/// The section header: `Checks` and the counts, errors on a red badge.
+pub fn header(counts: Counts) -> egui::WidgetText {
+    use egui::text::{LayoutJob, TextFormat};
+    let mut job = LayoutJob::default();
+    let plain = TextFormat::default();
+    job.append("Checks  ", 0.0, plain.clone());
+    if counts.errors > 0 {
+        job.append(
+            &format!(" {} ", counts.errors),
+            0.0,
+            TextFormat {
+                background: ERROR,
+                color: egui::Color32::WHITE,
+                ..plain.clone()
+            },
+        );
+        job.append(
+            if counts.errors == 1 {
+                " error  "
+            } else {
+                " errors  "
+            },
+            0.0,
+            plain.clone(),
+        );
+    }
+    let rest = format!(
+        "{} warning{} · {} note{}",
+        counts.warnings,
+        if counts.warnings == 1 { "" } else { "s" },
+        counts.notes,
+        if counts.notes == 1 { "" } else { "s" }
+    );
+    job.append(&rest, 0.0, plain);
+    job.into()
+}
+
+fn level_colour(l: Level) -> egui::Color32 {
+    match l {
+        Level::Error => ERROR,
+        Level::Warning => WARNING,
+        Level::Note => NOTE,
+    }
+}
+
+/// The row text of a finding: `line 12 · pie/normals-count: message`.
+pub fn row_text(f: &Finding) -> String {
+    let place = match f.location {
+        crate::model::Location::Line(l) => format!("line {l} · "),
+        crate::model::Location::Offset(o) => format!("@0x{o:x} · "),
+        crate::model::Location::File => String::new(),
+    };
+    format!("{place}{}: {}", f.rule, f.message)
+}
+
+/// The panel (a collapsible section of the side panel).
+pub fn checks_ui(ui: &mut egui::Ui, state: &AppState, _doc: &Document) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    let checks = &state.checks;
+    let counts = checks.counts();
+    egui::CollapsingHeader::new(header(counts))
+        .id_salt(("section", "Checks"))
+        .default_open(counts.errors + counts.warnings > 0)
+        .show(ui, |ui| {
+            if checks.findings.is_empty() {
+                ui.weak("No findings: the game accepts this file as it is.");
+            }
+            for level in [Level::Error, Level::Warning, Level::Note] {
+                let rows: Vec<(usize, &Finding)> = checks
+                    .findings
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| f.level == level)
+                    .collect();
+                if rows.is_empty() {
+                    continue;
+                }
+                ui.label(
+                    egui::RichText::new(format!("{}s ({})", capitalised(level.name()), rows.len()))
+                        .strong()
+                        .color(level_colour(level)),
+                );
+                for (i, f) in rows {
+                    let picked = checks.selected == Some(i);
+                    let r = ui
+                        .add(
+                            egui::Button::selectable(
+                                picked,
+                                egui::RichText::new(row_text(f)).color(level_colour(level)),
+                            )
+                            .wrap(),
+                        )
+                        .on_hover_text(hover(f));
+                    if r.clicked() {
+                        out.push(AppCommand::Checks(ChecksCommand::Select(
+                            (!picked).then_some(i),
+                        )));
+                    }
+                }
+            }
+        });
+    out
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+fn hover(f: &Finding) -> String {
+    match check::rule(f.rule) {
+        Some(r) => format!("{}\n\n{}\n\nSource: {}", r.summary, r.explanation, r.source),
+        None => f.rule.to_string(),
+    }
+}

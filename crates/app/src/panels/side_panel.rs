@@ -1,0 +1,374 @@
+//! The left side panel: what the open file holds (file and format, properties, textures,
+//! the node hierarchy, events, connectors, warnings), the team-colour picker and the view
+//! controls. It reads [`AppState`] and returns commands; it changes nothing itself.
+
+use crate::commands::AppCommand;
+use crate::model::Model;
+use crate::panels::team_picker::team_picker_ui;
+use crate::state::{AppState, Document};
+
+/// Colour of "missing" marks.
+const MISSING: egui::Color32 = egui::Color32::from_rgb(230, 90, 80);
+/// Colour of "found" marks.
+const FOUND: egui::Color32 = egui::Color32::from_rgb(110, 200, 120);
+
+/// The panel's contents (the caller puts them in a [`egui::Panel`]). With a model open,
+/// the format's own sections come first (PIE: textures and levels; PET: parts, motions
+/// and events; TPM: instances and materials; PMF: pieces and the transform rules), then
+/// the team colour (open only when the model has a team-colour mask), the view and the
+/// rest.
+pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
+    let mut s = Sections::new(&state.settings.open_sections);
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            match &state.document {
+                Some(doc) => {
+                    file_ui(ui, doc);
+                    crate::panels::format_panels::banners_ui(ui, state);
+                    crate::fonts::missing_cjk_note_ui(ui, &doc.model, &*state.host);
+                }
+                None => {
+                    ui.heading("No model open");
+                    ui.label("Drop a model file on the window, or use File > Open… (Ctrl+O).");
+                }
+            }
+            ui.separator();
+            if let Some(doc) = &state.document {
+                crate::panels::format_panels::format_sections_ui(ui, &mut s, state, doc);
+            }
+            team_colour_section_ui(ui, &mut s, state);
+            s.show(ui, "view", "View", true, |ui| {
+                let mut out = view_controls_ui(ui, state);
+                out.extend(crate::panels::hierarchy::overlay_controls_ui(ui, state));
+                out
+            });
+            s.out
+                .extend(crate::panels::format_panels::display_sections_ui(ui, state));
+            s.out
+                .extend(crate::panels::assemble::ui::sections_ui(ui, state));
+            if let Some(doc) = &state.document {
+                model_sections_ui(ui, &mut s, doc, state);
+            }
+        });
+    s.out
+}
+
+/// Collapsible sections that remember being opened or closed: the state is kept in the
+/// settings by a stable key (titles carry counts), and a click on a header emits
+/// [`AppCommand::SetSectionOpen`].
+pub struct Sections<'a> {
+    saved: &'a std::collections::BTreeMap<String, bool>,
+    /// Commands from the sections' bodies and headers.
+    pub out: Vec<AppCommand>,
+}
+
+impl<'a> Sections<'a> {
+    /// Sections with the saved open/closed states.
+    pub fn new(saved: &'a std::collections::BTreeMap<String, bool>) -> Self {
+        Sections {
+            saved,
+            out: Vec::new(),
+        }
+    }
+
+    /// Shows section `key` titled `title`, open by default when `default_open`; the
+    /// body's commands are collected.
+    pub fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        key: &str,
+        title: impl Into<egui::WidgetText>,
+        default_open: bool,
+        body: impl FnOnce(&mut egui::Ui) -> Vec<AppCommand>,
+    ) {
+        let open = self.saved.get(key).copied().unwrap_or(default_open);
+        let r = egui::CollapsingHeader::new(title)
+            .id_salt(("section", key))
+            .open(Some(open))
+            .show(ui, body);
+        if r.header_response.clicked() {
+            self.out
+                .push(AppCommand::SetSectionOpen(key.to_string(), !open));
+        }
+        if let Some(cmds) = r.body_returned {
+            self.out.extend(cmds);
+        }
+    }
+}
+
+/// Team colour: open with the swatches when the model has a team-colour mask; otherwise
+/// closed, and saying why the colour changes nothing.
+fn team_colour_section_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, state: &AppState) {
+    let masked = state
+        .document
+        .as_ref()
+        .is_none_or(|d| d.model.materials.iter().any(|m| m.tcmask.is_some()));
+    let (key, title) = if masked {
+        ("team colour", "Team colour".to_string())
+    } else {
+        (
+            "team colour unmasked",
+            "Team colour (no mask in this model)".to_string(),
+        )
+    };
+    s.show(ui, key, title, masked, |ui| {
+        if !masked {
+            ui.weak(
+                "This model has no team-colour mask, so the team colour changes nothing \
+                 here. Warzone 2100 models with a TCMASK (or TYPE 0x10000) take it.",
+            );
+        }
+        team_picker_ui(ui, state.settings.team)
+            .into_iter()
+            .collect()
+    });
+}
+
+/// File name, path, format and version.
+fn file_ui(ui: &mut egui::Ui, doc: &Document) {
+    let m = &doc.model;
+    ui.heading(doc.file_name())
+        .on_hover_text(doc.path.to_string());
+    ui.label(format!(
+        "{} version {} · file axes {}",
+        m.format.name().to_uppercase(),
+        m.version,
+        m.axes.name
+    ));
+    let triangles: usize = m.meshes.iter().map(|x| x.triangle_count()).sum();
+    ui.label(format!(
+        "{} nodes · {} meshes · {triangles} triangles · {} materials",
+        m.nodes.len(),
+        m.meshes.len(),
+        m.materials.len()
+    ));
+    if let Some(dir) = doc.path.parent() {
+        ui.small(dir.to_string());
+    }
+}
+
+/// Projection, presets, framing and background.
+fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    ui.horizontal(|ui| {
+        let ortho = state.camera.orthographic;
+        if ui.selectable_label(!ortho, "Perspective").clicked() && ortho {
+            out.push(AppCommand::ToggleOrtho);
+        }
+        if ui.selectable_label(ortho, "Orthographic").clicked() && !ortho {
+            out.push(AppCommand::ToggleOrtho);
+        }
+        ui.weak("(5)");
+    });
+    ui.horizontal(|ui| {
+        for (label, key, preset) in crate::viewport::preset_buttons() {
+            if ui
+                .button(label)
+                .on_hover_text(format!("{label} view ({key})"))
+                .clicked()
+            {
+                out.push(AppCommand::Preset(preset));
+            }
+        }
+        if ui
+            .button("Frame")
+            .on_hover_text("Frame the model (F)")
+            .clicked()
+        {
+            out.push(AppCommand::Frame);
+        }
+    });
+    ui.horizontal(|ui| {
+        let mut rgb = state.settings.background;
+        let r = egui::widgets::color_picker::color_edit_button_srgb(ui, &mut rgb);
+        r.widget_info(|| {
+            egui::WidgetInfo::labeled(egui::Role::ColorWell, true, "Background colour")
+        });
+        if rgb != state.settings.background {
+            out.push(AppCommand::SetBackground(rgb));
+        }
+        ui.label("Background");
+    });
+    ui.weak(format!(
+        "Drag: orbit · Shift+drag or middle drag: pan · {}+drag: light · wheel: zoom · F1: all keys",
+        crate::lighting::modifier_name(ui.ctx())
+    ));
+    out
+}
+
+/// Everything else the model holds (what the format's own sections did not show).
+fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, state: &AppState) {
+    let m = &doc.model;
+    s.out
+        .extend(crate::panels::checks::checks_ui(ui, state, doc));
+    if !m.properties.is_empty() {
+        s.show(ui, "properties", "Properties", true, |ui| {
+            // Values wrap inside the panel instead of widening it.
+            let width = ui.available_width();
+            egui::Grid::new("properties")
+                .striped(true)
+                .max_col_width(width * 0.62)
+                .show(ui, |ui| {
+                    for p in &m.properties {
+                        ui.add(egui::Label::new(&p.key).wrap());
+                        ui.add(egui::Label::new(&p.value).wrap());
+                        ui.end_row();
+                    }
+                });
+            Vec::new()
+        });
+    }
+    let own = crate::panels::format_panels::own_sections(m.format);
+    if !own.textures {
+        s.show(ui, "textures", textures_title(m), true, |ui| {
+            textures_ui(ui, m);
+            Vec::new()
+        });
+    }
+    if !own.hierarchy {
+        s.show(
+            ui,
+            "hierarchy",
+            format!("Hierarchy ({} nodes)", m.nodes.len()),
+            true,
+            |ui| crate::panels::hierarchy::hierarchy_ui(ui, state, doc),
+        );
+    }
+    if !own.parts {
+        s.out
+            .extend(crate::panels::hierarchy::parts_ui(ui, state, doc));
+    }
+    crate::panels::hierarchy::stats_ui(ui, state);
+    if !m.events.is_empty() {
+        s.show(
+            ui,
+            "events",
+            format!("Events ({})", m.events.len()),
+            true,
+            |ui| {
+                for e in &m.events {
+                    ui.horizontal(|ui| {
+                        ui.label(format!("{} ({}): {}", e.kind, e.kind_name(), e.file));
+                        found_mark(ui, e.resolved.as_ref());
+                    });
+                }
+                Vec::new()
+            },
+        );
+    }
+    if !m.connectors.is_empty() {
+        s.show(
+            ui,
+            "connectors",
+            format!("Connectors ({})", m.connectors.len()),
+            true,
+            |ui| {
+                connectors_ui(ui, doc);
+                Vec::new()
+            },
+        );
+    }
+    let count = m.diagnostics.len() + doc.render_warnings.len();
+    let key = if count > 0 {
+        "warnings"
+    } else {
+        "warnings none"
+    };
+    s.show(ui, key, format!("Warnings ({count})"), count > 0, |ui| {
+        if count == 0 {
+            ui.weak("None");
+        }
+        let file = doc.file_name();
+        let warn = ui.visuals().warn_fg_color;
+        for d in &m.diagnostics {
+            ui.label(egui::RichText::new(d.display_with(&file)).color(warn));
+        }
+        for w in &doc.render_warnings {
+            ui.label(egui::RichText::new(w).color(warn));
+        }
+        Vec::new()
+    });
+}
+
+/// `Textures (3)` or `Textures (3, 1 missing)`.
+pub fn textures_title(m: &Model) -> String {
+    let missing = m.textures.iter().filter(|t| t.resolved.is_none()).count();
+    if missing > 0 {
+        format!("Textures ({}, {missing} missing)", m.textures.len())
+    } else {
+        format!("Textures ({})", m.textures.len())
+    }
+}
+
+/// One line per texture: role (and the PIE tileset it is for, with "in use" on the pages
+/// the view draws), name, found or missing.
+pub fn textures_ui(ui: &mut egui::Ui, m: &Model) {
+    if m.textures.is_empty() {
+        ui.weak("None");
+    }
+    let used: std::collections::HashSet<usize> = m
+        .materials
+        .iter()
+        .flat_map(|x| [x.base, x.tcmask, x.normal, x.specular])
+        .flatten()
+        .collect();
+    let tilesets = m.textures.iter().any(|t| t.tileset.is_some_and(|s| s > 0));
+    for (i, t) in m.textures.iter().enumerate() {
+        ui.horizontal_wrapped(|ui| {
+            let role = t.role.name();
+            let slot = t
+                .tileset
+                .filter(|_| tilesets)
+                .and_then(|s| crate::formats::pie::Tileset::from_slot(s.into()));
+            match slot {
+                Some(ts) => ui.label(format!("{role} ({ts}): {}", t.name)),
+                None => ui.label(format!("{role}: {}", t.name)),
+            };
+            found_mark(ui, t.resolved.as_ref());
+            if tilesets && used.contains(&i) {
+                ui.weak("in use");
+            }
+        });
+    }
+}
+
+/// "found" (hover: the path) or "MISSING".
+pub fn found_mark(ui: &mut egui::Ui, path: Option<&crate::files::FileRef>) {
+    match path {
+        Some(p) => {
+            ui.colored_label(FOUND, "found")
+                .on_hover_text(p.to_string());
+        }
+        None => {
+            ui.colored_label(MISSING, "MISSING");
+        }
+    }
+}
+
+/// Connectors: the numbers as the file writes them and the model-space position.
+fn connectors_ui(ui: &mut egui::Ui, doc: &Document) {
+    let m = &doc.model;
+    egui::Grid::new("connectors")
+        .striped(true)
+        .num_columns(4)
+        .show(ui, |ui| {
+            ui.strong("#");
+            ui.strong("node");
+            ui.strong("file (x, y, z)");
+            ui.strong("model (x, y, z)");
+            ui.end_row();
+            for (i, c) in m.connectors.iter().enumerate() {
+                let world = doc
+                    .pose
+                    .world
+                    .get(c.node)
+                    .map_or(c.position, |w| w.transform_point3(c.position));
+                ui.label(format!("{}", i + 1));
+                ui.label(m.nodes.get(c.node).map_or("?", |n| n.name.as_str()));
+                ui.monospace(format!("{} {} {}", c.raw[0], c.raw[1], c.raw[2]));
+                ui.monospace(format!("{:.1} {:.1} {:.1}", world.x, world.y, world.z));
+                ui.end_row();
+            }
+        });
+}

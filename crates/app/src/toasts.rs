@@ -1,0 +1,117 @@
+//! Short messages shown in the bottom-right corner for a few seconds ("Saved tank-1.png
+//! to …", "Could not save settings…"), some with a button ("Open folder").
+
+use super::commands::AppCommand;
+
+/// Seconds an info toast stays up.
+const INFO_SECONDS: f64 = 6.0;
+/// Seconds an error toast stays up.
+const ERROR_SECONDS: f64 = 12.0;
+
+/// One message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Toast {
+    /// The text.
+    pub text: String,
+    /// Whether it reports a failure (red, stays longer).
+    pub error: bool,
+    /// A button: its label and what it does.
+    pub action: Option<(String, AppCommand)>,
+    /// egui time when first shown (`None` until drawn).
+    shown_at: Option<f64>,
+}
+
+/// The messages currently up, oldest first.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Toasts {
+    /// Messages, oldest first.
+    pub items: Vec<Toast>,
+}
+
+impl Toasts {
+    /// Adds an informational message.
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.push(text.into(), false);
+    }
+
+    /// Adds an error message.
+    pub fn error(&mut self, text: impl Into<String>) {
+        self.push(text.into(), true);
+    }
+
+    /// Adds an informational message with a button.
+    pub fn info_with_action(
+        &mut self,
+        text: impl Into<String>,
+        label: impl Into<String>,
+        command: AppCommand,
+    ) {
+        self.push(text.into(), false);
+        if let Some(t) = self.items.last_mut() {
+            t.action = Some((label.into(), command));
+        }
+    }
+
+    fn push(&mut self, text: String, error: bool) {
+        self.items.push(Toast {
+            text,
+            error,
+            action: None,
+            shown_at: None,
+        });
+        // Keep the corner readable.
+        if self.items.len() > 5 {
+            self.items.remove(0);
+        }
+    }
+
+    /// Draws the messages, drops the expired ones and returns the commands of the
+    /// buttons clicked.
+    pub fn ui(&mut self, ctx: &egui::Context) -> Vec<AppCommand> {
+        let mut out = Vec::new();
+        let now = ctx.input(|i| i.time);
+        self.items.retain_mut(|t| {
+            let start = *t.shown_at.get_or_insert(now);
+            // Errors, and messages with a button, stay longer.
+            let life = if t.error || t.action.is_some() {
+                ERROR_SECONDS
+            } else {
+                INFO_SECONDS
+            };
+            now - start < life
+        });
+        if self.items.is_empty() {
+            return out;
+        }
+        // Wake up again to expire the oldest one.
+        ctx.request_repaint_after(std::time::Duration::from_millis(500));
+        egui::Area::new(egui::Id::unique("vitrine toasts"))
+            .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(-12.0, -12.0))
+            .order(egui::Order::Foreground)
+            .interactable(self.items.iter().any(|t| t.action.is_some()))
+            .show(ctx, |ui| {
+                ui.set_max_width(460.0);
+                for t in &self.items {
+                    let (fill, text) = if t.error {
+                        (egui::Color32::from_rgb(110, 24, 24), egui::Color32::WHITE)
+                    } else {
+                        (egui::Color32::from_rgb(30, 60, 40), egui::Color32::WHITE)
+                    };
+                    egui::Frame::new()
+                        .fill(fill)
+                        .corner_radius(4.0)
+                        .inner_margin(8.0)
+                        .show(ui, |ui| {
+                            ui.label(egui::RichText::new(&t.text).color(text));
+                            if let Some((label, command)) = &t.action
+                                && ui.button(label).clicked()
+                            {
+                                out.push(command.clone());
+                            }
+                        });
+                    ui.add_space(4.0);
+                }
+            });
+        out
+    }
+}

@@ -1,0 +1,149 @@
+//! The desktop's window: the eframe native runner ([`run`]), the shell that runs the app
+//! on it ([`shell`]: threads, native dialogs, screenshots and exports on the window's
+//! device, relaunch after a lost device), and the desktop's side of the app's host
+//! ([`host`]: the disk, the settings file, the thumbnail cache, live reload, fonts).
+
+pub mod crash_notice;
+pub mod dialogs;
+pub mod fonts;
+pub mod host;
+pub mod relaunch;
+pub mod settings_file;
+pub mod shell;
+pub mod thumbnail_cache;
+
+pub use host::DesktopHost;
+pub use settings_file::SettingsFile;
+
+use crate::app::state::AppState;
+use eframe::egui;
+use std::path::{Path, PathBuf};
+
+/// Opens the viewer window on `file` (or the demo model); returns the exit code.
+///
+/// `VITRINE_EXIT_AFTER_FRAMES=N` closes the window by itself after N frames (used by the
+/// Xvfb smoke test; frames come at least every 50 ms while it counts).
+pub fn run(file: Option<PathBuf>) -> i32 {
+    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .try_init();
+    let host = DesktopHost::user();
+    let (settings, warning) = host.settings_file().map(|f| f.load()).unwrap_or_default();
+    let mut state = AppState::new(settings, host);
+    if let Some(w) = warning {
+        state.toasts.error(w);
+    }
+    // A relaunch after a lost GPU device (`relaunch`): the resume file, read and deleted.
+    let start = relaunch::Start::from_env();
+    let initial = file.unwrap_or_else(demo_model_path);
+    let exit_after_frames = std::env::var("VITRINE_EXIT_AFTER_FRAMES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok());
+    let [w, h] = state.settings.window_size;
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title("Vitrine")
+        .with_app_id("vitrine")
+        .with_inner_size([w, h])
+        .with_min_inner_size([480.0, 320.0])
+        .with_maximized(state.settings.maximized)
+        .with_drag_and_drop(true);
+    match window_icon() {
+        Ok(icon) => viewport = viewport.with_icon(icon),
+        Err(e) => log::warn!("window icon: {e}"),
+    }
+    if let Some(pos) = state.settings.window_pos {
+        viewport = viewport.with_position(pos);
+    }
+    let options = eframe::NativeOptions {
+        viewport,
+        renderer: eframe::Renderer::Wgpu,
+        // Vitrine installs its own, lazily created system font provider (`fonts`).
+        system_font_fallback: false,
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "Vitrine",
+        options,
+        Box::new(move |cc| {
+            Ok(Box::new(shell::ViewerApp::new(
+                cc,
+                state,
+                initial,
+                start,
+                exit_after_frames,
+            )))
+        }),
+    );
+    // The window closed after losing its GPU device without relaunching: say why.
+    if let Some(message) = relaunch::take_farewell() {
+        eprintln!("vitrine: {message}");
+        show_native_error(&message);
+        return 1;
+    }
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            let message = window_error_message(&e);
+            eprintln!("vitrine: {message}");
+            show_native_error(&message);
+            1
+        }
+    }
+}
+
+/// What to tell the user when the window cannot open. Without a usable GPU adapter (no
+/// Vulkan/Metal/DX12/GL driver, not even Mesa's software one) it says what the command
+/// line says ([`crate::render::RenderError::NoAdapter`]): what to install.
+pub fn window_error_message(e: &eframe::Error) -> String {
+    use eframe::egui_wgpu::WgpuError;
+    match e {
+        eframe::Error::Wgpu(
+            w @ (WgpuError::RequestAdapterError(_)
+            | WgpuError::CreateSurfaceError(_)
+            | WgpuError::NoSurfaceFormatsAvailable
+            | WgpuError::CustomNativeAdapterSelectionError(_)),
+        ) => format!(
+            "could not open the window: {}",
+            crate::render::RenderError::NoAdapter(w.to_string())
+        ),
+        other => format!("could not open the window: {other}"),
+    }
+}
+
+/// Shows `message` in the platform's message box (rfd: a native dialog on Windows and
+/// macOS, zenity on Linux) where one is available; standard error has it either way.
+fn show_native_error(message: &str) {
+    let result = rfd::MessageDialog::new()
+        .set_level(rfd::MessageLevel::Error)
+        .set_title("Vitrine")
+        .set_description(message)
+        .set_buttons(rfd::MessageButtons::Ok)
+        .show();
+    log::debug!("message box: {result:?}");
+}
+
+/// The window's icon: [`crate::desktop::ICON_PNG`] decoded.
+pub fn window_icon() -> Result<egui::IconData, String> {
+    let img = image::load_from_memory(crate::desktop::ICON_PNG)
+        .map_err(|e| e.to_string())?
+        .into_rgba8();
+    Ok(egui::IconData {
+        width: img.width(),
+        height: img.height(),
+        rgba: img.into_raw(),
+    })
+}
+
+/// The demo model shipped in `assets/demo/tank.pie`: beside the source tree when run
+/// from a checkout, else in `assets/` next to the executable.
+pub fn demo_model_path() -> PathBuf {
+    let rel = Path::new("assets").join("demo").join("tank.pie");
+    let in_tree = Path::new(env!("CARGO_MANIFEST_DIR")).join(&rel);
+    if in_tree.is_file() {
+        return in_tree;
+    }
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|d| d.join(&rel)))
+        .filter(|p| p.is_file())
+        .unwrap_or(in_tree)
+}
