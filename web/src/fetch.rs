@@ -100,11 +100,11 @@ pub fn js_text(e: &JsValue) -> String {
         .unwrap_or_else(|| format!("{e:?}"))
 }
 
-/// The page's `?url=` parameter, decoded.
-pub fn url_parameter() -> Option<String> {
+/// A parameter of the page's address (`?url=…`, `?backend=webgl2`), decoded.
+pub fn page_parameter(name: &str) -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;
     web_sys::UrlSearchParams::new_with_str(&search)
         .ok()?
-        .get("url")
+        .get(name)
         .filter(|u| !u.trim().is_empty())
 }

@@ -15,3 +15,60 @@ pub mod api;
 pub mod browser;
 #[cfg(target_arch = "wasm32")]
 pub mod fetch;
+#[cfg(target_arch = "wasm32")]
+pub mod host;
+#[cfg(target_arch = "wasm32")]
+pub mod shell;
+
+#[cfg(target_arch = "wasm32")]
+pub use entry::start;
+
+#[cfg(target_arch = "wasm32")]
+mod entry {
+    use crate::shell::{Incoming, WebApp};
+    use crate::status::PageStatus;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use wasm_bindgen::prelude::*;
+
+    /// Starts the viewer on `canvas`: WebGPU where the browser offers it, WebGL2
+    /// otherwise (or when the page's address says `?backend=webgl2`); opens the page's
+    /// `?url=` or the demo model; installs `window.vitrine`.
+    #[wasm_bindgen]
+    pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<(), JsValue> {
+        let _ = eframe::WebLogger::init(log::LevelFilter::Warn);
+        let status = Rc::new(RefCell::new(PageStatus::default()));
+        let (tx, rx) = std::sync::mpsc::channel::<Incoming>();
+        {
+            let tx = tx.clone();
+            crate::api::install(status.clone(), move |url| {
+                let _ = tx.send(Incoming::OpenUrl(url));
+            })?;
+        }
+        let mut options = eframe::WebOptions::default();
+        if crate::fetch::page_parameter("backend").as_deref() == Some("webgl2")
+            && let eframe::egui_wgpu::WgpuSetup::CreateNew(new) =
+                &mut options.wgpu_options.wgpu_setup
+        {
+            new.instance_descriptor.backends = wgpu::Backends::GL;
+        }
+        let url = crate::fetch::page_parameter("url");
+        let app_status = status.clone();
+        let result = eframe::WebRunner::new()
+            .start(
+                canvas,
+                options,
+                Box::new(move |cc| Ok(Box::new(WebApp::new(cc, app_status, (tx, rx), url)))),
+            )
+            .await;
+        if let Err(e) = &result {
+            let mut s = status.borrow_mut();
+            s.state = crate::status::LoadState::Error;
+            s.error = Some(format!(
+                "Vitrine could not start: {}",
+                crate::fetch::js_text(e)
+            ));
+        }
+        result
+    }
+}
