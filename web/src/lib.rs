@@ -39,10 +39,15 @@ mod entry {
         let _ = eframe::WebLogger::init(log::LevelFilter::Warn);
         let status = Rc::new(RefCell::new(PageStatus::default()));
         let (tx, rx) = std::sync::mpsc::channel::<Incoming>();
+        // The app's context once it runs: a call from JavaScript asks it for a frame.
+        let wake: Rc<RefCell<Option<eframe::egui::Context>>> = Rc::default();
         {
-            let tx = tx.clone();
+            let (tx, wake) = (tx.clone(), wake.clone());
             crate::api::install(status.clone(), move |url| {
                 let _ = tx.send(Incoming::OpenUrl(url));
+                if let Some(ctx) = wake.borrow().as_ref() {
+                    ctx.request_repaint();
+                }
             })?;
         }
         let mut options = eframe::WebOptions::default();
@@ -58,7 +63,10 @@ mod entry {
             .start(
                 canvas,
                 options,
-                Box::new(move |cc| Ok(Box::new(WebApp::new(cc, app_status, (tx, rx), url)))),
+                Box::new(move |cc| {
+                    *wake.borrow_mut() = Some(cc.egui_ctx.clone());
+                    Ok(Box::new(WebApp::new(cc, app_status, (tx, rx), url)))
+                }),
             )
             .await;
         if let Err(e) = &result {

@@ -54,6 +54,9 @@ pub enum Incoming {
 /// A screenshot on its way back from the GPU.
 struct PendingShot {
     reading: vitrine_render::Reading,
+    /// Kept until the copy is back: WebGPU fails the copy of a texture destroyed before
+    /// it ran.
+    _target: vitrine_render::RenderTarget,
     stem: String,
     clean: bool,
     size: [u32; 2],
@@ -187,6 +190,7 @@ impl WebApp {
                         FileRef::Disk(p) => page.add(p.clone(), bytes),
                         other => other.clone(),
                     };
+                    fetch_texture_pages(&page, &url, &file).await;
                     Incoming::Command(open_command(vec![file]))
                 }
                 Err(e) => Incoming::Failed(file, e),
@@ -343,6 +347,7 @@ impl WebApp {
         renderer.render(&rs.device, &rs.queue, &target, &pose, &view);
         self.shots.push(PendingShot {
             reading: target.start_read(&rs.device, &rs.queue),
+            _target: target,
             stem,
             clean: req.clean,
             size,
@@ -379,7 +384,10 @@ impl WebApp {
                         shot.size[0], shot.size[1]
                     ))
                 }
-                Err(e) => self.state.toasts.error(format!("Screenshot failed: {e}")),
+                Err(e) => {
+                    log::error!("screenshot failed: {e}");
+                    self.state.toasts.error(format!("Screenshot failed: {e}"))
+                }
             }
         }
         if !still.is_empty() {
@@ -456,6 +464,69 @@ impl WebApp {
                 doc.set_title(&title);
             }
             self.title = title;
+        }
+    }
+}
+
+/// The texture pages of the model at `url` (already in `page` as `file`) that are not in
+/// the page's files, fetched from where the desktop looks for them on disk: the model's
+/// folder, then `texpages/` (and `base/texpages/`, `mp/texpages/`) in it and each of its
+/// ancestors, by HTTP on the model's server. A page found nowhere stays missing, as on
+/// the desktop (the model shows it as not found).
+async fn fetch_texture_pages(page: &crate::page_files::PageFiles, url: &str, file: &FileRef) {
+    let files = page.files();
+    let Ok(model) = vitrine_core::formats::load(&files, file, &Default::default()) else {
+        return;
+    };
+    let Some((base, _)) = url
+        .split(['?', '#'])
+        .next()
+        .and_then(|u| u.rsplit_once('/'))
+    else {
+        return;
+    };
+    // The model's folder and its ancestors, up to the server's root.
+    let origin_end = base.find("://").map_or(0, |i| i + 3);
+    let origin_end = base[origin_end..]
+        .find('/')
+        .map_or(base.len(), |i| origin_end + i);
+    let mut folders = vec![base.to_string()];
+    let mut dir = base;
+    while dir.len() > origin_end {
+        dir = dir.rsplit_once('/').map_or(&dir[..origin_end], |(d, _)| d);
+        folders.push(dir.to_string());
+    }
+    for texture in model.textures.iter().filter(|t| t.resolved.is_none()) {
+        let Some(name) = texture
+            .name
+            .rsplit(['/', '\\'])
+            .next()
+            .filter(|n| !n.is_empty())
+        else {
+            continue;
+        };
+        let mut names = vec![name.to_string()];
+        if let Some(stem) = name.strip_suffix(".pcx") {
+            names.push(format!("{stem}.png"));
+        }
+        let candidates = std::iter::once(format!("{base}/"))
+            .chain(folders.iter().flat_map(|d| {
+                ["texpages/", "base/texpages/", "mp/texpages/"].map(|sub| format!("{d}/{sub}"))
+            }))
+            .flat_map(|dir| {
+                names
+                    .iter()
+                    .map(move |n| format!("{dir}{n}"))
+                    .collect::<Vec<_>>()
+            });
+        for candidate in candidates {
+            if let (Ok(bytes), Some(path)) = (
+                fetch::fetch_bytes(&candidate, |_, _| {}).await,
+                crate::page_files::url_path(&candidate),
+            ) {
+                page.add(path, bytes);
+                break;
+            }
         }
     }
 }
