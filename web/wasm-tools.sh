@@ -37,7 +37,13 @@ wasm_bind() {
   cli="$(wasm_bindgen_cli)"
   "$cli" --target web --no-typescript --out-dir "$out" --out-name "$name" "$input"
   if [ "${OPTIMISE:-1}" = 1 ]; then
-    if command -v wasm-opt >/dev/null 2>&1; then
+    local opt_version
+    opt_version="$(wasm-opt --version 2>/dev/null | grep -o '[0-9]\+' | head -1)"
+    if [ -n "$opt_version" ] && [ "$opt_version" -lt 116 ]; then
+      # Debian 12's binaryen 108 rewrites wasm-bindgen's externref table into one the
+      # browser refuses ("WebAssembly.Table.set(): Argument 1 is invalid"): not used.
+      echo "web: wasm-opt $opt_version is too old for wasm-bindgen's output; the .wasm is not optimised" >&2
+    elif command -v wasm-opt >/dev/null 2>&1; then
       # The features rustc's wasm32 target emits by default.
       wasm-opt -O2 --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
         --enable-sign-ext --enable-reference-types --enable-multivalue \
