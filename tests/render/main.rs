@@ -22,3 +22,4 @@ mod pcx_texture;
 mod pet_dds;
 mod shader_validation;
 mod tileset;
+mod webgl2;

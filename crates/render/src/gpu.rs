@@ -30,7 +30,11 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    /// Creates a device without a window. Honours `WGPU_BACKEND` (e.g. `gl`).
+    /// Creates a device without a window. Honours `WGPU_BACKEND` (e.g. `gl`). Not in the
+    /// browser, which hands its device to the page's canvas asynchronously (and where
+    /// blocking on a GPU future never returns: it resolves only when the page's event
+    /// loop runs).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn headless() -> Result<Gpu, RenderError> {
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
         if std::env::var_os("WGPU_BACKEND").is_none() {
@@ -164,6 +168,7 @@ pub fn describe_adapter(info: &wgpu::AdapterInfo) -> String {
 
 /// For tests: a headless GPU, or `None` with a loud SKIPPED message when there is no
 /// adapter — unless `VITRINE_REQUIRE_GPU=1` (CI), where that panics.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn gpu_or_skip() -> Option<Gpu> {
     match Gpu::headless() {
         Ok(g) => Some(g),

@@ -3,8 +3,6 @@
 //! screenshot code, `vitrine render` and the tests all use this same code. It knows
 //! nothing of egui and never branches on the file format.
 
-// The thumbnail pipeline runs on threads, which a browser page does not have.
-#[cfg(not(target_arch = "wasm32"))]
 pub mod batch;
 mod camera;
 pub mod colour_mode;
@@ -22,12 +20,14 @@ mod uniforms;
 pub use camera::{Camera, ViewPreset};
 pub use colour_mode::{ColourMode, LegendEntry, legend, node_colour};
 pub use framing::framing_points;
-pub use gpu::{DeviceWatch, Gpu, RenderError, describe_adapter, gpu_or_skip};
+#[cfg(not(target_arch = "wasm32"))]
+pub use gpu::gpu_or_skip;
+pub use gpu::{DeviceWatch, Gpu, RenderError, describe_adapter};
 pub use inspect::highlight::Highlight;
 pub use inspect::{OverlayKind, Overlays};
 pub use lighting::Lighting;
 pub use scene::{SceneRenderer, ViewSettings, clip_points, model_bounds, visible_points};
-pub use target::{MSAA_SAMPLES, RenderTarget, SAMPLE_COUNTS};
+pub use target::{MSAA_SAMPLES, Reading, RenderTarget, SAMPLE_COUNTS};
 pub use uniforms::sizes as uniforms_sizes;
 pub use vitrine_core::model::team::{TEAM_COLOURS, TeamColour, team_by_name};
 pub use wgpu;

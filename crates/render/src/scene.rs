@@ -173,7 +173,7 @@ impl SceneRenderer {
 
     /// Hands over a texture decoded on another thread (see [`TextureCache::provide`]);
     /// call before [`SceneRenderer::set_model`] of the model that uses it.
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code))] // the batch's
+    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
     pub(crate) fn provide_texture(
         &mut self,
         file: vitrine_core::files::FileRef,
@@ -198,7 +198,7 @@ impl SceneRenderer {
     /// Caps uploaded texture size (texels per side; smaller mips are used). Thumbnails at
     /// 256² look the same with 512² pages and render faster. Affects textures decoded
     /// after the call.
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code))] // the batch's
+    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
     pub(crate) fn set_max_texture_size(&mut self, device: &wgpu::Device, size: u32) {
         self.textures.set_max_size(device, size);
     }

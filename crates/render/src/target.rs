@@ -36,8 +36,8 @@ pub struct RenderTarget {
 }
 
 impl RenderTarget {
-    /// Creates a target of `width` × `height` (each clamped to 1..=8192) with
-    /// [`MSAA_SAMPLES`].
+    /// Creates a target of `width` × `height` (each clamped to 1..=8192 and to the
+    /// device's texture size limit: 2048 is all WebGL2 promises) with [`MSAA_SAMPLES`].
     pub fn new(device: &wgpu::Device, width: u32, height: u32) -> RenderTarget {
         RenderTarget::with_samples(device, width, height, MSAA_SAMPLES)
     }
@@ -51,7 +51,8 @@ impl RenderTarget {
         samples: u32,
     ) -> RenderTarget {
         let samples = checked_samples(samples);
-        let (width, height) = (width.clamp(1, 8192), height.clamp(1, 8192));
+        let max = device.limits().max_texture_dimension_2d.clamp(1, 8192);
+        let (width, height) = (width.clamp(1, max), height.clamp(1, max));
         let size = wgpu::Extent3d {
             width,
             height,
@@ -103,30 +104,56 @@ impl RenderTarget {
         }
     }
 
-    /// Copies the resolved colour texture back to the CPU.
+    /// Copies the resolved colour texture back to the CPU, waiting for it: the desktop's
+    /// way. In the browser use [`RenderTarget::start_read`] (a wait there ends only on
+    /// WebGL2, whose copies finish when polled).
     pub fn read_rgba(
         &self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
     ) -> Result<image::RgbaImage, super::RenderError> {
-        let err = |e: String| super::RenderError::Readback(e);
-        let unpadded = self.width * 4;
-        let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let padded = unpadded.div_ceil(align) * align;
-        let mut cached = self.readback.lock().unwrap_or_else(|e| e.into_inner());
-        let buffer = cached.get_or_insert_with(|| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("vitrine readback"),
-                size: padded as u64 * self.height as u64,
-                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-                mapped_at_creation: false,
-            })
-        });
+        let buffer = self
+            .readback
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert_with(|| readback_buffer(device, self.width, self.height))
+            .clone();
+        let reading = self.read_into(device, queue, buffer);
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| readback_error(e.to_string()))?;
+        reading
+            .mapped
+            .recv()
+            .map_err(|e| readback_error(e.to_string()))?
+            .map_err(|e| readback_error(e.to_string()))?;
+        reading.pixels()
+    }
+
+    /// Starts copying the resolved colour texture back to the CPU without waiting for it:
+    /// the browser's way, where a wait on the page's thread never ends (the copy finishes
+    /// only when the page's event loop runs). Take the picture with
+    /// [`Reading::try_take`] on a later frame.
+    pub fn start_read(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Reading {
+        self.read_into(
+            device,
+            queue,
+            readback_buffer(device, self.width, self.height),
+        )
+    }
+
+    fn read_into(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        buffer: wgpu::Buffer,
+    ) -> Reading {
+        let padded = padded_row(self.width);
         let mut enc = device.create_command_encoder(&Default::default());
         enc.copy_texture_to_buffer(
             self.color.as_image_copy(),
             wgpu::TexelCopyBufferInfo {
-                buffer,
+                buffer: &buffer,
                 layout: wgpu::TexelCopyBufferLayout {
                     offset: 0,
                     bytes_per_row: Some(padded),
@@ -140,30 +167,82 @@ impl RenderTarget {
             },
         );
         queue.submit([enc.finish()]);
-        let slice = buffer.slice(..);
-        let (tx, rx) = std::sync::mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |r| {
+        let (tx, mapped) = std::sync::mpsc::channel();
+        buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
             let _ = tx.send(r);
         });
-        device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| err(e.to_string()))?;
-        rx.recv()
-            .map_err(|e| err(e.to_string()))?
-            .map_err(|e| err(e.to_string()))?;
+        Reading {
+            buffer,
+            mapped,
+            width: self.width,
+            height: self.height,
+        }
+    }
+}
+
+/// A picture on its way back from the GPU ([`RenderTarget::start_read`]).
+#[derive(Debug)]
+pub struct Reading {
+    buffer: wgpu::Buffer,
+    mapped: std::sync::mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
+    width: u32,
+    height: u32,
+}
+
+impl Reading {
+    /// The picture once the copy is done; `None` while it is under way (ask again on a
+    /// later frame). Never waits.
+    pub fn try_take(
+        &self,
+        device: &wgpu::Device,
+    ) -> Option<Result<image::RgbaImage, super::RenderError>> {
+        // Native and WebGL2 devices report finished copies when polled; WebGPU's report
+        // arrives through the page's event loop.
+        let _ = device.poll(wgpu::PollType::Poll);
+        match self.mapped.try_recv() {
+            Err(std::sync::mpsc::TryRecvError::Empty) => None,
+            Err(e) => Some(Err(readback_error(e.to_string()))),
+            Ok(Err(e)) => Some(Err(readback_error(e.to_string()))),
+            Ok(Ok(())) => Some(self.pixels()),
+        }
+    }
+
+    /// The mapped buffer's rows without their padding.
+    fn pixels(&self) -> Result<image::RgbaImage, super::RenderError> {
+        let (unpadded, padded) = (self.width * 4, padded_row(self.width));
         let mut out = Vec::with_capacity((unpadded * self.height) as usize);
         {
-            let data = slice
+            let data = self
+                .buffer
+                .slice(..)
                 .get_mapped_range()
-                .map_err(|e| err(format!("{e:?}")))?;
+                .map_err(|e| readback_error(format!("{e:?}")))?;
             for row in data.chunks(padded as usize) {
                 out.extend_from_slice(&row[..unpadded as usize]);
             }
         }
-        buffer.unmap();
+        self.buffer.unmap();
         image::RgbaImage::from_raw(self.width, self.height, out)
-            .ok_or_else(|| err("size mismatch".into()))
+            .ok_or_else(|| readback_error("size mismatch".into()))
     }
+}
+
+fn readback_error(e: String) -> super::RenderError {
+    super::RenderError::Readback(e)
+}
+
+/// Bytes per row of a readback buffer: a row of RGBA8 padded to wgpu's copy alignment.
+fn padded_row(width: u32) -> u32 {
+    (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT
+}
+
+fn readback_buffer(device: &wgpu::Device, width: u32, height: u32) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("vitrine readback"),
+        size: padded_row(width) as u64 * height as u64,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    })
 }
 
 /// `samples` if it is one of [`SAMPLE_COUNTS`], else [`MSAA_SAMPLES`].

@@ -15,6 +15,10 @@
 //! Non-goals: KTX2, DDS other than DXT1/3/5, uploading compressed GPU formats (DDS blocks
 //! are decoded on the CPU), anisotropic filtering.
 
+// The cache's `Arc<GpuTexture>`s go to the batch's threads on the desktop; in the browser
+// wgpu's objects are neither `Send` nor `Sync` and everything runs on the page's thread.
+#![cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use vitrine_core::files::{FileRef, Files, Stamp};
@@ -138,7 +142,7 @@ impl TextureCache {
 
     /// Limits uploaded textures to `size` texels per side (smaller mips are used instead):
     /// a 256² thumbnail gains nothing from a 1024² page. Clamped to the device limit.
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code))] // the batch's
+    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
     pub(crate) fn set_max_size(&mut self, device: &wgpu::Device, size: u32) {
         self.max_size = size.clamp(1, device.limits().max_texture_dimension_2d);
     }
@@ -151,7 +155,7 @@ impl TextureCache {
     /// Hands over `file` (at version `stamp`) decoded on another thread, so the render
     /// thread only uploads it (the batch pipeline, [`super::batch`]). Ignored if that
     /// version is already uploaded; a later version on disk is decoded afresh.
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code))] // the batch's
+    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
     pub(crate) fn provide(
         &mut self,
         file: FileRef,
@@ -217,7 +221,7 @@ impl TextureCache {
             // warning instead of taking the device down.
             let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
             let texture = upload(device, queue, &img, class, &label, self.max_size);
-            let mut caught = pollster::block_on(scope.pop());
+            let mut caught = caught_now(scope.pop());
             if self.out_of_memory.remove(file) {
                 caught = caught.or_else(|| Some(simulated_out_of_memory()));
             }
@@ -247,6 +251,25 @@ pub(crate) fn checked_upload(
         Some(e) => Err(format!(
             "{file}: the GPU ran out of memory uploading it ({e})"
         )),
+    }
+}
+
+/// What an error scope caught. On the desktop wgpu answers at once (pollster returns
+/// without waiting). In the browser the future is polled once and never waited on — a
+/// wait on the page's only thread would never end: WebGL2 (wgpu's own validation) answers
+/// at once too, WebGPU later, so there an out-of-memory upload goes unreported here.
+fn caught_now(pop: impl std::future::Future<Output = Option<wgpu::Error>>) -> Option<wgpu::Error> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        pollster::block_on(pop)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match std::pin::pin!(pop).poll(&mut cx) {
+            std::task::Poll::Ready(caught) => caught,
+            std::task::Poll::Pending => None,
+        }
     }
 }
 

@@ -24,12 +24,20 @@
 //! Not here: ordering of results (they come in completion order, each with its job id),
 //! animation of the thumbnails.
 
+// The pipeline's threads: not in the browser (wasm32 has no threads; wgpu's objects are
+// not `Send` there). The queue, the drawing and `render_framed` are the same everywhere.
+#[cfg(not(target_arch = "wasm32"))]
 mod slot;
 
 use super::{RenderTarget, SceneRenderer, ViewSettings, framing_points};
+#[cfg(not(target_arch = "wasm32"))]
 use slot::Slot;
-use std::collections::{HashSet, VecDeque};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+#[cfg(not(target_arch = "wasm32"))]
+use std::collections::HashSet;
+use std::collections::VecDeque;
+use std::sync::mpsc::Receiver;
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use vitrine_core::files::{FileRef, Files, Stamp};
 use vitrine_core::model::{Model, Pose};
@@ -181,6 +189,7 @@ impl JobQueue {
         self.inner.1.notify_all();
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// The next job; `None` once closed and empty.
     fn pop(&self) -> Option<Job> {
         let mut s = self.state();
@@ -211,6 +220,7 @@ impl Drop for Batch {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// A job after the prepare stage.
 struct Prepared {
     job: Job,
@@ -229,6 +239,7 @@ pub enum BatchDevice {
     Own,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Starts a batch on `device`/`queue`. `make_loader` is called once per prepare thread
 /// (so each can keep its own look-up caches); the loader turns a file into a model to
 /// draw (or a picture it already has).
@@ -265,10 +276,12 @@ where
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn panic_text(panic: Box<dyn std::any::Any + Send>) -> String {
     vitrine_core::crash::payload_text(&*panic).unwrap_or_else(|| "unknown panic".into())
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn prepare_loop<L>(
     jobs: JobQueue,
     mut loader: L,
@@ -307,6 +320,7 @@ fn prepare_loop<L>(
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// The distinct texture files `model` uses.
 fn texture_files(model: &Model) -> Vec<FileRef> {
     let mut seen = HashSet::new();
@@ -318,6 +332,7 @@ fn texture_files(model: &Model) -> Vec<FileRef> {
         .collect()
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// A picture drawn and being copied back.
 struct InFlight {
     done: Rendered,
@@ -326,6 +341,7 @@ struct InFlight {
     mapped: Receiver<Result<(), wgpu::BufferAsyncError>>,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn render_loop(
     device: BatchDevice,
     options: BatchOptions,
@@ -468,8 +484,9 @@ fn render_loop(
     }
 }
 
-/// Draws `model` framed to fit `target`, without reading it back.
-fn draw_framed(
+/// Draws `model` framed to fit `target`, without reading it back (the browser reads it
+/// with [`RenderTarget::start_read`]).
+pub fn draw_framed(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     scene: &mut SceneRenderer,

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds Vitrine's web page into OUT_DIR, a folder of static files any web server can
+# host (GitHub Pages, itch.io, `python3 -m http.server`): index.html, vitrine.js (the
+# wasm-bindgen glue, an ES module), vitrine_bg.wasm and the icon.
+#
+#   web/build.sh OUT_DIR          optimised for size (the `web` profile, then wasm-opt -O2)
+#   web/build.sh --dev OUT_DIR    a quicker debug build, for tests on a loaded machine
+#
+# Needs the wasm32 target (rustup target add wasm32-unknown-unknown). Installs the
+# wasm-bindgen CLI at the crate's locked version when missing (web/wasm-tools.sh); runs
+# wasm-opt when Debian's binaryen is installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+profile=web
+out=""
+for arg in "$@"; do
+  case "$arg" in
+    --dev) profile=dev ;;
+    -*) echo "web/build.sh: unknown option $arg" >&2; exit 2 ;;
+    *) out="$arg" ;;
+  esac
+done
+[ -n "$out" ] || { echo "usage: web/build.sh [--dev] OUT_DIR" >&2; exit 2; }
+
+source web/wasm-tools.sh
+cargo build -p vitrine-web --lib --target wasm32-unknown-unknown --profile "$profile"
+dir="$profile"
+[ "$profile" = dev ] && dir=debug
+mkdir -p "$out"
+OPTIMISE=$([ "$profile" = dev ] && echo 0 || echo 1) \
+  wasm_bind "target/wasm32-unknown-unknown/$dir/vitrine_web.wasm" "$out" vitrine
+cp web/index.html "$out/index.html"
+cp assets/icon/vitrine-256.png "$out/icon.png"
+echo "web: built $out ($(du -k "$out/vitrine_bg.wasm" | cut -f1) KiB of wasm, $(gzip -9c "$out/vitrine_bg.wasm" | wc -c | awk '{printf "%.1f", $1/1048576}') MiB gzipped)"

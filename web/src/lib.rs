@@ -1,0 +1,84 @@
+//! Vitrine in the browser: the web page's side of the app — the files the page is given
+//! ([`page_files`]: dropped, picked, fetched), reading a URL with progress (`fetch`), the
+//! JavaScript API `window.vitrine` (`api`) and the status it reports ([`status`]), and
+//! what the browser keeps for the page (`browser`: downloads, settings, the file dialog).
+//!
+//! The parts that touch the browser build for `wasm32-unknown-unknown` only; the rest is
+//! plain Rust, tested natively. `web/build.sh OUT_DIR` builds the page.
+
+pub mod page_files;
+pub mod status;
+
+#[cfg(target_arch = "wasm32")]
+pub mod api;
+#[cfg(target_arch = "wasm32")]
+pub mod browser;
+#[cfg(target_arch = "wasm32")]
+pub mod fetch;
+#[cfg(target_arch = "wasm32")]
+pub mod host;
+#[cfg(target_arch = "wasm32")]
+pub mod opening;
+#[cfg(target_arch = "wasm32")]
+pub mod shell;
+
+#[cfg(target_arch = "wasm32")]
+pub use entry::start;
+
+#[cfg(target_arch = "wasm32")]
+mod entry {
+    use crate::shell::{Incoming, WebApp};
+    use crate::status::PageStatus;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use wasm_bindgen::prelude::*;
+
+    /// Starts the viewer on `canvas`: WebGPU where the browser offers it, WebGL2
+    /// otherwise (or when the page's address says `?backend=webgl2`); opens the page's
+    /// `?url=` or the demo model; installs `window.vitrine`.
+    #[wasm_bindgen]
+    pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<(), JsValue> {
+        let _ = eframe::WebLogger::init(log::LevelFilter::Warn);
+        let status = Rc::new(RefCell::new(PageStatus::default()));
+        let (tx, rx) = std::sync::mpsc::channel::<Incoming>();
+        // The app's context once it runs: a call from JavaScript asks it for a frame.
+        let wake: Rc<RefCell<Option<eframe::egui::Context>>> = Rc::default();
+        {
+            let (tx, wake) = (tx.clone(), wake.clone());
+            crate::api::install(status.clone(), move |url| {
+                let _ = tx.send(Incoming::OpenUrl(url));
+                if let Some(ctx) = wake.borrow().as_ref() {
+                    ctx.request_repaint();
+                }
+            })?;
+        }
+        let mut options = eframe::WebOptions::default();
+        if crate::fetch::page_parameter("backend").as_deref() == Some("webgl2")
+            && let eframe::egui_wgpu::WgpuSetup::CreateNew(new) =
+                &mut options.wgpu_options.wgpu_setup
+        {
+            new.instance_descriptor.backends = wgpu::Backends::GL;
+        }
+        let url = crate::fetch::page_parameter("url");
+        let app_status = status.clone();
+        let result = eframe::WebRunner::new()
+            .start(
+                canvas,
+                options,
+                Box::new(move |cc| {
+                    *wake.borrow_mut() = Some(cc.egui_ctx.clone());
+                    Ok(Box::new(WebApp::new(cc, app_status, (tx, rx), url)))
+                }),
+            )
+            .await;
+        if let Err(e) = &result {
+            let mut s = status.borrow_mut();
+            s.state = crate::status::LoadState::Error;
+            s.error = Some(format!(
+                "Vitrine could not start: {}",
+                crate::fetch::js_text(e)
+            ));
+        }
+        result
+    }
+}

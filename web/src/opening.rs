@@ -1,0 +1,87 @@
+//! Opening what the page is given: which command opens a set of files, and the texture
+//! pages a model fetched from a URL needs, fetched from where the desktop looks on disk.
+
+use crate::fetch;
+use vitrine_app::commands::AppCommand;
+use vitrine_app::gallery::GalleryCommand;
+use vitrine_core::files::FileRef;
+
+/// The texture pages of the model at `url` (already in `page` as `file`) that are not in
+/// the page's files, fetched from where the desktop looks for them on disk: the model's
+/// folder, then `texpages/` (and `base/texpages/`, `mp/texpages/`) in it and each of its
+/// ancestors, by HTTP on the model's server. A page found nowhere stays missing, as on
+/// the desktop (the model shows it as not found).
+pub async fn fetch_texture_pages(page: &crate::page_files::PageFiles, url: &str, file: &FileRef) {
+    let files = page.files();
+    let Ok(model) = vitrine_core::formats::load(&files, file, &Default::default()) else {
+        return;
+    };
+    let Some((base, _)) = url
+        .split(['?', '#'])
+        .next()
+        .and_then(|u| u.rsplit_once('/'))
+    else {
+        return;
+    };
+    // The model's folder and its ancestors, up to the server's root.
+    let origin_end = base.find("://").map_or(0, |i| i + 3);
+    let origin_end = base[origin_end..]
+        .find('/')
+        .map_or(base.len(), |i| origin_end + i);
+    let mut folders = vec![base.to_string()];
+    let mut dir = base;
+    while dir.len() > origin_end {
+        dir = dir.rsplit_once('/').map_or(&dir[..origin_end], |(d, _)| d);
+        folders.push(dir.to_string());
+    }
+    for texture in model.textures.iter().filter(|t| t.resolved.is_none()) {
+        let Some(name) = texture
+            .name
+            .rsplit(['/', '\\'])
+            .next()
+            .filter(|n| !n.is_empty())
+        else {
+            continue;
+        };
+        let mut names = vec![name.to_string()];
+        if let Some(stem) = name.strip_suffix(".pcx") {
+            names.push(format!("{stem}.png"));
+        }
+        let candidates = std::iter::once(format!("{base}/"))
+            .chain(folders.iter().flat_map(|d| {
+                ["texpages/", "base/texpages/", "mp/texpages/"].map(|sub| format!("{d}/{sub}"))
+            }))
+            .flat_map(|dir| {
+                names
+                    .iter()
+                    .map(move |n| format!("{dir}{n}"))
+                    .collect::<Vec<_>>()
+            });
+        for candidate in candidates {
+            if let (Ok(bytes), Some(path)) = (
+                fetch::fetch_bytes(&candidate, |_, _| {}).await,
+                crate::page_files::url_path(&candidate),
+            ) {
+                page.add(path, bytes);
+                break;
+            }
+        }
+    }
+}
+
+/// One file opens in the viewer; several (or an archive among them) as a gallery.
+pub fn open_command(files: Vec<FileRef>) -> AppCommand {
+    let archive = match files.as_slice() {
+        [FileRef::Disk(p)] => vitrine_core::files::is_archive_path(p),
+        _ => false,
+    };
+    if files.len() == 1 && !archive {
+        AppCommand::Open(files.into_iter().next().expect("one file"))
+    } else if archive {
+        AppCommand::Gallery(GalleryCommand::OpenSource(
+            files.into_iter().next().expect("one file"),
+        ))
+    } else {
+        AppCommand::Gallery(GalleryCommand::OpenFiles(files))
+    }
+}

@@ -1,0 +1,536 @@
+//! The page's eframe app: the same egui app as the desktop's window, with the browser's
+//! ways of doing what the app leaves to its front-end — files dropped, picked (the
+//! browser's dialog) or fetched (`?url=`, `window.vitrine.open`) go into the page's
+//! files before they are opened; screenshots and exports become downloads; a screenshot
+//! is read back over the next frames instead of waiting on the page's only thread.
+
+use crate::host::{WebHost, run_later};
+use crate::opening::{fetch_texture_pages, open_command};
+use crate::status::{Backend, LoadState, PageStatus};
+use crate::{browser, fetch};
+use eframe::egui;
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender};
+use vitrine_app::commands::{AppCommand, Effect, ScreenshotRequest, apply};
+use vitrine_app::dialogs::screenshot::{clean_view, encode_png, save_unique};
+use vitrine_app::jobs::{Job, JobRunner};
+use vitrine_app::layout::window_ui;
+use vitrine_app::settings::Settings;
+use vitrine_app::state::{AppState, LoadFailure};
+use vitrine_app::viewport::Viewport;
+use vitrine_core::files::FileRef;
+
+/// The demo model, opened when the page is given nothing else (as the desktop does).
+const DEMO: [(&str, &[u8]); 3] = [
+    (
+        "demo/tank.pie",
+        include_bytes!("../../assets/demo/tank.pie"),
+    ),
+    (
+        "demo/texpages/page-90-demo-tank.png",
+        include_bytes!("../../assets/demo/texpages/page-90-demo-tank.png"),
+    ),
+    (
+        "demo/texpages/page-90_tcmask.png",
+        include_bytes!("../../assets/demo/texpages/page-90_tcmask.png"),
+    ),
+];
+
+/// What the page's JavaScript side and the asynchronous browser calls hand the app.
+pub enum Incoming {
+    /// Open a URL (`window.vitrine.open(url)`).
+    OpenUrl(String),
+    /// A command for the app (a picked or dropped file, ready in the page's files).
+    Command(AppCommand),
+    /// A download or a file read failed.
+    Failed(FileRef, String),
+    /// A download's progress.
+    Progress(String, u64, Option<u64>),
+}
+
+/// A screenshot on its way back from the GPU.
+struct PendingShot {
+    reading: vitrine_render::Reading,
+    /// Kept until the copy is back: WebGPU fails the copy of a texture destroyed before
+    /// it ran.
+    _target: vitrine_render::RenderTarget,
+    stem: String,
+    clean: bool,
+    size: [u32; 2],
+}
+
+/// The viewer as the page's eframe app.
+pub struct WebApp {
+    state: AppState,
+    host: Arc<WebHost>,
+    viewport: Option<Viewport>,
+    view_error: String,
+    exports: vitrine_app::dialogs::export_gltf::ExportJobs,
+    shots: Vec<PendingShot>,
+    inbox: Receiver<Incoming>,
+    outbox: Sender<Incoming>,
+    /// A URL being downloaded: its progress line.
+    downloading: Option<(String, u64, Option<u64>)>,
+    /// What `window.vitrine.status()` reads.
+    status: Rc<RefCell<PageStatus>>,
+    drops: u32,
+    title: String,
+}
+
+/// Runs the app's jobs on the page's thread after the frame.
+#[derive(Clone)]
+struct PageRunner {
+    ctx: egui::Context,
+}
+
+impl JobRunner for PageRunner {
+    fn spawn(&self, _what: &str, job: Job) {
+        run_later(job, Some(self.ctx.clone()));
+    }
+}
+
+impl WebApp {
+    /// Sets up the app on eframe's device; opens `url` (the page's `?url=`) or the demo.
+    pub fn new(
+        cc: &eframe::CreationContext<'_>,
+        status: Rc<RefCell<PageStatus>>,
+        inbox: (Sender<Incoming>, Receiver<Incoming>),
+        url: Option<String>,
+    ) -> WebApp {
+        let host = Arc::new(WebHost::default());
+        let _ = host.wake.set(cc.egui_ctx.clone());
+        let (settings, warning) = match browser::load_settings() {
+            None => (Settings::default(), None),
+            Some(json) => match Settings::from_json(json.as_bytes()) {
+                Ok(s) => (s, None),
+                Err(e) => (
+                    Settings::default(),
+                    Some(format!(
+                        "The saved settings could not be read ({e}); using defaults"
+                    )),
+                ),
+            },
+        };
+        let mut state = AppState::new(settings, host.clone());
+        if let Some(w) = warning {
+            state.toasts.error(w);
+        }
+        state.work.set_runner(PageRunner {
+            ctx: cc.egui_ctx.clone(),
+        });
+        let (viewport, view_error) = match cc.wgpu_render_state.as_ref() {
+            Some(rs) => {
+                status.borrow_mut().backend = Backend::of(rs.adapter.get_info().backend);
+                match Viewport::try_new(rs, &state.files) {
+                    Ok(v) => (Some(v), String::new()),
+                    Err(e) => (None, format!("The 3D view is not available: {e}")),
+                }
+            }
+            None => (
+                None,
+                "The 3D view is not available: no WebGPU or WebGL2".into(),
+            ),
+        };
+        let (outbox, inbox) = inbox;
+        let mut app = WebApp {
+            state,
+            host,
+            viewport,
+            view_error,
+            exports: Default::default(),
+            shots: Vec::new(),
+            inbox,
+            outbox,
+            downloading: None,
+            status,
+            drops: 0,
+            title: String::new(),
+        };
+        match url {
+            Some(url) => app.open_url(url, &cc.egui_ctx),
+            None => {
+                for (path, bytes) in DEMO {
+                    app.host.page.add(path, bytes.to_vec());
+                }
+                let _ = apply(
+                    &mut app.state,
+                    AppCommand::Open(FileRef::Disk(DEMO[0].0.into())),
+                );
+            }
+        }
+        app
+    }
+
+    /// Downloads `url` into the page's files, then opens it (a model in the viewer, an
+    /// archive as a gallery).
+    fn open_url(&mut self, url: String, ctx: &egui::Context) {
+        self.downloading = Some((url.clone(), 0, None));
+        let (tx, ctx) = (self.outbox.clone(), ctx.clone());
+        let page = self.host.page.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let progress = {
+                let (tx, ctx, url) = (tx.clone(), ctx.clone(), url.clone());
+                move |got, total| {
+                    let _ = tx.send(Incoming::Progress(url.clone(), got, total));
+                    ctx.request_repaint();
+                }
+            };
+            let path = crate::page_files::url_path(&url);
+            let result = match &path {
+                None => Err(format!("{url}: the URL names no file")),
+                Some(_) => fetch::fetch_bytes(&url, progress).await,
+            };
+            let file = FileRef::Disk(path.unwrap_or_else(|| PathBuf::from(&url)));
+            let _ = tx.send(match result {
+                Ok(bytes) => {
+                    let file = match &file {
+                        FileRef::Disk(p) => page.add(p.clone(), bytes),
+                        other => other.clone(),
+                    };
+                    fetch_texture_pages(&page, &url, &file).await;
+                    Incoming::Command(open_command(vec![file]))
+                }
+                Err(e) => Incoming::Failed(file, e),
+            });
+            ctx.request_repaint();
+        });
+    }
+
+    /// Reads the files dropped on the page into a folder of their own, then opens them.
+    fn take_drops(&mut self, ctx: &egui::Context) {
+        let dropped = ctx.input_mut(|i| std::mem::take(&mut i.raw.dropped_files));
+        if dropped.is_empty() {
+            return;
+        }
+        self.drops += 1;
+        let (group, page, tx, ctx) = (
+            self.drops,
+            self.host.page.clone(),
+            self.outbox.clone(),
+            ctx.clone(),
+        );
+        wasm_bindgen_futures::spawn_local(async move {
+            let mut named = Vec::new();
+            for f in &dropped {
+                let name = f.path().to_string_lossy().into_owned();
+                match f.bytes_async().await {
+                    Ok(bytes) => named.push((name, bytes)),
+                    Err(e) => {
+                        let _ = tx.send(Incoming::Failed(
+                            FileRef::Disk(name.clone().into()),
+                            format!("{name}: {e}"),
+                        ));
+                    }
+                }
+            }
+            if !named.is_empty() {
+                let files = page.add_group(group, named);
+                let _ = tx.send(Incoming::Command(open_command(files)));
+            }
+            ctx.request_repaint();
+        });
+    }
+
+    /// The browser's file dialog; the picked files are opened like dropped ones.
+    fn pick(
+        &mut self,
+        ctx: &egui::Context,
+        then: impl FnOnce(Vec<FileRef>) -> Option<AppCommand> + 'static,
+    ) {
+        self.drops += 1;
+        let (group, page, tx, ctx) = (
+            self.drops,
+            self.host.page.clone(),
+            self.outbox.clone(),
+            ctx.clone(),
+        );
+        let mut extensions: Vec<&str> = vitrine_app::dialogs::MODEL_EXTENSIONS.to_vec();
+        extensions.extend(vitrine_core::files::ARCHIVE_EXTENSIONS);
+        extensions.extend([
+            "png", "jpg", "jpeg", "bmp", "dds", "pcx", "tga", "bin", "txt", "json", "ini",
+        ]);
+        wasm_bindgen_futures::spawn_local(async move {
+            let named = browser::pick_files(&extensions).await;
+            if !named.is_empty()
+                && let Some(cmd) = then(page.add_group(group, named))
+            {
+                let _ = tx.send(Incoming::Command(cmd));
+            }
+            ctx.request_repaint();
+        });
+    }
+
+    /// Does what [`apply`] left for the page.
+    fn perform(&mut self, effect: Effect, ctx: &egui::Context, frame: &eframe::Frame) {
+        let not_here = |what: &str| format!("{what} is not available in the browser");
+        match effect {
+            Effect::PickModel(_) => self.pick(ctx, |files| Some(open_command(files))),
+            Effect::PickGalleryFolder(_) => self.state.toasts.error(
+                not_here("Picking a folder")
+                    + ": drop its files or its archive (.wz, .zip) on the page",
+            ),
+            Effect::PickScreenshotFolder(_) | Effect::OpenFolder(_) => self
+                .state
+                .toasts
+                .info("Screenshots and exports go to your downloads"),
+            Effect::PickDataRoot {
+                archive, current, ..
+            } => {
+                if archive {
+                    self.pick(ctx, move |files| {
+                        let mut roots = current;
+                        roots.extend(files.into_iter().filter_map(|f| match f {
+                            FileRef::Disk(p) => Some(p),
+                            _ => None,
+                        }));
+                        Some(AppCommand::SetDataRoots(roots))
+                    })
+                } else {
+                    self.state.toasts.error(
+                        not_here("A folder as a data root")
+                            + ": add the game's or the mod's archive (.wz) instead",
+                    )
+                }
+            }
+            Effect::Screenshot(req) => self.screenshot(req, frame.wgpu_render_state()),
+            Effect::PickExportPath(_, name) => {
+                // No save dialog: the export is a download under the suggested name.
+                let mut path = PathBuf::from(name);
+                if vitrine_core::export::gltf::Container::for_path(&path).is_none() {
+                    path.as_mut_os_string().push(".glb");
+                }
+                if let Some(e) = apply(&mut self.state, AppCommand::ExportGltf(path)) {
+                    self.perform(e, ctx, frame);
+                }
+            }
+            Effect::ExportGltf(path, options) => {
+                let Some(doc) = &self.state.document else {
+                    return;
+                };
+                let ctx = ctx.clone();
+                let started = self.exports.start(
+                    self.state.host.clone(),
+                    doc.model.clone(),
+                    path,
+                    options,
+                    move || ctx.request_repaint(),
+                );
+                if let Err(e) = started {
+                    self.state.toasts.error(e);
+                }
+            }
+            Effect::ExportAnimation(_) | Effect::PickAnimationOutput(..) => {
+                self.state.toasts.error(not_here("Exporting an animation"))
+            }
+            Effect::Quit => {}
+        }
+    }
+
+    /// Draws the screenshot now and reads it back over the next frames.
+    fn screenshot(&mut self, req: ScreenshotRequest, rs: Option<&eframe::egui_wgpu::RenderState>) {
+        let (Some(viewport), Some(rs), Some(doc)) = (&mut self.viewport, rs, &self.state.document)
+        else {
+            self.state
+                .toasts
+                .error("Screenshot failed: no GPU renderer");
+            return;
+        };
+        let size = req.size.unwrap_or(viewport.size_px);
+        let view = self.state.view_settings();
+        let view = if req.clean { clean_view(&view) } else { view };
+        let (pose, stem) = (doc.pose.clone(), doc.stem());
+        let renderer = viewport.renderer_for(rs, &self.state);
+        let target = vitrine_render::RenderTarget::new(&rs.device, size[0], size[1]);
+        renderer.render(&rs.device, &rs.queue, &target, &pose, &view);
+        self.shots.push(PendingShot {
+            reading: target.start_read(&rs.device, &rs.queue),
+            _target: target,
+            stem,
+            clean: req.clean,
+            size,
+        });
+    }
+
+    /// Screenshots whose pixels are back: encoded and downloaded.
+    fn finish_screenshots(
+        &mut self,
+        ctx: &egui::Context,
+        rs: Option<&eframe::egui_wgpu::RenderState>,
+    ) {
+        let Some(rs) = rs else { return };
+        let mut still = Vec::new();
+        for shot in std::mem::take(&mut self.shots) {
+            let Some(done) = shot.reading.try_take(&rs.device) else {
+                still.push(shot);
+                continue;
+            };
+            let host = self.state.host.clone();
+            let saved = done
+                .map_err(|e| e.to_string())
+                .and_then(|img| encode_png(&img).map_err(|e| e.to_string()))
+                .and_then(|png| save_unique(&*host, None, &shot.stem, &png));
+            match saved {
+                Ok(to) => {
+                    let kind = if shot.clean {
+                        "clean screenshot"
+                    } else {
+                        "screenshot"
+                    };
+                    self.state.toasts.info(format!(
+                        "Saved {kind} {}×{} to {to}",
+                        shot.size[0], shot.size[1]
+                    ))
+                }
+                Err(e) => {
+                    log::error!("screenshot failed: {e}");
+                    self.state.toasts.error(format!("Screenshot failed: {e}"))
+                }
+            }
+        }
+        if !still.is_empty() {
+            ctx.request_repaint();
+        }
+        self.shots = still;
+    }
+
+    /// What arrived from the browser since the last frame.
+    fn take_incoming(&mut self, ctx: &egui::Context, frame: &eframe::Frame) {
+        while let Ok(msg) = self.inbox.try_recv() {
+            match msg {
+                Incoming::OpenUrl(url) => self.open_url(url, ctx),
+                Incoming::Progress(url, got, total) => self.downloading = Some((url, got, total)),
+                Incoming::Command(cmd) => {
+                    self.downloading = None;
+                    if let Some(e) = apply(&mut self.state, cmd) {
+                        self.perform(e, ctx, frame);
+                    }
+                }
+                Incoming::Failed(path, message) => {
+                    self.downloading = None;
+                    self.state.load_error = Some(LoadFailure { path, message });
+                }
+            }
+        }
+    }
+
+    /// The download's progress line, at the bottom of the page.
+    fn download_ui(&self, ctx: &egui::Context) {
+        let Some((url, got, total)) = &self.downloading else {
+            return;
+        };
+        let mb = |n: u64| n as f64 / 1_048_576.0;
+        let text = match total {
+            Some(t) if *t > 0 => format!("Downloading {url}… {:.1} of {:.1} MB", mb(*got), mb(*t)),
+            _ => format!("Downloading {url}… {:.1} MB", mb(*got)),
+        };
+        egui::Area::new(egui::Id::unique("vitrine download"))
+            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -48.0])
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label(text);
+                    })
+                })
+            });
+    }
+
+    /// Keeps `window.vitrine.status()` and the page title up to date.
+    fn update_status(&mut self) {
+        let mut s = self.status.borrow_mut();
+        s.model = self
+            .state
+            .document
+            .as_ref()
+            .filter(|_| self.state.gallery.is_none())
+            .map(|d| d.file_name());
+        s.error = self.state.load_error.as_ref().map(|e| e.message.clone());
+        s.state = if self.downloading.is_some() || !self.state.work.idle() {
+            LoadState::Loading
+        } else if s.error.is_some() {
+            LoadState::Error
+        } else if self.state.document.is_some() || self.state.gallery.is_some() {
+            LoadState::Ready
+        } else {
+            LoadState::Loading
+        };
+        let title = s.title();
+        drop(s);
+        if title != self.title {
+            if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+                doc.set_title(&title);
+            }
+            self.title = title;
+        }
+    }
+}
+
+impl eframe::App for WebApp {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.take_drops(&ctx);
+        self.take_incoming(&ctx, frame);
+        vitrine_app::commands::poll_jobs(&mut self.state);
+        if !self.state.work.idle() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        let dt = ctx.input(|i| i.stable_dt);
+        if vitrine_app::timeline::tick(&mut self.state, dt) {
+            ctx.request_repaint();
+        }
+        let rs = frame.wgpu_render_state();
+        vitrine_app::gallery::thumbs::sync(&mut self.state, &ctx, rs.is_some());
+        let viewport = &mut self.viewport;
+        let view_error = &self.view_error;
+        let commands = window_ui(ui, &mut self.state, |ui, state| {
+            match (viewport.as_mut(), rs) {
+                (Some(v), Some(rs)) => v.ui(ui, state, rs),
+                _ => {
+                    ui.centered_and_justified(|ui| {
+                        ui.colored_label(ui.visuals().error_fg_color, view_error)
+                    });
+                    Vec::new()
+                }
+            }
+        });
+        if !commands.is_empty() {
+            ctx.request_repaint();
+        }
+        for cmd in commands {
+            if let Some(effect) = apply(&mut self.state, cmd) {
+                self.perform(effect, &ctx, frame);
+            }
+        }
+        self.finish_screenshots(&ctx, frame.wgpu_render_state());
+        for result in self.exports.poll() {
+            match result {
+                Ok(text) => self.state.toasts.info(text),
+                Err(e) => self.state.toasts.error(format!("Export failed: {e}")),
+            }
+        }
+        vitrine_app::inspect::sync(&mut self.state);
+        for cmd in self.state.toasts.ui(&ctx) {
+            if let Some(effect) = apply(&mut self.state, cmd) {
+                self.perform(effect, &ctx, frame);
+            }
+        }
+        self.download_ui(&ctx);
+        if let Some(viewport) = &self.viewport {
+            let [w, h] = viewport.size_px;
+            self.state.set_view_aspect(w as f32 / h.max(1) as f32);
+            if let Some((generation, warnings)) = viewport.uploaded() {
+                self.state.set_render_warnings(generation, warnings);
+            }
+        }
+        self.update_status();
+        if let Err(e) = self.state.settings.save_due(web_time::Instant::now()) {
+            self.state.toasts.error(e);
+        }
+        if self.state.settings.unsaved() {
+            ctx.request_repaint_after(vitrine_app::settings::SAVE_DELAY);
+        }
+    }
+}

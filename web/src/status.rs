@@ -1,0 +1,130 @@
+//! What the page reports to the pages that embed it (and to the browser tests):
+//! `window.vitrine.status()` returns [`PageStatus`] as a plain object,
+//! `{state: "loading" | "ready" | "error", model: <file name or null>, error: <message or
+//! null>, backend: "webgpu" | "webgl2"}`, and the page title names the open model.
+
+use serde::Serialize;
+
+/// Where the page is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LoadState {
+    /// Starting, or a model, archive or URL is being read.
+    Loading,
+    /// A model or a gallery is on screen.
+    Ready,
+    /// The last open failed (its message is in [`PageStatus::error`]); the page keeps
+    /// working.
+    Error,
+}
+
+/// Which browser GPU interface draws the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// WebGPU (`navigator.gpu`).
+    Webgpu,
+    /// WebGL2, where the browser has no WebGPU (or not in this context: WebGPU needs a
+    /// secure page, HTTPS or localhost).
+    Webgl2,
+}
+
+impl Backend {
+    /// The browser interface behind a wgpu adapter; `None` for a native backend.
+    pub fn of(backend: wgpu::Backend) -> Option<Backend> {
+        match backend {
+            wgpu::Backend::BrowserWebGpu => Some(Backend::Webgpu),
+            wgpu::Backend::Gl => Some(Backend::Webgl2),
+            _ => None,
+        }
+    }
+}
+
+/// The page's state as `window.vitrine.status()` returns it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PageStatus {
+    /// Loading, ready or error.
+    pub state: LoadState,
+    /// The open model's file name; `None` for a gallery or before anything is open.
+    pub model: Option<String>,
+    /// Why the last open failed.
+    pub error: Option<String>,
+    /// The GPU interface; `None` until the page has a device.
+    pub backend: Option<Backend>,
+}
+
+impl Default for PageStatus {
+    fn default() -> PageStatus {
+        PageStatus {
+            state: LoadState::Loading,
+            model: None,
+            error: None,
+            backend: None,
+        }
+    }
+}
+
+impl PageStatus {
+    /// The object's JSON text (what JavaScript receives, parsed).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!(r#"{{"state":"error","model":null,"error":"{e}","backend":null}}"#)
+        })
+    }
+
+    /// The page title: the open model's name first, as the desktop window's title.
+    pub fn title(&self) -> String {
+        match &self.model {
+            Some(name) => format!("{name} — Vitrine"),
+            None => "Vitrine".to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_status_object_has_the_documented_shape() {
+        let ready = PageStatus {
+            state: LoadState::Ready,
+            model: Some("tank.pie".into()),
+            error: None,
+            backend: Some(Backend::Webgl2),
+        };
+        assert_eq!(
+            ready.to_json(),
+            r#"{"state":"ready","model":"tank.pie","error":null,"backend":"webgl2"}"#
+        );
+        let failed = PageStatus {
+            state: LoadState::Error,
+            model: None,
+            error: Some("bad.pie: line 3: expected POINTS".into()),
+            backend: Some(Backend::Webgpu),
+        };
+        let v: serde_json::Value = serde_json::from_str(&failed.to_json()).unwrap();
+        assert_eq!(v["state"], "error");
+        assert_eq!(v["model"], serde_json::Value::Null);
+        assert_eq!(v["error"], "bad.pie: line 3: expected POINTS");
+        assert_eq!(v["backend"], "webgpu");
+    }
+
+    #[test]
+    fn the_title_names_the_model() {
+        let mut s = PageStatus::default();
+        assert_eq!(s.title(), "Vitrine");
+        s.model = Some("blderik_anim.pie".into());
+        assert_eq!(s.title(), "blderik_anim.pie — Vitrine");
+    }
+
+    #[test]
+    fn browser_backends_are_named_native_ones_are_not() {
+        assert_eq!(
+            Backend::of(wgpu::Backend::BrowserWebGpu),
+            Some(Backend::Webgpu)
+        );
+        assert_eq!(Backend::of(wgpu::Backend::Gl), Some(Backend::Webgl2));
+        assert_eq!(Backend::of(wgpu::Backend::Vulkan), None);
+    }
+}

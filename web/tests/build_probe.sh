@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the browser tests' probe (web/examples/render_probe.rs) into OUT_DIR with its
+# page (web/tests/probe.html): a dev build, not optimised — it checks the renderer's
+# browser path, not the page's size.
+#   web/tests/build_probe.sh OUT_DIR
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out="${1:?usage: web/tests/build_probe.sh OUT_DIR}"
+source web/wasm-tools.sh
+cargo build -p vitrine-web --example render_probe --target wasm32-unknown-unknown
+mkdir -p "$out"
+OPTIMISE=0 wasm_bind target/wasm32-unknown-unknown/debug/examples/render_probe.wasm "$out" probe
+cp web/tests/probe.html "$out/index.html"
+# The demo model, served beside the probe.
+rm -rf "$out/demo"
+cp -r assets/demo "$out/demo"
+echo "web: probe built into $out"

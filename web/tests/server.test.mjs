@@ -1,0 +1,34 @@
+// The test server itself: what the browser tests rely on (run: npm test, in web/).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, mkdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serve } from "./server.mjs";
+
+test("serves .wasm as application/wasm, refuses paths that leave the folder", async () => {
+  const root = await mkdtemp(join(tmpdir(), "vitrine-serve-"));
+  const corpus = await mkdtemp(join(tmpdir(), "vitrine-corpus-"));
+  await writeFile(join(root, "index.html"), "<!doctype html>");
+  await writeFile(join(root, "vitrine_web_bg.wasm"), Buffer.from([0, 97, 115, 109]));
+  await mkdir(join(corpus, "wz2100"));
+  await writeFile(join(corpus, "wz2100", "a b.pie"), "PIE 3");
+  await writeFile(join(root, "..", "secret.txt"), "no");
+  const s = await serve(root, { corpus });
+  try {
+    const wasm = await fetch(s.url + "vitrine_web_bg.wasm");
+    assert.equal(wasm.status, 200);
+    assert.equal(wasm.headers.get("content-type"), "application/wasm");
+    assert.deepEqual([...new Uint8Array(await wasm.arrayBuffer())], [0, 97, 115, 109]);
+    const page = await fetch(s.url);
+    assert.match(page.headers.get("content-type"), /^text\/html/);
+    const pie = await fetch(s.url + "corpus/wz2100/a%20b.pie");
+    assert.equal(await pie.text(), "PIE 3");
+    assert.equal(pie.headers.get("access-control-allow-origin"), "*");
+    assert.equal((await fetch(s.url + "missing.pie")).status, 404);
+    assert.equal((await fetch(s.url + "..%2fsecret.txt")).status, 403);
+    assert.equal((await fetch(s.url + "corpus/..%2f..%2fsecret.txt")).status, 403);
+  } finally {
+    await s.close();
+  }
+});
