@@ -145,6 +145,15 @@ pub fn parse(bytes: &[u8], fetch: &mut Fetch<'_>) -> Result<Model, LoadError> {
             }
         })
         .map_err(|e| LoadError::new(ErrorKind::Syntax, Location::File, format!("OBJ: {e}")))?;
+    // Text with no face is no model (tobj ignores lines it does not know, so any text
+    // parses): say so rather than show an empty view.
+    if objects.iter().all(|o| o.mesh.indices.is_empty()) {
+        return Err(LoadError::new(
+            ErrorKind::BadMagic,
+            Location::File,
+            "OBJ: no faces (`f` lines) — not a Wavefront OBJ model",
+        ));
+    }
     // OBJ states no version.
     let mut model = Model::new(Format::Obj, "-");
     model.axes = FileAxes::y_up_right_handed();
