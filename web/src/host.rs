@@ -73,6 +73,11 @@ impl Host for WebHost {
         browser::download(&file_name(path), bytes).map_err(io::Error::other)
     }
 
+    fn write_new(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        // A download never replaces anything: the browser numbers a name already taken.
+        self.write(path, bytes)
+    }
+
     fn create(&self, path: &Path) -> io::Result<Box<dyn OutputFile>> {
         Ok(Box::new(Download {
             path: path.to_path_buf(),

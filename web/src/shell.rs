@@ -322,6 +322,10 @@ impl WebApp {
                     self.state.toasts.error(e);
                 }
             }
+            Effect::PickPiePath(_) => self
+                .state
+                .toasts
+                .info("The PIE (and its pages) will be downloaded under the name in Save as"),
             Effect::ExportAnimation(_) | Effect::PickAnimationOutput(..) => {
                 self.state.toasts.error(not_here("Exporting an animation"))
             }
