@@ -147,21 +147,26 @@ impl Work {
 
 /// The `vitrine check` findings on `path` (read from `files`) over the viewer's data roots.
 pub fn check_file(files: &Files, path: &FileRef, options: &LoadOptions) -> Vec<Finding> {
-    let mut checker = Checker::new(
+    checker(files, options).check_file(path).findings
+}
+
+/// The checker the viewer runs: over its data roots, no rule allowed.
+fn checker(files: &Files, options: &LoadOptions) -> Checker {
+    Checker::new(
         files,
         CheckOptions {
             data_roots: options.data_roots.clone(),
             allow: Vec::new(),
         },
-    );
-    checker.check_file(path).findings
+    )
 }
 
 /// The `vitrine check` findings on the files of an assembly's parts (a design line is no
-/// file to check), each file once. A finding names its part ("weapon 1 gnmcan.pie: …")
-/// and selects the part's group: the part's own mesh and polygon numbers mean nothing in
-/// the composed model.
+/// file to check), each file once, by one checker (the parts share its page and folder
+/// look-ups). A finding names its part ("weapon 1 gnmcan.pie: …") and selects the part's
+/// group: the part's own mesh and polygon numbers mean nothing in the composed model.
 pub fn part_findings(files: &Files, assembly: &Assembly, options: &LoadOptions) -> Vec<Finding> {
+    let mut checker = checker(files, options);
     let mut seen: Vec<&FileRef> = Vec::new();
     let mut out = Vec::new();
     for part in &assembly.parts {
@@ -169,7 +174,7 @@ pub fn part_findings(files: &Files, assembly: &Assembly, options: &LoadOptions) 
             continue;
         };
         seen.push(file);
-        for mut f in check_file(files, file, options) {
+        for mut f in checker.check_file(file).findings {
             f.message = format!("{} {}: {}", part.role, file.file_name(), f.message);
             if f.element != Element::File {
                 f.element = part
