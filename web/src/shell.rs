@@ -307,20 +307,11 @@ impl WebApp {
                 }
             }
             Effect::ExportGltf(path, options) => {
-                let Some(doc) = &self.state.document else {
-                    return;
-                };
                 let ctx = ctx.clone();
-                let started = self.exports.start(
-                    self.state.host.clone(),
-                    doc.model.clone(),
-                    path,
-                    options,
-                    move || ctx.request_repaint(),
-                );
-                if let Err(e) = started {
-                    self.state.toasts.error(e);
-                }
+                self.exports
+                    .start_document(&mut self.state, path, options, move || {
+                        ctx.request_repaint()
+                    });
             }
             Effect::PickPiePath(_) => self
                 .state

@@ -124,19 +124,11 @@ impl ViewerApp {
             Effect::Screenshot(req) => self.screenshot(req, frame.wgpu_render_state()),
             Effect::PickExportPath(start, name) => self.dialogs.pick_export_path(ctx, start, name),
             Effect::ExportGltf(path, options) => {
-                let Some(doc) = &self.state.document else {
-                    return;
-                };
                 let ctx = ctx.clone();
-                let model = doc.model.clone();
-                let started =
-                    self.exports
-                        .start(self.state.host.clone(), model, path, options, move || {
-                            ctx.request_repaint()
-                        });
-                if let Err(e) = started {
-                    self.state.toasts.error(e);
-                }
+                self.exports
+                    .start_document(&mut self.state, path, options, move || {
+                        ctx.request_repaint()
+                    });
             }
             Effect::PickPiePath(start) => self.dialogs.pick_pie_path(ctx, start),
             Effect::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),

@@ -75,6 +75,30 @@ impl ExportJobs {
         Ok(())
     }
 
+    /// Starts exporting the open document (if any) to `path`; a failure to start is a
+    /// toast. What both front-ends' shells do with [`crate::commands::Effect::ExportGltf`].
+    pub fn start_document(
+        &mut self,
+        state: &mut crate::state::AppState,
+        path: PathBuf,
+        options: ExportOptions,
+        repaint: impl FnOnce() + Send + 'static,
+    ) {
+        let Some(doc) = &state.document else {
+            return;
+        };
+        let started = self.start(
+            state.host.clone(),
+            doc.model.clone(),
+            path,
+            options,
+            repaint,
+        );
+        if let Err(e) = started {
+            state.toasts.error(e);
+        }
+    }
+
     /// Whether an export is still running.
     pub fn busy(&self) -> bool {
         !self.running.is_empty()
