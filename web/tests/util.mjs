@@ -1,0 +1,139 @@
+// What the page tests share: where things are, the browser's flags, building the page
+// once per run, waiting on `window.vitrine.status()`, reading the app's screenshots and
+// comparing pictures. Not a test file itself (node --test runs `*.test.mjs`).
+
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const CHROMIUM = process.env.VITRINE_CHROMIUM ?? "/usr/bin/chromium";
+export const CORPUS = resolve(ROOT, "../shared/corpus");
+/// ViewSettings' default background, what every picture is drawn on.
+export const BG = [40, 44, 52];
+export const FLAGS = [
+  "--no-sandbox",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--use-angle=swiftshader",
+  "--enable-unsafe-swiftshader",
+];
+export const BACKENDS = ["webgpu", "webgl2"];
+
+export const haveBrowser = existsSync(CHROMIUM);
+if (process.env.VITRINE_REQUIRE_BROWSER === "1" && !haveBrowser) {
+  throw new Error(`VITRINE_REQUIRE_BROWSER=1 but ${CHROMIUM} is missing (apt-get install chromium)`);
+}
+
+/// Whether `../shared/corpus/REL` is there; with VITRINE_REQUIRE_SHARED=1 its absence
+/// is an error rather than a skip.
+export function haveCorpus(rel) {
+  const there = existsSync(join(CORPUS, rel));
+  if (!there && process.env.VITRINE_REQUIRE_SHARED === "1") {
+    throw new Error(`VITRINE_REQUIRE_SHARED=1 but ${join(CORPUS, rel)} is missing`);
+  }
+  return there;
+}
+
+/// The skip reason of a test that needs the browser and the corpus files `rels`, or false.
+export function skipUnless(...rels) {
+  if (!haveBrowser) return `SKIPPED: no ${CHROMIUM} (apt-get install chromium)`;
+  const missing = rels.find((r) => !haveCorpus(r));
+  return missing ? `SKIPPED: no ${join(CORPUS, missing)} (../shared/corpus)` : false;
+}
+
+let built = null;
+/// The page's folder: VITRINE_WEB_PAGE when set, else a `--dev` build of web/build.sh
+/// into target/web-test-page (built once per test process; cargo makes a second build
+/// of an unchanged tree quick).
+export function pageDir() {
+  if (process.env.VITRINE_WEB_PAGE) return process.env.VITRINE_WEB_PAGE;
+  if (!built) {
+    built = join(ROOT, "target/web-test-page");
+    execFileSync(join(ROOT, "web/build.sh"), ["--dev", built], { stdio: "inherit" });
+  }
+  return built;
+}
+
+/// A headless Chromium for `backend` ("webgpu" or "webgl2"), and the query that makes
+/// the page use it.
+export async function launch(backend) {
+  const args = backend === "webgpu" ? [...FLAGS, "--enable-unsafe-webgpu"] : FLAGS;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+  return { browser, query: backend === "webgl2" ? "backend=webgl2" : "" };
+}
+
+/// A new page of `browser` whose uncaught errors are collected in `page.errors`.
+export async function newPage(browser, viewport = { width: 1024, height: 700 }) {
+  const page = await browser.newPage({ viewport, acceptDownloads: true });
+  page.errors = [];
+  page.on("pageerror", (e) => page.errors.push(e.message));
+  return page;
+}
+
+/// Polls `window.vitrine.status()` until `want(status)` holds (60 s at most).
+export async function waitFor(page, want, what = "the page never got there") {
+  let st = null;
+  for (let i = 0; i < 240; i++) {
+    st = await page.evaluate(() => window.vitrine?.status?.() ?? null);
+    if (st && want(st)) return st;
+    await page.waitForTimeout(250);
+  }
+  assert.fail(`${what}; status ${JSON.stringify(st)}`);
+}
+
+/// Decodes image bytes (PNG, GIF…) in the page: `{width, height, pixels}` (RGBA).
+export async function decodeImage(page, bytes) {
+  return page.evaluate(async (bytes) => {
+    const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)]), {
+      colorSpaceConversion: "none",
+      premultiplyAlpha: "none",
+    });
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const ctx = canvas.getContext("2d");
+    ctx.drawImage(bitmap, 0, 0);
+    return { width: bitmap.width, height: bitmap.height, pixels: Array.from(ctx.getImageData(0, 0, bitmap.width, bitmap.height).data) };
+  }, Array.from(bytes));
+}
+
+/// Runs `action` (a key press, a click) and returns the download it starts:
+/// `{name, bytes}`.
+export async function download(page, action, timeout = 60000) {
+  const [d] = await Promise.all([page.waitForEvent("download", { timeout }), action()]);
+  return { name: d.suggestedFilename(), bytes: readFileSync(await d.path()) };
+}
+
+/// Presses F12 (the app's screenshot) and returns the downloaded PNG's pixels.
+export async function screenshot(page) {
+  const { name, bytes } = await download(page, () => page.keyboard.press("F12"));
+  return { ...(await decodeImage(page, bytes)), name, png: bytes };
+}
+
+/// The share of `pixels` (RGBA) that is not the background.
+export function covered(pixels) {
+  let n = 0;
+  for (let i = 0; i < pixels.length; i += 4) {
+    if (BG.some((v, c) => Math.abs(pixels[i + c] - v) > 8)) n++;
+  }
+  return n / (pixels.length / 4);
+}
+
+/// Mean absolute difference per colour channel (0–255) of two RGBA pictures.
+export function meanDifference(a, b) {
+  assert.equal(a.length, b.length, "picture sizes differ");
+  let sum = 0;
+  for (let i = 0; i < a.length; i += 4) {
+    for (let c = 0; c < 3; c++) sum += Math.abs(a[i + c] - b[i + c]);
+  }
+  return sum / ((a.length / 4) * 3);
+}
+
+/// Keeps `bytes` as VITRINE_WEB_ARTIFACTS/NAME when that variable is set.
+export function keep(name, bytes) {
+  if (!process.env.VITRINE_WEB_ARTIFACTS) return;
+  mkdirSync(process.env.VITRINE_WEB_ARTIFACTS, { recursive: true });
+  writeFileSync(join(process.env.VITRINE_WEB_ARTIFACTS, name), Buffer.from(bytes));
+}
