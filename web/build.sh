@@ -29,7 +29,7 @@ dir="$profile"
 [ "$profile" = dev ] && dir=debug
 mkdir -p "$out"
 OPTIMISE=$([ "$profile" = dev ] && echo 0 || echo 1) \
-  wasm_bind "target/wasm32-unknown-unknown/$dir/vitrine_web.wasm" "$out" vitrine
+  wasm_bind "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$dir/vitrine_web.wasm" "$out" vitrine
 cp web/index.html "$out/index.html"
 cp assets/icon/vitrine-256.png "$out/icon.png"
 echo "web: built $out ($(du -k "$out/vitrine_bg.wasm" | cut -f1) KiB of wasm, $(gzip -9c "$out/vitrine_bg.wasm" | wc -c | awk '{printf "%.1f", $1/1048576}') MiB gzipped)"

@@ -9,7 +9,7 @@ out="${1:?usage: web/tests/build_probe.sh OUT_DIR}"
 source web/wasm-tools.sh
 cargo build -p vitrine-web --example render_probe --target wasm32-unknown-unknown
 mkdir -p "$out"
-OPTIMISE=0 wasm_bind target/wasm32-unknown-unknown/debug/examples/render_probe.wasm "$out" probe
+OPTIMISE=0 wasm_bind "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/debug/examples/render_probe.wasm" "$out" probe
 cp web/tests/probe.html "$out/index.html"
 # The demo model, served beside the probe.
 rm -rf "$out/demo"
