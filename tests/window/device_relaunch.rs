@@ -162,6 +162,41 @@ fn wait_exit(child: &mut Child, limit: Duration) -> Option<std::process::ExitSta
     None
 }
 
+fn zenity_installed() -> bool {
+    Command::new("zenity")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Waits at most `limit` for a message box titled "Vitrine" while `child` runs and
+/// presses Return in it, as a user presses OK; whether one was there.
+fn dismiss_message_box(x: &Xvfb, child: &mut Child, limit: Duration) -> bool {
+    let end = Instant::now() + limit;
+    while Instant::now() < end {
+        if child.try_wait().expect("try_wait").is_some() {
+            return false;
+        }
+        if let Some((id, _)) = x.windows("^Vitrine$").into_iter().next() {
+            let _ = Command::new("xdotool")
+                .args([
+                    "windowfocus",
+                    "--sync",
+                    &id,
+                    "key",
+                    "--window",
+                    &id,
+                    "Return",
+                ])
+                .env("DISPLAY", &x.display)
+                .status();
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    false
+}
+
 /// Stops a process by id (the relaunched one is no child of the test).
 fn stop(pid: u32) {
     let _ = Command::new("kill").arg(pid.to_string()).status();
@@ -278,12 +313,18 @@ fn a_second_loss_soon_after_a_relaunch_closes_the_window_and_says_why() {
         Duration::from_secs(30),
         &mut seen,
     );
+    // The same message in the platform's message box (zenity on Linux, where installed):
+    // the user presses OK, and then the process ends.
+    let boxed = dismiss_message_box(&x, &mut window, Duration::from_secs(15));
     let status = wait_exit(&mut window, Duration::from_secs(15));
     if status.is_none() {
         let _ = window.kill();
     }
     let _ = window.wait();
     let said = said.expect("the loop guard's message on standard error");
+    if zenity_installed() {
+        assert!(boxed, "a message box titled Vitrine (zenity is installed)");
+    }
     assert!(
         said.ends_with(&format!("Open {} again to carry on.", cube().display())),
         "{said}"
