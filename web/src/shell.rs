@@ -68,6 +68,8 @@ pub struct WebApp {
     host: Arc<WebHost>,
     viewport: Option<Viewport>,
     view_error: String,
+    /// Why the GPU device is gone, once the browser took it away.
+    device_lost: Option<String>,
     exports: vitrine_app::dialogs::export_gltf::ExportJobs,
     shots: Vec<PendingShot>,
     inbox: Receiver<Incoming>,
@@ -140,6 +142,7 @@ impl WebApp {
             host,
             viewport,
             view_error,
+            device_lost: None,
             exports: Default::default(),
             shots: Vec::new(),
             inbox,
@@ -433,6 +436,20 @@ impl WebApp {
             });
     }
 
+    /// When the browser has taken the GPU device away (a driver reset, or a browser that
+    /// cannot present to the canvas): the view says so, and so does the page's status.
+    fn check_device_lost(&mut self) {
+        let Some(why) = self.viewport.as_ref().and_then(|v| v.take_lost()) else {
+            return;
+        };
+        let message = format!("The GPU device was lost ({why}). Reload the page to carry on.");
+        log::error!("{message}");
+        self.state.toasts.error(message.clone());
+        self.view_error = message.clone();
+        self.device_lost = Some(message);
+        self.viewport = None;
+    }
+
     /// Keeps `window.vitrine.status()` and the page title up to date.
     fn update_status(&mut self) {
         let mut s = self.status.borrow_mut();
@@ -442,7 +459,10 @@ impl WebApp {
             .as_ref()
             .filter(|_| self.state.gallery.is_none())
             .map(|d| d.file_name());
-        s.error = self.state.load_error.as_ref().map(|e| e.message.clone());
+        s.error = self
+            .device_lost
+            .clone()
+            .or_else(|| self.state.load_error.as_ref().map(|e| e.message.clone()));
         s.state = if self.downloading.is_some() || !self.state.work.idle() {
             LoadState::Loading
         } else if s.error.is_some() {
@@ -468,6 +488,7 @@ impl eframe::App for WebApp {
         let ctx = ui.ctx().clone();
         self.take_drops(&ctx);
         self.take_incoming(&ctx, frame);
+        self.check_device_lost();
         vitrine_app::commands::poll_jobs(&mut self.state);
         if !self.state.work.idle() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));

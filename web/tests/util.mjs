@@ -21,6 +21,11 @@ export const FLAGS = [
   "--use-angle=swiftshader",
   "--enable-unsafe-swiftshader",
 ];
+/// WebGPU on SwiftShader, presenting to the canvas: without Chromium's Vulkan path the
+/// GPU process cannot make the canvas's WebGPU swap-chain images headless ("Could not find
+/// SharedImageBackingFactory … WebgpuSwapChainTexture"), and the device is lost at the
+/// first frame the page presents.
+export const WEBGPU_FLAGS = ["--enable-unsafe-webgpu", "--use-vulkan=swiftshader", "--enable-features=Vulkan"];
 export const BACKENDS = ["webgpu", "webgl2"];
 
 export const haveBrowser = existsSync(CHROMIUM);
@@ -61,7 +66,7 @@ export function pageDir() {
 /// A headless Chromium for `backend` ("webgpu" or "webgl2"), and the query that makes
 /// the page use it.
 export async function launch(backend) {
-  const args = backend === "webgpu" ? [...FLAGS, "--enable-unsafe-webgpu"] : FLAGS;
+  const args = backend === "webgpu" ? [...FLAGS, ...WEBGPU_FLAGS] : FLAGS;
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
   return { browser, query: backend === "webgl2" ? "backend=webgl2" : "" };
 }
