@@ -1,6 +1,7 @@
 //! The page's JavaScript API, for pages that embed it and for the browser tests:
 //! `window.vitrine.open(url)` opens a model or an archive from a URL, and
-//! `window.vitrine.status()` returns the [`PageStatus`] object.
+//! `window.vitrine.status()` returns the [`PageStatus`] object; `window.vitrine.frames()`
+//! the number of frames the app has drawn (for frame-rate figures).
 
 use crate::status::PageStatus;
 use std::cell::RefCell;
@@ -28,6 +29,10 @@ pub fn install(
     js_sys::Reflect::set(&api, &"open".into(), open.as_ref())?;
     // The page lives as long as the closures: handing them to JavaScript for good.
     open.forget();
+    let counted = status.clone();
+    let frames = Closure::<dyn Fn() -> f64>::new(move || counted.borrow().frames as f64);
+    js_sys::Reflect::set(&api, &"frames".into(), frames.as_ref())?;
+    frames.forget();
     let read = Closure::<dyn Fn() -> Result<JsValue, JsValue>>::new(move || {
         js_sys::JSON::parse(&status.borrow().to_json())
     });

@@ -453,6 +453,7 @@ impl WebApp {
     /// Keeps `window.vitrine.status()` and the page title up to date.
     fn update_status(&mut self) {
         let mut s = self.status.borrow_mut();
+        s.frames += 1;
         s.model = self
             .state
             .document

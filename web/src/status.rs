@@ -51,6 +51,10 @@ pub struct PageStatus {
     pub error: Option<String>,
     /// The GPU interface; `None` until the page has a device.
     pub backend: Option<Backend>,
+    /// Frames the app has drawn (`window.vitrine.frames()`, for frame-rate figures); not
+    /// part of the status object.
+    #[serde(skip)]
+    pub frames: u64,
 }
 
 impl Default for PageStatus {
@@ -60,6 +64,7 @@ impl Default for PageStatus {
             model: None,
             error: None,
             backend: None,
+            frames: 0,
         }
     }
 }
@@ -92,6 +97,7 @@ mod tests {
             model: Some("tank.pie".into()),
             error: None,
             backend: Some(Backend::Webgl2),
+            frames: 12,
         };
         assert_eq!(
             ready.to_json(),
@@ -102,6 +108,7 @@ mod tests {
             model: None,
             error: Some("bad.pie: line 3: expected POINTS".into()),
             backend: Some(Backend::Webgpu),
+            frames: 0,
         };
         let v: serde_json::Value = serde_json::from_str(&failed.to_json()).unwrap();
         assert_eq!(v["state"], "error");

@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 /// Xvfb smoke test; frames come at least every 50 ms while it counts).
 pub fn run(file: Option<PathBuf>) -> i32 {
     let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .format_timestamp_millis()
         .try_init();
     let host = DesktopHost::user();
     let (settings, warning) = host.settings_file().map(|f| f.load()).unwrap_or_default();

@@ -290,9 +290,14 @@ impl eframe::App for ViewerApp {
                 .as_ref()
                 .and_then(|g| g.thumbs.as_ref())
                 .map_or(0, |t| t.total - t.done);
+            let shown = match (&self.state.gallery, &self.state.document) {
+                (Some(_), _) => "a gallery".to_string(),
+                (None, Some(doc)) => doc.file_name(),
+                (None, None) => "nothing".to_string(),
+            };
             log::debug!(
                 target: "vitrine::frames",
-                "frame interval {:.1} ms, {pending} thumbnails pending",
+                "frame interval {:.1} ms, {pending} thumbnails pending, showing {shown}",
                 (now - last).as_secs_f64() * 1000.0
             );
         }
