@@ -1,7 +1,8 @@
 //! What the page reports to the pages that embed it (and to the browser tests):
 //! `window.vitrine.status()` returns [`PageStatus`] as a plain object,
 //! `{state: "loading" | "ready" | "error", model: <file name or null>, error: <message or
-//! null>, backend: "webgpu" | "webgl2"}`, and the page title names the open model.
+//! null>, backend: "webgpu" | "webgl2"}`, with `gallery: {tiles, thumbnails: {done, total}}`
+//! added while a gallery is open, and the page title names the open model.
 
 use serde::Serialize;
 
@@ -45,12 +46,36 @@ impl Backend {
 pub struct PageStatus {
     /// Loading, ready or error.
     pub state: LoadState,
-    /// The open model's file name; `None` for a gallery or before anything is open.
+    /// The open model's file name; `None` while a gallery is on screen or before anything
+    /// is open.
     pub model: Option<String>,
     /// Why the last open failed.
     pub error: Option<String>,
     /// The GPU interface; `None` until the page has a device.
     pub backend: Option<Backend>,
+    /// The gallery, while one is open (shown, or kept behind the viewer); left out of
+    /// the object when there is none, so the documented fields are all there is then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gallery: Option<GalleryStatus>,
+}
+
+/// An open gallery as `window.vitrine.status().gallery` reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GalleryStatus {
+    /// Its tiles: the models of the archive, folder or dropped files.
+    pub tiles: usize,
+    /// Its thumbnails' progress (both 0 until they start; done = total when finished,
+    /// failed ones included).
+    pub thumbnails: Progress,
+}
+
+/// How many of a set of things are done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Progress {
+    /// Finished.
+    pub done: usize,
+    /// Asked for.
+    pub total: usize,
 }
 
 impl Default for PageStatus {
@@ -60,6 +85,7 @@ impl Default for PageStatus {
             model: None,
             error: None,
             backend: None,
+            gallery: None,
         }
     }
 }
@@ -92,6 +118,7 @@ mod tests {
             model: Some("tank.pie".into()),
             error: None,
             backend: Some(Backend::Webgl2),
+            gallery: None,
         };
         assert_eq!(
             ready.to_json(),
@@ -102,12 +129,22 @@ mod tests {
             model: None,
             error: Some("bad.pie: line 3: expected POINTS".into()),
             backend: Some(Backend::Webgpu),
+            gallery: Some(GalleryStatus {
+                tiles: 102,
+                thumbnails: Progress {
+                    done: 40,
+                    total: 102,
+                },
+            }),
         };
         let v: serde_json::Value = serde_json::from_str(&failed.to_json()).unwrap();
         assert_eq!(v["state"], "error");
         assert_eq!(v["model"], serde_json::Value::Null);
         assert_eq!(v["error"], "bad.pie: line 3: expected POINTS");
         assert_eq!(v["backend"], "webgpu");
+        assert_eq!(v["gallery"]["tiles"], 102);
+        assert_eq!(v["gallery"]["thumbnails"]["done"], 40);
+        assert_eq!(v["gallery"]["thumbnails"]["total"], 102);
     }
 
     #[test]
