@@ -452,6 +452,7 @@ impl WebApp {
                     done: t.done,
                     total: t.total,
                 }),
+            failed: g.tiles.iter().filter(|t| t.error.is_some()).count(),
         });
         s.state = if self.downloading.is_some() || !self.state.work.idle() {
             LoadState::Loading

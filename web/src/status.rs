@@ -1,7 +1,7 @@
 //! What the page reports to the pages that embed it (and to the browser tests):
 //! `window.vitrine.status()` returns [`PageStatus`] as a plain object,
 //! `{state: "loading" | "ready" | "error", model: <file name or null>, error: <message or
-//! null>, backend: "webgpu" | "webgl2"}`, with `gallery: {tiles, thumbnails: {done, total}}`
+//! null>, backend: "webgpu" | "webgl2"}`, with `gallery: {tiles, thumbnails: {done, total}, failed}`
 //! added while a gallery is open, and the page title names the open model.
 
 use serde::Serialize;
@@ -67,6 +67,9 @@ pub struct GalleryStatus {
     /// Its thumbnails' progress (both 0 until they start; done = total when finished,
     /// failed ones included).
     pub thumbnails: Progress,
+    /// Tiles without a picture because their model or its thumbnail failed (each tile
+    /// says why).
+    pub failed: usize,
 }
 
 /// How many of a set of things are done.
@@ -135,6 +138,7 @@ mod tests {
                     done: 40,
                     total: 102,
                 },
+                failed: 1,
             }),
         };
         let v: serde_json::Value = serde_json::from_str(&failed.to_json()).unwrap();
@@ -145,6 +149,7 @@ mod tests {
         assert_eq!(v["gallery"]["tiles"], 102);
         assert_eq!(v["gallery"]["thumbnails"]["done"], 40);
         assert_eq!(v["gallery"]["thumbnails"]["total"], 102);
+        assert_eq!(v["gallery"]["failed"], 1);
     }
 
     #[test]

@@ -2,7 +2,8 @@
 // mp.wz, dropped on the canvas as a browser drop does it (a File in a DataTransfer,
 // dragover then drop, which eframe's web runner listens for), shows its gallery — one
 // tile per model of the archive, counted here from the archive's own listing — and its
-// thumbnails all finish, drawn in slices of the page's frames on the page's GPU device;
+// thumbnails all finish (status().gallery.failed = 0), drawn in slices of the page's
+// frames on the page's GPU device;
 // the page keeps answering while they render; the tiles show pictures, not names; a
 // click on the first tile opens that model. The time from the drop to the last thumbnail
 // is printed as a diagnostic.
@@ -73,7 +74,13 @@ test("an archive dropped on the page shows its gallery with thumbnails", {
   const server = await serve(pageDir(), { corpus: CORPUS });
   try {
     for (const backend of BACKENDS) {
-      await t.test(backend, async () => {
+      // On WebGPU the page's readback (mapAsync on eframe's device) is rejected, as for
+      // the app's screenshot in page.test.mjs: every thumbnail ends as an error tile.
+      const todo = backend === "webgpu" &&
+        "on WebGPU every thumbnail's readback is rejected (\"no thumbnail: reading the image back " +
+        "failed: Error occurred when trying to async map a buffer\"; the console also says \"A valid " +
+        "external Instance reference no longer exists.\"): status().gallery.failed = 102";
+      await t.test(backend, { todo }, async () => {
         const { browser, query } = await launch(backend);
         try {
           const page = await newPage(browser);
@@ -102,6 +109,7 @@ test("an archive dropped on the page shows its gallery with thumbnails", {
           const took = Date.now() - dropped;
           t.diagnostic(`${backend}: mp.wz dropped → gallery of ${st.gallery.tiles} with every thumbnail: ${took} ms`);
           assert.equal(st.gallery.thumbnails.total, models.length, "a thumbnail for every tile");
+          assert.equal(st.gallery.failed, 0, "every tile has its picture");
           frames.sort((a, b) => a - b);
           const median = frames[frames.length >> 1] ?? 0;
           const worst = frames.at(-1) ?? 0;

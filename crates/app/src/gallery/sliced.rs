@@ -109,7 +109,10 @@ impl Sliced {
                 still.push_back(f);
                 continue;
             };
-            let image = result.map_err(|e| e.to_string());
+            let image = result.map_err(|e| format!("no thumbnail: {e}"));
+            if let Err(e) = &image {
+                log::warn!("{e}");
+            }
             if let (Ok(img), Some(cache), Some((key, textures))) = (&image, &self.cache, &f.cache)
                 && let Err(e) = cache.put(*key, img, textures)
             {
