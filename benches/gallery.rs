@@ -18,6 +18,7 @@ use egui_kittest::Harness;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::gallery::thumbs::ThumbDevice;
 use vitrine::app::layout::window_ui;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
@@ -29,7 +30,8 @@ struct Bench {
 
 fn frame(ui: &mut egui::Ui, b: &mut Bench) {
     let ctx = ui.ctx().clone();
-    vitrine::app::gallery::thumbs::sync(&mut b.state, &ctx, true);
+    let device = ThumbDevice::Batch(vitrine::render::batch::BatchDevice::Own);
+    vitrine::app::gallery::thumbs::sync(&mut b.state, &ctx, Some(device));
     let commands = window_ui(ui, &mut b.state, |_, _| Vec::new());
     for c in commands {
         let _ = apply(&mut b.state, c);

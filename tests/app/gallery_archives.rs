@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use vitrine::app::commands::{AppCommand, apply};
-use vitrine::app::gallery::thumbs::{Thumbnails, render_key};
+use vitrine::app::gallery::thumbs::{ThumbDevice, Thumbnails, render_key};
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::desktop::window::thumbnail_cache::DiskCache;
@@ -91,6 +91,19 @@ fn finish(t: &mut Thumbnails, state: &mut AppState) {
 
 #[test]
 fn a_hostile_archive_gives_error_tiles_and_the_rest_works() {
+    hostile_archive_thumbnails(|gpu| {
+        ThumbDevice::Batch(BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()))
+    });
+}
+
+/// The browser's producer (slices of the window's frames on the window's device), run
+/// here on a native device: the same tiles, errors and cache hits as the batch's.
+#[test]
+fn thumbnails_in_frame_slices_on_the_window_device_match_the_batch() {
+    hostile_archive_thumbnails(|gpu| ThumbDevice::Window(gpu.device.clone(), gpu.queue.clone()));
+}
+
+fn hostile_archive_thumbnails(device: impl Fn(&vitrine::render::Gpu) -> ThumbDevice) {
     let Some(gpu) = vitrine::render::gpu_or_skip() else {
         return;
     };
@@ -121,7 +134,7 @@ fn a_hostile_archive_gives_error_tiles_and_the_rest_works() {
     let key = render_key(0, [40, 40, 40], &LoadOptions::default());
     let mut t = Thumbnails::start(
         &*host,
-        BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
+        device(&gpu),
         &g.tiles,
         None,
         key.clone(),
@@ -148,7 +161,7 @@ fn a_hostile_archive_gives_error_tiles_and_the_rest_works() {
     // Reopened: the good ones come from the disk cache, nothing is drawn again.
     let mut again = Thumbnails::start(
         &*host,
-        BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
+        device(&gpu),
         &state.gallery.as_ref().unwrap().tiles,
         None,
         key,

@@ -69,19 +69,35 @@ pub async fn fetch_texture_pages(page: &crate::page_files::PageFiles, url: &str,
     }
 }
 
-/// One file opens in the viewer; several (or an archive among them) as a gallery.
+/// One file opens in the viewer, one archive as a gallery of its models (the app's open
+/// reads it as a folder: its root, as the desktop's open does); several files as a
+/// gallery of them.
 pub fn open_command(files: Vec<FileRef>) -> AppCommand {
-    let archive = match files.as_slice() {
-        [FileRef::Disk(p)] => vitrine_core::files::is_archive_path(p),
-        _ => false,
-    };
-    if files.len() == 1 && !archive {
-        AppCommand::Open(files.into_iter().next().expect("one file"))
-    } else if archive {
-        AppCommand::Gallery(GalleryCommand::OpenSource(
-            files.into_iter().next().expect("one file"),
-        ))
-    } else {
-        AppCommand::Gallery(GalleryCommand::OpenFiles(files))
+    match <[FileRef; 1]>::try_from(files) {
+        Ok([file]) => AppCommand::Open(file),
+        Err(files) => AppCommand::Gallery(GalleryCommand::OpenFiles(files)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_file_or_archive_is_opened_several_make_a_gallery() {
+        let model = FileRef::Disk("drop-1/tank.pie".into());
+        assert_eq!(open_command(vec![model.clone()]), AppCommand::Open(model));
+        // The open turns an archive into its root and shows it as a gallery (a gallery
+        // of the archive's path itself would list it as one file that is not a model).
+        let wz = FileRef::Disk("drop-2/mp.wz".into());
+        assert_eq!(open_command(vec![wz.clone()]), AppCommand::Open(wz));
+        let both = vec![
+            FileRef::Disk("drop-3/a.pie".into()),
+            FileRef::Disk("drop-3/b.wz".into()),
+        ];
+        assert_eq!(
+            open_command(both.clone()),
+            AppCommand::Gallery(GalleryCommand::OpenFiles(both))
+        );
     }
 }

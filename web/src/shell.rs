@@ -6,7 +6,7 @@
 
 use crate::host::{WebHost, run_later};
 use crate::opening::{fetch_texture_pages, open_command};
-use crate::status::{Backend, LoadState, PageStatus};
+use crate::status::{Backend, GalleryStatus, LoadState, PageStatus, Progress};
 use crate::{browser, fetch};
 use eframe::egui;
 use std::cell::RefCell;
@@ -458,12 +458,23 @@ impl WebApp {
             .state
             .document
             .as_ref()
-            .filter(|_| self.state.gallery.is_none())
+            .filter(|_| self.state.gallery.as_ref().is_none_or(|g| !g.shown))
             .map(|d| d.file_name());
         s.error = self
             .device_lost
             .clone()
             .or_else(|| self.state.load_error.as_ref().map(|e| e.message.clone()));
+        s.gallery = self.state.gallery.as_ref().map(|g| GalleryStatus {
+            tiles: g.tiles.len(),
+            thumbnails: g
+                .thumbs
+                .as_ref()
+                .map_or(Progress { done: 0, total: 0 }, |t| Progress {
+                    done: t.done,
+                    total: t.total,
+                }),
+            failed: g.tiles.iter().filter(|t| t.error.is_some()).count(),
+        });
         s.state = if self.downloading.is_some() || !self.state.work.idle() {
             LoadState::Loading
         } else if s.error.is_some() {
@@ -499,7 +510,8 @@ impl eframe::App for WebApp {
             ctx.request_repaint();
         }
         let rs = frame.wgpu_render_state();
-        vitrine_app::gallery::thumbs::sync(&mut self.state, &ctx, rs.is_some());
+        let device = vitrine_app::gallery::thumbs::ThumbDevice::for_window(rs);
+        vitrine_app::gallery::thumbs::sync(&mut self.state, &ctx, device);
         let viewport = &mut self.viewport;
         let view_error = &self.view_error;
         let commands = window_ui(ui, &mut self.state, |ui, state| {

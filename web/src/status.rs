@@ -1,7 +1,8 @@
 //! What the page reports to the pages that embed it (and to the browser tests):
 //! `window.vitrine.status()` returns [`PageStatus`] as a plain object,
 //! `{state: "loading" | "ready" | "error", model: <file name or null>, error: <message or
-//! null>, backend: "webgpu" | "webgl2"}`, and the page title names the open model.
+//! null>, backend: "webgpu" | "webgl2"}`, with `gallery: {tiles, thumbnails: {done, total}, failed}`
+//! added while a gallery is open, and the page title names the open model.
 
 use serde::Serialize;
 
@@ -45,7 +46,8 @@ impl Backend {
 pub struct PageStatus {
     /// Loading, ready or error.
     pub state: LoadState,
-    /// The open model's file name; `None` for a gallery or before anything is open.
+    /// The open model's file name; `None` while a gallery is on screen or before anything
+    /// is open.
     pub model: Option<String>,
     /// Why the last open failed.
     pub error: Option<String>,
@@ -55,6 +57,32 @@ pub struct PageStatus {
     /// part of the status object.
     #[serde(skip)]
     pub frames: u64,
+    /// The gallery, while one is open (shown, or kept behind the viewer); left out of
+    /// the object when there is none, so the documented fields are all there is then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gallery: Option<GalleryStatus>,
+}
+
+/// An open gallery as `window.vitrine.status().gallery` reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GalleryStatus {
+    /// Its tiles: the models of the archive, folder or dropped files.
+    pub tiles: usize,
+    /// Its thumbnails' progress (both 0 until they start; done = total when finished,
+    /// failed ones included).
+    pub thumbnails: Progress,
+    /// Tiles without a picture because their model or its thumbnail failed (each tile
+    /// says why).
+    pub failed: usize,
+}
+
+/// How many of a set of things are done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Progress {
+    /// Finished.
+    pub done: usize,
+    /// Asked for.
+    pub total: usize,
 }
 
 impl Default for PageStatus {
@@ -65,6 +93,7 @@ impl Default for PageStatus {
             error: None,
             backend: None,
             frames: 0,
+            gallery: None,
         }
     }
 }
@@ -98,6 +127,7 @@ mod tests {
             error: None,
             backend: Some(Backend::Webgl2),
             frames: 12,
+            gallery: None,
         };
         assert_eq!(
             ready.to_json(),
@@ -109,12 +139,24 @@ mod tests {
             error: Some("bad.pie: line 3: expected POINTS".into()),
             backend: Some(Backend::Webgpu),
             frames: 0,
+            gallery: Some(GalleryStatus {
+                tiles: 102,
+                thumbnails: Progress {
+                    done: 40,
+                    total: 102,
+                },
+                failed: 1,
+            }),
         };
         let v: serde_json::Value = serde_json::from_str(&failed.to_json()).unwrap();
         assert_eq!(v["state"], "error");
         assert_eq!(v["model"], serde_json::Value::Null);
         assert_eq!(v["error"], "bad.pie: line 3: expected POINTS");
         assert_eq!(v["backend"], "webgpu");
+        assert_eq!(v["gallery"]["tiles"], 102);
+        assert_eq!(v["gallery"]["thumbnails"]["done"], 40);
+        assert_eq!(v["gallery"]["thumbnails"]["total"], 102);
+        assert_eq!(v["gallery"]["failed"], 1);
     }
 
     #[test]

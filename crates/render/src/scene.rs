@@ -198,8 +198,7 @@ impl SceneRenderer {
     /// Caps uploaded texture size (texels per side; smaller mips are used). Thumbnails at
     /// 256² look the same with 512² pages and render faster. Affects textures decoded
     /// after the call.
-    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
-    pub(crate) fn set_max_texture_size(&mut self, device: &wgpu::Device, size: u32) {
+    pub fn set_max_texture_size(&mut self, device: &wgpu::Device, size: u32) {
         self.textures.set_max_size(device, size);
     }
 

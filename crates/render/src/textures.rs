@@ -142,7 +142,6 @@ impl TextureCache {
 
     /// Limits uploaded textures to `size` texels per side (smaller mips are used instead):
     /// a 256² thumbnail gains nothing from a 1024² page. Clamped to the device limit.
-    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
     pub(crate) fn set_max_size(&mut self, device: &wgpu::Device, size: u32) {
         self.max_size = size.clamp(1, device.limits().max_texture_dimension_2d);
     }

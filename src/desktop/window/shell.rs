@@ -321,7 +321,11 @@ impl eframe::App for ViewerApp {
         };
         crate::app::live_reload::sync(&mut self.state, &mut self.live_reload, wake);
         let rs = frame.wgpu_render_state();
-        crate::app::gallery::thumbs::sync(&mut self.state, &ctx, rs.is_some());
+        crate::app::gallery::thumbs::sync(
+            &mut self.state,
+            &ctx,
+            crate::app::gallery::thumbs::ThumbDevice::for_window(rs),
+        );
         let mut commands: Vec<AppCommand> = self.dialogs.poll().into_iter().collect();
         let viewport = &mut self.viewport;
         let rs = frame.wgpu_render_state();

@@ -9,6 +9,7 @@
 //! [`cache`]. Without a GPU (the kittests) tiles show their name and format only.
 
 pub mod cache;
+mod sliced;
 pub mod thumbs;
 pub mod ui;
 

@@ -1,26 +1,31 @@
-//! Thumbnails of the gallery's tiles, made off the UI thread.
+//! Thumbnails of the gallery's tiles, made without holding up the window.
 //!
-//! A [`crate::render::batch`] runs on a wgpu device of its own: its prepare threads
-//! first look the file up in the host's thumbnail cache (a hit skips parsing and
-//! drawing), else load the model; its render thread draws it with the app's renderer. A
-//! collector job of the host stores new pictures in the cache and hands them to the UI, which only turns
-//! them into textures (a few dozen per frame at most), so the window keeps drawing while
-//! hundreds render. The queue is re-ordered every frame the view scrolls, so the tiles
-//! on screen come first. A change of team colour, background or data roots starts a new
-//! batch ([`Thumbnails::settings`]).
+//! One [`Thumbnails`] keeps the UI's side for every front-end: the job queue (re-ordered
+//! every frame the view scrolls, so the tiles on screen come first), the textures, the
+//! progress (`thumbnails N / M`). Two producers fill it:
 //!
-//! The batch runs on threads, so a build for the browser (wasm32) has none: there the
-//! tiles keep their name and format, as in a window without a GPU.
+//! - **Desktop**: a [`crate::render::batch`] on a wgpu device of its own: its prepare
+//!   threads first look the file up in the host's thumbnail cache (a hit skips parsing
+//!   and drawing), else load the model; its render thread draws it with the app's
+//!   renderer. A collector job of the host stores new pictures in the cache and hands
+//!   them to the UI, which only turns them into textures (a few dozen per frame at most),
+//!   so the window keeps drawing while hundreds render.
+//! - **Browser** (no threads): [`super::sliced`] draws on the window's own device, a
+//!   bounded slice of each frame, and reads the pictures back over the next frames.
+//!
+//! A change of team colour, background or data roots starts a new producer
+//! ([`Thumbnails::settings`]); the old pictures stay until the new ones replace them.
 
 #[cfg(not(target_arch = "wasm32"))]
 use super::cache::Key;
 use super::cache::RenderKey;
+use super::sliced::Sliced;
 use super::{THUMB_PX, Tile};
 use crate::files::FileRef;
 use crate::formats::LoadOptions;
+use crate::render::batch::{self, JobQueue};
 #[cfg(not(target_arch = "wasm32"))]
-use crate::render::batch::{self, BatchOptions, Loaded, Step};
-#[cfg(not(target_arch = "wasm32"))]
+use crate::render::batch::{BatchOptions, Loaded, Step};
 use crate::render::{ViewPreset, ViewSettings};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::{
@@ -29,33 +34,46 @@ use crate::{
     host::{Host, ThumbnailCache},
 };
 use std::collections::{HashMap, HashSet};
-use std::sync::mpsc::Receiver;
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::{
     Arc, Mutex,
-    mpsc::{Sender, channel},
+    mpsc::{Receiver, Sender, channel},
 };
 use web_time::{Duration, Instant};
 
 /// Textures made from finished thumbnails per frame, at most (a frame stays short).
+#[cfg(not(target_arch = "wasm32"))]
 const TEXTURES_PER_FRAME: usize = 256;
-/// While thumbnails stream in, the window is asked to redraw at most this often: on a
-/// software rasteriser a frame of the whole window costs as much as dozens of thumbnails,
-/// and user input still redraws at once.
+/// While thumbnails stream in from the batch, the window is asked to redraw at most this
+/// often: on a software rasteriser a frame of the whole window costs as much as dozens of
+/// thumbnails, and user input still redraws at once.
+#[cfg(not(target_arch = "wasm32"))]
 const REPAINT_EVERY: Duration = Duration::from_millis(250);
+/// A frame's slice of thumbnail work on the window's device ([`super::sliced`]): the
+/// page keeps answering input while the gallery fills.
+pub const SLICE: Duration = Duration::from_millis(10);
 
 /// A finished thumbnail for the UI.
-struct Finished {
-    id: u64,
+pub(super) struct Finished {
+    pub id: u64,
     /// From the disk cache (not drawn now).
-    cached: bool,
-    image: Result<egui::ColorImage, String>,
+    pub cached: bool,
+    pub image: Result<egui::ColorImage, String>,
 }
 
-/// The thumbnails of one gallery: the batch making them and the textures made so far.
+/// Who makes the pictures.
+enum Producer {
+    /// The batch's threads; their results.
+    #[cfg(not(target_arch = "wasm32"))]
+    Batch(Receiver<Finished>),
+    /// Slices of the window's frames.
+    Sliced(Box<Sliced>),
+}
+
+/// The thumbnails of one gallery: the producer making them and the textures made so far.
 pub struct Thumbnails {
-    queue: Queue,
-    finished: Receiver<Finished>,
+    queue: JobQueue,
+    producer: Producer,
     textures: HashMap<u64, egui::TextureHandle>,
     /// Tiles whose thumbnail is under way (queued or rendering).
     pending: HashSet<u64>,
@@ -94,118 +112,86 @@ pub fn render_key(team: usize, background: [u8; 3], options: &LoadOptions) -> Re
     }
 }
 
-/// The batch's job queue.
-#[cfg(not(target_arch = "wasm32"))]
-type Queue = batch::JobQueue;
+/// How thumbnails are drawn with `settings`: the iso camera (framed per model), the team
+/// colour and background.
+fn view_for(settings: &RenderKey) -> ViewSettings {
+    let mut view = ViewSettings {
+        team: settings.team,
+        ..Default::default()
+    };
+    let [r, g, b] = settings.background;
+    view.background = [r, g, b, 255];
+    view.camera.set_preset(ViewPreset::Iso);
+    view
+}
 
-/// No batch in a browser: no [`Thumbnails`] is ever made there.
-#[cfg(target_arch = "wasm32")]
-enum Queue {}
+/// Where thumbnails are drawn.
+pub enum ThumbDevice {
+    /// A batch on threads ([`batch::BatchDevice::Own`] in the desktop's window, so
+    /// thumbnails never queue behind the window's frames).
+    #[cfg(not(target_arch = "wasm32"))]
+    Batch(batch::BatchDevice),
+    /// The window's device, a slice of each frame ([`SLICE`]): the browser's.
+    Window(wgpu::Device, wgpu::Queue),
+}
 
-#[cfg(target_arch = "wasm32")]
-impl Queue {
-    fn cancel(&self) {
-        match *self {}
+impl ThumbDevice {
+    /// The window's way, when it has a renderer (`rs`): on the desktop a batch on a
+    /// device of its own, in the browser (no threads) the window's device.
+    pub fn for_window(rs: Option<&egui_wgpu::RenderState>) -> Option<ThumbDevice> {
+        let rs = rs?;
+        #[cfg(not(target_arch = "wasm32"))]
+        let device = {
+            let _ = rs;
+            ThumbDevice::Batch(batch::BatchDevice::Own)
+        };
+        #[cfg(target_arch = "wasm32")]
+        let device = ThumbDevice::Window(rs.device.clone(), rs.queue.clone());
+        Some(device)
     }
-    fn push(&self, _jobs: Vec<(u64, FileRef)>) {
-        match *self {}
-    }
-    fn prioritise(&self, _first: impl Fn(u64) -> bool) {
-        match *self {}
-    }
-}
-
-/// Hands `jobs` (tile index, file) to the batch.
-#[cfg(not(target_arch = "wasm32"))]
-fn push(queue: &Queue, jobs: Vec<(u64, FileRef)>) {
-    queue.push(jobs.into_iter().map(|(id, file)| batch::Job { id, file }));
-}
-
-#[cfg(target_arch = "wasm32")]
-fn push(queue: &Queue, jobs: Vec<(u64, FileRef)>) {
-    queue.push(jobs)
-}
-
-/// Moves the jobs `first` picks to the front.
-#[cfg(not(target_arch = "wasm32"))]
-fn prioritise(queue: &Queue, first: impl Fn(u64) -> bool) {
-    queue.prioritise(|j| first(j.id));
-}
-
-#[cfg(target_arch = "wasm32")]
-fn prioritise(queue: &Queue, first: impl Fn(u64) -> bool) {
-    queue.prioritise(first)
 }
 
 impl Thumbnails {
     /// Starts making thumbnails of `tiles` on `device`, reading through `host`'s files and
-    /// cache; `repaint` is called when some are ready. Pictures `carried` over a
-    /// re-listing are shown at once and only drawn again when marked to redo.
-    #[cfg(not(target_arch = "wasm32"))]
+    /// cache; `repaint` is called when the batch has some ready (the window's slices ask
+    /// for their frames themselves). Pictures `carried` over a re-listing are shown at
+    /// once and only drawn again when marked to redo.
     pub fn start(
-        host: &dyn Host,
-        device: batch::BatchDevice,
+        host: &dyn crate::host::Host,
+        device: ThumbDevice,
         tiles: &[Tile],
         carried: Option<super::Carried>,
         settings: RenderKey,
         options: &LoadOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Thumbnails {
-        let files: Files = host.files();
-        let cache = host.thumbnail_cache();
-        let mut view = ViewSettings {
-            team: settings.team,
-            ..Default::default()
-        };
-        let [r, g, b] = settings.background;
-        view.background = [r, g, b, 255];
-        view.camera.set_preset(ViewPreset::Iso);
-        let keys: Arc<Mutex<HashMap<u64, Key>>> = Arc::default();
-        let run = batch::start(
-            device,
-            BatchOptions {
-                results_capacity: 64,
-                ..BatchOptions::new((THUMB_PX, THUMB_PX), view, &files)
-            },
-            || {
-                let (options, cache, keys, settings, files) = (
+        let (queue, producer) = match device {
+            #[cfg(not(target_arch = "wasm32"))]
+            ThumbDevice::Batch(device) => {
+                let (finished, queue) = start_batch(host, device, &settings, options, repaint);
+                (queue, Producer::Batch(finished))
+            }
+            ThumbDevice::Window(device, wgpu_queue) => {
+                // Each frame takes its slice and asks for the next itself.
+                drop(repaint);
+                let sliced = Sliced::new(
+                    (device, wgpu_queue),
+                    view_for(&settings),
+                    host.files(),
                     options.clone(),
-                    cache.clone(),
-                    keys.clone(),
                     settings.clone(),
-                    files.clone(),
+                    host.thumbnail_cache(),
                 );
-                let mut resolver = Resolver::new(&files);
-                move |file: &FileRef| {
-                    if let Some(cache) = &cache
-                        && let Ok(bytes) = files.read(file)
-                    {
-                        let key = Key::new(file, &bytes, &settings);
-                        if let Some(img) = cache.get(key) {
-                            return Ok(Step::Ready(img));
-                        }
-                        keys.lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .insert(file_id(file), key);
-                    }
-                    let model = crate::formats::load_with(&mut resolver, file, &options)
-                        .map_err(|e| e.to_string())?;
-                    Ok(Step::Draw(Box::new(Loaded { model, at: None })))
-                }
-            },
-        );
-        let (tx, finished) = channel();
-        let job_queue = run.queue.clone();
-        let spawned = host.spawn(
-            "thumbnails",
-            Box::new(move || collect(run, tx, cache, keys, repaint)),
-        );
-        if let Err(e) = spawned {
-            log::error!("could not start the thumbnail collector: {e}");
-        }
-        let mut t = Thumbnails {
-            queue: job_queue,
-            finished,
+                (JobQueue::default(), Producer::Sliced(Box::new(sliced)))
+            }
+        };
+        Thumbnails::with(queue, producer, settings).seeded(tiles, carried)
+    }
+
+    fn with(queue: JobQueue, producer: Producer, settings: RenderKey) -> Thumbnails {
+        Thumbnails {
+            queue,
+            producer,
             textures: HashMap::new(),
             pending: HashSet::new(),
             settings,
@@ -215,20 +201,24 @@ impl Thumbnails {
             started: Instant::now(),
             elapsed: None,
             last_visible: Vec::new(),
-        };
+        }
+    }
+
+    /// Shows the pictures `carried` over a re-listing and asks for the others.
+    fn seeded(mut self, tiles: &[Tile], carried: Option<super::Carried>) -> Thumbnails {
         let mut carried = carried.unwrap_or_default();
         let mut wanted = Vec::new();
         for (i, tile) in tiles.iter().enumerate() {
             if let Some(tex) = carried.textures.remove(&tile.file) {
-                t.textures.insert(i as u64, tex);
+                self.textures.insert(i as u64, tex);
                 if !carried.redo.contains(&tile.file) {
                     continue;
                 }
             }
             wanted.push(i);
         }
-        t.request(tiles, wanted);
-        t
+        self.request(tiles, wanted);
+        self
     }
 
     /// Hands over the textures made so far (by tile index) and stops the batch.
@@ -253,7 +243,8 @@ impl Thumbnails {
         if self.done == 0 {
             self.started = Instant::now();
         }
-        push(&self.queue, jobs);
+        self.queue
+            .push(jobs.into_iter().map(|(id, file)| batch::Job { id, file }));
     }
 
     /// Moves the tiles on screen to the front of the queue (when they changed).
@@ -263,7 +254,7 @@ impl Thumbnails {
             return;
         }
         let set: HashSet<u64> = ids.iter().copied().collect();
-        prioritise(&self.queue, |id| set.contains(&id));
+        self.queue.prioritise(|j| set.contains(&j.id));
         self.last_visible = ids;
     }
 
@@ -290,8 +281,13 @@ impl Thumbnails {
     /// Turns finished thumbnails into textures (a bounded number per call) and records
     /// failures on the tiles; true if anything changed.
     pub fn poll(&mut self, ctx: &egui::Context, tiles: &mut [Tile]) -> bool {
+        let finished: Vec<Finished> = match &mut self.producer {
+            #[cfg(not(target_arch = "wasm32"))]
+            Producer::Batch(rx) => rx.try_iter().take(TEXTURES_PER_FRAME).collect(),
+            Producer::Sliced(s) => s.step(&self.queue, SLICE),
+        };
         let mut changed = false;
-        for f in self.finished.try_iter().take(TEXTURES_PER_FRAME) {
+        for f in finished {
             changed = true;
             self.done += 1;
             self.from_cache += usize::from(f.cached);
@@ -315,9 +311,16 @@ impl Thumbnails {
         if changed && self.pending.is_empty() {
             self.elapsed = Some(self.started.elapsed());
         }
-        if !self.pending.is_empty() {
+        match &self.producer {
             // More will come; the collector also asks for a repaint when they do.
-            ctx.request_repaint_after(REPAINT_EVERY);
+            #[cfg(not(target_arch = "wasm32"))]
+            Producer::Batch(_) if !self.pending.is_empty() => {
+                ctx.request_repaint_after(REPAINT_EVERY)
+            }
+            // The next slice is the next frame's (and a copy on its way back is taken
+            // there).
+            Producer::Sliced(s) if !self.pending.is_empty() || s.busy() => ctx.request_repaint(),
+            _ => {}
         }
         changed
     }
@@ -328,6 +331,64 @@ impl Drop for Thumbnails {
         // The threads end after the jobs under way.
         self.queue.cancel();
     }
+}
+
+/// Starts the desktop's batch (threads; a device of its own in the window) and its collector: the
+/// pictures for the UI and the batch's queue.
+#[cfg(not(target_arch = "wasm32"))]
+fn start_batch(
+    host: &dyn Host,
+    device: batch::BatchDevice,
+    settings: &RenderKey,
+    options: &LoadOptions,
+    repaint: impl Fn() + Send + 'static,
+) -> (Receiver<Finished>, JobQueue) {
+    let files: Files = host.files();
+    let cache = host.thumbnail_cache();
+    let keys: Arc<Mutex<HashMap<u64, Key>>> = Arc::default();
+    let run = batch::start(
+        device,
+        BatchOptions {
+            results_capacity: 64,
+            ..BatchOptions::new((THUMB_PX, THUMB_PX), view_for(settings), &files)
+        },
+        || {
+            let (options, cache, keys, settings, files) = (
+                options.clone(),
+                cache.clone(),
+                keys.clone(),
+                settings.clone(),
+                files.clone(),
+            );
+            let mut resolver = Resolver::new(&files);
+            move |file: &FileRef| {
+                if let Some(cache) = &cache
+                    && let Ok(bytes) = files.read(file)
+                {
+                    let key = Key::new(file, &bytes, &settings);
+                    if let Some(img) = cache.get(key) {
+                        return Ok(Step::Ready(img));
+                    }
+                    keys.lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(file_id(file), key);
+                }
+                let model = crate::formats::load_with(&mut resolver, file, &options)
+                    .map_err(|e| e.to_string())?;
+                Ok(Step::Draw(Box::new(Loaded { model, at: None })))
+            }
+        },
+    );
+    let (tx, finished) = channel();
+    let job_queue = run.queue.clone();
+    let spawned = host.spawn(
+        "thumbnails",
+        Box::new(move || collect(run, tx, cache, keys, repaint)),
+    );
+    if let Err(e) = spawned {
+        log::error!("could not start the thumbnail collector: {e}");
+    }
+    (finished, job_queue)
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -380,12 +441,12 @@ fn collect(
     }
 }
 
-/// Once a frame: starts the thumbnails of a new gallery (when `gpu`: the window has a
-/// renderer; they draw on a device of their own, [`batch::BatchDevice::Own`]),
-/// restarts them when the viewer's team colour, background or data roots change (the
-/// old pictures stay until the new ones replace them), and turns finished ones into
-/// textures. Without a GPU the tiles keep their name and format only.
-pub fn sync(state: &mut crate::state::AppState, ctx: &egui::Context, gpu: bool) {
+/// Once a frame: starts the thumbnails of a new gallery on `device` (when the window
+/// has a renderer: [`ThumbDevice::for_window`]), restarts them when the viewer's team
+/// colour, background or data roots change (the old pictures stay until the new ones
+/// replace them), and turns finished ones into textures. Without a GPU the tiles keep
+/// their name and format only.
+pub fn sync(state: &mut crate::state::AppState, ctx: &egui::Context, device: Option<ThumbDevice>) {
     let options = state.load_options();
     let key = render_key(state.settings.team, state.settings.background, &options);
     let host = state.host.clone();
@@ -393,32 +454,22 @@ pub fn sync(state: &mut crate::state::AppState, ctx: &egui::Context, gpu: bool) 
         return;
     };
     let stale = g.thumbs.as_ref().is_some_and(|t| t.settings != key);
-    // A browser has no thumbnail batch (it needs threads).
-    let gpu = gpu && cfg!(not(target_arch = "wasm32"));
-    #[cfg(not(target_arch = "wasm32"))]
-    if (stale || g.thumbs.is_none()) && gpu {
+    if let Some(device) = device
+        && (stale || g.thumbs.is_none())
+    {
         let old = g.thumbs.take();
         let repaint = {
             let ctx = ctx.clone();
             move || ctx.request_repaint()
         };
-        let mut t = Thumbnails::start(
-            &*host,
-            batch::BatchDevice::Own,
-            &g.tiles,
-            g.carried.take(),
-            key,
-            &options,
-            repaint,
-        );
+        let carried = g.carried.take();
+        let mut t = Thumbnails::start(&*host, device, &g.tiles, carried, key, &options, repaint);
         if let Some(mut old) = old {
             // Same tiles, new settings: the old pictures stay until replaced.
             t.textures = std::mem::take(&mut old.textures);
         }
         g.thumbs = Some(t);
     }
-    #[cfg(target_arch = "wasm32")]
-    let _ = (stale, gpu, host, key);
     if let Some(t) = &mut g.thumbs {
         t.poll(ctx, &mut g.tiles);
     }

@@ -32,9 +32,7 @@ mod slot;
 use super::{RenderTarget, SceneRenderer, ViewSettings, framing_points};
 #[cfg(not(target_arch = "wasm32"))]
 use slot::Slot;
-#[cfg(not(target_arch = "wasm32"))]
-use std::collections::HashSet;
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::sync::mpsc::Receiver;
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::mpsc::{SyncSender, sync_channel};
@@ -189,6 +187,12 @@ impl JobQueue {
         self.inner.1.notify_all();
     }
 
+    /// The next job without waiting; `None` while none waits (or once closed): what a
+    /// producer on the UI thread takes a frame's slice of work from.
+    pub fn try_pop(&self) -> Option<Job> {
+        self.state().jobs.pop_front()
+    }
+
     #[cfg(not(target_arch = "wasm32"))]
     /// The next job; `None` once closed and empty.
     fn pop(&self) -> Option<Job> {
@@ -320,9 +324,8 @@ fn prepare_loop<L>(
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-/// The distinct texture files `model` uses.
-fn texture_files(model: &Model) -> Vec<FileRef> {
+/// The distinct texture files `model` uses (what a cached picture of it depends on).
+pub fn texture_files(model: &Model) -> Vec<FileRef> {
     let mut seen = HashSet::new();
     model
         .textures
@@ -547,5 +550,16 @@ mod tests {
         q.cancel();
         assert!(q.is_empty());
         assert_eq!(q.pop(), None);
+    }
+
+    #[test]
+    fn try_pop_takes_in_order_without_waiting() {
+        let q = JobQueue::default();
+        assert_eq!(q.try_pop(), None, "an open, empty queue does not wait");
+        q.push((0..2).map(job));
+        q.prioritise(|j| j.id == 1);
+        assert_eq!(q.try_pop().map(|j| j.id), Some(1));
+        assert_eq!(q.try_pop().map(|j| j.id), Some(0));
+        assert_eq!(q.try_pop(), None);
     }
 }

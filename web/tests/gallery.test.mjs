@@ -1,0 +1,168 @@
+// An archive dropped on the page, on WebGPU and WebGL2 (`?backend=webgl2`): the corpus's
+// mp.wz, dropped on the canvas as a browser drop does it (a File in a DataTransfer,
+// dragover then drop, which eframe's web runner listens for), shows its gallery — one
+// tile per model of the archive, counted here from the archive's own listing — and its
+// thumbnails all finish (status().gallery.failed = 0), drawn in slices of the page's
+// frames on the page's GPU device;
+// the page keeps answering while they render; the tiles show pictures, not names; a
+// click on the first tile opens that model. The time from the drop to the last thumbnail
+// is printed as a diagnostic.
+//
+// No texture pages are given (mp.wz's are in the base game's pages, not in the archive),
+// so the models draw with the renderer's placeholder for a missing page.
+//
+// Needs what page.test.mjs needs. VITRINE_WEB_ARTIFACTS=DIR keeps the pictures there.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join, posix } from "node:path";
+import { serve } from "./server.mjs";
+import {
+  BACKENDS, CORPUS, covered, decodeImage, keep, launch, newPage, pageDir, skipUnless, waitFor,
+} from "./util.mjs";
+
+const WZ = "wz2100/archives/mp.wz";
+const MODEL_EXTENSIONS = [".pie", ".pmf", ".pet", ".apet", ".bpet", ".mpet", ".tpm", ".glb", ".gltf", ".obj"];
+
+/// The file names in a zip archive's central directory.
+function zipNames(bytes) {
+  const b = Buffer.from(bytes);
+  let eocd = b.length - 22;
+  while (eocd >= 0 && b.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  assert.ok(eocd >= 0, "a zip archive");
+  const count = b.readUInt16LE(eocd + 10);
+  let at = b.readUInt32LE(eocd + 16);
+  const names = [];
+  for (let i = 0; i < count; i++) {
+    assert.equal(b.readUInt32LE(at), 0x02014b50, "a central directory entry");
+    const [n, m, k] = [b.readUInt16LE(at + 28), b.readUInt16LE(at + 30), b.readUInt16LE(at + 32)];
+    names.push(b.toString("utf8", at + 46, at + 46 + n));
+    at += 46 + n + m + k;
+  }
+  return names;
+}
+
+/// The archive's models as the gallery lists them: by extension, grouped by folder.
+function archiveModels(bytes) {
+  return zipNames(bytes)
+    .filter((n) => !n.endsWith("/") && MODEL_EXTENSIONS.some((e) => n.toLowerCase().endsWith(e)))
+    .sort()
+    .map((path) => ({ path, folder: posix.dirname(path), name: posix.basename(path) }))
+    .sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
+}
+
+/// Drops the file at `url` (fetched by the page) on the canvas, named `name`.
+async function dropFile(page, url, name) {
+  await page.evaluate(async ({ url, name }) => {
+    const blob = await (await fetch(url)).blob();
+    const dt = new DataTransfer();
+    dt.items.add(new File([blob], name));
+    const canvas = document.getElementById("vitrine");
+    const at = { bubbles: true, cancelable: true, dataTransfer: dt, clientX: 400, clientY: 300 };
+    canvas.dispatchEvent(new DragEvent("dragenter", at));
+    canvas.dispatchEvent(new DragEvent("dragover", at));
+    canvas.dispatchEvent(new DragEvent("drop", at));
+  }, { url, name });
+}
+
+test("an archive dropped on the page shows its gallery with thumbnails", {
+  skip: skipUnless(WZ),
+}, async (t) => {
+  const models = archiveModels(readFileSync(join(CORPUS, WZ)));
+  assert.ok(models.length > 10, `mp.wz lists ${models.length} models`);
+  const server = await serve(pageDir(), { corpus: CORPUS });
+  try {
+    for (const backend of BACKENDS) {
+      await t.test(backend, async () => {
+        const { browser, query } = await launch(backend);
+        try {
+          const page = await newPage(browser);
+          await page.goto(server.url + (query ? `?${query}` : ""));
+          await waitFor(page, (s) => s.state === "ready" && s.model === "tank.pie");
+
+          const dropped = Date.now();
+          await dropFile(page, `${server.url}corpus/${WZ}`, "mp.wz");
+          let st = await waitFor(page, (s) => s.gallery && s.state === "ready", "no gallery");
+          assert.equal(st.model, null, "a gallery is on screen, no model");
+          assert.equal(st.error, null);
+          assert.equal(st.gallery.tiles, models.length, "one tile per model of the archive");
+
+          // The thumbnails finish, and the page answers while they render: each frame
+          // does a bounded slice of them, so the next frame comes soon.
+          const frames = [];
+          for (const until = Date.now() + 300_000; ;) {
+            const asked = Date.now();
+            st = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(window.vitrine.status()))));
+            const th = st.gallery.thumbnails;
+            if (th.total > 0 && th.done === th.total) break;
+            frames.push(Date.now() - asked);
+            assert.ok(Date.now() < until, `the thumbnails never finished: ${JSON.stringify(st)}`);
+            await page.waitForTimeout(50);
+          }
+          const took = Date.now() - dropped;
+          t.diagnostic(`${backend}: mp.wz dropped → gallery of ${st.gallery.tiles} with every thumbnail: ${took} ms`);
+          assert.equal(st.gallery.thumbnails.total, models.length, "a thumbnail for every tile");
+          assert.equal(st.gallery.failed, 0, "every tile has its picture");
+          frames.sort((a, b) => a - b);
+          const median = frames[frames.length >> 1] ?? 0;
+          const worst = frames.at(-1) ?? 0;
+          t.diagnostic(`${backend}: next frame while thumbnails render: median ${median} ms, worst ${worst} ms (${frames.length} asked)`);
+          assert.ok(worst < Math.max(2000, took / 4), `the page froze for ${worst} ms of ${took}`);
+          assert.deepEqual(page.errors, []);
+
+          // The tiles show pictures: the grid's area has far more than the names' text
+          // off the page's background.
+          await page.mouse.move(1000, 690);
+          await page.waitForTimeout(300);
+          const capture = await page.screenshot();
+          keep(`gallery-${backend}.png`, capture);
+          {
+            const shot = await decodeImage(page, capture);
+            const grid = crop(shot, { x: 0, y: 120, width: 1024, height: 500 });
+            const share = colourful(grid.pixels);
+            t.diagnostic(`${backend}: ${(share * 100).toFixed(1)}% of the grid is picture`);
+            assert.ok(share > 0.1, `the tiles show pictures (${share} of the grid)`);
+            assert.ok(covered(grid.pixels) > 0.2);
+          }
+
+          // A click on the first tile opens its model.
+          const first = models[0];
+          await page.mouse.click(FIRST_TILE.x, FIRST_TILE.y);
+          st = await waitFor(page, (s) => s.state === "ready" && s.model !== null, "the tile did not open");
+          assert.equal(st.model, first.name, `the first tile is ${first.path}`);
+          assert.equal(st.gallery.tiles, models.length, "the gallery is kept behind the viewer");
+        } finally {
+          await browser.close();
+        }
+      });
+    }
+  } finally {
+    server.close();
+  }
+});
+
+/// The middle of the first tile's picture at 1024×700: below the menu bar, the gallery's
+/// bar and the first folder's heading.
+const FIRST_TILE = { x: 70, y: 170 };
+
+/// The `rect` of an RGBA picture.
+function crop(img, rect) {
+  const pixels = [];
+  for (let y = rect.y; y < rect.y + rect.height; y++) {
+    const row = (y * img.width + rect.x) * 4;
+    pixels.push(...img.pixels.slice(row, row + rect.width * 4));
+  }
+  return { width: rect.width, height: rect.height, pixels };
+}
+
+/// The share of pixels that are not grey (egui's panels and text are grey; the models,
+/// and the placeholder of a missing texture page, are not).
+function colourful(pixels) {
+  let n = 0;
+  for (let i = 0; i < pixels.length; i += 4) {
+    const [r, g, b] = [pixels[i], pixels[i + 1], pixels[i + 2]];
+    if (Math.max(r, g, b) - Math.min(r, g, b) > 24) n++;
+  }
+  return n / (pixels.length / 4);
+}
