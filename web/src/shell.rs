@@ -49,6 +49,9 @@ pub enum Incoming {
     Failed(FileRef, String),
     /// A download's progress.
     Progress(String, u64, Option<u64>),
+    /// Archives dropped or picked: data roots from now on, before the earlier ones (a mod
+    /// dropped over the game's `base.wz` finds its pages there, as the game layers them).
+    AddDataRoots(Vec<PathBuf>),
 }
 
 /// A screenshot on its way back from the GPU.
@@ -116,6 +119,10 @@ impl WebApp {
                 ),
             },
         };
+        // The page's files are gone with the page: data roots saved by an earlier visit
+        // name files that are no longer there.
+        let mut settings = settings;
+        settings.data_roots.clear();
         let mut state = AppState::new(settings, host.clone());
         if let Some(w) = warning {
             state.toasts.error(w);
@@ -231,6 +238,18 @@ impl WebApp {
             }
             if !named.is_empty() {
                 let files = page.add_group(group, named);
+                let archives: Vec<PathBuf> = files
+                    .iter()
+                    .filter_map(|f| match f {
+                        FileRef::Disk(p) if vitrine_core::files::is_archive_path(p) => {
+                            Some(p.clone())
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                if !archives.is_empty() {
+                    let _ = tx.send(Incoming::AddDataRoots(archives));
+                }
                 let _ = tx.send(Incoming::Command(open_command(files)));
             }
             ctx.request_repaint();
@@ -403,6 +422,17 @@ impl WebApp {
                 Incoming::Command(cmd) => {
                     self.downloading = None;
                     if let Some(e) = apply(&mut self.state, cmd) {
+                        self.perform(e, ctx, frame);
+                    }
+                }
+                Incoming::AddDataRoots(new) => {
+                    let mut roots = new;
+                    for r in &self.state.settings.data_roots {
+                        if !roots.contains(r) {
+                            roots.push(r.clone());
+                        }
+                    }
+                    if let Some(e) = apply(&mut self.state, AppCommand::SetDataRoots(roots)) {
                         self.perform(e, ctx, frame);
                     }
                 }

@@ -8,19 +8,45 @@
 // click on the first tile opens that model. The time from the drop to the last thumbnail
 // is printed as a diagnostic.
 //
-// No texture pages are given (mp.wz's are in the base game's pages, not in the archive),
-// so the models draw with the renderer's placeholder for a missing page.
+// mp.wz's models use the base game's texture pages, as in the game: the test first drops
+// a `base.wz` it makes of the corpus's data/base pages (and one model, so it opens as a
+// gallery of its own), which the page then takes as a data root, as the game layers a mod
+// over base.wz; the model opened from mp.wz's first tile is then drawn with its pages,
+// as the native `vitrine render … --data data/base` draws it.
 //
 // Needs what page.test.mjs needs. VITRINE_WEB_ARTIFACTS=DIR keeps the pictures there.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { serve } from "./server.mjs";
 import {
-  BACKENDS, CORPUS, covered, decodeImage, keep, launch, newPage, pageDir, skipUnless, waitFor,
+  BACKENDS, CORPUS, ROOT, covered, decodeImage, keep, launch, meanDifference, newPage, pageDir,
+  screenshot, skipUnless, waitFor,
 } from "./util.mjs";
+
+const BASE = "wz2100/data/base";
+// The page's view against `vitrine render` of the same model, size and camera (as in
+// page.test.mjs: both software rasterisers, edges may differ).
+const MEAN_TOLERANCE = 2;
+
+/// A `base.wz` of the corpus's base pages (texpages/…) and one body (so it opens as a
+/// gallery of its own), in a new folder served as /made/.
+function baseArchive() {
+  const dir = mkdtempSync(join(tmpdir(), "vitrine-base-"));
+  execFileSync("python3", ["-c", `
+import os, sys, zipfile
+base, out = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as z:
+    for name in sorted(os.listdir(os.path.join(base, "texpages"))):
+        z.write(os.path.join(base, "texpages", name), "texpages/" + name)
+    z.write(os.path.join(base, "components/bodies/drlbod01.pie"), "components/bodies/drlbod01.pie")
+`, join(CORPUS, BASE), join(dir, "base.wz")]);
+  return dir;
+}
 
 const WZ = "wz2100/archives/mp.wz";
 const MODEL_EXTENSIONS = [".pie", ".pmf", ".pet", ".apet", ".bpet", ".mpet", ".tpm", ".glb", ".gltf", ".obj"];
@@ -71,7 +97,8 @@ test("an archive dropped on the page shows its gallery with thumbnails", {
 }, async (t) => {
   const models = archiveModels(readFileSync(join(CORPUS, WZ)));
   assert.ok(models.length > 10, `mp.wz lists ${models.length} models`);
-  const server = await serve(pageDir(), { corpus: CORPUS });
+  const made = baseArchive();
+  const server = await serve(pageDir(), { corpus: CORPUS, made });
   try {
     for (const backend of BACKENDS) {
       await t.test(backend, async () => {
@@ -81,9 +108,13 @@ test("an archive dropped on the page shows its gallery with thumbnails", {
           await page.goto(server.url + (query ? `?${query}` : ""));
           await waitFor(page, (s) => s.state === "ready" && s.model === "tank.pie");
 
+          // The game's base first: its gallery, and a data root from then on.
+          await dropFile(page, `${server.url}made/base.wz`, "base.wz");
+          await waitFor(page, (s) => s.gallery?.tiles === 1 && s.state === "ready", "no gallery of base.wz");
+
           const dropped = Date.now();
           await dropFile(page, `${server.url}corpus/${WZ}`, "mp.wz");
-          let st = await waitFor(page, (s) => s.gallery && s.state === "ready", "no gallery");
+          let st = await waitFor(page, (s) => s.gallery?.tiles > 1 && s.state === "ready", "no gallery");
           assert.equal(st.model, null, "a gallery is on screen, no model");
           assert.equal(st.error, null);
           assert.equal(st.gallery.tiles, models.length, "one tile per model of the archive");
@@ -132,6 +163,20 @@ test("an archive dropped on the page shows its gallery with thumbnails", {
           st = await waitFor(page, (s) => s.state === "ready" && s.model !== null, "the tile did not open");
           assert.equal(st.model, first.name, `the first tile is ${first.path}`);
           assert.equal(st.gallery.tiles, models.length, "the gallery is kept behind the viewer");
+
+          // Drawn with its pages from the dropped base.wz, as the native render draws it
+          // with data/base as its data root.
+          await page.mouse.move(1000, 400);
+          const shot = await screenshot(page);
+          keep(`gallery-opened-${backend}.png`, shot.png);
+          const native = join(made, `native-${backend}.png`);
+          execFileSync("cargo", ["run", "-q", "--bin", "vitrine", "--", "render",
+            `${join(CORPUS, WZ)}!/${first.path}`, "--data", join(CORPUS, BASE),
+            "-o", native, "--size", `${shot.width}x${shot.height}`], { cwd: ROOT, stdio: "inherit" });
+          const ref = await decodeImage(page, readFileSync(native));
+          const d = meanDifference(shot.pixels, ref.pixels);
+          t.diagnostic(`${backend}: ${first.name} from mp.wz over base.wz vs native render: mean |diff| ${d.toFixed(2)}`);
+          assert.ok(d <= MEAN_TOLERANCE, `mean difference ${d}`);
         } finally {
           await browser.close();
         }

@@ -1,7 +1,7 @@
 // A small static file server for the browser tests: serves ROOT on 127.0.0.1 (a secure
 // context, so WebGPU is offered) with the MIME types the page needs — `.wasm` as
 // `application/wasm` for streaming compilation — plus `/corpus/…` from ../shared/corpus
-// when given, with `Access-Control-Allow-Origin: *` like GitHub's raw file host.
+// when given (and `/made/…`, files a test made), with `Access-Control-Allow-Origin: *` like GitHub's raw file host.
 //
 //   node web/tests/server.mjs OUT_DIR [PORT] [CORPUS_DIR]   (prints the URL)
 //   import { serve } from "./server.mjs"; const s = await serve(dir); s.url; s.close();
@@ -38,14 +38,16 @@ export function resolveUnder(root, urlPath) {
   return file === base || file.startsWith(base + sep) ? file : null;
 }
 
-/// Serves `root` (and `/corpus/` from `corpus` when given) on 127.0.0.1:`port` (0: any
+/// Serves `root` (and `/corpus/` from `corpus`, `/made/` from `made`, when given) on 127.0.0.1:`port` (0: any
 /// free port). Resolves to `{ url, port, close() }`.
-export function serve(root, { port = 0, corpus = null } = {}) {
+export function serve(root, { port = 0, corpus = null, made = null } = {}) {
   const server = createServer(async (req, res) => {
     const path = new URL(req.url, "http://127.0.0.1").pathname;
     let file;
     if (corpus && path.startsWith("/corpus/")) {
       file = resolveUnder(corpus, path.slice("/corpus".length));
+    } else if (made && path.startsWith("/made/")) {
+      file = resolveUnder(made, path.slice("/made".length));
     } else {
       file = resolveUnder(root, path.endsWith("/") ? path + "index.html" : path);
     }
