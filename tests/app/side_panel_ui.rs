@@ -115,3 +115,71 @@ fn the_format_line_says_gltf_and_obj() {
         "glTF version 2.0"
     );
 }
+
+/// The display sections (Colour, Data roots), Stats and Checks are remembered as the
+/// format's own sections are: closed or opened by hand, they come back so in a new
+/// session (they used to live in egui's memory only and reset at every start).
+#[test]
+fn colour_data_roots_stats_and_checks_sections_are_remembered() {
+    let dir = app_support::temp_dir("side-panel-more-sections");
+    let file = SettingsFile::in_dir(dir.path());
+    let fixtures = common::fixtures().join("pie");
+    let mut h = app_support::harness(
+        AppState::new(
+            Settings::default(),
+            vitrine::desktop::window::DesktopHost::new(Some(file.clone())),
+        ),
+        1000.0,
+    );
+    h.run_steps(8);
+    open(&mut h, &fixtures.join("cube.pie"));
+    // Defaults: Colour open, Data roots and Stats closed.
+    h.get_by_label("Per node / part");
+    assert!(h.query_by_label("Add archive…").is_none());
+    assert!(h.query_by_label_contains("draw calls").is_none());
+    h.get_by_label("Colour").click();
+    h.run_steps(8);
+    h.get_by_label("Data roots").click();
+    h.run_steps(8);
+    h.get_by_label("Stats").click();
+    h.run_steps(8);
+    h.get_by_label_contains("Checks").click();
+    h.run_steps(8);
+    let checks_key = if h.state().checks.counts().errors + h.state().checks.counts().warnings > 0 {
+        "checks"
+    } else {
+        "checks clean"
+    };
+    let checks_open = h.state().settings.open_sections.get(checks_key).copied();
+    assert!(
+        checks_open.is_some(),
+        "{:?}",
+        h.state().settings.open_sections
+    );
+    assert!(h.query_by_label("Per node / part").is_none());
+    h.get_by_label("Add archive…");
+    h.get_by_label_contains("draw calls");
+    h.state_mut().settings.flush().unwrap(); // as the window does within a second
+    let (saved, _) = file.load();
+    for (key, open) in [("colour", false), ("data roots", true), ("stats", true)] {
+        assert_eq!(saved.open_sections.get(key), Some(&open), "{key}");
+    }
+
+    // A new session with the saved settings: the same sections open and closed.
+    let mut h = app_support::harness(
+        AppState::new(
+            saved,
+            vitrine::desktop::window::DesktopHost::new(Some(file)),
+        ),
+        1000.0,
+    );
+    h.run_steps(8);
+    open(&mut h, &fixtures.join("cube.pie"));
+    assert!(h.query_by_label("Per node / part").is_none());
+    h.get_by_label("Add archive…");
+    h.get_by_label_contains("draw calls");
+    assert_eq!(
+        h.state().settings.open_sections.get(checks_key).copied(),
+        checks_open
+    );
+}

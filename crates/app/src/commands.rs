@@ -476,8 +476,18 @@ fn open(state: &mut AppState, path: FileRef) -> Vec<AppCommand> {
 }
 
 /// `path` with its file on disk made absolute (an archive entry keeps its inner path).
+/// `..` is resolved where the file exists (`vitrine ../mods/x.wz` is remembered in Open
+/// Recent and the last folder as `/home/me/mods/x.wz`, not `/home/me/vitrine/../mods/…`,
+/// so one file is one recent entry however it was reached).
 pub fn absolute(path: FileRef) -> FileRef {
-    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let abs = |p: &Path| {
+        let a = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        if a.components().any(|c| c == std::path::Component::ParentDir) {
+            std::fs::canonicalize(&a).unwrap_or(a)
+        } else {
+            a
+        }
+    };
     match path {
         FileRef::Disk(p) => FileRef::Disk(abs(&p)),
         FileRef::Entry { archive, path } => FileRef::Entry {
@@ -504,6 +514,32 @@ pub fn absolute(path: FileRef) -> FileRef {
 mod tests {
     use super::*;
     use crate::settings::Settings;
+
+    #[test]
+    fn absolute_resolves_parent_folders_of_files_that_exist() {
+        let dir = std::env::temp_dir().join(format!("vitrine-absolute-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("a.pie"), "PIE 3").unwrap();
+        let real = std::fs::canonicalize(&dir).unwrap();
+        let via_parent = FileRef::Disk(dir.join("sub").join("..").join("a.pie"));
+        assert_eq!(absolute(via_parent), FileRef::Disk(real.join("a.pie")));
+        // An archive's entry: the archive's path is resolved, the inner path kept.
+        let entry = FileRef::Entry {
+            archive: dir.join("sub/../a.pie"),
+            path: "x/../y.pie".into(),
+        };
+        assert_eq!(
+            absolute(entry),
+            FileRef::Entry {
+                archive: real.join("a.pie"),
+                path: "x/../y.pie".into(),
+            }
+        );
+        // A file that does not exist keeps its spelling (made absolute).
+        let gone = dir.join("sub/../gone.pie");
+        assert_eq!(absolute(FileRef::Disk(gone.clone())), FileRef::Disk(gone));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn failed_open_keeps_nothing_and_reports() {

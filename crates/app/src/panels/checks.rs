@@ -6,6 +6,7 @@ use crate::check::{self, Counts, Element, Finding, Level};
 use crate::commands::AppCommand;
 use crate::inspect::InspectCommand;
 use crate::model::Model;
+use crate::panels::side_panel::Sections;
 use crate::render::Highlight;
 use crate::state::{AppState, Document};
 
@@ -164,52 +165,54 @@ pub fn row_text(f: &Finding) -> String {
 }
 
 /// The panel (a collapsible section of the side panel).
-pub fn checks_ui(ui: &mut egui::Ui, state: &AppState, _doc: &Document) -> Vec<AppCommand> {
-    let mut out = Vec::new();
+/// Open by default when there are errors or warnings; opened or closed by hand, it stays
+/// so (across sessions) for models with problems and for clean ones separately, as the
+/// Warnings section does.
+pub fn checks_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, state: &AppState, _doc: &Document) {
     let checks = &state.checks;
     let counts = checks.counts();
-    egui::CollapsingHeader::new(header(counts))
-        .id_salt(("section", "Checks"))
-        .default_open(counts.errors + counts.warnings > 0)
-        .show(ui, |ui| {
-            if checks.findings.is_empty() {
-                ui.weak("No findings: the game accepts this file as it is.");
+    let problems = counts.errors + counts.warnings > 0;
+    let key = if problems { "checks" } else { "checks clean" };
+    s.show(ui, key, header(counts), problems, |ui| {
+        let mut out = Vec::new();
+        if checks.findings.is_empty() {
+            ui.weak("No findings: the game accepts this file as it is.");
+        }
+        for level in [Level::Error, Level::Warning, Level::Note] {
+            let rows: Vec<(usize, &Finding)> = checks
+                .findings
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.level == level)
+                .collect();
+            if rows.is_empty() {
+                continue;
             }
-            for level in [Level::Error, Level::Warning, Level::Note] {
-                let rows: Vec<(usize, &Finding)> = checks
-                    .findings
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, f)| f.level == level)
-                    .collect();
-                if rows.is_empty() {
-                    continue;
-                }
-                ui.label(
-                    egui::RichText::new(format!("{}s ({})", capitalised(level.name()), rows.len()))
-                        .strong()
-                        .color(level_colour(level)),
-                );
-                for (i, f) in rows {
-                    let picked = checks.selected == Some(i);
-                    let r = ui
-                        .add(
-                            egui::Button::selectable(
-                                picked,
-                                egui::RichText::new(row_text(f)).color(level_colour(level)),
-                            )
-                            .wrap(),
+            ui.label(
+                egui::RichText::new(format!("{}s ({})", capitalised(level.name()), rows.len()))
+                    .strong()
+                    .color(level_colour(level)),
+            );
+            for (i, f) in rows {
+                let picked = checks.selected == Some(i);
+                let r = ui
+                    .add(
+                        egui::Button::selectable(
+                            picked,
+                            egui::RichText::new(row_text(f)).color(level_colour(level)),
                         )
-                        .on_hover_text(hover(f));
-                    if r.clicked() {
-                        out.push(AppCommand::Checks(ChecksCommand::Select(
-                            (!picked).then_some(i),
-                        )));
-                    }
+                        .wrap(),
+                    )
+                    .on_hover_text(hover(f));
+                if r.clicked() {
+                    out.push(AppCommand::Checks(ChecksCommand::Select(
+                        (!picked).then_some(i),
+                    )));
                 }
             }
-        });
-    out
+        }
+        out
+    });
 }
 
 fn capitalised(s: &str) -> String {

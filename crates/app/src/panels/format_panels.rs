@@ -122,8 +122,7 @@ pub fn format_sections_ui(
             );
         }
         Format::Pet => {
-            s.out
-                .extend(crate::panels::hierarchy::parts_ui(ui, state, doc));
+            crate::panels::hierarchy::parts_ui(ui, s, state, doc);
             if m.clips.iter().any(|c| !c.node_tracks.is_empty()) {
                 s.show(ui, "pet rotations", "ANIM rotations", false, |ui| {
                     pet_rotations_ui(ui, state.settings.pet_rotations)
@@ -301,26 +300,17 @@ fn materials_ui(ui: &mut egui::Ui, m: &Model) {
 }
 
 /// The display sections: colour mode and legend, data roots.
-pub fn display_sections_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
-    let mut out = Vec::new();
-    section(ui, "Colour", true, |ui| {
-        out.extend(colour_mode_ui(ui, state.colour_mode));
+pub fn display_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, state: &AppState) {
+    s.show(ui, "colour", "Colour", true, |ui| {
+        let out: Vec<AppCommand> = colour_mode_ui(ui, state.colour_mode).into_iter().collect();
         if let Some(doc) = &state.document {
             legend_ui(ui, doc, state.colour_mode);
         }
+        out
     });
-    section(ui, "Data roots", false, |ui| {
-        out.extend(crate::panels::data_roots::data_roots_ui(ui, state));
+    s.show(ui, "data roots", "Data roots", false, |ui| {
+        crate::panels::data_roots::data_roots_ui(ui, state)
     });
-    out
-}
-
-/// A collapsible section with a stable id (as the rest of the panel).
-fn section(ui: &mut egui::Ui, title: &str, open: bool, body: impl FnOnce(&mut egui::Ui)) {
-    egui::CollapsingHeader::new(title)
-        .id_salt(("display section", title))
-        .default_open(open)
-        .show(ui, body);
 }
 
 /// The three colour modes as a row of toggles.

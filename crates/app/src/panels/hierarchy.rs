@@ -5,6 +5,7 @@
 use crate::commands::AppCommand;
 use crate::inspect::{InspectCommand, NORMAL_LENGTH_RANGE};
 use crate::model::{Model, NodeKind};
+use crate::panels::side_panel::Sections;
 use crate::render::OverlayKind;
 use crate::state::{AppState, Document};
 
@@ -120,19 +121,21 @@ pub fn hierarchy_ui(ui: &mut egui::Ui, state: &AppState, doc: &Document) -> Vec<
 
 /// A compact list of mesh parts with a checkbox each (models with more than one part,
 /// e.g. a PET character assembled from `.mpet` parts). Empty otherwise.
-pub fn parts_ui(ui: &mut egui::Ui, state: &AppState, doc: &Document) -> Vec<AppCommand> {
-    let mut out = Vec::new();
+pub fn parts_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, state: &AppState, doc: &Document) {
     let m = &doc.model;
     let parts: Vec<usize> = (0..m.nodes.len())
         .filter(|&i| m.nodes[i].kind == NodeKind::Part)
         .collect();
     if parts.len() < 2 {
-        return out;
+        return;
     }
-    egui::CollapsingHeader::new(format!("Parts ({})", parts.len()))
-        .id_salt("parts")
-        .default_open(true)
-        .show(ui, |ui| {
+    s.show(
+        ui,
+        "parts",
+        format!("Parts ({})", parts.len()),
+        true,
+        |ui| {
+            let mut out = Vec::new();
             ui.horizontal_wrapped(|ui| {
                 for i in parts {
                     let mut shown = !state.inspect.is_hidden(i);
@@ -141,46 +144,45 @@ pub fn parts_ui(ui: &mut egui::Ui, state: &AppState, doc: &Document) -> Vec<AppC
                     }
                 }
             });
-        });
-    out
+            out
+        },
+    );
 }
 
 /// The Stats section: totals, one row per node with a mesh, textures with their sizes.
-pub fn stats_ui(ui: &mut egui::Ui, state: &AppState) {
+pub fn stats_ui(ui: &mut egui::Ui, sections: &mut Sections<'_>, state: &AppState) {
     let s = &state.inspect.stats;
     let (points, triangles, draws) = s.totals();
-    egui::CollapsingHeader::new("Stats")
-        .id_salt("stats")
-        .default_open(false)
-        .show(ui, |ui| {
-            ui.label(format!(
-                "{points} vertices · {triangles} triangles · {draws} draw calls · {} textures",
-                s.textures.len()
-            ));
-            egui::Grid::new("stats per node")
-                .striped(true)
-                .num_columns(4)
-                .show(ui, |ui| {
-                    ui.strong("node");
-                    ui.strong("vertices");
-                    ui.strong("triangles");
-                    ui.strong("draws");
+    sections.show(ui, "stats", "Stats", false, |ui| {
+        ui.label(format!(
+            "{points} vertices · {triangles} triangles · {draws} draw calls · {} textures",
+            s.textures.len()
+        ));
+        egui::Grid::new("stats per node")
+            .striped(true)
+            .num_columns(4)
+            .show(ui, |ui| {
+                ui.strong("node");
+                ui.strong("vertices");
+                ui.strong("triangles");
+                ui.strong("draws");
+                ui.end_row();
+                for n in &s.nodes {
+                    ui.label(&n.name);
+                    ui.monospace(n.points.to_string());
+                    ui.monospace(n.triangles.to_string());
+                    ui.monospace(n.draws.to_string());
                     ui.end_row();
-                    for n in &s.nodes {
-                        ui.label(&n.name);
-                        ui.monospace(n.points.to_string());
-                        ui.monospace(n.triangles.to_string());
-                        ui.monospace(n.draws.to_string());
-                        ui.end_row();
-                    }
-                });
-            for t in &s.textures {
-                let size = t
-                    .size
-                    .map_or("not found".to_string(), |(w, h)| format!("{w}×{h}"));
-                ui.label(format!("{}: {size}", t.name));
-            }
-        });
+                }
+            });
+        for t in &s.textures {
+            let size = t
+                .size
+                .map_or("not found".to_string(), |(w, h)| format!("{w}×{h}"));
+            ui.label(format!("{}: {size}", t.name));
+        }
+        Vec::new()
+    });
 }
 
 /// Overlay and shadow controls for the View section.

@@ -43,10 +43,8 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 out.extend(crate::panels::hierarchy::overlay_controls_ui(ui, state));
                 out
             });
-            s.out
-                .extend(crate::panels::format_panels::display_sections_ui(ui, state));
-            s.out
-                .extend(crate::panels::assemble::ui::sections_ui(ui, state));
+            crate::panels::format_panels::display_sections_ui(ui, &mut s, state);
+            crate::panels::assemble::ui::sections_ui(ui, &mut s, state);
             if let Some(doc) = &state.document {
                 model_sections_ui(ui, &mut s, doc, state);
             }
@@ -199,8 +197,7 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
 /// Everything else the model holds (what the format's own sections did not show).
 fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, state: &AppState) {
     let m = &doc.model;
-    s.out
-        .extend(crate::panels::checks::checks_ui(ui, state, doc));
+    crate::panels::checks::checks_ui(ui, s, state, doc);
     if !m.properties.is_empty() {
         s.show(ui, "properties", "Properties", true, |ui| {
             // Values wrap inside the panel instead of widening it.
@@ -235,10 +232,9 @@ fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, st
         );
     }
     if !own.parts {
-        s.out
-            .extend(crate::panels::hierarchy::parts_ui(ui, state, doc));
+        crate::panels::hierarchy::parts_ui(ui, s, state, doc);
     }
-    crate::panels::hierarchy::stats_ui(ui, state);
+    crate::panels::hierarchy::stats_ui(ui, s, state);
     if !m.events.is_empty() {
         s.show(
             ui,

@@ -2,6 +2,7 @@
 
 use super::AssembleCommand;
 use crate::commands::AppCommand;
+use crate::panels::side_panel::Sections;
 use crate::state::AppState;
 use crate::wz::design::Parts;
 use crate::wz::stats::{Entry, Stats, Table};
@@ -22,20 +23,15 @@ fn cmd(c: AssembleCommand) -> AppCommand {
 
 /// The "Assemble" section, once the data roots (Settings ▸ Data roots) hold Warzone
 /// 2100 stats.
-pub fn sections_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
-    let mut out = Vec::new();
+pub fn sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, state: &AppState) {
     if let Some(stats) = &state.assemble.stats {
-        egui::CollapsingHeader::new("Assemble")
-            .id_salt("wz-assemble")
-            .default_open(true)
-            .show(ui, |ui| {
-                for w in state.assemble.stats_warnings.iter().take(20) {
-                    ui.colored_label(egui::Color32::from_rgb(230, 170, 60), w);
-                }
-                out.extend(assemble_ui(ui, state, stats));
-            });
+        s.show(ui, "assemble", "Assemble", true, |ui| {
+            for w in state.assemble.stats_warnings.iter().take(20) {
+                ui.colored_label(egui::Color32::from_rgb(230, 170, 60), w);
+            }
+            assemble_ui(ui, state, stats)
+        });
     }
-    out
 }
 
 fn assemble_ui(ui: &mut egui::Ui, state: &AppState, stats: &Stats) -> Vec<AppCommand> {
