@@ -2,7 +2,8 @@
 //! ways of doing what the app leaves to its front-end — files dropped, picked (the
 //! browser's dialog) or fetched (`?url=`, `window.vitrine.open`) go into the page's
 //! files before they are opened; screenshots and exports become downloads; a screenshot
-//! is read back over the next frames instead of waiting on the page's only thread.
+//! is read back over the next frames instead of waiting on the page's only thread, and an
+//! animation export is rendered, read back and encoded a slice per frame.
 
 use crate::host::{WebHost, run_later};
 use crate::opening::{fetch_texture_pages, open_command};
@@ -15,6 +16,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
 use vitrine_app::commands::{AppCommand, Effect, ScreenshotRequest, apply};
+use vitrine_app::dialogs::export_animation::{ExportCommand, PageExport, start_stepped};
 use vitrine_app::dialogs::screenshot::{clean_view, encode_png, save_unique};
 use vitrine_app::jobs::{Job, JobRunner};
 use vitrine_app::layout::window_ui;
@@ -49,6 +51,9 @@ pub enum Incoming {
     Failed(FileRef, String),
     /// A download's progress.
     Progress(String, u64, Option<u64>),
+    /// Export the open model's animation with the Export animation dialog's settings as a
+    /// download of this name (`window.vitrine.exportAnimation(name)`).
+    ExportAnimation(String),
 }
 
 /// A screenshot on its way back from the GPU.
@@ -70,6 +75,8 @@ pub struct WebApp {
     view_error: String,
     exports: vitrine_app::dialogs::export_gltf::ExportJobs,
     shots: Vec<PendingShot>,
+    /// The animation export running, a slice per frame.
+    animation: Option<PageExport>,
     inbox: Receiver<Incoming>,
     outbox: Sender<Incoming>,
     /// A URL being downloaded: its progress line.
@@ -142,6 +149,7 @@ impl WebApp {
             view_error,
             exports: Default::default(),
             shots: Vec::new(),
+            animation: None,
             inbox,
             outbox,
             downloading: None,
@@ -317,9 +325,17 @@ impl WebApp {
                 .state
                 .toasts
                 .info("The PIE (and its pages) will be downloaded under the name in Save as"),
-            Effect::ExportAnimation(_) | Effect::PickAnimationOutput(..) => {
-                self.state.toasts.error(not_here("Exporting an animation"))
-            }
+            Effect::PickAnimationOutput(..) => self
+                .state
+                .toasts
+                .info("The animation will be downloaded under the name in Save as"),
+            Effect::ExportAnimation(job) => match frame.wgpu_render_state() {
+                Some(rs) => {
+                    self.animation = start_stepped(&mut self.state, &rs.device, &rs.queue, *job);
+                    ctx.request_repaint();
+                }
+                None => self.state.toasts.error("Export failed: no GPU renderer"),
+            },
             Effect::Quit => {}
         }
     }
@@ -407,6 +423,18 @@ impl WebApp {
                     self.downloading = None;
                     self.state.load_error = Some(LoadFailure { path, message });
                 }
+                Incoming::ExportAnimation(name) => {
+                    // What the dialog does: open it, name the output, press Export.
+                    for cmd in [
+                        ExportCommand::Show,
+                        ExportCommand::SetOutput(name.into()),
+                        ExportCommand::Export,
+                    ] {
+                        if let Some(e) = apply(&mut self.state, AppCommand::Export(cmd)) {
+                            self.perform(e, ctx, frame);
+                        }
+                    }
+                }
             }
         }
     }
@@ -477,6 +505,13 @@ impl eframe::App for WebApp {
             ctx.request_repaint();
         }
         let rs = frame.wgpu_render_state();
+        if let (Some(run), Some(rs)) = (&mut self.animation, rs) {
+            // A slice of the export, then this frame is drawn (the progress window moves).
+            if run.step(&rs.device, &rs.queue) {
+                self.animation = None;
+            }
+            ctx.request_repaint();
+        }
         vitrine_app::gallery::thumbs::sync(&mut self.state, &ctx, rs.is_some());
         let viewport = &mut self.viewport;
         let view_error = &self.view_error;
