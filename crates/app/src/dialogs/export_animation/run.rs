@@ -167,6 +167,9 @@ pub fn poll(state: &mut AppState) {
             "Export of {} cancelled; nothing was written",
             output.display()
         )),
-        Err(ExportError::Failed(e)) => state.toasts.error(format!("Export failed: {e}")),
+        Err(ExportError::Failed(e)) => {
+            log::error!("animation export failed: {e}");
+            state.toasts.error(format!("Export failed: {e}"))
+        }
     }
 }

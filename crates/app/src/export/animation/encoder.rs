@@ -48,10 +48,13 @@ impl<'h> Destination<'h> {
 /// The output file behind a byte counter, shared by the format's writer and the
 /// [`Encoder`] (which takes it back to commit it once the writer is done).
 #[derive(Clone)]
-struct Shared(Arc<Mutex<Counting<BufWriter<Box<dyn OutputFile>>>>>);
+struct Shared(Arc<Mutex<Counted>>);
+
+/// The output file, buffered, its bytes counted.
+type Counted = Counting<BufWriter<Box<dyn OutputFile>>>;
 
 impl Shared {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Counting<BufWriter<Box<dyn OutputFile>>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Counted> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

@@ -32,7 +32,7 @@ pub struct Layout {
     pub transparent: bool,
 }
 
-/// The next step of an export ([`Frames::next`]).
+/// The next step of an export ([`Frames::next_step`]).
 #[derive(Debug)]
 pub enum Next {
     /// Render frame `i` (of the plan) and hand it to [`Frames::add`].
@@ -135,7 +135,7 @@ impl Frames {
     }
 
     /// What to do next. A [`Next::Render`] is asked again until its frame is added.
-    pub fn next(&mut self) -> Next {
+    pub fn next_step(&mut self) -> Next {
         if let Some(&i) = self.first_pass.get(self.first_done) {
             return Next::Render(i);
         }
@@ -151,7 +151,7 @@ impl Frames {
         }
     }
 
-    /// The frame [`Frames::next`] asked to render; returns it (cropped) when it goes to
+    /// The frame [`Frames::next_step`] asked to render; returns it (cropped) when it goes to
     /// the encoder now, `None` in the first pass.
     pub fn add(&mut self, img: image::RgbaImage) -> Option<image::RgbaImage> {
         let Some(&i) = self.first_pass.get(self.first_done) else {
@@ -247,7 +247,7 @@ mod tests {
         let mut f = Frames::new(job);
         let (mut rendered, mut encoded) = (Vec::new(), Vec::new());
         loop {
-            match f.next() {
+            match f.next_step() {
                 Next::Render(i) => {
                     rendered.push(i);
                     if let Some(img) = f.add(picture(i, bg)) {

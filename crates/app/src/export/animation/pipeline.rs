@@ -218,7 +218,7 @@ pub fn export(
         if progress.is_cancelled() {
             return Err(ExportError::Cancelled);
         }
-        if let Next::Render(i) = frames.next() {
+        if let Next::Render(i) = frames.next_step() {
             frames.add(render(i)?);
         }
         progress.step();
@@ -245,7 +245,7 @@ pub fn export(
                 rendered = Err(ExportError::Cancelled);
                 break;
             }
-            let img = match frames.next() {
+            let img = match frames.next_step() {
                 Next::Done => break,
                 Next::Encode(img) => img,
                 Next::Render(i) => match render(i) {

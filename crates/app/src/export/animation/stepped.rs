@@ -113,7 +113,7 @@ impl<'h> SteppedExport<'h> {
             self.progress.step();
             return Ok(None);
         }
-        match self.frames.next() {
+        match self.frames.next_step() {
             Next::Render(i) => {
                 let (job, view) = (&self.job, &self.view);
                 let pose = Pose::sample(&job.model, job.plan.clip(), job.plan.time(i), view.team);
