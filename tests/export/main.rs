@@ -3,6 +3,8 @@
 //! glTF / OBJ → model, bad files) and animations (GIF / APNG / WebP decoded by
 //! independent decoders and compared with still renders).
 //!
+//! The export as the browser steps it matches the desktop's (`stepped_export`).
+//!
 //! Run one file's tests with `cargo test --test export gltf_export::`.
 
 #[path = "../support/animation/mod.rs"]
@@ -16,3 +18,4 @@ mod animation_export;
 mod gltf_export;
 mod gltf_obj_import;
 mod gltf_validator;
+mod stepped_export;

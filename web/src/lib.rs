@@ -20,6 +20,8 @@ pub mod host;
 #[cfg(target_arch = "wasm32")]
 pub mod opening;
 #[cfg(target_arch = "wasm32")]
+pub mod screenshots;
+#[cfg(target_arch = "wasm32")]
 pub mod shell;
 
 #[cfg(target_arch = "wasm32")]
@@ -44,13 +46,22 @@ mod entry {
         // The app's context once it runs: a call from JavaScript asks it for a frame.
         let wake: Rc<RefCell<Option<eframe::egui::Context>>> = Rc::default();
         {
-            let (tx, wake) = (tx.clone(), wake.clone());
-            crate::api::install(status.clone(), move |url| {
-                let _ = tx.send(Incoming::OpenUrl(url));
-                if let Some(ctx) = wake.borrow().as_ref() {
-                    ctx.request_repaint();
+            let send = {
+                let (tx, wake) = (tx.clone(), wake.clone());
+                move |msg: Incoming| {
+                    let _ = tx.send(msg);
+                    if let Some(ctx) = wake.borrow().as_ref() {
+                        ctx.request_repaint();
+                    }
                 }
-            })?;
+            };
+            let send = Rc::new(send);
+            let export = send.clone();
+            crate::api::install(
+                status.clone(),
+                move |url| send(Incoming::OpenUrl(url)),
+                move |name| export(Incoming::ExportAnimation(name)),
+            )?;
         }
         let mut options = eframe::WebOptions::default();
         if crate::fetch::page_parameter("backend").as_deref() == Some("webgl2")

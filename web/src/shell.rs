@@ -2,10 +2,12 @@
 //! ways of doing what the app leaves to its front-end — files dropped, picked (the
 //! browser's dialog) or fetched (`?url=`, `window.vitrine.open`) go into the page's
 //! files before they are opened; screenshots and exports become downloads; a screenshot
-//! is read back over the next frames instead of waiting on the page's only thread.
+//! is read back over the next frames instead of waiting on the page's only thread, and an
+//! animation export is rendered, read back and encoded a slice per frame.
 
 use crate::host::{WebHost, run_later};
 use crate::opening::{fetch_texture_pages, open_command};
+use crate::screenshots::Screenshots;
 use crate::status::{Backend, GalleryStatus, LoadState, PageStatus, Progress};
 use crate::{browser, fetch};
 use eframe::egui;
@@ -14,8 +16,8 @@ use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
-use vitrine_app::commands::{AppCommand, Effect, ScreenshotRequest, apply};
-use vitrine_app::dialogs::screenshot::{clean_view, encode_png, save_unique};
+use vitrine_app::commands::{AppCommand, Effect, apply};
+use vitrine_app::dialogs::export_animation::{ExportCommand, PageExport, start_stepped};
 use vitrine_app::jobs::{Job, JobRunner};
 use vitrine_app::layout::window_ui;
 use vitrine_app::settings::Settings;
@@ -52,17 +54,9 @@ pub enum Incoming {
     /// Archives dropped or picked: data roots from now on, before the earlier ones (a mod
     /// dropped over the game's `base.wz` finds its pages there, as the game layers them).
     AddDataRoots(Vec<PathBuf>),
-}
-
-/// A screenshot on its way back from the GPU.
-struct PendingShot {
-    reading: vitrine_render::Reading,
-    /// Kept until the copy is back: WebGPU fails the copy of a texture destroyed before
-    /// it ran.
-    _target: vitrine_render::RenderTarget,
-    stem: String,
-    clean: bool,
-    size: [u32; 2],
+    /// Export the open model's animation with the Export animation dialog's settings as a
+    /// download of this name (`window.vitrine.exportAnimation(name)`).
+    ExportAnimation(String),
 }
 
 /// The viewer as the page's eframe app.
@@ -74,7 +68,9 @@ pub struct WebApp {
     /// Why the GPU device is gone, once the browser took it away.
     device_lost: Option<String>,
     exports: vitrine_app::dialogs::export_gltf::ExportJobs,
-    shots: Vec<PendingShot>,
+    shots: Screenshots,
+    /// The animation export running, a slice per frame.
+    animation: Option<PageExport>,
     inbox: Receiver<Incoming>,
     outbox: Sender<Incoming>,
     /// A URL being downloaded: its progress line.
@@ -151,7 +147,8 @@ impl WebApp {
             view_error,
             device_lost: None,
             exports: Default::default(),
-            shots: Vec::new(),
+            shots: Screenshots::default(),
+            animation: None,
             inbox,
             outbox,
             downloading: None,
@@ -317,7 +314,12 @@ impl WebApp {
                     )
                 }
             }
-            Effect::Screenshot(req) => self.screenshot(req, frame.wgpu_render_state()),
+            Effect::Screenshot(req) => self.shots.start(
+                req,
+                self.viewport.as_mut(),
+                frame.wgpu_render_state(),
+                &mut self.state,
+            ),
             Effect::PickExportPath(_, name) => {
                 // No save dialog: the export is a download under the suggested name.
                 let mut path = PathBuf::from(name);
@@ -339,78 +341,19 @@ impl WebApp {
                 .state
                 .toasts
                 .info("The PIE (and its pages) will be downloaded under the name in Save as"),
-            Effect::ExportAnimation(_) | Effect::PickAnimationOutput(..) => {
-                self.state.toasts.error(not_here("Exporting an animation"))
-            }
+            Effect::PickAnimationOutput(..) => self
+                .state
+                .toasts
+                .info("The animation will be downloaded under the name in Save as"),
+            Effect::ExportAnimation(job) => match frame.wgpu_render_state() {
+                Some(rs) => {
+                    self.animation = start_stepped(&mut self.state, &rs.device, &rs.queue, *job);
+                    ctx.request_repaint();
+                }
+                None => self.state.toasts.error("Export failed: no GPU renderer"),
+            },
             Effect::Quit => {}
         }
-    }
-
-    /// Draws the screenshot now and reads it back over the next frames.
-    fn screenshot(&mut self, req: ScreenshotRequest, rs: Option<&eframe::egui_wgpu::RenderState>) {
-        let (Some(viewport), Some(rs), Some(doc)) = (&mut self.viewport, rs, &self.state.document)
-        else {
-            self.state
-                .toasts
-                .error("Screenshot failed: no GPU renderer");
-            return;
-        };
-        let size = req.size.unwrap_or(viewport.size_px);
-        let view = self.state.view_settings();
-        let view = if req.clean { clean_view(&view) } else { view };
-        let (pose, stem) = (doc.pose.clone(), doc.stem());
-        let renderer = viewport.renderer_for(rs, &self.state);
-        let target = vitrine_render::RenderTarget::new(&rs.device, size[0], size[1]);
-        renderer.render(&rs.device, &rs.queue, &target, &pose, &view);
-        self.shots.push(PendingShot {
-            reading: target.start_read(&rs.device, &rs.queue),
-            _target: target,
-            stem,
-            clean: req.clean,
-            size,
-        });
-    }
-
-    /// Screenshots whose pixels are back: encoded and downloaded.
-    fn finish_screenshots(
-        &mut self,
-        ctx: &egui::Context,
-        rs: Option<&eframe::egui_wgpu::RenderState>,
-    ) {
-        let Some(rs) = rs else { return };
-        let mut still = Vec::new();
-        for shot in std::mem::take(&mut self.shots) {
-            let Some(done) = shot.reading.try_take(&rs.device) else {
-                still.push(shot);
-                continue;
-            };
-            let host = self.state.host.clone();
-            let saved = done
-                .map_err(|e| e.to_string())
-                .and_then(|img| encode_png(&img).map_err(|e| e.to_string()))
-                .and_then(|png| save_unique(&*host, None, &shot.stem, &png));
-            match saved {
-                Ok(to) => {
-                    let kind = if shot.clean {
-                        "clean screenshot"
-                    } else {
-                        "screenshot"
-                    };
-                    self.state.toasts.info(format!(
-                        "Saved {kind} {}×{} to {to}",
-                        shot.size[0], shot.size[1]
-                    ))
-                }
-                Err(e) => {
-                    log::error!("screenshot failed: {e}");
-                    self.state.toasts.error(format!("Screenshot failed: {e}"))
-                }
-            }
-        }
-        if !still.is_empty() {
-            ctx.request_repaint();
-        }
-        self.shots = still;
     }
 
     /// What arrived from the browser since the last frame.
@@ -439,6 +382,18 @@ impl WebApp {
                 Incoming::Failed(path, message) => {
                     self.downloading = None;
                     self.state.load_error = Some(LoadFailure { path, message });
+                }
+                Incoming::ExportAnimation(name) => {
+                    // What the dialog does: open it, name the output, press Export.
+                    for cmd in [
+                        ExportCommand::Show,
+                        ExportCommand::SetOutput(name.into()),
+                        ExportCommand::Export,
+                    ] {
+                        if let Some(e) = apply(&mut self.state, AppCommand::Export(cmd)) {
+                            self.perform(e, ctx, frame);
+                        }
+                    }
                 }
             }
         }
@@ -540,6 +495,13 @@ impl eframe::App for WebApp {
             ctx.request_repaint();
         }
         let rs = frame.wgpu_render_state();
+        if let (Some(run), Some(rs)) = (&mut self.animation, rs) {
+            // A slice of the export, then this frame is drawn (the progress window moves).
+            if run.step(&rs.device, &rs.queue) {
+                self.animation = None;
+            }
+            ctx.request_repaint();
+        }
         let device = vitrine_app::gallery::thumbs::ThumbDevice::for_window(rs);
         vitrine_app::gallery::thumbs::sync(&mut self.state, &ctx, device);
         let viewport = &mut self.viewport;
@@ -563,7 +525,8 @@ impl eframe::App for WebApp {
                 self.perform(effect, &ctx, frame);
             }
         }
-        self.finish_screenshots(&ctx, frame.wgpu_render_state());
+        self.shots
+            .finish(&ctx, frame.wgpu_render_state(), &mut self.state);
         for result in self.exports.poll() {
             match result {
                 Ok(text) => self.state.toasts.info(text),

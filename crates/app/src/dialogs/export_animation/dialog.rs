@@ -211,12 +211,16 @@ fn format_ui(ui: &mut egui::Ui, d: &mut AnimationDialog) {
         for f in Format::ALL {
             ui.add_enabled_ui(f.available(), |ui| {
                 ui.radio_value(&mut d.options.format, f, f.label())
-                    .on_disabled_hover_text(
-                        "Not available here: WebP needs libwebp, which the browser build lacks",
-                    );
+                    .on_disabled_hover_text(f.unavailable().unwrap_or_default());
             });
         }
     });
+    // Why the greyed-out formats are (the chosen one's reason shows below, in red).
+    for f in Format::ALL {
+        if let Some(why) = f.unavailable().filter(|_| f != d.options.format) {
+            ui.weak(why);
+        }
+    }
     if d.options.format != before {
         d.output = with_format(&d.output, d.options.format);
     }
@@ -234,10 +238,10 @@ fn format_ui(ui: &mut egui::Ui, d: &mut AnimationDialog) {
                 });
             }
         }
-        Format::Webp if !Format::Webp.available() => {
+        f if !f.available() => {
             ui.colored_label(
                 ui.visuals().error_fg_color,
-                "WebP is not available here (no libwebp in this build): choose GIF or APNG",
+                f.unavailable().unwrap_or_default(),
             );
         }
         Format::Webp => {

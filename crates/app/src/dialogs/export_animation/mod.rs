@@ -1,25 +1,28 @@
 //! File ▸ Export animation… (Ctrl+Shift+E, or the record button beside the timeline's
 //! transport): the dialog's settings (persisted in the settings file), turning them and
-//! the open document into an [`export::Job`], the export running on a worker thread with
-//! its progress and Cancel, and the toast at the end (path, size, Open folder).
+//! the open document into an [`export::Job`], the export running ([`run`]: on a worker
+//! thread on the desktop, a slice per frame in the browser) with its progress and Cancel,
+//! and the toast at the end (path, size, Open folder).
 //!
 //! The export renders with its own [`crate::render::SceneRenderer`] on the window's GPU
 //! device, so the window keeps drawing while it runs. One export runs at a time.
 
 mod dialog;
+mod run;
 
 pub use dialog::{dialog_ui, progress_ui};
+#[cfg(not(target_arch = "wasm32"))]
+pub use run::start;
+pub use run::{PageExport, RunningExport, poll, start_stepped};
 
-use crate::commands::{AppCommand, Effect};
+use crate::commands::Effect;
 use crate::export::animation::{
-    self as export, Encoding, ExportError, Format, FramePlan, Job, MAX_FPS, MAX_SIDE, Motion,
-    Progress, Summary, frame_camera,
+    self as export, Encoding, Format, FramePlan, Job, MAX_FPS, MAX_SIDE, Motion, frame_camera,
 };
 use crate::state::AppState;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, TryRecvError};
 
 /// What the dialog exports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -121,16 +124,6 @@ pub struct AnimationDialog {
     pub options: AnimationOptions,
     /// Output file (a PNG sequence: the first frame's name pattern).
     pub output: String,
-}
-
-/// An export running on its worker thread.
-#[derive(Debug)]
-pub struct RunningExport {
-    /// Frames done / total, and the Cancel flag.
-    pub progress: Arc<Progress>,
-    /// Where it writes.
-    pub output: PathBuf,
-    result: Receiver<Result<Summary, ExportError>>,
 }
 
 /// Commands of the dialog, the progress window and the toast.
@@ -271,6 +264,9 @@ pub fn job(state: &AppState) -> Result<Job, String> {
         .as_ref()
         .ok_or("the dialog is closed")?;
     let o = d.options.clone().sanitised();
+    if let Some(why) = o.format.unavailable() {
+        return Err(why.to_string());
+    }
     let model = &doc.model;
     let clip = doc.playback.clip.filter(|&c| c < model.clips.len());
     let motion = match (o.source, clip) {
@@ -325,111 +321,6 @@ pub fn job(state: &AppState) -> Result<Job, String> {
     })
 }
 
-/// Starts `job` as a job of the host (a worker thread on the desktop) rendering on
-/// `device`; `repaint` is asked to draw the window again when it ends.
-pub fn start(
-    state: &mut AppState,
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    job: Job,
-    repaint: impl Fn() + Send + 'static,
-) {
-    // A browser's wgpu device stays on the page's thread, and the export's encoder
-    // runs beside the renderer on a thread of its own.
-    #[cfg(target_arch = "wasm32")]
-    {
-        let _ = (device, queue, job, repaint);
-        state
-            .toasts
-            .error("Animation export is not available in the browser yet");
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    start_job(state, device, queue, job, repaint)
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn start_job(
-    state: &mut AppState,
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    job: Job,
-    repaint: impl Fn() + Send + 'static,
-) {
-    let progress = Arc::new(Progress::default());
-    let (tx, rx) = std::sync::mpsc::channel();
-    let output = job.output.clone();
-    let worker_progress = progress.clone();
-    let host = state.host.clone();
-    let spawned = state.host.spawn(
-        "animation export",
-        Box::new(move || {
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                export::export(&*host, &device, &queue, &job, &worker_progress)
-            }))
-            .unwrap_or_else(|_| Err(ExportError::Failed("the export crashed".into())));
-            let _ = tx.send(result);
-            repaint();
-        }),
-    );
-    match spawned {
-        Ok(()) => {
-            state.animation_export = Some(RunningExport {
-                progress,
-                output,
-                result: rx,
-            })
-        }
-        Err(e) => state
-            .toasts
-            .error(format!("Could not start the export: {e}")),
-    }
-}
-
-/// Checks the running export; when it has ended, says how in a toast.
-pub fn poll(state: &mut AppState) {
-    let Some(run) = &state.animation_export else {
-        return;
-    };
-    let result = match run.result.try_recv() {
-        Ok(r) => r,
-        Err(TryRecvError::Empty) => return,
-        Err(TryRecvError::Disconnected) => Err(ExportError::Failed("the export stopped".into())),
-    };
-    let output = run.output.clone();
-    state.animation_export = None;
-    match result {
-        Ok(s) => {
-            let folder = s
-                .path
-                .parent()
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| PathBuf::from("."));
-            let what = if output == s.path {
-                s.path.display().to_string()
-            } else {
-                format!("{} frames from {}", s.frames, s.path.display())
-            };
-            state.toasts.info_with_action(
-                format!(
-                    "Exported {what} ({:.2} MB, {} frames, {}×{}, {:.2} s)",
-                    s.bytes as f64 / 1e6,
-                    s.frames,
-                    s.size.0,
-                    s.size.1,
-                    s.duration
-                ),
-                "Open folder",
-                AppCommand::Export(ExportCommand::OpenFolder(folder)),
-            );
-        }
-        Err(ExportError::Cancelled) => state.toasts.info(format!(
-            "Export of {} cancelled; nothing was written",
-            output.display()
-        )),
-        Err(ExportError::Failed(e)) => state.toasts.error(format!("Export failed: {e}")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -455,6 +346,11 @@ mod tests {
             s.dialogs.animation.as_ref().unwrap().options.format,
             Format::Webp
         );
+        if !Format::Webp.available() {
+            // Without libwebp the dialog says why instead of exporting.
+            assert_eq!(job(&s).unwrap_err(), export::WEBP_UNAVAILABLE);
+            apply(&mut s, ExportCommand::SetOutput(PathBuf::from("/x/d.apng")));
+        }
         let job = job(&s).unwrap();
         assert_eq!(job.plan.count, 20);
         assert_eq!(job.view.overlays, crate::render::Overlays::NONE);

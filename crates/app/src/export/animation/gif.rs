@@ -186,51 +186,82 @@ impl IndexedColorMap<Srgb<f32>> for CachedColorMap<'_> {
     }
 }
 
-/// Writes the frames as a GIF to `out`; stops early (and returns the frames written)
-/// when `frames` ends early (a cancelled export).
-pub fn write(
-    out: &mut impl Write,
-    (width, height): (u32, u32),
-    palette: &Palette,
-    plan: &FramePlan,
+/// A GIF being written, one frame at a time ([`GifWriter::push`]); the trailer goes out
+/// with [`GifWriter::finish`].
+pub struct GifWriter<W: Write> {
+    encoder: gif::Encoder<W>,
+    size: (u32, u32),
+    /// The palette as `quantette` searches it.
+    floats: PaletteBuf<Srgb<f32>>,
+    /// The nearest-colour table of [`CachedColorMap`], kept over all frames.
+    table: Vec<u8>,
+    /// The index past the colours: transparent, or unchanged since the frame before.
+    special: u8,
     options: GifOptions,
-    frames: &mut dyn Iterator<Item = image::RgbaImage>,
-) -> Result<u32, String> {
-    let too_big = || format!("{width}×{height}: GIF frames are at most 65535 pixels wide");
-    let w = u16::try_from(width).map_err(|_| too_big())?;
-    let h = u16::try_from(height).map_err(|_| too_big())?;
-    let mut table: Vec<u8> = palette
-        .colours
-        .iter()
-        .flat_map(|c| [c.red, c.green, c.blue])
-        .collect();
-    // One index past the colours: transparent pixels, or in an opaque GIF the pixels
-    // unchanged since the frame before.
-    let [r, g, b] = options.matte;
-    table.extend([r, g, b]);
-    let special = palette.len() as u8;
-    let transparent_index = options.transparent.then_some(special);
-    let err = |e: gif::EncodingError| e.to_string();
-    let mut encoder = gif::Encoder::new(out, w, h, &table).map_err(err)?;
-    let repeat = match options.loops {
-        0 => gif::Repeat::Infinite,
-        n => gif::Repeat::Finite(u16::try_from(n - 1).unwrap_or(u16::MAX)),
-    };
-    encoder.set_repeat(repeat).map_err(err)?;
-    let floats: PaletteBuf<Srgb<f32>> = PaletteBuf::new(
-        palette
+    plan: FramePlan,
+    /// The last frame's indices (an opaque GIF stores only what changed).
+    previous: Option<Vec<u8>>,
+    written: u32,
+}
+
+impl<W: Write> GifWriter<W> {
+    /// Writes the header (`width` × `height`, the palette, the loop count) to `out`.
+    pub fn new(
+        out: W,
+        (width, height): (u32, u32),
+        palette: &Palette,
+        plan: &FramePlan,
+        options: GifOptions,
+    ) -> Result<GifWriter<W>, String> {
+        let too_big = || format!("{width}×{height}: GIF frames are at most 65535 pixels wide");
+        let w = u16::try_from(width).map_err(|_| too_big())?;
+        let h = u16::try_from(height).map_err(|_| too_big())?;
+        let mut table: Vec<u8> = palette
             .colours
             .iter()
-            .map(|c| c.into_format::<f32>())
-            .collect(),
-    )
-    .map_err(|_| "the GIF palette is empty or too large".to_string())?;
-    // Zeroed by the allocator (calloc): pages are touched only where colours occur.
-    let mut table = vec![0u8; TABLE_LEN];
-    let map = CachedColorMap::new(NearestNeighborColorMap::new(floats), &mut table);
-    let mut written = 0u32;
-    let mut previous: Option<Vec<u8>> = None;
-    for img in frames {
+            .flat_map(|c| [c.red, c.green, c.blue])
+            .collect();
+        // One index past the colours: transparent pixels, or in an opaque GIF the pixels
+        // unchanged since the frame before.
+        let [r, g, b] = options.matte;
+        table.extend([r, g, b]);
+        let mut encoder = gif::Encoder::new(out, w, h, &table).map_err(gif_error)?;
+        let repeat = match options.loops {
+            0 => gif::Repeat::Infinite,
+            n => gif::Repeat::Finite(u16::try_from(n - 1).unwrap_or(u16::MAX)),
+        };
+        encoder.set_repeat(repeat).map_err(gif_error)?;
+        let floats: PaletteBuf<Srgb<f32>> = PaletteBuf::new(
+            palette
+                .colours
+                .iter()
+                .map(|c| c.into_format::<f32>())
+                .collect(),
+        )
+        .map_err(|_| "the GIF palette is empty or too large".to_string())?;
+        Ok(GifWriter {
+            encoder,
+            size: (width, height),
+            floats,
+            // Zeroed by the allocator (calloc): pages are touched only where colours occur.
+            table: vec![0u8; TABLE_LEN],
+            special: palette.len() as u8,
+            options,
+            plan: *plan,
+            previous: None,
+            written: 0,
+        })
+    }
+
+    /// Frames written so far.
+    pub fn written(&self) -> u32 {
+        self.written
+    }
+
+    /// Maps `img` to the palette (dithered if asked) and writes it as the next frame.
+    pub fn push(&mut self, img: &image::RgbaImage) -> Result<(), String> {
+        let (width, height) = self.size;
+        let written = self.written;
         if img.dimensions() != (width, height) {
             return Err(format!(
                 "frame {written} is {}×{}, expected {width}×{height}",
@@ -238,6 +269,7 @@ pub fn write(
                 img.height()
             ));
         }
+        let options = self.options;
         let colours: Vec<Srgb<f32>> = img
             .pixels()
             .map(|p| {
@@ -247,12 +279,15 @@ pub fn write(
             .collect();
         let image = ImageRef::new(width, height, colours.as_slice())
             .map_err(|e| format!("frame {written}: {e}"))?;
+        let exact = NearestNeighborColorMap::new(self.floats.clone());
+        let map = CachedColorMap::new(exact, &mut self.table);
         let indexed = if options.dither {
             FloydSteinberg::new().dither_image_to_indexed(image, &map)
         } else {
             image.map_to_indexed(&map)
         };
         let (_, mut indices) = indexed.into_parts();
+        let transparent_index = options.transparent.then_some(self.special);
         if let Some(t) = transparent_index {
             for (i, p) in indices.iter_mut().zip(img.pixels()) {
                 if p.0[3] < ALPHA_THRESHOLD {
@@ -260,7 +295,8 @@ pub fn write(
                 }
             }
         }
-        let delay = u16::try_from(plan.delay(written, 100)).unwrap_or(u16::MAX);
+        let delay = u16::try_from(self.plan.delay(written, 100)).unwrap_or(u16::MAX);
+        let (w, h) = (width as u16, height as u16);
         let frame = if options.transparent {
             gif::Frame {
                 width: w,
@@ -274,15 +310,29 @@ pub fn write(
                 ..gif::Frame::default()
             }
         } else {
-            let frame = changed_part(previous.as_deref(), &indices, (w, h), special, delay);
-            previous = Some(indices);
+            let frame = changed_part(
+                self.previous.as_deref(),
+                &indices,
+                (w, h),
+                self.special,
+                delay,
+            );
+            self.previous = Some(indices);
             frame
         };
-        encoder.write_frame(&frame).map_err(err)?;
-        written += 1;
+        self.encoder.write_frame(&frame).map_err(gif_error)?;
+        self.written += 1;
+        Ok(())
     }
-    encoder.into_inner().map_err(err)?;
-    Ok(written)
+
+    /// Writes the trailer; returns the writer.
+    pub fn finish(self) -> Result<W, String> {
+        self.encoder.into_inner().map_err(gif_error)
+    }
+}
+
+fn gif_error(e: gif::EncodingError) -> String {
+    e.to_string()
 }
 
 /// An opaque frame as the rectangle that differs from `previous` (the whole frame when

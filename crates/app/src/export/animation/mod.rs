@@ -2,35 +2,45 @@
 //! turntable (the camera orbiting 360°, optionally while the clip plays), rendered
 //! offscreen at any size and written as an animated GIF, APNG, animated WebP or a PNG
 //! sequence. The window's Export animation dialog and `vitrine render -o out.gif` both
-//! run [`export`].
+//! run [`export`]; the browser page runs the same passes and encoders a slice at a time
+//! ([`SteppedExport`]).
 //!
-//! The frames are rendered by the windowless renderer on the calling thread and streamed
-//! through a short queue to an encoder thread, so rendering and encoding overlap and
-//! memory does not grow with the frame count. Only crop-to-content and the GIF palette
-//! need to see frames before encoding starts: a first pass renders them (every frame for
-//! the crop box, a few spread over the animation for the palette) and keeps only the box
-//! and a bounded sample of pixels.
+//! On the desktop the frames are rendered by the windowless renderer on the calling
+//! thread and streamed through a short queue to an encoder thread, so rendering and
+//! encoding overlap and memory does not grow with the frame count. Only crop-to-content
+//! and the GIF palette need to see frames before encoding starts: a first pass renders
+//! them ([`frames`]). The encoders take one frame at a time ([`encoder::Encoder`]).
 //!
 //! The output goes to a temporary file renamed into place at the end
-//! ([`crate::files::atomic::AtomicFile`]): a cancelled or failed export leaves nothing.
+//! ([`crate::files::atomic::AtomicFile`]; in the browser, a download offered at the
+//! end): a cancelled or failed export leaves nothing.
 
 pub mod apng;
 pub mod crop;
+pub mod encoder;
+pub mod frames;
 pub mod gif;
 mod pipeline;
 pub mod sequence;
+mod stepped;
 pub mod timing;
 #[cfg(feature = "webp")]
 pub mod webp;
 
+pub use gif::GifOptions;
 pub use pipeline::{
     Encoding, ExportError, Job, Progress, Summary, WEBP_UNAVAILABLE, export, frame_camera,
     frame_view,
 };
+pub use stepped::SteppedExport;
 pub use timing::{FramePlan, MAX_FPS, MAX_FRAMES, MAX_TURNTABLE_SECONDS, Motion};
 
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+
+/// Why the browser does not write PNG sequences.
+pub const PNG_SEQUENCE_UNAVAILABLE: &str = "A PNG sequence is not available in the browser (each of its \
+     files would be a download of its own); choose GIF or APNG";
 
 /// Largest exported side, pixels.
 pub const MAX_SIDE: u32 = 2048;
@@ -77,9 +87,19 @@ impl Format {
     }
 
     /// Whether this build can write it: WebP needs libwebp (the `webp` feature, on the
-    /// desktop; not in the browser).
+    /// desktop; not in the browser), a PNG sequence a folder to write its files to (not in
+    /// the browser, where every file would be a download of its own).
     pub fn available(self) -> bool {
-        self != Format::Webp || cfg!(feature = "webp")
+        self.unavailable().is_none()
+    }
+
+    /// Why this build cannot write it, if it cannot.
+    pub fn unavailable(self) -> Option<&'static str> {
+        match self {
+            Format::Webp if !cfg!(feature = "webp") => Some(WEBP_UNAVAILABLE),
+            Format::PngSequence if cfg!(target_arch = "wasm32") => Some(PNG_SEQUENCE_UNAVAILABLE),
+            _ => None,
+        }
     }
 
     /// Name in the dialog.

@@ -1,24 +1,21 @@
-//! Render the frames of a [`Job`] and stream them to the encoder of its format.
+//! An export's [`Job`], and [`export`]: render its frames on the calling thread, waiting
+//! for each picture, and stream them to the encoder of its format on a thread of its own
+//! (the desktop's way; the browser steps the same passes and encoder a frame at a time:
+//! [`super::stepped`]).
 
-use super::crop::{ContentBox, Rect, crop};
-use super::gif::{GifOptions, PaletteSampler};
+use super::Format;
+use super::encoder::{Destination, Encoder};
+use super::frames::{Frames, Next};
 use super::timing::{FramePlan, Motion};
-use super::{Format, sequence};
 use crate::host::Host;
 use crate::model::{Model, Pose};
 use crate::render::{Camera, RenderTarget, SceneRenderer, ViewSettings, framing_points};
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-/// Frames rendered for the GIF palette when no crop pass sees them all.
-const PALETTE_FRAMES: u32 = 12;
 /// Frames rendered ahead of the encoder (bounds memory to a few frames).
 const QUEUE: usize = 2;
-/// Bytes of first-pass frames kept to be encoded without rendering them again (the GIF
-/// palette's sample frames at 512² take 12 MiB; at 2048² only a few are kept).
-const KEEP_BYTES: usize = 64 << 20;
 
 /// How the frames are encoded.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -110,8 +107,12 @@ impl Progress {
         )
     }
 
-    fn step(&self) {
+    pub(super) fn step(&self) {
         self.done.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(super) fn set_total(&self, total: u32) {
+        self.total.store(total, Ordering::Relaxed);
     }
 }
 
@@ -188,7 +189,6 @@ pub fn export(
     let start = web_time::Instant::now();
     let fail = |e: String| ExportError::Failed(e);
     let plan = &job.plan;
-    let enc = job.encoding;
     let (w, h) = job.size;
     let mut view = job.view.clone();
     if view.grid_unit.is_none() {
@@ -206,126 +206,58 @@ pub fn export(
     };
 
     // The output file first, so an unwritable path fails before any rendering.
-    let mut file = match enc.format {
-        Format::PngSequence => None,
-        _ => Some(host.create(&job.output).map_err(|e| fail(e.to_string()))?),
-    };
+    let destination = Destination::create(host, job).map_err(fail)?;
 
     // First pass: the crop box and the GIF palette.
-    let transparent = view.background[3] == 0;
-    let gif_options = GifOptions {
-        dither: enc.dither,
-        matte: enc.matte,
-        transparent,
-        loops: enc.loops,
-    };
-    let gif = enc.format == Format::Gif;
-    let first_pass: Vec<u32> = if job.crop_margin.is_some() {
-        (0..plan.count).collect()
-    } else if gif {
-        let n = plan.count.min(PALETTE_FRAMES);
-        (0..n).map(|k| k * plan.count / n).collect()
-    } else {
-        Vec::new()
-    };
-    let sample_every = (first_pass.len() as u32).div_ceil(PALETTE_FRAMES).max(1);
-    progress
-        .total
-        .store(plan.count + first_pass.len() as u32, Ordering::Relaxed);
-    // First-pass frames kept for the second pass, while they fit in KEEP_BYTES (not when
-    // cropping: that pass sees every frame, and the frames are cropped afterwards).
-    let keep_each = (w as usize * h as usize * 4).max(1);
-    let keep_max = if job.crop_margin.is_some() {
-        0
-    } else {
-        KEEP_BYTES / keep_each
-    };
-    let mut kept: std::collections::HashMap<u32, image::RgbaImage> = Default::default();
-    let mut content = ContentBox::default();
-    let mut sampler = PaletteSampler::new(
-        gif_options,
-        first_pass.len().div_ceil(sample_every as usize),
-        (w * h) as usize,
-    );
-    for (k, &i) in first_pass.iter().enumerate() {
+    let mut frames = Frames::new(job);
+    progress.set_total(frames.total());
+    let layout = loop {
+        if let Some(layout) = frames.layout() {
+            break layout.clone();
+        }
         if progress.is_cancelled() {
             return Err(ExportError::Cancelled);
         }
-        let img = render(i)?;
-        if job.crop_margin.is_some() {
-            content.add(&img, view.background);
-        }
-        if gif && (k as u32).is_multiple_of(sample_every) {
-            sampler.add(&img);
-        }
-        if kept.len() < keep_max {
-            kept.insert(i, img);
+        if let Next::Render(i) = frames.next_step() {
+            frames.add(render(i)?);
         }
         progress.step();
-    }
-    let rect = match job.crop_margin {
-        Some(m) => content.rect(m, w, h),
-        None => Rect {
-            x: 0,
-            y: 0,
-            width: w,
-            height: h,
-        },
     };
-    let out_size = (rect.width, rect.height);
-    let palette = gif.then(|| sampler.palette());
 
-    // Second pass: render and stream to the encoder thread.
+    // Second pass: render and stream to the encoder thread, which ends the file unless
+    // cancelled (libwebp's encoder stays on the thread that made it).
+    let out_size = layout.size;
     let (tx, rx) = std::sync::mpsc::sync_channel::<image::RgbaImage>(QUEUE);
     let mut rendered: Result<(), ExportError> = Ok(());
     let encoded = std::thread::scope(|s| {
-        let file = file.as_mut();
-        let encoder = s.spawn(move || -> Result<(u32, u64), String> {
-            let mut frames = rx.into_iter();
-            let Some(file) = file else {
-                return sequence::write(host, &job.output, plan.count, &mut frames);
-            };
-            let mut out = Counting::new(std::io::BufWriter::new(file));
-            let n = match enc.format {
-                Format::Gif => {
-                    let palette = palette.as_ref().ok_or("no palette")?;
-                    super::gif::write(&mut out, out_size, palette, plan, gif_options, &mut frames)
-                }
-                Format::Apng => super::apng::write(
-                    &mut out,
-                    out_size,
-                    plan,
-                    transparent,
-                    enc.loops,
-                    &mut frames,
-                ),
-                #[cfg(feature = "webp")]
-                Format::Webp => {
-                    let options = super::webp::WebpOptions {
-                        quality: enc.webp_quality,
-                        loops: enc.loops,
-                    };
-                    super::webp::write(&mut out, out_size, plan, options, &mut frames)
-                }
-                #[cfg(not(feature = "webp"))]
-                Format::Webp => Err(WEBP_UNAVAILABLE.to_string()),
-                Format::PngSequence => unreachable!("handled above"),
-            }?;
-            out.flush().map_err(|e| e.to_string())?;
-            Ok((n, out.count))
+        let encoder = s.spawn(move || {
+            let mut encoder = Encoder::new(destination, job, &layout)?;
+            for img in rx {
+                encoder.push(&img)?;
+            }
+            if progress.is_cancelled() {
+                return Ok(None);
+            }
+            encoder.finish().map(Some)
         });
-        for i in 0..plan.count {
+        loop {
             if progress.is_cancelled() {
                 rendered = Err(ExportError::Cancelled);
                 break;
             }
-            let img = match kept.remove(&i).map_or_else(|| render(i), Ok) {
-                Ok(img) if job.crop_margin.is_some() => crop(&img, rect),
-                Ok(img) => img,
-                Err(e) => {
-                    rendered = Err(e);
-                    break;
-                }
+            let img = match frames.next_step() {
+                Next::Done => break,
+                Next::Encode(img) => img,
+                Next::Render(i) => match render(i) {
+                    Ok(img) => match frames.add(img) {
+                        Some(img) => img,
+                        None => continue, // Not reached: the first pass is over.
+                    },
+                    Err(e) => {
+                        rendered = Err(e);
+                        break;
+                    }
+                },
             };
             if tx.send(img).is_err() {
                 break; // The encoder failed; its error says why.
@@ -338,50 +270,15 @@ pub fn export(
             .unwrap_or_else(|_| Err("the encoder crashed".into()))
     });
     rendered?;
-    let (frames, bytes) = encoded.map_err(|e| fail(format!("{}: {e}", job.output.display())))?;
-    if progress.is_cancelled() {
-        return Err(ExportError::Cancelled);
-    }
-    if frames != plan.count {
-        return Err(fail(format!(
-            "{}: only {frames} of {} frames were encoded",
-            job.output.display(),
-            plan.count
-        )));
-    }
-    let path = match file {
-        Some(f) => f.commit().map_err(|e| fail(e.to_string()))?,
-        None => sequence::frame_path(&job.output, 0, plan.count),
-    };
+    let done = encoded
+        .map_err(|e| fail(format!("{}: {e}", job.output.display())))?
+        .ok_or(ExportError::Cancelled)?;
     Ok(Summary {
-        path,
-        frames,
+        path: done.path,
+        frames: done.frames,
         duration: plan.duration(),
-        bytes,
+        bytes: done.bytes,
         size: out_size,
         seconds: start.elapsed().as_secs_f64(),
     })
-}
-
-/// A writer that counts the bytes through it.
-struct Counting<W> {
-    inner: W,
-    count: u64,
-}
-
-impl<W> Counting<W> {
-    fn new(inner: W) -> Self {
-        Counting { inner, count: 0 }
-    }
-}
-
-impl<W: Write> Write for Counting<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.count += n as u64;
-        Ok(n)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
 }

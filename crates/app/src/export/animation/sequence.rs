@@ -28,14 +28,18 @@ pub fn frame_path(pattern: &Path, index: u32, count: u32) -> PathBuf {
     pattern.with_file_name(name)
 }
 
-/// Files written so far; removed on drop unless kept.
-struct Written<'a> {
-    host: &'a dyn Host,
+/// A PNG sequence being written, one file per [`SequenceWriter::push`]. Dropped before
+/// [`SequenceWriter::finish`] has kept them, it removes the files it wrote.
+pub struct SequenceWriter<'h> {
+    host: &'h dyn Host,
+    pattern: PathBuf,
+    count: u32,
     paths: Vec<PathBuf>,
+    bytes: u64,
     keep: bool,
 }
 
-impl Drop for Written<'_> {
+impl Drop for SequenceWriter<'_> {
     fn drop(&mut self) {
         if !self.keep {
             for p in &self.paths {
@@ -45,24 +49,29 @@ impl Drop for Written<'_> {
     }
 }
 
-/// Writes each frame as a PNG; returns (frames written, bytes written). Unless all
-/// `count` frames were written, none of them is kept.
-pub fn write(
-    host: &dyn Host,
-    pattern: &Path,
-    count: u32,
-    frames: &mut dyn Iterator<Item = image::RgbaImage>,
-) -> Result<(u32, u64), String> {
-    use image::ImageEncoder;
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    let mut written = Written {
-        host,
-        paths: Vec::new(),
-        keep: false,
-    };
-    let mut bytes_total = 0u64;
-    for (i, img) in frames.enumerate() {
-        let path = frame_path(pattern, i as u32, count);
+impl<'h> SequenceWriter<'h> {
+    /// A sequence of `count` frames named after `pattern`, written through `host`.
+    pub fn new(host: &'h dyn Host, pattern: &Path, count: u32) -> SequenceWriter<'h> {
+        SequenceWriter {
+            host,
+            pattern: pattern.to_path_buf(),
+            count,
+            paths: Vec::new(),
+            bytes: 0,
+            keep: false,
+        }
+    }
+
+    /// Frames written so far.
+    pub fn written(&self) -> u32 {
+        self.paths.len() as u32
+    }
+
+    /// Writes `img` as the next frame's PNG.
+    pub fn push(&mut self, img: &image::RgbaImage) -> Result<(), String> {
+        use image::ImageEncoder;
+        use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+        let path = frame_path(&self.pattern, self.written(), self.count);
         let mut bytes = Vec::new();
         PngEncoder::new_with_quality(&mut bytes, CompressionType::Fast, FilterType::Adaptive)
             .write_image(
@@ -72,13 +81,25 @@ pub fn write(
                 image::ExtendedColorType::Rgba8,
             )
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        host.write(&path, &bytes).map_err(|e| e.to_string())?;
-        bytes_total += bytes.len() as u64;
-        written.paths.push(path);
+        self.host.write(&path, &bytes).map_err(|e| e.to_string())?;
+        self.bytes += bytes.len() as u64;
+        self.paths.push(path);
+        Ok(())
     }
-    let n = written.paths.len() as u32;
-    written.keep = n == count;
-    Ok((n, bytes_total))
+
+    /// Keeps the files if all `count` frames were written (else removes them and says
+    /// so); returns the bytes written.
+    pub fn finish(mut self) -> Result<u64, String> {
+        if self.written() != self.count {
+            return Err(format!(
+                "only {} of {} frames were encoded",
+                self.written(),
+                self.count
+            ));
+        }
+        self.keep = true;
+        Ok(self.bytes)
+    }
 }
 
 #[cfg(test)]
@@ -105,12 +126,28 @@ mod tests {
     fn an_unfinished_sequence_leaves_nothing() {
         let host = crate::host::MemoryHost::new(Default::default());
         let img = image::RgbaImage::new(4, 4);
-        let mut two = vec![img.clone(), img].into_iter();
-        let (n, bytes) = write(&*host, Path::new("a.png"), 5, &mut two).unwrap();
-        assert_eq!(n, 2);
-        assert!(bytes > 0);
+        let first = frame_path(Path::new("a.png"), 0, 5);
+        let mut w = SequenceWriter::new(&*host, Path::new("a.png"), 5);
+        w.push(&img).unwrap();
+        w.push(&img).unwrap();
+        assert_eq!(w.written(), 2);
+        assert!(
+            host.written(&first).is_some(),
+            "each frame is written as it comes"
+        );
+        let e = w.finish().unwrap_err();
+        assert!(e.contains("2 of 5"), "{e}");
         for i in 0..5 {
             assert_eq!(host.written(&frame_path(Path::new("a.png"), i, 5)), None);
         }
+        // A whole sequence is kept.
+        let mut w = SequenceWriter::new(&*host, Path::new("b.png"), 2);
+        w.push(&img).unwrap();
+        w.push(&img).unwrap();
+        assert!(w.finish().unwrap() > 0);
+        assert!(
+            host.written(&frame_path(Path::new("b.png"), 1, 2))
+                .is_some()
+        );
     }
 }
