@@ -153,7 +153,9 @@ test("an archive dropped on the page shows its gallery with thumbnails", {
             const grid = crop(shot, { x: 0, y: 120, width: 1024, height: 500 });
             const share = colourful(grid.pixels);
             t.diagnostic(`${backend}: ${(share * 100).toFixed(1)}% of the grid is picture`);
-            assert.ok(share > 0.1, `the tiles show pictures (${share} of the grid)`);
+            // Tiles that show names only leave the grid grey (under 1 % coloured); the
+            // textured models of mp.wz over base.wz colour about 8 % of it.
+            assert.ok(share > 0.04, `the tiles show pictures (${share} of the grid)`);
             assert.ok(covered(grid.pixels) > 0.2);
           }
 
