@@ -22,7 +22,7 @@ use vitrine_app::jobs::{Job, JobRunner};
 use vitrine_app::layout::window_ui;
 use vitrine_app::settings::Settings;
 use vitrine_app::state::{AppState, LoadFailure};
-use vitrine_app::viewport::Viewport;
+use vitrine_app::viewport::{Viewport, view_or_error};
 use vitrine_core::files::FileRef;
 
 /// The demo model, opened when the page is given nothing else (as the desktop does).
@@ -507,15 +507,7 @@ impl eframe::App for WebApp {
         let viewport = &mut self.viewport;
         let view_error = &self.view_error;
         let commands = window_ui(ui, &mut self.state, |ui, state| {
-            match (viewport.as_mut(), rs) {
-                (Some(v), Some(rs)) => v.ui(ui, state, rs),
-                _ => {
-                    ui.centered_and_justified(|ui| {
-                        ui.colored_label(ui.visuals().error_fg_color, view_error)
-                    });
-                    Vec::new()
-                }
-            }
+            view_or_error(ui, state, viewport.as_mut(), rs, view_error)
         });
         if !commands.is_empty() {
             ctx.request_repaint();

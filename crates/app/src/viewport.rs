@@ -17,6 +17,24 @@ use crate::files::Files;
 use crate::model::Pose;
 use crate::render::{DeviceWatch, RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
 
+/// The view part of every front-end's window: the 3D view in `ui` when there is one and
+/// a renderer to draw it, else `error` (why there is none) in its place.
+pub fn view_or_error(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    viewport: Option<&mut Viewport>,
+    rs: Option<&egui_wgpu::RenderState>,
+    error: &str,
+) -> Vec<AppCommand> {
+    match (viewport, rs) {
+        (Some(v), Some(rs)) => v.ui(ui, state, rs),
+        _ => {
+            ui.centered_and_justified(|ui| ui.colored_label(ui.visuals().error_fg_color, error));
+            Vec::new()
+        }
+    }
+}
+
 /// Scroll distance (points) of one wheel notch.
 const POINTS_PER_NOTCH: f32 = 50.0;
 

@@ -9,7 +9,7 @@ use crate::app::commands::{AppCommand, Effect, ScreenshotRequest, apply};
 use crate::app::dialogs::screenshot::{clean_view, encode_png, render_image, save_unique};
 use crate::app::layout::window_ui;
 use crate::app::state::AppState;
-use crate::app::viewport::Viewport;
+use crate::app::viewport::{Viewport, view_or_error};
 use eframe::egui;
 use eframe::egui_wgpu;
 use std::path::PathBuf;
@@ -331,15 +331,7 @@ impl eframe::App for ViewerApp {
         let rs = frame.wgpu_render_state();
         let view_error = &self.view_error;
         commands.extend(window_ui(ui, &mut self.state, |ui, state| {
-            match (viewport.as_mut(), rs) {
-                (Some(v), Some(rs)) => v.ui(ui, state, rs),
-                _ => {
-                    ui.centered_and_justified(|ui| {
-                        ui.colored_label(ui.visuals().error_fg_color, view_error)
-                    });
-                    Vec::new()
-                }
-            }
+            view_or_error(ui, state, viewport.as_mut(), rs, view_error)
         }));
         if !commands.is_empty() {
             // The view was drawn before these applied: draw again with their result.

@@ -15,6 +15,23 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+/// Whether frame `written` is `size`, as the encoder of one output size needs.
+pub(super) fn check_size(
+    img: &image::RgbaImage,
+    size: (u32, u32),
+    written: u32,
+) -> Result<(), String> {
+    let (width, height) = size;
+    if img.dimensions() == size {
+        return Ok(());
+    }
+    Err(format!(
+        "frame {written} is {}×{}, expected {width}×{height}",
+        img.width(),
+        img.height()
+    ))
+}
+
 /// Where an export writes, decided before any frame is rendered (an unwritable path
 /// fails first).
 pub enum Destination<'h> {

@@ -262,13 +262,7 @@ impl<W: Write> GifWriter<W> {
     pub fn push(&mut self, img: &image::RgbaImage) -> Result<(), String> {
         let (width, height) = self.size;
         let written = self.written;
-        if img.dimensions() != (width, height) {
-            return Err(format!(
-                "frame {written} is {}×{}, expected {width}×{height}",
-                img.width(),
-                img.height()
-            ));
-        }
+        super::encoder::check_size(img, self.size, written)?;
         let options = self.options;
         let colours: Vec<Srgb<f32>> = img
             .pixels()
