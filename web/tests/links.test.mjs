@@ -4,7 +4,8 @@
 // timeline: its address opened in a new page draws the same picture. A fragment with a
 // nonsense field applies the rest and names the one ignored; `embed=1` leaves only the
 // view and the timeline; `?url=ARCHIVE#model=PATH` opens that entry of the archive, and a
-// model the archive lacks shows its error while the page keeps working.
+// model the archive lacks shows its error while the page keeps working. Share ▸ Copy link
+// puts the address on the clipboard.
 //
 // Needs what page.test.mjs needs (../shared/corpus). VITRINE_WEB_ARTIFACTS=DIR keeps the
 // pictures there.
@@ -73,6 +74,7 @@ test("views are links", { skip: skipUnless(ANIM, WZ) }, async (t) => {
           const team3 = await shot(page);
           const teamChange = meanDifference(team0.pixels, team3.pixels);
           t.diagnostic(`${backend}: team 0 → 3 changes the view by ${teamChange.toFixed(2)}`);
+          assert.ok(teamChange > 1, "team 3's colour is drawn");
           const before = await page.evaluate(() => location.hash);
           const entries = await page.evaluate(() => history.length);
           await page.mouse.move(600, 380);
@@ -89,6 +91,18 @@ test("views are links", { skip: skipUnless(ANIM, WZ) }, async (t) => {
           assert.ok(covered(first.pixels) > 0.05, "the model is in view");
           const href = page.url();
           t.diagnostic(`${backend}: ${href}`);
+
+          // Share ▸ Copy link: the address, on the clipboard.
+          await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+          await page.mouse.click(158, 12);
+          await page.waitForTimeout(300);
+          await page.mouse.click(185, 40);
+          let copied = "";
+          for (let i = 0; i < 40 && !copied; i++) {
+            await page.waitForTimeout(100);
+            copied = await page.evaluate(() => navigator.clipboard.readText());
+          }
+          assert.equal(copied, href, "Copy link copies the address");
 
           // The address in a new page: the same picture.
           const second = await newPage(browser);

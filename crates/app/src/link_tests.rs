@@ -50,7 +50,7 @@ fn numbers_are_short_and_limited() {
     assert_eq!(number(12.345_678, 2), "12.35");
     assert_eq!(number(-0.0001, 2), "0");
     assert_eq!(number(3.0, 4), "3");
-    assert_eq!(significant(312.456_78), "312.46");
+    assert_eq!(significant(312.4568), "312.46");
     assert_eq!(significant(0.012_345_67), "0.012346");
     assert_eq!(significant(123_456.7), "123457");
     assert_eq!(significant(0.0), "0");
