@@ -34,7 +34,7 @@ pub enum ClipRef {
 pub struct CameraLink {
     /// Rotation about +Y, degrees.
     pub yaw: f32,
-    /// Elevation, degrees, in (−90, 90).
+    /// Elevation, degrees, in [−90, 90] (the view stops just short of ±90).
     pub pitch: f32,
     /// Distance from the target (> 0).
     pub distance: f32,
@@ -146,7 +146,7 @@ fn parse_camera(v: &str) -> Result<CameraLink, String> {
         Some("o") => true,
         Some(_) => return Err(WHAT.into()),
     };
-    if n[1].abs() >= 90.0 {
+    if n[1].abs() > 90.0 {
         return Err("the pitch must be between -90 and 90 degrees".into());
     }
     if n[2] <= 0.0 {
@@ -277,7 +277,9 @@ impl ViewLink {
         if let Some(c) = self.camera {
             let cam = &mut state.camera;
             cam.yaw = c.yaw.to_radians();
-            cam.pitch = c.pitch.to_radians();
+            // As the orbit keeps it: short of straight up or down.
+            let lim = std::f32::consts::FRAC_PI_2 - 1e-3;
+            cam.pitch = c.pitch.to_radians().clamp(-lim, lim);
             cam.distance = c.distance;
             cam.target = c.target.into();
             cam.orthographic = c.orthographic;

@@ -146,6 +146,22 @@ fn the_state_makes_a_link_that_shows_the_same_view() {
 }
 
 #[test]
+fn the_top_view_and_a_straight_down_link_stay_short_of_the_pole() {
+    let mut s = state_with_clips();
+    s.camera.set_preset(crate::render::ViewPreset::Top);
+    let text = ViewLink::of_state(&s, false).to_fragment();
+    let (link, bad) = parse(&text);
+    assert!(bad.is_empty(), "{text}: {bad:?}");
+    let mut other = state_with_clips();
+    link.apply_view(&mut other);
+    assert!((other.camera.pitch - s.camera.pitch).abs() < 1e-4);
+    let (down, bad) = parse("cam=0,-90,10,0,0,0,p");
+    assert!(bad.is_empty());
+    down.apply_view(&mut other);
+    assert!(other.camera.pitch > -std::f32::consts::FRAC_PI_2);
+}
+
+#[test]
 fn a_playing_model_has_no_time_and_one_clip_is_not_named() {
     let mut s = state_with_clips();
     assert!(s.document.as_ref().unwrap().playback.playing);
