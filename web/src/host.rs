@@ -53,6 +53,10 @@ impl Host for WebHost {
         browser::save_settings(json)
     }
 
+    fn has_links(&self) -> bool {
+        true
+    }
+
     fn settings_location(&self) -> Option<String> {
         Some("this browser's storage for this page".into())
     }

@@ -18,6 +18,8 @@ pub mod fetch;
 #[cfg(target_arch = "wasm32")]
 pub mod host;
 #[cfg(target_arch = "wasm32")]
+pub mod link;
+#[cfg(target_arch = "wasm32")]
 pub mod opening;
 #[cfg(target_arch = "wasm32")]
 pub mod screenshots;

@@ -57,6 +57,8 @@ pub enum Incoming {
     /// Export the open model's animation with the Export animation dialog's settings as a
     /// download of this name (`window.vitrine.exportAnimation(name)`).
     ExportAnimation(String),
+    /// The page's fragment changed (`hashchange`): the view it links to.
+    Link(String),
 }
 
 /// The viewer as the page's eframe app.
@@ -79,6 +81,7 @@ pub struct WebApp {
     status: Rc<RefCell<PageStatus>>,
     drops: u32,
     title: String,
+    link: crate::link::Links,
 }
 
 /// Runs the app's jobs on the page's thread after the frame.
@@ -140,6 +143,7 @@ impl WebApp {
             ),
         };
         let (outbox, inbox) = inbox;
+        let (link, open_link) = crate::link::Links::start(&mut state, url.is_some(), DEMO[0].0);
         let mut app = WebApp {
             state,
             host,
@@ -155,17 +159,23 @@ impl WebApp {
             status,
             drops: 0,
             title: String::new(),
+            link,
         };
+        let (tx, ctx) = (app.outbox.clone(), cc.egui_ctx.clone());
+        crate::link::listen(move |hash| {
+            let _ = tx.send(Incoming::Link(hash));
+            ctx.request_repaint();
+        });
         match url {
             Some(url) => app.open_url(url, &cc.egui_ctx),
             None => {
                 for (path, bytes) in DEMO {
                     app.host.page.add(path, bytes.to_vec());
                 }
-                let _ = apply(
-                    &mut app.state,
-                    AppCommand::Open(FileRef::Disk(DEMO[0].0.into())),
-                );
+                let open = AppCommand::Open(FileRef::Disk(DEMO[0].0.into()));
+                for cmd in std::iter::once(open).chain(open_link) {
+                    let _ = apply(&mut app.state, cmd);
+                }
             }
         }
         app
@@ -352,6 +362,7 @@ impl WebApp {
                 }
                 None => self.state.toasts.error("Export failed: no GPU renderer"),
             },
+            Effect::CopyLink => self.link.copy(&self.state),
             Effect::Quit => {}
         }
     }
@@ -362,7 +373,15 @@ impl WebApp {
             match msg {
                 Incoming::OpenUrl(url) => self.open_url(url, ctx),
                 Incoming::Progress(url, got, total) => self.downloading = Some((url, got, total)),
+                Incoming::Link(hash) => {
+                    if let Some(cmd) = self.link.hash_changed(&mut self.state, &hash)
+                        && let Some(e) = apply(&mut self.state, cmd)
+                    {
+                        self.perform(e, ctx, frame);
+                    }
+                }
                 Incoming::Command(cmd) => {
+                    let cmd = self.link.opening(cmd);
                     self.downloading = None;
                     if let Some(e) = apply(&mut self.state, cmd) {
                         self.perform(e, ctx, frame);
@@ -439,6 +458,7 @@ impl WebApp {
     fn update_status(&mut self) {
         let mut s = self.status.borrow_mut();
         s.frames += 1;
+        s.ignored.clone_from(&self.link.ignored);
         s.model = self
             .state
             .document
@@ -539,6 +559,7 @@ impl eframe::App for WebApp {
                 self.state.set_render_warnings(generation, warnings);
             }
         }
+        self.link.sync(&mut self.state, &ctx);
         self.update_status();
         if let Err(e) = self.state.settings.save_due(web_time::Instant::now()) {
             self.state.toasts.error(e);

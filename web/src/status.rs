@@ -2,7 +2,9 @@
 //! `window.vitrine.status()` returns [`PageStatus`] as a plain object,
 //! `{state: "loading" | "ready" | "error", model: <file name or null>, error: <message or
 //! null>, backend: "webgpu" | "webgl2"}`, with `gallery: {tiles, thumbnails: {done, total}, failed}`
-//! added while a gallery is open, and the page title names the open model.
+//! added while a gallery is open, `ignored: ["team=banana: not a team colour (0 to 15)", …]`
+//! while the page's link had fields that were ignored (each with why), and the page title
+//! names the open model.
 
 use serde::Serialize;
 
@@ -61,6 +63,10 @@ pub struct PageStatus {
     /// the object when there is none, so the documented fields are all there is then.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gallery: Option<GalleryStatus>,
+    /// The fields of the page's link (its address's fragment) last read that were
+    /// ignored, each with why; left out of the object when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<String>,
 }
 
 /// An open gallery as `window.vitrine.status().gallery` reports it.
@@ -94,6 +100,7 @@ impl Default for PageStatus {
             backend: None,
             frames: 0,
             gallery: None,
+            ignored: Vec::new(),
         }
     }
 }
@@ -128,6 +135,7 @@ mod tests {
             backend: Some(Backend::Webgl2),
             frames: 12,
             gallery: None,
+            ignored: Vec::new(),
         };
         assert_eq!(
             ready.to_json(),
@@ -147,6 +155,7 @@ mod tests {
                 },
                 failed: 1,
             }),
+            ignored: vec!["team=banana: not a team colour (0 to 15)".into()],
         };
         let v: serde_json::Value = serde_json::from_str(&failed.to_json()).unwrap();
         assert_eq!(v["state"], "error");
@@ -157,6 +166,7 @@ mod tests {
         assert_eq!(v["gallery"]["thumbnails"]["done"], 40);
         assert_eq!(v["gallery"]["thumbnails"]["total"], 102);
         assert_eq!(v["gallery"]["failed"], 1);
+        assert_eq!(v["ignored"][0], "team=banana: not a team colour (0 to 15)");
     }
 
     #[test]

@@ -91,6 +91,8 @@ pub enum AppCommand {
     SetDataRoots(Vec<PathBuf>),
     /// Close the window.
     Quit,
+    /// Share ▸ Copy link: the page's address, fragment and all ([`super::link`]).
+    CopyLink,
     /// Selection, visibility, overlays, shadows (see [`super::inspect`]).
     Inspect(super::inspect::InspectCommand),
     /// Load the open file again from disk (F5), keeping clip, time and camera.
@@ -166,6 +168,8 @@ pub enum Effect {
     PickPiePath(PathBuf),
     /// Close the window.
     Quit,
+    /// Copy the link to the view (a page's address with its fragment).
+    CopyLink,
     /// Start this animation export on a worker thread.
     ExportAnimation(Box<crate::export::animation::Job>),
     /// Run a save dialog for the animation's output, starting at this path.
@@ -372,6 +376,7 @@ fn apply_to_part(
             None
         }
         AppCommand::Quit => Some(Effect::Quit),
+        AppCommand::CopyLink => Some(Effect::CopyLink),
         AppCommand::Inspect(cmd) => {
             super::inspect::apply(state, cmd);
             None

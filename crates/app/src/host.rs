@@ -98,6 +98,11 @@ pub trait Host: Send + Sync + std::fmt::Debug {
         false
     }
 
+    /// Whether the view has an address to copy (a page: Share ▸ Copy link).
+    fn has_links(&self) -> bool {
+        false
+    }
+
     /// Whether a font for Korean (CJK) text is installed.
     fn cjk_font_installed(&self) -> bool {
         false

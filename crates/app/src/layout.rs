@@ -34,9 +34,9 @@ pub fn window_ui(
     out.extend(shortcuts(ui.ctx()));
     out.extend(dropped_files(ui.ctx(), &state.files));
 
-    egui::Panel::top("menu bar").show(ui, |ui| {
-        out.extend(menu_bar_ui(ui, state));
-    });
+    if !state.embedded {
+        egui::Panel::top("menu bar").show(ui, |ui| out.extend(menu_bar_ui(ui, state)));
+    }
     if !state.work.idle() {
         // What runs in the background, for how long, with Cancel; the view below keeps
         // drawing the document open until the new one is ready.
@@ -70,11 +70,13 @@ pub fn window_ui(
         egui::Panel::bottom("timeline")
             .show(ui, |ui| out.extend(super::timeline::timeline_ui(ui, state)));
     }
-    egui::Panel::left("side panel")
-        .resizable(true)
-        .default_size(SIDE_PANEL_WIDTH)
-        .size_range(SIDE_PANEL_MIN..=SIDE_PANEL_MAX)
-        .show(ui, |ui| out.extend(side_panel_ui(ui, state)));
+    if !state.embedded {
+        egui::Panel::left("side panel")
+            .resizable(true)
+            .default_size(SIDE_PANEL_WIDTH)
+            .size_range(SIDE_PANEL_MIN..=SIDE_PANEL_MAX)
+            .show(ui, |ui| out.extend(side_panel_ui(ui, state)));
+    }
     egui::CentralPanel::default()
         .frame(egui::Frame::NONE)
         .show(ui, |ui| out.extend(view_ui(ui, state)));

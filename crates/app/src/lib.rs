@@ -20,6 +20,7 @@ pub mod inspect;
 pub mod jobs;
 pub mod layout;
 pub mod lighting;
+pub mod link;
 pub mod live_reload;
 pub mod loading;
 pub mod menu;

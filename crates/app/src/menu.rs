@@ -234,6 +234,16 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 out.extend(super::panels::data_roots::data_roots_ui(ui, state));
             });
         });
+        if state.host.has_links() {
+            ui.menu_button("Share", |ui| {
+                let r = ui.add_enabled(state.document.is_some(), egui::Button::new("Copy link"));
+                let r =
+                    r.on_hover_text("The address of this view: model, team, clip, time, camera");
+                if r.clicked() {
+                    out.push(AppCommand::CopyLink);
+                }
+            });
+        }
         ui.menu_button("Help", |ui| out.extend(super::help::help_menu_ui(ui)));
     });
     out

@@ -130,6 +130,9 @@ pub struct AppState {
     pub gallery: Option<super::gallery::Gallery>,
     /// Loads, assemblies and listings running in the background.
     pub work: super::loading::Work,
+    /// Only the view and the timeline: no menu bar, no side panel (a page in an
+    /// `<iframe>`, [`super::link`]).
+    pub embedded: bool,
     /// Counter behind [`Document::generation`].
     next_generation: u64,
 }
@@ -161,6 +164,7 @@ impl AppState {
             inspect: Default::default(),
             gallery: None,
             work: Default::default(),
+            embedded: false,
             next_generation: 1,
         }
     }

@@ -132,6 +132,8 @@ impl ViewerApp {
             }
             Effect::PickPiePath(start) => self.dialogs.pick_pie_path(ctx, start),
             Effect::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            // No Share menu on the desktop (its host has no links).
+            Effect::CopyLink => {}
             Effect::PickAnimationOutput(start, format) => {
                 self.dialogs.pick_animation_output(ctx, start, format)
             }

@@ -1,0 +1,215 @@
+use super::*;
+use crate::model::{Clip, Format, Model};
+use crate::settings::Settings;
+
+fn state_with_clips() -> AppState {
+    let mut s = AppState::new(
+        Settings::default(),
+        crate::host::MemoryHost::new(Default::default()),
+    );
+    let mut model = Model::new(Format::Pie, "3");
+    model.clips.push(Clip::new("idle", 10.0, 20, true));
+    model.clips.push(Clip::new("fire", 10.0, 30, false));
+    s.set_document(
+        FileRef::Entry {
+            archive: "host/base.wz".into(),
+            path: "structs/blderik anim&1.pie".into(),
+        },
+        model,
+    );
+    s
+}
+
+#[test]
+fn a_link_reads_back_as_written() {
+    let link = ViewLink {
+        model: Some("components/bodies/body5rec.pie".into()),
+        team: Some(3),
+        clip: Some(ClipRef::Name("fire & smoke".into())),
+        time: Some(1.25),
+        camera: Some(CameraLink {
+            yaw: 45.5,
+            pitch: -20.25,
+            distance: 312.5,
+            target: [0.0, 41.125, -3.5],
+            orthographic: true,
+        }),
+        embed: true,
+    };
+    let text = link.to_fragment();
+    assert_eq!(
+        text,
+        "model=components/bodies/body5rec.pie&team=3&clip=fire%20%26%20smoke&t=1.25\
+         &cam=45.5,-20.25,312.5,0,41.125,-3.5,o&embed=1"
+    );
+    assert_eq!(parse(&format!("#{text}")), (link, vec![]));
+}
+
+#[test]
+fn numbers_are_short_and_limited() {
+    assert_eq!(number(12.345_678, 2), "12.35");
+    assert_eq!(number(-0.0001, 2), "0");
+    assert_eq!(number(3.0, 4), "3");
+    assert_eq!(significant(312.4568), "312.46");
+    assert_eq!(significant(0.012_345_67), "0.012346");
+    assert_eq!(significant(123_456.7), "123457");
+    assert_eq!(significant(0.0), "0");
+}
+
+#[test]
+fn each_bad_field_is_named_and_the_rest_applies() {
+    let (link, bad) = parse("team=banana&t=1.0&cam=1,2&clip=&embed=maybe&what=ever");
+    assert_eq!(link.time, Some(1.0));
+    assert_eq!(link.team, None);
+    assert_eq!(link.camera, None);
+    assert_eq!(link.clip, None);
+    assert!(!link.embed);
+    assert_eq!(bad.len(), 4, "{bad:?}");
+    assert!(
+        bad[0].starts_with("team=banana: not a team colour"),
+        "{bad:?}"
+    );
+    assert!(bad[1].starts_with("cam=1,2:"), "{bad:?}");
+    assert!(bad[2].starts_with("clip=:"), "{bad:?}");
+    assert!(bad[3].starts_with("embed=maybe:"), "{bad:?}");
+    for nonsense in [
+        "team=16",
+        "team=-1",
+        "t=-2",
+        "t=NaN",
+        "t=inf",
+        "cam=0,95,10,0,0,0",
+        "cam=0,10,0,0,0,0",
+        "cam=0,10,5,0,0,0,x",
+        "cam=0,10,5,0,0,nan",
+        "model=",
+    ] {
+        let (link, bad) = parse(nonsense);
+        assert_eq!(link, ViewLink::default(), "{nonsense}");
+        assert_eq!(bad.len(), 1, "{nonsense}: {bad:?}");
+    }
+    // Six camera numbers: perspective.
+    let (link, bad) = parse("cam=10,20,30,1,2,3&embed=1");
+    assert!(bad.is_empty());
+    assert!(!link.camera.unwrap().orthographic);
+    assert!(link.embed);
+}
+
+#[test]
+fn the_state_makes_a_link_that_shows_the_same_view() {
+    let mut s = state_with_clips();
+    s.settings.team = 5;
+    s.camera.orbit(40.0, -15.0);
+    s.camera.zoom(1.5);
+    s.camera.orthographic = true;
+    crate::timeline::apply(
+        &mut s,
+        TimelineCommand::SelectClip {
+            clip: 1,
+            motion: None,
+        },
+    );
+    crate::timeline::apply(&mut s, TimelineCommand::Step(4));
+    let link = ViewLink::of_state(&s, false);
+    assert_eq!(
+        link.model.as_deref(),
+        Some("structs/blderik anim&1.pie"),
+        "the entry's path inside its archive"
+    );
+    assert_eq!(link.clip, Some(ClipRef::Name("fire".into())));
+    assert_eq!(link.time, Some(0.4));
+    let text = link.to_fragment();
+    assert!(text.starts_with("model=structs/blderik%20anim%261.pie&team=5&clip=fire&t=0.4&cam="));
+
+    let mut other = state_with_clips();
+    let (read, bad) = parse(&text);
+    assert!(bad.is_empty(), "{bad:?}");
+    assert!(read.apply_view(&mut other).is_empty());
+    assert_eq!(other.settings.team, 5);
+    let (a, b) = (
+        s.document.as_ref().unwrap(),
+        other.document.as_ref().unwrap(),
+    );
+    assert_eq!(b.playback.clip, Some(1));
+    assert!(!b.playback.playing, "paused at the link's time");
+    assert!((a.playback.time - b.playback.time).abs() < 1e-4);
+    assert_eq!(a.pose, b.pose);
+    let (c, d) = (s.camera, other.camera);
+    assert!((c.yaw.rem_euclid(std::f32::consts::TAU) - d.yaw).abs() < 1e-3);
+    assert!((c.pitch - d.pitch).abs() < 1e-3);
+    assert!((c.distance - d.distance).abs() / c.distance < 1e-4);
+    assert!((c.target - d.target).length() < 1e-3);
+    assert!(d.orthographic);
+    assert!(other.camera_moved, "a resized view keeps the link's camera");
+    // The link says the same once more.
+    assert_eq!(ViewLink::of_state(&other, false).to_fragment(), text);
+}
+
+#[test]
+fn the_top_view_and_a_straight_down_link_stay_short_of_the_pole() {
+    let mut s = state_with_clips();
+    s.camera.set_preset(crate::render::ViewPreset::Top);
+    let text = ViewLink::of_state(&s, false).to_fragment();
+    let (link, bad) = parse(&text);
+    assert!(bad.is_empty(), "{text}: {bad:?}");
+    let mut other = state_with_clips();
+    link.apply_view(&mut other);
+    assert!((other.camera.pitch - s.camera.pitch).abs() < 1e-4);
+    let (down, bad) = parse("cam=0,-90,10,0,0,0,p");
+    assert!(bad.is_empty());
+    down.apply_view(&mut other);
+    assert!(other.camera.pitch > -std::f32::consts::FRAC_PI_2);
+}
+
+#[test]
+fn a_playing_model_has_no_time_and_one_clip_is_not_named() {
+    let mut s = state_with_clips();
+    assert!(s.document.as_ref().unwrap().playback.playing);
+    let link = ViewLink::of_state(&s, true);
+    assert_eq!(link.time, None);
+    assert_eq!(link.clip, Some(ClipRef::Name("idle".into())));
+    assert!(link.to_fragment().ends_with("&embed=1"));
+    s.document.as_mut().unwrap().model.clips.truncate(1);
+    assert_eq!(ViewLink::of_state(&s, false).clip, None);
+}
+
+#[test]
+fn a_clip_the_model_lacks_is_noted_the_rest_applies() {
+    let mut s = state_with_clips();
+    let (link, _) = parse("clip=walk&t=0.5&team=2");
+    let notes = link.apply_view(&mut s);
+    assert_eq!(
+        notes,
+        vec!["clip=walk: the model has no such clip".to_string()]
+    );
+    let doc = s.document.as_ref().unwrap();
+    assert_eq!(doc.playback.clip, Some(0));
+    assert!((doc.playback.time - 0.5).abs() < 1e-6);
+    assert_eq!(s.settings.team, 2);
+    let (by_index, _) = parse("clip=1");
+    assert!(by_index.apply_view(&mut s).is_empty());
+    assert_eq!(s.document.as_ref().unwrap().playback.clip, Some(1));
+}
+
+#[test]
+fn models_resolve_beside_the_open_one() {
+    let entry = FileRef::Entry {
+        archive: "h/base.wz".into(),
+        path: "a/b.pie".into(),
+    };
+    assert_eq!(
+        resolve_model("c/d.pie", Some(&entry)),
+        FileRef::Entry {
+            archive: "h/base.wz".into(),
+            path: "c/d.pie".into()
+        }
+    );
+    let disk = FileRef::Disk("h/x/b.pie".into());
+    assert_eq!(model_path(&disk).as_deref(), Some("h/x/b.pie"));
+    assert_eq!(
+        resolve_model("h/x/c.pie", Some(&disk)),
+        FileRef::Disk("h/x/c.pie".into())
+    );
+    assert_eq!(percent_decode("a%2"), "a%2");
+    assert_eq!(percent_decode("%E2%96%B8x"), "▸x");
+}
