@@ -12,7 +12,8 @@
 #   benches/web_vs_desktop.sh [ROUNDS] [SECONDS]     (defaults: 5 rounds, 5 s of orbit)
 #
 # Env: VITRINE_WEB_PAGE=DIR uses a page already built (else web/build.sh builds one into
-# target/web-bench: minutes from a cold target). Needs what the browser tests need, plus
+# target/web-bench: minutes from a cold target); VITRINE_BIN=FILE a release binary
+# already built. Needs what the browser tests need, plus
 # xvfb-run and xdotool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,7 +72,31 @@ if [ "${1:-}" = "--desktop" ]; then
   kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   fps="$(awk -v n=$((after - before)) -v t=$((t1 - t0)) 'BEGIN { printf "%.1f", n / (t / 1000) }')"
-  echo "desktop (lavapipe, ${W}×${H}): start → demo model shown: median ${median} ms ($(echo "${ready[@]}" | sed 's/ /, /g') ms); orbiting: ${fps} frames/s ($((after - before)) frames in $(( (t1 - t0) / 1000 )) s, ${step} mouse moves)"
+
+  # mp.wz over data/base (a data root, as the page's dropped base.wz): start → the
+  # gallery with no thumbnail pending (a fresh thumbnail cache: every one drawn).
+  gallery="no corpus: mp.wz not measured"
+  wz="../shared/corpus/wz2100/archives/mp.wz"
+  if [ -f "$wz" ]; then
+    printf '{"window_size":[%d,%d],"data_roots":["%s"]}\n' "$W" "$H" \
+      "$(cd ../shared/corpus/wz2100/data/base && pwd)" >"$cfg/settings.json"
+    log="$cfg/gallery.log"
+    g0=$(ms)
+    RUST_LOG=vitrine::frames=debug "$bin" "$wz" 2>"$log" &
+    pid=$!
+    line=""
+    for _ in $(seq 1 1200); do
+      # The first frame with none pending after one with some.
+      line="$(awk '/ [1-9][0-9]* thumbnails pending, showing a gallery/ { some = 1 }
+        some && / 0 thumbnails pending, showing a gallery/ { print; exit }' "$log")"
+      [ -n "$line" ] && break
+      sleep 0.05
+    done
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    [ -n "$line" ] && gallery="mp.wz → gallery with every thumbnail: $(( $(stamp_ms "$line") - g0 )) ms"
+  fi
+  echo "desktop (lavapipe, ${W}×${H}): start → demo model shown: median ${median} ms ($(echo "${ready[@]}" | sed 's/ /, /g') ms); orbiting: ${fps} frames/s ($((after - before)) frames in $(( (t1 - t0) / 1000 )) s, ${step} mouse moves); ${gallery}"
   exit 0
 fi
 
@@ -81,9 +106,12 @@ if [ -z "$page" ]; then
   page="${CARGO_TARGET_DIR:-target}/web-bench"
   web/build.sh "$page" >&2
 fi
-cargo build --release --bin vitrine >&2
-bin="$(pwd)/${CARGO_TARGET_DIR:-target}/release/vitrine"
-[ "${CARGO_TARGET_DIR:-}" != "${CARGO_TARGET_DIR#/}" ] && bin="$CARGO_TARGET_DIR/release/vitrine"
+bin="${VITRINE_BIN:-}"
+if [ -z "$bin" ]; then
+  cargo build --release --bin vitrine >&2
+  bin="$(pwd)/${CARGO_TARGET_DIR:-target}/release/vitrine"
+  [ "${CARGO_TARGET_DIR:-}" != "${CARGO_TARGET_DIR#/}" ] && bin="$CARGO_TARGET_DIR/release/vitrine"
+fi
 
 echo "## $(date -u +%H:%M) UTC, load $(cut -d' ' -f1 /proc/loadavg)"
 node web/tests/bench.mjs "$page" "$rounds" "$seconds"

@@ -5,7 +5,10 @@
 // - time from navigation to the demo model drawn and reported ready (median of ROUNDS
 //   fresh pages);
 // - frames per second while orbiting the demo model (the left button held and the mouse
-//   moved round the view for SECONDS; frames counted by `window.vitrine.frames()`).
+//   moved round the view for SECONDS; frames counted by `window.vitrine.frames()`);
+// - the corpus's mp.wz dropped on the page over a dropped base.wz of the base game's
+//   pages (as web/tests/gallery.test.mjs drops them) → its gallery with every thumbnail
+//   drawn (`status().gallery`).
 //
 //   node web/tests/bench.mjs PAGE_DIR [ROUNDS] [SECONDS]
 //
@@ -16,7 +19,11 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { serve } from "./server.mjs";
-import { BACKENDS, launch, newPage, waitFor } from "./util.mjs";
+import {
+  BACKENDS, CORPUS, baseArchive, dropFile, haveCorpus, launch, newPage, waitFor,
+} from "./util.mjs";
+
+const WZ = "wz2100/archives/mp.wz";
 
 const [dir, roundsArg, secondsArg] = process.argv.slice(2);
 if (!dir) {
@@ -47,7 +54,8 @@ for (const name of readdirSync(dir).sort()) {
 }
 console.log(`| all | ${mib(total)} MiB | **${mib(totalGz)} MiB** |\n`);
 
-const server = await serve(dir);
+const made = haveCorpus(WZ) ? baseArchive() : null;
+const server = await serve(dir, { corpus: CORPUS, made });
 try {
   for (const backend of BACKENDS) {
     const { browser, query } = await launch(backend);
@@ -80,10 +88,20 @@ try {
       const f1 = await page.evaluate(() => window.vitrine.frames());
       await page.mouse.up();
       const fps = (f1 - f0) / elapsed;
+      let gallery = "no corpus: mp.wz not measured";
+      if (made) {
+        await dropFile(page, `${server.url}made/base.wz`, "base.wz");
+        await waitFor(page, (s) => s.gallery?.tiles === 1 && s.state === "ready");
+        const g0 = Date.now();
+        await dropFile(page, `${server.url}corpus/${WZ}`, "mp.wz");
+        const st = await waitFor(page, (s) => s.gallery?.tiles > 1 && s.gallery.thumbnails.total > 0 &&
+          s.gallery.thumbnails.done === s.gallery.thumbnails.total, "the gallery never filled");
+        gallery = `mp.wz dropped → gallery of ${st.gallery.tiles} with every thumbnail: ${Date.now() - g0} ms`;
+      }
       const errors = page.errors.length ? ` (page errors: ${page.errors.join("; ")})` : "";
       console.log(`${backend}: navigation → demo model ready: median ${median(ready)} ms ` +
         `(${ready.join(", ")} ms); orbiting: ${fps.toFixed(1)} frames/s ` +
-        `(${f1 - f0} frames in ${elapsed.toFixed(1)} s, ${step} mouse moves)${errors}`);
+        `(${f1 - f0} frames in ${elapsed.toFixed(1)} s, ${step} mouse moves); ${gallery}${errors}`);
     } finally {
       await browser.close();
     }

@@ -19,34 +19,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { serve } from "./server.mjs";
 import {
-  BACKENDS, CORPUS, ROOT, covered, decodeImage, keep, launch, meanDifference, newPage, pageDir,
-  screenshot, skipUnless, waitFor,
+  BACKENDS, BASE, CORPUS, ROOT, baseArchive, covered, decodeImage, dropFile, keep, launch,
+  meanDifference, newPage, pageDir, screenshot, skipUnless, waitFor,
 } from "./util.mjs";
 
-const BASE = "wz2100/data/base";
 // The page's view against `vitrine render` of the same model, size and camera (as in
 // page.test.mjs: both software rasterisers, edges may differ).
 const MEAN_TOLERANCE = 2;
 
-/// A `base.wz` of the corpus's base pages (texpages/…) and one body (so it opens as a
-/// gallery of its own), in a new folder served as /made/.
-function baseArchive() {
-  const dir = mkdtempSync(join(tmpdir(), "vitrine-base-"));
-  execFileSync("python3", ["-c", `
-import os, sys, zipfile
-base, out = sys.argv[1], sys.argv[2]
-with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as z:
-    for name in sorted(os.listdir(os.path.join(base, "texpages"))):
-        z.write(os.path.join(base, "texpages", name), "texpages/" + name)
-    z.write(os.path.join(base, "components/bodies/drlbod01.pie"), "components/bodies/drlbod01.pie")
-`, join(CORPUS, BASE), join(dir, "base.wz")]);
-  return dir;
-}
 
 const WZ = "wz2100/archives/mp.wz";
 const MODEL_EXTENSIONS = [".pie", ".pmf", ".pet", ".apet", ".bpet", ".mpet", ".tpm", ".glb", ".gltf", ".obj"];
@@ -78,19 +62,6 @@ function archiveModels(bytes) {
     .sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
 }
 
-/// Drops the file at `url` (fetched by the page) on the canvas, named `name`.
-async function dropFile(page, url, name) {
-  await page.evaluate(async ({ url, name }) => {
-    const blob = await (await fetch(url)).blob();
-    const dt = new DataTransfer();
-    dt.items.add(new File([blob], name));
-    const canvas = document.getElementById("vitrine");
-    const at = { bubbles: true, cancelable: true, dataTransfer: dt, clientX: 400, clientY: 300 };
-    canvas.dispatchEvent(new DragEvent("dragenter", at));
-    canvas.dispatchEvent(new DragEvent("dragover", at));
-    canvas.dispatchEvent(new DragEvent("drop", at));
-  }, { url, name });
-}
 
 test("an archive dropped on the page shows its gallery with thumbnails", {
   skip: skipUnless(WZ),

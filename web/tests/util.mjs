@@ -4,13 +4,16 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const CHROMIUM = process.env.VITRINE_CHROMIUM ?? "/usr/bin/chromium";
 export const CORPUS = resolve(ROOT, "../shared/corpus");
+/// The base game's data folder in the corpus.
+export const BASE = "wz2100/data/base";
 /// ViewSettings' default background, what every picture is drawn on.
 export const BG = [40, 44, 52];
 export const FLAGS = [
@@ -141,4 +144,33 @@ export function keep(name, bytes) {
   if (!process.env.VITRINE_WEB_ARTIFACTS) return;
   mkdirSync(process.env.VITRINE_WEB_ARTIFACTS, { recursive: true });
   writeFileSync(join(process.env.VITRINE_WEB_ARTIFACTS, name), Buffer.from(bytes));
+}
+
+/// A `base.wz` of the corpus's base pages (texpages/…) and one body (so it opens as a
+/// gallery of its own), in a new folder served as /made/.
+export function baseArchive() {
+  const dir = mkdtempSync(join(tmpdir(), "vitrine-base-"));
+  execFileSync("python3", ["-c", `
+import os, sys, zipfile
+base, out = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as z:
+    for name in sorted(os.listdir(os.path.join(base, "texpages"))):
+        z.write(os.path.join(base, "texpages", name), "texpages/" + name)
+    z.write(os.path.join(base, "components/bodies/drlbod01.pie"), "components/bodies/drlbod01.pie")
+`, join(CORPUS, BASE), join(dir, "base.wz")]);
+  return dir;
+}
+
+/// Drops the file at `url` (fetched by the page) on the canvas, named `name`.
+export async function dropFile(page, url, name) {
+  await page.evaluate(async ({ url, name }) => {
+    const blob = await (await fetch(url)).blob();
+    const dt = new DataTransfer();
+    dt.items.add(new File([blob], name));
+    const canvas = document.getElementById("vitrine");
+    const at = { bubbles: true, cancelable: true, dataTransfer: dt, clientX: 400, clientY: 300 };
+    canvas.dispatchEvent(new DragEvent("dragenter", at));
+    canvas.dispatchEvent(new DragEvent("dragover", at));
+    canvas.dispatchEvent(new DragEvent("drop", at));
+  }, { url, name });
 }
