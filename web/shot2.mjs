@@ -1,0 +1,13 @@
+import { serve } from "./tests/server.mjs";
+import { launch, newPage, waitFor, CORPUS } from "./tests/util.mjs";
+const s = await serve("/tmp/page2", { corpus: CORPUS });
+const { browser } = await launch("webgpu");
+const page = await newPage(browser, { width: 1280, height: 800 });
+await page.goto(`${s.url}?url=${encodeURIComponent(s.url + "corpus/" + process.argv[2])}#team=${process.argv[3] ?? 1}`);
+console.log(await waitFor(page, (st) => st.state === "ready"));
+await page.waitForTimeout(3000);
+await page.mouse.move(1200, 700);
+await page.waitForTimeout(500);
+await page.screenshot({ path: "/tmp/web-shot.png" });
+console.log(page.errors);
+await browser.close(); await s.close();
