@@ -72,7 +72,7 @@ pub fn url_path(url: &str) -> Option<PathBuf> {
     let rest = rest.split(['?', '#']).next().unwrap_or("");
     let mut out = PathBuf::new();
     for segment in rest.split('/') {
-        let decoded = percent_decode(segment);
+        let decoded = percent_encoding::percent_decode_str(segment).decode_utf8_lossy();
         // A decoded segment may hold a separator of its own; it is one name.
         let name = decoded.replace(['/', '\\'], "_");
         match Path::new(&name).components().next() {
@@ -85,29 +85,6 @@ pub fn url_path(url: &str) -> Option<PathBuf> {
         .next()
         .is_some_and(|u| !u.ends_with('/'));
     (out.components().count() >= 2 && has_file).then_some(out)
-}
-
-/// `%XX` escapes decoded as UTF-8 (invalid sequences kept as lossy characters).
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%'
-            && let (Some(h), Some(l)) = (
-                bytes.get(i + 1).and_then(|&b| hex(b)),
-                bytes.get(i + 2).and_then(|&b| hex(b)),
-            )
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The shared memory as a [`FileSource`].

@@ -164,31 +164,16 @@ pub fn decode_data_uri(uri: &str) -> Result<Vec<u8>, String> {
             .decode(payload)
             .map_err(|e| format!("bad base64 in a data: URI: {e}"))
     } else {
-        Ok(percent_decode(payload).into_bytes())
+        // The payload's bytes as they are: a data: URI's text may encode any byte.
+        Ok(percent_encoding::percent_decode_str(payload).collect())
     }
 }
 
-/// `%20` → space; other text as is.
+/// `%20` → space; other text as is (bytes that are not UTF-8 replaced).
 pub fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        if b[i] == b'%'
-            && let (Some(h), Some(l)) = (
-                b.get(i + 1).copied().and_then(hex),
-                b.get(i + 2).copied().and_then(hex),
-            )
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 /// A relative URI made safe: percent-decoded, `/`-separated, refusing anything that
