@@ -211,3 +211,38 @@ fn the_stats_of_new_data_roots_are_read_in_the_background() {
     let stats = state.assemble.stats.as_ref().expect("the stats arrived");
     assert!(stats.templates.get("ViperMG01Wheels").is_some());
 }
+
+#[test]
+#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+fn a_template_whose_parts_are_missing_says_which_and_where_to_look() {
+    let Some(wz) = common::wz2100() else {
+        return;
+    };
+    // mp's stats without base's models: the template is known, its parts are not there.
+    let settings = Settings {
+        data_roots: vec![wz.join("data/mp")],
+        ..Settings::default()
+    };
+    let mut state = AppState::new(settings, vitrine::desktop::window::DesktopHost::new(None));
+    vitrine::app::commands::poll_jobs(&mut state);
+    let _ = vitrine::app::commands::apply(
+        &mut state,
+        vitrine::app::commands::AppCommand::Open(vitrine::files::parse(std::path::Path::new(
+            "template:ViperMG01Wheels",
+        ))),
+    );
+    let said: Vec<&str> = state
+        .toasts
+        .items
+        .iter()
+        .filter(|t| t.error)
+        .map(|t| t.text.as_str())
+        .collect();
+    assert!(
+        said.iter()
+            .any(|t| t.contains("not found in the data roots")
+                && t.contains("body drlbod01.pie")
+                && t.contains("Settings ▸ Data roots")),
+        "{said:#?}"
+    );
+}

@@ -395,6 +395,10 @@ fn finish_assembly(state: &mut AppState, a: Assembled) {
         Ok((assembly, findings)) => {
             super::panels::assemble::shown(state, &a.design, &assembly);
             if a.remember {
+                // Said once when the design is picked, not at every turret-slider step.
+                if let Some(message) = missing_parts(&assembly) {
+                    state.toasts.error(message);
+                }
                 state.settings.add_recent(Path::new(&a.design.to_line()));
                 state.settings.assembly = Some(a.design);
             }
@@ -402,6 +406,27 @@ fn finish_assembly(state: &mut AppState, a: Assembled) {
         }
         Err(message) => state.load_error = Some(LoadFailure { path, message }),
     }
+}
+
+/// What to tell the user when some of an assembly's parts were not found: which, and
+/// where to look; `None` when every part is there.
+fn missing_parts(assembly: &crate::wz::Assembly) -> Option<String> {
+    let missing: Vec<String> = assembly
+        .parts
+        .iter()
+        .filter(|p| p.error.is_some())
+        .map(|p| format!("{} {}", p.role, p.model_name))
+        .collect();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "{}: {} of its {} parts not found in the data roots ({}); add the game's data \
+             or the mod that has them (Settings ▸ Data roots)",
+            assembly.name,
+            missing.len(),
+            assembly.parts.len(),
+            missing.join(", ")
+        )
+    })
 }
 
 /// The progress line of the running jobs: what, for how long, and Cancel. Returns the
