@@ -15,23 +15,6 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-/// Whether frame `written` is `size`, as the encoder of one output size needs.
-pub(super) fn check_size(
-    img: &image::RgbaImage,
-    size: (u32, u32),
-    written: u32,
-) -> Result<(), String> {
-    let (width, height) = size;
-    if img.dimensions() == size {
-        return Ok(());
-    }
-    Err(format!(
-        "frame {written} is {}×{}, expected {width}×{height}",
-        img.width(),
-        img.height()
-    ))
-}
-
 /// Where an export writes, decided before any frame is rendered (an unwritable path
 /// fails first).
 pub enum Destination<'h> {
@@ -118,6 +101,8 @@ pub struct Encoder<'h> {
     /// What the export writes (a PNG sequence: the name pattern).
     output: PathBuf,
     count: u32,
+    /// Every frame's size (the layout's).
+    size: (u32, u32),
 }
 
 /// What an encoder wrote.
@@ -195,6 +180,7 @@ impl<'h> Encoder<'h> {
             out,
             output: job.output.clone(),
             count: plan.count,
+            size,
         })
     }
 
@@ -209,8 +195,18 @@ impl<'h> Encoder<'h> {
         }
     }
 
-    /// Encodes `img` as the next frame.
+    /// Encodes `img` as the next frame; a frame not of the layout's size is refused, for
+    /// every format.
     pub fn push(&mut self, img: &image::RgbaImage) -> Result<(), String> {
+        if img.dimensions() != self.size {
+            let (width, height) = self.size;
+            return Err(format!(
+                "frame {} is {}×{}, expected {width}×{height}",
+                self.written(),
+                img.width(),
+                img.height()
+            ));
+        }
         match &mut self.writer {
             Writer::Gif(w) => w.push(img),
             Writer::Apng(w) => w.push(img),

@@ -262,7 +262,6 @@ impl<W: Write> GifWriter<W> {
     pub fn push(&mut self, img: &image::RgbaImage) -> Result<(), String> {
         let (width, height) = self.size;
         let written = self.written;
-        super::encoder::check_size(img, self.size, written)?;
         let options = self.options;
         let colours: Vec<Srgb<f32>> = img
             .pixels()

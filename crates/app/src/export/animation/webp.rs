@@ -132,7 +132,6 @@ impl<W: Write> WebpWriter<W> {
     pub fn push(&mut self, img: &image::RgbaImage) -> Result<(), String> {
         let (width, height) = self.size;
         let written = self.written;
-        super::encoder::check_size(img, self.size, written)?;
         // SAFETY: as in `new`; the picture is freed before returning.
         let mut picture = std::mem::MaybeUninit::<sys::WebPPicture>::uninit();
         if unsafe {
