@@ -15,8 +15,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "./server.mjs";
 import {
-  BACKENDS, CORPUS, covered, decodeImage, download, keep, launch, meanDifference, newPage, pageDir,
-  screenshot, skipUnless, waitFor,
+  CORPUS, covered, decodeImage, download, keep, meanDifference, newPage, pageDir,
+  screenshot, skipUnless, onEachBackend, waitFor,
 } from "./util.mjs";
 
 const DERRICK = "wz2100/data/base/structs/blderik_anim.pie";
@@ -115,97 +115,90 @@ test("the page plays and exports the derrick's animation on WebGPU and WebGL2", 
   const clip = pieClip(readFileSync(join(CORPUS, DERRICK), "latin1"));
   const server = await serve(dir, { corpus: served });
   try {
-    for (const backend of BACKENDS) {
-      await t.test(backend, async (bt) => {
-        const { browser, query } = await launch(backend);
-        try {
-          const page = await newPage(browser);
-          const url = `${server.url}?url=${encodeURIComponent(server.url + "corpus/" + DERRICK)}`;
-          await page.goto(url + (query ? `&${query}` : ""));
-          const st = await waitFor(page, (s) => s.state !== "loading");
-          assert.deepEqual(st, { state: "ready", model: "blderik_anim.pie", error: null, backend });
-          await page.mouse.move(700, 350);
-          const shot = () => Promise.race([screenshot(page), logged(page, /screenshot failed/)]);
+    await onEachBackend(t, async ({ backend, browser, query, t: bt }) => {
+      const page = await newPage(browser);
+      const url = `${server.url}?url=${encodeURIComponent(server.url + "corpus/" + DERRICK)}`;
+      await page.goto(url + (query ? `&${query}` : ""));
+      const st = await waitFor(page, (s) => s.state !== "loading");
+      assert.deepEqual(st, { state: "ready", model: "blderik_anim.pie", error: null, backend });
+      await page.mouse.move(700, 350);
+      const shot = () => Promise.race([screenshot(page), logged(page, /screenshot failed/)]);
 
-          await bt.test(`${backend}: the timeline plays the clip`, async () => {
-            // A freshly opened model plays its first clip; two screenshots a part of
-            // the clip apart show the pump in two places. (The side panel settles its
-            // width over the first frames: screenshots are taken until two in a row
-            // are of one size.)
-            let a = await shot();
-            let b;
-            for (let tries = 1; ; tries++) {
-              await page.waitForTimeout(clip.msPerFrame * clip.frames * 0.4);
-              b = await shot();
-              if (b.width === a.width && b.height === a.height) break;
-              assert.ok(tries < 4, `the view keeps changing size (${b.width}x${b.height})`);
-              a = b;
-            }
-            keep(`anim-a-${backend}.png`, a.png);
-            keep(`anim-b-${backend}.png`, b.png);
-            const d = meanDifference(a.pixels, b.pixels);
-            t.diagnostic(`${backend}: two screenshots while playing differ by ${d.toFixed(3)} of 255`);
-            assert.ok(d > 0.3, `the screenshots are the same picture (mean |diff| ${d})`);
-          });
-
-          await bt.test(`${backend}: Export animation downloads the GIF`, async () => {
-            // While it runs, the page answers: status() is asked every 100 ms and each
-            // answer is timed.
-            const started = Date.now();
-            let polls = 0;
-            let slowest = 0;
-            let exporting = true;
-            const polling = (async () => {
-              while (exporting) {
-                const asked = Date.now();
-                const s = await page.evaluate(() => window.vitrine.status());
-                slowest = Math.max(slowest, Date.now() - asked);
-                assert.equal(s.model, "blderik_anim.pie");
-                polls++;
-                await new Promise((r) => setTimeout(r, 100));
-              }
-            })();
-            let got;
-            try {
-              got = await Promise.race([
-                download(page, () => page.evaluate(() => window.vitrine.exportAnimation("derrick.gif")),
-                  300000),
-                logged(page, /animation export failed/),
-              ]);
-            } finally {
-              exporting = false;
-              await polling;
-            }
-            const seconds = (Date.now() - started) / 1000;
-            keep(`derrick-${backend}.gif`, got.bytes);
-            assert.equal(got.name, "derrick.gif");
-            const gif = parseGif(got.bytes);
-            t.diagnostic(`${backend}: ${got.bytes.length} bytes, ${gif.frames.length} frames ` +
-              `${gif.width}x${gif.height} in ${seconds.toFixed(1)} s; status() answered ${polls} ` +
-              `times meanwhile, the slowest in ${slowest} ms`);
-            // The dialog's defaults: the clip once through at its own rate, 512².
-            assert.equal(gif.frames.length, clip.frames, "one GIF frame per frame of the clip");
-            assert.deepEqual([gif.width, gif.height], [512, 512]);
-            assert.equal(gif.loops, 0, "loops forever");
-            const total = gif.frames.reduce((s, f) => s + f.delay, 0);
-            assert.equal(total, Math.round((clip.frames * clip.msPerFrame) / 10),
-              "the delays add up to the clip's length");
-            // The first frame is the whole picture, the others what changed.
-            const f0 = gif.frames[0];
-            assert.deepEqual([f0.left, f0.top, f0.width, f0.height], [0, 0, 512, 512]);
-            // The browser decodes it, and its first frame shows the derrick.
-            const decoded = await decodeImage(page, got.bytes);
-            assert.equal(decoded.width, 512);
-            assert.ok(covered(decoded.pixels) > 0.1, `the derrick covers ${covered(decoded.pixels)}`);
-            assert.ok(polls >= 3 && slowest < 3000,
-              `the page stopped answering during the export (${polls} answers, slowest ${slowest} ms)`);
-          });
-          assert.deepEqual(page.errors, []);
-        } finally {
-          await browser.close();
+      await bt.test(`${backend}: the timeline plays the clip`, async () => {
+        // A freshly opened model plays its first clip; two screenshots a part of
+        // the clip apart show the pump in two places. (The side panel settles its
+        // width over the first frames: screenshots are taken until two in a row
+        // are of one size.)
+        let a = await shot();
+        let b;
+        for (let tries = 1; ; tries++) {
+          await page.waitForTimeout(clip.msPerFrame * clip.frames * 0.4);
+          b = await shot();
+          if (b.width === a.width && b.height === a.height) break;
+          assert.ok(tries < 4, `the view keeps changing size (${b.width}x${b.height})`);
+          a = b;
         }
+        keep(`anim-a-${backend}.png`, a.png);
+        keep(`anim-b-${backend}.png`, b.png);
+        const d = meanDifference(a.pixels, b.pixels);
+        t.diagnostic(`${backend}: two screenshots while playing differ by ${d.toFixed(3)} of 255`);
+        assert.ok(d > 0.3, `the screenshots are the same picture (mean |diff| ${d})`);
       });
-    }
+
+      await bt.test(`${backend}: Export animation downloads the GIF`, async () => {
+        // While it runs, the page answers: status() is asked every 100 ms and each
+        // answer is timed.
+        const started = Date.now();
+        let polls = 0;
+        let slowest = 0;
+        let exporting = true;
+        const polling = (async () => {
+          while (exporting) {
+            const asked = Date.now();
+            const s = await page.evaluate(() => window.vitrine.status());
+            slowest = Math.max(slowest, Date.now() - asked);
+            assert.equal(s.model, "blderik_anim.pie");
+            polls++;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        })();
+        let got;
+        try {
+          got = await Promise.race([
+            download(page, () => page.evaluate(() => window.vitrine.exportAnimation("derrick.gif")),
+              300000),
+            logged(page, /animation export failed/),
+          ]);
+        } finally {
+          exporting = false;
+          await polling;
+        }
+        const seconds = (Date.now() - started) / 1000;
+        keep(`derrick-${backend}.gif`, got.bytes);
+        assert.equal(got.name, "derrick.gif");
+        const gif = parseGif(got.bytes);
+        t.diagnostic(`${backend}: ${got.bytes.length} bytes, ${gif.frames.length} frames ` +
+          `${gif.width}x${gif.height} in ${seconds.toFixed(1)} s; status() answered ${polls} ` +
+          `times meanwhile, the slowest in ${slowest} ms`);
+        // The dialog's defaults: the clip once through at its own rate, 512².
+        assert.equal(gif.frames.length, clip.frames, "one GIF frame per frame of the clip");
+        assert.deepEqual([gif.width, gif.height], [512, 512]);
+        assert.equal(gif.loops, 0, "loops forever");
+        const total = gif.frames.reduce((s, f) => s + f.delay, 0);
+        assert.equal(total, Math.round((clip.frames * clip.msPerFrame) / 10),
+          "the delays add up to the clip's length");
+        // The first frame is the whole picture, the others what changed.
+        const f0 = gif.frames[0];
+        assert.deepEqual([f0.left, f0.top, f0.width, f0.height], [0, 0, 512, 512]);
+        // The browser decodes it, and its first frame shows the derrick.
+        const decoded = await decodeImage(page, got.bytes);
+        assert.equal(decoded.width, 512);
+        assert.ok(covered(decoded.pixels) > 0.1, `the derrick covers ${covered(decoded.pixels)}`);
+        assert.ok(polls >= 3 && slowest < 3000,
+          `the page stopped answering during the export (${polls} answers, slowest ${slowest} ms)`);
+      });
+      assert.deepEqual(page.errors, []);
+    });
   } finally {
     await server.close();
   }

@@ -23,8 +23,8 @@ import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { serve } from "./server.mjs";
 import {
-  BACKENDS, BASE, CORPUS, ROOT, baseArchive, covered, decodeImage, dropFile, keep, launch,
-  meanDifference, newPage, pageDir, screenshot, skipUnless, waitFor,
+  BASE, CORPUS, ROOT, baseArchive, covered, decodeImage, dropFile, keep,
+  meanDifference, newPage, pageDir, screenshot, skipUnless, onEachBackend, waitFor,
 } from "./util.mjs";
 
 // The page's view against `vitrine render` of the same model, size and camera (as in
@@ -71,90 +71,83 @@ test("an archive dropped on the page shows its gallery with thumbnails", {
   const made = baseArchive();
   const server = await serve(pageDir(), { corpus: CORPUS, made });
   try {
-    for (const backend of BACKENDS) {
-      await t.test(backend, async () => {
-        const { browser, query } = await launch(backend);
-        try {
-          const page = await newPage(browser);
-          await page.goto(server.url + (query ? `?${query}` : ""));
-          await waitFor(page, (s) => s.state === "ready" && s.model === "tank.pie");
+    await onEachBackend(t, async ({ backend, browser, query }) => {
+      const page = await newPage(browser);
+      await page.goto(server.url + (query ? `?${query}` : ""));
+      await waitFor(page, (s) => s.state === "ready" && s.model === "tank.pie");
 
-          // The game's base first: its gallery, and a data root from then on.
-          await dropFile(page, `${server.url}made/base.wz`, "base.wz");
-          await waitFor(page, (s) => s.gallery?.tiles === 1 && s.state === "ready", "no gallery of base.wz");
+      // The game's base first: its gallery, and a data root from then on.
+      await dropFile(page, `${server.url}made/base.wz`, "base.wz");
+      await waitFor(page, (s) => s.gallery?.tiles === 1 && s.state === "ready", "no gallery of base.wz");
 
-          const dropped = Date.now();
-          await dropFile(page, `${server.url}corpus/${WZ}`, "mp.wz");
-          let st = await waitFor(page, (s) => s.gallery?.tiles > 1 && s.state === "ready", "no gallery");
-          assert.equal(st.model, null, "a gallery is on screen, no model");
-          assert.equal(st.error, null);
-          assert.equal(st.gallery.tiles, models.length, "one tile per model of the archive");
+      const dropped = Date.now();
+      await dropFile(page, `${server.url}corpus/${WZ}`, "mp.wz");
+      let st = await waitFor(page, (s) => s.gallery?.tiles > 1 && s.state === "ready", "no gallery");
+      assert.equal(st.model, null, "a gallery is on screen, no model");
+      assert.equal(st.error, null);
+      assert.equal(st.gallery.tiles, models.length, "one tile per model of the archive");
 
-          // The thumbnails finish, and the page answers while they render: each frame
-          // does a bounded slice of them, so the next frame comes soon.
-          const frames = [];
-          for (const until = Date.now() + 300_000; ;) {
-            const asked = Date.now();
-            st = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(window.vitrine.status()))));
-            const th = st.gallery.thumbnails;
-            if (th.total > 0 && th.done === th.total) break;
-            frames.push(Date.now() - asked);
-            assert.ok(Date.now() < until, `the thumbnails never finished: ${JSON.stringify(st)}`);
-            await page.waitForTimeout(50);
-          }
-          const took = Date.now() - dropped;
-          t.diagnostic(`${backend}: mp.wz dropped → gallery of ${st.gallery.tiles} with every thumbnail: ${took} ms`);
-          assert.equal(st.gallery.thumbnails.total, models.length, "a thumbnail for every tile");
-          assert.equal(st.gallery.failed, 0, "every tile has its picture");
-          frames.sort((a, b) => a - b);
-          const median = frames[frames.length >> 1] ?? 0;
-          const worst = frames.at(-1) ?? 0;
-          t.diagnostic(`${backend}: next frame while thumbnails render: median ${median} ms, worst ${worst} ms (${frames.length} asked)`);
-          assert.ok(worst < Math.max(2000, took / 4), `the page froze for ${worst} ms of ${took}`);
-          assert.deepEqual(page.errors, []);
+      // The thumbnails finish, and the page answers while they render: each frame
+      // does a bounded slice of them, so the next frame comes soon.
+      const frames = [];
+      for (const until = Date.now() + 300_000; ;) {
+        const asked = Date.now();
+        st = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(window.vitrine.status()))));
+        const th = st.gallery.thumbnails;
+        if (th.total > 0 && th.done === th.total) break;
+        frames.push(Date.now() - asked);
+        assert.ok(Date.now() < until, `the thumbnails never finished: ${JSON.stringify(st)}`);
+        await page.waitForTimeout(50);
+      }
+      const took = Date.now() - dropped;
+      t.diagnostic(`${backend}: mp.wz dropped → gallery of ${st.gallery.tiles} with every thumbnail: ${took} ms`);
+      assert.equal(st.gallery.thumbnails.total, models.length, "a thumbnail for every tile");
+      assert.equal(st.gallery.failed, 0, "every tile has its picture");
+      frames.sort((a, b) => a - b);
+      const median = frames[frames.length >> 1] ?? 0;
+      const worst = frames.at(-1) ?? 0;
+      t.diagnostic(`${backend}: next frame while thumbnails render: median ${median} ms, worst ${worst} ms (${frames.length} asked)`);
+      assert.ok(worst < Math.max(2000, took / 4), `the page froze for ${worst} ms of ${took}`);
+      assert.deepEqual(page.errors, []);
 
-          // The tiles show pictures: the grid's area has far more than the names' text
-          // off the page's background.
-          await page.mouse.move(1000, 690);
-          await page.waitForTimeout(300);
-          const capture = await page.screenshot();
-          keep(`gallery-${backend}.png`, capture);
-          {
-            const shot = await decodeImage(page, capture);
-            const grid = crop(shot, { x: 0, y: 120, width: 1024, height: 500 });
-            const share = colourful(grid.pixels);
-            t.diagnostic(`${backend}: ${(share * 100).toFixed(1)}% of the grid is picture`);
-            // Tiles that show names only leave the grid grey (under 1 % coloured); the
-            // textured models of mp.wz over base.wz colour about 8 % of it.
-            assert.ok(share > 0.04, `the tiles show pictures (${share} of the grid)`);
-            assert.ok(covered(grid.pixels) > 0.2);
-          }
+      // The tiles show pictures: the grid's area has far more than the names' text
+      // off the page's background.
+      await page.mouse.move(1000, 690);
+      await page.waitForTimeout(300);
+      const capture = await page.screenshot();
+      keep(`gallery-${backend}.png`, capture);
+      {
+        const shot = await decodeImage(page, capture);
+        const grid = crop(shot, { x: 0, y: 120, width: 1024, height: 500 });
+        const share = colourful(grid.pixels);
+        t.diagnostic(`${backend}: ${(share * 100).toFixed(1)}% of the grid is picture`);
+        // Tiles that show names only leave the grid grey (under 1 % coloured); the
+        // textured models of mp.wz over base.wz colour about 8 % of it.
+        assert.ok(share > 0.04, `the tiles show pictures (${share} of the grid)`);
+        assert.ok(covered(grid.pixels) > 0.2);
+      }
 
-          // A click on the first tile opens its model.
-          const first = models[0];
-          await page.mouse.click(FIRST_TILE.x, FIRST_TILE.y);
-          st = await waitFor(page, (s) => s.state === "ready" && s.model !== null, "the tile did not open");
-          assert.equal(st.model, first.name, `the first tile is ${first.path}`);
-          assert.equal(st.gallery.tiles, models.length, "the gallery is kept behind the viewer");
+      // A click on the first tile opens its model.
+      const first = models[0];
+      await page.mouse.click(FIRST_TILE.x, FIRST_TILE.y);
+      st = await waitFor(page, (s) => s.state === "ready" && s.model !== null, "the tile did not open");
+      assert.equal(st.model, first.name, `the first tile is ${first.path}`);
+      assert.equal(st.gallery.tiles, models.length, "the gallery is kept behind the viewer");
 
-          // Drawn with its pages from the dropped base.wz, as the native render draws it
-          // with data/base as its data root.
-          await page.mouse.move(1000, 400);
-          const shot = await screenshot(page);
-          keep(`gallery-opened-${backend}.png`, shot.png);
-          const native = join(made, `native-${backend}.png`);
-          execFileSync("cargo", ["run", "-q", "--bin", "vitrine", "--", "render",
-            `${join(CORPUS, WZ)}!/${first.path}`, "--data", join(CORPUS, BASE),
-            "-o", native, "--size", `${shot.width}x${shot.height}`], { cwd: ROOT, stdio: "inherit" });
-          const ref = await decodeImage(page, readFileSync(native));
-          const d = meanDifference(shot.pixels, ref.pixels);
-          t.diagnostic(`${backend}: ${first.name} from mp.wz over base.wz vs native render: mean |diff| ${d.toFixed(2)}`);
-          assert.ok(d <= MEAN_TOLERANCE, `mean difference ${d}`);
-        } finally {
-          await browser.close();
-        }
-      });
-    }
+      // Drawn with its pages from the dropped base.wz, as the native render draws it
+      // with data/base as its data root.
+      await page.mouse.move(1000, 400);
+      const shot = await screenshot(page);
+      keep(`gallery-opened-${backend}.png`, shot.png);
+      const native = join(made, `native-${backend}.png`);
+      execFileSync("cargo", ["run", "-q", "--bin", "vitrine", "--", "render",
+        `${join(CORPUS, WZ)}!/${first.path}`, "--data", join(CORPUS, BASE),
+        "-o", native, "--size", `${shot.width}x${shot.height}`], { cwd: ROOT, stdio: "inherit" });
+      const ref = await decodeImage(page, readFileSync(native));
+      const d = meanDifference(shot.pixels, ref.pixels);
+      t.diagnostic(`${backend}: ${first.name} from mp.wz over base.wz vs native render: mean |diff| ${d.toFixed(2)}`);
+      assert.ok(d <= MEAN_TOLERANCE, `mean difference ${d}`);
+    });
   } finally {
     server.close();
   }

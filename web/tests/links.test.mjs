@@ -17,8 +17,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "./server.mjs";
 import {
-  BACKENDS, CORPUS, covered, keep, launch, meanDifference, newPage, pageDir, screenshot,
-  skipUnless, waitFor,
+  CORPUS, covered, keep, meanDifference, newPage, pageDir, screenshot,
+  skipUnless, onEachBackend, waitFor,
 } from "./util.mjs";
 
 const ANIM = "wz2100/data/base/structs/blderik_anim.pie";
@@ -57,112 +57,105 @@ test("views are links", { skip: skipUnless(ANIM, WZ) }, async (t) => {
   const server = await serve(dir, { corpus: served });
   const model = server.url + "corpus/" + ANIM;
   try {
-    for (const backend of BACKENDS) {
-      await t.test(backend, async () => {
-        const { browser, query } = await launch(backend);
-        const q = query ? `&${query}` : "";
-        try {
-          // Open, change the team by the fragment, orbit, step the timeline.
-          const page = await newPage(browser);
-          await page.goto(`${server.url}?url=${encodeURIComponent(model)}${q}`);
-          let st = await waitFor(page, (s) => s.state !== "loading");
-          assert.deepEqual(st, { state: "ready", model: "blderik_anim.pie", error: null, backend });
-          await hashWhen(page, /^#model=.*blderik_anim\.pie&team=0&cam=/, "the view written");
-          const team0 = await shot(page);
-          await page.evaluate(() => { location.hash = "team=3"; });
-          await hashWhen(page, /^#model=.*&team=3&cam=/, "team 3 applied and written back");
-          const team3 = await shot(page);
-          const teamChange = meanDifference(team0.pixels, team3.pixels);
-          t.diagnostic(`${backend}: team 0 → 3 changes the view by ${teamChange.toFixed(2)}`);
-          assert.ok(teamChange > 1, "team 3's colour is drawn");
-          const before = await page.evaluate(() => location.hash);
-          const entries = await page.evaluate(() => history.length);
-          await page.mouse.move(600, 380);
-          await page.mouse.down();
-          for (let i = 1; i <= 10; i++) await page.mouse.move(600 + 12 * i, 380 - 4 * i);
-          await page.mouse.up();
-          for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
-          const hash = await hashWhen(page, /&t=[0-9.]+&cam=/, "the paused time written");
-          assert.notEqual(hash.match(/cam=[^&]*/)[0], before.match(/cam=[^&]*/)[0], "the orbit is in the link");
-          assert.equal(await page.evaluate(() => history.length), entries, "the page adds no history entries");
-          const first = await shot(page);
-          keep(`links-first-${backend}.png`, first.png);
-          keep(`links-first-page-${backend}.png`, await page.screenshot());
-          assert.ok(covered(first.pixels) > 0.05, "the model is in view");
-          const href = page.url();
-          t.diagnostic(`${backend}: ${href}`);
+    await onEachBackend(t, async ({ backend, browser, query }) => {
+      const q = query ? `&${query}` : "";
+      // Open, change the team by the fragment, orbit, step the timeline.
+      const page = await newPage(browser);
+      await page.goto(`${server.url}?url=${encodeURIComponent(model)}${q}`);
+      let st = await waitFor(page, (s) => s.state !== "loading");
+      assert.deepEqual(st, { state: "ready", model: "blderik_anim.pie", error: null, backend });
+      await hashWhen(page, /^#model=.*blderik_anim\.pie&team=0&cam=/, "the view written");
+      const team0 = await shot(page);
+      await page.evaluate(() => { location.hash = "team=3"; });
+      await hashWhen(page, /^#model=.*&team=3&cam=/, "team 3 applied and written back");
+      const team3 = await shot(page);
+      const teamChange = meanDifference(team0.pixels, team3.pixels);
+      t.diagnostic(`${backend}: team 0 → 3 changes the view by ${teamChange.toFixed(2)}`);
+      assert.ok(teamChange > 1, "team 3's colour is drawn");
+      const before = await page.evaluate(() => location.hash);
+      const entries = await page.evaluate(() => history.length);
+      await page.mouse.move(600, 380);
+      await page.mouse.down();
+      for (let i = 1; i <= 10; i++) await page.mouse.move(600 + 12 * i, 380 - 4 * i);
+      await page.mouse.up();
+      for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+      const hash = await hashWhen(page, /&t=[0-9.]+&cam=/, "the paused time written");
+      assert.notEqual(hash.match(/cam=[^&]*/)[0], before.match(/cam=[^&]*/)[0], "the orbit is in the link");
+      assert.equal(await page.evaluate(() => history.length), entries, "the page adds no history entries");
+      const first = await shot(page);
+      keep(`links-first-${backend}.png`, first.png);
+      keep(`links-first-page-${backend}.png`, await page.screenshot());
+      assert.ok(covered(first.pixels) > 0.05, "the model is in view");
+      const href = page.url();
+      t.diagnostic(`${backend}: ${href}`);
 
-          // Share ▸ Copy link: the address, on the clipboard.
-          await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
-          await page.mouse.click(158, 12);
-          await page.waitForTimeout(300);
-          await page.mouse.click(185, 40);
-          let copied = "";
-          for (let i = 0; i < 40 && !copied; i++) {
-            await page.waitForTimeout(100);
-            copied = await page.evaluate(() => navigator.clipboard.readText());
-          }
-          assert.equal(copied, href, "Copy link copies the address");
+      // Share ▸ Copy link: the address, on the clipboard.
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+      await page.mouse.click(158, 12);
+      await page.waitForTimeout(300);
+      await page.mouse.click(185, 40);
+      let copied = "";
+      for (let i = 0; i < 40 && !copied; i++) {
+        await page.waitForTimeout(100);
+        copied = await page.evaluate(() => navigator.clipboard.readText());
+      }
+      assert.equal(copied, href, "Copy link copies the address");
 
-          // The address in a new page: the same picture.
-          const second = await newPage(browser);
-          await second.goto(href);
-          st = await waitFor(second, (s) => s.state !== "loading");
-          assert.deepEqual(st, { state: "ready", model: "blderik_anim.pie", error: null, backend });
-          assert.equal(await hashWhen(second, /t=/, "the link kept"), hash);
-          const again = await shot(second);
-          keep(`links-second-${backend}.png`, again.png);
-          assert.equal(again.width, first.width);
-          assert.equal(again.height, first.height);
-          const d = meanDifference(first.pixels, again.pixels);
-          t.diagnostic(`${backend}: the link's view vs the first page's: mean |diff| ${d.toFixed(3)}`);
-          assert.ok(d <= 1, `mean difference ${d}`);
-          await second.close();
+      // The address in a new page: the same picture.
+      const second = await newPage(browser);
+      await second.goto(href);
+      st = await waitFor(second, (s) => s.state !== "loading");
+      assert.deepEqual(st, { state: "ready", model: "blderik_anim.pie", error: null, backend });
+      assert.equal(await hashWhen(second, /t=/, "the link kept"), hash);
+      const again = await shot(second);
+      keep(`links-second-${backend}.png`, again.png);
+      assert.equal(again.width, first.width);
+      assert.equal(again.height, first.height);
+      const d = meanDifference(first.pixels, again.pixels);
+      t.diagnostic(`${backend}: the link's view vs the first page's: mean |diff| ${d.toFixed(3)}`);
+      assert.ok(d <= 1, `mean difference ${d}`);
+      await second.close();
 
-          // A nonsense field: the rest applies, the page names it.
-          const bad = await newPage(browser);
-          await bad.goto(`${server.url}?url=${encodeURIComponent(model)}${q}#team=banana&t=1.0`);
-          st = await waitFor(bad, (s) => s.state !== "loading");
-          assert.equal(st.state, "ready");
-          assert.equal(st.ignored.length, 1, JSON.stringify(st.ignored));
-          assert.match(st.ignored[0], /^team=banana: not a team colour/);
-          await hashWhen(bad, /&team=0&t=1&cam=/, "t applied (paused at 1 s)");
-          keep(`links-bad-page-${backend}.png`, await bad.screenshot());
-          await bad.close();
+      // A nonsense field: the rest applies, the page names it.
+      const bad = await newPage(browser);
+      await bad.goto(`${server.url}?url=${encodeURIComponent(model)}${q}#team=banana&t=1.0`);
+      st = await waitFor(bad, (s) => s.state !== "loading");
+      assert.equal(st.state, "ready");
+      assert.equal(st.ignored.length, 1, JSON.stringify(st.ignored));
+      assert.match(st.ignored[0], /^team=banana: not a team colour/);
+      await hashWhen(bad, /&team=0&t=1&cam=/, "t applied (paused at 1 s)");
+      keep(`links-bad-page-${backend}.png`, await bad.screenshot());
+      await bad.close();
 
-          // embed=1: the view fills the page (no menu bar, no side panel).
-          const embed = await newPage(browser);
-          await embed.goto(`${server.url}?url=${encodeURIComponent(model)}${q}#embed=1`);
-          st = await waitFor(embed, (s) => s.state !== "loading");
-          assert.equal(st.state, "ready");
-          await hashWhen(embed, /cam=.*&embed=1$/, "embed kept in the link");
-          const view = await shot(embed);
-          keep(`links-embed-page-${backend}.png`, await embed.screenshot());
-          t.diagnostic(`${backend}: view ${first.width}x${first.height}, embedded ${view.width}x${view.height}`);
-          assert.equal(view.width, 1024, "the view is as wide as the page");
-          assert.ok(view.width > first.width + 200 && view.height > first.height, "the panels are gone");
-          await embed.close();
+      // embed=1: the view fills the page (no menu bar, no side panel).
+      const embed = await newPage(browser);
+      await embed.goto(`${server.url}?url=${encodeURIComponent(model)}${q}#embed=1`);
+      st = await waitFor(embed, (s) => s.state !== "loading");
+      assert.equal(st.state, "ready");
+      await hashWhen(embed, /cam=.*&embed=1$/, "embed kept in the link");
+      const view = await shot(embed);
+      keep(`links-embed-page-${backend}.png`, await embed.screenshot());
+      t.diagnostic(`${backend}: view ${first.width}x${first.height}, embedded ${view.width}x${view.height}`);
+      assert.equal(view.width, 1024, "the view is as wide as the page");
+      assert.ok(view.width > first.width + 200 && view.height > first.height, "the panels are gone");
+      await embed.close();
 
-          // ?url=ARCHIVE#model=PATH: that entry; a model the archive lacks: its error.
-          const wz = await newPage(browser);
-          const entry = "components/weapons/gnlassat.pie";
-          await wz.goto(`${server.url}?url=${encodeURIComponent(server.url + "corpus/" + WZ)}${q}#model=${entry}&team=2`);
-          st = await waitFor(wz, (s) => s.state !== "loading");
-          assert.deepEqual(st, { state: "ready", model: "gnlassat.pie", error: null, backend });
-          await hashWhen(wz, new RegExp(`^#model=${entry}&team=2&cam=`), "the entry's link");
-          await wz.evaluate(() => { location.hash = "model=components/weapons/nothere.pie"; });
-          st = await waitFor(wz, (s) => s.state === "error");
-          assert.match(st.error, /nothere\.pie/);
-          await wz.evaluate(() => { location.hash = "model=components/weapons/trmvtlpl.pie"; });
-          st = await waitFor(wz, (s) => s.state === "ready" && s.model === "trmvtlpl.pie");
-          assert.deepEqual(wz.errors, []);
-          await wz.close();
-          assert.deepEqual(page.errors, []);
-        } finally {
-          await browser.close();
-        }
-      });
-    }
+      // ?url=ARCHIVE#model=PATH: that entry; a model the archive lacks: its error.
+      const wz = await newPage(browser);
+      const entry = "components/weapons/gnlassat.pie";
+      await wz.goto(`${server.url}?url=${encodeURIComponent(server.url + "corpus/" + WZ)}${q}#model=${entry}&team=2`);
+      st = await waitFor(wz, (s) => s.state !== "loading");
+      assert.deepEqual(st, { state: "ready", model: "gnlassat.pie", error: null, backend });
+      await hashWhen(wz, new RegExp(`^#model=${entry}&team=2&cam=`), "the entry's link");
+      await wz.evaluate(() => { location.hash = "model=components/weapons/nothere.pie"; });
+      st = await waitFor(wz, (s) => s.state === "error");
+      assert.match(st.error, /nothere\.pie/);
+      await wz.evaluate(() => { location.hash = "model=components/weapons/trmvtlpl.pie"; });
+      st = await waitFor(wz, (s) => s.state === "ready" && s.model === "trmvtlpl.pie");
+      assert.deepEqual(wz.errors, []);
+      await wz.close();
+      assert.deepEqual(page.errors, []);
+    });
   } finally {
     await server.close();
   }

@@ -17,8 +17,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "./server.mjs";
 import {
-  BACKENDS, CORPUS, ROOT, covered, keep, launch, meanDifference, newPage, pageDir, screenshot,
-  skipUnless, waitFor,
+  CORPUS, ROOT, covered, keep, meanDifference, newPage, pageDir, screenshot,
+  skipUnless, onEachBackend, waitFor,
 } from "./util.mjs";
 
 const BODY = "wz2100/data/base/components/bodies/drlbod01.pie";
@@ -44,68 +44,61 @@ test("the page runs the viewer on WebGPU and WebGL2", {
   const served = servedCorpus();
   const server = await serve(dir, { corpus: served });
   try {
-    for (const backend of BACKENDS) {
-      await t.test(backend, async () => {
-        const { browser, query } = await launch(backend);
-        try {
-          const page = await newPage(browser);
+    await onEachBackend(t, async ({ backend, browser, query }) => {
+      const page = await newPage(browser);
 
-          // The demo model, drawn.
-          const started = Date.now();
-          await page.goto(server.url + (query ? `?${query}` : ""));
-          let st = await waitFor(page, (s) => s.state !== "loading");
-          t.diagnostic(`${backend}: demo ready ${Date.now() - started} ms after navigation`);
-          assert.deepEqual(st, { state: "ready", model: "tank.pie", error: null, backend });
-          assert.equal(await page.title(), "tank.pie — Vitrine");
-          await page.mouse.move(700, 350);
-          // The app's screenshot (F12) is how the test sees the view's pixels: read back
-          // from the GPU without blocking the page, and downloaded.
-          const demo = await screenshot(page);
-          keep(`page-demo-${backend}.png`, demo.png);
-          assert.equal(demo.name, "tank.png");
-          assert.ok(covered(demo.pixels) > 0.1, `the demo covers ${covered(demo.pixels)} of the view`);
-          keep(`page-window-${backend}.png`, await page.screenshot());
+      // The demo model, drawn.
+      const started = Date.now();
+      await page.goto(server.url + (query ? `?${query}` : ""));
+      let st = await waitFor(page, (s) => s.state !== "loading");
+      t.diagnostic(`${backend}: demo ready ${Date.now() - started} ms after navigation`);
+      assert.deepEqual(st, { state: "ready", model: "tank.pie", error: null, backend });
+      assert.equal(await page.title(), "tank.pie — Vitrine");
+      await page.mouse.move(700, 350);
+      // The app's screenshot (F12) is how the test sees the view's pixels: read back
+      // from the GPU without blocking the page, and downloaded.
+      const demo = await screenshot(page);
+      keep(`page-demo-${backend}.png`, demo.png);
+      assert.equal(demo.name, "tank.png");
+      assert.ok(covered(demo.pixels) > 0.1, `the demo covers ${covered(demo.pixels)} of the view`);
+      keep(`page-window-${backend}.png`, await page.screenshot());
 
-          // ?url= of a corpus PIE: its texture page found by HTTP; the picture is the
-          // native render's.
-          await page.goto(`${server.url}?url=${encodeURIComponent(server.url + "corpus/" + BODY)}${query ? `&${query}` : ""}`);
-          st = await waitFor(page, (s) => s.state !== "loading");
-          assert.deepEqual(st, { state: "ready", model: "drlbod01.pie", error: null, backend });
-          {
-            await page.mouse.move(700, 350);
-            const body = await screenshot(page);
-            keep(`page-body-${backend}.png`, body.png);
-            const native = join(served, `native-${backend}.png`);
-            execFileSync("cargo", ["run", "-q", "--bin", "vitrine", "--", "render", join(CORPUS, BODY),
-              "-o", native, "--size", `${body.width}x${body.height}`], { cwd: ROOT, stdio: "inherit" });
-            const ref = await page.evaluate(async (url) => {
-              const bitmap = await createImageBitmap(await (await fetch(url)).blob(), { colorSpaceConversion: "none", premultiplyAlpha: "none" });
-              const c = new OffscreenCanvas(bitmap.width, bitmap.height);
-              const ctx = c.getContext("2d");
-              ctx.drawImage(bitmap, 0, 0);
-              return Array.from(ctx.getImageData(0, 0, bitmap.width, bitmap.height).data);
-            }, server.url + `corpus/native-${backend}.png`);
-            const d = meanDifference(body.pixels, ref);
-            t.diagnostic(`${backend}: ?url= body vs native render (${body.width}x${body.height}): mean |diff| ${d.toFixed(2)}`);
-            assert.ok(d <= MEAN_TOLERANCE, `mean difference ${d}`);
-          }
+      // ?url= of a corpus PIE: its texture page found by HTTP; the picture is the
+      // native render's.
+      await page.goto(`${server.url}?url=${encodeURIComponent(server.url + "corpus/" + BODY)}${query ? `&${query}` : ""}`);
+      st = await waitFor(page, (s) => s.state !== "loading");
+      assert.deepEqual(st, { state: "ready", model: "drlbod01.pie", error: null, backend });
+      {
+        await page.mouse.move(700, 350);
+        const body = await screenshot(page);
+        keep(`page-body-${backend}.png`, body.png);
+        const native = join(served, `native-${backend}.png`);
+        execFileSync("cargo", ["run", "-q", "--bin", "vitrine", "--", "render", join(CORPUS, BODY),
+          "-o", native, "--size", `${body.width}x${body.height}`], { cwd: ROOT, stdio: "inherit" });
+        const ref = await page.evaluate(async (url) => {
+          const bitmap = await createImageBitmap(await (await fetch(url)).blob(), { colorSpaceConversion: "none", premultiplyAlpha: "none" });
+          const c = new OffscreenCanvas(bitmap.width, bitmap.height);
+          const ctx = c.getContext("2d");
+          ctx.drawImage(bitmap, 0, 0);
+          return Array.from(ctx.getImageData(0, 0, bitmap.width, bitmap.height).data);
+        }, server.url + `corpus/native-${backend}.png`);
+        const d = meanDifference(body.pixels, ref);
+        t.diagnostic(`${backend}: ?url= body vs native render (${body.width}x${body.height}): mean |diff| ${d.toFixed(2)}`);
+        assert.ok(d <= MEAN_TOLERANCE, `mean difference ${d}`);
+      }
 
-          // A bad file: its error, and the page goes on.
-          await page.evaluate((u) => window.vitrine.open(u), server.url + "corpus/bad.pie");
-          st = await waitFor(page, (s) => s.state === "error");
-          assert.match(st.error, /bad\.pie/);
-          await page.evaluate((u) => window.vitrine.open(u), server.url + "corpus/missing.pie");
-          st = await waitFor(page, (s) => s.state === "error" && /404/.test(s.error));
-          assert.match(st.error, /missing\.pie: the server answered HTTP 404/);
-          await page.evaluate((u) => window.vitrine.open(u), server.url + "corpus/" + BODY);
-          st = await waitFor(page, (s) => s.state === "ready");
-          assert.equal(st.model, "drlbod01.pie");
-          assert.deepEqual(page.errors, []);
-        } finally {
-          await browser.close();
-        }
-      });
-    }
+      // A bad file: its error, and the page goes on.
+      await page.evaluate((u) => window.vitrine.open(u), server.url + "corpus/bad.pie");
+      st = await waitFor(page, (s) => s.state === "error");
+      assert.match(st.error, /bad\.pie/);
+      await page.evaluate((u) => window.vitrine.open(u), server.url + "corpus/missing.pie");
+      st = await waitFor(page, (s) => s.state === "error" && /404/.test(s.error));
+      assert.match(st.error, /missing\.pie: the server answered HTTP 404/);
+      await page.evaluate((u) => window.vitrine.open(u), server.url + "corpus/" + BODY);
+      st = await waitFor(page, (s) => s.state === "ready");
+      assert.equal(st.model, "drlbod01.pie");
+      assert.deepEqual(page.errors, []);
+    });
   } finally {
     await server.close();
   }

@@ -13,16 +13,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { serve } from "./server.mjs";
-import { chromium } from "playwright-core";
+import { BG, ROOT, keep, newPage, onEachBackend, skipUnless } from "./util.mjs";
 
-const ROOT = resolve(import.meta.dirname, "../..");
-const CHROMIUM = process.env.VITRINE_CHROMIUM ?? "/usr/bin/chromium";
 const SIZE = 256;
-const BG = [40, 44, 52]; // ViewSettings' default background, what both sides draw on.
 
 // How close the browser's picture must be to the native one. Both are software
 // rasterisers (Mesa's lavapipe natively; SwiftShader in Chromium) with their own
@@ -32,15 +29,6 @@ const BG = [40, 44, 52]; // ViewSettings' default background, what both sides dr
 const MEAN_TOLERANCE = 1; // mean |difference| per channel, 0–255
 const FAR_PIXELS = 0.005; // share of pixels differing by more than FAR in any channel
 const FAR = 64;
-
-const FLAGS = [
-  "--no-sandbox",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--use-angle=swiftshader",
-  "--enable-unsafe-swiftshader",
-];
 
 function probeDir() {
   if (process.env.VITRINE_WEB_PROBE) return process.env.VITRINE_WEB_PROBE;
@@ -79,67 +67,49 @@ function compare(a, b) {
   return { mean: sum / (pixels * 3), far: far / pixels, drawn: drawn / pixels };
 }
 
-const haveBrowser = existsSync(CHROMIUM);
-if (!haveBrowser && process.env.VITRINE_REQUIRE_BROWSER === "1") {
-  throw new Error(`VITRINE_REQUIRE_BROWSER=1 but ${CHROMIUM} is missing (apt-get install chromium)`);
-}
-
 test("the demo tank drawn in Chromium matches the native render, on WebGPU and WebGL2", {
-  skip: haveBrowser ? false : `SKIPPED: no ${CHROMIUM} (apt-get install chromium)`,
+  skip: skipUnless(),
 }, async (t) => {
   const dir = probeDir();
   const reference = nativeReference(dir);
   const server = await serve(dir);
   try {
-    for (const backend of ["webgpu", "webgl2"]) {
-      await t.test(backend, async () => {
-        const args = backend === "webgpu" ? [...FLAGS, "--enable-unsafe-webgpu"] : FLAGS;
-        const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
-        try {
-          const page = await browser.newPage();
-          const errors = [];
-          page.on("pageerror", (e) => errors.push(e.message));
-          await page.goto(server.url);
-          await page.evaluate(() => window.probeReady);
-          const files = ["demo/tank.pie", "demo/texpages/page-90-demo-tank.png", "demo/texpages/page-90_tcmask.png"];
-          const got = await page.evaluate(
-            async ({ base, files, backend, size, reference }) => {
-              const r = await window.probe.render(base, files, "demo/tank.pie", backend, size);
-              const ref = await window.probe.decodePng(reference);
-              const png = await window.probe.encodePng(r.width, r.height, r.pixels);
-              return {
-                png: Array.from(png),
-                backend: r.backend,
-                adapter: r.adapter,
-                warnings: r.warnings,
-                width: r.width,
-                pixels: Array.from(r.pixels),
-                reference: Array.from(ref.pixels),
-                refWidth: ref.width,
-              };
-            },
-            { base: server.url, files, backend, size: SIZE, reference },
-          );
-          if (process.env.VITRINE_WEB_ARTIFACTS) {
-            mkdirSync(process.env.VITRINE_WEB_ARTIFACTS, { recursive: true });
-            writeFileSync(join(process.env.VITRINE_WEB_ARTIFACTS, `tank-${backend}.png`), Buffer.from(got.png));
-          }
-          assert.deepEqual(errors, []);
-          assert.equal(got.backend, backend, `drew on ${got.adapter}`);
-          assert.equal(got.warnings, "", "the renderer warned");
-          assert.equal(got.width, SIZE);
-          assert.equal(got.refWidth, SIZE);
-          const d = compare(got.pixels, got.reference);
-          t.diagnostic(`${backend} on ${got.adapter}: mean |diff| ${d.mean.toFixed(2)}, ` +
-            `${(d.far * 100).toFixed(2)}% pixels off by > ${FAR}, model covers ${(d.drawn * 100).toFixed(1)}%`);
-          assert.ok(d.drawn > 0.1, "the model covers the picture");
-          assert.ok(d.mean <= MEAN_TOLERANCE, `mean difference ${d.mean}`);
-          assert.ok(d.far <= FAR_PIXELS, `${d.far} of the pixels differ by more than ${FAR}`);
-        } finally {
-          await browser.close();
-        }
-      });
-    }
+    await onEachBackend(t, async ({ backend, browser }) => {
+      const page = await newPage(browser);
+      await page.goto(server.url);
+      await page.evaluate(() => window.probeReady);
+      const files = ["demo/tank.pie", "demo/texpages/page-90-demo-tank.png", "demo/texpages/page-90_tcmask.png"];
+      const got = await page.evaluate(
+        async ({ base, files, backend, size, reference }) => {
+          const r = await window.probe.render(base, files, "demo/tank.pie", backend, size);
+          const ref = await window.probe.decodePng(reference);
+          const png = await window.probe.encodePng(r.width, r.height, r.pixels);
+          return {
+            png: Array.from(png),
+            backend: r.backend,
+            adapter: r.adapter,
+            warnings: r.warnings,
+            width: r.width,
+            pixels: Array.from(r.pixels),
+            reference: Array.from(ref.pixels),
+            refWidth: ref.width,
+          };
+        },
+        { base: server.url, files, backend, size: SIZE, reference },
+      );
+      keep(`tank-${backend}.png`, got.png);
+      assert.deepEqual(page.errors, []);
+      assert.equal(got.backend, backend, `drew on ${got.adapter}`);
+      assert.equal(got.warnings, "", "the renderer warned");
+      assert.equal(got.width, SIZE);
+      assert.equal(got.refWidth, SIZE);
+      const d = compare(got.pixels, got.reference);
+      t.diagnostic(`${backend} on ${got.adapter}: mean |diff| ${d.mean.toFixed(2)}, ` +
+        `${(d.far * 100).toFixed(2)}% pixels off by > ${FAR}, model covers ${(d.drawn * 100).toFixed(1)}%`);
+      assert.ok(d.drawn > 0.1, "the model covers the picture");
+      assert.ok(d.mean <= MEAN_TOLERANCE, `mean difference ${d.mean}`);
+      assert.ok(d.far <= FAR_PIXELS, `${d.far} of the pixels differ by more than ${FAR}`);
+    });
   } finally {
     await server.close();
   }

@@ -74,6 +74,21 @@ export async function launch(backend) {
   return { browser, query: backend === "webgl2" ? "backend=webgl2" : "" };
 }
 
+/// Runs `body({backend, browser, query, t})` once per backend, each a subtest of `t`
+/// with a browser of its own for that backend (closed afterwards, passed or failed).
+export async function onEachBackend(t, body) {
+  for (const backend of BACKENDS) {
+    await t.test(backend, async (bt) => {
+      const { browser, query } = await launch(backend);
+      try {
+        await body({ backend, browser, query, t: bt });
+      } finally {
+        await browser.close();
+      }
+    });
+  }
+}
+
 /// A new page of `browser` whose uncaught errors are collected in `page.errors`.
 export async function newPage(browser, viewport = { width: 1024, height: 700 }) {
   const page = await browser.newPage({ viewport, acceptDownloads: true });
