@@ -13,6 +13,24 @@ use vitrine::app::state::AppState;
 use vitrine::desktop::window::SettingsFile;
 use vitrine::formats::pie::Tileset;
 
+/// A window session on `settings` saving to `file`, with `model` open.
+fn session(
+    settings: Settings,
+    file: &SettingsFile,
+    model: &std::path::Path,
+) -> egui_kittest::Harness<'static, AppState> {
+    let mut h = app_support::harness(
+        AppState::new(
+            settings,
+            vitrine::desktop::window::DesktopHost::new(Some(file.clone())),
+        ),
+        1000.0,
+    );
+    h.run_steps(8);
+    open(&mut h, model);
+    h
+}
+
 fn open(h: &mut egui_kittest::Harness<'static, AppState>, file: &std::path::Path) {
     let _ = apply(h.state_mut(), AppCommand::Open(file.into()));
     h.run_steps(8);
@@ -50,15 +68,11 @@ fn sections_remember_being_closed_and_the_tileset_is_saved() {
     let dir = app_support::temp_dir("side-panel-sections");
     let file = SettingsFile::in_dir(dir.path());
     let fixtures = common::fixtures().join("pie");
-    let mut h = app_support::harness(
-        AppState::new(
-            Settings::default(),
-            vitrine::desktop::window::DesktopHost::new(Some(file.clone())),
-        ),
-        1000.0,
+    let mut h = session(
+        Settings::default(),
+        &file,
+        &fixtures.join("pie4_overrides.pie"),
     );
-    h.run_steps(8);
-    open(&mut h, &fixtures.join("pie4_overrides.pie"));
     h.get_by_label_contains("level 2 [Level]");
     h.get_by_label_contains("Levels (2)").click();
     h.run_steps(8);
@@ -76,15 +90,7 @@ fn sections_remember_being_closed_and_the_tileset_is_saved() {
     assert_eq!(saved.open_sections.get("pie levels"), Some(&false));
 
     // A new session with the saved settings: still closed, still urban.
-    let mut h = app_support::harness(
-        AppState::new(
-            saved,
-            vitrine::desktop::window::DesktopHost::new(Some(file)),
-        ),
-        1000.0,
-    );
-    h.run_steps(8);
-    open(&mut h, &fixtures.join("pie4_overrides.pie"));
+    let h = session(saved, &file, &fixtures.join("pie4_overrides.pie"));
     h.get_by_label_contains("Levels (2)");
     assert!(h.query_by_label_contains("level 2 [Level]").is_none());
     assert_eq!(h.state().load_options().tileset, Tileset::Urban);
@@ -124,15 +130,7 @@ fn colour_data_roots_stats_and_checks_sections_are_remembered() {
     let dir = app_support::temp_dir("side-panel-more-sections");
     let file = SettingsFile::in_dir(dir.path());
     let fixtures = common::fixtures().join("pie");
-    let mut h = app_support::harness(
-        AppState::new(
-            Settings::default(),
-            vitrine::desktop::window::DesktopHost::new(Some(file.clone())),
-        ),
-        1000.0,
-    );
-    h.run_steps(8);
-    open(&mut h, &fixtures.join("cube.pie"));
+    let mut h = session(Settings::default(), &file, &fixtures.join("cube.pie"));
     // Defaults: Colour open, Data roots and Stats closed.
     h.get_by_label("Per node / part");
     assert!(h.query_by_label("Add archive…").is_none());
@@ -166,15 +164,7 @@ fn colour_data_roots_stats_and_checks_sections_are_remembered() {
     }
 
     // A new session with the saved settings: the same sections open and closed.
-    let mut h = app_support::harness(
-        AppState::new(
-            saved,
-            vitrine::desktop::window::DesktopHost::new(Some(file)),
-        ),
-        1000.0,
-    );
-    h.run_steps(8);
-    open(&mut h, &fixtures.join("cube.pie"));
+    let h = session(saved, &file, &fixtures.join("cube.pie"));
     assert!(h.query_by_label("Per node / part").is_none());
     h.get_by_label("Add archive…");
     h.get_by_label_contains("draw calls");
