@@ -7,6 +7,7 @@
 //! plain Rust, tested natively. `web/build.sh OUT_DIR` builds the page.
 
 pub mod page_files;
+pub mod ranges;
 pub mod status;
 
 #[cfg(target_arch = "wasm32")]
@@ -21,6 +22,8 @@ pub mod host;
 pub mod link;
 #[cfg(target_arch = "wasm32")]
 pub mod opening;
+#[cfg(target_arch = "wasm32")]
+pub mod remote;
 #[cfg(target_arch = "wasm32")]
 pub mod screenshots;
 #[cfg(target_arch = "wasm32")]
@@ -72,7 +75,11 @@ mod entry {
         {
             new.instance_descriptor.backends = wgpu::Backends::GL;
         }
-        let url = crate::fetch::page_parameter("url");
+        let url = crate::fetch::page_parameter("url").map(|u| crate::fetch::absolute(&u));
+        let data = crate::fetch::page_parameters("data")
+            .iter()
+            .map(|u| crate::fetch::absolute(u))
+            .collect();
         let app_status = status.clone();
         let result = eframe::WebRunner::new()
             .start(
@@ -80,7 +87,7 @@ mod entry {
                 options,
                 Box::new(move |cc| {
                     *wake.borrow_mut() = Some(cc.egui_ctx.clone());
-                    Ok(Box::new(WebApp::new(cc, app_status, (tx, rx), url)))
+                    Ok(Box::new(WebApp::new(cc, app_status, (tx, rx), url, data)))
                 }),
             )
             .await;

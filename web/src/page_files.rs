@@ -13,14 +13,21 @@
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, PoisonError, RwLock};
-use vitrine_core::files::{EntryKind, FileRef, FileSource, Files, MemorySource, ReadAt, Stamp};
+use vitrine_core::files::{
+    EntryKind, FileRef, FileSource, Files, MemorySource, Pieces, ReadAt, Stamp,
+};
 
 /// The page's files: cheap to clone, all clones share them.
 #[derive(Debug, Clone, Default)]
 pub struct PageFiles {
     shared: Arc<RwLock<MemorySource>>,
     files: Arc<std::sync::OnceLock<Files>>,
+    /// Archives on a server read a piece at a time: their URLs and pieces.
+    remote: Arc<RwLock<Vec<Remote>>>,
 }
+
+/// An archive on a server read a piece at a time: its URL and pieces.
+type Remote = (String, Arc<Pieces>);
 
 impl PageFiles {
     /// No files yet.
@@ -44,6 +51,33 @@ impl PageFiles {
             .unwrap_or_else(PoisonError::into_inner)
             .insert(path.clone(), bytes);
         FileRef::Disk(path)
+    }
+
+    /// Adds the archive at `url`, read a piece at a time as `pieces`, at `path`.
+    pub fn add_remote(&self, path: impl Into<PathBuf>, url: &str, pieces: Arc<Pieces>) -> FileRef {
+        let path = path.into();
+        self.shared
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert_reader(path.clone(), pieces.clone());
+        self.remote
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((url.to_string(), pieces));
+        FileRef::Disk(path)
+    }
+
+    /// The archives read a piece at a time: `(URL, pieces)`.
+    pub fn remote(&self) -> Vec<Remote> {
+        self.remote
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Whether a read asked for bytes of a remote archive that have not arrived.
+    pub fn wanting(&self) -> bool {
+        self.remote().iter().any(|(_, p)| p.is_wanting())
     }
 
     /// Adds files given together (one drop, one pick) into a folder of their own,

@@ -103,6 +103,7 @@ impl WebApp {
         status: Rc<RefCell<PageStatus>>,
         inbox: (Sender<Incoming>, Receiver<Incoming>),
         url: Option<String>,
+        data: Vec<String>,
     ) -> WebApp {
         let host = Arc::new(WebHost::default());
         let _ = host.wake.set(cc.egui_ctx.clone());
@@ -129,6 +130,10 @@ impl WebApp {
         state.work.set_runner(PageRunner {
             ctx: cc.egui_ctx.clone(),
         });
+        state.work.set_refetch(Arc::new(crate::remote::RemoteFetch {
+            page: host.page.clone(),
+            ctx: cc.egui_ctx.clone(),
+        }));
         let (viewport, view_error) = match cc.wgpu_render_state.as_ref() {
             Some(rs) => {
                 status.borrow_mut().backend = Backend::of(rs.adapter.get_info().backend);
@@ -167,7 +172,7 @@ impl WebApp {
             ctx.request_repaint();
         });
         match url {
-            Some(url) => app.open_url(url, &cc.egui_ctx),
+            Some(url) => app.open_url(url, data, &cc.egui_ctx),
             None => {
                 for (path, bytes) in DEMO {
                     app.host.page.add(path, bytes.to_vec());
@@ -182,36 +187,59 @@ impl WebApp {
     }
 
     /// Downloads `url` into the page's files, then opens it (a model in the viewer, an
-    /// archive as a gallery).
-    fn open_url(&mut self, url: String, ctx: &egui::Context) {
+    /// archive as a gallery, and a data root as a dropped one is). Archives are read a
+    /// piece at a time when the server serves ranges ([`crate::remote`]). The archives
+    /// of `data` (the page's `&data=`) become data roots first, in their order, under
+    /// `url`'s.
+    fn open_url(&mut self, url: String, data: Vec<String>, ctx: &egui::Context) {
         self.downloading = Some((url.clone(), 0, None));
         let (tx, ctx) = (self.outbox.clone(), ctx.clone());
         let page = self.host.page.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let progress = {
-                let (tx, ctx, url) = (tx.clone(), ctx.clone(), url.clone());
+            let progress = |url: &str| {
+                let (tx, ctx, url) = (tx.clone(), ctx.clone(), url.to_string());
                 move |got, total| {
                     let _ = tx.send(Incoming::Progress(url.clone(), got, total));
                     ctx.request_repaint();
                 }
             };
-            let path = crate::page_files::url_path(&url);
-            let result = match &path {
-                None => Err(format!("{url}: the URL names no file")),
-                Some(_) => fetch::fetch_bytes(&url, progress).await,
-            };
-            let file = FileRef::Disk(path.unwrap_or_else(|| PathBuf::from(&url)));
-            let _ = tx.send(match result {
-                Ok(bytes) => {
-                    let file = match &file {
-                        FileRef::Disk(p) => page.add(p.clone(), bytes),
-                        other => other.clone(),
-                    };
-                    fetch_texture_pages(&page, &url, &file).await;
-                    Incoming::Command(open_command(vec![file]))
+            let mut roots = Vec::new();
+            for d in &data {
+                match add_archive(&page, d, progress(d)).await {
+                    Ok(path) => roots.push(path),
+                    Err(e) => {
+                        let _ = tx.send(Incoming::Failed(FileRef::Disk(d.into()), e));
+                    }
                 }
-                Err(e) => Incoming::Failed(file, e),
-            });
+            }
+            if !roots.is_empty() {
+                let _ = tx.send(Incoming::AddDataRoots(roots));
+            }
+            let path = crate::page_files::url_path(&url);
+            let msg = match &path {
+                None => Incoming::Failed(
+                    FileRef::Disk(url.clone().into()),
+                    format!("{url}: the URL names no file"),
+                ),
+                Some(p) if vitrine_core::files::is_archive_path(p) => {
+                    match add_archive(&page, &url, progress(&url)).await {
+                        Ok(p) => {
+                            let _ = tx.send(Incoming::AddDataRoots(vec![p.clone()]));
+                            Incoming::Command(open_command(vec![FileRef::Disk(p)]))
+                        }
+                        Err(e) => Incoming::Failed(FileRef::Disk(p.clone()), e),
+                    }
+                }
+                Some(p) => match fetch::fetch_bytes(&url, progress(&url)).await {
+                    Ok(bytes) => {
+                        let file = page.add(p.clone(), bytes);
+                        fetch_texture_pages(&page, &url, &file).await;
+                        Incoming::Command(open_command(vec![file]))
+                    }
+                    Err(e) => Incoming::Failed(FileRef::Disk(p.clone()), e),
+                },
+            };
+            let _ = tx.send(msg);
             ctx.request_repaint();
         });
     }
@@ -371,7 +399,7 @@ impl WebApp {
     fn take_incoming(&mut self, ctx: &egui::Context, frame: &eframe::Frame) {
         while let Ok(msg) = self.inbox.try_recv() {
             match msg {
-                Incoming::OpenUrl(url) => self.open_url(url, ctx),
+                Incoming::OpenUrl(url) => self.open_url(fetch::absolute(&url), Vec::new(), ctx),
                 Incoming::Progress(url, got, total) => self.downloading = Some((url, got, total)),
                 Incoming::Link(hash) => {
                     if let Some(cmd) = self.link.hash_changed(&mut self.state, &hash)
@@ -568,4 +596,20 @@ impl eframe::App for WebApp {
             ctx.request_repaint_after(vitrine_app::settings::SAVE_DELAY);
         }
     }
+}
+
+/// Adds the archive at `url` to the page's files (whole, or read a piece at a time):
+/// where it is in them.
+async fn add_archive(
+    page: &crate::page_files::PageFiles,
+    url: &str,
+    progress: impl FnMut(u64, Option<u64>),
+) -> Result<PathBuf, String> {
+    let path =
+        crate::page_files::url_path(url).ok_or_else(|| format!("{url}: the URL names no file"))?;
+    match crate::remote::open_archive(url, progress).await? {
+        crate::remote::Opened::Whole(bytes) => page.add(path.clone(), bytes),
+        crate::remote::Opened::Pieces(pieces) => page.add_remote(path.clone(), url, pieces),
+    };
+    Ok(path)
 }

@@ -32,3 +32,40 @@ test("serves .wasm as application/wasm, refuses paths that leave the folder", as
     await s.close();
   }
 });
+
+test("serves byte ranges, or not when told, and counts what it sent", async () => {
+  const root = await mkdtemp(join(tmpdir(), "vitrine-serve-"));
+  await writeFile(join(root, "a.bin"), Buffer.from([...Array(100).keys()]));
+  const get = (s, range) => fetch(s.url + "a.bin", range ? { headers: { Range: range } } : {});
+  const s = await serve(root);
+  try {
+    const r = await get(s, "bytes=10-19");
+    assert.equal(r.status, 206);
+    assert.equal(r.headers.get("content-range"), "bytes 10-19/100");
+    assert.deepEqual([...new Uint8Array(await r.arrayBuffer())], [10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    const tail = await get(s, "bytes=-5");
+    assert.equal(tail.headers.get("content-range"), "bytes 95-99/100");
+    await tail.arrayBuffer();
+    assert.equal((await get(s, "bytes=200-300")).status, 416);
+    assert.deepEqual(s.sent["/a.bin"], { requests: 2, bytes: 15 });
+  } finally {
+    await s.close();
+  }
+  const whole = await serve(root, { ranges: false });
+  try {
+    const r = await get(whole, "bytes=10-19");
+    assert.equal(r.status, 200, "ranges ignored: the whole file");
+    assert.equal((await r.arrayBuffer()).byteLength, 100);
+    assert.equal(r.headers.get("accept-ranges"), null);
+  } finally {
+    await whole.close();
+  }
+  const liar = await serve(root, { lie: "range" });
+  try {
+    const r = await get(liar, "bytes=10-19");
+    assert.equal(r.headers.get("content-range"), "bytes 9-18/100", "other bytes than asked");
+    assert.equal(new Uint8Array(await r.arrayBuffer())[0], 9);
+  } finally {
+    await liar.close();
+  }
+});

@@ -87,6 +87,47 @@ impl JobRunner for Queued {
     }
 }
 
+/// Bytes a job read that had not arrived (an archive the page reads over the network a
+/// piece at a time, [`crate::files::Pieces`]): the front-end fetches them and the job
+/// runs again ([`Lane::start_reading`]). A front-end whose files are all at hand has
+/// none.
+pub trait Refetch: Send + Sync {
+    /// Whether a read since the last fetch asked for bytes that have not arrived.
+    fn wanting(&self) -> bool;
+    /// Fetches what was asked for, then runs `then`. A fetch that fails makes the reads
+    /// of those bytes fail with its reason, so the job's next run ends.
+    fn fetch_then(&self, then: Job);
+}
+
+/// How many times one reading job is run again for bytes that arrived (each run finds
+/// the next layer: a model, then its pages, then their sidecars…).
+const MOST_REFETCHES: u32 = 16;
+
+/// Runs `work`; while it read bytes that had not arrived, has them fetched and runs it
+/// again (its earlier results dropped); hands the last result to `deliver`.
+fn attempt<T: Send + 'static>(
+    mut work: Box<dyn FnMut(&Cancel) -> T + Send>,
+    cancel: Cancel,
+    refetch: Option<Arc<dyn Refetch>>,
+    round: u32,
+    deliver: impl FnOnce(T) + Send + 'static,
+) {
+    let result = work(&cancel);
+    if let Some(r) = refetch
+        && round < MOST_REFETCHES
+        && !cancel.is_set()
+        && r.wanting()
+    {
+        drop(result);
+        let again = r.clone();
+        r.fetch_then(Box::new(move || {
+            attempt(work, cancel, Some(again), round + 1, deliver)
+        }));
+        return;
+    }
+    deliver(result);
+}
+
 /// Set when the job's result is no longer wanted: a job may look at it between steps and
 /// stop early.
 #[derive(Debug, Clone, Default)]
@@ -128,6 +169,7 @@ pub struct Lane<T> {
     rx: Receiver<(u64, T)>,
     next_id: u64,
     running: Option<Running>,
+    refetch: Option<Arc<dyn Refetch>>,
 }
 
 impl<T> std::fmt::Debug for Lane<T> {
@@ -148,7 +190,14 @@ impl<T: Send + 'static> Lane<T> {
             rx,
             next_id: 1,
             running: None,
+            refetch: None,
         }
+    }
+
+    /// From now on reading jobs ([`Lane::start_reading`]) run again when `refetch` has
+    /// fetched bytes they asked for.
+    pub fn set_refetch(&mut self, refetch: Arc<dyn Refetch>) {
+        self.refetch = Some(refetch);
     }
 
     /// From now on `runner` runs the jobs (the front-end's own, replacing [`Inline`]).
@@ -159,25 +208,48 @@ impl<T: Send + 'static> Lane<T> {
     /// Starts `work` (cancelling the job running, whose result will be dropped); its
     /// result comes back from [`Lane::poll`].
     pub fn start(&mut self, what: String, work: impl FnOnce(&Cancel) -> T + Send + 'static) {
+        let (cancel, deliver) = self.begin(&what);
+        self.runner.spawn(
+            &what,
+            Box::new(move || {
+                let result = work(&cancel);
+                deliver(result);
+            }),
+        );
+    }
+
+    /// Starts `work`, a job that only reads (a load, an assembly, the stats), as
+    /// [`Lane::start`] does; when it read bytes that had not arrived, it runs again once
+    /// the front-end has fetched them (see [`Refetch`]), and only that run's result comes
+    /// back.
+    pub fn start_reading(&mut self, what: String, work: impl FnMut(&Cancel) -> T + Send + 'static) {
+        let (cancel, deliver) = self.begin(&what);
+        let refetch = self.refetch.clone();
+        self.runner.spawn(
+            &what,
+            Box::new(move || attempt(Box::new(work), cancel, refetch, 0, deliver)),
+        );
+    }
+
+    /// Cancels the job running and makes a new one the job that counts: its cancel
+    /// flag, and where its result goes.
+    fn begin(&mut self, what: &str) -> (Cancel, impl FnOnce(T) + Send + 'static) {
         self.cancel();
         let id = self.next_id;
         self.next_id += 1;
         let cancel = Cancel::default();
         self.running = Some(Running {
             id,
-            what: what.clone(),
+            what: what.to_string(),
             started: Instant::now(),
             cancel: cancel.clone(),
         });
         let tx = self.tx.clone();
-        self.runner.spawn(
-            &what,
-            Box::new(move || {
-                let result = work(&cancel);
-                // The lane may be gone (the window closed): nobody wants the result.
-                let _ = tx.send((id, result));
-            }),
-        );
+        // The lane may be gone (the window closed): nobody wants the result.
+        let deliver = move |result| {
+            let _ = tx.send((id, result));
+        };
+        (cancel, deliver)
     }
 
     /// Cancels the running job: its result is dropped when it arrives.
@@ -232,6 +304,49 @@ mod tests {
         assert!(lane.running().is_none());
         q.run_all();
         assert_eq!(lane.poll(), None);
+    }
+
+    /// Fetches nothing: says bytes are wanted the first `times` it is asked.
+    struct Missing(Mutex<u32>, Arc<Mutex<u32>>);
+
+    impl Refetch for Missing {
+        fn wanting(&self) -> bool {
+            let mut left = self.0.lock().unwrap();
+            let wanting = *left > 0;
+            *left = left.saturating_sub(1);
+            wanting
+        }
+        fn fetch_then(&self, then: Job) {
+            *self.1.lock().unwrap() += 1;
+            then()
+        }
+    }
+
+    #[test]
+    fn a_reading_job_runs_again_after_each_fetch_and_only_its_last_result_counts() {
+        let fetches = Arc::new(Mutex::new(0));
+        let mut lane: Lane<u32> = Lane::new(Box::new(Inline));
+        lane.set_refetch(Arc::new(Missing(Mutex::new(2), fetches.clone())));
+        let mut runs = 0;
+        lane.start_reading("load".into(), move |_| {
+            runs += 1;
+            runs
+        });
+        assert_eq!(lane.poll(), Some(3), "the run after the second fetch");
+        assert_eq!(*fetches.lock().unwrap(), 2);
+        // Without refetch, or for a plain job, one run.
+        lane.start("write".into(), |_| 7);
+        assert_eq!(lane.poll(), Some(7));
+    }
+
+    #[test]
+    fn a_reading_job_gives_up_waiting_after_the_most_refetches() {
+        let fetches = Arc::new(Mutex::new(0));
+        let mut lane: Lane<&str> = Lane::new(Box::new(Inline));
+        lane.set_refetch(Arc::new(Missing(Mutex::new(u32::MAX), fetches.clone())));
+        lane.start_reading("load".into(), |_| "partial");
+        assert_eq!(lane.poll(), Some("partial"));
+        assert_eq!(*fetches.lock().unwrap(), MOST_REFETCHES);
     }
 
     #[test]

@@ -129,6 +129,14 @@ impl Work {
         self.pie.set_runner(Box::new(runner));
     }
 
+    /// Runs the reading jobs (loads, assemblies, stats, listings) again when `refetch`
+    /// has fetched bytes they asked for (the page's remote archives).
+    pub fn set_refetch(&mut self, refetch: std::sync::Arc<dyn crate::jobs::Refetch>) {
+        self.document.set_refetch(refetch.clone());
+        self.gallery.set_refetch(refetch.clone());
+        self.stats.set_refetch(refetch);
+    }
+
     /// The jobs running, for the progress line.
     pub fn running(&self) -> impl Iterator<Item = &Running> {
         self.document
@@ -196,7 +204,8 @@ pub fn load(state: &mut AppState, path: FileRef, purpose: Purpose) {
     };
     let what = format!("{verb} {}", path.file_name());
     let files = state.files.clone();
-    state.work.document.start(what, move |cancel| {
+    state.work.document.start_reading(what, move |cancel| {
+        let path = path.clone();
         let result = load_model(&files, &path, &options).map(|model| {
             // Not wanted any more: skip the second read the checks make.
             let findings = if cancel.is_set() {
@@ -220,10 +229,10 @@ pub fn read_stats(state: &mut AppState, roots: Vec<std::path::PathBuf>, refs: Ve
     state
         .work
         .stats
-        .start("Reading Warzone 2100 stats".into(), move |_| {
+        .start_reading("Reading Warzone 2100 stats".into(), move |_| {
             let (stats, warnings) = Stats::load(&files, &refs);
             StatsRead {
-                roots,
+                roots: roots.clone(),
                 stats: stats.is_present().then(|| Arc::new(stats)),
                 warnings: warnings.iter().map(|w| w.to_string()).collect(),
             }
@@ -243,8 +252,8 @@ pub fn assemble(
     let options = state.load_options();
     let what = format!("Assembling {}", design.to_line());
     let files = state.files.clone();
-    state.work.document.start(what, move |cancel| {
-        let stats = stats.map_or_else(
+    state.work.document.start_reading(what, move |cancel| {
+        let stats = stats.clone().map_or_else(
             |roots| {
                 let (stats, _) = Stats::load(&files, &roots);
                 stats.is_present().then(|| Arc::new(stats))
@@ -253,7 +262,7 @@ pub fn assemble(
         );
         let design = match &stats {
             Some(stats) => crate::panels::assemble::fill_propulsion(stats, &design),
-            None => design,
+            None => design.clone(),
         };
         let result = match stats {
             None => Err(
@@ -290,12 +299,12 @@ pub fn list(state: &mut AppState, source: Option<FileRef>, files: Vec<FileRef>) 
         None => format!("Listing {} dropped files", files.len()),
     };
     let host = state.host.clone();
-    state.work.gallery.start(what, move |_| {
+    state.work.gallery.start_reading(what, move |_| {
         let inputs = source.clone().map_or_else(|| files.clone(), |s| vec![s]);
         let walk = host.walk(&inputs, &crate::formats::is_model_name);
         Listing {
-            source,
-            files,
+            source: source.clone(),
+            files: files.clone(),
             walk,
             relist: None,
         }

@@ -46,9 +46,12 @@ pub struct Entry {
     compressed: u64,
     method: u16,
     flags: u16,
-    /// Where its compressed bytes start (after the local header), or why that is not
-    /// known.
-    data: Result<u64, String>,
+    /// Where the next entry's local header (or the central directory) starts: this
+    /// entry's header and data must end there.
+    limit: u64,
+    /// The file entry (index in the archive's files) whose header is at `limit`; `None`
+    /// for the central directory.
+    next: Option<usize>,
 }
 
 /// A file entry ignored because an earlier one has the same name (any case).
@@ -174,7 +177,7 @@ impl Archive {
             duplicates: Vec::new(),
         };
         a.index(records);
-        a.find_overlaps(directory_start);
+        a.bound_entries(directory_start);
         Ok(a)
     }
 
@@ -227,7 +230,8 @@ impl Archive {
                 compressed: r.compressed,
                 method: r.method,
                 flags: r.flags,
-                data: Err(String::new()),
+                limit: u64::MAX,
+                next: None,
             };
             files.push((lower, entry));
         }
@@ -270,49 +274,82 @@ impl Archive {
         self.files = files.into_iter().map(|(_, e)| e).collect();
     }
 
-    /// Reads each file entry's local header for where its data starts, and refuses the
-    /// entries whose bytes (local header to end of data) overlap another's or the
-    /// central directory.
-    fn find_overlaps(&mut self, directory_start: u64) {
-        const DIRECTORY: usize = usize::MAX;
-        let mut ranges = Vec::with_capacity(self.files.len() + 1);
-        for (i, e) in self.files.iter_mut().enumerate() {
-            e.data = central::data_start(&self.source, e.header);
-            if let Ok(data) = e.data {
-                ranges.push((i, e.header..data.saturating_add(e.compressed)));
-            }
-        }
-        ranges.push((DIRECTORY, directory_start..u64::MAX));
-        let found = central::overlaps(&mut ranges);
-        let span = |i: usize| {
-            let e = &self.files[i];
-            let end = e
-                .data
-                .as_ref()
-                .map_or(0, |d| d.saturating_add(e.compressed));
-            e.header..end
-        };
-        for (id, other) in found {
-            if id == DIRECTORY {
+    /// Bounds each file entry by the next local header (or the central directory) in
+    /// the file, from the directory alone: entries whose headers share an offset (the
+    /// shared-kernel zip bomb), or lie in the directory, are refused now; an entry whose
+    /// data runs past its bound (Fifield's nested entries) is refused when read, once its
+    /// local header says where its data starts. Opening reads no local header, so it
+    /// costs the directory, however many entries there are (and a remote archive
+    /// fetches nothing more).
+    fn bound_entries(&mut self, directory_start: u64) {
+        let mut order: Vec<usize> = (0..self.files.len()).collect();
+        order.sort_by_key(|&i| (self.files[i].header, i));
+        for (k, &i) in order.iter().enumerate() {
+            let header = self.files[i].header;
+            let shared = [k.checked_sub(1), Some(k + 1)]
+                .into_iter()
+                .flatten()
+                .filter_map(|j| order.get(j))
+                .find(|&&j| self.files[j].header == header);
+            let why = if let Some(&other) = shared {
+                Some(format!(
+                    "refused: its local header (byte {header}) is that of entry {} too; \
+                     entries that share compressed data (their bytes overlap those of \
+                     entry {}) are how zip bombs inflate one stream many times",
+                    self.files[other].path, self.files[other].path
+                ))
+            } else if header >= directory_start {
+                Some(format!(
+                    "refused: its bytes (from {header}) overlap those of the central \
+                     directory (from byte {directory_start})"
+                ))
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                self.refused.insert(self.files[i].index, why);
                 continue;
             }
-            let r = span(id);
-            let what = if other == DIRECTORY {
-                format!("the central directory (from byte {directory_start})")
-            } else {
-                let o = span(other);
-                format!(
-                    "entry {} (bytes {}..{})",
-                    self.files[other].path, o.start, o.end
-                )
+            let next = order[k + 1..]
+                .iter()
+                .find(|&&j| self.files[j].header > header)
+                .copied()
+                .filter(|&j| self.files[j].header < directory_start);
+            let limit = next.map_or(directory_start, |j| self.files[j].header);
+            let e = &mut self.files[i];
+            e.next = next;
+            e.limit = limit;
+        }
+    }
+
+    /// Where `entry`'s compressed data starts (from its local header), or why it may not
+    /// be read: no header there, or its data running into the next entry's bytes.
+    fn data_start(&self, entry: &Entry) -> Result<u64, (io::ErrorKind, String)> {
+        // The whole span at once: a reader over a network fetches header and data in one
+        // request (bounded, whatever lies between this entry and the next).
+        let most = entry
+            .header
+            .saturating_add(central::LOCAL_FIXED + 2 * u64::from(u16::MAX))
+            .saturating_add(entry.compressed);
+        self.source.advise(entry.header..entry.limit.min(most));
+        let data = central::data_start(&self.source, entry.header)?;
+        let end = data.saturating_add(entry.compressed);
+        if end > entry.limit {
+            let what = match entry.next {
+                Some(j) => format!(
+                    "entry {} (from byte {})",
+                    self.files[j].path, self.files[j].header
+                ),
+                None => format!("the central directory (from byte {})", entry.limit),
             };
             let why = format!(
-                "refused: its bytes {}..{} overlap those of {what}; entries that share \
+                "refused: its bytes {}..{end} overlap those of {what}; entries that share \
                  compressed data are how zip bombs inflate one stream many times",
-                r.start, r.end
+                entry.header
             );
-            self.refused.insert(self.files[id].index, why);
+            return Err((io::ErrorKind::InvalidData, why));
         }
+        Ok(data)
     }
 
     /// The file entry at `path` (any case).
@@ -373,9 +410,9 @@ impl Archive {
                 "encrypted entries are not supported",
             ));
         }
-        let start = match &entry.data {
-            Ok(start) => *start,
-            Err(why) => return Err(fail(io::ErrorKind::InvalidData, why)),
+        let start = match self.data_start(entry) {
+            Ok(start) => start,
+            Err((kind, why)) => return Err(fail(kind, &why)),
         };
         self.count_inflated(entry, archive_path)
             .map_err(|why| fail(io::ErrorKind::FileTooLarge, &why))?;

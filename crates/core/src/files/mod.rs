@@ -11,10 +11,12 @@
 
 mod archive;
 mod path;
+mod pieces;
 mod source;
 
 pub use archive::{Archive, Duplicate, ReadAt};
 pub use path::{ARCHIVE_EXTENSIONS, ARCHIVE_SEPARATOR, FileRef, is_archive_path, normalise_entry};
+pub use pieces::Pieces;
 pub use source::{FileSource, Files, MemorySource};
 
 use std::collections::HashMap;

@@ -228,10 +228,20 @@ fn read_embedded(
 
 /// Files held in memory, by path: what a browser has (files dropped, picked or
 /// downloaded) and what tests use when they need no disk. Folders are implied by the
-/// files' paths; archives among the files are read lazily like those on disk.
-#[derive(Debug, Clone, Default)]
+/// files' paths; archives among the files are read lazily like those on disk. A file may
+/// also be held as a reader ([`MemorySource::insert_reader`]): a remote archive known a
+/// piece at a time ([`super::Pieces`]).
+#[derive(Clone, Default)]
 pub struct MemorySource {
-    files: BTreeMap<PathBuf, (Arc<[u8]>, u64)>,
+    files: BTreeMap<PathBuf, (Arc<dyn ReadAt>, u64)>,
+}
+
+impl std::fmt::Debug for MemorySource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemorySource")
+            .field("files", &self.files.len())
+            .finish()
+    }
 }
 
 impl MemorySource {
@@ -242,10 +252,16 @@ impl MemorySource {
 
     /// Adds (or replaces) the file at `path`; replacing changes its stamp.
     pub fn insert(&mut self, path: impl Into<PathBuf>, bytes: impl Into<Vec<u8>>) {
+        let bytes: Arc<[u8]> = Arc::from(bytes.into().into_boxed_slice());
+        self.insert_reader(path, Arc::new(bytes));
+    }
+
+    /// Adds (or replaces) the file at `path`, read through `reader` (bytes that arrive
+    /// later: [`super::Pieces`]); replacing changes its stamp.
+    pub fn insert_reader(&mut self, path: impl Into<PathBuf>, reader: Arc<dyn ReadAt>) {
         let path = path.into();
         let version = self.files.get(&path).map_or(1, |(_, v)| v + 1);
-        self.files
-            .insert(path, (Arc::from(bytes.into().into_boxed_slice()), version));
+        self.files.insert(path, (reader, version));
     }
 
     /// Adds a file; for building a source in one expression.
@@ -264,7 +280,7 @@ impl MemorySource {
                 .is_some_and(|(p, _)| p != path && p.starts_with(path))
     }
 
-    fn file(&self, path: &Path) -> io::Result<&(Arc<[u8]>, u64)> {
+    fn file(&self, path: &Path) -> io::Result<&(Arc<dyn ReadAt>, u64)> {
         self.files.get(path).ok_or_else(|| {
             let kind = if self.is_dir(path) {
                 io::ErrorKind::IsADirectory
@@ -286,19 +302,26 @@ impl FileSource for MemorySource {
     }
 
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        let (bytes, _) = self.file(path)?;
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(super::too_large(
-                &path.display().to_string(),
-                bytes.len() as u64,
-            ));
+        let (reader, _) = self.file(path)?;
+        let size = reader.size();
+        if size > MAX_FILE_BYTES {
+            return Err(super::too_large(&path.display().to_string(), size));
         }
-        Ok(bytes.to_vec())
+        let mut out = vec![0u8; size as usize];
+        let mut at = 0;
+        while at < out.len() {
+            match reader.read_at(&mut out[at..], at as u64)? {
+                0 => break,
+                n => at += n,
+            }
+        }
+        out.truncate(at);
+        Ok(out)
     }
 
     fn open(&self, path: &Path) -> io::Result<Arc<dyn ReadAt>> {
-        let (bytes, _) = self.file(path)?;
-        Ok(Arc::new(bytes.clone()))
+        let (reader, _) = self.file(path)?;
+        Ok(reader.clone())
     }
 
     fn list(&self, dir: &Path) -> io::Result<Vec<(String, EntryKind)>> {
@@ -333,10 +356,10 @@ impl FileSource for MemorySource {
     }
 
     fn stamp(&self, path: &Path) -> io::Result<Stamp> {
-        let (bytes, version) = self.file(path)?;
+        let (reader, version) = self.file(path)?;
         Ok(Stamp {
             modified_ns: *version,
-            len: bytes.len() as u64,
+            len: reader.size(),
         })
     }
 }

@@ -1,21 +1,17 @@
 //! A zip's central directory, read once, record by record, duplicates included (the `zip`
 //! crate keeps one entry per name, the last one, so it cannot say which names repeat nor
-//! read the first of them), with where each entry's bytes lie and which entries share
-//! bytes (the overlapping-entry zip bomb).
+//! read the first of them), and where an entry's data starts after its local header.
 //!
 //! The `zip` crate finds and checks the directory (end record, Zip64, bytes before the
 //! archive); this module only walks the records it found.
 
 use super::source::{Cursor, Source};
 use std::io::{self, BufReader, Read};
-use std::ops::Range;
 
 const CENTRAL_SIGNATURE: u32 = 0x0201_4b50;
 const LOCAL_SIGNATURE: u32 = 0x0403_4b50;
 /// A central directory record's fixed part, signature included.
 const CENTRAL_FIXED: usize = 46;
-/// A local header's fixed part, signature included.
-const LOCAL_FIXED: u64 = 30;
 
 /// One central directory record.
 #[derive(Debug, Clone)]
@@ -153,63 +149,22 @@ fn apply_zip64(mut extra: &[u8], r: &mut Record) {
     }
 }
 
+/// A local header's fixed part, signature included: what precedes its name and extra field.
+pub(super) const LOCAL_FIXED: u64 = 30;
+
 /// Where the entry's compressed bytes start: after its local header's name and extra
-/// field. An error when the header is not there.
-pub(super) fn data_start(source: &Source, header: u64) -> Result<u64, String> {
+/// field. An error when the header is not there (of the read's kind: a reader over a
+/// network that has not fetched it yet says [`io::ErrorKind::WouldBlock`]).
+pub(super) fn data_start(source: &Source, header: u64) -> Result<u64, (io::ErrorKind, String)> {
     let mut fixed = [0u8; LOCAL_FIXED as usize];
     source.read_exact_at(&mut fixed, header).map_err(|e| {
-        format!("damaged entry: its local header (at byte {header}) cannot be read: {e}")
+        let why = format!("damaged entry: its local header (at byte {header}) cannot be read: {e}");
+        (e.kind(), why)
     })?;
     if u32_at(&fixed, 0) != LOCAL_SIGNATURE {
-        return Err(format!("damaged entry: no local header at byte {header}"));
+        let why = format!("damaged entry: no local header at byte {header}");
+        return Err((io::ErrorKind::InvalidData, why));
     }
     let variable = u64::from(u16_at(&fixed, 26)) + u64::from(u16_at(&fixed, 28));
     Ok(header + LOCAL_FIXED + variable)
-}
-
-/// What shares bytes with what: `ranges` are `(id, local header start .. end of the
-/// compressed data)`; returns `(id, id of one range it overlaps)` for every range that
-/// overlaps another (both sides are listed). One sort and one sweep.
-pub(super) fn overlaps(ranges: &mut [(usize, Range<u64>)]) -> Vec<(usize, usize)> {
-    ranges.sort_unstable_by_key(|(id, r)| (r.start, r.end, *id));
-    let mut out = Vec::new();
-    // The range reaching furthest so far: every later range starting before its end
-    // overlaps it, and a range overlapping an earlier one starts before that end.
-    let mut reach: Option<(usize, u64)> = None;
-    for (id, r) in ranges.iter() {
-        if r.is_empty() {
-            continue;
-        }
-        match reach {
-            Some((other, end)) if r.start < end => {
-                out.push((*id, other));
-                out.push((other, *id));
-                if r.end > end {
-                    reach = Some((*id, r.end));
-                }
-            }
-            _ => reach = Some((*id, r.end)),
-        }
-    }
-    out.sort_unstable();
-    out.dedup_by_key(|(id, _)| *id);
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn overlapping_ranges_are_found_on_both_sides() {
-        let mut r = vec![(0, 0..100), (1, 100..150), (2, 140..160), (3, 200..210)];
-        assert_eq!(overlaps(&mut r), [(1, 2), (2, 1)]);
-        // All sharing one kernel, as the bomb does.
-        let mut r: Vec<_> = (0..5).map(|i| (i, 10..60)).collect();
-        assert_eq!(overlaps(&mut r).len(), 5);
-        // Nested (Fifield's construction: each entry's data holds the next entry).
-        let mut r = vec![(0, 0..1000), (1, 40..1000), (2, 80..1000)];
-        let found: Vec<usize> = overlaps(&mut r).iter().map(|(id, _)| *id).collect();
-        assert_eq!(found, [0, 1, 2]);
-    }
 }

@@ -14,6 +14,11 @@ pub trait ReadAt: Send + Sync {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize>;
     /// The number of bytes (as when opened).
     fn size(&self) -> u64;
+    /// Says that `range` is about to be read (a hint: a reader over a network fetches it
+    /// in one request, see [`super::super::Pieces`]); by default nothing.
+    fn advise(&self, range: std::ops::Range<u64>) {
+        let _ = range;
+    }
 }
 
 impl ReadAt for [u8] {
@@ -62,6 +67,11 @@ impl Source {
 
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         self.0.read_at(buf, offset)
+    }
+
+    /// Says that `range` is about to be read ([`ReadAt::advise`]).
+    pub fn advise(&self, range: std::ops::Range<u64>) {
+        self.0.advise(range)
     }
 
     /// Fills `buf` from `offset`, or fails with `UnexpectedEof`.

@@ -1,0 +1,138 @@
+//! Archives on a server (`?url=`, `&data=` of a `.wz` or `.zip`), read a piece at a time
+//! with HTTP `Range` requests when the server serves them: the first request asks for
+//! the archive's end, which says its length and holds its central directory; after that
+//! only the entries read are fetched — a model and its pages out of a 100 MB archive
+//! cost what they weigh. The core reads such an archive through [`Pieces`], as it reads
+//! one on disk; a job that asked for bytes not there yet runs again once
+//! [`RemoteFetch`] has fetched them. A server that ignores ranges sends the whole file
+//! (with progress); small archives are read whole anyway ([`WHOLE_BELOW`]).
+
+use crate::fetch::{get, header, read_body};
+use crate::page_files::PageFiles;
+use crate::ranges::{GAP, TAIL, WHOLE_BELOW, check_partial, range_header, tail_header};
+use std::ops::Range;
+use std::sync::Arc;
+use vitrine_app::jobs::{Job, Refetch};
+use vitrine_core::files::{MAX_FILE_BYTES, Pieces, ReadAt};
+
+/// An archive opened from a URL.
+pub enum Opened {
+    /// Read whole (the server ignores ranges, or the archive is small).
+    Whole(Vec<u8>),
+    /// Read a piece at a time: its end (the directory) is there.
+    Pieces(Arc<Pieces>),
+}
+
+/// Opens the archive at `url`: asks for its end; reads it whole if the server answers
+/// with the whole file (calling `progress` as it arrives) or the archive is small.
+pub async fn open_archive(
+    url: &str,
+    mut progress: impl FnMut(u64, Option<u64>),
+) -> Result<Opened, String> {
+    let response = get(url, Some(&tail_header())).await?;
+    match response.status() {
+        206 => {
+            let said = header(&response, "content-range");
+            let tail = read_body(url, &response, TAIL, |_, _| {}).await?;
+            let got = check_partial(None, None, said.as_deref(), tail.len() as u64)
+                .map_err(|e| format!("{url}: {e}"))?;
+            progress(tail.len() as u64, Some(got.total));
+            if got.total <= WHOLE_BELOW {
+                let mut whole = match got.start {
+                    0 => Vec::new(),
+                    n => fetch_range(url, 0..n, got.total).await?,
+                };
+                whole.extend_from_slice(&tail);
+                progress(got.total, Some(got.total));
+                return Ok(Opened::Whole(whole));
+            }
+            let pieces = Arc::new(Pieces::new(url, got.total));
+            pieces.insert(got.start, &tail);
+            Ok(Opened::Pieces(pieces))
+        }
+        200..=299 => Ok(Opened::Whole(
+            read_body(url, &response, MAX_FILE_BYTES, progress).await?,
+        )),
+        status => Err(format!(
+            "{url}: the server answered HTTP {status} {}",
+            response.status_text()
+        )),
+    }
+}
+
+/// Fetches the bytes `range` of the file at `url`, believed `total` bytes long; refuses
+/// an answer that is not exactly those bytes.
+pub async fn fetch_range(url: &str, range: Range<u64>, total: u64) -> Result<Vec<u8>, String> {
+    let (from, to) = (range.start, range.end);
+    let response = get(url, Some(&range_header(&range))).await?;
+    match response.status() {
+        206 => {}
+        status if response.ok() => {
+            return Err(format!(
+                "{url}: the server answered a request for bytes {from}..{to} with HTTP \
+                 {status} (the whole file): it no longer serves ranges"
+            ));
+        }
+        status => {
+            return Err(format!(
+                "{url}: the server answered HTTP {status} {} to a request for bytes \
+                 {from}..{to}",
+                response.status_text()
+            ));
+        }
+    }
+    let said = header(&response, "content-range");
+    let body = read_body(url, &response, to - from, |_, _| {}).await?;
+    check_partial(
+        Some(&range),
+        Some(total),
+        said.as_deref(),
+        body.len() as u64,
+    )
+    .map_err(|e| format!("{url}: {e}"))?;
+    Ok(body)
+}
+
+/// Fetches what reads of the page's remote archives asked for, then runs the job that
+/// asked again (the app's reading jobs, see [`vitrine_app::jobs::Lane::start_reading`]).
+pub struct RemoteFetch {
+    /// The page's files, with their remote archives.
+    pub page: PageFiles,
+    /// Asked for a frame when the fetches are done.
+    pub ctx: eframe::egui::Context,
+}
+
+impl Refetch for RemoteFetch {
+    fn wanting(&self) -> bool {
+        self.page.wanting()
+    }
+
+    fn fetch_then(&self, then: Job) {
+        let wanted: Vec<_> = self
+            .page
+            .remote()
+            .into_iter()
+            .map(|(url, pieces)| {
+                let ranges = pieces.take_wanted(GAP);
+                (url, pieces, ranges)
+            })
+            .filter(|(_, _, ranges)| !ranges.is_empty())
+            .collect();
+        let ctx = self.ctx.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            for (url, pieces, ranges) in wanted {
+                for range in ranges {
+                    match fetch_range(&url, range.clone(), pieces.size()).await {
+                        Ok(bytes) => pieces.insert(range.start, &bytes),
+                        Err(e) => {
+                            let why = e.strip_prefix(&format!("{url}: ")).unwrap_or(&e);
+                            pieces.failed(range, why);
+                        }
+                    }
+                }
+            }
+            then();
+            ctx.request_repaint();
+        });
+    }
+}
