@@ -91,6 +91,14 @@ impl Links {
         link
     }
 
+    /// Whether the link read at start names a model for the page's `?url=` to open (the
+    /// archive's entry rather than its gallery).
+    pub fn names_model(&self) -> bool {
+        self.pending
+            .as_ref()
+            .is_some_and(|p| p.target.is_none() && p.link.model.is_some())
+    }
+
     /// The command that opens what the page's `?url=` fetched: with the link's model,
     /// that entry of a fetched archive rather than the archive's gallery.
     pub fn opening(&mut self, cmd: AppCommand) -> AppCommand {

@@ -108,31 +108,54 @@ impl Refetch for RemoteFetch {
     }
 
     fn fetch_then(&self, then: Job) {
-        let wanted: Vec<_> = self
-            .page
-            .remote()
-            .into_iter()
-            .map(|(url, pieces)| {
-                let ranges = pieces.take_wanted(GAP);
-                (url, pieces, ranges)
-            })
-            .filter(|(_, _, ranges)| !ranges.is_empty())
-            .collect();
+        let wanted = take_wanted(&self.page);
         let ctx = self.ctx.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            for (url, pieces, ranges) in wanted {
-                for range in ranges {
-                    match fetch_range(&url, range.clone(), pieces.size()).await {
-                        Ok(bytes) => pieces.insert(range.start, &bytes),
-                        Err(e) => {
-                            let why = e.strip_prefix(&format!("{url}: ")).unwrap_or(&e);
-                            pieces.failed(range, why);
-                        }
-                    }
-                }
-            }
+            fetch(wanted).await;
             then();
             ctx.request_repaint();
         });
     }
+}
+
+/// What reads of the page's remote archives asked for: each archive's URL, pieces and
+/// ranges (close ones merged); taken, so another fetch does not ask again.
+pub fn take_wanted(page: &PageFiles) -> Vec<(String, Arc<Pieces>, Vec<Range<u64>>)> {
+    page.remote()
+        .into_iter()
+        .map(|(url, pieces)| {
+            let ranges = pieces.take_wanted(GAP);
+            (url, pieces, ranges)
+        })
+        .filter(|(_, _, ranges)| !ranges.is_empty())
+        .collect()
+}
+
+/// Fetches `wanted` into its pieces; a range that fails makes reads there fail with why.
+pub async fn fetch(wanted: Vec<(String, Arc<Pieces>, Vec<Range<u64>>)>) {
+    for (url, pieces, ranges) in wanted {
+        for range in ranges {
+            match fetch_range(&url, range.clone(), pieces.size()).await {
+                Ok(bytes) => pieces.insert(range.start, &bytes),
+                Err(e) => {
+                    let why = e.strip_prefix(&format!("{url}: ")).unwrap_or(&e);
+                    pieces.failed(range, why);
+                }
+            }
+        }
+    }
+}
+
+/// Runs `read` until it no longer asks for bytes of remote archives that have not
+/// arrived (fetching them between runs; a few rounds at most): its last result.
+pub async fn settle<T>(page: &PageFiles, mut read: impl FnMut() -> T) -> T {
+    let mut result = read();
+    for _ in 0..4 {
+        if !page.wanting() {
+            break;
+        }
+        fetch(take_wanted(page)).await;
+        result = read();
+    }
+    result
 }

@@ -193,6 +193,7 @@ impl WebApp {
     /// `url`'s.
     fn open_url(&mut self, url: String, data: Vec<String>, ctx: &egui::Context) {
         self.downloading = Some((url.clone(), 0, None));
+        let gallery = !self.link.names_model();
         let (tx, ctx) = (self.outbox.clone(), ctx.clone());
         let page = self.host.page.clone();
         wasm_bindgen_futures::spawn_local(async move {
@@ -224,6 +225,9 @@ impl WebApp {
                 Some(p) if vitrine_core::files::is_archive_path(p) => {
                     match add_archive(&page, &url, progress(&url)).await {
                         Ok(p) => {
+                            if gallery {
+                                prefetch_gallery(&page, &p).await;
+                            }
                             let _ = tx.send(Incoming::AddDataRoots(vec![p.clone()]));
                             Incoming::Command(open_command(vec![FileRef::Disk(p)]))
                         }
@@ -612,4 +616,22 @@ async fn add_archive(
         crate::remote::Opened::Pieces(pieces) => page.add_remote(path.clone(), url, pieces),
     };
     Ok(path)
+}
+
+/// Fetches the models and images of the archive at `path` when it is read a piece at a
+/// time, in a few requests, before it opens as a gallery (whose thumbnails read them
+/// all); other entries (sounds, scripts, maps) stay on the server.
+async fn prefetch_gallery(page: &crate::page_files::PageFiles, path: &std::path::Path) {
+    const IMAGES: [&str; 7] = ["png", "jpg", "jpeg", "bmp", "tga", "dds", "pcx"];
+    let files = page.files();
+    let wanted = |p: &str| {
+        let ext = p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+        vitrine_core::formats::is_model_name(p) || ext.is_some_and(|e| IMAGES.contains(&e.as_str()))
+    };
+    crate::remote::settle(page, || {
+        if let Ok(archive) = files.archive(path) {
+            archive.advise_entries(wanted);
+        }
+    })
+    .await;
 }

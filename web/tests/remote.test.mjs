@@ -2,8 +2,9 @@
 // built here (the derrick and its pages from the corpus between 100 one-MiB entries of
 // noise) and served by the test server:
 // - with ranges, `?url=big.zip#model=PATH` draws the model as the loose PIE draws, and
-//   the page fetched under 2 MB of the archive; `?url=mod.zip&data=big.zip` finds the
-//   model's pages in the big archive the same way;
+//   the page fetched under 2 MB of the archive; `?url=big.zip` alone shows its gallery
+//   (the models and images fetched, not the noise); `?url=mod.zip&data=big.zip` finds
+//   the model's pages in the big archive the same way;
 // - without ranges, the page downloads it once, whole, and draws the same;
 // - a server that answers other bytes than asked, or whose file changes length between
 //   requests, a missing archive: the page shows the error and opens the next thing;
@@ -98,6 +99,17 @@ test("archives are read a piece at a time over HTTP", { skip: skipUnless(join(BA
       assert.ok(sent.bytes < 2e6, `${sent.bytes} bytes transferred`);
       assert.deepEqual(ranged.errors, []);
       await ranged.close();
+
+      // No model named: the archive's gallery, its models and images fetched (not the
+      // noise), every thumbnail drawn.
+      servers.ranges.sent[big] = undefined;
+      const gallery = await open(servers.ranges, "url=made/big.zip");
+      st = await waitFor(gallery, (s) => s.gallery?.tiles === 1 && s.gallery.thumbnails.done === 1, "no gallery");
+      assert.equal(st.gallery.failed, 0, "the thumbnail is drawn");
+      t.diagnostic(`${backend}: gallery: ${servers.ranges.sent[big].bytes} bytes of big.zip`);
+      assert.ok(servers.ranges.sent[big].bytes < 2e6);
+      keep(`remote-gallery-${backend}.png`, await gallery.screenshot());
+      await gallery.close();
 
       // &data=: the pages come from the big archive.
       servers.ranges.sent[big] = undefined;

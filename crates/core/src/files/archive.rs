@@ -322,16 +322,33 @@ impl Archive {
         }
     }
 
-    /// Where `entry`'s compressed data starts (from its local header), or why it may not
-    /// be read: no header there, or its data running into the next entry's bytes.
-    fn data_start(&self, entry: &Entry) -> Result<u64, (io::ErrorKind, String)> {
-        // The whole span at once: a reader over a network fetches header and data in one
-        // request (bounded, whatever lies between this entry and the next).
+    /// Where `entry`'s local header and data lie, as far as the directory tells: from its
+    /// header to the next entry's (bounded, whatever lies between the two).
+    fn span(entry: &Entry) -> std::ops::Range<u64> {
         let most = entry
             .header
             .saturating_add(central::LOCAL_FIXED + 2 * u64::from(u16::MAX))
             .saturating_add(entry.compressed);
-        self.source.advise(entry.header..entry.limit.min(most));
+        entry.header..entry.limit.min(most)
+    }
+
+    /// Says that the file entries whose paths `pick` accepts are about to be read
+    /// ([`ReadAt::advise`]): a gallery of an archive read over a network fetches its
+    /// models in a few requests instead of one per model.
+    pub fn advise_entries(&self, pick: impl Fn(&str) -> bool) {
+        for e in &self.files {
+            if pick(&e.path) && !self.refused.contains_key(&e.index) && e.limit != u64::MAX {
+                self.source.advise(Archive::span(e));
+            }
+        }
+    }
+
+    /// Where `entry`'s compressed data starts (from its local header), or why it may not
+    /// be read: no header there, or its data running into the next entry's bytes.
+    fn data_start(&self, entry: &Entry) -> Result<u64, (io::ErrorKind, String)> {
+        // The whole span at once: a reader over a network fetches header and data in one
+        // request.
+        self.source.advise(Archive::span(entry));
         let data = central::data_start(&self.source, entry.header)?;
         let end = data.saturating_add(entry.compressed);
         if end > entry.limit {
