@@ -38,7 +38,12 @@ impl PageFiles {
     /// The files as the core reads them (one [`Files`], so its archive cache is shared).
     pub fn files(&self) -> Files {
         self.files
-            .get_or_init(|| Files::new(Shared(self.shared.clone())))
+            .get_or_init(|| {
+                Files::new(Shared {
+                    memory: self.shared.clone(),
+                    remote: self.remote.clone(),
+                })
+            })
             .clone()
     }
 
@@ -77,7 +82,7 @@ impl PageFiles {
 
     /// Whether a read asked for bytes of a remote archive that have not arrived.
     pub fn wanting(&self) -> bool {
-        self.remote().iter().any(|(_, p)| p.is_wanting())
+        self.files().wanting()
     }
 
     /// Adds files given together (one drop, one pick) into a folder of their own,
@@ -121,13 +126,16 @@ pub fn url_path(url: &str) -> Option<PathBuf> {
     (out.components().count() >= 2 && has_file).then_some(out)
 }
 
-/// The shared memory as a [`FileSource`].
+/// The shared memory as a [`FileSource`], with the remote archives among it.
 #[derive(Debug)]
-struct Shared(Arc<RwLock<MemorySource>>);
+struct Shared {
+    memory: Arc<RwLock<MemorySource>>,
+    remote: Arc<RwLock<Vec<Remote>>>,
+}
 
 impl Shared {
     fn get(&self) -> std::sync::RwLockReadGuard<'_, MemorySource> {
-        self.0.read().unwrap_or_else(PoisonError::into_inner)
+        self.memory.read().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -146,6 +154,13 @@ impl FileSource for Shared {
     }
     fn stamp(&self, path: &Path) -> io::Result<Stamp> {
         self.get().stamp(path)
+    }
+    fn wanting(&self) -> bool {
+        self.remote
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .any(|(_, p)| p.is_wanting())
     }
 }
 

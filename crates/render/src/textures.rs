@@ -226,13 +226,16 @@ impl TextureCache {
             }
             checked_upload(file, texture, caught)
         });
-        self.entries.insert(
-            key,
-            Entry {
-                result: result.clone(),
-                last_used: generation,
-            },
-        );
+        // A read waiting for bytes to arrive (a remote archive) fails now and works later.
+        if result.is_ok() || !self.files.wanting() {
+            self.entries.insert(
+                key,
+                Entry {
+                    result: result.clone(),
+                    last_used: generation,
+                },
+            );
+        }
         result
     }
 }

@@ -29,6 +29,12 @@ pub trait FileSource: Send + Sync {
     fn list(&self, dir: &Path) -> io::Result<Vec<(String, EntryKind)>>;
     /// What identifies this version of the file (caches and live reload compare it).
     fn stamp(&self, path: &Path) -> io::Result<Stamp>;
+    /// Whether a read asked for bytes that have not arrived yet (a remote archive read a
+    /// piece at a time, [`super::Pieces`]): what failed for that reason will read once
+    /// they have, so a failure now is not one to remember. By default never.
+    fn wanting(&self) -> bool {
+        false
+    }
     /// `path` with every folder it is in named (what the search for `texpages/` in a
     /// model's ancestors walks up): the disk makes a relative path absolute; by default
     /// the path as given.
@@ -78,6 +84,12 @@ impl Files {
         let archive = Arc::new(Archive::from_reader(reader, path, stamp)?);
         lock(&self.archives).insert(path.to_path_buf(), archive.clone());
         Ok(archive)
+    }
+
+    /// Whether a read asked for bytes that have not arrived yet ([`FileSource::wanting`]):
+    /// a cache does not keep a failure made while this is so.
+    pub fn wanting(&self) -> bool {
+        self.source.wanting()
     }
 
     /// Reads a whole file or archive entry, refusing anything over [`MAX_FILE_BYTES`],
