@@ -7,7 +7,7 @@ use crate::browser;
 use crate::page_files::PageFiles;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use vitrine_app::host::{Host, Job, OutputFile};
 use vitrine_core::files::Files;
 
@@ -18,6 +18,8 @@ pub struct WebHost {
     pub page: PageFiles,
     /// Asked for a frame when a job ends.
     pub wake: OnceLock<eframe::egui::Context>,
+    /// Fetches the bytes of remote archives that reads asked for.
+    pub refetch: OnceLock<Arc<crate::remote::RemoteFetch>>,
 }
 
 /// Runs `job` on the page's thread once the current frame is done, then asks `ctx` (if
@@ -55,6 +57,11 @@ impl Host for WebHost {
 
     fn has_links(&self) -> bool {
         true
+    }
+
+    fn refetch(&self) -> Option<Arc<dyn vitrine_app::jobs::Refetch>> {
+        let r = self.refetch.get()?.clone();
+        Some(r)
     }
 
     fn settings_location(&self) -> Option<String> {

@@ -11,7 +11,7 @@ use crate::fetch::{get, header, read_body};
 use crate::page_files::PageFiles;
 use crate::ranges::{GAP, TAIL, WHOLE_BELOW, check_partial, range_header, tail_header};
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use vitrine_app::jobs::{Job, Refetch};
 use vitrine_core::files::{MAX_FILE_BYTES, Pieces, ReadAt};
 
@@ -94,12 +94,41 @@ pub async fn fetch_range(url: &str, range: Range<u64>, total: u64) -> Result<Vec
 }
 
 /// Fetches what reads of the page's remote archives asked for, then runs the job that
-/// asked again (the app's reading jobs, see [`vitrine_app::jobs::Lane::start_reading`]).
+/// asked again (the app's reading jobs, see [`vitrine_app::jobs::Lane::start_reading`],
+/// and gallery thumbnails). One for the page: a job that finds nothing left to ask for
+/// while another's fetch is under way (it took both jobs' ranges) waits for that fetch.
 pub struct RemoteFetch {
-    /// The page's files, with their remote archives.
-    pub page: PageFiles,
-    /// Asked for a frame when the fetches are done.
-    pub ctx: eframe::egui::Context,
+    page: PageFiles,
+    ctx: eframe::egui::Context,
+    flight: Arc<Mutex<Flight>>,
+}
+
+/// The fetches under way, and the jobs waiting for them to end.
+#[derive(Default)]
+struct Flight {
+    running: usize,
+    waiting: Vec<Job>,
+}
+
+impl std::fmt::Debug for RemoteFetch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RemoteFetch").finish_non_exhaustive()
+    }
+}
+
+impl RemoteFetch {
+    /// Fetches for `page`'s remote archives; asks `ctx` for a frame after each.
+    pub fn new(page: PageFiles, ctx: eframe::egui::Context) -> RemoteFetch {
+        RemoteFetch {
+            page,
+            ctx,
+            flight: Arc::default(),
+        }
+    }
+}
+
+fn lock(m: &Mutex<Flight>) -> std::sync::MutexGuard<'_, Flight> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Refetch for RemoteFetch {
@@ -109,10 +138,33 @@ impl Refetch for RemoteFetch {
 
     fn fetch_then(&self, then: Job) {
         let wanted = take_wanted(&self.page);
-        let ctx = self.ctx.clone();
+        if wanted.is_empty() {
+            let mut flight = lock(&self.flight);
+            if flight.running > 0 {
+                flight.waiting.push(then);
+                return;
+            }
+            drop(flight);
+            then();
+            return;
+        }
+        lock(&self.flight).running += 1;
+        let (ctx, flight) = (self.ctx.clone(), self.flight.clone());
         wasm_bindgen_futures::spawn_local(async move {
             fetch(wanted).await;
+            let waiting = {
+                let mut f = lock(&flight);
+                f.running -= 1;
+                if f.running == 0 {
+                    std::mem::take(&mut f.waiting)
+                } else {
+                    Vec::new()
+                }
+            };
             then();
+            for job in waiting {
+                job();
+            }
             ctx.request_repaint();
         });
     }

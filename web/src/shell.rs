@@ -130,10 +130,12 @@ impl WebApp {
         state.work.set_runner(PageRunner {
             ctx: cc.egui_ctx.clone(),
         });
-        state.work.set_refetch(Arc::new(crate::remote::RemoteFetch {
-            page: host.page.clone(),
-            ctx: cc.egui_ctx.clone(),
-        }));
+        let refetch = Arc::new(crate::remote::RemoteFetch::new(
+            host.page.clone(),
+            cc.egui_ctx.clone(),
+        ));
+        let _ = host.refetch.set(refetch.clone());
+        state.work.set_refetch(refetch);
         let (viewport, view_error) = match cc.wgpu_render_state.as_ref() {
             Some(rs) => {
                 status.borrow_mut().backend = Backend::of(rs.adapter.get_info().backend);

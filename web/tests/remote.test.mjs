@@ -7,7 +7,8 @@
 //   the model's pages in the big archive the same way;
 // - without ranges, the page downloads it once, whole, and draws the same;
 // - a server that answers other bytes than asked, or whose file changes length between
-//   requests, a missing archive: the page shows the error and opens the next thing;
+//   requests, a missing archive, a file that is no archive: the page shows the error and
+//   opens the next thing;
 // - the page's security policy: a script put into the page does not run.
 //
 // Needs ../shared/corpus. VITRINE_WEB_ARTIFACTS=DIR keeps the pictures.
@@ -20,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "./server.mjs";
 import {
-  BASE, CORPUS, covered, keep, meanDifference, newPage, onEachBackend, pageDir,
+  BASE, CORPUS, covered, decodeImage, keep, meanDifference, newPage, onEachBackend, pageDir,
   screenshot, skipUnless, waitFor,
 } from "./util.mjs";
 
@@ -44,6 +45,8 @@ with zipfile.ZipFile(os.path.join(out, "big.zip"), "w", zipfile.ZIP_STORED) as z
     noise(z, 50)
 with zipfile.ZipFile(os.path.join(out, "mod.zip"), "w", zipfile.ZIP_DEFLATED) as z:
     z.write(os.path.join(base, pie), pie)
+with open(os.path.join(out, "notes.zip"), "w") as f:
+    f.write("not an archive\\n" * 1000)
 `, join(CORPUS, BASE), dir, PIE, ...PAGES]);
   return dir;
 }
@@ -78,8 +81,9 @@ test("archives are read a piece at a time over HTTP", { skip: skipUnless(join(BA
       const ready = (page) => waitFor(page, (s) => s.state !== "loading");
 
       // The loose model, for the picture.
-      // (Paused at 0 s: the derrick turns.)
-      const loose = await open(servers.ranges, `url=${encodeURIComponent(`corpus/${BASE}/${PIE}`)}`, "#t=0");
+      // (Paused at 0 s: the derrick turns; embedded, so that only the view is compared,
+      // whatever the side panel holds.)
+      const loose = await open(servers.ranges, `url=${encodeURIComponent(`corpus/${BASE}/${PIE}`)}`, "#t=0&embed=1");
       assert.equal((await ready(loose)).state, "ready");
       const want = await shot(loose);
       assert.ok(covered(want.pixels) > 0.05, "the derrick is in view");
@@ -87,7 +91,7 @@ test("archives are read a piece at a time over HTTP", { skip: skipUnless(join(BA
 
       // With ranges: the entry and its pages, not the archive.
       servers.ranges.sent[big] = undefined;
-      const ranged = await open(servers.ranges, "url=made/big.zip", `#model=${PIE}&t=0`);
+      const ranged = await open(servers.ranges, "url=made/big.zip", `#model=${PIE}&t=0&embed=1`);
       let st = await ready(ranged);
       assert.deepEqual([st.state, st.model, st.error], ["ready", "blderik_anim.pie", null]);
       const got = await shot(ranged);
@@ -108,12 +112,30 @@ test("archives are read a piece at a time over HTTP", { skip: skipUnless(join(BA
       assert.equal(st.gallery.failed, 0, "the thumbnail is drawn");
       t.diagnostic(`${backend}: gallery: ${servers.ranges.sent[big].bytes} bytes of big.zip`);
       assert.ok(servers.ranges.sent[big].bytes < 2e6);
+      const tileOf = async (page) => {
+        const png = await page.screenshot({ clip: { x: 20, y: 116, width: 104, height: 104 } });
+        keep(`remote-tile-${backend}-${page.label}.png`, png);
+        return (await decodeImage(page, png)).pixels;
+      };
+      gallery.label = "big";
+      const bigTile = await tileOf(gallery);
       keep(`remote-gallery-${backend}.png`, await gallery.screenshot());
       await gallery.close();
 
+      // A gallery whose pages are in a data root read a piece at a time: each thumbnail
+      // waits for its pages, then is drawn with them.
+      const overGallery = await open(servers.ranges, "url=made/mod.zip&data=made/big.zip");
+      st = await waitFor(overGallery, (s) => s.gallery?.tiles === 1 && s.gallery.thumbnails.done === 1, "no gallery");
+      assert.equal(st.gallery.failed, 0);
+      overGallery.label = "mod-over-big";
+      const dt = meanDifference(bigTile, await tileOf(overGallery));
+      t.diagnostic(`${backend}: the thumbnail with its pages from &data= vs from the same archive: ${dt.toFixed(3)}`);
+      assert.ok(dt <= 2, `the thumbnails differ by ${dt}: pages missing?`);
+      await overGallery.close();
+
       // &data=: the pages come from the big archive.
       servers.ranges.sent[big] = undefined;
-      const layered = await open(servers.ranges, "url=made/mod.zip&data=made/big.zip", `#model=${PIE}&t=0`);
+      const layered = await open(servers.ranges, "url=made/mod.zip&data=made/big.zip", `#model=${PIE}&t=0&embed=1`);
       st = await ready(layered);
       assert.deepEqual([st.state, st.model, st.error], ["ready", "blderik_anim.pie", null]);
       const over = await shot(layered);
@@ -125,7 +147,7 @@ test("archives are read a piece at a time over HTTP", { skip: skipUnless(join(BA
 
       // Without ranges: one download, whole, and the same picture.
       servers.whole.sent[big] = undefined;
-      const whole = await open(servers.whole, "url=made/big.zip", `#model=${PIE}&t=0`);
+      const whole = await open(servers.whole, "url=made/big.zip", `#model=${PIE}&t=0&embed=1`);
       st = await ready(whole);
       assert.deepEqual([st.state, st.model, st.error], ["ready", "blderik_anim.pie", null]);
       const w = await shot(whole);
@@ -138,8 +160,9 @@ test("archives are read a piece at a time over HTTP", { skip: skipUnless(join(BA
         [servers.shifted, "url=made/big.zip", /sent bytes \d+\.\.\d+ when asked for/],
         [servers.changed, "url=made/big.zip", /changed on the server/],
         [servers.ranges, "url=made/missing.zip", /HTTP 404/],
+        [servers.ranges, "url=made/notes.zip", /notes\.zip: not a readable zip archive/],
       ]) {
-        const page = await open(server, search, `#model=${PIE}&t=0`);
+        const page = await open(server, search, `#model=${PIE}&t=0&embed=1`);
         st = await ready(page);
         assert.equal(st.state, "error", JSON.stringify(st));
         assert.match(st.error, says);

@@ -75,6 +75,13 @@ pub trait Host: Send + Sync + std::fmt::Debug {
     /// Removes a file the app wrote (a cancelled PNG sequence).
     fn remove(&self, path: &Path) -> io::Result<()>;
 
+    /// What fetches bytes that reads asked for and that have not arrived (the page's
+    /// remote archives): reading jobs and gallery thumbnails wait for it and run again.
+    /// `None` where every file is at hand.
+    fn refetch(&self) -> Option<Arc<dyn crate::jobs::Refetch>> {
+        None
+    }
+
     /// The thumbnail cache of the gallery, if the front-end keeps one.
     fn thumbnail_cache(&self) -> Option<Arc<dyn ThumbnailCache>> {
         None

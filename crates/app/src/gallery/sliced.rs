@@ -9,21 +9,28 @@
 //! job: the GPU runs each copy before the next drawing, and each copy has its own buffer.
 //! The pictures go to the UI as the batch's do ([`super::thumbs::Thumbnails::poll`]);
 //! the host's thumbnail cache, where it has one (the page has none), is read before
-//! drawing and written when a picture is back.
+//! drawing and written when a picture is back. A job whose model or pages were not there
+//! yet (an archive the page reads over the network a piece at a time) waits while the
+//! host fetches them ([`crate::jobs::Refetch`]), then is drawn again.
 
 use super::cache::{Key, RenderKey};
 use super::thumbs::Finished;
 use crate::files::{FileRef, Files, Stamp};
 use crate::formats::{LoadOptions, resolve::Resolver};
 use crate::host::ThumbnailCache;
+use crate::jobs::Refetch;
 use crate::render::batch::{self, JobQueue};
 use crate::render::{Reading, RenderTarget, SceneRenderer, ViewSettings};
 use std::collections::VecDeque;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use web_time::{Duration, Instant};
 
 /// Pictures on their way back at most (64 KiB each at 128²): drawing pauses beyond it.
 const MAX_IN_FLIGHT: usize = 32;
+
+/// Times one job is drawn again for bytes that arrived (the model, then its pages…).
+const MOST_TRIES: u32 = 8;
 
 /// A drawn picture being copied back.
 struct InFlight {
@@ -46,6 +53,14 @@ pub(super) struct Sliced {
     settings: RenderKey,
     cache: Option<Arc<dyn ThumbnailCache>>,
     in_flight: VecDeque<InFlight>,
+    /// Fetches what reads asked for (the page's remote archives).
+    refetch: Option<Arc<dyn Refetch>>,
+    /// Jobs waiting for bytes to arrive, with the times they were tried.
+    waiting: Vec<(batch::Job, u32)>,
+    /// Set when the fetch the waiting jobs wait on is done.
+    arrived: Arc<AtomicBool>,
+    /// Jobs whose bytes arrived, drawn before the queue's.
+    again: VecDeque<(batch::Job, u32)>,
 }
 
 impl Sliced {
@@ -58,6 +73,7 @@ impl Sliced {
         options: LoadOptions,
         settings: RenderKey,
         cache: Option<Arc<dyn ThumbnailCache>>,
+        refetch: Option<Arc<dyn Refetch>>,
     ) -> Sliced {
         let samples = crate::render::MSAA_SAMPLES;
         let mut scene = SceneRenderer::with_samples(&device, &queue, samples, &files);
@@ -75,6 +91,10 @@ impl Sliced {
             settings,
             cache,
             in_flight: VecDeque::new(),
+            refetch,
+            waiting: Vec::new(),
+            arrived: Arc::new(AtomicBool::new(false)),
+            again: VecDeque::new(),
             device,
             queue,
         }
@@ -82,7 +102,7 @@ impl Sliced {
 
     /// Whether pictures are still on their way back.
     pub(super) fn busy(&self) -> bool {
-        !self.in_flight.is_empty()
+        !self.in_flight.is_empty() || !self.waiting.is_empty() || !self.again.is_empty()
     }
 
     /// One frame's work: the pictures that are back, then jobs from `jobs` drawn until
@@ -91,9 +111,15 @@ impl Sliced {
         let start = Instant::now();
         let mut out = Vec::new();
         self.take_readbacks(&mut out);
+        if self.arrived.swap(false, Ordering::Relaxed) {
+            self.again.extend(self.waiting.drain(..));
+        }
         while self.in_flight.len() < MAX_IN_FLIGHT {
-            let Some(job) = jobs.try_pop() else { break };
-            self.draw(job, &mut out);
+            let next = self.again.pop_front();
+            let Some((job, tries)) = next.or_else(|| Some((jobs.try_pop()?, 0))) else {
+                break;
+            };
+            self.draw(job, tries, &mut out);
             if start.elapsed() >= budget {
                 break;
             }
@@ -129,7 +155,24 @@ impl Sliced {
 
     /// Loads `job`'s model (or finds its picture in the cache) and draws it, starting the
     /// copy back; a failure is the job's result at once.
-    fn draw(&mut self, job: batch::Job, out: &mut Vec<Finished>) {
+    /// Whether `job` read bytes that have not arrived: then it waits for them (the
+    /// host fetches them; the first waiting job asks) instead of showing what it drew.
+    fn waits(&mut self, job: &batch::Job, tries: u32) -> bool {
+        let Some(refetch) = &self.refetch else {
+            return false;
+        };
+        if tries >= MOST_TRIES || !self.files.wanting() {
+            return false;
+        }
+        if self.waiting.is_empty() {
+            let arrived = self.arrived.clone();
+            refetch.fetch_then(Box::new(move || arrived.store(true, Ordering::Relaxed)));
+        }
+        self.waiting.push((job.clone(), tries + 1));
+        true
+    }
+
+    fn draw(&mut self, job: batch::Job, tries: u32, out: &mut Vec<Finished>) {
         let bytes = || self.files.read(&job.file).ok();
         let key = match self.cache.as_ref().and_then(|c| Some((c, bytes()?))) {
             Some((cache, bytes)) => {
@@ -146,7 +189,11 @@ impl Sliced {
             }
             None => None,
         };
-        let model = match crate::formats::load_with(&mut self.resolver, &job.file, &self.options) {
+        let loaded = crate::formats::load_with(&mut self.resolver, &job.file, &self.options);
+        if self.waits(&job, tries) {
+            return;
+        }
+        let model = match loaded {
             Ok(m) => m,
             Err(e) => {
                 out.push(Finished {
@@ -165,6 +212,10 @@ impl Sliced {
             (&model, None),
             &self.view,
         );
+        // Its pages are on their way: drawn again once they are here.
+        if self.waits(&job, tries) {
+            return;
+        }
         let cache = key.map(|k| {
             let textures = batch::texture_files(&model)
                 .into_iter()

@@ -181,6 +181,7 @@ impl Thumbnails {
                     options.clone(),
                     settings.clone(),
                     host.thumbnail_cache(),
+                    host.refetch(),
                 );
                 (JobQueue::default(), Producer::Sliced(Box::new(sliced)))
             }
