@@ -207,6 +207,13 @@ impl WebApp {
                         FileRef::Disk(p) => page.add(p.clone(), bytes),
                         other => other.clone(),
                     };
+                    // An archive is a data root, as a dropped one is (a link's design is
+                    // assembled from it).
+                    if let FileRef::Disk(p) = &file
+                        && vitrine_core::files::is_archive_path(p)
+                    {
+                        let _ = tx.send(Incoming::AddDataRoots(vec![p.clone()]));
+                    }
                     fetch_texture_pages(&page, &url, &file).await;
                     Incoming::Command(open_command(vec![file]))
                 }
