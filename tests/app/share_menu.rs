@@ -64,19 +64,19 @@ fn copy_web_link_is_greyed_until_the_model_is_in_a_published_site_then_copies_it
     h.get_by_label("Add a site").click();
     h.run();
     h.get_by_label(NO_SOURCE);
-    h.get_by_label("The address must start with http:// or https://");
+    h.get_by_label("Must start with http:// or https://");
     let folder = common::fixtures().join("pie");
     type_into(&mut h, SOURCE_HINT, &folder.to_string_lossy());
     assert!(h.query_by_label(NO_SOURCE).is_none());
     type_into(&mut h, URL_HINT, "me.github.io/mymod");
-    h.get_by_label("The address must start with http:// or https://");
+    h.get_by_label("Must start with http:// or https://");
     // Still in the field: the scheme before what was typed.
     h.key_press(Key::Home);
     h.run();
     h.get_by(|n| n.is_focused()).type_text("https://");
     h.run();
     assert!(
-        h.query_by_label("The address must start with http:// or https://")
+        h.query_by_label("Must start with http:// or https://")
             .is_none()
     );
     assert_eq!(

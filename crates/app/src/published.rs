@@ -60,8 +60,8 @@ pub fn url_problem(url: &str) -> Option<&'static str> {
         .strip_prefix("https://")
         .or_else(|| url.strip_prefix("http://"));
     match rest {
-        None => Some("The address must start with http:// or https://"),
-        Some(r) if r.trim_matches('/').is_empty() => Some("The address names no server"),
+        None => Some("Must start with http:// or https://"),
+        Some(r) if r.trim_matches('/').is_empty() => Some("Names no server"),
         Some(_) => None,
     }
 }

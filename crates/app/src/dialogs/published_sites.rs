@@ -21,12 +21,12 @@ pub fn window_ui(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> {
         .open(&mut open)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
-            ui.set_width(640.0);
+            ui.set_width(SOURCE_WIDTH + URL_WIDTH + 90.0);
             ui.add(
                 egui::Label::new(
-                    "Mods published with `vitrine publish`: where the mod is on this \
-                     machine and the address of its site. Share ▸ Copy web link gives \
-                     the address of a view of a model in one of them.",
+                    "Mods published as web sites (vitrine publish): where the mod is on \
+                     this machine, and the address of its site. For a model in one of \
+                     them, Share ▸ Copy web link gives the address of the view there.",
                 )
                 .wrap(),
             );
@@ -59,9 +59,16 @@ pub fn window_ui(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> {
     out
 }
 
-/// One row per site: the source, the address, Remove; the problem, if any, below it.
+/// Widths of the two fields, in points.
+const SOURCE_WIDTH: f32 = 340.0;
+const URL_WIDTH: f32 = 260.0;
+
+/// One row per site: the source, the address, Remove; each field's problem, if any,
+/// under it.
 fn rows_ui(ui: &mut egui::Ui, sites: &mut Vec<PublishedSite>) {
     let mut remove = None;
+    let height = ui.spacing().interact_size.y;
+    let colour = ui.visuals().error_fg_color;
     egui::Grid::new("published sites")
         .num_columns(3)
         .spacing([8.0, 4.0])
@@ -71,19 +78,22 @@ fn rows_ui(ui: &mut egui::Ui, sites: &mut Vec<PublishedSite>) {
             ui.end_row();
             for (i, site) in sites.iter_mut().enumerate() {
                 let mut source = site.source.to_string_lossy().into_owned();
-                let edit = egui::TextEdit::singleline(&mut source)
-                    .hint_text("/home/me/mods/mymod.wz")
-                    .desired_width(300.0);
-                if ui.add(edit).changed() {
+                let edit =
+                    egui::TextEdit::singleline(&mut source).hint_text("/home/me/mods/mymod.wz");
+                let r = ui.add_sized([SOURCE_WIDTH, height], edit);
+                let r = if site.source.as_os_str().is_empty() {
+                    r
+                } else {
+                    r.on_hover_text(site.source.display().to_string())
+                };
+                if r.changed() {
                     site.source = source.into();
                 }
-                ui.add(
-                    egui::TextEdit::singleline(&mut site.url)
-                        .hint_text("https://me.github.io/mymod/")
-                        .desired_width(240.0),
-                );
+                let edit = egui::TextEdit::singleline(&mut site.url)
+                    .hint_text("https://me.github.io/mymod/");
+                ui.add_sized([URL_WIDTH, height], edit);
                 if ui
-                    .add(egui::Button::new("Remove").small())
+                    .button("Remove")
                     .on_hover_text("Forget this site")
                     .clicked()
                 {
@@ -94,14 +104,9 @@ fn rows_ui(ui: &mut egui::Ui, sites: &mut Vec<PublishedSite>) {
                 let no_source = site.source.as_os_str().is_empty();
                 let bad_url = url_problem(&site.url);
                 if no_source || bad_url.is_some() {
-                    let note = |ui: &mut egui::Ui, why: Option<&str>| {
-                        let text = egui::RichText::new(why.unwrap_or_default())
-                            .small()
-                            .color(ui.visuals().error_fg_color);
-                        ui.label(text);
-                    };
-                    note(ui, no_source.then_some(NO_SOURCE));
-                    note(ui, bad_url);
+                    for why in [no_source.then_some(NO_SOURCE), bad_url] {
+                        ui.label(egui::RichText::new(why.unwrap_or_default()).color(colour));
+                    }
                     ui.end_row();
                 }
             }
