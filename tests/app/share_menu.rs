@@ -129,14 +129,30 @@ fn copy_web_link_is_greyed_until_the_model_is_in_a_published_site_then_copies_it
 }
 
 #[test]
-fn removing_the_site_greys_the_item_again() {
+fn a_relative_source_names_the_same_folder_and_removing_it_greys_the_item_again() {
     let mut h = harness_on_cube();
+    // Relative to the working folder (the package's, as cargo runs tests), as a path
+    // typed beside a command line would be; the model's path is absolute.
     let folder = common::fixtures().join("pie");
+    let cwd = std::env::current_dir().unwrap();
+    let relative = folder
+        .strip_prefix(&cwd)
+        .expect("the fixtures under the working folder");
     let site = PublishedSite {
-        source: folder,
+        source: relative.to_path_buf(),
         url: "http://localhost:8000/".into(),
     };
     let _ = apply(h.state_mut(), AppCommand::SetPublishedSites(vec![site]));
+    h.run();
+    h.get_by_label("Share").click();
+    h.run();
+    assert!(
+        !h.get_by_label("Copy web link")
+            .accesskit_node()
+            .is_disabled()
+    );
+    h.key_press(Key::Escape);
+    h.run();
     let _ = apply(h.state_mut(), AppCommand::ShowPublishedSites(true));
     h.run();
     h.get_by_label("Remove").click();

@@ -132,18 +132,38 @@ pub fn site_url(base: &str, link: &ViewLink) -> String {
 }
 
 /// The web address of what `state` shows on the published site that holds it; `Err`:
-/// why there is none (the greyed-out menu item's hover text).
+/// why there is none (the greyed-out menu item's hover text). Sources, roots and the
+/// model's file are compared as full paths (a relative path on the command line names
+/// the same file as the absolute one in the settings).
 pub fn web_link(state: &AppState) -> Result<String, String> {
     let doc = state.document.as_ref().ok_or("No model is open")?;
+    let full = |p: &Path| state.files.full_path(p);
+    let sites: Vec<PublishedSite> = state
+        .settings
+        .published_sites
+        .iter()
+        .map(|s| PublishedSite {
+            source: full(&s.source),
+            url: s.url.clone(),
+        })
+        .collect();
     let mut link = ViewLink::of_state(state, false);
     let site = if link.design.is_some() {
-        site_of_roots(&state.settings.published_sites, &state.settings.data_roots).ok_or(
+        let roots: Vec<PathBuf> = state.settings.data_roots.iter().map(|r| full(r)).collect();
+        site_of_roots(&sites, &roots).ok_or(
             "This assembly's data roots hold no published site: add the mod and its site's \
              address in Settings ▸ Published sites",
         )?
     } else {
-        let (site, path) =
-            site_of(&state.settings.published_sites, &doc.path).ok_or(NOT_PUBLISHED)?;
+        let file = match &doc.path {
+            FileRef::Disk(p) => FileRef::Disk(full(p)),
+            FileRef::Entry { archive, path } => FileRef::Entry {
+                archive: full(archive),
+                path: path.clone(),
+            },
+            other => other.clone(),
+        };
+        let (site, path) = site_of(&sites, &file).ok_or(NOT_PUBLISHED)?;
         link.model = Some(path);
         site
     };
