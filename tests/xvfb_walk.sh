@@ -10,7 +10,9 @@
 # Steps (session 1 on a temporary folder of copies from the corpus, data roots
 # mp.wz + data/base preset in the settings, as Settings ▸ Data roots would add them):
 #   1  open a textured PIE with a team-colour mask from the command line; team colour
-#      (a swatch click), overlays (C N W B G A), lighting (Ctrl+drag, Ctrl+L), F12
+#      (a swatch click), overlays (C N W B G A), lighting (Ctrl+drag, Ctrl+L), F12;
+#      Share ▸ Copy web link (the models' folder is a published site in the settings):
+#      the X clipboard holds its address (read back with python3's tkinter when present)
 #   2  Page Down to the animated derrick: Space pauses, → ← step, the readout changes
 #   3  Ctrl+E glTF export through the save dialog (toast, .glb read back), Ctrl+Shift+E
 #      Export animation (GIF written, 25 frames), File ▸ Export PIE… (PIE written, checked)
@@ -73,10 +75,11 @@ sed 's/page-14-droid-hubs.png/nowhere.png/' \
 head -c 300 "$base/components/bodies/drlbod01.pie" >"$models/d_truncated.pie"
 # Data roots as Settings ▸ Data roots adds them; a few sections closed (and remembered)
 # so that the Checks section is on screen without scrolling.
-python3 - "$VITRINE_CONFIG_DIR/settings.json" "$mpwz" "$base" "$work/shots" <<'PY'
+python3 - "$VITRINE_CONFIG_DIR/settings.json" "$mpwz" "$base" "$work/shots" "$models" <<'PY'
 import json, sys
 json.dump({"data_roots": [sys.argv[2], sys.argv[3]], "screenshot_folder": sys.argv[4],
-           "open_sections": {"pie levels": False, "colour": False, "assemble": False}},
+           "open_sections": {"pie levels": False, "colour": False, "assemble": False},
+           "published_sites": [{"source": sys.argv[5], "url": "https://me.github.io/mymod/"}]},
           open(sys.argv[1], "w"))
 PY
 
@@ -225,6 +228,18 @@ over_view; key F12
 wait_file "$work/shots/a_factory-1.png" 30 && log "ok: F12 wrote $(identify -format '%wx%h' "$work/shots/a_factory-1.png") a_factory-1.png" \
   || fail "F12 wrote no screenshot"
 cp "$work/shots/a_factory-1.png" "$out/05-f12-screenshot.png" 2>/dev/null || true
+
+click 157 12; sleep 0.5; xdotool mousemove 190 40; sleep 1.5   # Share ▸ Copy web link
+shot 05b-share-menu
+xdotool click 1; sleep 1
+if python3 -c 'import tkinter' 2>/dev/null; then
+  copied=$(timeout 10 python3 -c 'import tkinter; r = tkinter.Tk(); r.withdraw(); print(r.clipboard_get())' 2>/dev/null || true)
+  case "$copied" in
+    "https://me.github.io/mymod/view.html?url=site.wz#model=a_factory.pie&team=4&"*"&cam="*)
+      log "ok: Copy web link copied $copied" ;;
+    *) fail "Copy web link: the clipboard holds \"$copied\"" ;;
+  esac
+else log "Copy web link: no tkinter to read the clipboard back (not checked)"; fi
 
 # ── 2 timeline ──
 over_view; key Next

@@ -29,5 +29,6 @@ mod inspect_app;
 mod live_reload;
 mod loading;
 mod panels;
+mod share_menu;
 mod side_panel_ui;
 mod timeline_ui;

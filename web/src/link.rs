@@ -1,15 +1,18 @@
 //! Views are links: the page keeps what it shows in its address's fragment
-//! ([`vitrine_app::link`]: model, team, clip, time, camera, `embed`), written with
+//! ([`vitrine_app::link`]: model or design, team, clip, time, camera, `embed`), written with
 //! `history.replaceState` a few times a second at most while the view changes (no
 //! history entries), and read at start and on `hashchange`. A field that makes no sense
 //! is left out with a toast naming it; the others apply once their model is open.
+//! A `design` is assembled from the data roots (the archive of the page's `?url=` is
+//! one): asked for before their stats are read, the assembling job reads them itself.
 //! `embed=1` (in the fragment or the query) shows only the view and the timeline.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 use vitrine_app::commands::AppCommand;
-use vitrine_app::link::{ViewLink, model_path, parse, resolve_model};
+use vitrine_app::link::{ViewLink, design_path, model_path, parse, resolve_model, shows};
+use vitrine_app::panels::assemble::{AssembleCommand, design_of};
 use vitrine_app::state::AppState;
 use vitrine_core::files::{FileRef, is_archive_path};
 use wasm_bindgen::JsCast;
@@ -46,8 +49,9 @@ fn location() -> Option<web_sys::Location> {
 
 impl Links {
     /// Reads the page's fragment at start: the toast for bad fields, the team, embed; the
-    /// command that opens its model when the page has no `?url=` (whose fetch opens it,
-    /// see [`Links::opening`]) and the model is not `demo`, the file opened otherwise.
+    /// command that opens its model (or assembles its design) when the page has no
+    /// `?url=` (whose fetch opens it, see [`Links::opening`]) and the model is not
+    /// `demo`, the file opened otherwise.
     pub fn start(state: &mut AppState, has_url: bool, demo: &str) -> (Links, Option<AppCommand>) {
         let query_embed = crate::fetch::page_parameter("embed")
             .is_some_and(|e| parse(&format!("embed={e}")).0.embed);
@@ -62,9 +66,13 @@ impl Links {
         let hash = location().and_then(|l| l.hash().ok()).unwrap_or_default();
         let link = links.read(state, &hash);
         let mut open = None;
-        let target = match &link.model {
+        let target = match (&link.design, &link.model) {
             _ if has_url => None,
-            Some(m) if m != demo => {
+            (Some(d), _) => {
+                open = Some(AppCommand::Assemble(AssembleCommand::Show(d.clone())));
+                Some(design_path(d))
+            }
+            (None, Some(m)) if m != demo => {
                 let file = FileRef::Disk(m.into());
                 open = Some(AppCommand::Open(file.clone()));
                 Some(file)
@@ -91,16 +99,17 @@ impl Links {
         link
     }
 
-    /// Whether the link read at start names a model for the page's `?url=` to open (the
-    /// archive's entry rather than its gallery).
+    /// Whether the link read at start names a model or a design for the page's `?url=`
+    /// to open (rather than the archive's gallery).
     pub fn names_model(&self) -> bool {
-        self.pending
-            .as_ref()
-            .is_some_and(|p| p.target.is_none() && p.link.model.is_some())
+        self.pending.as_ref().is_some_and(|p| {
+            p.target.is_none() && (p.link.model.is_some() || p.link.design.is_some())
+        })
     }
 
     /// The command that opens what the page's `?url=` fetched: with the link's model,
-    /// that entry of a fetched archive rather than the archive's gallery.
+    /// that entry of a fetched archive rather than the archive's gallery; with its
+    /// design, the assembly (the fetched archive is a data root by then).
     pub fn opening(&mut self, cmd: AppCommand) -> AppCommand {
         let Some(p) = self.pending.as_mut().filter(|p| p.target.is_none()) else {
             return cmd;
@@ -109,8 +118,9 @@ impl Links {
             self.pending = None;
             return cmd;
         };
-        let cmd = match &p.link.model {
-            Some(m) if is_archive_path(file) => AppCommand::Open(FileRef::Entry {
+        let cmd = match (&p.link.design, &p.link.model) {
+            (Some(d), _) => AppCommand::Assemble(AssembleCommand::Show(d.clone())),
+            (None, Some(m)) if is_archive_path(file) => AppCommand::Open(FileRef::Entry {
                 archive: file.clone(),
                 path: m.clone(),
             }),
@@ -120,22 +130,50 @@ impl Links {
             // The archive's gallery: no model to show the view on.
             AppCommand::Open(FileRef::Disk(f)) if is_archive_path(f) => self.pending = None,
             AppCommand::Open(f) => p.target = Some(f.clone()),
+            AppCommand::Assemble(AssembleCommand::Show(d)) => p.target = Some(design_path(d)),
             _ => {}
         }
         cmd
     }
 
     /// The fragment changed (the user edited the address, or a link to this page was
-    /// followed): the command that opens its model when it names another one.
+    /// followed): the command that opens its model (or assembles its design) when it
+    /// names another one.
     pub fn hash_changed(&mut self, state: &mut AppState, hash: &str) -> Option<AppCommand> {
         if hash.trim_start_matches('#') == self.written {
             return None;
         }
         let link = self.read(state, hash);
         let current = state.document.as_ref().map(|d| &d.path);
-        let (target, open) = match &link.model {
-            Some(m) if current.and_then(model_path).as_ref() != Some(m) => {
-                let file = resolve_model(m, current);
+        // Beside an assembly, a model is looked for in the first archive of the data
+        // roots (the page's `?url=`).
+        let beside = current
+            .filter(|c| design_of(c).is_none())
+            .cloned()
+            .or_else(|| {
+                let archive = state
+                    .settings
+                    .data_roots
+                    .iter()
+                    .find(|r| is_archive_path(r))?;
+                Some(FileRef::Entry {
+                    archive: archive.clone(),
+                    path: String::new(),
+                })
+            });
+        let (target, open) = match (&link.design, &link.model) {
+            (Some(d), _) => {
+                let file = design_path(d);
+                match current {
+                    Some(c) if shows(&file, c) => (current.cloned(), None),
+                    _ => (
+                        Some(file),
+                        Some(AppCommand::Assemble(AssembleCommand::Show(d.clone()))),
+                    ),
+                }
+            }
+            (None, Some(m)) if current.and_then(model_path).as_ref() != Some(m) => {
+                let file = resolve_model(m, beside.as_ref());
                 (Some(file.clone()), Some(AppCommand::Open(file)))
             }
             _ => (current.cloned(), None),
@@ -167,7 +205,11 @@ impl Links {
             if !state.work.idle() {
                 return;
             }
-            if state.document.as_ref().is_some_and(|d| &d.path == target) {
+            if state
+                .document
+                .as_ref()
+                .is_some_and(|d| shows(target, &d.path))
+            {
                 let notes = p.link.apply_view(state);
                 self.ignored.extend(notes.iter().cloned());
                 if !notes.is_empty() {

@@ -397,6 +397,7 @@ impl WebApp {
                 None => self.state.toasts.error("Export failed: no GPU renderer"),
             },
             Effect::CopyLink => self.link.copy(&self.state),
+            Effect::CopyText(text) => ctx.copy_text(text),
             Effect::Quit => {}
         }
     }

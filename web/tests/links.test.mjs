@@ -5,19 +5,22 @@
 // nonsense field applies the rest and names the one ignored; `embed=1` leaves only the
 // view and the timeline; `?url=ARCHIVE#model=PATH` opens that entry of the archive, and a
 // model the archive lacks shows its error while the page keeps working. Share ▸ Copy link
-// puts the address on the clipboard.
+// puts the address on the clipboard. `?url=site.wz#design=template:…` assembles the droid
+// from the archive (a data root then) although its stats are not read yet when the page
+// asks; a nonsense design is named and ignored, and a design beats a model.
 //
 // Needs what page.test.mjs needs (../shared/corpus). VITRINE_WEB_ARTIFACTS=DIR keeps the
 // pictures there.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "./server.mjs";
 import {
-  CORPUS, covered, keep, meanDifference, newPage, pageDir, screenshot,
+  BASE, CORPUS, covered, keep, meanDifference, newPage, pageDir, screenshot,
   skipUnless, onEachBackend, waitFor,
 } from "./util.mjs";
 
@@ -155,6 +158,61 @@ test("views are links", { skip: skipUnless(ANIM, WZ) }, async (t) => {
       assert.deepEqual(wz.errors, []);
       await wz.close();
       assert.deepEqual(page.errors, []);
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+/// A published site's `site.wz`: the base game's stats and components and the droid pages,
+/// in a new folder.
+function siteArchive() {
+  const dir = mkdtempSync(join(tmpdir(), "vitrine-site-"));
+  execFileSync("python3", ["-c", `
+import os, sys, zipfile
+base, out = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+    for sub in ["stats", "components"]:
+        for root, _, files in os.walk(os.path.join(base, sub)):
+            for f in sorted(files):
+                p = os.path.join(root, f)
+                z.write(p, os.path.relpath(p, base))
+    for n in [14, 16, 17]:
+        for f in sorted(os.listdir(os.path.join(base, "texpages"))):
+            if f.startswith(f"page-{n}-") or f == f"page-{n}_tcmask.png":
+                z.write(os.path.join(base, "texpages", f), "texpages/" + f)
+`, join(CORPUS, BASE), join(dir, "site.wz")]);
+  return dir;
+}
+
+test("a design link assembles from the page's archive", { skip: skipUnless(`${BASE}/stats/templates.json`) }, async (t) => {
+  const server = await serve(pageDir(), { made: siteArchive() });
+  const site = encodeURIComponent(server.url + "made/site.wz");
+  const droid = "design=template:ViperMG01Wheels&team=3&cam=30,20,200,0,10,0,p";
+  try {
+    await onEachBackend(t, async ({ backend, browser, query }) => {
+      const q = query ? `&${query}` : "";
+      const page = await newPage(browser);
+      await page.goto(`${server.url}?url=${site}${q}#${droid}`);
+      let st = await waitFor(page, (s) => s.state !== "loading");
+      assert.deepEqual(st, { state: "ready", model: "template:ViperMG01Wheels", error: null, backend });
+      assert.equal(await hashWhen(page, /^#design=/, "the design's link"), `#${droid}`, "team and camera applied");
+      const shown = await shot(page);
+      keep(`links-design-${backend}.png`, shown.png);
+      assert.ok(covered(shown.pixels) > 0.02, "the droid is drawn");
+
+      // Nonsense is named and ignored; with a model, the design wins.
+      await page.evaluate(() => { location.hash = "design=banana&team=2"; });
+      st = await waitFor(page, (s) => s.ignored?.length === 1);
+      assert.match(st.ignored[0], /^design=banana: not a design/);
+      await hashWhen(page, /^#design=template:ViperMG01Wheels&team=2&/, "the rest applied");
+      await page.evaluate(() => {
+        location.hash = "model=components/bodies/drlbod01.pie&design=structure:A0LightFactory";
+      });
+      st = await waitFor(page, (s) => s.model === "structure:A0LightFactory");
+      assert.deepEqual(st.ignored, ["model=components/bodies/drlbod01.pie: the link's design is shown instead"]);
+      assert.deepEqual(page.errors, []);
+      await page.close();
     });
   } finally {
     await server.close();

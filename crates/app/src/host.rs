@@ -105,7 +105,9 @@ pub trait Host: Send + Sync + std::fmt::Debug {
         false
     }
 
-    /// Whether the view has an address to copy (a page: Share ▸ Copy link).
+    /// Whether the view has an address to copy (a page: Share ▸ Copy link); where it has
+    /// none (the desktop), Share ▸ Copy web link gives its address on a published site
+    /// (Settings ▸ Published sites…).
     fn has_links(&self) -> bool {
         false
     }

@@ -91,6 +91,7 @@ pub fn window_ui(
     }
     out.extend(animation_windows_ui(ui.ctx(), state));
     out.extend(super::dialogs::export_pie::window_ui(ui.ctx(), state));
+    out.extend(super::dialogs::published_sites::window_ui(ui.ctx(), state));
     out.extend(super::help::help_window_ui(ui.ctx(), state));
     out
 }

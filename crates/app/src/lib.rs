@@ -25,6 +25,7 @@ pub mod live_reload;
 pub mod loading;
 pub mod menu;
 pub mod panels;
+pub mod published;
 pub mod settings;
 pub mod state;
 pub mod timeline;

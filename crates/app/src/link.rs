@@ -5,6 +5,10 @@
 //! Fields, each optional, in any order, `&`-separated, values percent-encoded:
 //! - `model`: the open model's path as the page knows it (an archive entry's path
 //!   inside the archive, or a file's path among the page's files);
+//! - `design`: a Warzone 2100 assembly instead of a model, as [`Design::to_line`] writes
+//!   it (`template:ViperMG01Wheels`, `structure:A0LightFactory`, `parts:body=…`),
+//!   assembled from the page's data roots; with both, `design` is shown and `model` is
+//!   left out with a note;
 //! - `team`: the team colour's index;
 //! - `clip`: the clip, by name or by index;
 //! - `t`: the timeline's time in seconds, paused there (no `t`: the animation plays);
@@ -19,6 +23,7 @@ use super::state::AppState;
 use super::timeline::playback::TimelineCommand;
 use crate::files::FileRef;
 use crate::render::TEAM_COLOURS;
+use crate::wz::Design;
 
 /// A clip named in a link.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,6 +54,8 @@ pub struct CameraLink {
 pub struct ViewLink {
     /// The model's path.
     pub model: Option<String>,
+    /// An assembly to show instead of a model.
+    pub design: Option<Design>,
     /// Team colour index.
     pub team: Option<usize>,
     /// The clip.
@@ -72,6 +79,7 @@ pub fn parse(fragment: &str) -> (ViewLink, Vec<String>) {
         let value = percent_decode(raw);
         let ok = match key {
             "model" => parse_model(&value).map(|m| link.model = Some(m)),
+            "design" => parse_design(&value).map(|d| link.design = Some(d)),
             "team" => parse_team(&value).map(|t| link.team = Some(t)),
             "clip" => parse_clip(&value).map(|c| link.clip = Some(c)),
             "t" => parse_time(&value).map(|t| link.time = Some(t)),
@@ -83,7 +91,23 @@ pub fn parse(fragment: &str) -> (ViewLink, Vec<String>) {
             bad.push(format!("{key}={value}: {why}"));
         }
     }
+    if link.design.is_some()
+        && let Some(m) = link.model.take()
+    {
+        bad.push(format!("model={m}: the link's design is shown instead"));
+    }
     (link, bad)
+}
+
+fn parse_design(v: &str) -> Result<Design, String> {
+    Design::from_line(v)
+        .filter(|d| match d {
+            Design::Template { id } | Design::Structure { id } => !id.trim().is_empty(),
+            Design::Parts(p) => !p.body.trim().is_empty(),
+        })
+        .ok_or_else(|| {
+            "not a design (template:NAME, structure:NAME or parts:body=…;propulsion=…)".into()
+        })
 }
 
 fn parse_model(v: &str) -> Result<String, String> {
@@ -168,6 +192,9 @@ impl ViewLink {
         if let Some(m) = &self.model {
             out.push(format!("model={}", percent_encode(m)));
         }
+        if let Some(d) = &self.design {
+            out.push(format!("design={}", percent_encode(&d.to_line())));
+        }
         if let Some(t) = self.team {
             out.push(format!("team={t}"));
         }
@@ -195,8 +222,9 @@ impl ViewLink {
         out.join("&")
     }
 
-    /// The link to what `state` shows: its model (named by `model_path`), team, clip
-    /// (when the model has several), time (when paused) and camera.
+    /// The link to what `state` shows: its model (named by `model_path`) or assembly
+    /// (its design), team, clip (when the model has several), time (when paused) and
+    /// camera.
     pub fn of_state(state: &AppState, embed: bool) -> ViewLink {
         let c = &state.camera;
         let mut link = ViewLink {
@@ -212,7 +240,10 @@ impl ViewLink {
             ..ViewLink::default()
         };
         if let Some(doc) = &state.document {
-            link.model = model_path(&doc.path);
+            match crate::panels::assemble::design_of(&doc.path) {
+                Some(design) => link.design = Some(design),
+                None => link.model = model_path(&doc.path),
+            }
             let clips = &doc.model.clips;
             if let Some(i) = doc.playback.clip.filter(|_| clips.len() > 1) {
                 let name = &clips[i].name;
@@ -297,6 +328,30 @@ pub fn model_path(file: &FileRef) -> Option<String> {
         FileRef::Entry { path, .. } => Some(path.clone()),
         FileRef::Embedded { .. } => None,
     }
+}
+
+/// Whether the document at `shown` is what a link asked for at `target`: the same file,
+/// or the same assembly (a droid asked for without a propulsion is shown with its body's
+/// default one).
+pub fn shows(target: &FileRef, shown: &FileRef) -> bool {
+    use crate::panels::assemble::design_of;
+    if target == shown {
+        return true;
+    }
+    match (design_of(target), design_of(shown)) {
+        (Some(Design::Parts(asked)), Some(Design::Parts(got))) if asked.propulsion.is_empty() => {
+            crate::wz::design::Parts {
+                propulsion: String::new(),
+                ..got
+            } == asked
+        }
+        _ => false,
+    }
+}
+
+/// The document path of the assembly of `design` (what [`shows`] compares).
+pub fn design_path(design: &Design) -> FileRef {
+    FileRef::Disk(design.to_line().into())
 }
 
 /// The file a link's model `path` names, next to `current` (the open file): another

@@ -1,6 +1,7 @@
 use super::*;
 use crate::model::{Clip, Format, Model};
 use crate::settings::Settings;
+use crate::wz::Design;
 
 fn state_with_clips() -> AppState {
     let mut s = AppState::new(
@@ -24,6 +25,7 @@ fn state_with_clips() -> AppState {
 fn a_link_reads_back_as_written() {
     let link = ViewLink {
         model: Some("components/bodies/body5rec.pie".into()),
+        design: None,
         team: Some(3),
         clip: Some(ClipRef::Name("fire & smoke".into())),
         time: Some(1.25),
@@ -212,4 +214,112 @@ fn models_resolve_beside_the_open_one() {
     );
     assert_eq!(percent_decode("a%2"), "a%2");
     assert_eq!(percent_decode("%E2%96%B8x"), "▸x");
+}
+
+#[test]
+fn a_design_link_names_the_assembly_and_reads_back() {
+    for line in [
+        "template:ViperMG01Wheels",
+        "structure:A0LightFactory",
+        "parts:body=Body5REC;propulsion=tracked01;weapons=MG1Mk1,Rocket-LtA-T;sensor=SensorTurret1Mk1",
+    ] {
+        let design = Design::from_line(line).unwrap();
+        let link = ViewLink {
+            design: Some(design.clone()),
+            team: Some(2),
+            ..ViewLink::default()
+        };
+        let text = link.to_fragment();
+        assert!(text.starts_with("design="), "{text}");
+        assert!(!text.contains("model="), "{text}");
+        let value = text["design=".len()..].split('&').next().unwrap();
+        assert!(
+            !value.contains(['=', '#', ' ']),
+            "the line is percent-encoded: {text}"
+        );
+        assert_eq!(parse(&text), (link, vec![]), "{line}");
+    }
+    assert_eq!(
+        ViewLink {
+            design: Design::from_line("parts:body=B;propulsion=P;weapons=W1,W2"),
+            ..ViewLink::default()
+        }
+        .to_fragment(),
+        "design=parts:body%3DB;propulsion%3DP;weapons%3DW1,W2"
+    );
+}
+
+#[test]
+fn a_nonsense_design_is_noted_and_a_design_wins_over_a_model() {
+    for nonsense in [
+        "design=banana",
+        "design=",
+        "design=template:",
+        "design=parts:x=1",
+    ] {
+        let (link, bad) = parse(&format!("{nonsense}&team=4"));
+        assert_eq!(link.design, None, "{nonsense}");
+        assert_eq!(link.team, Some(4), "the rest applies: {nonsense}");
+        assert_eq!(bad.len(), 1, "{nonsense}: {bad:?}");
+        assert!(bad[0].contains(": not a design"), "{bad:?}");
+    }
+    let (link, bad) = parse("model=a/b.pie&design=template:ViperMG01Wheels&t=0.5");
+    assert_eq!(link.model, None);
+    assert_eq!(link.design, Design::from_line("template:ViperMG01Wheels"));
+    assert_eq!(link.time, Some(0.5));
+    assert_eq!(
+        bad,
+        vec!["model=a/b.pie: the link's design is shown instead".to_string()]
+    );
+}
+
+#[test]
+fn an_assembly_on_screen_makes_a_design_link_and_takes_the_view() {
+    let mut s = state_with_clips();
+    let design = Design::from_line("template:ViperMG01Wheels").unwrap();
+    let model = s.document.take().unwrap().model;
+    s.set_document(design_path(&design), model);
+    s.settings.team = 7;
+    let link = ViewLink::of_state(&s, false);
+    assert_eq!(link.design.as_ref(), Some(&design));
+    assert_eq!(link.model, None);
+    let text = link.to_fragment();
+    assert!(
+        text.starts_with("design=template:ViperMG01Wheels&team=7&clip=idle&cam="),
+        "{text}"
+    );
+
+    // Team, clip, time and camera apply to an assembly as to a model.
+    let mut other = state_with_clips();
+    let model = other.document.take().unwrap().model;
+    other.set_document(design_path(&design), model);
+    let (read, bad) = parse(&format!("{text}&clip=fire&t=0.2"));
+    assert!(bad.is_empty(), "{bad:?}");
+    assert!(read.apply_view(&mut other).is_empty());
+    assert_eq!(other.settings.team, 7);
+    let doc = other.document.as_ref().unwrap();
+    assert_eq!(doc.playback.clip, Some(1));
+    assert!((doc.playback.time - 0.2).abs() < 1e-6);
+}
+
+#[test]
+fn a_droid_asked_for_without_propulsion_is_shown_with_one() {
+    let asked =
+        design_path(&Design::from_line("parts:body=Body5REC;propulsion=;weapons=MG1Mk1").unwrap());
+    let got = design_path(
+        &Design::from_line("parts:body=Body5REC;propulsion=wheeled01;weapons=MG1Mk1").unwrap(),
+    );
+    let other = design_path(
+        &Design::from_line("parts:body=Body11ABT;propulsion=wheeled01;weapons=MG1Mk1").unwrap(),
+    );
+    assert!(shows(&asked, &got));
+    assert!(shows(&got, &got));
+    assert!(!shows(&asked, &other));
+    assert!(
+        !shows(&got, &asked),
+        "a propulsion asked for is the one shown"
+    );
+    let file = FileRef::Disk("a.pie".into());
+    assert!(shows(&file, &file));
+    assert!(!shows(&file, &got));
 }

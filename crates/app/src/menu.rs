@@ -228,22 +228,44 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 ));
             });
         });
+        // A page is its own site: Share ▸ Copy link is the web link there.
+        let page = state.host.has_links();
         ui.menu_button("Settings", |ui| {
             ui.menu_button("Data roots", |ui| {
                 ui.set_max_width(520.0);
                 out.extend(super::panels::data_roots::data_roots_ui(ui, state));
             });
+            if !page
+                && ui
+                    .button("Published sites…")
+                    .on_hover_text("Mods published as web sites, for Share ▸ Copy web link")
+                    .clicked()
+            {
+                out.push(AppCommand::ShowPublishedSites(true));
+            }
         });
-        if state.host.has_links() {
-            ui.menu_button("Share", |ui| {
+        ui.menu_button("Share", |ui| {
+            if page {
                 let r = ui.add_enabled(state.document.is_some(), egui::Button::new("Copy link"));
                 let r =
                     r.on_hover_text("The address of this view: model, team, clip, time, camera");
                 if r.clicked() {
                     out.push(AppCommand::CopyLink);
                 }
-            });
-        }
+            } else {
+                let link = super::published::web_link(state);
+                let r = ui.add_enabled(link.is_ok(), egui::Button::new("Copy web link"));
+                let r = match &link {
+                    Ok(url) => r.on_hover_text(format!(
+                        "The address of this view on the mod's published site: {url}"
+                    )),
+                    Err(why) => r.on_disabled_hover_text(why),
+                };
+                if r.clicked() {
+                    out.push(AppCommand::CopyWebLink);
+                }
+            }
+        });
         ui.menu_button("Help", |ui| out.extend(super::help::help_menu_ui(ui)));
     });
     out

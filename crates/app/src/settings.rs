@@ -68,6 +68,9 @@ pub struct Settings {
     pub open_sections: std::collections::BTreeMap<String, bool>,
     /// Reload the open model when its files change on disk (View ▸ Watch files).
     pub watch_files: bool,
+    /// Mods published as web sites (Settings ▸ Published sites), for Share ▸ Copy web
+    /// link.
+    pub published_sites: Vec<crate::published::PublishedSite>,
 }
 
 impl Default for Settings {
@@ -95,6 +98,7 @@ impl Default for Settings {
             pet_rotations: Default::default(),
             open_sections: Default::default(),
             watch_files: true,
+            published_sites: Vec::new(),
         }
     }
 }

@@ -86,6 +86,8 @@ pub struct DialogStates {
     pub pie: Option<super::dialogs::export_pie::PieDialog>,
     /// The Help window's page.
     pub help: Option<super::help::HelpTab>,
+    /// Settings ▸ Published sites…, while open.
+    pub published_sites: bool,
 }
 
 /// Everything the window shows, and the workers and thumbnail textures behind it (the

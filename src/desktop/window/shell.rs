@@ -132,8 +132,9 @@ impl ViewerApp {
             }
             Effect::PickPiePath(start) => self.dialogs.pick_pie_path(ctx, start),
             Effect::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
-            // No Share menu on the desktop (its host has no links).
+            // No Copy link on the desktop (its host has no links): Copy web link instead.
             Effect::CopyLink => {}
+            Effect::CopyText(text) => ctx.copy_text(text),
             Effect::PickAnimationOutput(start, format) => {
                 self.dialogs.pick_animation_output(ctx, start, format)
             }

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use egui_kittest::Harness;
-use vitrine::app::commands::apply;
+use vitrine::app::commands::{Effect, apply};
 use vitrine::app::layout::window_ui;
 use vitrine::app::state::AppState;
 use vitrine::app::viewport::camera_input;
@@ -19,8 +19,11 @@ pub fn frame(ui: &mut eframe::egui::Ui, state: &mut AppState) {
         camera_input(ui, &response)
     });
     for cmd in commands {
-        // Effects (dialogs, GPU screenshots) are the window shell's business.
-        let _ = apply(state, cmd);
+        // Effects (dialogs, GPU screenshots) are the window shell's business; the
+        // clipboard is egui's, as the shell gives it.
+        if let Some(Effect::CopyText(text)) = apply(state, cmd) {
+            ui.ctx().copy_text(text);
+        }
     }
 }
 

@@ -93,6 +93,13 @@ pub enum AppCommand {
     Quit,
     /// Share ▸ Copy link: the page's address, fragment and all ([`super::link`]).
     CopyLink,
+    /// Share ▸ Copy web link: the view's address on the published site that holds the
+    /// model ([`super::published`]).
+    CopyWebLink,
+    /// Open (`true`) or close Settings ▸ Published sites….
+    ShowPublishedSites(bool),
+    /// Replace the published sites (Settings ▸ Published sites: add, edit, remove).
+    SetPublishedSites(Vec<super::published::PublishedSite>),
     /// Selection, visibility, overlays, shadows (see [`super::inspect`]).
     Inspect(super::inspect::InspectCommand),
     /// Load the open file again from disk (F5), keeping clip, time and camera.
@@ -170,6 +177,8 @@ pub enum Effect {
     Quit,
     /// Copy the link to the view (a page's address with its fragment).
     CopyLink,
+    /// Put this text on the clipboard.
+    CopyText(String),
     /// Start this animation export on a worker thread.
     ExportAnimation(Box<crate::export::animation::Job>),
     /// Run a save dialog for the animation's output, starting at this path.
@@ -377,6 +386,24 @@ fn apply_to_part(
         }
         AppCommand::Quit => Some(Effect::Quit),
         AppCommand::CopyLink => Some(Effect::CopyLink),
+        AppCommand::CopyWebLink => match super::published::web_link(state) {
+            Ok(url) => {
+                state.toasts.info(format!("Web link copied: {url}"));
+                Some(Effect::CopyText(url))
+            }
+            Err(why) => {
+                state.toasts.error(why);
+                None
+            }
+        },
+        AppCommand::ShowPublishedSites(open) => {
+            state.dialogs.published_sites = open;
+            None
+        }
+        AppCommand::SetPublishedSites(sites) => {
+            state.settings.published_sites = sites;
+            None
+        }
         AppCommand::Inspect(cmd) => {
             super::inspect::apply(state, cmd);
             None
