@@ -92,9 +92,10 @@ fn section(out: &mut String, heading: &str, tiles: &[Tile]) {
             None => "<span class=\"none\">no picture</span>".to_string(),
         };
         out.push_str(&format!(
-            "<a class=\"tile\" href=\"{}\" title=\"{}\"><div class=\"pic\">{pic}</div>\
+            "<a class=\"tile\" href=\"{}\" title=\"{} — {}\"><div class=\"pic\">{pic}</div>\
              <div class=\"name\">{}</div><div class=\"id\">{}</div></a>\n",
             escape(&t.link),
+            escape(&t.name),
             escape(&t.id),
             escape(&t.name),
             escape(&t.id),

@@ -1,17 +1,23 @@
 //! `vitrine publish --serve`: the site on `127.0.0.1`, to look at it before uploading.
 //!
-//! A static file server (tiny_http) with the types a browser insists on
-//! (`application/wasm` for the viewer's module, `text/javascript` for its glue) and
-//! `Range: bytes=a-b` requests answered with `206 Partial Content`, as the viewer reads
-//! large archives in ranges. Only files under the site are served: a path with `..` is
-//! refused, and so is a link that leads out of the site.
+//! A small static file server on `std::net` (a thread per connection, HTTP/1.1
+//! keep-alive, GET and HEAD only) with the types a browser insists on
+//! (`application/wasm` for the viewer's module, `text/javascript` for its glue), always a
+//! Content-Length, and `Range: bytes=a-b` requests answered with `206 Partial Content`,
+//! as the viewer reads large archives in ranges. Only files under the site are served: a
+//! path with `..` is refused, and so is a link that leads out of the site.
 //!
-//! Not a production server: one address, a few threads, no caching headers, no
-//! compression.
+//! Why not tiny_http: its connection pool starts four threads and queues further
+//! connections behind busy ones, so Chromium's six keep-alive connections left two
+//! thumbnails of the gallery waiting forever.
+//!
+//! Not a production server: loopback only, no caching, no compression, no TLS.
 
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The Content-Type of a file by its extension.
 pub fn content_type(path: &Path) -> &'static str {
@@ -85,76 +91,160 @@ pub fn file_for(site: &Path, url: &str) -> Option<PathBuf> {
     real.starts_with(&real_site).then_some(real)
 }
 
-fn header(name: &str, value: &str) -> tiny_http::Header {
-    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("ASCII header")
+/// Reads one line of a request's head (at most 8 KiB), without its line end; `None` at
+/// the end of the stream or on an error.
+fn read_line(reader: &mut impl BufRead) -> Option<String> {
+    let mut line = Vec::new();
+    let n = reader.take(8192).read_until(b'\n', &mut line).ok()?;
+    if n == 0 || !line.ends_with(b"\n") {
+        return None;
+    }
+    while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+        line.pop();
+    }
+    String::from_utf8(line).ok()
 }
 
-/// Answers one request from the files under `site`.
-fn answer(site: &Path, request: tiny_http::Request) {
-    use tiny_http::{Method, Response, StatusCode};
-    if !matches!(request.method(), Method::Get | Method::Head) {
-        let _ = request.respond(Response::empty(StatusCode(405)));
-        return;
-    }
-    let Some(path) = file_for(site, request.url()) else {
-        let _ = request.respond(Response::from_string("not found").with_status_code(404));
+/// Answers the requests of one connection, as long as the client keeps it open.
+fn connection(site: &Path, stream: TcpStream) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(60)));
+    let Ok(read) = stream.try_clone() else {
         return;
     };
+    let mut reader = BufReader::new(read);
+    let mut writer = stream;
+    loop {
+        let Some(request_line) = read_line(&mut reader) else {
+            return;
+        };
+        let mut parts = request_line.split(' ');
+        let (method, target, version) = (
+            parts.next().unwrap_or(""),
+            parts.next().unwrap_or(""),
+            parts.next().unwrap_or(""),
+        );
+        let mut headers: Vec<(String, String)> = Vec::new();
+        loop {
+            let Some(line) = read_line(&mut reader) else {
+                return;
+            };
+            if line.is_empty() {
+                break;
+            }
+            if headers.len() == 100 {
+                return;
+            }
+            if let Some((k, v)) = line.split_once(':') {
+                headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
+            }
+        }
+        let header = |name: &str| {
+            headers
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.as_str())
+        };
+        let close = header("connection").map(str::to_ascii_lowercase);
+        let keep_alive = match version {
+            "HTTP/1.1" => close.as_deref() != Some("close"),
+            "HTTP/1.0" => close.as_deref() == Some("keep-alive"),
+            _ => false,
+        };
+        // GET and HEAD have no body; a request with one is not read past: close.
+        let has_body = header("content-length").is_some_and(|l| l != "0")
+            || header("transfer-encoding").is_some();
+        let head = method == "HEAD";
+        let ok = if has_body || !matches!(method, "GET" | "HEAD") {
+            let _ = respond(&mut writer, "405 Method Not Allowed", &[], (None, 0), false);
+            false
+        } else {
+            answer(site, target, header("range"), head, keep_alive, &mut writer).is_ok()
+        };
+        if !ok || !keep_alive {
+            return;
+        }
+    }
+}
+
+/// Writes a response: status line, `headers`, Content-Length `len`, and `len` bytes of
+/// `body` (`None`: none, as for HEAD).
+fn respond(
+    w: &mut impl Write,
+    status: &str,
+    headers: &[(&str, String)],
+    (body, len): (Option<&mut dyn Read>, u64),
+    keep_alive: bool,
+) -> std::io::Result<()> {
+    let mut head = format!("HTTP/1.1 {status}\r\nServer: vitrine\r\nContent-Length: {len}\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    let conn = if keep_alive { "keep-alive" } else { "close" };
+    head.push_str(&format!("Connection: {conn}\r\n\r\n"));
+    w.write_all(head.as_bytes())?;
+    if let Some(r) = body {
+        let copied = std::io::copy(&mut r.take(len), w)?;
+        if copied != len {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+    }
+    w.flush()
+}
+
+/// Answers one GET or HEAD request for `target` from the files under `site`.
+fn answer(
+    site: &Path,
+    target: &str,
+    range: Option<&str>,
+    head: bool,
+    keep_alive: bool,
+    w: &mut impl Write,
+) -> std::io::Result<()> {
+    let not_found = |w: &mut _| {
+        let mut text: &[u8] = b"not found";
+        let body: Option<&mut dyn Read> = if head { None } else { Some(&mut text) };
+        let types = [("Content-Type", "text/plain".to_string())];
+        respond(w, "404 Not Found", &types, (body, 9), keep_alive)
+    };
+    let Some(path) = file_for(site, target) else {
+        return not_found(w);
+    };
     let Ok(mut file) = std::fs::File::open(&path) else {
-        let _ = request.respond(Response::from_string("not found").with_status_code(404));
-        return;
+        return not_found(w);
     };
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
     let mut headers = vec![
-        header("Content-Type", content_type(&path)),
-        header("Accept-Ranges", "bytes"),
-        header("Cache-Control", "no-cache"),
+        ("Content-Type", content_type(&path).to_string()),
+        ("Accept-Ranges", "bytes".to_string()),
+        ("Cache-Control", "no-cache".to_string()),
     ];
-    let range = request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv("Range"))
-        .and_then(|h| parse_range(h.value.as_str(), len));
-    let result = match range {
+    match range.and_then(|r| parse_range(r, len)) {
         Some(Err(())) => {
-            headers.push(header("Content-Range", &format!("bytes */{len}")));
-            request.respond(Response::new(
-                StatusCode(416),
-                headers,
-                std::io::empty(),
-                Some(0),
-                None,
-            ))
+            headers.push(("Content-Range", format!("bytes */{len}")));
+            respond(
+                w,
+                "416 Range Not Satisfiable",
+                &headers,
+                (None, 0),
+                keep_alive,
+            )
         }
         Some(Ok((start, end))) => {
-            headers.push(header(
-                "Content-Range",
-                &format!("bytes {start}-{}/{len}", end - 1),
-            ));
-            if file.seek(SeekFrom::Start(start)).is_err() {
-                return;
-            }
-            let n = end - start;
-            request.respond(Response::new(
-                StatusCode(206),
-                headers,
-                file.take(n),
-                usize::try_from(n).ok(),
-                None,
-            ))
+            headers.push(("Content-Range", format!("bytes {start}-{}/{len}", end - 1)));
+            file.seek(SeekFrom::Start(start))?;
+            let body: Option<&mut dyn Read> = if head { None } else { Some(&mut file) };
+            respond(
+                w,
+                "206 Partial Content",
+                &headers,
+                (body, end - start),
+                keep_alive,
+            )
         }
-        None => request.respond(Response::new(
-            StatusCode(200),
-            headers,
-            file,
-            usize::try_from(len).ok(),
-            None,
-        )),
-    };
-    if let Err(e) = result
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        log::debug!("serve: {e}");
+        None => {
+            let body: Option<&mut dyn Read> = if head { None } else { Some(&mut file) };
+            respond(w, "200 OK", &headers, (body, len), keep_alive)
+        }
     }
 }
 
@@ -164,35 +254,26 @@ fn answer(site: &Path, request: tiny_http::Request) {
 /// # Errors
 /// The port cannot be bound.
 pub fn serve(site: &Path, port: Option<u16>) -> Result<(), String> {
-    let server = tiny_http::Server::http(("127.0.0.1", port.unwrap_or(0)))
+    let listener = TcpListener::bind(("127.0.0.1", port.unwrap_or(0)))
         .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", port.unwrap_or(0)))?;
-    let port = server
-        .server_addr()
-        .to_ip()
-        .map(|a| a.port())
-        .unwrap_or_default();
+    let port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
     println!(
         "Serving {} at http://127.0.0.1:{port}/ (Ctrl-C stops)",
         site.display()
     );
-    use std::io::Write;
     let _ = std::io::stdout().flush();
-    let server = Arc::new(server);
-    let site = Arc::new(site.to_path_buf());
-    let workers: Vec<_> = (0..4)
-        .map(|_| {
-            let (server, site) = (server.clone(), site.clone());
-            std::thread::spawn(move || {
-                while let Ok(request) = server.recv() {
-                    answer(&site, request);
-                }
-            })
-        })
-        .collect();
-    for w in workers {
-        let _ = w.join();
-    }
+    serve_on(listener, site);
     Ok(())
+}
+
+/// Answers the connections `listener` accepts from the files under `site`, a thread
+/// each, for as long as it accepts.
+pub fn serve_on(listener: TcpListener, site: &Path) {
+    let site = Arc::new(site.to_path_buf());
+    for stream in listener.incoming().flatten() {
+        let site = site.clone();
+        std::thread::spawn(move || connection(&site, stream));
+    }
 }
 
 #[cfg(test)]
@@ -230,5 +311,66 @@ mod tests {
         );
         assert_eq!(file_for(dir.path(), "/../etc/passwd"), None);
         assert_eq!(file_for(dir.path(), "/%2e%2e/etc/passwd"), None);
+    }
+
+    /// Sends `request` on `stream` and reads one response: (head, body).
+    fn exchange(stream: &mut TcpStream, request: &str) -> (String, Vec<u8>) {
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let mut head = String::new();
+        loop {
+            let line = read_line(&mut reader).unwrap();
+            if line.is_empty() {
+                break;
+            }
+            head.push_str(&line);
+            head.push('\n');
+        }
+        let len: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("Content-Length: "))
+            .unwrap()
+            .parse()
+            .unwrap();
+        let mut body = vec![0; if request.starts_with("HEAD") { 0 } else { len }];
+        reader.read_exact(&mut body).unwrap();
+        (head, body)
+    }
+
+    #[test]
+    fn keep_alive_ranges_head_and_types_over_one_connection() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("index.html"), "<p>hi</p>").unwrap();
+        std::fs::write(dir.path().join("site.wz"), b"0123456789").unwrap();
+        std::fs::write(dir.path().join("v.wasm"), b"\0asm").unwrap();
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let site = dir.path().to_path_buf();
+        std::thread::spawn(move || serve_on(listener, &site));
+        let mut s = TcpStream::connect(addr).unwrap();
+        let (head, body) = exchange(&mut s, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        assert!(head.starts_with("HTTP/1.1 200 OK"), "{head}");
+        assert!(head.contains("Content-Type: text/html"), "{head}");
+        assert_eq!(body, b"<p>hi</p>");
+        let (head, body) = exchange(
+            &mut s,
+            "GET /site.wz HTTP/1.1\r\nHost: x\r\nRange: bytes=2-4\r\n\r\n",
+        );
+        assert!(head.starts_with("HTTP/1.1 206"), "{head}");
+        assert!(head.contains("Content-Range: bytes 2-4/10"), "{head}");
+        assert!(head.contains("Accept-Ranges: bytes"), "{head}");
+        assert_eq!(body, b"234");
+        let (head, body) = exchange(&mut s, "HEAD /v.wasm HTTP/1.1\r\nHost: x\r\n\r\n");
+        assert!(head.contains("Content-Type: application/wasm"), "{head}");
+        assert!(head.contains("Content-Length: 4"), "{head}");
+        assert!(body.is_empty());
+        let (head, _) = exchange(&mut s, "GET /../x HTTP/1.1\r\nHost: x\r\n\r\n");
+        assert!(head.starts_with("HTTP/1.1 404"), "{head}");
+        let (head, _) = exchange(
+            &mut s,
+            "GET /site.wz HTTP/1.1\r\nRange: bytes=20-30\r\nConnection: close\r\n\r\n",
+        );
+        assert!(head.starts_with("HTTP/1.1 416"), "{head}");
+        assert!(head.contains("Connection: close"), "{head}");
     }
 }

@@ -179,11 +179,28 @@ pub fn render_thumbnails(
             (&item.model, None),
             &view,
         );
-        match img.and_then(|img| crate::cli::render::write_png_atomic(&out, &img)) {
+        match img.and_then(|img| write_png(&out, &img)) {
             Ok(()) => written.push(out),
             Err(e) => warnings.push(format!("{}: thumbnail: {e}", item.id)),
         }
     }
     warnings.extend(scene.warnings().iter().cloned());
     Ok(written)
+}
+
+/// Writes `img` as a well-compressed PNG (the thumbnails are downloaded by every
+/// visitor; `vitrine render` favours speed instead).
+fn write_png(path: &Path, img: &image::RgbaImage) -> Result<(), String> {
+    use image::ImageEncoder;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    let mut bytes = Vec::new();
+    PngEncoder::new_with_quality(&mut bytes, CompressionType::Best, FilterType::Adaptive)
+        .write_image(
+            img.as_raw(),
+            img.width(),
+            img.height(),
+            image::ExtendedColorType::Rgba8,
+        )
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::files::atomic::write(path, &bytes).map_err(|e| e.to_string())
 }
