@@ -204,3 +204,40 @@ fn write_png(path: &Path, img: &image::RgbaImage) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", path.display()))?;
     crate::files::atomic::write(path, &bytes).map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verify_names_the_model_and_the_file_site_wz_lacks() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = dir.path().join("mod");
+        std::fs::create_dir_all(m.join("texpages")).unwrap();
+        std::fs::create_dir_all(m.join("components/bodies")).unwrap();
+        let cube = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pie/cube.pie");
+        std::fs::copy(cube, m.join("components/bodies/a.pie")).unwrap();
+        let mut png = Vec::new();
+        image::RgbaImage::new(2, 2)
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        std::fs::write(m.join("texpages/page-90-fixture.png"), png).unwrap();
+        let options = LoadOptions::default();
+        let mut c = super::super::collect::collect(&[m.join("components/bodies/a.pie")], &options);
+        assert!(c.problems.is_empty(), "{:?}", c.problems);
+        assert!(c.files.contains_key("texpages/page-90-fixture.png"));
+        let site_wz = dir.path().join("site.wz");
+        write_site_wz(&site_wz, &c).unwrap();
+        assert!(verify(&site_wz, &c, &options).is_empty());
+
+        c.files.remove("texpages/page-90-fixture.png");
+        write_site_wz(&site_wz, &c).unwrap();
+        let problems = verify(&site_wz, &c, &options);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].contains("components/bodies/a.pie")
+                && problems[0].contains("texpages/page-90-fixture.png"),
+            "{problems:?}"
+        );
+    }
+}
