@@ -356,10 +356,20 @@ pub fn collect(inputs: &[PathBuf], options: &LoadOptions) -> Collected {
     }
 
     let site = |f: &FileRef| roots.site_path(f).unwrap_or_else(|e| format!("({e})"));
+    // The parts of a PangYa character each load the whole character: one tile, on its
+    // first part (the others are in site.wz all the same, read by that load).
+    let grouped: BTreeSet<FileRef> =
+        crate::cli::render::output_names(&walk.files, &FileRef::Disk(PathBuf::new()))
+            .into_iter()
+            .flat_map(|item| item.grouped)
+            .collect();
     for (file, model) in loaded {
         let Ok(id) = roots.site_path(&file) else {
             continue;
         };
+        if grouped.contains(&file) {
+            continue;
+        }
         out.models.push(Item {
             name: file.file_name(),
             expected: model_lines(&model, &site),
