@@ -26,17 +26,18 @@ start=$(date +%s.%N)
   | grep -E "^published|problems" || true
 end=$(date +%s.%N)
 kib() { du -k --apparent-size -c "$@" | tail -1 | cut -f1; }
+mib() { python3 -c "print(f'{$1 / 1024:.1f} MiB')"; }
 site_wz=$(kib "$out/site/site.wz")
 mp=$(kib "$wz/archives/mp.wz")
 pages=$(kib "$wz/data/base/texpages")
 npages=$(ls "$wz/data/base/texpages" | wc -l)
 in_site=$(python3 -c "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); p=[i for i in z.infolist() if i.filename.startswith('texpages/')]; print(len(p), sum(i.file_size for i in p)//1024)" "$out/site/site.wz")
-echo "site.wz:            $((site_wz / 1024)) MiB ($site_wz KiB)"
+echo "site.wz:            $(mib "$site_wz") ($site_wz KiB)"
 echo "  its texture pages: ${in_site% *} of $npages base pages, ${in_site#* } KiB of $pages KiB"
-echo "mp.wz + base pages: $(((mp + pages) / 1024)) MiB ($mp + $pages KiB)"
+echo "mp.wz + base pages: $(mib $((mp + pages))) ($mp + $pages KiB)"
 echo "site.wz / (mp.wz + base pages): $(python3 -c "print(f'{$site_wz / ($mp + $pages):.0%}')")"
 if [ -d "$out/site/thumbs" ] && [ -n "$(ls "$out/site/thumbs")" ]; then
-  echo "thumbs/:            $(ls "$out/site/thumbs" | wc -l) PNGs, $(($(kib "$out/site/thumbs") / 1024)) MiB"
+  echo "thumbs/:            $(ls "$out/site/thumbs" | wc -l) PNGs, $(mib "$(kib "$out/site/thumbs")")"
 fi
-echo "site without the viewer: $(($(kib "$out/site/site.wz" "$out/site/index.html" "$out/site/site.json" "$out/site/thumbs") / 1024)) MiB"
+echo "site without the viewer: $(mib "$(kib "$out/site/site.wz" "$out/site/index.html" "$out/site/site.json" "$out/site/thumbs")")"
 echo "time: $(python3 -c "print(f'{$end - $start:.1f} s')") ($(nproc) cores)"
