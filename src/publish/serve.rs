@@ -257,10 +257,8 @@ pub fn serve(site: &Path, port: Option<u16>) -> Result<(), String> {
     let listener = TcpListener::bind(("127.0.0.1", port.unwrap_or(0)))
         .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", port.unwrap_or(0)))?;
     let port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
-    println!(
-        "Serving {} at http://127.0.0.1:{port}/ (Ctrl-C stops)",
-        site.display()
-    );
+    println!("Serving {} at http://127.0.0.1:{port}/", site.display());
+    eprintln!("(Ctrl-C stops)");
     let _ = std::io::stdout().flush();
     serve_on(listener, site);
     Ok(())

@@ -429,3 +429,46 @@ fn thumbnails_are_drawn_for_every_tile() {
     let html = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert!(html.contains(&format!("<img src=\"{thumb}\"")));
 }
+
+#[test]
+fn serve_prints_its_address_and_serves_the_site() {
+    use std::io::{BufRead, Write};
+    let tmp = common::temp_dir("publish-serve");
+    let page = fake_page(tmp.path());
+    let (a, _) = loose_mod(tmp.path());
+    let site = tmp.path().join("site");
+    let mut child = vitrine()
+        .arg("publish")
+        .arg(&a)
+        .arg("-o")
+        .arg(&site)
+        .arg("--page")
+        .arg(&page)
+        .args(["--no-thumbnails", "--serve"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let served = (|| {
+        let want = format!("Serving {} at http://127.0.0.1:", site.display());
+        let port = line.trim().strip_prefix(&want)?.strip_suffix('/')?;
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", port.parse::<u16>().ok()?)).ok()?;
+        s.write_all(
+            b"GET /site.wz HTTP/1.1\r\nHost: x\r\nRange: bytes=0-1\r\nConnection: close\r\n\r\n",
+        )
+        .ok()?;
+        let mut response = Vec::new();
+        s.read_to_end(&mut response).ok()?;
+        Some(String::from_utf8_lossy(&response).into_owned())
+    })();
+    let _ = child.kill();
+    let _ = child.wait();
+    let response = served.unwrap_or_else(|| panic!("no address in {line:?}"));
+    assert!(response.starts_with("HTTP/1.1 206"), "{response}");
+    assert!(response.contains("Content-Range: bytes 0-1/"), "{response}");
+    assert!(response.ends_with("PK"), "a zip starts with PK: {response}");
+}
