@@ -220,9 +220,21 @@ pub fn collect(inputs: &[PathBuf], options: &LoadOptions) -> Collected {
 
     // The inputs' own roots: folders, archives (an entry's archive from its root).
     let mut input_roots: Vec<FileRef> = Vec::new();
+    // The roots whose stats are the mod's: folders and archives given whole or by a
+    // folder (one model picked out of an archive brings no designs).
+    let mut stats_roots: Vec<FileRef> = Vec::new();
     let mut loose: Vec<PathBuf> = Vec::new();
     for i in inputs {
         let r = crate::files::parse(i);
+        if crate::files::is_dir(&r) {
+            let whole = match &r {
+                FileRef::Entry { archive, .. } => FileRef::archive_root(archive),
+                r => r.clone(),
+            };
+            if !stats_roots.contains(&whole) {
+                stats_roots.push(whole);
+            }
+        }
         let root = match &r {
             FileRef::Entry { archive, .. } => Some(FileRef::archive_root(archive)),
             FileRef::Disk(p) if crate::files::is_dir(&r) => Some(FileRef::Disk(p.clone())),
@@ -264,7 +276,7 @@ pub fn collect(inputs: &[PathBuf], options: &LoadOptions) -> Collected {
     }
 
     // The mod's own templates and structures: those its inputs' stats define.
-    let (mod_stats, _) = Stats::load(crate::files::disk(), &input_roots);
+    let (mod_stats, _) = Stats::load(crate::files::disk(), &stats_roots);
     let mut designs: Vec<(Design, String)> = Vec::new();
     if mod_stats.templates.source.is_some() || mod_stats.structures.source.is_some() {
         for t in &mod_stats.templates.entries {

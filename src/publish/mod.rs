@@ -263,15 +263,15 @@ pub fn run(args: &PublishArgs) -> i32 {
             return fail(&e.to_string());
         }
     }
+    let n = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     eprintln!(
-        "published {} models, {} templates, {} structures ({} files, site.wz {:.1} MiB, \
-         {} thumbnails) to {} in {:.1} s",
-        models.len(),
-        templates.len(),
-        structures.len(),
-        c.files.len(),
+        "published {}, {}, {} ({}, site.wz {:.1} MiB, {}) to {} in {:.1} s",
+        n(models.len(), "model"),
+        n(templates.len(), "template"),
+        n(structures.len(), "structure"),
+        n(c.files.len(), "file"),
         size as f64 / 1048576.0,
-        written.len(),
+        n(written.len(), "thumbnail"),
         out.display(),
         start.elapsed().as_secs_f64()
     );
