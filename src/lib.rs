@@ -18,6 +18,8 @@ pub mod desktop;
 pub mod export;
 pub mod files;
 pub mod formats;
+#[cfg(feature = "gui")]
+pub mod publish;
 pub use vitrine_core::{check, model, wz};
 #[cfg(feature = "gui")]
 pub use vitrine_render as render;

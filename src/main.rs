@@ -13,6 +13,7 @@ fn main() {
         Some(Command::Check(args)) => vitrine::cli::check::run(args),
         Some(Command::Export(args)) => vitrine::cli::export::run(args),
         Some(Command::Convert(args)) => vitrine::cli::convert::run(args),
+        Some(Command::Publish(args)) => vitrine::cli::publish::run(args),
         Some(Command::InstallDesktop(args)) => vitrine::cli::desktop::run(args),
         Some(Command::Completions { shell }) => vitrine::cli::completions(*shell),
         None => vitrine::desktop::window::run(cli.file.clone()),

@@ -16,6 +16,7 @@ pub mod export;
 pub mod info;
 pub mod light;
 pub(crate) mod progress;
+pub mod publish;
 pub mod render;
 
 use crate::files::FileRef;
@@ -53,6 +54,7 @@ Examples:
   vitrine render 'mp.wz!/components/bodies/drlbod01.pie' -o body.png --data data/base
   vitrine convert body.pie -o out/body.pie --pie 4
   vitrine convert mymod.wz -o converted/ --data data/mp --data data/base
+  vitrine publish mymod.wz -o site/ --data data/mp --data data/base --serve
   vitrine completions bash > ~/.local/share/bash-completion/completions/vitrine
   vitrine install-desktop                  launcher, file types and icon for this user
 
@@ -99,6 +101,9 @@ pub enum Command {
     /// Convert models (PIE 2/3/4, PMF, PET, TPM and every other format Vitrine opens) to
     /// Warzone 2100 PIE 3 or 4, checked with the `vitrine check` rules before writing.
     Convert(convert::ConvertArgs),
+    /// Write a static site showing a mod (gallery page, web viewer, one site.wz of the
+    /// files its models need) for GitHub Pages, itch.io or any web host; --serve shows it.
+    Publish(publish::PublishArgs),
     /// Add Vitrine to the desktop's applications and make it the program for .pie, .pmf,
     /// .pet/.apet/.bpet/.mpet and .tpm files, and one offered for .glb/.gltf/.obj (Linux
     /// and other freedesktop.org desktops; writes under ~/.local/share). --uninstall

@@ -16,4 +16,5 @@ mod export;
 mod info;
 mod inputs;
 mod install_desktop;
+mod publish;
 mod render;

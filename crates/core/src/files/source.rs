@@ -8,7 +8,7 @@
 
 use super::archive::{Archive, ReadAt};
 use super::{EntryKind, FileRef, MAX_FILE_BYTES, Stamp};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -50,6 +50,8 @@ pub trait FileSource: Send + Sync {
 pub struct Files {
     source: Arc<dyn FileSource>,
     archives: Arc<Mutex<HashMap<PathBuf, Arc<Archive>>>>,
+    /// Set on a [`Files::recording`] copy: every file read through it (or its clones).
+    reads: Option<Arc<Mutex<BTreeSet<FileRef>>>>,
 }
 
 impl std::fmt::Debug for Files {
@@ -68,7 +70,29 @@ impl Files {
         Files {
             source: Arc::new(source),
             archives: Arc::default(),
+            reads: None,
         }
+    }
+
+    /// A copy of these files (same source, same archive cache) that records every file
+    /// it reads, and its clones read, successfully ([`Files::read`]): what a load, a
+    /// stats read or an assembly needed, to be listed with [`Files::recorded`] (e.g. to
+    /// publish exactly those files). Listing folders and looking up kinds are not
+    /// recorded; a file inside a file is recorded as itself and its holder.
+    pub fn recording(&self) -> Files {
+        Files {
+            reads: Some(Arc::default()),
+            ..self.clone()
+        }
+    }
+
+    /// The files read so far through this [`Files::recording`] copy, sorted (empty for
+    /// files that do not record).
+    pub fn recorded(&self) -> Vec<FileRef> {
+        self.reads
+            .as_ref()
+            .map(|r| lock(r).iter().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// The opened archive at `path` (a file of the source), from the cache when its
@@ -95,6 +119,14 @@ impl Files {
     /// Reads a whole file or archive entry, refusing anything over [`MAX_FILE_BYTES`],
     /// a folder, or anything that is not a regular file.
     pub fn read(&self, file: &FileRef) -> io::Result<Vec<u8>> {
+        let bytes = self.read_unrecorded(file)?;
+        if let Some(reads) = &self.reads {
+            lock(reads).insert(file.clone());
+        }
+        Ok(bytes)
+    }
+
+    fn read_unrecorded(&self, file: &FileRef) -> io::Result<Vec<u8>> {
         match file {
             FileRef::Disk(p) => self.source.read(p),
             FileRef::Entry { archive, path } => self.archive(archive)?.read(archive, path),
@@ -429,5 +461,25 @@ mod tests {
         let before = source.stamp(Path::new("a.png")).unwrap();
         source.insert("a.png", b"two".to_vec());
         assert_ne!(source.stamp(Path::new("a.png")).unwrap(), before);
+    }
+
+    #[test]
+    fn a_recording_copy_lists_what_it_and_its_clones_read() {
+        let files = Files::new(
+            MemorySource::new()
+                .with("a.pie", b"PIE 3".to_vec())
+                .with("b.png", b"png".to_vec())
+                .with("m.wz", zip(&[("x/y.pie", b"PIE 2")])),
+        );
+        let rec = files.recording();
+        let clone = rec.clone();
+        rec.read(&FileRef::Disk("a.pie".into())).unwrap();
+        let entry = files.parse(Path::new("m.wz!/x/y.pie"));
+        clone.read(&entry).unwrap();
+        assert!(rec.read(&FileRef::Disk("missing.png".into())).is_err());
+        assert!(rec.is_file(&FileRef::Disk("b.png".into())));
+        files.read(&FileRef::Disk("b.png".into())).unwrap();
+        assert_eq!(rec.recorded(), [FileRef::Disk("a.pie".into()), entry]);
+        assert!(files.recorded().is_empty(), "the original records nothing");
     }
 }
