@@ -92,19 +92,24 @@ impl Lookup {
         &self.files
     }
 
-    /// `(lower-case name, ref, kind)` of the entries of `dir` (empty if unreadable).
+    /// `(lower-case name, ref, kind)` of the entries of `dir` (empty if unreadable; not
+    /// kept while its archive's bytes are on their way, [`Files::wanting`]).
     pub fn listing(&mut self, dir: &FileRef) -> &[(String, FileRef, EntryKind)] {
         let files = &self.files;
-        self.listings.entry(dir.clone()).or_insert_with(|| {
-            let mut v: Vec<_> = files
-                .list(dir)
-                .unwrap_or_default()
+        if !self.listings.contains_key(dir) {
+            let listed = match files.list(dir) {
+                Ok(v) => v,
+                Err(_) if files.wanting() => return &[],
+                Err(_) => Vec::new(),
+            };
+            let mut v: Vec<_> = listed
                 .into_iter()
                 .map(|(n, r, k)| (n.to_lowercase(), r, k))
                 .collect();
             v.sort();
-            v
-        })
+            self.listings.insert(dir.clone(), v);
+        }
+        &self.listings[dir]
     }
 
     /// The entry of `dir` named `name` in any case (of several, the first in sorted

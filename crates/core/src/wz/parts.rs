@@ -72,7 +72,10 @@ impl PartFinder {
                 .map(|m| (f, Arc::new(m)))
                 .map_err(|e| e.to_string()),
         };
-        self.loaded.insert(key, r.clone());
+        // A part whose bytes are on their way (a remote archive) is read again next time.
+        if r.is_ok() || !self.lookup.files().wanting() {
+            self.loaded.insert(key, r.clone());
+        }
         r
     }
 }
