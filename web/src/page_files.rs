@@ -41,7 +41,6 @@ impl PageFiles {
             .get_or_init(|| {
                 Files::new(Shared {
                     memory: self.shared.clone(),
-                    remote: self.remote.clone(),
                 })
             })
             .clone()
@@ -126,11 +125,10 @@ pub fn url_path(url: &str) -> Option<PathBuf> {
     (out.components().count() >= 2 && has_file).then_some(out)
 }
 
-/// The shared memory as a [`FileSource`], with the remote archives among it.
+/// The shared memory as a [`FileSource`].
 #[derive(Debug)]
 struct Shared {
     memory: Arc<RwLock<MemorySource>>,
-    remote: Arc<RwLock<Vec<Remote>>>,
 }
 
 impl Shared {
@@ -156,11 +154,7 @@ impl FileSource for Shared {
         self.get().stamp(path)
     }
     fn wanting(&self) -> bool {
-        self.remote
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .iter()
-            .any(|(_, p)| p.is_wanting())
+        self.get().wanting()
     }
 }
 

@@ -171,6 +171,10 @@ impl ReadAt for Pieces {
         self.size
     }
 
+    fn wanting(&self) -> bool {
+        self.is_wanting()
+    }
+
     fn advise(&self, range: Range<u64>) {
         let range = range.start.min(self.size)..range.end.min(self.size);
         let mut inner = self.lock();
@@ -291,5 +295,41 @@ mod tests {
         // The directory and the one entry (with its header), not the 2.5 MiB archive.
         assert!(fetched < (64 << 10) * 2 + 100, "{fetched} of {len} bytes");
         assert_eq!(pieces.held(), fetched);
+    }
+
+    #[test]
+    fn a_part_asked_for_before_its_bytes_arrived_is_read_again_once_they_have() {
+        use crate::files::{FileRef, Files, MemorySource};
+        use crate::wz::PartFinder;
+        use std::io::Write;
+        use std::sync::Arc;
+        let mut z = zip::ZipWriter::new(io::Cursor::new(Vec::new()));
+        let stored = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored);
+        z.start_file("components/bodies/tank.pie", stored).unwrap();
+        z.write_all(include_bytes!("../../../../assets/demo/tank.pie"))
+            .unwrap();
+        z.start_file("filler.bin", stored).unwrap();
+        z.write_all(&[7u8; 100 << 10]).unwrap();
+        let bytes = z.finish().unwrap().into_inner();
+        let pieces = Arc::new(Pieces::new("http://x/parts.wz", bytes.len() as u64));
+        let tail = bytes.len() - (16 << 10);
+        pieces.insert(tail as u64, &bytes[tail..]);
+        let mut source = MemorySource::new();
+        source.insert_reader("parts.wz", pieces.clone());
+        let files = Files::new(source);
+        let root = FileRef::archive_root(std::path::Path::new("parts.wz"));
+        let mut finder = PartFinder::new(&files, &[root]);
+        assert!(finder.load("tank.pie").is_err(), "its bytes are not here");
+        assert!(files.wanting());
+        for r in pieces.take_wanted(0) {
+            pieces.insert(r.start, &bytes[r.start as usize..r.end as usize]);
+        }
+        let (file, model) = finder.load("tank.pie").expect("read again, not the miss");
+        assert!(
+            file.to_string().ends_with("components/bodies/tank.pie"),
+            "{file}"
+        );
+        assert!(!model.meshes.is_empty());
     }
 }

@@ -399,6 +399,10 @@ impl FileSource for MemorySource {
         Ok(out.into_iter().collect())
     }
 
+    fn wanting(&self) -> bool {
+        self.files.values().any(|(reader, _)| reader.wanting())
+    }
+
     fn stamp(&self, path: &Path) -> io::Result<Stamp> {
         let (reader, version) = self.file(path)?;
         Ok(Stamp {

@@ -19,6 +19,11 @@ pub trait ReadAt: Send + Sync {
     fn advise(&self, range: std::ops::Range<u64>) {
         let _ = range;
     }
+    /// Whether a read asked for bytes that have not arrived (see
+    /// [`super::super::Pieces`]); by default never.
+    fn wanting(&self) -> bool {
+        false
+    }
 }
 
 impl ReadAt for [u8] {
