@@ -4,25 +4,41 @@
 # mp.wz plus every texture page of data/base. Prints site.wz's size, its texture pages
 # against base's, the thumbnails, the whole site less the web viewer, and the time.
 #
-# Usage: benches/publish_site.sh [--thumbnails]   (env: VITRINE_BIN, default
+# Usage: benches/publish_site.sh [--thumbnails] [--links]   (env: VITRINE_BIN, default
 # target/release/vitrine; VITRINE_SHARED, default ../shared). Build first:
-# cargo build --release. The web page is not needed: a stand-in page is given.
+# cargo build --release. The web page is not needed (a stand-in page is given) except
+# for --links, which also times links into the site from navigation to the drawn model
+# in headless Chromium (web/tests/bench_links.mjs, 5 rounds) with the page built by
+# `web/build.sh target/web` (or VITRINE_WEB_PAGE=DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${VITRINE_BIN:-target/release/vitrine}"
 shared="${VITRINE_SHARED:-../shared}"
 wz="$shared/corpus/wz2100"
 thumbs="--no-thumbnails"
-[ "${1:-}" = "--thumbnails" ] && thumbs=""
+links=""
+for arg in "$@"; do
+  case "$arg" in
+    --thumbnails) thumbs="" ;;
+    --links) links=1 ;;
+    *) echo "benches/publish_site.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
 [ -x "$bin" ] || { echo "no binary at $bin (cargo build --release)" >&2; exit 1; }
 [ -f "$wz/archives/mp.wz" ] || { echo "no $wz/archives/mp.wz (the shared corpus)" >&2; exit 1; }
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-mkdir -p "$out/page"
-for f in index.html vitrine.js vitrine_bg.wasm icon.png; do echo x > "$out/page/$f"; done
+page="$out/page"
+if [ -n "$links" ]; then
+  page="${VITRINE_WEB_PAGE:-target/web}"
+  [ -f "$page/vitrine_bg.wasm" ] || { echo "no page at $page (web/build.sh target/web)" >&2; exit 1; }
+else
+  mkdir -p "$page"
+  for f in index.html vitrine.js vitrine_bg.wasm icon.png; do echo x > "$page/$f"; done
+fi
 start=$(date +%s.%N)
 # shellcheck disable=SC2086
-"$bin" publish "$wz/archives/mp.wz" --data "$wz/data/base" -o "$out/site" --page "$out/page" $thumbs 2>&1 \
+"$bin" publish "$wz/archives/mp.wz" --data "$wz/data/base" -o "$out/site" --page "$page" $thumbs 2>&1 \
   | grep -E "^published|problems" || true
 end=$(date +%s.%N)
 kib() { du -k --apparent-size -c "$@" | tail -1 | cut -f1; }
@@ -41,3 +57,7 @@ if [ -d "$out/site/thumbs" ] && [ -n "$(ls "$out/site/thumbs")" ]; then
 fi
 echo "site without the viewer: $(mib "$(kib "$out/site/site.wz" "$out/site/index.html" "$out/site/site.json" "$out/site/thumbs")")"
 echo "time: $(python3 -c "print(f'{$end - $start:.1f} s')") ($(nproc) cores)"
+if [ -n "$links" ]; then
+  echo
+  node web/tests/bench_links.mjs "$out/site" 5
+fi

@@ -165,6 +165,24 @@ fn absolute(p: &Path) -> PathBuf {
     out
 }
 
+/// `f` with its file on disk (or its archive) named by [`absolute`].
+fn absolute_ref(f: &FileRef) -> FileRef {
+    match f {
+        FileRef::Disk(p) => FileRef::Disk(absolute(p)),
+        FileRef::Entry { archive, path } => FileRef::Entry {
+            archive: absolute(archive),
+            path: path.clone(),
+        },
+        FileRef::Embedded { file, .. } => {
+            let mut f = f.clone();
+            if let FileRef::Embedded { file: holder, .. } = &mut f {
+                **holder = absolute_ref(file);
+            }
+            f
+        }
+    }
+}
+
 /// The deepest folder holding every path of `paths` (absolute, folded).
 fn common_folder(paths: &[PathBuf]) -> Option<PathBuf> {
     let mut it = paths.iter();
@@ -314,8 +332,14 @@ pub fn collect(inputs: &[PathBuf], options: &LoadOptions) -> Collected {
     }
 
     // Every file read or resolved, under its root.
-    let mut needed: BTreeSet<FileRef> = rec.recorded().into_iter().collect();
-    needed.extend(resolved);
+    // The same file reached by a relative and an absolute path (`--data ../base` and a
+    // part found through an absolute root) is one file.
+    let needed: BTreeSet<FileRef> = rec
+        .recorded()
+        .into_iter()
+        .chain(resolved)
+        .map(|f| absolute_ref(&f))
+        .collect();
     let mut roots = Roots::default();
     for r in &input_roots {
         roots.push(r);

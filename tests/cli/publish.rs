@@ -472,3 +472,35 @@ fn serve_prints_its_address_and_serves_the_site() {
     assert!(response.contains("Content-Range: bytes 0-1/"), "{response}");
     assert!(response.ends_with("PK"), "a zip starts with PK: {response}");
 }
+
+#[test]
+#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+fn relative_data_roots_publish_each_file_once() {
+    // `--data data/base` from the game's folder: the parts the designs find through the
+    // roots and the pages their models resolve are the same files, however each was
+    // named (this once reported twelve pages as two files at one path).
+    let Some(wz) = common::wz2100() else { return };
+    let tmp = common::temp_dir("publish-relative");
+    let page = fake_page(tmp.path());
+    let site = tmp.path().join("site");
+    let out = vitrine()
+        .current_dir(&wz)
+        .args([
+            "publish",
+            "archives/mp.wz",
+            "--data",
+            "data/base",
+            "--no-thumbnails",
+        ])
+        .arg("-o")
+        .arg(&site)
+        .arg("--page")
+        .arg(&page)
+        .output()
+        .unwrap();
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(!said.lines().any(|l| l.starts_with("error")), "{said}");
+    assert!(!said.contains("problem"), "{said}");
+    assert!(entries(&site.join("site.wz")).contains("texpages/page-14-droid-hubs.png"));
+}
