@@ -191,16 +191,8 @@ pub fn render_thumbnails(
 /// Writes `img` as a well-compressed PNG (the thumbnails are downloaded by every
 /// visitor; `vitrine render` favours speed instead).
 fn write_png(path: &Path, img: &image::RgbaImage) -> Result<(), String> {
-    use image::ImageEncoder;
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    let mut bytes = Vec::new();
-    PngEncoder::new_with_quality(&mut bytes, CompressionType::Best, FilterType::Adaptive)
-        .write_image(
-            img.as_raw(),
-            img.width(),
-            img.height(),
-            image::ExtendedColorType::Rgba8,
-        )
+    let best = image::codecs::png::CompressionType::Best;
+    let bytes = vitrine_core::export::encode_png(img, best)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     crate::files::atomic::write(path, &bytes).map_err(|e| e.to_string())
 }

@@ -65,17 +65,7 @@ impl DiskCache {
         img: &image::RgbaImage,
         textures: &[(FileRef, Stamp)],
     ) -> Result<(), String> {
-        use image::ImageEncoder;
-        use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-        let mut png = Vec::new();
-        PngEncoder::new_with_quality(&mut png, CompressionType::Fast, FilterType::Adaptive)
-            .write_image(
-                img.as_raw(),
-                img.width(),
-                img.height(),
-                image::ExtendedColorType::Rgba8,
-            )
-            .map_err(|e| e.to_string())?;
+        let png = vitrine_core::export::encode_png(img, image::codecs::png::CompressionType::Fast)?;
         let write = |path: &Path, bytes: &[u8]| {
             crate::files::atomic::write_unsynced(path, bytes).map_err(|e| e.to_string())
         };

@@ -69,17 +69,9 @@ impl<'h> SequenceWriter<'h> {
 
     /// Writes `img` as the next frame's PNG.
     pub fn push(&mut self, img: &image::RgbaImage) -> Result<(), String> {
-        use image::ImageEncoder;
-        use image::codecs::png::{CompressionType, FilterType, PngEncoder};
         let path = frame_path(&self.pattern, self.written(), self.count);
-        let mut bytes = Vec::new();
-        PngEncoder::new_with_quality(&mut bytes, CompressionType::Fast, FilterType::Adaptive)
-            .write_image(
-                img.as_raw(),
-                img.width(),
-                img.height(),
-                image::ExtendedColorType::Rgba8,
-            )
+        let fast = image::codecs::png::CompressionType::Fast;
+        let bytes = vitrine_core::export::encode_png(img, fast)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         self.host.write(&path, &bytes).map_err(|e| e.to_string())?;
         self.bytes += bytes.len() as u64;

@@ -149,18 +149,7 @@ fn checkerboard() -> RgbaImage {
 
 /// Encodes RGBA8 as PNG (fast compression: export speed matters more than a few KiB).
 fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, String> {
-    use image::ImageEncoder;
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    let mut out = Vec::new();
-    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
-        .write_image(
-            img.as_raw(),
-            img.width(),
-            img.height(),
-            image::ExtendedColorType::Rgba8,
-        )
-        .map_err(|e| format!("cannot encode PNG: {e}"))?;
-    Ok(out)
+    crate::export::encode_png(img, image::codecs::png::CompressionType::Fast)
 }
 
 /// The texel of `img` at the same relative place as (`x`, `y`) of a `w`×`h` image
