@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "./server.mjs";
 import {
-  BASE, CORPUS, covered, keep, meanDifference, newPage, pageDir, screenshot,
+  BASE, CORPUS, covered, hashWhen, keep, meanDifference, newPage, pageDir, shot,
   skipUnless, onEachBackend, waitFor,
 } from "./util.mjs";
 
@@ -35,23 +35,6 @@ function servedCorpus() {
     cpSync(join(CORPUS, rel), join(dir, rel));
   }
   return dir;
-}
-
-/// The page's fragment once it says `want` (the page writes it a few times a second).
-async function hashWhen(page, want, what) {
-  for (let i = 0; i < 80; i++) {
-    const hash = await page.evaluate(() => location.hash);
-    if (want.test(hash)) return hash;
-    await page.waitForTimeout(100);
-  }
-  assert.fail(`${what}: the fragment is ${await page.evaluate(() => location.hash)}`);
-}
-
-/// The app's screenshot with the mouse resting in the same place.
-async function shot(page) {
-  await page.mouse.move(700, 350);
-  await page.waitForTimeout(300);
-  return screenshot(page);
 }
 
 test("views are links", { skip: skipUnless(ANIM, WZ) }, async (t) => {

@@ -18,8 +18,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "./server.mjs";
 import {
-  BASE, CORPUS, ROOT, covered, keep, meanDifference, newPage, onEachBackend, pageDir,
-  screenshot, skipUnless, waitFor,
+  BASE, CORPUS, ROOT, covered, hashWhen, keep, meanDifference, newPage, onEachBackend,
+  pageDir, shot, skipUnless, waitFor,
 } from "./util.mjs";
 
 const WZ = "wz2100/archives/mp.wz";
@@ -32,23 +32,6 @@ function publish() {
     "--title", "Multiplayer <models>", "--author", "The Warzone 2100 Project",
     "--licence", "GPL-2.0-or-later, as the game's data"], { cwd: ROOT, stdio: "inherit" });
   return { site, json: JSON.parse(readFileSync(join(site, "site.json"), "utf8")) };
-}
-
-/// The page's fragment once it matches `want`.
-async function hashWhen(page, want, what) {
-  for (let i = 0; i < 100; i++) {
-    const hash = await page.evaluate(() => location.hash);
-    if (want.test(hash)) return hash;
-    await page.waitForTimeout(100);
-  }
-  assert.fail(`${what}: the fragment is ${await page.evaluate(() => location.hash)}`);
-}
-
-/// The app's screenshot with the mouse resting in the same place.
-async function shot(page) {
-  await page.mouse.move(700, 350);
-  await page.waitForTimeout(300);
-  return screenshot(page);
 }
 
 test("a published mod's site", { skip: skipUnless(WZ, BASE) }, async (t) => {

@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { serve } from "./server.mjs";
 import {
   BASE, CORPUS, covered, decodeImage, keep, meanDifference, newPage, onEachBackend, pageDir,
-  screenshot, skipUnless, waitFor,
+  shot, skipUnless, waitFor,
 } from "./util.mjs";
 
 const PIE = "structs/blderik_anim.pie";
@@ -50,13 +50,6 @@ with open(os.path.join(out, "notes.zip"), "w") as f:
     f.write("not an archive\\n" * 1000)
 `, join(CORPUS, BASE), dir, PIE, ...PAGES]);
   return dir;
-}
-
-/// The app's screenshot with the mouse out of the view's way.
-async function shot(page) {
-  await page.mouse.move(700, 350);
-  await page.waitForTimeout(300);
-  return screenshot(page);
 }
 
 test("archives are read a piece at a time over HTTP", { skip: skipUnless(join(BASE, PIE)) }, async (t) => {

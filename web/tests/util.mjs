@@ -135,6 +135,25 @@ export async function screenshot(page) {
   return { ...(await decodeImage(page, bytes)), name, png: bytes };
 }
 
+/// The app's screenshot (F12) with the mouse resting in the same place, out of the
+/// view's way (no hover highlight), after a moment for the page to settle.
+export async function shot(page) {
+  await page.mouse.move(700, 350);
+  await page.waitForTimeout(300);
+  return screenshot(page);
+}
+
+/// The page's fragment once it matches `want` (the page writes it a few times a second;
+/// 10 s at most).
+export async function hashWhen(page, want, what) {
+  for (let i = 0; i < 100; i++) {
+    const hash = await page.evaluate(() => location.hash);
+    if (want.test(hash)) return hash;
+    await page.waitForTimeout(100);
+  }
+  assert.fail(`${what}: the fragment is ${await page.evaluate(() => location.hash)}`);
+}
+
 /// The share of `pixels` (RGBA) that is not the background.
 export function covered(pixels) {
   let n = 0;
