@@ -165,24 +165,6 @@ fn absolute(p: &Path) -> PathBuf {
     out
 }
 
-/// `f` with its file on disk (or its archive) named by [`absolute`].
-fn absolute_ref(f: &FileRef) -> FileRef {
-    match f {
-        FileRef::Disk(p) => FileRef::Disk(absolute(p)),
-        FileRef::Entry { archive, path } => FileRef::Entry {
-            archive: absolute(archive),
-            path: path.clone(),
-        },
-        FileRef::Embedded { file, .. } => {
-            let mut f = f.clone();
-            if let FileRef::Embedded { file: holder, .. } = &mut f {
-                **holder = absolute_ref(file);
-            }
-            f
-        }
-    }
-}
-
 /// The deepest folder holding every path of `paths` (absolute, folded).
 fn common_folder(paths: &[PathBuf]) -> Option<PathBuf> {
     let mut it = paths.iter();
@@ -338,7 +320,7 @@ pub fn collect(inputs: &[PathBuf], options: &LoadOptions) -> Collected {
         .recorded()
         .into_iter()
         .chain(resolved)
-        .map(|f| absolute_ref(&f))
+        .map(|f| f.with_disk_file(&absolute))
         .collect();
     let mut roots = Roots::default();
     for r in &input_roots {

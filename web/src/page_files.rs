@@ -38,11 +38,7 @@ impl PageFiles {
     /// The files as the core reads them (one [`Files`], so its archive cache is shared).
     pub fn files(&self) -> Files {
         self.files
-            .get_or_init(|| {
-                Files::new(Shared {
-                    memory: self.shared.clone(),
-                })
-            })
+            .get_or_init(|| Files::new(Shared(self.shared.clone())))
             .clone()
     }
 
@@ -127,13 +123,11 @@ pub fn url_path(url: &str) -> Option<PathBuf> {
 
 /// The shared memory as a [`FileSource`].
 #[derive(Debug)]
-struct Shared {
-    memory: Arc<RwLock<MemorySource>>,
-}
+struct Shared(Arc<RwLock<MemorySource>>);
 
 impl Shared {
     fn get(&self) -> std::sync::RwLockReadGuard<'_, MemorySource> {
-        self.memory.read().unwrap_or_else(PoisonError::into_inner)
+        self.0.read().unwrap_or_else(PoisonError::into_inner)
     }
 }
 

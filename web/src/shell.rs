@@ -123,6 +123,10 @@ impl WebApp {
         // name files that are no longer there.
         let mut settings = settings;
         settings.data_roots.clear();
+        let _ = host.refetch.set(Arc::new(crate::remote::RemoteFetch::new(
+            host.page.clone(),
+            cc.egui_ctx.clone(),
+        )));
         let mut state = AppState::new(settings, host.clone());
         if let Some(w) = warning {
             state.toasts.error(w);
@@ -130,12 +134,6 @@ impl WebApp {
         state.work.set_runner(PageRunner {
             ctx: cc.egui_ctx.clone(),
         });
-        let refetch = Arc::new(crate::remote::RemoteFetch::new(
-            host.page.clone(),
-            cc.egui_ctx.clone(),
-        ));
-        let _ = host.refetch.set(refetch.clone());
-        state.work.set_refetch(refetch);
         let (viewport, view_error) = match cc.wgpu_render_state.as_ref() {
             Some(rs) => {
                 status.borrow_mut().backend = Backend::of(rs.adapter.get_info().backend);

@@ -147,6 +147,11 @@ impl AppState {
         // The Build tab carries on from the design last shown (it is not opened).
         assemble.shown.design = settings.assembly.clone();
         let files = host.files();
+        let mut work = super::loading::Work::default();
+        // Reading jobs wait for what the host fetches (the page's remote archives).
+        if let Some(refetch) = host.refetch() {
+            work.set_refetch(refetch);
+        }
         AppState {
             files,
             detected_warzone: host.detected_warzone(),
@@ -165,7 +170,7 @@ impl AppState {
             checks: Default::default(),
             inspect: Default::default(),
             gallery: None,
-            work: Default::default(),
+            work,
             embedded: false,
             next_generation: 1,
         }

@@ -512,34 +512,14 @@ fn open(state: &mut AppState, path: FileRef) -> Vec<AppCommand> {
 /// Recent and the last folder as `/home/me/mods/x.wz`, not `/home/me/vitrine/../mods/…`,
 /// so one file is one recent entry however it was reached).
 pub fn absolute(path: FileRef) -> FileRef {
-    let abs = |p: &Path| {
+    path.with_disk_file(&|p: &Path| {
         let a = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
         if a.components().any(|c| c == std::path::Component::ParentDir) {
             std::fs::canonicalize(&a).unwrap_or(a)
         } else {
             a
         }
-    };
-    match path {
-        FileRef::Disk(p) => FileRef::Disk(abs(&p)),
-        FileRef::Entry { archive, path } => FileRef::Entry {
-            archive: abs(&archive),
-            path,
-        },
-        FileRef::Embedded {
-            file,
-            offset,
-            len,
-            base64,
-            name,
-        } => FileRef::Embedded {
-            file: Box::new(absolute(*file)),
-            offset,
-            len,
-            base64,
-            name,
-        },
-    }
+    })
 }
 
 #[cfg(test)]

@@ -337,7 +337,7 @@ impl Archive {
     /// models in a few requests instead of one per model.
     pub fn advise_entries(&self, pick: impl Fn(&str) -> bool) {
         for e in &self.files {
-            if pick(&e.path) && !self.refused.contains_key(&e.index) && e.limit != u64::MAX {
+            if pick(&e.path) && !self.refused.contains_key(&e.index) {
                 self.source.advise(Archive::span(e));
             }
         }

@@ -194,6 +194,31 @@ impl FileRef {
         }
     }
 
+    /// This file with the file on disk that holds it ([`FileRef::disk_file`]) named
+    /// `rename(that path)`: the same entry or embedded bytes of the renamed holder.
+    pub fn with_disk_file(&self, rename: &impl Fn(&Path) -> PathBuf) -> FileRef {
+        match self {
+            FileRef::Disk(p) => FileRef::Disk(rename(p)),
+            FileRef::Entry { archive, path } => FileRef::Entry {
+                archive: rename(archive),
+                path: path.clone(),
+            },
+            FileRef::Embedded {
+                file,
+                offset,
+                len,
+                base64,
+                name,
+            } => FileRef::Embedded {
+                file: Box::new(file.with_disk_file(rename)),
+                offset: *offset,
+                len: *len,
+                base64: *base64,
+                name: name.clone(),
+            },
+        }
+    }
+
     /// The path relative to `base` (a folder that contains it), with `/` separators;
     /// `None` when `base` does not contain it.
     pub fn relative_to(&self, base: &FileRef) -> Option<String> {

@@ -111,11 +111,6 @@ impl Pieces {
         out
     }
 
-    /// Whether reads are waiting for bytes.
-    pub fn is_wanting(&self) -> bool {
-        !self.lock().wanted.is_empty()
-    }
-
     /// The bytes held (what this file costs in memory).
     pub fn held(&self) -> u64 {
         self.lock().held.values().map(|b| b.len() as u64).sum()
@@ -172,7 +167,7 @@ impl ReadAt for Pieces {
     }
 
     fn wanting(&self) -> bool {
-        self.is_wanting()
+        !self.lock().wanted.is_empty()
     }
 
     fn advise(&self, range: Range<u64>) {
@@ -216,7 +211,7 @@ mod tests {
         assert_eq!(e.kind(), io::ErrorKind::WouldBlock);
         assert!(e.to_string().contains("a.wz: bytes 10..15"), "{e}");
         assert_eq!(p.take_wanted(0), vec![(10..15)]);
-        assert!(!p.is_wanting(), "taken");
+        assert!(!p.wanting(), "taken");
         p.insert(10, b"hello");
         assert_eq!(read(&p, 10, 5).unwrap(), b"hello");
         assert_eq!(read(&p, 12, 10).unwrap(), b"llo", "up to what is held");
@@ -245,7 +240,7 @@ mod tests {
         let p = Pieces::new("http://x/a.wz", 100);
         p.advise(0..40);
         p.failed(0..40, "the server answered HTTP 500");
-        assert!(!p.is_wanting());
+        assert!(!p.wanting());
         let e = read(&p, 5, 5).unwrap_err();
         assert_ne!(e.kind(), io::ErrorKind::WouldBlock);
         assert!(e.to_string().contains("HTTP 500"), "{e}");
