@@ -177,7 +177,8 @@ dialog() {
 }
 start() {
   session=$1; shift
-  "$bin" "$@" >"$out/vitrine-$session.log" 2>&1 &
+  # Frame intervals and what is shown, in the log (read when an open never ends).
+  RUST_LOG="${RUST_LOG:-warn,vitrine::frames=debug}" "$bin" "$@" >"$out/vitrine-$session.log" 2>&1 &
   pid=$!
   wid=""
   local i
@@ -196,7 +197,13 @@ setting() {
 
 # ── Session 1 ──────────────────────────────────────────────────────────────────────
 start 1 "$models/a_factory.pie"
-wait_title a_factory.pie || fail "a_factory.pie never opened"
+if ! wait_title a_factory.pie; then
+  fail "a_factory.pie never opened"
+  # What the app and the machine were doing, for a failure seen only on a loaded machine.
+  tail -n 15 "$out/vitrine-$session.log" >&2
+  uptime >&2
+  ps -eo pcpu,rss,etime,comm --sort=-pcpu | head -8 >&2
+fi
 for _ in $(seq 1 60); do
   sleep 0.5; shot 01-open
   awk -v f="$(drawn 01-open)" 'BEGIN { exit !(f > 0.15) }' && break
