@@ -1,7 +1,8 @@
 //! Vitrine in the browser: the web page's side of the app — the files the page is given
-//! ([`page_files`]: dropped, picked, fetched), reading a URL with progress (`fetch`), the
-//! JavaScript API `window.vitrine` (`api`) and the status it reports ([`status`]), and
-//! what the browser keeps for the page (`browser`: downloads, settings, the file dialog).
+//! ([`page_files`]: dropped, picked, fetched, as `incoming` reads them), reading a URL
+//! with progress (`fetch`), the JavaScript API `window.vitrine` (`api`) and the status it
+//! reports ([`status`]), and what the browser keeps for the page (`browser`: downloads,
+//! settings, the file dialog).
 //!
 //! The parts that touch the browser build for `wasm32-unknown-unknown` only; the rest is
 //! plain Rust, tested natively. `web/build.sh OUT_DIR` builds the page.
@@ -19,6 +20,8 @@ pub mod fetch;
 #[cfg(target_arch = "wasm32")]
 pub mod host;
 #[cfg(target_arch = "wasm32")]
+pub mod incoming;
+#[cfg(target_arch = "wasm32")]
 pub mod link;
 #[cfg(target_arch = "wasm32")]
 pub mod opening;
@@ -34,7 +37,8 @@ pub use entry::start;
 
 #[cfg(target_arch = "wasm32")]
 mod entry {
-    use crate::shell::{Incoming, WebApp};
+    use crate::incoming::Incoming;
+    use crate::shell::WebApp;
     use crate::status::PageStatus;
     use std::cell::RefCell;
     use std::rc::Rc;

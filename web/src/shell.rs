@@ -1,12 +1,14 @@
 //! The page's eframe app: the same egui app as the desktop's window, with the browser's
 //! ways of doing what the app leaves to its front-end — files dropped, picked (the
-//! browser's dialog) or fetched (`?url=`, `window.vitrine.open`) go into the page's
-//! files before they are opened; screenshots and exports become downloads; a screenshot
-//! is read back over the next frames instead of waiting on the page's only thread, and an
-//! animation export is rendered, read back and encoded a slice per frame.
+//! browser's dialog) or fetched (`?url=`, `window.vitrine.open`) are read into the page's
+//! files before they are opened ([`crate::incoming`]); screenshots and exports become
+//! downloads; a screenshot is read back over the next frames instead of waiting on the
+//! page's only thread, and an animation export is rendered, read back and encoded a
+//! slice per frame.
 
 use crate::host::{WebHost, run_later};
-use crate::opening::{fetch_texture_pages, open_command};
+use crate::incoming::{Arrivals, Incoming};
+use crate::opening::open_command;
 use crate::screenshots::Screenshots;
 use crate::status::{Backend, GalleryStatus, LoadState, PageStatus, Progress};
 use crate::{browser, fetch};
@@ -41,26 +43,6 @@ const DEMO: [(&str, &[u8]); 3] = [
     ),
 ];
 
-/// What the page's JavaScript side and the asynchronous browser calls hand the app.
-pub enum Incoming {
-    /// Open a URL (`window.vitrine.open(url)`).
-    OpenUrl(String),
-    /// A command for the app (a picked or dropped file, ready in the page's files).
-    Command(AppCommand),
-    /// A download or a file read failed.
-    Failed(FileRef, String),
-    /// A download's progress.
-    Progress(String, u64, Option<u64>),
-    /// Archives dropped or picked: data roots from now on, before the earlier ones (a mod
-    /// dropped over the game's `base.wz` finds its pages there, as the game layers them).
-    AddDataRoots(Vec<PathBuf>),
-    /// Export the open model's animation with the Export animation dialog's settings as a
-    /// download of this name (`window.vitrine.exportAnimation(name)`).
-    ExportAnimation(String),
-    /// The page's fragment changed (`hashchange`): the view it links to.
-    Link(String),
-}
-
 /// The viewer as the page's eframe app.
 pub struct WebApp {
     state: AppState,
@@ -74,12 +56,11 @@ pub struct WebApp {
     /// The animation export running, a slice per frame.
     animation: Option<PageExport>,
     inbox: Receiver<Incoming>,
-    outbox: Sender<Incoming>,
+    arrivals: Arrivals,
     /// A URL being downloaded: its progress line.
     downloading: Option<(String, u64, Option<u64>)>,
     /// What `window.vitrine.status()` reads.
     status: Rc<RefCell<PageStatus>>,
-    drops: u32,
     title: String,
     link: crate::link::Links,
 }
@@ -148,6 +129,7 @@ impl WebApp {
             ),
         };
         let (outbox, inbox) = inbox;
+        let arrivals = Arrivals::new(host.page.clone(), outbox, cc.egui_ctx.clone());
         let (link, open_link) = crate::link::Links::start(&mut state, url.is_some(), DEMO[0].0);
         let mut app = WebApp {
             state,
@@ -159,20 +141,16 @@ impl WebApp {
             shots: Screenshots::default(),
             animation: None,
             inbox,
-            outbox,
+            arrivals,
             downloading: None,
             status,
-            drops: 0,
             title: String::new(),
             link,
         };
-        let (tx, ctx) = (app.outbox.clone(), cc.egui_ctx.clone());
-        crate::link::listen(move |hash| {
-            let _ = tx.send(Incoming::Link(hash));
-            ctx.request_repaint();
-        });
+        let arrivals = app.arrivals.clone();
+        crate::link::listen(move |hash| arrivals.send(Incoming::Link(hash)));
         match url {
-            Some(url) => app.open_url(url, data, &cc.egui_ctx),
+            Some(url) => app.open_url(url, data),
             None => {
                 for (path, bytes) in DEMO {
                     app.host.page.add(path, bytes.to_vec());
@@ -186,149 +164,18 @@ impl WebApp {
         app
     }
 
-    /// Downloads `url` into the page's files, then opens it (a model in the viewer, an
-    /// archive as a gallery, and a data root as a dropped one is). Archives are read a
-    /// piece at a time when the server serves ranges ([`crate::remote`]). The archives
-    /// of `data` (the page's `&data=`) become data roots first, in their order, under
-    /// `url`'s.
-    fn open_url(&mut self, url: String, data: Vec<String>, ctx: &egui::Context) {
+    /// Downloads `url` and opens it ([`Arrivals::open_url`]), with a progress line; a
+    /// link to a model opens the model rather than the archive's gallery.
+    fn open_url(&mut self, url: String, data: Vec<String>) {
         self.downloading = Some((url.clone(), 0, None));
-        let gallery = !self.link.names_model();
-        let (tx, ctx) = (self.outbox.clone(), ctx.clone());
-        let page = self.host.page.clone();
-        wasm_bindgen_futures::spawn_local(async move {
-            let progress = |url: &str| {
-                let (tx, ctx, url) = (tx.clone(), ctx.clone(), url.to_string());
-                move |got, total| {
-                    let _ = tx.send(Incoming::Progress(url.clone(), got, total));
-                    ctx.request_repaint();
-                }
-            };
-            let mut roots = Vec::new();
-            for d in &data {
-                match add_archive(&page, d, progress(d)).await {
-                    Ok(path) => roots.push(path),
-                    Err(e) => {
-                        let _ = tx.send(Incoming::Failed(FileRef::Disk(d.into()), e));
-                    }
-                }
-            }
-            if !roots.is_empty() {
-                let _ = tx.send(Incoming::AddDataRoots(roots));
-            }
-            let path = crate::page_files::url_path(&url);
-            let msg = match &path {
-                None => Incoming::Failed(
-                    FileRef::Disk(url.clone().into()),
-                    format!("{url}: the URL names no file"),
-                ),
-                Some(p) if vitrine_core::files::is_archive_path(p) => {
-                    match add_archive(&page, &url, progress(&url)).await {
-                        Ok(p) => {
-                            if gallery {
-                                prefetch_gallery(&page, &p).await;
-                            }
-                            let _ = tx.send(Incoming::AddDataRoots(vec![p.clone()]));
-                            Incoming::Command(open_command(vec![FileRef::Disk(p)]))
-                        }
-                        Err(e) => Incoming::Failed(FileRef::Disk(p.clone()), e),
-                    }
-                }
-                Some(p) => match fetch::fetch_bytes(&url, progress(&url)).await {
-                    Ok(bytes) => {
-                        let file = page.add(p.clone(), bytes);
-                        fetch_texture_pages(&page, &url, &file).await;
-                        Incoming::Command(open_command(vec![file]))
-                    }
-                    Err(e) => Incoming::Failed(FileRef::Disk(p.clone()), e),
-                },
-            };
-            let _ = tx.send(msg);
-            ctx.request_repaint();
-        });
-    }
-
-    /// Reads the files dropped on the page into a folder of their own, then opens them.
-    fn take_drops(&mut self, ctx: &egui::Context) {
-        let dropped = ctx.input_mut(|i| std::mem::take(&mut i.raw.dropped_files));
-        if dropped.is_empty() {
-            return;
-        }
-        self.drops += 1;
-        let (group, page, tx, ctx) = (
-            self.drops,
-            self.host.page.clone(),
-            self.outbox.clone(),
-            ctx.clone(),
-        );
-        wasm_bindgen_futures::spawn_local(async move {
-            let mut named = Vec::new();
-            for f in &dropped {
-                let name = f.path().to_string_lossy().into_owned();
-                match f.bytes_async().await {
-                    Ok(bytes) => named.push((name, bytes)),
-                    Err(e) => {
-                        let _ = tx.send(Incoming::Failed(
-                            FileRef::Disk(name.clone().into()),
-                            format!("{name}: {e}"),
-                        ));
-                    }
-                }
-            }
-            if !named.is_empty() {
-                let files = page.add_group(group, named);
-                let archives: Vec<PathBuf> = files
-                    .iter()
-                    .filter_map(|f| match f {
-                        FileRef::Disk(p) if vitrine_core::files::is_archive_path(p) => {
-                            Some(p.clone())
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                if !archives.is_empty() {
-                    let _ = tx.send(Incoming::AddDataRoots(archives));
-                }
-                let _ = tx.send(Incoming::Command(open_command(files)));
-            }
-            ctx.request_repaint();
-        });
-    }
-
-    /// The browser's file dialog; the picked files are opened like dropped ones.
-    fn pick(
-        &mut self,
-        ctx: &egui::Context,
-        then: impl FnOnce(Vec<FileRef>) -> Option<AppCommand> + 'static,
-    ) {
-        self.drops += 1;
-        let (group, page, tx, ctx) = (
-            self.drops,
-            self.host.page.clone(),
-            self.outbox.clone(),
-            ctx.clone(),
-        );
-        let mut extensions: Vec<&str> = vitrine_app::dialogs::MODEL_EXTENSIONS.to_vec();
-        extensions.extend(vitrine_core::files::ARCHIVE_EXTENSIONS);
-        extensions.extend([
-            "png", "jpg", "jpeg", "bmp", "dds", "pcx", "tga", "bin", "txt", "json", "ini",
-        ]);
-        wasm_bindgen_futures::spawn_local(async move {
-            let named = browser::pick_files(&extensions).await;
-            if !named.is_empty()
-                && let Some(cmd) = then(page.add_group(group, named))
-            {
-                let _ = tx.send(Incoming::Command(cmd));
-            }
-            ctx.request_repaint();
-        });
+        self.arrivals.open_url(url, data, !self.link.names_model());
     }
 
     /// Does what [`apply`] left for the page.
     fn perform(&mut self, effect: Effect, ctx: &egui::Context, frame: &eframe::Frame) {
         let not_here = |what: &str| format!("{what} is not available in the browser");
         match effect {
-            Effect::PickModel(_) => self.pick(ctx, |files| Some(open_command(files))),
+            Effect::PickModel(_) => self.arrivals.pick(|files| Some(open_command(files))),
             Effect::PickGalleryFolder(_) => self.state.toasts.error(
                 not_here("Picking a folder")
                     + ": drop its files or its archive (.wz, .zip) on the page",
@@ -341,7 +188,7 @@ impl WebApp {
                 archive, current, ..
             } => {
                 if archive {
-                    self.pick(ctx, move |files| {
+                    self.arrivals.pick(move |files| {
                         let mut roots = current;
                         roots.extend(files.into_iter().filter_map(|f| match f {
                             FileRef::Disk(p) => Some(p),
@@ -404,7 +251,7 @@ impl WebApp {
     fn take_incoming(&mut self, ctx: &egui::Context, frame: &eframe::Frame) {
         while let Ok(msg) = self.inbox.try_recv() {
             match msg {
-                Incoming::OpenUrl(url) => self.open_url(fetch::absolute(&url), Vec::new(), ctx),
+                Incoming::OpenUrl(url) => self.open_url(fetch::absolute(&url), Vec::new()),
                 Incoming::Progress(url, got, total) => self.downloading = Some((url, got, total)),
                 Incoming::Link(hash) => {
                     if let Some(cmd) = self.link.hash_changed(&mut self.state, &hash)
@@ -536,7 +383,8 @@ impl WebApp {
 impl eframe::App for WebApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
-        self.take_drops(&ctx);
+        self.arrivals
+            .dropped(ctx.input_mut(|i| std::mem::take(&mut i.raw.dropped_files)));
         self.take_incoming(&ctx, frame);
         self.check_device_lost();
         vitrine_app::commands::poll_jobs(&mut self.state);
@@ -601,38 +449,4 @@ impl eframe::App for WebApp {
             ctx.request_repaint_after(vitrine_app::settings::SAVE_DELAY);
         }
     }
-}
-
-/// Adds the archive at `url` to the page's files (whole, or read a piece at a time):
-/// where it is in them.
-async fn add_archive(
-    page: &crate::page_files::PageFiles,
-    url: &str,
-    progress: impl FnMut(u64, Option<u64>),
-) -> Result<PathBuf, String> {
-    let path =
-        crate::page_files::url_path(url).ok_or_else(|| format!("{url}: the URL names no file"))?;
-    match crate::remote::open_archive(url, progress).await? {
-        crate::remote::Opened::Whole(bytes) => page.add(path.clone(), bytes),
-        crate::remote::Opened::Pieces(pieces) => page.add_remote(path.clone(), url, pieces),
-    };
-    Ok(path)
-}
-
-/// Fetches the models and images of the archive at `path` when it is read a piece at a
-/// time, in a few requests, before it opens as a gallery (whose thumbnails read them
-/// all); other entries (sounds, scripts, maps) stay on the server.
-async fn prefetch_gallery(page: &crate::page_files::PageFiles, path: &std::path::Path) {
-    const IMAGES: [&str; 7] = ["png", "jpg", "jpeg", "bmp", "tga", "dds", "pcx"];
-    let files = page.files();
-    let wanted = |p: &str| {
-        let ext = p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-        vitrine_core::formats::is_model_name(p) || ext.is_some_and(|e| IMAGES.contains(&e.as_str()))
-    };
-    crate::remote::settle(page, || {
-        if let Ok(archive) = files.archive(path) {
-            archive.advise_entries(wanted);
-        }
-    })
-    .await;
 }

@@ -83,6 +83,15 @@ pub(crate) fn check_size(w: u32, h: u32) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether `name` has an image's extension (one the `image` crate names, or `.pcx`): a
+/// file a texture may be read from.
+pub fn is_image_name(name: &str) -> bool {
+    std::path::Path::new(name)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .is_some_and(|e| e == "pcx" || image::ImageFormat::from_extension(&e).is_some())
+}
+
 /// Whether `bytes` are a PCX file: ZSoft's header (`0x0A`, version 0–5, encoding 0 or 1,
 /// 1, 2, 4 or 8 bits per plane) and a name that claims no other format (`image` knows
 /// the `.pcx` extension but has no decoder for it).
@@ -152,6 +161,29 @@ mod tests {
             .collect();
         writer.write_palette(&palette).unwrap();
         out
+    }
+
+    #[test]
+    fn image_names_are_told_by_extension_in_any_case() {
+        for name in [
+            "texpages/page-14.PNG",
+            "a.tga",
+            "b.dds",
+            "c.pcx",
+            "d.jpeg",
+            "e.bmp",
+        ] {
+            assert!(is_image_name(name), "{name}");
+        }
+        for name in [
+            "tank.pie",
+            "page-14.png.txt",
+            "png",
+            "stats/body.json",
+            "x.",
+        ] {
+            assert!(!is_image_name(name), "{name}");
+        }
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //! This module and [`crate::formats::resolve`] are the only parts of the PET loader
 //! that ask [`crate::files`] for files (a character may also sit inside an archive).
 
-use super::build::{self, Builder};
+use super::build::Builder;
+use super::details;
 use super::sections::{self, PetFile};
 use super::textures;
 use super::{Kind, parse};
@@ -244,7 +245,7 @@ fn assemble_with(
                 ),
             );
         }
-        skeleton_bones = build::file_details(&p.file, &p.name).bones;
+        skeleton_bones = details::file_details(&p.file, &p.name).bones;
     }
     let mut details_parts = Vec::new();
     let (mut motions, mut fram, mut colls, mut submeshes) = (vec![], vec![], vec![], vec![]);
@@ -288,8 +289,8 @@ fn assemble_with(
             b.add_clip(&p.file, &stem(&p.name), &node_of);
         }
         b.add_collision(&p.file, &node_of, &p.name);
-        build::file_properties(b.model(), &p.file, &p.name);
-        let d = build::file_details(&p.file, &p.name);
+        details::file_properties(b.model(), &p.file, &p.name);
+        let d = details::file_details(&p.file, &p.name);
         motions.extend(d.motions.iter().cloned());
         fram.extend(d.fram.iter().cloned());
         colls.extend(d.collision_boxes.iter().cloned());

@@ -3,8 +3,9 @@
 //!
 //! Stages: [`sections`] splits the file and dispatches each section to its parser
 //! ([`bones`], [`mesh`], [`anim`], [`events`], [`textures`]); [`build`] turns the parsed
-//! file into the neutral model, converting Direct3D axes; [`assemble`] finds the other
-//! files of a multi-file character and builds them into one model.
+//! file into the neutral model, converting Direct3D axes; [`details`] keeps what the file
+//! says of itself for the panel and `info --json`; [`assemble`] finds the other files of
+//! a multi-file character and builds them into one model.
 //!
 //! What is read, and the interpretations chosen where public documents disagree, are
 //! described in each stage. Sources: the community spec (retreev/Documentation
@@ -18,6 +19,7 @@ pub mod anim;
 pub mod assemble;
 pub mod bones;
 pub mod build;
+pub mod details;
 pub mod events;
 pub mod mesh;
 pub mod sections;

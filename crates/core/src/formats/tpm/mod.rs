@@ -4,13 +4,15 @@
 //!
 //! Stages: [`grammar`] (lines → blocks), [`values`] (property values), [`blocks`]
 //! (blocks → typed, range-checked file terms, warnings), [`build`] (→ [`Model`], axis
-//! conversion, nodes, materials, skins, `info --json` details).
+//! conversion, nodes, materials, skins), [`details`] (the panel's lines and the
+//! `info --json` details, in file terms).
 //!
 //! Textures are only named here; `formats::resolve` finds them (user roots with the
 //! whole relative path, then the bare name next to the file, case-insensitively).
 
 pub mod blocks;
 pub mod build;
+pub mod details;
 pub(crate) mod grammar;
 pub mod values;
 
