@@ -1,12 +1,12 @@
 //! Markers for the model's frames: bones and joints (with their names as [`Label`]s),
 //! the origin axes and the corner gizmo, and the numbered connectors.
 
-use super::{OverlayInput, Segment, colours, label};
+use super::{OverlayInput, Segment, colours, label, shown_world};
 use crate::ViewSettings;
 use crate::inspect::picking::in_sight;
 use crate::inspect::stroke_font::{text_segments, text_width};
 use crate::inspect::{node_shown, subtree};
-use glam::{Mat4, Vec2, Vec3};
+use glam::{Vec2, Vec3};
 use vitrine_core::model::{Model, NodeKind, Pose};
 
 /// Connector marker ring radius, pixels.
@@ -116,15 +116,9 @@ fn ring(r: f32) -> Vec<(Vec2, Vec2)> {
 
 pub(super) fn connectors(out: &mut Vec<Segment>, inp: &OverlayInput, radius: f32) {
     for (n, c) in inp.model.connectors.iter().enumerate() {
-        if !node_shown(inp.pose, &inp.view.node_mask, c.node) {
+        let Some(world) = shown_world(inp, c.node) else {
             continue;
-        }
-        let world = inp
-            .pose
-            .world
-            .get(c.node)
-            .copied()
-            .unwrap_or(Mat4::IDENTITY);
+        };
         let p = world.transform_point3(c.position);
         // A triad in the node's axes.
         let len = radius * 0.25;

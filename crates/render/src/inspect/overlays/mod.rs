@@ -165,6 +165,12 @@ pub(crate) struct OverlayInput<'a> {
     pub grid_unit: f32,
 }
 
+/// The world matrix of node `node` when it is shown (identity for a node the pose lacks).
+fn shown_world(inp: &OverlayInput, node: usize) -> Option<Mat4> {
+    node_shown(inp.pose, &inp.view.node_mask, node)
+        .then(|| inp.pose.world.get(node).copied().unwrap_or(Mat4::IDENTITY))
+}
+
 /// Model-space bounds of what is shown: meshes, else joints and connectors.
 fn scene_bounds(inp: &OverlayInput) -> Option<(Vec3, Vec3)> {
     posed_bounds(inp.meshes).or_else(|| {
@@ -349,15 +355,9 @@ fn corner(lo: Vec3, hi: Vec3, i: usize) -> Vec3 {
 
 fn shadow_mesh(out: &mut Vec<Segment>, inp: &OverlayInput) {
     for s in &inp.model.shadow_meshes {
-        if !node_shown(inp.pose, &inp.view.node_mask, s.node) {
+        let Some(world) = shown_world(inp, s.node) else {
             continue;
-        }
-        let world = inp
-            .pose
-            .world
-            .get(s.node)
-            .copied()
-            .unwrap_or(Mat4::IDENTITY);
+        };
         let mut seen = HashSet::new();
         for t in &s.triangles {
             for (i, j) in [(0, 1), (1, 2), (2, 0)] {
