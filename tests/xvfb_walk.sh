@@ -213,7 +213,7 @@ awk -v f="$(drawn 01-open)" 'BEGIN { exit !(f > 0.15) }' || fail "the model is n
 over_view; key space; sleep 0.5                    # hold the texture animation still
 shot 01-open
 
-click 212 257; sleep 1.5; over_view; sleep 0.5      # the red swatch (team 4)
+click 141 257; sleep 1.5; over_view; sleep 0.5      # the red swatch (team 4)
 shot 02-team-red
 [ "$(setting 's["team"]')" = 4 ] && log "ok: team colour red saved" || fail "team colour not saved as 4 (red)"
 expect_change 01-open 02-team-red "$VIEW" "the team colour changes the model" 50
@@ -310,12 +310,12 @@ awk -v f="$(drawn 15-bad-file)" 'BEGIN { exit !(f > 0.15) }' && log "ok: the pre
 
 # ── 6 assembly ──
 click 22 44; sleep 1                                # Dismiss the banner
-click 53 474; sleep 1                               # open the Assemble section
+click 53 497; sleep 1                               # open the Assemble section
 shot 16-assemble-section
-click 150 519; sleep 0.3                            # its search box
+click 150 542; sleep 0.3                            # its search box
 xdotool type --delay 30 "ViperMG01Wheels"; sleep 1.5
 shot 17-assemble-search
-click 110 542                                       # the first match
+click 110 565                                       # the first match
 wait_title "template:ViperMG01Wheels" 60 && log "ok: assembled: \"$(title)\"" || fail "no assembly opened: \"$(title)\""
 sleep 3; over_view; sleep 0.5; shot 18-assembled
 awk -v f="$(drawn 18-assembled)" 'BEGIN { exit !(f > 0.15) }' || fail "the droid is not drawn"

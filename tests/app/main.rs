@@ -31,4 +31,5 @@ mod loading;
 mod panels;
 mod share_menu;
 mod side_panel_ui;
+mod side_panel_width;
 mod timeline_ui;

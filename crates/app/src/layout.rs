@@ -11,7 +11,7 @@ use super::state::{AppState, LoadFailure, ScreenshotDialog};
 use crate::files::file_name;
 
 /// Default width of the side panel, points.
-const SIDE_PANEL_WIDTH: f32 = 320.0;
+const SIDE_PANEL_WIDTH: f32 = 360.0;
 /// Narrowest the user can make the side panel.
 const SIDE_PANEL_MIN: f32 = 220.0;
 /// Widest the side panel gets (long values wrap instead).

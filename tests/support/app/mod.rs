@@ -15,6 +15,7 @@ pub fn frame(ui: &mut eframe::egui::Ui, state: &mut AppState) {
     let commands = window_ui(ui, state, |ui, _| {
         // The real view's input handling on a plain area instead of the GPU image.
         let rect = ui.available_rect_before_wrap();
+        VIEW_RECT.with(|r| r.set(rect));
         let response = ui.allocate_rect(rect, eframe::egui::Sense::click_and_drag());
         camera_input(ui, &response)
     });
@@ -25,6 +26,17 @@ pub fn frame(ui: &mut eframe::egui::Ui, state: &mut AppState) {
             ui.ctx().copy_text(text);
         }
     }
+}
+
+thread_local! {
+    static VIEW_RECT: std::cell::Cell<eframe::egui::Rect> =
+        const { std::cell::Cell::new(eframe::egui::Rect::NOTHING) };
+}
+
+/// Where the 3D view was laid out in the last frame run on this thread (its left edge is
+/// the side panel's width).
+pub fn view_rect() -> eframe::egui::Rect {
+    VIEW_RECT.with(|r| r.get())
 }
 
 /// A 1100 points wide window of the given height on `state`, with the system fonts as

@@ -41,38 +41,69 @@ fn row_text(m: &Model, i: usize) -> String {
     text
 }
 
-/// One node's row (eye + selectable name) and, below it, its children.
-fn node_ui(ui: &mut egui::Ui, state: &AppState, m: &Model, i: usize, out: &mut Vec<AppCommand>) {
+/// One node's row: eye toggle and selectable name.
+fn row_ui(ui: &mut egui::Ui, state: &AppState, m: &Model, i: usize, out: &mut Vec<AppCommand>) {
     let selected = state.inspect.selected == Some(i);
-    let row = |ui: &mut egui::Ui, out: &mut Vec<AppCommand>| {
-        out.extend(eye_ui(ui, state, m, i));
-        let r = ui.selectable_label(selected, row_text(m, i));
-        if state.checks.scroll_to == Some(i) {
-            r.scroll_to_me(Some(egui::Align::Center));
-            out.push(AppCommand::Checks(
-                crate::panels::checks::ChecksCommand::Scrolled,
-            ));
-        }
-        if r.clicked() {
-            out.push(cmd(InspectCommand::Select((!selected).then_some(i))));
-        }
-    };
-    let mut children = m.children(i).peekable();
-    if children.peek().is_none() {
-        ui.horizontal(|ui| {
-            ui.add_space(18.0);
-            row(ui, out);
-        });
-        return;
+    out.extend(eye_ui(ui, state, m, i));
+    let r = ui.selectable_label(selected, row_text(m, i));
+    if state.checks.scroll_to == Some(i) {
+        r.scroll_to_me(Some(egui::Align::Center));
+        out.push(AppCommand::Checks(
+            crate::panels::checks::ChecksCommand::Scrolled,
+        ));
     }
-    let id = ui.make_persistent_id(("node", i));
-    egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, true)
-        .show_header(ui, |ui| row(ui, out))
-        .body(|ui| {
-            for c in children {
-                node_ui(ui, state, m, c, out);
-            }
-        });
+    if r.clicked() {
+        out.push(cmd(InspectCommand::Select((!selected).then_some(i))));
+    }
+}
+
+/// The node tree, a row per node indented by its depth, children under open parents.
+/// Walked with a stack rather than by recursion: a chain of thousands of nodes (a glTF
+/// may nest that deep) costs rows, not the window's call stack.
+fn tree_ui(ui: &mut egui::Ui, state: &AppState, m: &Model, out: &mut Vec<AppCommand>) {
+    let indent = ui.spacing().indent;
+    // Deeper rows line up at the last indent and say their depth instead (a chain of
+    // thousands would otherwise sit screens to the right).
+    const MOST_INDENTS: usize = 24;
+    let mut stack: Vec<(usize, usize)> = (0..m.nodes.len())
+        .rev()
+        .filter(|&i| m.nodes[i].parent.is_none())
+        .map(|i| (i, 0))
+        .collect();
+    while let Some((i, depth)) = stack.pop() {
+        let children: Vec<usize> = m.children(i).collect();
+        let id = ui.make_persistent_id(("node", i));
+        let open = ui
+            .horizontal(|ui| {
+                ui.add_space(depth.min(MOST_INDENTS) as f32 * indent);
+                let open = if children.is_empty() {
+                    ui.add_space(indent);
+                    false
+                } else {
+                    let mut toggle =
+                        egui::collapsing_header::CollapsingState::load_with_default_open(
+                            ui.ctx(),
+                            id,
+                            true,
+                        );
+                    let spacing = std::mem::replace(&mut ui.spacing_mut().item_spacing.x, 0.0);
+                    toggle.show_toggle_button(ui, egui::collapsing_header::paint_default_icon);
+                    ui.spacing_mut().item_spacing.x = spacing;
+                    toggle.store(ui.ctx());
+                    toggle.is_open()
+                };
+                if depth > MOST_INDENTS {
+                    ui.weak(depth.to_string())
+                        .on_hover_text(format!("{depth} levels below the root"));
+                }
+                row_ui(ui, state, m, i, out);
+                open
+            })
+            .inner;
+        if open {
+            stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
+        }
+    }
 }
 
 /// The Hierarchy section's body: buttons, then the tree.
@@ -111,11 +142,7 @@ pub fn hierarchy_ui(ui: &mut egui::Ui, state: &AppState, doc: &Document) -> Vec<
     if let Some(sel) = inspect.selected.and_then(|s| m.nodes.get(s)) {
         ui.weak(format!("Selected: {} (Esc to clear)", sel.name));
     }
-    for (i, n) in m.nodes.iter().enumerate() {
-        if n.parent.is_none() {
-            node_ui(ui, state, m, i, &mut out);
-        }
-    }
+    tree_ui(ui, state, m, &mut out);
     out
 }
 

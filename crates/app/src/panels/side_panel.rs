@@ -17,9 +17,13 @@ const FOUND: egui::Color32 = egui::Color32::from_rgb(110, 200, 120);
 /// and events; TPM: instances and materials; PMF: pieces and the transform rules), then
 /// the team colour (open only when the model has a team-colour mask), the view and the
 /// rest.
+///
+/// The panel keeps the width it was given (a user drags its edge): text wraps at it, and
+/// what cannot wrap (a deep hierarchy, a wide table) scrolls sideways instead of widening
+/// the panel for the rest of the session.
 pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut s = Sections::new(&state.settings.open_sections);
-    egui::ScrollArea::vertical()
+    egui::ScrollArea::both()
         .auto_shrink([false, false])
         .show(ui, |ui| {
             match &state.document {
@@ -200,14 +204,18 @@ fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, st
     crate::panels::checks::checks_ui(ui, s, state, doc);
     if !m.properties.is_empty() {
         s.show(ui, "properties", "Properties", true, |ui| {
-            // Values wrap inside the panel instead of widening it.
-            let width = ui.available_width();
+            // Keys and values wrap inside the panel: keys in at most 38 % of it, values
+            // in the rest.
+            let width = (ui.available_width() - ui.spacing().item_spacing.x).max(80.0);
             egui::Grid::new("properties")
                 .striped(true)
                 .max_col_width(width * 0.62)
                 .show(ui, |ui| {
                     for p in &m.properties {
-                        ui.add(egui::Label::new(&p.key).wrap());
+                        ui.scope(|ui| {
+                            ui.set_max_width(width * 0.38);
+                            ui.add(egui::Label::new(&p.key).wrap());
+                        });
                         ui.add(egui::Label::new(&p.value).wrap());
                         ui.end_row();
                     }

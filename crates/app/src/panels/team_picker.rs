@@ -14,6 +14,7 @@ pub fn team_picker_ui(ui: &mut egui::Ui, current: usize) -> Option<AppCommand> {
     let mut out = None;
     egui::Grid::new("team swatches")
         .spacing(egui::vec2(4.0, 4.0))
+        .min_col_width(SWATCH)
         .show(ui, |ui| {
             for (i, team) in TEAM_COLOURS.iter().enumerate() {
                 if swatch_ui(ui, team.name, team.rgb, i == current).clicked() {
