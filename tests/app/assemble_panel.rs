@@ -89,13 +89,7 @@ fn picking_a_template_shows_body_propulsion_and_weapon_in_the_hierarchy() {
 #[test]
 #[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
 fn the_panel_is_absent_without_stats_and_a_recent_template_reopens() {
-    let mut h = app_support::harness(
-        AppState::new(
-            Settings::default(),
-            vitrine::desktop::window::DesktopHost::new(None),
-        ),
-        900.0,
-    );
+    let mut h = app_support::fresh_harness(900.0);
     h.run();
     assert!(h.query_by_label("Assemble").is_none());
 

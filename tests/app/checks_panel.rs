@@ -7,7 +7,6 @@ use crate::common;
 
 use egui_kittest::kittest::Queryable;
 use vitrine::app::commands::AppCommand;
-use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::check::Element;
 use vitrine::files::FileRef;
@@ -16,13 +15,7 @@ fn open(name: &str) -> egui_kittest::Harness<'static, AppState> {
     let path = common::fixtures()
         .join("check/pie")
         .join(format!("{name}.pie"));
-    let mut h = app_support::harness(
-        AppState::new(
-            Settings::default(),
-            vitrine::desktop::window::DesktopHost::new(None),
-        ),
-        900.0,
-    );
+    let mut h = app_support::fresh_harness(900.0);
     h.run();
     vitrine::app::commands::apply(h.state_mut(), AppCommand::Open(FileRef::Disk(path)));
     h.run();

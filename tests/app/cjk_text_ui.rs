@@ -15,8 +15,6 @@ use eframe::egui::epaint::text::Galley;
 use egui_kittest::kittest::Queryable;
 use std::sync::Arc;
 use vitrine::app::commands::{AppCommand, apply};
-use vitrine::app::settings::Settings;
-use vitrine::app::state::AppState;
 
 /// Every text shape of a frame: where its galley sits, the galley, and its clip rect.
 fn drawn_text(shapes: &[egui::epaint::ClippedShape]) -> Vec<(egui::Pos2, Arc<Galley>, egui::Rect)> {
@@ -61,13 +59,7 @@ fn pet_event_text_renders_with_a_system_cjk_font() {
     let korean: Vec<char> = script.chars().filter(|c| !c.is_ascii()).collect();
     assert!(korean.len() >= 2, "{script}");
 
-    let mut h = app_support::harness(
-        AppState::new(
-            Settings::default(),
-            vitrine::desktop::window::DesktopHost::new(None),
-        ),
-        1000.0,
-    );
+    let mut h = app_support::fresh_harness(1000.0);
     h.run();
     let file = dir.join("pet/puppet_v13.pet");
     let _ = apply(h.state_mut(), AppCommand::Open(file.as_path().into()));

@@ -7,17 +7,10 @@ use crate::app_support;
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 use egui_kittest::kittest::Queryable;
 use vitrine::app::help::HelpTab;
-use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 
 fn harness() -> egui_kittest::Harness<'static, AppState> {
-    app_support::harness(
-        AppState::new(
-            Settings::default(),
-            vitrine::desktop::window::DesktopHost::new(None),
-        ),
-        900.0,
-    )
+    app_support::fresh_harness(900.0)
 }
 
 #[test]

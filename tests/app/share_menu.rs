@@ -10,20 +10,13 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use vitrine::app::commands::{AppCommand, apply};
 use vitrine::app::link::ViewLink;
 use vitrine::app::published::{NO_SOURCE, PublishedSite};
-use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 
 const SOURCE_HINT: &str = "/home/me/mods/mymod.wz";
 const URL_HINT: &str = "https://me.github.io/mymod/";
 
 fn harness_on_cube() -> egui_kittest::Harness<'static, AppState> {
-    let mut h = app_support::harness(
-        AppState::new(
-            Settings::default(),
-            vitrine::desktop::window::DesktopHost::new(None),
-        ),
-        900.0,
-    );
+    let mut h = app_support::fresh_harness(900.0);
     h.run_steps(4);
     let cube = common::fixtures().join("pie").join("cube.pie");
     let _ = apply(h.state_mut(), AppCommand::Open(cube.into()));

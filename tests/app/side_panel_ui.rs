@@ -40,13 +40,7 @@ fn open(h: &mut egui_kittest::Harness<'static, AppState>, file: &std::path::Path
 #[test]
 fn team_colour_opens_only_with_a_mask_and_format_sections_come_first() {
     let fixtures = common::fixtures().join("pie");
-    let mut h = app_support::harness(
-        AppState::new(
-            Settings::default(),
-            vitrine::desktop::window::DesktopHost::new(None),
-        ),
-        1000.0,
-    );
+    let mut h = app_support::fresh_harness(1000.0);
     h.run_steps(8);
     // No mask: the section is closed and says why.
     open(&mut h, &fixtures.join("cube.pie"));
@@ -103,13 +97,7 @@ fn the_format_line_says_gltf_and_obj() {
     let dir = app_support::temp_dir("side-panel-format");
     let obj = dir.path().join("tri.obj");
     std::fs::write(&obj, "o level_1\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
-    let mut h = app_support::harness(
-        AppState::new(
-            Settings::default(),
-            vitrine::desktop::window::DesktopHost::new(None),
-        ),
-        1000.0,
-    );
+    let mut h = app_support::fresh_harness(1000.0);
     h.run_steps(8);
     open(&mut h, &obj);
     h.get_by_label_contains("OBJ · file axes");

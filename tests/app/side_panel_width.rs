@@ -7,18 +7,11 @@ use crate::common;
 use egui_kittest::kittest::Queryable;
 use std::path::{Path, PathBuf};
 use vitrine::app::commands::{AppCommand, apply};
-use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::render::TEAM_COLOURS;
 
 fn harness() -> egui_kittest::Harness<'static, AppState> {
-    let mut h = app_support::harness(
-        AppState::new(
-            Settings::default(),
-            vitrine::desktop::window::DesktopHost::new(None),
-        ),
-        900.0,
-    );
+    let mut h = app_support::fresh_harness(900.0);
     h.run_steps(8);
     h
 }

@@ -49,6 +49,17 @@ pub fn harness(state: AppState, height: f32) -> Harness<'static, AppState> {
     h
 }
 
+/// [`harness`] on a new app with default settings that are not saved (no settings file).
+pub fn fresh_harness(height: f32) -> Harness<'static, AppState> {
+    harness(
+        AppState::new(
+            vitrine::app::settings::Settings::default(),
+            vitrine::desktop::window::DesktopHost::new(None),
+        ),
+        height,
+    )
+}
+
 /// A fresh private folder under the system temp dir (`tag` names the test), removed when
 /// dropped (also when the test fails).
 pub fn temp_dir(tag: &str) -> tempfile::TempDir {
