@@ -87,8 +87,14 @@ test("a published mod's site", { skip: skipUnless(WZ, BASE) }, async (t) => {
       assert.ok(run, "the running super cyborg has its tile");
       const runUrl = new URL(run.href, server.url);
       if (query) runUrl.search += `&${query}`;
+      // The same page with another fragment: no reload, the page opens what the new
+      // fragment names, so wait for that rather than for the droid still shown.
       await gallery.goto(runUrl.href);
-      st = await waitFor(gallery, (s) => s.state !== "loading");
+      st = await waitFor(
+        gallery,
+        (s) => s.state === "error" || (s.state === "ready" && s.model !== `template:${id}`),
+        "the cyborg's link opens it",
+      );
       assert.deepEqual([st.state, st.model], ["ready", "scbd_run.pie"]);
       await gallery.mouse.move(600, 380);
       await gallery.mouse.down();
