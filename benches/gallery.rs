@@ -1,4 +1,4 @@
-//! The gallery's figures for the README, measured in the real window layout driven by
+//! The gallery's figures for docs/performance.md, measured in the real window layout driven by
 //! egui_kittest with egui-wgpu painting every frame (each frame is also read back to the
 //! CPU, which the window does not do: the frame times here are an upper bound).
 //!

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The page against the desktop window, in the same run (README ▸ In the browser):
+# The page against the desktop window, in the same run (docs/performance.md ▸ The web page):
 # - the page (web/tests/bench.mjs on a page built with the `web` profile): its transfer
 #   size, navigation → demo model ready, frames/s while orbiting the demo model, on WebGPU
 #   and WebGL2 in headless Chromium (SwiftShader);

@@ -1,4 +1,4 @@
-// The page's figures (README ▸ In the browser), in headless Chromium on WebGPU and WebGL2
+// The page's figures (docs/performance.md), in headless Chromium on WebGPU and WebGL2
 // (SwiftShader, on the CPU):
 // - transfer size: each file of the built page, raw and gzip-compressed (level 9, what a
 //   static host's compression gives at best);

@@ -8,7 +8,7 @@
 //   node web/tests/bench_links.mjs SITE_DIR [ROUNDS]
 //
 // SITE_DIR is a site `vitrine publish` wrote (of the corpus's mp.wz over data/base, for
-// the figures in README), with the page built by web/build.sh (the `web` profile).
+// the figures in docs/performance.md), with the page built by web/build.sh (the `web` profile).
 // benches/publish_site.sh --links runs it.
 
 import { join } from "node:path";
