@@ -158,6 +158,16 @@ mod unix {
                 run: screenshot_disk_full,
             },
             Case {
+                name: "deep_archive_paths",
+                input: "archive of 4 entries 32,000 folders deep (64 KB names), and a model",
+                // Refused entries, the rest read: the index costs the directory, not the
+                // square of a name's depth (4 GB per entry before).
+                expect: Expect::Load,
+                extra: 0,
+                prepare: deep_archive,
+                run: run_deep_archive,
+            },
+            Case {
                 name: "non_utf8_path",
                 input: "PIE whose name has a non-UTF-8 byte (`caf\\xE9.pie`)",
                 expect: Expect::Load,
@@ -348,6 +358,46 @@ mod unix {
             Err(e) if left.is_empty() => Err(format!("{e}; the write leaves nothing behind")),
             Err(e) => Err(format!("{e}; but left {left:?}")),
         }
+    }
+
+    fn deep_archive(dir: &Path) -> u64 {
+        let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let opts = zip::write::SimpleFileOptions::default();
+        for i in 0..4 {
+            z.start_file(format!("{}x{i}.pie", "a/".repeat(32_000)), opts)
+                .unwrap();
+            z.write_all(b"PIE 2").unwrap();
+        }
+        z.start_file("ok/cube.pie", opts).unwrap();
+        z.write_all(CUBE.as_bytes()).unwrap();
+        let bytes = z.finish().unwrap().into_inner();
+        std::fs::write(dir.join("deep.wz"), &bytes).unwrap();
+        bytes.len() as u64
+    }
+
+    fn run_deep_archive(dir: &Path) -> Result<String, String> {
+        let found = walk(&[dir.join("deep.wz")], |n| {
+            formats::is_model_path(Path::new(n))
+        });
+        let refused = found
+            .errors
+            .iter()
+            .filter(|(_, e)| e.contains("bytes long"))
+            .count();
+        if found.files.len() != 1 || refused != 4 {
+            return Err(format!(
+                "{} models, {refused} refused (want 1 and 4): {:?}",
+                found.files.len(),
+                found.errors
+            ));
+        }
+        let m =
+            formats::load(&found.files[0], &LoadOptions::default()).map_err(|e| e.to_string())?;
+        Ok(format!(
+            "loaded: {} meshes; 4 entries refused: {}",
+            m.meshes.len(),
+            found.errors[0].1
+        ))
     }
 
     fn non_utf8_name(dir: &Path) -> PathBuf {

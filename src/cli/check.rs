@@ -145,7 +145,8 @@ pub fn run(args: &CheckArgs) -> i32 {
             println!("{}", report::json_line(f));
         }
     } else {
-        print!("{}", report::human(&findings));
+        // Names and messages come from the files: nothing in them reaches the terminal raw.
+        print!("{}", files::printable_text(&report::human(&findings)));
         if !findings.is_empty() {
             println!();
         }

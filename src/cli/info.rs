@@ -4,7 +4,7 @@
 //! Positions and matrices are converted back to the file's own axes so they can be
 //! compared with the modder's editor.
 
-use crate::files::file_name;
+use crate::files::{file_name, printable_text};
 use crate::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
 use crate::formats::{self, LoadOptions};
 use crate::model::Model;
@@ -89,7 +89,7 @@ pub fn run(args: &InfoArgs) -> i32 {
         if args.json {
             println!("{}", json!({"path": path, "error": message}));
         } else {
-            println!("{path}: error: {message}\n");
+            println!("{}", printable_text(&format!("{path}: error: {message}\n")));
         }
     }
     let mut resolver = formats::resolve::Resolver::new(crate::files::disk());
@@ -107,9 +107,9 @@ pub fn run(args: &InfoArgs) -> i32 {
         });
         match (&result, args.json) {
             (Ok((_, Some(v))), true) => println!("{v}"),
-            (Ok((model, _)), _) => print!("{}", text_summary(model, path)),
+            (Ok((model, _)), _) => print!("{}", printable_text(&text_summary(model, path))),
             (Err(e), true) => println!("{}", json!({"path": shown, "error": e})),
-            (Err(e), false) => println!("{shown}: error: {e}\n"),
+            (Err(e), false) => println!("{}", printable_text(&format!("{shown}: error: {e}\n"))),
         }
         if result.is_err() {
             failed += 1;
@@ -124,7 +124,7 @@ pub fn run(args: &InfoArgs) -> i32 {
         eprintln!(
             "note: {} link(s) to folders not followed: {}",
             walk.links_not_followed.len(),
-            walk.links_not_followed.join(", ")
+            printable_text(&walk.links_not_followed.join(", "))
         );
     }
     if failed > 0 {

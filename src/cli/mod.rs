@@ -224,7 +224,8 @@ pub fn batch_total(outputs: usize, walk: &crate::files::walk::Walk) -> usize {
 /// error, one `warning: PATH: MESSAGE` line each.
 pub fn print_walk_warnings(walk: &crate::files::walk::Walk) {
     for (path, message) in &walk.warnings {
-        eprintln!("warning: {path}: {message}");
+        let line = format!("warning: {path}: {message}");
+        eprintln!("{}", crate::files::printable_text(&line));
     }
 }
 

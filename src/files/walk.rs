@@ -21,8 +21,8 @@ pub struct Walk {
     /// Links to folders that were not followed.
     pub links_not_followed: Vec<String>,
     /// `(path, message)` for archive entries that are not read though nothing failed:
-    /// a duplicate name (the first entry of a name wins), a name that leaves the archive
-    /// or is also a folder and is not a wanted file. Shown as warnings, not counted as
+    /// a duplicate name (the first entry of a name wins), a refused name (one that leaves
+    /// the archive, or is too long) or one also a folder's, that is not a wanted file. Shown as warnings, not counted as
     /// inputs.
     pub warnings: Vec<(String, String)>,
 }
@@ -138,14 +138,13 @@ fn walk_archive(archive: &Path, under: &str, wanted: &impl Fn(&str) -> bool, out
         }
     }
     let at = |name: &str| format!("{}{}{name}", archive.display(), super::ARCHIVE_SEPARATOR);
-    for name in &a.ignored {
-        let why = "entry name leaves the archive (`..` or absolute) or is also a folder; ignored";
-        let last = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    for i in &a.ignored {
+        let last = i.name.rsplit(['/', '\\']).next().unwrap_or(&i.name);
         // A wanted file that cannot be read is a failed input; anything else a warning.
         if wanted(last) {
-            out.errors.push((at(name), why.into()));
+            out.errors.push((at(&i.name), i.message()));
         } else {
-            out.warnings.push((at(name), why.into()));
+            out.warnings.push((at(&i.name), i.message()));
         }
     }
     for d in &a.duplicates {

@@ -17,10 +17,12 @@
 //! The output folder: a new or empty one, or one publish wrote before (it has a
 //! `site.json` by Vitrine); `--force` allows any. Only the files publish writes are
 //! replaced; thumbnails the previous `site.json` listed and this run did not write are
-//! removed. Nothing else in the folder is touched.
+//! removed. Nothing else in the folder is touched, and nothing outside it: a symbolic
+//! link under it is refused, never followed ([`output`]).
 
 pub mod collect;
 pub mod gallery_html;
+pub mod output;
 pub mod serve;
 pub mod site;
 
@@ -86,43 +88,6 @@ pub fn find_page(page: Option<&Path>) -> Result<PathBuf, String> {
         .ok_or_else(|| NO_PAGE.to_string())
 }
 
-/// Checks that `out` may be written (see the module docs); returns the thumbnails the
-/// previous site listed.
-fn prepare_output(out: &Path, force: bool) -> Result<Vec<String>, String> {
-    let entries = match std::fs::read_dir(out) {
-        Ok(rd) => rd.count(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
-        Err(e) => return Err(format!("{}: {e}", out.display())),
-    };
-    let previous: Option<serde_json::Value> = std::fs::read(out.join("site.json"))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .filter(|v: &serde_json::Value| {
-            v["generator"]
-                .as_str()
-                .is_some_and(|g| g.starts_with("vitrine"))
-        });
-    if entries > 0 && previous.is_none() && !force {
-        return Err(format!(
-            "{} is not empty and is not a site vitrine publish wrote; choose a new folder, \
-             or pass --force to write into it (only publish's own files are replaced)",
-            out.display()
-        ));
-    }
-    std::fs::create_dir_all(out.join("thumbs")).map_err(|e| format!("{}: {e}", out.display()))?;
-    let mut thumbs = Vec::new();
-    if let Some(v) = previous {
-        for list in ["models", "templates", "structures"] {
-            for e in v[list].as_array().into_iter().flatten() {
-                if let Some(t) = e["thumb"].as_str() {
-                    thumbs.push(t.to_string());
-                }
-            }
-        }
-    }
-    Ok(thumbs)
-}
-
 /// The viewer link of a tile.
 fn link(kind: &str, id: &str) -> String {
     let encode = crate::app::link::percent_encode;
@@ -143,7 +108,7 @@ pub fn run(args: &PublishArgs) -> i32 {
         Err(e) => return fail(&e),
     };
     let out = &args.output;
-    let old_thumbs = match prepare_output(out, args.force) {
+    let old_thumbs = match output::prepare(out, args.force) {
         Ok(t) => t,
         Err(e) => return fail(&e),
     };
@@ -160,13 +125,6 @@ pub fn run(args: &PublishArgs) -> i32 {
         }
         return fail("nothing to publish: no input model loaded");
     }
-
-    let site_wz = out.join("site.wz");
-    let size = match site::write_site_wz(&site_wz, &c) {
-        Ok(s) => s,
-        Err(e) => return fail(&e),
-    };
-    problems.extend(site::verify(&site_wz, &c, &options));
 
     // Tiles and their thumbnails.
     let mut taken = std::collections::HashSet::new();
@@ -191,6 +149,20 @@ pub fn run(args: &PublishArgs) -> i32 {
             });
         }
     }
+    // Every path written is checked before any is: a link met refuses the whole run.
+    if let Some(e) = jobs.iter().find_map(|(_, t)| output::inside(out, t).err()) {
+        return fail(&e);
+    }
+    let site_wz = match output::inside(out, "site.wz") {
+        Ok(p) => p,
+        Err(e) => return fail(&e),
+    };
+    let size = match site::write_site_wz(&site_wz, &c) {
+        Ok(s) => s,
+        Err(e) => return fail(&e),
+    };
+    problems.extend(site::verify(&site_wz, &c, &options));
+
     let mut warnings = Vec::new();
     let written: Vec<PathBuf> = if args.no_thumbnails {
         Vec::new()
@@ -215,11 +187,8 @@ pub fn run(args: &PublishArgs) -> i32 {
             t.thumb = None;
         }
     }
-    for old in old_thumbs {
-        let p = out.join(&old);
-        if old.starts_with("thumbs/") && !old.contains("..") && !written.contains(&p) {
-            let _ = std::fs::remove_file(p);
-        }
+    if let Err(e) = output::remove_old_thumbs(out, &old_thumbs, &written) {
+        return fail(&e);
     }
 
     if let Err(e) = site::copy_page(&page, out) {
@@ -259,8 +228,8 @@ pub fn run(args: &PublishArgs) -> i32 {
     });
     let json = serde_json::to_vec_pretty(&json).unwrap_or_default();
     for (name, bytes) in [("index.html", html.as_bytes()), ("site.json", &json)] {
-        if let Err(e) = crate::files::atomic::write(&out.join(name), bytes) {
-            return fail(&e.to_string());
+        if let Err(e) = output::write(out, name, bytes) {
+            return fail(&e);
         }
     }
     let n = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });

@@ -4,8 +4,17 @@
 //! keep-alive, GET and HEAD only) with the types a browser insists on
 //! (`application/wasm` for the viewer's module, `text/javascript` for its glue), always a
 //! Content-Length, and `Range: bytes=a-b` requests answered with `206 Partial Content`,
-//! as the viewer reads large archives in ranges. Only files under the site are served: a
-//! path with `..` is refused, and so is a link that leads out of the site.
+//! as the viewer reads large archives in ranges. Only regular files under the site are
+//! served: a path with `..` is refused, and so is a link that leads out of the site, and a
+//! FIFO, device or socket (404, checked before it is opened, and opened non-blocking).
+//!
+//! Under load ([`Limits`]): at most 64 connections at once; one over the cap is answered
+//! `503 Service Unavailable` (`Retry-After: 1`) at once by the accepting thread, without
+//! reading its request, and closed; a thread that cannot be started is answered the same
+//! way (never a panic). Each connection waits at most 30 s for a request (read timeout)
+//! and 10 s for the client to take each write (write timeout): a client that stops
+//! reading loses its connection, and cannot hold a thread. A method other than GET and
+//! HEAD is `405` with `Allow: GET, HEAD`.
 //!
 //! Why not tiny_http: its connection pool starts four threads and queues further
 //! connections behind busy ones, so Chromium's six keep-alive connections left two
@@ -17,7 +26,29 @@ use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
+
+/// How much one server lets its clients hold.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Connections served at once; more are answered 503 and closed.
+    pub connections: usize,
+    /// How long a connection may wait for (the rest of) a request.
+    pub read_timeout: Duration,
+    /// How long one write may wait for the client to read.
+    pub write_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            connections: 64,
+            read_timeout: Duration::from_secs(30),
+            write_timeout: Duration::from_secs(10),
+        }
+    }
+}
 
 /// The Content-Type of a file by its extension.
 pub fn content_type(path: &Path) -> &'static str {
@@ -106,8 +137,9 @@ fn read_line(reader: &mut impl BufRead) -> Option<String> {
 }
 
 /// Answers the requests of one connection, as long as the client keeps it open.
-fn connection(site: &Path, stream: TcpStream) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(60)));
+fn connection(site: &Path, stream: TcpStream, limits: Limits) {
+    let _ = stream.set_read_timeout(Some(limits.read_timeout));
+    let _ = stream.set_write_timeout(Some(limits.write_timeout));
     let Ok(read) = stream.try_clone() else {
         return;
     };
@@ -155,7 +187,14 @@ fn connection(site: &Path, stream: TcpStream) {
             || header("transfer-encoding").is_some();
         let head = method == "HEAD";
         let ok = if has_body || !matches!(method, "GET" | "HEAD") {
-            let _ = respond(&mut writer, "405 Method Not Allowed", &[], (None, 0), false);
+            let allow = [("Allow", "GET, HEAD".to_string())];
+            let _ = respond(
+                &mut writer,
+                "405 Method Not Allowed",
+                &allow,
+                (None, 0),
+                false,
+            );
             false
         } else {
             answer(site, target, header("range"), head, keep_alive, &mut writer).is_ok()
@@ -209,10 +248,9 @@ fn answer(
     let Some(path) = file_for(site, target) else {
         return not_found(w);
     };
-    let Ok(mut file) = std::fs::File::open(&path) else {
+    let Some((mut file, len)) = open_regular(&path) else {
         return not_found(w);
     };
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
     let mut headers = vec![
         ("Content-Type", content_type(&path).to_string()),
         ("Accept-Ranges", "bytes".to_string()),
@@ -248,6 +286,22 @@ fn answer(
     }
 }
 
+/// `path` opened for reading if it is a regular file, with its length: a FIFO, device or
+/// socket is refused before it is opened (opening a FIFO waits for a writer), and the
+/// file is opened non-blocking and checked again (it may have been replaced between).
+fn open_regular(path: &Path) -> Option<(std::fs::File, u64)> {
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).ok()?;
+    let meta = file.metadata().ok()?;
+    meta.is_file().then_some((file, meta.len()))
+}
+
 /// Serves `site` on 127.0.0.1 (`port`, or a free one), printing
 /// `Serving SITE at http://127.0.0.1:PORT/`, until the process is stopped.
 ///
@@ -265,110 +319,67 @@ pub fn serve(site: &Path, port: Option<u16>) -> Result<(), String> {
 }
 
 /// Answers the connections `listener` accepts from the files under `site`, a thread
-/// each, for as long as it accepts.
+/// each, within the default [`Limits`], for as long as it accepts.
 pub fn serve_on(listener: TcpListener, site: &Path) {
+    serve_within(listener, site, Limits::default());
+}
+
+/// One connection being served: the count of those goes down when it is dropped (the
+/// thread ends, or could not start).
+struct Slot(Arc<AtomicUsize>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Tells a connection the server cannot take it now (`503`, `Retry-After: 1`) and closes
+/// it, without reading its request and without ever blocking the accepting thread (the
+/// few bytes fit a new socket's buffer; if not, they are dropped).
+fn busy(mut stream: TcpStream) {
+    let _ = stream.set_nonblocking(true);
+    let _ = stream.write_all(
+        b"HTTP/1.1 503 Service Unavailable\r\nServer: vitrine\r\nRetry-After: 1\r\n\
+          Content-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    let _ = stream.shutdown(std::net::Shutdown::Both);
+}
+
+/// [`serve_on`] within `limits`.
+pub fn serve_within(listener: TcpListener, site: &Path, limits: Limits) {
     let site = Arc::new(site.to_path_buf());
-    for stream in listener.incoming().flatten() {
+    let active = Arc::new(AtomicUsize::new(0));
+    for stream in listener.incoming() {
+        let stream = match stream {
+            Ok(s) => s,
+            // Out of file descriptors, say: wait a little rather than spin.
+            Err(_) => {
+                std::thread::sleep(Duration::from_millis(20));
+                continue;
+            }
+        };
+        if active.fetch_add(1, Ordering::SeqCst) >= limits.connections {
+            active.fetch_sub(1, Ordering::SeqCst);
+            busy(stream);
+            continue;
+        }
+        let slot = Slot(active.clone());
         let site = site.clone();
-        std::thread::spawn(move || connection(&site, stream));
+        let Ok(answer) = stream.try_clone() else {
+            continue;
+        };
+        let spawned = std::thread::Builder::new()
+            .name("vitrine-serve".into())
+            .spawn(move || {
+                let _slot = slot;
+                connection(&site, answer, limits);
+            });
+        if spawned.is_err() {
+            busy(stream);
+        }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ranges() {
-        let cases = [
-            ("bytes=0-99", 1000, Some(Ok((0, 100)))),
-            ("bytes=900-", 1000, Some(Ok((900, 1000)))),
-            ("bytes=-100", 1000, Some(Ok((900, 1000)))),
-            ("bytes=990-2000", 1000, Some(Ok((990, 1000)))),
-            ("bytes=1000-1001", 1000, Some(Err(()))),
-            ("bytes=0-1,5-9", 1000, None),
-            ("items=0-1", 1000, None),
-        ];
-        for (h, len, want) in cases {
-            assert_eq!(parse_range(h, len), want, "{h}");
-        }
-    }
-
-    #[test]
-    fn types_and_paths() {
-        assert_eq!(
-            content_type(Path::new("a/vitrine_bg.wasm")),
-            "application/wasm"
-        );
-        assert!(content_type(Path::new("x.mjs")).starts_with("text/javascript"));
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("index.html"), "x").unwrap();
-        assert_eq!(
-            file_for(dir.path(), "/?x=1"),
-            std::fs::canonicalize(dir.path().join("index.html")).ok()
-        );
-        assert_eq!(file_for(dir.path(), "/../etc/passwd"), None);
-        assert_eq!(file_for(dir.path(), "/%2e%2e/etc/passwd"), None);
-    }
-
-    /// Sends `request` on `stream` and reads one response: (head, body).
-    fn exchange(stream: &mut TcpStream, request: &str) -> (String, Vec<u8>) {
-        stream.write_all(request.as_bytes()).unwrap();
-        let mut reader = BufReader::new(stream.try_clone().unwrap());
-        let mut head = String::new();
-        loop {
-            let line = read_line(&mut reader).unwrap();
-            if line.is_empty() {
-                break;
-            }
-            head.push_str(&line);
-            head.push('\n');
-        }
-        let len: usize = head
-            .lines()
-            .find_map(|l| l.strip_prefix("Content-Length: "))
-            .unwrap()
-            .parse()
-            .unwrap();
-        let mut body = vec![0; if request.starts_with("HEAD") { 0 } else { len }];
-        reader.read_exact(&mut body).unwrap();
-        (head, body)
-    }
-
-    #[test]
-    fn keep_alive_ranges_head_and_types_over_one_connection() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("index.html"), "<p>hi</p>").unwrap();
-        std::fs::write(dir.path().join("site.wz"), b"0123456789").unwrap();
-        std::fs::write(dir.path().join("v.wasm"), b"\0asm").unwrap();
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
-        let site = dir.path().to_path_buf();
-        std::thread::spawn(move || serve_on(listener, &site));
-        let mut s = TcpStream::connect(addr).unwrap();
-        let (head, body) = exchange(&mut s, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-        assert!(head.starts_with("HTTP/1.1 200 OK"), "{head}");
-        assert!(head.contains("Content-Type: text/html"), "{head}");
-        assert_eq!(body, b"<p>hi</p>");
-        let (head, body) = exchange(
-            &mut s,
-            "GET /site.wz HTTP/1.1\r\nHost: x\r\nRange: bytes=2-4\r\n\r\n",
-        );
-        assert!(head.starts_with("HTTP/1.1 206"), "{head}");
-        assert!(head.contains("Content-Range: bytes 2-4/10"), "{head}");
-        assert!(head.contains("Accept-Ranges: bytes"), "{head}");
-        assert_eq!(body, b"234");
-        let (head, body) = exchange(&mut s, "HEAD /v.wasm HTTP/1.1\r\nHost: x\r\n\r\n");
-        assert!(head.contains("Content-Type: application/wasm"), "{head}");
-        assert!(head.contains("Content-Length: 4"), "{head}");
-        assert!(body.is_empty());
-        let (head, _) = exchange(&mut s, "GET /../x HTTP/1.1\r\nHost: x\r\n\r\n");
-        assert!(head.starts_with("HTTP/1.1 404"), "{head}");
-        let (head, _) = exchange(
-            &mut s,
-            "GET /site.wz HTTP/1.1\r\nRange: bytes=20-30\r\nConnection: close\r\n\r\n",
-        );
-        assert!(head.starts_with("HTTP/1.1 416"), "{head}");
-        assert!(head.contains("Connection: close"), "{head}");
-    }
-}
+mod tests;

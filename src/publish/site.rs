@@ -130,7 +130,7 @@ pub fn copy_page(page: &Path, site: &Path) -> Result<(), String> {
     for (from, to) in PAGE_FILES {
         let bytes = std::fs::read(page.join(from))
             .map_err(|e| format!("{}: {e}", page.join(from).display()))?;
-        crate::files::atomic::write(&site.join(to), &bytes).map_err(|e| e.to_string())?;
+        super::output::write(site, to, &bytes)?;
     }
     Ok(())
 }
@@ -170,7 +170,13 @@ pub fn render_thumbnails(
     view.background = [0, 0, 0, 0];
     let mut written = Vec::new();
     for (item, rel) in jobs {
-        let out = site.join(rel);
+        let out = match super::output::inside(site, rel) {
+            Ok(out) => out,
+            Err(e) => {
+                warnings.push(format!("{}: thumbnail: {e}", item.id));
+                continue;
+            }
+        };
         let img = crate::render::batch::render_framed(
             &gpu.device,
             &gpu.queue,

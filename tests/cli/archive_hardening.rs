@@ -456,3 +456,71 @@ fn export_and_render_count_inputs_the_same_way() {
     assert_eq!(files_under(&exported).len(), 2);
     assert!(!tmp.path().parent().unwrap().join("escape.pie").exists());
 }
+
+/// Issue 31, item 6: entry names that hid the other entries (`.`, empty), that Windows
+/// reads as a drive or share (`C:d.pie`, `\\server\share`), and that hold terminal escape
+/// sequences. Each is refused on every system, naming the entry by index and offset; the
+/// good model is read; nothing reaches the terminal raw; `export` writes only the good one.
+#[test]
+fn hostile_entry_names_are_refused_everywhere_and_printed_escaped() {
+    let tmp = common::temp_dir("hostile-names");
+    let mut z = RawZip::default();
+    z.stored(".", PIE.as_bytes());
+    z.stored("", PIE.as_bytes());
+    z.stored("good.pie", PIE.as_bytes());
+    z.stored("C:d.pie", PIE.as_bytes());
+    z.stored("\u{1b}[2J\u{1b}]0;pwned\u{7}evil.pie", PIE.as_bytes());
+    z.stored("\\\\server\\share\\unc.pie", PIE.as_bytes());
+    z.stored("sub\\..\\..\\up.pie", PIE.as_bytes());
+    let wz = write(tmp.path(), "hostile.wz", &z.finish());
+
+    let raw = |out: &Output| {
+        out.stdout
+            .iter()
+            .chain(&out.stderr)
+            .any(|b| *b == 0x1b || *b == 0x07)
+    };
+    let (out, stdout, stderr) = run(&["info".as_ref(), wz.as_os_str()]);
+    let all = format!("{stdout}{stderr}");
+    assert!(!raw(&out), "{all:?}");
+    assert!(all.contains("hostile.wz!/good.pie: PIE version 3"), "{all}");
+    assert!(
+        all.contains("\\u{1b}[2J\\u{1b}]0;pwned\\u{7}evil.pie"),
+        "{all}"
+    );
+    for (index, why) in [
+        (0, "empty"),
+        (1, "empty"),
+        (3, "`:`"),
+        (4, "control character"),
+        (5, "absolute"),
+        (6, "`..`"),
+    ] {
+        let line = all
+            .lines()
+            .find(|l| l.contains(&format!("entry {index} (local header at byte ")))
+            .unwrap_or_else(|| panic!("entry {index} not reported: {all}"));
+        assert!(line.contains(why), "{line}");
+    }
+
+    let (out, stdout, stderr) = run(&["check".as_ref(), wz.as_os_str()]);
+    assert!(!raw(&out), "{stdout:?}{stderr:?}");
+    assert!(stdout.contains("\\u{1b}[2J"), "{stdout}");
+
+    let exported = tmp.path().join("exported");
+    run(&[
+        "export".as_ref(),
+        wz.as_os_str(),
+        "-o".as_ref(),
+        exported.as_os_str(),
+    ]);
+    let written = files_under(&exported);
+    assert_eq!(written.len(), 1, "{written:?}");
+    assert!(written[0].starts_with("good"), "{written:?}");
+    let mut everywhere = files_under(tmp.path());
+    everywhere.sort();
+    assert_eq!(
+        everywhere,
+        ["exported/".to_string() + &written[0], "hostile.wz".into()]
+    );
+}

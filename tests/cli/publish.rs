@@ -504,3 +504,66 @@ fn relative_data_roots_publish_each_file_once() {
     assert!(!said.contains("problem"), "{said}");
     assert!(entries(&site.join("site.wz")).contains("texpages/page-14-droid-hubs.png"));
 }
+
+/// Issue 31, item 5: a `site/` committed into a cloned mod, its `thumbs` a link to
+/// elsewhere and its `site.json` listing `thumbs/f`: publish removed the file the link
+/// reached. Now a link under `-o` (the `thumbs` folder, or any file publish writes) is
+/// refused before anything is written, and what it points to is untouched.
+#[cfg(unix)]
+#[test]
+fn links_in_the_output_folder_are_refused_never_followed() {
+    let tmp = common::temp_dir("publish-links");
+    let page = fake_page(tmp.path());
+    let (a, _) = loose_mod(tmp.path());
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("f"), "precious").unwrap();
+    let site = tmp.path().join("site");
+    let run = |force: bool| {
+        let mut args: Vec<&std::ffi::OsStr> = vec![a.as_os_str(), "-o".as_ref()];
+        args.extend([site.as_os_str(), "--page".as_ref(), page.as_os_str()]);
+        args.push("--no-thumbnails".as_ref());
+        if force {
+            args.push("--force".as_ref());
+        }
+        publish(&args)
+    };
+    let refused = |out: &Output, link: &Path| {
+        let t = text(out);
+        assert_eq!(out.status.code(), Some(1), "{t}");
+        let name = link.display().to_string();
+        assert!(t.contains(&format!("{name}: is a symbolic link")), "{t}");
+        assert!(link.is_symlink(), "the link itself is left");
+        assert_eq!(
+            std::fs::read_to_string(elsewhere.join("f")).unwrap(),
+            "precious"
+        );
+        let mut left: Vec<_> = std::fs::read_dir(&elsewhere)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["f"], "nothing written through the link");
+    };
+
+    std::fs::create_dir_all(&site).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, site.join("thumbs")).unwrap();
+    let listing = r#"{"generator": "vitrine 0.1.0", "models": [{"thumb": "thumbs/f"}]}"#;
+    std::fs::write(site.join("site.json"), listing).unwrap();
+    refused(&run(false), &site.join("thumbs"));
+    assert!(!site.join("index.html").exists() && !site.join("site.wz").exists());
+
+    // Each file publish writes, when it is a link: refused, the link left as it is.
+    std::fs::remove_file(site.join("thumbs")).unwrap();
+    std::fs::remove_file(site.join("site.json")).unwrap();
+    let thumb = "thumbs/model-components_bodies_a.pie.png";
+    for name in ["index.html", "site.json", "site.wz", "view.html", thumb] {
+        let link = site.join(name);
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(elsewhere.join("f"), &link).unwrap();
+        refused(&run(true), &link);
+        std::fs::remove_file(&link).unwrap();
+    }
+    let out = run(true);
+    assert!(out.status.success(), "{}", text(&out));
+}

@@ -67,7 +67,7 @@ pub const RULES: &[Rule] = &[
         "archive/ignored-entry",
         W,
         "an archive entry that is never read",
-        "Two entries of the archive have the same name (exactly, or in another case: `dup/a.pie` and `DUP/A.PIE`), or an entry's name leaves the archive (`..`, an absolute path) or is also a folder's. Vitrine reads the first entry of a name in the central directory and ignores the others; what the game reads depends on its archive library, so the model you see may not be the one the game shows. Remove the extra entry or rename it.",
+        "Two entries of the archive have the same name (exactly, or in another case: `dup/a.pie` and `DUP/A.PIE`), or an entry's name is refused (it leaves the archive: `..`, absolute, a UNC share; it has a `:`, a control character or a Windows device name; it is empty, over 1024 bytes or 64 folders deep) or is also a folder's. Vitrine reads the first entry of a name in the central directory and ignores the others; what the game reads depends on its archive library, so the model you see may not be the one the game shows. Remove the extra entry or rename it.",
         "vitrine",
     ),
     // ---- PIE errors ----------------------------------------------------------------

@@ -5,7 +5,9 @@
 //! costs what is in it, whatever the archive holds. Entries are decompressed only when
 //! read, one at a time, never the whole archive, straight from their byte range: no lock,
 //! readers on several threads do not wait on each other. Entry names are normalised
-//! (`\` → `/`); names with `..` or an absolute path are ignored.
+//! (`\` → `/`); a name that would leave the archive or an output folder on any system
+//! (`..`, absolute, a UNC share, a drive `C:`), that is empty or `.`, holds a control
+//! character or is a Windows device is ignored ([`super::entry_name`]), and reported.
 //!
 //! What a hostile archive cannot do:
 //! - inflate one entry past [`super::MAX_FILE_BYTES`], or past the size it declares;
@@ -14,15 +16,20 @@
 //! - inflate, over all its entries, more than [`super::INFLATE_RATIO`] times its own
 //!   size (at least [`super::MIN_INFLATE_LIMIT`]); an entry counts once however often it
 //!   is read;
+//! - make opening cost more than its directory: the folder index is a tree (each name is
+//!   stored once, not once per ancestor), and a name over [`super::MAX_ENTRY_NAME_BYTES`]
+//!   or [`super::MAX_ENTRY_DEPTH`] is refused (the other entries are read);
 //! - hide an entry behind another of the same name (any case): the first in the
 //!   directory is read, as always, and the others are listed in [`Archive::duplicates`].
 
 mod central;
+mod folders;
 mod source;
 
-use super::path::normalise_entry;
+use super::path::{NameError, entry_name, printable};
 use super::{EntryKind, INFLATE_RATIO, MAX_FILE_BYTES, MIN_INFLATE_LIMIT, Stamp};
 use central::Record;
+use folders::Folders;
 pub use source::ReadAt;
 use source::{Cursor, Source};
 use std::collections::{HashMap, HashSet};
@@ -81,6 +88,44 @@ impl Duplicate {
     }
 }
 
+/// An entry not read because of its name: refused ([`super::entry_name`]), or a file
+/// with the name of a folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ignored {
+    /// Its name, printable ([`super::printable`]) and shortened to about 120 characters
+    /// (a refused name may be 64 KiB long).
+    pub name: String,
+    /// Its index in the central directory (from 0).
+    pub index: usize,
+    /// Where its local header is, in bytes from the start of the archive.
+    pub header: u64,
+    /// Why it is not read.
+    pub why: String,
+}
+
+impl Ignored {
+    /// One line for the user: which entry (index, offset), why, and that it is ignored.
+    pub fn message(&self) -> String {
+        format!(
+            "entry {} (local header at byte {}): {}; ignored",
+            self.index, self.header, self.why
+        )
+    }
+}
+
+/// `name` to show in a message: printable, and its first and last characters only when
+/// it is long (the end holds the extension).
+fn shown(name: &str) -> String {
+    let text = printable(name);
+    let n = text.chars().count();
+    if n <= 120 {
+        return text.into_owned();
+    }
+    let head: String = text.chars().take(60).collect();
+    let tail: String = text.chars().skip(n - 40).collect();
+    format!("{head}…({} bytes)…{tail}", name.len())
+}
+
 /// What one archive has inflated: bytes, and the records counted (each once).
 #[derive(Debug, Default)]
 struct Inflated {
@@ -96,17 +141,16 @@ pub struct Archive {
     files: Vec<Entry>,
     /// Index in `files` by lower-case path.
     by_lower: HashMap<String, usize>,
-    /// Every folder (lower-case path; `""` is the root), explicit or implied by a file,
-    /// with its children `(name as first spelled, kind)`, sorted.
-    dirs: HashMap<String, Vec<(String, EntryKind)>>,
+    /// Every folder, explicit or implied by a file, with its children.
+    folders: Folders,
     /// Entries (by record) refused because their bytes overlap another's: why.
     refused: HashMap<usize, String>,
     /// What may be inflated in all, and what has been.
     inflate_limit: u64,
     inflated: Mutex<Inflated>,
-    /// Names that were ignored (`..`, absolute, or a file named as a folder), for the
-    /// caller to report.
-    pub ignored: Vec<String>,
+    /// Entries ignored for their names (refused, or a file named as a folder), in
+    /// directory order, for the caller to report.
+    pub ignored: Vec<Ignored>,
     /// File entries ignored because an earlier entry has the same name (any case), in
     /// directory order, for the caller to report.
     pub duplicates: Vec<Duplicate>,
@@ -170,7 +214,7 @@ impl Archive {
             source,
             files: Vec::new(),
             by_lower: HashMap::new(),
-            dirs: HashMap::from([(String::new(), Vec::new())]),
+            folders: Folders::default(),
             refused: HashMap::new(),
             inflated: Mutex::default(),
             ignored: Vec::new(),
@@ -182,32 +226,27 @@ impl Archive {
     }
 
     /// Builds the file and folder indexes from the directory: the first entry of each
-    /// name (any case) wins; a folder takes the spelling that first names it.
+    /// name (any case) wins; a folder takes the spelling that first names it. Costs each
+    /// name's length once (the folders are a tree, not a map of full paths).
     fn index(&mut self, records: Vec<Record>) {
-        let mut spelled: HashMap<String, String> = HashMap::new();
         let mut files: Vec<(String, Entry)> = Vec::new();
         let mut first: HashMap<String, usize> = HashMap::new();
         for (index, r) in records.into_iter().enumerate() {
-            let Some(name) = normalise_entry(&r.name) else {
-                self.ignored.push(r.name);
-                continue;
+            let name = match entry_name(&r.name) {
+                Ok(name) => name,
+                // `./` or `/` as a folder: the root, said again.
+                Err(NameError::Empty) if r.is_dir() => continue,
+                Err(why) => {
+                    self.ignore(&r.name, index, r.header, why.to_string());
+                    continue;
+                }
             };
             let lower = name.to_lowercase();
             // Every ancestor (and a folder entry itself) is a folder. Lower-casing may
             // change lengths, so components are cut from each spelling separately.
             let is_dir = r.is_dir();
-            let (lower_parts, name_parts) = (lower.split('/'), name.split('/'));
             let depth = lower.split('/').count() - usize::from(!is_dir);
-            let mut key = String::new();
-            for (l, n) in lower_parts.zip(name_parts).take(depth) {
-                if !key.is_empty() {
-                    key.push('/');
-                }
-                key.push_str(l);
-                if !key.is_empty() && !spelled.contains_key(&key) {
-                    spelled.insert(key.clone(), n.to_string());
-                }
-            }
+            self.folders.add(&lower, &name, depth);
             if is_dir {
                 continue;
             }
@@ -238,33 +277,25 @@ impl Archive {
         drop(first);
         // A name that is both a file and a folder (`a` and `a/b`: impossible on disk,
         // easy in a zip) is the folder; the file is ignored (found by fuzzing).
+        let mut clashes = Vec::new();
         files.retain(|(lower, e)| {
-            let clash = spelled.contains_key(lower);
+            let clash = self.folders.contains(lower);
             if clash {
-                self.ignored.push(e.path.clone());
+                clashes.push((e.path.clone(), e.index, e.header));
             }
             !clash
         });
-        self.ignored.sort();
-        for (lower, name) in spelled {
-            let (parent, _) = split_parent(&lower);
-            self.dirs
-                .entry(parent.to_string())
-                .or_default()
-                .push((name, EntryKind::Dir));
-            self.dirs.entry(lower).or_default();
+        for (path, index, header) in clashes {
+            let why = "a folder has the same name (any case); the folder is read".to_string();
+            self.ignore(&path, index, header, why);
         }
+        self.ignored.sort_by_key(|i| i.index);
         for (lower, e) in &files {
             let (parent, _) = split_parent(lower);
             let (_, name) = split_parent(&e.path);
-            self.dirs
-                .entry(parent.to_string())
-                .or_default()
-                .push((name.to_string(), EntryKind::File));
+            self.folders.add_file(parent, name);
         }
-        for children in self.dirs.values_mut() {
-            children.sort();
-        }
+        self.folders.sort();
         files.sort_by(|a, b| a.1.path.cmp(&b.1.path));
         self.by_lower = files
             .iter()
@@ -272,6 +303,16 @@ impl Archive {
             .map(|(i, (lower, _))| (lower.clone(), i))
             .collect();
         self.files = files.into_iter().map(|(_, e)| e).collect();
+    }
+
+    /// Records that the entry `index` (named `name`, its header at `header`) is not read.
+    fn ignore(&mut self, name: &str, index: usize, header: u64, why: String) {
+        self.ignored.push(Ignored {
+            name: shown(name),
+            index,
+            header,
+            why,
+        });
     }
 
     /// Bounds each file entry by the next local header (or the central directory) in
@@ -381,7 +422,7 @@ impl Archive {
         let lower = path.to_lowercase();
         if self.by_lower.contains_key(&lower) {
             Some(EntryKind::File)
-        } else if self.dirs.contains_key(&lower) {
+        } else if self.folders.contains(&lower) {
             Some(EntryKind::Dir)
         } else {
             None
@@ -396,9 +437,9 @@ impl Archive {
     /// The immediate children of folder `dir` (any case): `(name as spelled, kind)`,
     /// sorted. Costs what the folder holds, not what the archive does.
     pub fn children(&self, dir: &str) -> Vec<(String, EntryKind)> {
-        self.dirs
-            .get(&dir.to_lowercase())
-            .cloned()
+        self.folders
+            .children(&dir.to_lowercase())
+            .map(<[_]>::to_vec)
             .unwrap_or_default()
     }
 
@@ -512,55 +553,4 @@ impl Archive {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::io::Write;
-
-    fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
-        let mut buf = io::Cursor::new(Vec::new());
-        let mut z = zip::ZipWriter::new(&mut buf);
-        let deflate = zip::write::SimpleFileOptions::default()
-            .compression_method(zip::CompressionMethod::Deflated);
-        for (name, body) in entries {
-            if name.ends_with('/') {
-                z.add_directory(*name, deflate).unwrap();
-            } else {
-                z.start_file(*name, deflate).unwrap();
-                z.write_all(body).unwrap();
-            }
-        }
-        z.finish().unwrap();
-        buf.into_inner()
-    }
-
-    #[test]
-    fn folders_list_their_children_with_the_first_spelling() {
-        let bytes = zip_of(&[
-            ("Comp/Bodies/a.pie", b"a"),
-            ("comp/bodies/B.pie", b"b"),
-            ("comp/empty/", b""),
-            ("top.txt", b"t"),
-        ]);
-        let a = Archive::from_bytes(bytes, Path::new("t.zip")).unwrap();
-        assert_eq!(
-            a.children(""),
-            [
-                ("Comp".to_string(), EntryKind::Dir),
-                ("top.txt".to_string(), EntryKind::File)
-            ]
-        );
-        assert_eq!(
-            a.children("COMP"),
-            [
-                ("Bodies".to_string(), EntryKind::Dir),
-                ("empty".to_string(), EntryKind::Dir)
-            ]
-        );
-        assert_eq!(a.children("comp/bodies").len(), 2);
-        assert_eq!(a.kind("comp/EMPTY"), Some(EntryKind::Dir));
-        assert_eq!(
-            a.read(Path::new("t.zip"), "COMP/BODIES/b.PIE").unwrap(),
-            b"b"
-        );
-    }
-}
+mod tests;

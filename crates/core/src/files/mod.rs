@@ -14,8 +14,11 @@ mod path;
 mod pieces;
 mod source;
 
-pub use archive::{Archive, Duplicate, ReadAt};
-pub use path::{ARCHIVE_EXTENSIONS, ARCHIVE_SEPARATOR, FileRef, is_archive_path, normalise_entry};
+pub use archive::{Archive, Duplicate, Ignored, ReadAt};
+pub use path::{
+    ARCHIVE_EXTENSIONS, ARCHIVE_SEPARATOR, FileRef, NameError, entry_name, is_archive_path,
+    normalise_entry, printable, printable_text,
+};
 pub use pieces::Pieces;
 pub use source::{FileSource, Files, MemorySource};
 
@@ -26,6 +29,14 @@ use std::path::Path;
 /// Largest file or archive entry Vitrine reads (no real model or texture page comes
 /// near it; a 16384² RGBA page as PNG is far smaller).
 pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// Longest archive entry name Vitrine reads, in bytes (real ones are under 100; a zip
+/// allows 65,535). A longer name is refused, as is a deeper one: see [`MAX_ENTRY_DEPTH`].
+pub const MAX_ENTRY_NAME_BYTES: usize = 1024;
+
+/// Most folders an archive entry's name may go down (Warzone 2100's data goes 4 deep).
+/// With [`MAX_ENTRY_NAME_BYTES`] it bounds what one entry costs to index.
+pub const MAX_ENTRY_DEPTH: usize = 64;
 
 /// What one archive may inflate, over all its entries, per byte of its own size (each
 /// entry counted once, however often it is read). Real archives come nowhere near it:

@@ -2,6 +2,7 @@
 //! `archive.wz!/path/inside` syntax that names one on the command line.
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -276,23 +277,144 @@ impl From<&Path> for FileRef {
     }
 }
 
-/// An archive entry's name as stored (`\` or `/` separated) → Vitrine's form; `None` for
-/// names that climb out of the archive (`..`) or are absolute (`/x`, `C:`), which are
-/// ignored (the game would not read them either, and nothing is ever written from them).
-pub fn normalise_entry(name: &str) -> Option<String> {
-    if name.starts_with(['/', '\\']) {
-        return None;
-    }
-    let mut parts = Vec::new();
-    for (i, c) in name.split(['/', '\\']).enumerate() {
-        match c {
-            "" | "." => {}
-            ".." => return None,
-            c if i == 0 && c.len() == 2 && c.ends_with(':') => return None,
-            c => parts.push(c),
+/// Why an archive entry's name is refused ([`entry_name`]). The rules are the same on
+/// every system: a name that is harmless where Vitrine runs may be a drive, a stream or a
+/// device where a published or exported copy of it is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NameError {
+    /// Nothing is left once `.` and empty components are dropped (`.`, ``, `./`).
+    Empty,
+    /// Longer than [`super::MAX_ENTRY_NAME_BYTES`] (its length in bytes).
+    TooLong(usize),
+    /// More components than [`super::MAX_ENTRY_DEPTH`] (at least this many).
+    TooDeep(usize),
+    /// Starts with `/` or `\` (absolute, or a UNC share `\\server\share`).
+    Absolute,
+    /// Has a `..` component.
+    Climbs,
+    /// Has a `:` (a drive, `C:x.pie` or `C:/x`, or an NTFS stream, `a.pie:s`).
+    Colon,
+    /// Holds a control character (terminal escape sequences, line breaks, NUL).
+    Control,
+    /// A component is a Windows device name (`CON`, `NUL`, `COM1.pie`, …).
+    Device(String),
+}
+
+impl fmt::Display for NameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use super::{MAX_ENTRY_DEPTH, MAX_ENTRY_NAME_BYTES};
+        match self {
+            NameError::Empty => write!(f, "the name is empty (or only `.`): it names no file"),
+            NameError::TooLong(n) => write!(
+                f,
+                "the name is {n} bytes long, over the limit of {MAX_ENTRY_NAME_BYTES}"
+            ),
+            NameError::TooDeep(n) => write!(
+                f,
+                "the name is {n} or more folders deep, over the limit of {MAX_ENTRY_DEPTH}"
+            ),
+            NameError::Absolute => write!(
+                f,
+                "the name leaves the archive: it is absolute (starts with `/` or `\\`)"
+            ),
+            NameError::Climbs => write!(f, "the name leaves the archive: it has a `..`"),
+            NameError::Colon => write!(
+                f,
+                "the name has a `:` (a drive such as `C:`, or a file stream, on Windows)"
+            ),
+            NameError::Control => write!(f, "the name holds a control character"),
+            NameError::Device(d) => write!(f, "`{d}` is a device name on Windows"),
         }
     }
-    Some(parts.join("/"))
+}
+
+/// Windows device names: a file component with one of these stems opens the device.
+const DEVICES: &[&str] = &[
+    "con", "prn", "aux", "nul", "conin$", "conout$", "com0", "com1", "com2", "com3", "com4",
+    "com5", "com6", "com7", "com8", "com9", "lpt0", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6",
+    "lpt7", "lpt8", "lpt9",
+];
+
+/// Whether a component names a Windows device (`nul`, `Com1.pie`, `aux .txt`).
+fn is_device(part: &str) -> bool {
+    let stem = part.split('.').next().unwrap_or(part);
+    let stem = stem.trim_end_matches(' ').to_ascii_lowercase();
+    DEVICES.contains(&stem.as_str())
+}
+
+/// An archive entry's name as stored (`\` or `/` separated) → Vitrine's form (`/`
+/// separated, no empty or `.` component), or why it is refused: it would leave the
+/// archive or write outside an output folder on some system, it is longer or deeper
+/// than the limits, or it holds what a terminal would act on. Same answer on every
+/// system.
+///
+/// # Errors
+/// The first rule the name breaks.
+pub fn entry_name(name: &str) -> Result<String, NameError> {
+    if name.len() > super::MAX_ENTRY_NAME_BYTES {
+        return Err(NameError::TooLong(name.len()));
+    }
+    if name.starts_with(['/', '\\']) {
+        return Err(NameError::Absolute);
+    }
+    if name.chars().any(char::is_control) {
+        return Err(NameError::Control);
+    }
+    let mut parts = Vec::new();
+    for c in name.split(['/', '\\']) {
+        match c {
+            "" | "." => {}
+            ".." => return Err(NameError::Climbs),
+            c if c.contains(':') => return Err(NameError::Colon),
+            c if is_device(c) => return Err(NameError::Device(c.to_string())),
+            c => parts.push(c),
+        }
+        if parts.len() > super::MAX_ENTRY_DEPTH {
+            return Err(NameError::TooDeep(parts.len()));
+        }
+    }
+    if parts.is_empty() {
+        return Err(NameError::Empty);
+    }
+    Ok(parts.join("/"))
+}
+
+/// [`entry_name`], without the reason: `None` for a refused name.
+pub fn normalise_entry(name: &str) -> Option<String> {
+    entry_name(name).ok()
+}
+
+/// `text` safe to print on a terminal: control characters (escape sequences, line
+/// breaks, NUL) and the invisible characters that reorder or hide text (bidirectional
+/// overrides, zero-width marks) written as `\u{…}` escapes; everything else as it is.
+/// For a name; [`printable_text`] keeps line breaks and tabs.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    escape_hostile(text, |_| false)
+}
+
+/// [`printable`] for whole lines of output: line breaks and tabs are kept.
+pub fn printable_text(text: &str) -> Cow<'_, str> {
+    escape_hostile(text, |c| c == '\n' || c == '\t')
+}
+
+fn escape_hostile(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
+    let hostile = |c: char| {
+        !keep(c)
+            && (c.is_control()
+                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}'))
+    };
+    if !text.chars().any(hostile) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hostile(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -375,5 +497,64 @@ mod tests {
         assert_eq!(normalise_entry("C:/windows/x.pie"), None);
         assert_eq!(normalise_entry("/abs/x.pie"), None);
         assert_eq!(normalise_entry("a\\b.pie").as_deref(), Some("a/b.pie"));
+    }
+
+    /// Issue 31, item 6: every name that could leave an output folder on some system is
+    /// refused on all of them, and so are names that hide the others or act on a terminal.
+    #[test]
+    fn entry_names_are_judged_the_same_on_every_system() {
+        use super::super::{MAX_ENTRY_DEPTH, MAX_ENTRY_NAME_BYTES};
+        let deep = "d/".repeat(MAX_ENTRY_DEPTH) + "x.pie";
+        let long = "a".repeat(MAX_ENTRY_NAME_BYTES + 1);
+        let refused: &[(&str, NameError)] = &[
+            ("", NameError::Empty),
+            (".", NameError::Empty),
+            ("./", NameError::Empty),
+            ("a/./..", NameError::Climbs),
+            ("a\\..\\..\\b.pie", NameError::Climbs),
+            ("/abs/x.pie", NameError::Absolute),
+            ("\\\\server\\share\\x.pie", NameError::Absolute),
+            ("\\\\?\\C:\\x.pie", NameError::Absolute),
+            ("C:d.pie", NameError::Colon),
+            ("c:\\windows\\x.pie", NameError::Colon),
+            ("a/b.pie:stream", NameError::Colon),
+            ("a/\u{1b}[2Jx.pie", NameError::Control),
+            ("line\nbreak.pie", NameError::Control),
+            ("nul\u{0}.pie", NameError::Control),
+            ("a/CON", NameError::Device("CON".into())),
+            ("com1.pie", NameError::Device("com1.pie".into())),
+            ("aux .txt", NameError::Device("aux .txt".into())),
+            (&deep, NameError::TooDeep(MAX_ENTRY_DEPTH + 1)),
+            (&long, NameError::TooLong(MAX_ENTRY_NAME_BYTES + 1)),
+        ];
+        for (name, want) in refused {
+            assert_eq!(entry_name(name).as_ref(), Err(want), "{name:?}");
+            assert!(!want.to_string().is_empty());
+        }
+        let kept = [
+            ("a\\b.pie", "a/b.pie"),
+            ("./a//b.pie", "a/b.pie"),
+            ("console.pie", "console.pie"),
+            ("com10.pie", "com10.pie"),
+            ("nullify/x.pie", "nullify/x.pie"),
+            ("café/ü.pie", "café/ü.pie"),
+        ];
+        for (name, want) in kept {
+            assert_eq!(entry_name(name).as_deref(), Ok(want), "{name:?}");
+        }
+        let just_deep_enough = "d/".repeat(MAX_ENTRY_DEPTH - 1) + "x.pie";
+        assert!(entry_name(&just_deep_enough).is_ok());
+    }
+
+    #[test]
+    fn printed_names_cannot_reach_the_terminal_raw() {
+        assert_eq!(
+            printable("a\u{1b}[31mred\u{7}.pie"),
+            "a\\u{1b}[31mred\\u{7}.pie"
+        );
+        assert_eq!(printable("\u{202e}gnp.pie"), "\\u{202e}gnp.pie");
+        assert_eq!(printable("x\ny"), "x\\u{a}y");
+        assert_eq!(printable_text("x\n\ty\u{9b}"), "x\n\ty\\u{9b}");
+        assert!(matches!(printable("plain/café.pie"), Cow::Borrowed(_)));
     }
 }
