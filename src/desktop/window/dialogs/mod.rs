@@ -1,186 +1,139 @@
-//! Native file dialogs (rfd) run on their own thread so the window keeps drawing while
-//! one is open; the answer comes back through a channel, polled every frame. Only one
-//! dialog runs at a time. Without a desktop portal or zenity rfd returns "cancelled" at
-//! once (rfd's portal → zenity fallback chain ends in "cancelled"), which is treated like the user cancelling.
+//! The window's file dialogs, behind one controller ([`Dialogs`]): it takes the app's
+//! dialog effects, shows each [`request::Request`] and hands back the command its
+//! answer asks for. Only one dialog is open at a time.
+//!
+//! Where the system has a file dialog ([`backend::Backend::Native`]) it is rfd's, run on
+//! its own thread so the window keeps drawing; the answer comes back through a channel,
+//! polled every frame. Where it has none (no zenity, no desktop portal: rfd would only
+//! report "cancelled" at once, leaving File ▸ Open dead), Vitrine's own picker is drawn
+//! in the window instead ([`picker::Picker`]), and a notice says once what to install
+//! for the system's dialogs.
 
-use crate::app::commands::AppCommand;
-use crate::app::dialogs::MODEL_EXTENSIONS;
+pub mod backend;
+pub mod picker;
+pub mod request;
+
+use crate::app::commands::{AppCommand, Effect};
+use backend::Backend;
 use eframe::egui;
-use std::path::PathBuf;
+use picker::{Outcome, Picker};
+use request::Request;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-/// A dialog that may be open.
-#[derive(Debug, Default)]
+/// Said once when Vitrine's own picker stands in for the system's dialogs.
+pub const FALLBACK_NOTICE: &str = "No system file dialog was found (install zenity, or a \
+     desktop portal such as xdg-desktop-portal-gtk): Vitrine shows its own file picker.";
+
+/// The dialog that may be open.
+#[derive(Debug)]
 pub struct Dialogs {
+    backend: Backend,
+    /// A system dialog's answer, to come.
     pending: Option<Receiver<Option<AppCommand>>>,
+    /// Vitrine's own picker, open.
+    picker: Option<Picker>,
+    /// The picker's answer, taken by the next [`Dialogs::poll`].
+    answered: Option<AppCommand>,
+    /// [`FALLBACK_NOTICE`] is still to be said.
+    notice_due: bool,
+}
+
+impl Default for Dialogs {
+    /// Dialogs for this system ([`Backend::probe`]).
+    fn default() -> Dialogs {
+        Dialogs::with_backend(Backend::probe())
+    }
 }
 
 impl Dialogs {
+    /// Dialogs shown by `backend`.
+    pub fn with_backend(backend: Backend) -> Dialogs {
+        Dialogs {
+            backend,
+            pending: None,
+            picker: None,
+            answered: None,
+            notice_due: backend == Backend::Fallback,
+        }
+    }
+
     /// Whether a dialog is open.
     pub fn is_open(&self) -> bool {
-        self.pending.is_some()
+        self.pending.is_some() || self.picker.is_some()
     }
 
-    /// Shows the Open dialog starting in `start`.
-    pub fn pick_model(&mut self, ctx: &egui::Context, start: Option<PathBuf>) {
-        self.spawn(ctx, move || {
-            let mut d = rfd::FileDialog::new()
-                .set_title("Open model")
-                .add_filter("Models", MODEL_EXTENSIONS)
-                .add_filter("Archives (.wz, .zip)", crate::files::ARCHIVE_EXTENSIONS)
-                .add_filter("All files", &["*"]);
-            if let Some(dir) = start.filter(|d| d.is_dir()) {
-                d = d.set_directory(dir);
-            }
-            d.pick_file()
-                .map(|p| AppCommand::Open(crate::files::parse(&p)))
-        });
+    /// Shows the dialog `effect` asks for; any other effect is handed back.
+    pub fn perform(&mut self, ctx: &egui::Context, effect: Effect) -> Option<Effect> {
+        let request = match effect {
+            Effect::PickModel(start) => Request::open_model(start),
+            Effect::PickGalleryFolder(start) => Request::gallery_folder(start),
+            Effect::PickScreenshotFolder(start) => Request::screenshot_folder(start),
+            Effect::PickDataRoot {
+                archive,
+                start,
+                current,
+            } => Request::data_root(archive, start, current),
+            Effect::PickExportPath(start, name) => Request::gltf_export(start, name),
+            Effect::PickPiePath(start) => Request::pie_output(start),
+            Effect::PickAnimationOutput(start, format) => Request::animation_output(start, format),
+            other => return Some(other),
+        };
+        self.show(ctx, request);
+        None
     }
 
-    /// Shows a folder dialog for a folder to open as a gallery.
-    pub fn pick_gallery_folder(&mut self, ctx: &egui::Context, start: Option<PathBuf>) {
-        self.spawn(ctx, move || {
-            let mut d = rfd::FileDialog::new().set_title("Open folder as a gallery");
-            if let Some(dir) = start.filter(|d| d.is_dir()) {
-                d = d.set_directory(dir);
-            }
-            d.pick_folder().map(|p| {
-                AppCommand::Gallery(crate::app::gallery::GalleryCommand::OpenSource(
-                    crate::files::FileRef::Disk(p),
-                ))
-            })
-        });
-    }
-
-    /// Shows a folder dialog for the screenshot folder.
-    pub fn pick_screenshot_folder(&mut self, ctx: &egui::Context, start: Option<PathBuf>) {
-        self.spawn(ctx, move || {
-            let mut d = rfd::FileDialog::new().set_title("Screenshot folder");
-            if let Some(dir) = start.filter(|d| d.is_dir()) {
-                d = d.set_directory(dir);
-            }
-            d.pick_folder().map(AppCommand::SetScreenshotFolder)
-        });
-    }
-
-    /// Shows a dialog for a data root to add after `current`: a folder, or an archive
-    /// (`.wz`, `.zip`).
-    pub fn pick_data_root(
-        &mut self,
-        ctx: &egui::Context,
-        archive: bool,
-        start: Option<PathBuf>,
-        current: Vec<PathBuf>,
-    ) {
-        self.spawn(ctx, move || {
-            let mut d = rfd::FileDialog::new().set_title(if archive {
-                "Add a data archive"
-            } else {
-                "Add a data folder"
-            });
-            if let Some(dir) = start.filter(|d| d.is_dir()) {
-                d = d.set_directory(dir);
-            }
-            let picked = if archive {
-                d.add_filter("Archives", crate::files::ARCHIVE_EXTENSIONS)
-                    .pick_file()
-            } else {
-                d.pick_folder()
-            }?;
-            let mut roots = current;
-            roots.retain(|r| *r != picked);
-            roots.push(picked);
-            Some(AppCommand::SetDataRoots(roots))
-        });
-    }
-
-    /// Shows the save dialog for a glTF export, starting in `start` with `name`.
-    pub fn pick_export_path(&mut self, ctx: &egui::Context, start: Option<PathBuf>, name: String) {
-        self.spawn(ctx, move || {
-            let mut d = rfd::FileDialog::new()
-                .set_title("Export glTF")
-                .add_filter("glTF binary (.glb)", &["glb"])
-                .add_filter("glTF with files beside it (.gltf)", &["gltf"])
-                .set_file_name(name);
-            if let Some(dir) = start.filter(|d| d.is_dir()) {
-                d = d.set_directory(dir);
-            }
-            d.save_file().map(|mut path| {
-                // A name typed without an extension gets the binary one.
-                if crate::export::gltf::Container::for_path(&path).is_none() {
-                    path.as_mut_os_string().push(".glb");
-                }
-                AppCommand::ExportGltf(path)
-            })
-        });
-    }
-
-    /// Shows a save dialog for an exported animation, starting at `start`.
-    pub fn pick_animation_output(
-        &mut self,
-        ctx: &egui::Context,
-        start: PathBuf,
-        format: crate::export::animation::Format,
-    ) {
-        self.spawn(ctx, move || {
-            let mut d = rfd::FileDialog::new()
-                .set_title("Export animation")
-                .add_filter(format.label(), &[format.extension()]);
-            if let Some(dir) = start.parent().filter(|d| d.is_dir()) {
-                d = d.set_directory(dir);
-            }
-            if let Some(name) = start.file_name() {
-                d = d.set_file_name(name.to_string_lossy());
-            }
-            d.save_file().map(|p| {
-                AppCommand::Export(
-                    crate::app::dialogs::export_animation::ExportCommand::SetOutput(p),
-                )
-            })
-        });
-    }
-
-    /// Shows the save dialog for the PIE file, starting at `start`.
-    pub fn pick_pie_path(&mut self, ctx: &egui::Context, start: PathBuf) {
-        self.spawn(ctx, move || {
-            let mut d = rfd::FileDialog::new()
-                .set_title("Export PIE")
-                .add_filter("Warzone 2100 PIE (.pie)", &["pie"]);
-            if let Some(dir) = start.parent().filter(|d| d.is_dir()) {
-                d = d.set_directory(dir);
-            }
-            if let Some(name) = start.file_name() {
-                d = d.set_file_name(name.to_string_lossy());
-            }
-            d.save_file().map(|p| {
-                AppCommand::ExportPie(crate::app::dialogs::export_pie::PieCommand::SetOutput(p))
-            })
-        });
-    }
-
-    fn spawn(
-        &mut self,
-        ctx: &egui::Context,
-        dialog: impl FnOnce() -> Option<AppCommand> + Send + 'static,
-    ) {
+    /// Shows `request` (nothing if a dialog is already open).
+    pub fn show(&mut self, ctx: &egui::Context, request: Request) {
         if self.is_open() {
             return;
         }
+        match self.backend {
+            Backend::Native => self.spawn(ctx, request),
+            Backend::Fallback => {
+                self.picker = Some(Picker::open(request));
+                ctx.request_repaint();
+            }
+        }
+    }
+
+    /// Once, when Vitrine's own picker first stands in: [`FALLBACK_NOTICE`].
+    pub fn take_notice(&mut self) -> Option<&'static str> {
+        (self.picker.is_some() && std::mem::take(&mut self.notice_due)).then_some(FALLBACK_NOTICE)
+    }
+
+    /// Draws Vitrine's own picker while it is open.
+    pub fn ui(&mut self, ctx: &egui::Context) {
+        let Some(picker) = &mut self.picker else {
+            return;
+        };
+        if let Outcome::Closed(answer) = picker.ui(ctx) {
+            self.picker = None;
+            self.answered = answer;
+            // The answer is applied in the next frame.
+            ctx.request_repaint();
+        }
+    }
+
+    fn spawn(&mut self, ctx: &egui::Context, request: Request) {
         let (tx, rx) = channel();
         let ctx = ctx.clone();
         let spawned = std::thread::Builder::new()
             .name("vitrine dialog".into())
             .spawn(move || {
-                let _ = tx.send(dialog());
+                let _ = tx.send(request.run_native());
                 ctx.request_repaint();
             });
-        if spawned.is_ok() {
-            self.pending = Some(rx);
+        match spawned {
+            Ok(_) => self.pending = Some(rx),
+            Err(e) => log::error!("could not start a thread for a file dialog: {e}"),
         }
     }
 
     /// The dialog's answer once it has closed (`None` while open, or if cancelled).
     pub fn poll(&mut self) -> Option<AppCommand> {
+        if let Some(answer) = self.answered.take() {
+            return Some(answer);
+        }
         let rx = self.pending.as_ref()?;
         match rx.try_recv() {
             Ok(answer) => {
