@@ -22,6 +22,7 @@ mod display;
 mod export_app;
 mod export_dialog;
 mod export_pie_dialog;
+mod fallback_picker;
 mod gallery_archives;
 mod gallery_ui;
 mod help_window;

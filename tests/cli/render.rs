@@ -191,3 +191,35 @@ fn msaa_1_draws_the_same_model_with_hard_edges_and_4_with_soft_ones() {
         "same framing: {a:?} vs {b:?}"
     );
 }
+
+/// Issue 31 item 8: without a display session (no `XDG_RUNTIME_DIR`, `DISPLAY` or
+/// `WAYLAND_DISPLAY`, as on a build server), a render that succeeds says nothing is
+/// wrong. The offscreen instance used to enable Vulkan's window-system extensions, and
+/// Mesa's device-select layer then connected to Wayland, printing
+/// `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` twice.
+#[test]
+fn headless_render_prints_no_error_without_a_display_session() {
+    if vitrine::render::gpu_or_skip().is_none() {
+        return;
+    }
+    let out = out_dir("headless").join("tank.png");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/tank.pie");
+    let run = vitrine()
+        .args(["render", "--size", "64x48"])
+        .arg(&demo)
+        .arg("-o")
+        .arg(&out)
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "render failed: {stderr}");
+    assert!(out.is_file(), "no PNG written");
+    assert!(
+        !stderr.to_lowercase().contains("error"),
+        "a successful render printed an error:\n{stderr}"
+    );
+}

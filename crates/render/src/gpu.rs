@@ -30,7 +30,10 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    /// Creates a device without a window. Honours `WGPU_BACKEND` (e.g. `gl`). Not in the
+    /// Creates a device without a window, on an instance that initialises no window
+    /// system (see `offscreen_instance`: nothing connects to X11 or Wayland, so nothing
+    /// complains on stderr without a display session). Honours `WGPU_BACKEND` (e.g.
+    /// `gl`); otherwise Vulkan (and the platform's other primary APIs) first, then GL. Not in the
     /// browser, which hands its device to the page's canvas asynchronously (and where
     /// blocking on a GPU future never returns: it resolves only when the page's event
     /// loop runs).
@@ -40,14 +43,24 @@ impl Gpu {
         if std::env::var_os("WGPU_BACKEND").is_none() {
             desc.backends = wgpu::Backends::PRIMARY | wgpu::Backends::GL;
         }
-        let instance = wgpu::Instance::new(desc);
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+        let options = wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::HighPerformance,
             force_fallback_adapter: false,
             compatible_surface: None,
             ..Default::default()
-        }))
-        .map_err(|e| RenderError::NoAdapter(e.to_string()))?;
+        };
+        let mut refusals = Vec::new();
+        let mut found = None;
+        for instance in crate::offscreen_instance::offscreen_instances(desc) {
+            match pollster::block_on(instance.request_adapter(&options)) {
+                Ok(adapter) => {
+                    found = Some(adapter);
+                    break;
+                }
+                Err(e) => refusals.push(e.to_string()),
+            }
+        }
+        let adapter = found.ok_or_else(|| RenderError::NoAdapter(refusals.join("; ")))?;
         vitrine_core::crash::set_adapter(describe_adapter(&adapter.get_info()));
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("vitrine headless device"),

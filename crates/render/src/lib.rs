@@ -11,6 +11,8 @@ mod gpu;
 mod gpu_model;
 pub mod inspect;
 pub mod lighting;
+#[cfg(not(target_arch = "wasm32"))]
+mod offscreen_instance;
 pub mod pipelines;
 mod scene;
 mod target;

@@ -112,17 +112,14 @@ impl ViewerApp {
 
     /// Does what [`apply`] left for the window.
     fn perform(&mut self, effect: Effect, ctx: &egui::Context, frame: &eframe::Frame) {
+        let Some(effect) = self.dialogs.perform(ctx, effect) else {
+            if let Some(notice) = self.dialogs.take_notice() {
+                self.state.toasts.info(notice);
+            }
+            return;
+        };
         match effect {
-            Effect::PickModel(start) => self.dialogs.pick_model(ctx, start),
-            Effect::PickGalleryFolder(start) => self.dialogs.pick_gallery_folder(ctx, start),
-            Effect::PickScreenshotFolder(start) => self.dialogs.pick_screenshot_folder(ctx, start),
-            Effect::PickDataRoot {
-                archive,
-                start,
-                current,
-            } => self.dialogs.pick_data_root(ctx, archive, start, current),
             Effect::Screenshot(req) => self.screenshot(req, frame.wgpu_render_state()),
-            Effect::PickExportPath(start, name) => self.dialogs.pick_export_path(ctx, start, name),
             Effect::ExportGltf(path, options) => {
                 let ctx = ctx.clone();
                 self.exports
@@ -130,14 +127,18 @@ impl ViewerApp {
                         ctx.request_repaint()
                     });
             }
-            Effect::PickPiePath(start) => self.dialogs.pick_pie_path(ctx, start),
             Effect::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            // Taken by `self.dialogs.perform` above.
+            Effect::PickModel(_)
+            | Effect::PickGalleryFolder(_)
+            | Effect::PickScreenshotFolder(_)
+            | Effect::PickDataRoot { .. }
+            | Effect::PickExportPath(..)
+            | Effect::PickPiePath(_)
+            | Effect::PickAnimationOutput(..) => {}
             // No Copy link on the desktop (its host has no links): Copy web link instead.
             Effect::CopyLink => {}
             Effect::CopyText(text) => ctx.copy_text(text),
-            Effect::PickAnimationOutput(start, format) => {
-                self.dialogs.pick_animation_output(ctx, start, format)
-            }
             Effect::ExportAnimation(job) => match frame.wgpu_render_state() {
                 Some(rs) => {
                     let ctx = ctx.clone();
@@ -329,6 +330,7 @@ impl eframe::App for ViewerApp {
             &ctx,
             crate::app::gallery::thumbs::ThumbDevice::for_window(rs),
         );
+        self.dialogs.ui(&ctx);
         let mut commands: Vec<AppCommand> = self.dialogs.poll().into_iter().collect();
         let viewport = &mut self.viewport;
         let rs = frame.wgpu_render_state();
