@@ -57,10 +57,12 @@ impl Level {
         ];
         for (q, r) in faces {
             let uv = rect_uv(r);
-            // Two triangles: (0,1,2) and (0,2,3) of the quad.
+            // Two triangles: (0,1,2) and (0,2,3) of the quad. Flags 200 (textured): the
+            // team colour is the model's TYPE 0x10000; on a polygon 0x10000 is the 1999
+            // tools' BSP marker, which the game ignores (`pie/polygon-flags`).
             for tri in [[0, 1, 2], [0, 2, 3]] {
                 let mut line = format!(
-                    "\t10200 3 {} {} {}",
+                    "\t200 3 {} {} {}",
                     b + q[tri[0]],
                     b + q[tri[1]],
                     b + q[tri[2]]
