@@ -102,7 +102,8 @@ fn level_text(out: &mut String, n: usize, level: &Level) {
     }
 }
 
-fn pie() -> String {
+/// The demo PIE text (also read by `tests/cli/check.rs`, which holds `assets/demo` to it).
+pub fn pie() -> String {
     // Level 1: hull and two tracks. The tank faces −Z, as Warzone 2100 models do.
     let mut hull = Level::new();
     hull.add_box([-22.0, 8.0, -34.0], [22.0, 22.0, 30.0], STRIPE, HULL, 4.0);
@@ -149,7 +150,8 @@ fn fill(img: &mut RgbaImage, (x, y, w, h): Rect, f: impl Fn(u32, u32) -> [u8; 4]
     }
 }
 
-fn textures() -> (RgbaImage, RgbaImage) {
+/// The texture page and its team-colour mask.
+pub fn textures() -> (RgbaImage, RgbaImage) {
     let mut page = RgbaImage::new(PAGE, PAGE);
     let mut mask = RgbaImage::new(PAGE, PAGE);
     // Hull plates: olive steel with panel seams and rivets.

@@ -221,8 +221,8 @@ fn way_out_ui(ui: &mut egui::Ui, v: &super::Verdict, s: &mut PieSettings) {
     if !v.unfound.is_empty() {
         ui.add(
             egui::Label::new(format!(
-                "{} {} in no data root: add the mod or game data that has {} (Settings ▸ \
-                 Data roots), or put {} in the mod's texpages/.",
+                "{} {} in no data root: add the mod or game data that has {} (Settings, Data \
+                 roots), or put {} in the mod's texpages/.",
                 v.unfound.join(", "),
                 if v.unfound.len() == 1 { "is" } else { "are" },
                 them(&v.unfound),

@@ -21,9 +21,10 @@
 //! - **Geometry.** Triangles only (flags `200`, `4200` with a texture-animation block),
 //!   identical points welded (UVs stay per polygon corner, so seams are kept), `NORMALS`
 //!   always (a corner without an authored normal gets its face normal).
-//! - **Header.** `TYPE` from the PIE file's flags, else from the material (blend,
-//!   camera-facing, team-colour mask); `INTERPOLATE 0` only when the animation holds its
-//!   frames; texture lines from the materials. What one PIE 3 header cannot say (levels
+//! - **Header.** `TYPE` from the PIE file's flags (a PIE 4 level's own too), else from the
+//!   material (blend, camera-facing, team-colour mask); `INTERPOLATE 0` only when the
+//!   animation holds its frames (or a PIE 4 level said it), `INTERPOLATE 1` only where the
+//!   source PIE wrote it; texture lines from the materials. What one PIE 3 header cannot say (levels
 //!   that differ in TYPE, INTERPOLATE or page, a mask not named `page-NN_tcmask.png`) is
 //!   written per level in PIE 4 and becomes a warning in PIE 3.
 //!
