@@ -57,10 +57,12 @@ impl Level {
         ];
         for (q, r) in faces {
             let uv = rect_uv(r);
-            // Two triangles: (0,1,2) and (0,2,3) of the quad.
+            // Two triangles: (0,1,2) and (0,2,3) of the quad. Flags 200 (textured): the
+            // team colour is the model's TYPE 0x10000; on a polygon 0x10000 is the 1999
+            // tools' BSP marker, which the game ignores (`pie/polygon-flags`).
             for tri in [[0, 1, 2], [0, 2, 3]] {
                 let mut line = format!(
-                    "\t10200 3 {} {} {}",
+                    "\t200 3 {} {} {}",
                     b + q[tri[0]],
                     b + q[tri[1]],
                     b + q[tri[2]]
@@ -100,7 +102,8 @@ fn level_text(out: &mut String, n: usize, level: &Level) {
     }
 }
 
-fn pie() -> String {
+/// The demo PIE text (also read by `tests/cli/check.rs`, which holds `assets/demo` to it).
+pub fn pie() -> String {
     // Level 1: hull and two tracks. The tank faces −Z, as Warzone 2100 models do.
     let mut hull = Level::new();
     hull.add_box([-22.0, 8.0, -34.0], [22.0, 22.0, 30.0], STRIPE, HULL, 4.0);
@@ -147,7 +150,8 @@ fn fill(img: &mut RgbaImage, (x, y, w, h): Rect, f: impl Fn(u32, u32) -> [u8; 4]
     }
 }
 
-fn textures() -> (RgbaImage, RgbaImage) {
+/// The texture page and its team-colour mask.
+pub fn textures() -> (RgbaImage, RgbaImage) {
     let mut page = RgbaImage::new(PAGE, PAGE);
     let mut mask = RgbaImage::new(PAGE, PAGE);
     // Hull plates: olive steel with panel seams and rivets.

@@ -44,6 +44,62 @@ fn near(a: Vec3, b: Vec3, tol: f32) -> bool {
 
 /// What a user would see differ between the model before and after the round trip.
 fn compare(before: &Model, after: &Model) -> Result<(), String> {
+    compare_trip(before, after, Trip::Pie)
+}
+
+/// Which round trip is compared.
+#[derive(Clone, Copy, PartialEq)]
+enum Trip {
+    /// PIE → PIE: every point (unused ones too) and the polygons in file order.
+    Pie,
+    /// PIE → glTF → PIE: a glTF holds the vertices of triangles only, so a point no
+    /// polygon uses (the game never draws it) does not come back; and a level's
+    /// texture-animated triangles draw with a material copy of their own (one glTF
+    /// primitive each), so they come back after the level's other triangles — the same
+    /// triangles, maybe in another order.
+    Gltf,
+}
+
+/// One triangle's corners as compared: positions, first UVs, animated.
+type TriangleKey = [([u32; 3], [u32; 2], bool); 3];
+
+fn triangle_key(m: &vitrine::model::Mesh, t: usize) -> TriangleKey {
+    std::array::from_fn(|k| {
+        let c = &m.corners[t * 3 + k];
+        (
+            key(m.corner_position(c)),
+            c.uv[0].to_array().map(f32::to_bits),
+            c.animated,
+        )
+    })
+}
+
+/// For each triangle of `a`, the triangle of `b` it is compared with: the same index
+/// (PIE → PIE), or the same corners wherever it is (through glTF).
+fn matching_triangles(
+    a: &vitrine::model::Mesh,
+    b: &vitrine::model::Mesh,
+    trip: Trip,
+) -> Vec<usize> {
+    let n = a.triangle_count();
+    if trip == Trip::Pie {
+        return (0..n).collect();
+    }
+    let mut at: std::collections::HashMap<TriangleKey, Vec<usize>> = Default::default();
+    for t in (0..b.triangle_count()).rev() {
+        at.entry(triangle_key(b, t)).or_default().push(t);
+    }
+    (0..n)
+        .map(|t| {
+            at.get_mut(&triangle_key(a, t))
+                .and_then(Vec::pop)
+                .unwrap_or(t)
+        })
+        .collect()
+}
+
+/// [`compare`] for `trip`.
+fn compare_trip(before: &Model, after: &Model, trip: Trip) -> Result<(), String> {
     let count = |m: &Model| (m.nodes.len(), m.meshes.len(), m.clips.len());
     if count(before) != count(after) {
         return Err(format!(
@@ -53,7 +109,14 @@ fn compare(before: &Model, after: &Model) -> Result<(), String> {
         ));
     }
     for (i, (a, b)) in before.meshes.iter().zip(&after.meshes).enumerate() {
-        let welded: HashSet<[u32; 3]> = a.points.iter().map(|p| key(*p)).collect();
+        let welded: HashSet<[u32; 3]> = match trip {
+            Trip::Pie => a.points.iter().map(|p| key(*p)).collect(),
+            Trip::Gltf => a
+                .corners
+                .iter()
+                .map(|c| key(a.corner_position(c)))
+                .collect(),
+        };
         if (a.triangle_count(), welded.len()) != (b.triangle_count(), b.points.len()) {
             return Err(format!(
                 "level {}: {} triangles / {} distinct points → {} / {}",
@@ -65,7 +128,10 @@ fn compare(before: &Model, after: &Model) -> Result<(), String> {
             ));
         }
         let (na, nb) = (a.shading_normals(), b.shading_normals());
-        for (k, (ca, cb)) in a.corners.iter().zip(&b.corners).enumerate() {
+        let matching = matching_triangles(a, b, trip);
+        for (k, ca) in a.corners.iter().enumerate() {
+            let kb = matching[k / 3] * 3 + k % 3;
+            let cb = &b.corners[kb];
             let (pa, pb) = (a.corner_position(ca), b.corner_position(cb));
             if key(pa) != key(pb) || ca.uv[0] != cb.uv[0] || ca.animated != cb.animated {
                 return Err(format!(
@@ -75,12 +141,12 @@ fn compare(before: &Model, after: &Model) -> Result<(), String> {
                     cb.uv[0]
                 ));
             }
-            if a.face_normal(k / 3) != Vec3::ZERO && !near(na[k], nb[k], 1e-5) {
+            if a.face_normal(k / 3) != Vec3::ZERO && !near(na[k], nb[kb], 1e-5) {
                 return Err(format!(
                     "level {} corner {k}: normal {} → {}",
                     i + 1,
                     na[k],
-                    nb[k]
+                    nb[kb]
                 ));
             }
         }
@@ -91,8 +157,8 @@ fn compare(before: &Model, after: &Model) -> Result<(), String> {
             before.connectors, after.connectors
         ));
     }
-    if before.shadow_meshes != after.shadow_meshes {
-        return Err("shadow meshes differ".into());
+    if let Some(e) = shadow_difference(before, after) {
+        return Err(e);
     }
     if before.events != after.events {
         return Err(format!("events {:?} → {:?}", before.events, after.events));
@@ -159,6 +225,37 @@ fn compare(before: &Model, after: &Model) -> Result<(), String> {
         return Err(format!("details {before_details} → {after_details}"));
     }
     Ok(())
+}
+
+/// Shadow meshes compared as shapes: the same level, the same distinct points and each
+/// triangle's corners at the same places (a glTF trip may number the points otherwise).
+fn shadow_difference(before: &Model, after: &Model) -> Option<String> {
+    if before.shadow_meshes.len() != after.shadow_meshes.len() {
+        return Some(format!(
+            "shadow meshes {} → {}",
+            before.shadow_meshes.len(),
+            after.shadow_meshes.len()
+        ));
+    }
+    for (a, b) in before.shadow_meshes.iter().zip(&after.shadow_meshes) {
+        let level = a.node + 1;
+        let distinct = |s: &vitrine::model::ShadowMesh| {
+            s.points.iter().map(|p| key(*p)).collect::<HashSet<_>>()
+        };
+        let corners = |s: &vitrine::model::ShadowMesh| -> Vec<[[u32; 3]; 3]> {
+            s.triangles
+                .iter()
+                .map(|t| t.map(|i| key(s.points[i as usize])))
+                .collect()
+        };
+        if a.node != b.node || distinct(a) != distinct(b) {
+            return Some(format!("level {level}: shadow mesh points differ"));
+        }
+        if corners(a) != corners(b) {
+            return Some(format!("level {level}: shadow mesh triangles differ"));
+        }
+    }
+    None
 }
 
 fn write(model: &Model, version: PieVersion) -> String {
@@ -373,6 +470,8 @@ fn the_game_loads_every_written_model() {
 mod blender;
 #[path = "pie_write/game.rs"]
 mod game;
+#[path = "pie_write/gltf_trip.rs"]
+mod gltf_trip;
 #[path = "pie_write/mutations.rs"]
 mod mutations;
 #[path = "pie_write/pack.rs"]

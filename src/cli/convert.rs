@@ -15,6 +15,7 @@ use crate::export::pie::{self, PieOptions, PieVersion};
 use crate::export::pie_pack;
 use crate::files::{self, FileRef, atomic};
 use crate::formats::{self, LoadOptions, resolve::Resolver};
+use crate::model::Model;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -32,8 +33,9 @@ pub struct ConvertArgs {
     /// per-level settings, tileset lines).
     #[arg(long = "pie", value_name = "VERSION", default_value = "3", value_parser = ["3", "4"])]
     pub pie: String,
-    /// Model units → PIE units [default: 1 for PIE, 128 for the other formats: one
-    /// model unit = one game tile].
+    /// Model units → PIE units [default: 1 for PIE and for a glTF `vitrine export` made
+    /// of a PIE (read back in PIE units), 128 for the other formats: one model unit = one
+    /// game tile].
     #[arg(long, value_name = "S")]
     pub scale: Option<f32>,
     /// Texture page every level names (renames the page; a derived team-colour mask
@@ -141,7 +143,8 @@ pub fn convert_file(
         .lines
         .extend(checked.below_errors(shown_level).map(report::human_line));
     if checked.blocked() {
-        let lines: Vec<String> = checked.errors().map(report::human_line).collect();
+        let mut lines: Vec<String> = checked.errors().map(report::human_line).collect();
+        lines.extend(way_out(&checked, &model, file, (out, pack.is_some())));
         return Err(format!(
             "not written, the game would not load it:\n    {}",
             lines.join("\n    ")
@@ -162,6 +165,56 @@ pub fn convert_file(
             .map_err(|e| format!("cannot write {}: {e}", out.display()))?,
     }
     Ok(result)
+}
+
+/// How to succeed when pages are found nowhere: `--pack` for those the model holds (a
+/// page packed in a `.glb`, an image beside it), `--data` for the others.
+fn way_out(
+    checked: &pie::CheckedPie,
+    model: &Model,
+    file: &FileRef,
+    (out, packing): (&Path, bool),
+) -> Vec<String> {
+    // Packing already: what is still missing has no image in the model.
+    let packable = if packing {
+        Vec::new()
+    } else {
+        checked.packable(model)
+    };
+    let elsewhere: Vec<&String> = checked
+        .missing
+        .iter()
+        .filter(|m| !packable.contains(m))
+        .collect();
+    let list = |pages: &[&String]| {
+        pages
+            .iter()
+            .map(|p| p.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut lines = Vec::new();
+    if !packable.is_empty() {
+        let folder = out.parent().filter(|p| !p.as_os_str().is_empty());
+        let texpages = pie_pack::texpages_for(files::disk(), folder.unwrap_or(Path::new(".")));
+        lines.push(format!(
+            "to write it: --pack copies {} from {} into {}, where the game reads pages \
+             (or --data ROOT names the mod or game data whose texpages/ has {})",
+            list(&packable.iter().collect::<Vec<_>>()),
+            file.file_name(),
+            texpages.display(),
+            if packable.len() == 1 { "it" } else { "them" }
+        ));
+    }
+    if !elsewhere.is_empty() {
+        lines.push(format!(
+            "to write it: --data ROOT names the mod or game data whose texpages/ has {} \
+             (or put {} in the mod's texpages/)",
+            list(&elsewhere),
+            if elsewhere.len() == 1 { "it" } else { "them" }
+        ));
+    }
+    lines
 }
 
 fn check_options(load: &LoadOptions) -> CheckOptions {

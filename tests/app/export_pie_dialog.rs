@@ -249,3 +249,65 @@ fn copying_the_pages_clears_a_missing_page_and_writes_it_beside_the_file() {
         "{toasts:?}"
     );
 }
+
+/// The settings of the open dialog with `f` applied, and the check run again.
+fn set(h: &mut Harness<'static, Window>, f: impl FnOnce(&mut PieSettings)) {
+    let mut s = settings(h);
+    f(&mut s);
+    apply(
+        &mut h.state_mut().state,
+        AppCommand::ExportPie(PieCommand::Set(s)),
+    );
+    // The window settles its size and place over a few frames.
+    h.run_steps(4);
+}
+
+fn errors(h: &Harness<'static, Window>) -> usize {
+    match &h.state().state.dialogs.pie.as_ref().unwrap().preview {
+        Preview::Done(Ok(v)) => v.errors.len(),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A page found nowhere names the way out, as `vitrine convert` does: the model holds
+/// it (a `.glb` with its page inside) → a button copies the pages with the file, which
+/// clears the error; the model has no image of it → the data roots.
+#[test]
+fn a_page_found_nowhere_offers_the_way_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("tank.glb");
+    let cube_model = vitrine::formats::load_path(&cube(), &Default::default()).unwrap();
+    let doc = vitrine::export::gltf::export(
+        &cube_model,
+        &Default::default(),
+        &mut vitrine::export::gltf::ImageCache::new(vitrine::files::disk()),
+    )
+    .unwrap();
+    vitrine::export::gltf::writer::write(doc, &glb).unwrap();
+    let mut h = harness(open(&glb));
+    show_dialog(&mut h);
+    let out = dir.path().join("mod/components/bodies/tank.pie");
+    set(&mut h, |s| {
+        s.pack = false;
+        s.output = out.display().to_string();
+    });
+    h.get_by_label_contains("error[pie/texture-missing]");
+    h.get_by_label_contains("The model holds page-90-fixture.png: copy it into texpages/");
+    h.get_by_label("Copy the pages too").click();
+    h.run_steps(4);
+    assert!(settings(&h).pack, "the button ticks Copy the pages");
+    assert_eq!(errors(&h), 0);
+    assert!(h.query_by_label("Copy the pages too").is_none());
+
+    // A PIE away from its pages: nothing to copy, the data roots are the way.
+    let lone = dir.path().join("lone.pie");
+    std::fs::copy(cube(), &lone).unwrap();
+    let mut h = harness(open(&lone));
+    show_dialog(&mut h);
+    set(&mut h, |s| {
+        s.output = dir.path().join("lone2.pie").display().to_string()
+    });
+    assert_eq!(errors(&h), 1);
+    h.get_by_label_contains("page-90-fixture.png is in no data root: add the mod or game data");
+    assert!(h.query_by_label("Copy the pages too").is_none());
+}

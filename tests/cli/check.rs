@@ -207,3 +207,49 @@ fn vitrine_toml_in_the_mod_folder() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("pie/bogus"));
 }
+
+/// The demo the viewer opens without a file, as `examples/make_demo.rs` writes it.
+#[path = "../../examples/make_demo.rs"]
+#[allow(dead_code)]
+mod make_demo;
+
+fn demo() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo")
+}
+
+/// The bundled demo passes our own lint: no finding at all (it wrote polygon flags
+/// `10200`, the 1999 tools' BSP bit the game ignores, and opened with two
+/// `pie/polygon-flags` warnings in Checks).
+#[test]
+fn the_bundled_demo_passes_check_with_no_finding() {
+    let tank = demo().join("tank.pie");
+    let o = vitrine(
+        &[tank.to_str().unwrap(), "--json", "--deny", "warnings"],
+        None,
+    );
+    let findings: Vec<&str> = std::str::from_utf8(&o.stdout).unwrap().lines().collect();
+    assert_eq!(o.status.code(), Some(0), "{findings:?}");
+    assert!(findings.is_empty(), "{findings:?}");
+}
+
+/// The demo in `assets/demo` is what `cargo run --example make_demo` writes: the PIE
+/// text byte for byte, the page and the mask pixel for pixel.
+#[test]
+fn the_bundled_demo_is_what_its_writer_writes() {
+    let text = std::fs::read_to_string(demo().join("tank.pie")).unwrap();
+    assert!(
+        text == make_demo::pie(),
+        "assets/demo/tank.pie differs from examples/make_demo.rs: run `cargo run \
+         --example make_demo`"
+    );
+    let (page, mask) = make_demo::textures();
+    for (name, made) in [
+        ("page-90-demo-tank.png", page),
+        ("page-90_tcmask.png", mask),
+    ] {
+        let shipped = image::open(demo().join("texpages").join(name))
+            .unwrap()
+            .into_rgba8();
+        assert!(shipped == made, "assets/demo/texpages/{name} differs");
+    }
+}

@@ -12,6 +12,7 @@ mod render_support;
 mod archive_hardening;
 mod assemble;
 mod check;
+mod convert;
 mod export;
 mod info;
 mod inputs;

@@ -95,6 +95,20 @@ impl Format {
         }
     }
 
+    /// The format named `name` as [`Format::name`] writes it (`"pie"`).
+    pub fn from_name(name: &str) -> Option<Format> {
+        [
+            Format::Pie,
+            Format::Pmf,
+            Format::Pet,
+            Format::Tpm,
+            Format::Gltf,
+            Format::Obj,
+        ]
+        .into_iter()
+        .find(|f| f.name() == name)
+    }
+
     /// The grid spacing the format's game uses, if it has one: the Warzone 2100 map tile
     /// (128 units) for PIE. The caller passes it to the renderer as its grid's unit (the
     /// renderer itself never looks at the format).
@@ -188,6 +202,21 @@ impl Model {
             details: Details::None,
             diagnostics: Vec::new(),
             source: SourceMap::default(),
+        }
+    }
+
+    /// The format whose units and names the model's numbers are in: its own, or, for a
+    /// glTF a Vitrine export wrote, the format the export was made from (the glTF reader
+    /// undoes the export's scale, so a PIE exported to glTF and read back is in PIE units
+    /// and names its pages and event models as the PIE did).
+    pub fn units_format(&self) -> Format {
+        match &self.details {
+            Details::Gltf(g) => g
+                .source
+                .as_ref()
+                .and_then(|s| Format::from_name(&s.format))
+                .unwrap_or(self.format),
+            _ => self.format,
         }
     }
 

@@ -62,6 +62,12 @@ pub struct Verdict {
     pub warnings: Vec<String>,
     /// The pages copied with the file, or already there.
     pub copies: Vec<String>,
+    /// Pages found nowhere that the model holds an image of (a page packed in a `.glb`):
+    /// copying the pages with the file is the way out.
+    pub packable: Vec<String>,
+    /// Pages found nowhere that the model has no image of: the data that has them must
+    /// be among the data roots.
+    pub unfound: Vec<String>,
 }
 
 /// The check's state in the dialog.
@@ -175,7 +181,24 @@ fn write_and_check(
 }
 
 /// The verdict on `checked`.
-fn verdict(checked: &CheckedPie, planned: &pie_pack::Planned) -> Verdict {
+fn verdict(
+    checked: &CheckedPie,
+    planned: &pie_pack::Planned,
+    model: &Model,
+    packing: bool,
+) -> Verdict {
+    // Packing already: what is still missing has no image in the model.
+    let packable = if packing {
+        Vec::new()
+    } else {
+        checked.packable(model)
+    };
+    let unfound = checked
+        .missing
+        .iter()
+        .filter(|m| !packable.contains(m))
+        .cloned()
+        .collect();
     let mut warnings = checked.written.warnings.clone();
     let (copies, not_packed): (Vec<String>, Vec<String>) = planned
         .lines
@@ -202,6 +225,8 @@ fn verdict(checked: &CheckedPie, planned: &pie_pack::Planned) -> Verdict {
             .collect(),
         warnings,
         copies,
+        packable,
+        unfound,
     }
 }
 
@@ -213,7 +238,8 @@ pub fn check(
     s: &PieSettings,
     data_roots: Vec<FileRef>,
 ) -> Result<Verdict, String> {
-    write_and_check(files, model, source, s, data_roots).map(|(c, p)| verdict(&c, &p))
+    write_and_check(files, model, source, s, data_roots)
+        .map(|(c, p)| verdict(&c, &p, model, s.pack))
 }
 
 /// Checks `s` on `model` again and writes the file (and its pages) when no error stops

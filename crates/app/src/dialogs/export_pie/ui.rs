@@ -39,7 +39,7 @@ pub fn window_ui(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> {
             let writing = d.preview == Preview::Writing;
             ui.add_enabled_ui(!writing, |ui| settings_ui(ui, &mut s, &doc.model, &mut out));
             ui.separator();
-            let ready = verdict_ui(ui, &d.preview);
+            let ready = verdict_ui(ui, &d.preview, &mut s);
             ui.horizontal(|ui| {
                 let button = ui
                     .add_enabled(ready, egui::Button::new("Export"))
@@ -132,8 +132,10 @@ fn settings_ui(ui: &mut egui::Ui, s: &mut PieSettings, model: &Model, out: &mut 
         });
 }
 
-/// The findings; whether the file can be written.
-fn verdict_ui(ui: &mut egui::Ui, preview: &Preview) -> bool {
+/// The findings; whether the file can be written. A page found nowhere comes with the way
+/// out: copying the pages (a button that ticks *Copy the pages*) when the model holds it,
+/// the data roots otherwise.
+fn verdict_ui(ui: &mut egui::Ui, preview: &Preview, s: &mut PieSettings) -> bool {
     let error = ui.visuals().error_fg_color;
     let warn = ui.visuals().warn_fg_color;
     match preview {
@@ -194,8 +196,39 @@ fn verdict_ui(ui: &mut egui::Ui, preview: &Preview) -> bool {
                         if v.errors.len() == 1 { "" } else { "s" }
                     ),
                 );
+                way_out_ui(ui, v, s);
                 false
             }
         }
+    }
+}
+
+/// How to succeed when pages are found nowhere.
+fn way_out_ui(ui: &mut egui::Ui, v: &super::Verdict, s: &mut PieSettings) {
+    let them = |pages: &[String]| if pages.len() == 1 { "it" } else { "them" };
+    if !v.packable.is_empty() {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(format!(
+                "The model holds {}: copy {} into texpages/ with the file.",
+                v.packable.join(", "),
+                them(&v.packable)
+            ));
+            if ui.button("Copy the pages too").clicked() {
+                s.pack = true;
+            }
+        });
+    }
+    if !v.unfound.is_empty() {
+        ui.add(
+            egui::Label::new(format!(
+                "{} {} in no data root: add the mod or game data that has {} (Settings, Data \
+                 roots), or put {} in the mod's texpages/.",
+                v.unfound.join(", "),
+                if v.unfound.len() == 1 { "is" } else { "are" },
+                them(&v.unfound),
+                them(&v.unfound)
+            ))
+            .wrap(),
+        );
     }
 }

@@ -16,12 +16,14 @@
 //!   a texture-animated copy says `"texture_animated": true`.
 //!
 //! A material on a mesh with a texture-frame animation gets its own copy carrying a
-//! `KHR_texture_transform` offset, which the animation moves (see [`super::animations`]).
+//! `KHR_texture_transform` offset, which the animation moves (see [`super::animations`]);
+//! a legacy team-colour block's copy keeps the offset fixed at the team's frame.
 
 use super::document::{AlphaTiles, Coverage, Document, extras};
 use super::images::{self, ImageCache, ImageKey};
 use crate::model::team::TEAM_COLOURS;
 use crate::model::{Billboard, BlendMode, Model};
+use glam::Vec2;
 use gltf_json as json;
 use json::validation::Checked::Valid;
 use serde_json::{Map, Value, json};
@@ -181,8 +183,12 @@ impl Materials {
                 tex(mat.opacity).map(|(_, t)| (t, mat.opacity_source)),
             );
             let index = self.texture(doc, cache, key, model, i)?;
+            // A legacy team-colour block shows the team's frame; a timed one starts at 0.
+            let offset = animated_mesh
+                .and_then(|mesh| super::meshes::team_offset(model, mesh, team))
+                .unwrap_or(Vec2::ZERO);
             let transform = animated_mesh.map(|_| json::extensions::texture::TextureTransform {
-                offset: json::extensions::texture::TextureTransformOffset([0.0, 0.0]),
+                offset: json::extensions::texture::TextureTransformOffset(offset.to_array()),
                 rotation: json::extensions::texture::TextureTransformRotation(0.0),
                 scale: json::extensions::texture::TextureTransformScale([1.0, 1.0]),
                 tex_coord: Some(0),

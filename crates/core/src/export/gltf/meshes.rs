@@ -5,8 +5,9 @@
 //! becomes one glTF vertex and identical corners share it. One primitive per material
 //! run, split where some triangles take part in a texture-frame animation (those draw
 //! with the material's animated copy). Normals are the authored ones, else the flat face
-//! normal, as the viewer shades. Legacy team-colour texture blocks are baked: the chosen
-//! team's frame offset is added to the animated corners' UVs.
+//! normal, as the viewer shades. Legacy team-colour texture blocks draw with the
+//! animated copy too, its texture offset fixed at the chosen team's frame (the UVs stay
+//! the polygons' own, so the way back to PIE keeps the block).
 
 use super::document::Document;
 use super::images::ImageCache;
@@ -54,7 +55,7 @@ fn unit_normal(n: Vec3, face: Vec3) -> Vec3 {
 }
 
 /// UV offset of the legacy team-colour block of `mesh` for `team`, if it has one.
-fn team_offset(model: &Model, mesh: usize, team: usize) -> Option<Vec2> {
+pub(crate) fn team_offset(model: &Model, mesh: usize, team: usize) -> Option<Vec2> {
     model
         .clips
         .iter()
@@ -169,17 +170,12 @@ fn export_mesh(
             };
             let face = m.face_normal(t);
             let animated = tri.iter().any(|c| c.animated);
-            let animated_group = animated && texture_animated && team_offset.is_none();
+            let animated_group = animated && (texture_animated || team_offset.is_some());
             let list = groups.entry((si, animated_group)).or_default();
             let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
             for c in tri {
                 let normal = unit_normal(c.normal.unwrap_or(face), face);
-                let mut uv = c.uv;
-                if c.animated
-                    && let Some(o) = team_offset
-                {
-                    uv[0] += o;
-                }
+                let uv = c.uv;
                 lo = [lo[0].min(uv[0].x), lo[1].min(uv[0].y)];
                 hi = [hi[0].max(uv[0].x), hi[1].max(uv[0].y)];
                 let key = (

@@ -15,6 +15,9 @@ pub struct CheckedPie {
     pub written: Written,
     /// Findings on the text, in file order.
     pub findings: Vec<Finding>,
+    /// The pages the text names that are found nowhere (`pie/texture-missing`,
+    /// `pie/tcmask-missing` errors), each once, as the text names them.
+    pub missing: Vec<String>,
 }
 
 impl CheckedPie {
@@ -26,6 +29,24 @@ impl CheckedPie {
     /// Whether an error stops the write.
     pub fn blocked(&self) -> bool {
         self.errors().next().is_some()
+    }
+
+    /// Of the [`missing`](Self::missing) pages, those `model` (the model written) holds
+    /// an image of — a page packed in a `.glb`, a file beside a glTF or OBJ — so that
+    /// writing them with the file (`vitrine convert --pack`, File ▸ Export PIE…'s *Copy
+    /// the pages*) is the way out; the others must come from data that has them (`--data`,
+    /// the data roots).
+    pub fn packable(&self, model: &Model) -> Vec<String> {
+        self.missing
+            .iter()
+            .filter(|page| {
+                self.written.pages.iter().any(|(i, name)| {
+                    name.eq_ignore_ascii_case(page)
+                        && model.textures.get(*i).is_some_and(|t| t.resolved.is_some())
+                })
+            })
+            .cloned()
+            .collect()
     }
 
     /// The findings below error level from `min` up.
@@ -63,22 +84,38 @@ pub fn check(
 ) -> CheckedPie {
     let checked = checker.check_bytes(Format::Pie, written.text.as_bytes(), shown, near);
     let mut findings = checked.findings;
+    let mut missing: Vec<String> = Vec::new();
     if let Some(parsed) = &checked.model {
         findings.retain(|f| !is_provided(f, parsed, provided));
+        for f in &findings {
+            if let (Some(name), Level::Error) = (missing_page(f, parsed), f.level)
+                && !missing.iter().any(|m| m.eq_ignore_ascii_case(name))
+            {
+                missing.push(name.to_string());
+            }
+        }
     }
-    CheckedPie { written, findings }
+    CheckedPie {
+        written,
+        findings,
+        missing,
+    }
+}
+
+/// The page a "page not found" finding on `parsed` (the written text read back) names.
+fn missing_page<'m>(f: &Finding, parsed: &'m Model) -> Option<&'m str> {
+    let crate::check::Element::Texture { texture } = f.element else {
+        return None;
+    };
+    matches!(f.rule, "pie/texture-missing" | "pie/tcmask-missing")
+        .then(|| parsed.textures.get(texture))
+        .flatten()
+        .map(|t| t.name.as_str())
 }
 
 /// A "page not found" finding for a page that is written with the model.
 fn is_provided(f: &Finding, parsed: &Model, provided: &[String]) -> bool {
-    let crate::check::Element::Texture { texture } = f.element else {
-        return false;
-    };
-    matches!(f.rule, "pie/texture-missing" | "pie/tcmask-missing")
-        && parsed
-            .textures
-            .get(texture)
-            .is_some_and(|t| provided.contains(&t.name.to_ascii_lowercase()))
+    missing_page(f, parsed).is_some_and(|name| provided.contains(&name.to_ascii_lowercase()))
 }
 
 /// The texture pages a PIE text names (`TEXTURE`, `TCMASK`, `NORMALMAP`, `SPECULARMAP`,

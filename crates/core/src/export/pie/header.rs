@@ -43,6 +43,9 @@ pub struct Header {
     pub events: Vec<(u32, String)>,
     /// Per level: its settings when they differ from the header's (PIE 4 only).
     pub overrides: Vec<Option<Settings>>,
+    /// Whether `INTERPOLATE 1` is written: the PIE the model came from said it (the
+    /// default, so only to keep the file's facts).
+    pub interpolate_line: bool,
     /// A `#` comment (PIE 4).
     pub comment: Option<String>,
     /// Model texture index → the page name the game loads for it from this file.
@@ -118,7 +121,7 @@ pub fn header(
     options: &PieOptions,
     warnings: &mut Vec<String>,
 ) -> Header {
-    let pie = model.format == Format::Pie;
+    let pie = model.units_format() == Format::Pie;
     // A PIE's own TYPE, or the one a glTF export of a PIE carries back.
     let global_type = model
         .details
@@ -142,7 +145,12 @@ pub fn header(
         .iter()
         .map(|level| {
             let material = level.material.and_then(|m| model.materials.get(m));
-            let flags = type_flags(global_type, material);
+            // A PIE 4 level's own TYPE, as its file (or a glTF export of it) says.
+            let own = source_level(model, level.node);
+            let flags = own
+                .and_then(|l| l.type_flags.as_deref())
+                .and_then(|f| u32::from_str_radix(f.trim_start_matches("0x"), 16).ok())
+                .unwrap_or_else(|| type_flags(global_type, material));
             let mut t = Textures::default();
             let original = material.and_then(|m| name(m.base));
             let mut base = original.clone();
@@ -201,7 +209,11 @@ pub fn header(
             }
             Settings {
                 type_flags: flags,
-                interpolate: level.anim.is_none() || level.interpolate,
+                // A static level interpolates unless its file said INTERPOLATE 0.
+                interpolate: match &level.anim {
+                    None => own.and_then(|l| l.interpolate).unwrap_or(true),
+                    Some(_) => level.interpolate,
+                },
                 textures: t,
             }
         })
@@ -254,6 +266,7 @@ pub fn header(
             list[2] = None;
         }
         return Header {
+            interpolate_line: interpolate_line(model, &settings),
             settings,
             events: events(model),
             overrides: vec![None; levels.len()],
@@ -265,19 +278,40 @@ pub fn header(
         .into_iter()
         .zip(levels)
         .map(|(mut s, level)| {
-            if level.anim.is_none() {
+            let stated = source_level(model, level.node).is_some_and(|l| l.interpolate.is_some());
+            if level.anim.is_none() && !stated {
                 s.interpolate = settings.interpolate;
             }
             (s != settings).then_some(s)
         })
         .collect();
     Header {
+        interpolate_line: interpolate_line(model, &settings),
         settings,
         events: events(model),
         overrides,
         comment: options.comment.clone(),
         pages,
     }
+}
+
+/// The PIE facts of the level node `node` became (a PIE's, or a glTF export's of one;
+/// `None` when the nodes are not the PIE's levels one for one).
+fn source_level(model: &Model, node: usize) -> Option<&crate::model::details::PieLevel> {
+    model
+        .details
+        .pie()
+        .filter(|d| d.levels.len() == model.nodes.len())
+        .and_then(|d| d.levels.get(node))
+}
+
+/// Whether the source PIE wrote `INTERPOLATE 1` and the header still interpolates.
+fn interpolate_line(model: &Model, settings: &Settings) -> bool {
+    settings.interpolate
+        && model
+            .details
+            .pie()
+            .is_some_and(|d| d.interpolate == Some(true))
 }
 
 /// PIE 3 names no mask: the game derives `page-NN_tcmask.png` from the page when TYPE
@@ -326,7 +360,7 @@ fn events(model: &Model) -> Vec<(u32, String)> {
         .events
         .iter()
         .map(|e| {
-            let file = if model.format == Format::Pie {
+            let file = if model.units_format() == Format::Pie {
                 e.file.clone()
             } else {
                 page_name(&e.file).replace(".png", ".pie")

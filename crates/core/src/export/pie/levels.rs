@@ -250,7 +250,7 @@ pub fn flatten(model: &Model, scale: f32, warnings: &mut Vec<String>) -> Vec<Lev
         }
         // Connectors and the shadow mesh go to the node's first level.
         let first = levels.iter().position(|l| l.node == n).unwrap_or(0);
-        let keep_raw = model.format == Format::Pie && placement.identity;
+        let keep_raw = model.units_format() == Format::Pie && placement.identity;
         for c in model.connectors.iter().filter(|c| c.node == n) {
             let p = placement.points.transform_point3(c.position);
             levels[first].connectors.push(connector(c, p, keep_raw));

@@ -9,9 +9,10 @@
 //!   (x, y, z as the game reads them): [`crate::model::Connector::raw`] when the connector
 //!   still sits where the loader put it, else (−x, z, y) of its position, rounded to
 //!   integers (the game keeps integers).
-//! - **Units.** A PIE model keeps its units (scale 1). Other formats are scaled by 128 (one
-//!   model unit = one game tile, the inverse of `vitrine export`'s glTF scale), or by
-//!   [`PieOptions::scale`].
+//! - **Units.** A model in PIE units keeps them (scale 1): a PIE, or a glTF that `vitrine
+//!   export` made of a PIE (the glTF reader undoes the export's scale;
+//!   [`Model::units_format`]). Other models are scaled by 128 (one model unit = one game
+//!   tile, the inverse of `vitrine export`'s glTF scale), or by [`PieOptions::scale`].
 //! - **Levels.** Every node that shows a mesh becomes one level per material it uses, in
 //!   node order. A static node's points are baked through its rest transform (PIE has no
 //!   hierarchy); an animated node keeps its own space and its model-space transform at
@@ -20,9 +21,10 @@
 //! - **Geometry.** Triangles only (flags `200`, `4200` with a texture-animation block),
 //!   identical points welded (UVs stay per polygon corner, so seams are kept), `NORMALS`
 //!   always (a corner without an authored normal gets its face normal).
-//! - **Header.** `TYPE` from the PIE file's flags, else from the material (blend,
-//!   camera-facing, team-colour mask); `INTERPOLATE 0` only when the animation holds its
-//!   frames; texture lines from the materials. What one PIE 3 header cannot say (levels
+//! - **Header.** `TYPE` from the PIE file's flags (a PIE 4 level's own too), else from the
+//!   material (blend, camera-facing, team-colour mask); `INTERPOLATE 0` only when the
+//!   animation holds its frames (or a PIE 4 level said it), `INTERPOLATE 1` only where the
+//!   source PIE wrote it; texture lines from the materials. What one PIE 3 header cannot say (levels
 //!   that differ in TYPE, INTERPOLATE or page, a mask not named `page-NN_tcmask.png`) is
 //!   written per level in PIE 4 and becomes a warning in PIE 3.
 //!
@@ -65,7 +67,7 @@ impl PieVersion {
 pub struct PieOptions {
     /// Version to write.
     pub version: PieVersion,
-    /// Model units → PIE units [default: 1 for PIE, 128 for the other formats].
+    /// Model units → PIE units [default: [`default_scale`]].
     pub scale: Option<f32>,
     /// Texture page written as every level's `TEXTURE` (renames the page; a derived
     /// team-colour mask follows it).
@@ -91,9 +93,10 @@ pub struct Written {
 /// Placeholder page for a model without any texture.
 pub const PLACEHOLDER_PAGE: &str = "page-0-placeholder.png";
 
-/// The scale [`write`] uses for `model` when the options give none.
+/// The scale [`write`] uses for `model` when the options give none: 1 for a model in PIE
+/// units ([`Model::units_format`]: a PIE, or a glTF exported from one), else 128.
 pub fn default_scale(model: &Model) -> f32 {
-    if model.format == Format::Pie {
+    if model.units_format() == Format::Pie {
         1.0
     } else {
         128.0

@@ -183,3 +183,74 @@ fn nothing_to_write_is_an_error() {
     let model = pie::parse(BOX.as_bytes()).unwrap();
     assert!(write(&model, &bad).unwrap_err().contains("scale"));
 }
+
+/// What the model knows about its units sets the scale, not its format's name: a glTF
+/// `vitrine export` made of a PIE is read back in PIE units (its scale undone), so it is
+/// written at 1 and comes back with the PIE's own numbers; one made of another format,
+/// and a glTF from elsewhere, are in model units and get 128.
+#[test]
+fn a_gltf_exported_from_a_pie_is_written_in_its_own_units() {
+    use crate::export::gltf::{ExportOptions, ImageCache, export, writer};
+    use crate::files::{Files, MemorySource};
+    use crate::model::details::{Details, GltfDetails, GltfSource};
+    let source = pie::parse(BOX.as_bytes()).unwrap();
+    let files = Files::new(MemorySource::new());
+    let doc = export(
+        &source,
+        &ExportOptions::default(),
+        &mut ImageCache::new(&files),
+    )
+    .unwrap();
+    let mut glb = Vec::new();
+    writer::write_with(doc, "box.glb".as_ref(), |_, bytes| {
+        glb = bytes.to_vec();
+        Ok(())
+    })
+    .unwrap();
+    let gltf = crate::formats::gltf::parse(&glb).unwrap();
+    assert_eq!(default_scale(&gltf), 1.0);
+    let back = pie::parse(
+        write(&gltf, &PieOptions::default())
+            .unwrap()
+            .text
+            .as_bytes(),
+    )
+    .unwrap();
+    for (a, b) in source.meshes.iter().zip(&back.meshes) {
+        let welded = |m: &crate::model::Mesh| {
+            let mut p: Vec<[i64; 3]> = m
+                .points
+                .iter()
+                .map(|p| p.to_array().map(|v| (v * 1000.0).round() as i64))
+                .collect();
+            p.sort();
+            p.dedup();
+            p
+        };
+        assert_eq!(welded(a), welded(b), "the PIE's own numbers");
+    }
+    assert_eq!(back.events, source.events, "EVENT file names kept");
+
+    let from = |format: Option<&str>| {
+        let mut m = crate::model::Model::new(crate::model::Format::Gltf, "2.0");
+        m.details = Details::Gltf(GltfDetails {
+            generator: String::new(),
+            levels: 0,
+            connectors: 0,
+            shadow_meshes: 0,
+            source: format.map(|f| GltfSource {
+                format: f.into(),
+                scale: 1.0,
+            }),
+            pie: None,
+        });
+        default_scale(&m)
+    };
+    assert_eq!(
+        from(None),
+        128.0,
+        "a glTF from Blender: one unit = one tile"
+    );
+    assert_eq!(from(Some("pmf")), 128.0, "exported from a PMF: its units");
+    assert_eq!(from(Some("pie")), 1.0);
+}

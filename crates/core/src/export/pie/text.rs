@@ -101,6 +101,8 @@ pub fn write(header: &Header, levels: &[Level], version: PieVersion) -> String {
     }
     if !s.interpolate {
         out.push_str("INTERPOLATE 0\n");
+    } else if header.interpolate_line {
+        out.push_str("INTERPOLATE 1\n");
     }
     texture_lines(&mut out, &s.textures, version);
     for (kind, file) in &header.events {

@@ -2,6 +2,12 @@
 //! `STEP` scale channel that drops to zero as a visibility track (how the exporter
 //! writes hidden frames), the exporter's clip extras (frame rate, frames, loop, events,
 //! keyframes), and texture-frame animation from the PIE facts or material extras.
+//!
+//! A PIE level loops its own `ANIMOBJECT` (`frames × time`), which glTF cannot say: the
+//! exporter unrolls its keys over the clip, with a closing key where a linear track
+//! blends back to its first. Where the PIE facts give a level's frames and time and the
+//! level's keys are the unrolled ones (the first `frames` at `k × time`), they are folded
+//! back to one period ([`fold_periods`]), so the level is the ANIMOBJECT it was.
 
 use super::data::{self, Buffer};
 use crate::formats::{ErrorKind, LoadError};
@@ -171,8 +177,75 @@ pub fn clips(
         }
         model.clips.push(clip);
     }
+    fold_periods(facts, model);
     texture_frames(facts, model);
     Ok(())
+}
+
+/// Each level's keys folded back to its ANIMOBJECT period, as the PIE facts give it
+/// (`levels[i].animation`: frames, ms per frame).
+fn fold_periods(facts: &Value, model: &mut Model) {
+    let Some(levels) = facts["pie"]["levels"].as_array() else {
+        return;
+    };
+    let level_nodes: Vec<usize> = (0..model.nodes.len())
+        .filter(|&n| model.nodes[n].kind == NodeKind::Level)
+        .collect();
+    for (level, &node) in levels.iter().zip(&level_nodes) {
+        let a = &level["animation"];
+        let (Some(frames), Some(ms)) = (a["frames"].as_u64(), a["ms_per_frame"].as_f64()) else {
+            continue;
+        };
+        let (frames, step) = (frames as usize, ms as f32 / 1000.0);
+        if frames == 0 || !(step.is_finite() && step > 0.0) {
+            continue;
+        }
+        let unrolled = |times: &[f32]| {
+            times.len() >= frames
+                && (0..frames).all(|k| (times[k] - k as f32 * step).abs() <= step * 1e-3)
+        };
+        for clip in &mut model.clips {
+            let track = clip.node_tracks.iter_mut().find(|t| t.node == node);
+            let vis = clip.visibility.iter_mut().find(|v| v.node == node);
+            let channels_unrolled = track.as_ref().is_none_or(|t| {
+                t.period.is_none()
+                    && [
+                        t.translation.as_ref().map(|k| &k.times),
+                        t.rotation.as_ref().map(|k| &k.times),
+                        t.scale.as_ref().map(|k| &k.times),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .all(|times| unrolled(times))
+            });
+            let vis_unrolled = vis
+                .as_ref()
+                .is_none_or(|v| v.period.is_none() && unrolled(&v.times));
+            if !(channels_unrolled && vis_unrolled) || (track.is_none() && vis.is_none()) {
+                continue;
+            }
+            let period = Some(frames as f32 * step);
+            if let Some(t) = track {
+                fold(&mut t.translation, frames);
+                fold(&mut t.rotation, frames);
+                fold(&mut t.scale, frames);
+                t.period = period;
+            }
+            if let Some(v) = vis {
+                v.times.truncate(frames);
+                v.visible.truncate(frames);
+                v.period = period;
+            }
+        }
+    }
+}
+
+/// The first `frames` keys of `track`.
+fn fold<T>(track: &mut Option<Track<T>>, frames: usize) {
+    if let Some(t) = track {
+        t.times.truncate(frames);
+        t.values.truncate(frames);
+    }
 }
 
 /// Texture-frame tracks from the PIE facts (`levels[i].texture_animation`), for the
@@ -199,11 +272,9 @@ fn texture_frames(facts: &Value, model: &mut Model) {
             t["width"].as_f64().unwrap_or(0.0) as f32,
             t["height"].as_f64().unwrap_or(0.0) as f32,
         );
+        // A legacy team-colour block (the frame is the team): its corners draw with the
+        // exporter's animated material copy, their UVs the polygons' own.
         let team_colour = t["team_colour"] == true;
-        if team_colour {
-            // The exporter baked the team's frame; the corners that moved are unknown.
-            continue;
-        }
         tracks.push(TextureFrameTrack {
             mesh,
             frames: frames.min(u32::MAX as u64) as u32,

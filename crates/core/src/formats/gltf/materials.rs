@@ -95,7 +95,19 @@ impl<'a> Materials<'a> {
         if let Some(&made) = self.made.get(&m.index()) {
             return made;
         }
-        let made = self.make(&m, model);
+        let mut made = self.make(&m, model);
+        // The exporter's texture-animated copy of a material and the material itself are
+        // one material of the model (its animated corners say which triangles move).
+        let (index, animated) = made;
+        let twin = self.made.values().find(|&&(other, other_animated)| {
+            other_animated != animated && model.materials[other] == model.materials[index]
+        });
+        if let Some(&(twin, _)) = twin
+            && index + 1 == model.materials.len()
+        {
+            model.materials.pop();
+            made = (twin, animated);
+        }
         self.made.insert(m.index(), made);
         made
     }
