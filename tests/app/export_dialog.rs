@@ -48,8 +48,8 @@ fn frame(ui: &mut egui::Ui, w: &mut World) {
 }
 
 /// The window on the animated fixture, exports going to `folder`.
-fn harness(folder: PathBuf, options: AnimationOptions) -> Option<Harness<'static, World>> {
-    let gpu = vitrine::render::gpu_or_skip()?;
+fn harness(folder: PathBuf, options: AnimationOptions) -> Harness<'static, World> {
+    let gpu = crate::common::gpu();
     let settings = Settings {
         screenshot_folder: Some(folder),
         animation: options,
@@ -68,11 +68,9 @@ fn harness(folder: PathBuf, options: AnimationOptions) -> Option<Harness<'static
         gpu,
         effects: Vec::new(),
     };
-    Some(
-        Harness::builder()
-            .with_size(egui::vec2(1100.0, 800.0))
-            .build_ui_state(frame, world),
-    )
+    Harness::builder()
+        .with_size(egui::vec2(1100.0, 800.0))
+        .build_ui_state(frame, world)
 }
 
 /// Steps the window until the export has ended (at most two minutes).
@@ -97,9 +95,7 @@ fn export_a_gif_from_the_dialog() {
         format: Format::Apng,
         ..AnimationOptions::default()
     };
-    let Some(mut h) = harness(dir.clone(), options) else {
-        return;
-    };
+    let mut h = harness(dir.clone(), options);
     h.run();
     // Ctrl+Shift+E opens it, with the clip selected (the model has one).
     h.key_press_modifiers(
@@ -173,9 +169,7 @@ fn cancel_from_the_progress_window_leaves_nothing() {
         size: [256, 256],
         ..AnimationOptions::default()
     };
-    let Some(mut h) = harness(dir.clone(), options) else {
-        return;
-    };
+    let mut h = harness(dir.clone(), options);
     h.run();
     h.state_mut().state.dialogs.animation = None;
     apply(

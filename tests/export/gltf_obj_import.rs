@@ -18,6 +18,7 @@ use vitrine::files::FileRef;
 use vitrine::formats::{self, LoadOptions};
 use vitrine::model::details::Details;
 use vitrine::model::{Format, Model, NodeKind, Pose};
+use vitrine_test_needs::vitrine_test;
 
 fn load(path: &Path) -> Model {
     formats::load_path(path, &LoadOptions::default())
@@ -43,7 +44,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("blderik_anim", "data/base/structs/blderik_anim.pie"),
 ];
 
-#[test]
+#[vitrine_test(shared)]
 fn blender_files_load_with_their_sources_levels_triangles_and_connectors() {
     let (Some(dir), Some(wz)) = (blender(), common::wz2100()) else {
         return;
@@ -689,7 +690,7 @@ fn images_in_data_uris_and_tcmask_images_are_read() {
     }
 }
 
-#[test]
+#[vitrine_test(shared)]
 fn export_to_obj_writes_the_obj_its_mtl_and_the_team_baked_page() {
     let Some(wz) = common::wz2100() else {
         return;
