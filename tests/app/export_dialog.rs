@@ -18,6 +18,7 @@ use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::export::animation::Format;
 use vitrine::render::Gpu;
+use vitrine_test_needs::vitrine_test;
 
 /// The window's state, the GPU exports run on, and the effects the window would perform.
 struct World {
@@ -87,7 +88,7 @@ fn wait_for_export(h: &mut Harness<'static, World>) {
     h.run_steps(2);
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn export_a_gif_from_the_dialog() {
     let dir_guard = app_support::temp_dir("export-gif");
     let dir = dir_guard.path().to_path_buf();
@@ -158,7 +159,7 @@ fn export_a_gif_from_the_dialog() {
     assert_eq!(kept.folder.as_deref(), Some(dir.as_path()));
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn cancel_from_the_progress_window_leaves_nothing() {
     let dir_guard = app_support::temp_dir("export-cancel");
     let dir = dir_guard.path().to_path_buf();

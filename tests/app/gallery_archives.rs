@@ -90,7 +90,7 @@ fn finish(t: &mut Thumbnails, state: &mut AppState) {
     assert_eq!(t.done, t.total, "all thumbnails done");
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn a_hostile_archive_gives_error_tiles_and_the_rest_works() {
     hostile_archive_thumbnails(|gpu| {
         ThumbDevice::Batch(BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()))
@@ -99,7 +99,7 @@ fn a_hostile_archive_gives_error_tiles_and_the_rest_works() {
 
 /// The browser's producer (slices of the window's frames on the window's device), run
 /// here on a native device: the same tiles, errors and cache hits as the batch's.
-#[test]
+#[vitrine_test(gpu)]
 fn thumbnails_in_frame_slices_on_the_window_device_match_the_batch() {
     hostile_archive_thumbnails(|gpu| ThumbDevice::Window(gpu.device.clone(), gpu.queue.clone()));
 }

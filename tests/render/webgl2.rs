@@ -14,6 +14,7 @@ use naga::back::glsl;
 use vitrine::model::{Pose, TextureRole};
 use vitrine::render::wgpu;
 use vitrine::render::{Lighting, OverlayKind, Overlays, RenderTarget, SceneRenderer, ViewSettings};
+use vitrine_test_needs::vitrine_test;
 
 /// What a WebGL2 context is guaranteed to offer.
 fn webgl2() -> wgpu::Limits {
@@ -265,7 +266,7 @@ fn webgl2_device() -> (wgpu::Device, wgpu::Queue) {
     (device, queue)
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn the_renderer_draws_everything_within_webgl2_limits() {
     let (device, queue) = webgl2_device();
     let dir = fixtures::temp_dir("webgl2");
@@ -305,7 +306,7 @@ fn the_renderer_draws_everything_within_webgl2_limits() {
     }
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn a_target_past_the_device_texture_limit_is_clamped() {
     let (device, _queue) = webgl2_device();
     let max = device.limits().max_texture_dimension_2d;
@@ -315,7 +316,7 @@ fn a_target_past_the_device_texture_limit_is_clamped() {
 
 /// The browser's readback (start, then take on a later frame, never waiting) gives the
 /// picture the desktop's waiting readback gives.
-#[test]
+#[vitrine_test(gpu)]
 fn reading_back_without_waiting_gives_the_same_picture() {
     let (device, queue) = webgl2_device();
     let model = fixtures::skinned_pair();
