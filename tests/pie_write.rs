@@ -4,7 +4,8 @@
 //! animation frames, shadow meshes, events, texture names) and renders the same
 //! picture; `vitrine convert` on files, folders and archives; and the real game
 //! (Warzone 2100 4.3.3 through `../shared/tools/wz_game_load.sh`) loading what the
-//! writer wrote. Skips without `../shared`; the game test skips without the game.
+//! writer wrote. Ignored without `../shared` (`#[vitrine_test(shared)]`); the game test
+//! skips without the game.
 
 #[path = "support/common/mod.rs"]
 mod common;

@@ -3,7 +3,7 @@
 //! reaches the window's `DeviceWatch`, nothing panics while the dead device is still
 //! used (uploads, renders, a renderer rebuilt on it), and a renderer rebuilt on a new
 //! device shows the model again.
-//! They skip without an adapter unless VITRINE_REQUIRE_GPU=1.
+//! Marked `#[vitrine_test(gpu)]`: ignored where the build found no adapter.
 
 use crate::app_support;
 use crate::render_support;

@@ -1,6 +1,6 @@
 //! The Export animation dialog driven through egui_kittest with the real layout and
-//! command handling; exports run on the worker thread with a headless GPU (skipped
-//! without an adapter unless VITRINE_REQUIRE_GPU=1).
+//! command handling; exports run on the worker thread with a headless GPU (marked
+//! `#[vitrine_test(gpu)]`: ignored where the build found no adapter).
 
 use crate::animation_support;
 use crate::app_support;

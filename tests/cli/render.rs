@@ -1,5 +1,5 @@
 //! `vitrine render` end to end through the binary, on the shared synthetic corpus (PMF and
-//! TPM models). GPU tests skip without an adapter unless VITRINE_REQUIRE_GPU=1.
+//! TPM models). Marked `#[vitrine_test(shared, gpu)]`: ignored without either.
 
 use crate::common;
 use crate::render_support;

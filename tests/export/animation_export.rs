@@ -1,6 +1,6 @@
 //! Animation export end to end: `vitrine render -o x.gif|x.apng|x.webp` and the library's
 //! `export`, read back with independent decoders and compared with still renders.
-//! GPU tests skip without an adapter unless VITRINE_REQUIRE_GPU=1.
+//! GPU tests are marked `#[vitrine_test(gpu)]`: ignored where the build found no adapter.
 
 use crate::animation_support;
 use crate::common;

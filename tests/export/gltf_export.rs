@@ -29,12 +29,12 @@ fn all_clips_at_half_scale() -> ExportOptions {
     }
 }
 
-/// A file of the Warzone 2100 corpus, loaded (`None`: no corpus, the test skips).
+/// A file of the Warzone 2100 corpus, loaded (for a `#[vitrine_test(shared)]` test).
 fn wz_model(rel: &str) -> Option<Loaded> {
     Some(load(&common::wz2100()?.join(rel)))
 }
 
-/// A synthetic sample, loaded (`None`: no samples, the test skips).
+/// A synthetic sample, loaded (for a `#[vitrine_test(shared)]` test).
 fn synthetic_model(rel: &str) -> Option<Loaded> {
     Some(load(&common::synthetic()?.join(rel)))
 }

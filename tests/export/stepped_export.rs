@@ -1,7 +1,7 @@
 //! The export as the browser runs it ([`SteppedExport`]: a slice per page frame, each
 //! picture read back without waiting) writes the very bytes the desktop's threaded
 //! [`export`] writes, never waits on the GPU inside a step, and writes nothing when
-//! cancelled. GPU tests skip without an adapter unless VITRINE_REQUIRE_GPU=1.
+//! cancelled. GPU tests are marked `#[vitrine_test(gpu)]`: ignored without an adapter.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

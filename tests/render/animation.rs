@@ -1,7 +1,7 @@
 //! Animated renders: two frames of an animated model differ where the moving part is and
 //! nowhere else (an in-code model and the synthetic PMF robot), and `vitrine render
-//! --frame / --time / --clip` end to end. GPU tests skip without an adapter unless
-//! VITRINE_REQUIRE_GPU=1.
+//! --frame / --time / --clip` end to end. GPU tests are marked `#[vitrine_test(gpu)]`:
+//! ignored where the build found no adapter.
 
 use crate::common;
 use crate::render_support;

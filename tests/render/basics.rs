@@ -1,5 +1,5 @@
 //! Renderer tests on a real (software) GPU: what a user would see break.
-//! They skip without an adapter unless VITRINE_REQUIRE_GPU=1.
+//! Marked `#[vitrine_test(gpu)]`: ignored where the build found no adapter.
 
 use crate::render_support;
 

@@ -3,7 +3,8 @@
 //! tail skin coloured by bone, and the PET puppet skinned on the GPU exactly where the
 //! CPU reference puts it, neither mirrored nor inside-out.
 //!
-//! Fixture tests skip without an adapter; corpus tests also skip without `../shared`.
+//! Fixture tests are ignored without an adapter; corpus tests also without `../shared`
+//! (`#[vitrine_test(gpu)]`, `#[vitrine_test(shared, gpu)]`).
 
 use crate::common;
 use crate::render_support;

@@ -1,7 +1,7 @@
 //! Overlays and shadows on a real (software) GPU: each overlay changes the picture where
 //! its geometry projects and nowhere else; shadows darken the ground where a CPU ray
 //! cast towards the light says the casters block it (the shadow mesh when there is one).
-//! They skip without an adapter unless VITRINE_REQUIRE_GPU=1.
+//! Marked `#[vitrine_test(gpu)]`: ignored where the build found no adapter.
 
 use crate::render_support;
 

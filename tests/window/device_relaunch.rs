@@ -3,8 +3,9 @@
 //! exits, and the new process's window shows that file; a second loss soon after a
 //! relaunch closes the window and says why instead of relaunching again.
 //!
-//! Needs Xvfb and xdotool (and a Vulkan or GL adapter, Mesa's lavapipe will do); skips
-//! loudly without them unless VITRINE_REQUIRE_GPU=1 (CI).
+//! Needs a Vulkan or GL adapter (Mesa's lavapipe will do; `#[vitrine_test(gpu)]`: ignored
+//! where the build found none), and Xvfb and xdotool: skips loudly without those unless
+//! VITRINE_REQUIRE_GPU=1 (CI).
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
