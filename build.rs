@@ -1,12 +1,13 @@
-//! Tells the tests whether the project's shared test data is there.
+//! Tells the tests whether the project's shared test data and a GPU adapter are there.
 //!
 //! Many integration tests read `../shared/corpus` (the game's models and the synthetic
 //! corpora), which lives beside the checkout and not in it. Without it this script sets
-//! the cfg `vitrine_no_shared`, and those tests are marked
-//! `#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]`, so `cargo test`
-//! lists them as ignored with that reason and counts them, instead of passing them
-//! silently. `VITRINE_SHARED` points elsewhere; `VITRINE_REQUIRE_SHARED=1` (CI) makes
-//! its absence a build error.
+//! the cfg `vitrine_no_shared`; without a GPU adapter (crates/build-probe) the cfg
+//! `vitrine_no_gpu`. The tests that need them are marked `#[vitrine_test(shared)]`,
+//! `#[vitrine_test(gpu)]` or both (crates/test-needs), so `cargo test` lists them as
+//! ignored with the reason and counts them, instead of passing them silently.
+//! `VITRINE_SHARED` points elsewhere; `VITRINE_REQUIRE_SHARED=1` and
+//! `VITRINE_REQUIRE_GPU=1` (CI) make an absence a build error.
 
 use std::path::PathBuf;
 
@@ -15,6 +16,7 @@ fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed=VITRINE_SHARED");
     println!("cargo::rerun-if-env-changed=VITRINE_REQUIRE_SHARED");
+    vitrine_build_probe::gpu_cfg();
     let shared = std::env::var_os("VITRINE_SHARED")
         .map(PathBuf::from)
         .unwrap_or_else(|| {

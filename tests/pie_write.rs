@@ -4,7 +4,8 @@
 //! animation frames, shadow meshes, events, texture names) and renders the same
 //! picture; `vitrine convert` on files, folders and archives; and the real game
 //! (Warzone 2100 4.3.3 through `../shared/tools/wz_game_load.sh`) loading what the
-//! writer wrote. Skips without `../shared`; the game test skips without the game.
+//! writer wrote. Ignored without `../shared` (`#[vitrine_test(shared)]`); the game test
+//! skips without the game.
 
 #[path = "support/common/mod.rs"]
 mod common;
@@ -21,6 +22,7 @@ use vitrine::export::pie::{self, PieOptions, PieVersion};
 use vitrine::files;
 use vitrine::formats::{self, LoadOptions};
 use vitrine::model::{Format, Model};
+use vitrine_test_needs::vitrine_test;
 
 /// Every PIE of the corpus folder and of `mp.wz`, with its bytes.
 fn corpus_models(wz: &Path) -> Vec<(String, Vec<u8>)> {
@@ -268,7 +270,7 @@ fn write(model: &Model, version: PieVersion) -> String {
         .text
 }
 
-#[test]
+#[vitrine_test(shared)]
 fn every_corpus_model_round_trips_through_pie3_and_pie4() {
     let Some(wz) = common::wz2100() else { return };
     let models = corpus_models(&wz);
@@ -317,12 +319,10 @@ fn every_corpus_model_round_trips_through_pie3_and_pie4() {
 /// Originals and their PIE 3 rewrites render alike (the golden comparison's tolerance):
 /// an animated cyborg, the derrick, texture animation, team colour, the largest model,
 /// connectors and events.
-#[test]
+#[vitrine_test(shared, gpu)]
 fn rewritten_models_render_like_their_sources() {
     let Some(wz) = common::wz2100() else { return };
-    let Some(mut rig) = render_support::Rig::new() else {
-        return;
-    };
+    let mut rig = render_support::Rig::new();
     let tmp = common::temp_dir("pie-render");
     let data = wz.join("data");
     let options = LoadOptions {
@@ -378,7 +378,7 @@ fn vitrine() -> Command {
 
 /// `vitrine convert` of an archive mirrors its paths; `--dry-run` writes nothing; a
 /// model the check refuses is not written and the exit code says so.
-#[test]
+#[vitrine_test(shared)]
 fn convert_command_writes_checks_and_mirrors_paths() {
     let Some(wz) = common::wz2100() else { return };
     let tmp = common::temp_dir("pie-convert");
@@ -430,7 +430,7 @@ fn convert_command_writes_checks_and_mirrors_paths() {
 
 /// The game's own loader reads every PIE 3 the writer made of the models a skirmish
 /// loads (mp over base, written over the same paths in a mod): no complaint.
-#[test]
+#[vitrine_test(shared)]
 fn the_game_loads_every_written_model() {
     let Some(wz) = common::wz2100() else { return };
     let Some(game) = game::game_checker() else {

@@ -38,6 +38,9 @@ mod unix {
     const BASE: u64 = 200 * MB;
     /// A child that runs longer than this has hung.
     const TIME_LIMIT: Duration = Duration::from_secs(300);
+    /// Why a GPU case is skipped (libtest's reason for `#[vitrine_test(gpu)]` tests).
+    const NO_GPU: &str =
+        "needs a GPU adapter (none found at build time; install mesa-vulkan-drivers)";
     /// Size of the generated PIE.
     const HUGE_PIE_BYTES: usize = 200_000_000;
 
@@ -58,6 +61,9 @@ mod unix {
         expect: Expect,
         /// Extra budget on top of [`BASE`] (4 × the input's size for loads).
         extra: u64,
+        /// Needs a GPU adapter: skipped, and listed as skipped, where the build found none
+        /// (cfg `vitrine_no_gpu`); a failure where it found one and the child finds none.
+        gpu: bool,
         prepare: fn(&Path) -> u64,
         run: fn(&Path) -> Result<String, String>,
     }
@@ -69,6 +75,7 @@ mod unix {
                 input: "200 MB PIE, 12.5 million points",
                 expect: Expect::Load,
                 extra: 4 * HUGE_PIE_BYTES as u64,
+                gpu: false,
                 prepare: huge_pie,
                 run: |d| load(&d.join("huge.pie")),
             },
@@ -77,6 +84,7 @@ mod unix {
                 input: "PET whose MESH claims 4,294,967,295 vertices",
                 expect: Expect::Refuse("vert"),
                 extra: 0,
+                gpu: false,
                 prepare: pet_4g_vertices,
                 run: |d| load(&d.join("claims.pet")),
             },
@@ -85,6 +93,7 @@ mod unix {
                 input: "16384² texture page (PNG, 1 GiB as RGBA)",
                 expect: Expect::Refuse("limit"),
                 extra: 0,
+                gpu: false,
                 prepare: page_16384,
                 run: |d| decode(&d.join("texpages/page-99-huge.png")),
             },
@@ -93,6 +102,7 @@ mod unix {
                 input: "a model using that page, rendered",
                 expect: Expect::Refuse("checkerboard"),
                 extra: 400 * MB,
+                gpu: true,
                 prepare: page_16384,
                 run: render_with_huge_page,
             },
@@ -101,6 +111,7 @@ mod unix {
                 input: "PNG header claiming 65535² (a decompression bomb)",
                 expect: Expect::Refuse("limit"),
                 extra: 0,
+                gpu: false,
                 prepare: png_bomb,
                 run: |d| decode(&d.join("bomb.png")),
             },
@@ -109,6 +120,7 @@ mod unix {
                 input: "texture that is a truncated PNG",
                 expect: Expect::Refuse("cannot decode"),
                 extra: 0,
+                gpu: false,
                 prepare: truncated_png,
                 run: |d| decode(&d.join("truncated.png")),
             },
@@ -117,6 +129,7 @@ mod unix {
                 input: "`folder.pie` that is a directory",
                 expect: Expect::Refuse("folder"),
                 extra: 0,
+                gpu: false,
                 prepare: |d| {
                     std::fs::create_dir_all(d.join("folder.pie")).unwrap();
                     0
@@ -128,6 +141,7 @@ mod unix {
                 input: "`pipe.pie` that is a FIFO (no writer)",
                 expect: Expect::Refuse("not a regular file"),
                 extra: 0,
+                gpu: false,
                 prepare: fifo,
                 run: |d| load(&d.join("pipe.pie")),
             },
@@ -138,6 +152,7 @@ mod unix {
                 // (see `run_child`), unless the system refuses that.
                 expect: Expect::Either,
                 extra: 0,
+                gpu: false,
                 prepare: unreadable,
                 run: run_unreadable,
             },
@@ -146,6 +161,7 @@ mod unix {
                 input: "folder scanned with a symlink loop (`loop -> ..`, `self -> self`)",
                 expect: Expect::Load,
                 extra: 0,
+                gpu: false,
                 prepare: symlink_loop,
                 run: run_symlink_loop,
             },
@@ -154,6 +170,7 @@ mod unix {
                 input: "screenshot whose write fails (file size limit 4 KB, as on a full disk)",
                 expect: Expect::Refuse("leaves nothing behind"),
                 extra: 0,
+                gpu: false,
                 prepare: |_| 64 * 1024,
                 run: screenshot_disk_full,
             },
@@ -172,6 +189,7 @@ mod unix {
                 input: "PIE whose name has a non-UTF-8 byte (`caf\\xE9.pie`)",
                 expect: Expect::Load,
                 extra: 0,
+                gpu: false,
                 prepare: non_utf8,
                 run: run_non_utf8,
             },
@@ -438,9 +456,9 @@ mod unix {
     fn render_with_huge_page(dir: &Path) -> Result<String, String> {
         let model = formats::load_path(&dir.join("uses_huge_page.pie"), &LoadOptions::default())
             .map_err(|e| e.to_string())?;
-        let Some(gpu) = vitrine::render::gpu_or_skip() else {
-            return Ok("SKIPPED: no GPU adapter".to_string());
-        };
+        let gpu = vitrine::render::Gpu::headless().map_err(|e| {
+            format!("{e}, but the build found an adapter (cfg vitrine_no_gpu unset)")
+        })?;
         let mut renderer =
             vitrine::render::SceneRenderer::new(&gpu.device, &gpu.queue, vitrine::files::disk());
         renderer.set_model(&gpu.device, &gpu.queue, &model);
@@ -549,13 +567,18 @@ mod unix {
             let open = std::fs::Permissions::from_mode(0o755);
             std::fs::set_permissions(tmp.path(), open).unwrap();
         }
-        let mut failures = Vec::new();
+        let (mut failures, mut passed, mut skipped) = (Vec::new(), 0, Vec::new());
         println!("| input | outcome | peak RSS | budget |\n|---|---|---|---|");
         for case in cases() {
             if filter
                 .as_ref()
                 .is_some_and(|f| !case.name.contains(f.as_str()))
             {
+                continue;
+            }
+            if case.gpu && cfg!(vitrine_no_gpu) {
+                println!("| {} | skipped: {NO_GPU} | | |", case.input);
+                skipped.push(case.name);
                 continue;
             }
             let dir = tmp.path().join(case.name);
@@ -568,7 +591,6 @@ mod unix {
                 Ok((ok, text, peak)) => {
                     let mut failure = match (case.expect, ok) {
                         (Expect::Load, false) => Some(format!("did not load: {text}")),
-                        (Expect::Refuse(_), true) if text.starts_with("SKIPPED") => None,
                         (Expect::Refuse(_), true) => Some(format!("loaded: {text}")),
                         (Expect::Refuse(want), false) if !text.contains(want) => {
                             Some(format!("message lacks {want:?}: {text}"))
@@ -590,10 +612,21 @@ mod unix {
                 }
             };
             println!("| {} ({} bytes) | {line} |", case.input, size);
-            if let Some(f) = failure {
-                failures.push(format!("{}: {f}", case.name));
+            match failure {
+                Some(f) => failures.push(format!("{}: {f}", case.name)),
+                None => passed += 1,
             }
         }
+        println!(
+            "resource_limits: {passed} passed; {} failed; {} skipped{}",
+            failures.len(),
+            skipped.len(),
+            if skipped.is_empty() {
+                String::new()
+            } else {
+                format!(" ({}: {NO_GPU})", skipped.join(", "))
+            }
+        );
         if !failures.is_empty() {
             eprintln!("FAILED:\n{}", failures.join("\n"));
             std::process::exit(1);

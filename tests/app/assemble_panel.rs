@@ -17,8 +17,7 @@ fn state_with_data() -> Option<AppState> {
     Some(state)
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn picking_a_template_shows_body_propulsion_and_weapon_in_the_hierarchy() {
     let Some(state) = state_with_data() else {
         return;
@@ -86,8 +85,7 @@ fn picking_a_template_shows_body_propulsion_and_weapon_in_the_hierarchy() {
     assert_eq!(opens, 4);
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn the_panel_is_absent_without_stats_and_a_recent_template_reopens() {
     let mut h = app_support::fresh_harness(900.0);
     h.run();
@@ -115,9 +113,9 @@ fn the_panel_is_absent_without_stats_and_a_recent_template_reopens() {
 
 use crate::app_support;
 use crate::common;
+use vitrine_test_needs::vitrine_test;
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
     let Some(state) = state_with_data() else {
         return;
@@ -179,8 +177,7 @@ fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
 
 /// New data roots' stats are read by a job, not on the UI thread: until it has run the
 /// panel has none and the progress line says what runs.
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn the_stats_of_new_data_roots_are_read_in_the_background() {
     use vitrine::app::commands::{AppCommand, apply, poll_jobs};
     let Some(wz) = common::wz2100() else {
@@ -206,8 +203,7 @@ fn the_stats_of_new_data_roots_are_read_in_the_background() {
     assert!(stats.templates.get("ViperMG01Wheels").is_some());
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn a_template_whose_parts_are_missing_says_which_and_where_to_look() {
     let Some(wz) = common::wz2100() else {
         return;

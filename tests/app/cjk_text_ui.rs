@@ -15,6 +15,7 @@ use eframe::egui::epaint::text::Galley;
 use egui_kittest::kittest::Queryable;
 use std::sync::Arc;
 use vitrine::app::commands::{AppCommand, apply};
+use vitrine_test_needs::vitrine_test;
 
 /// Every text shape of a frame: where its galley sits, the galley, and its clip rect.
 fn drawn_text(shapes: &[egui::epaint::ClippedShape]) -> Vec<(egui::Pos2, Arc<Galley>, egui::Rect)> {
@@ -36,8 +37,7 @@ fn drawn_text(shapes: &[egui::epaint::ClippedShape]) -> Vec<(egui::Pos2, Arc<Gal
     out
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn pet_event_text_renders_with_a_system_cjk_font() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -117,9 +117,7 @@ fn pet_event_text_renders_with_a_system_cjk_font() {
 
     // The pixels of those glyphs, as the window's renderer draws them: ink in each
     // character's cell, and different ink for different characters.
-    if vitrine::render::gpu_or_skip().is_none() {
-        return;
-    }
+    crate::common::needs_gpu();
     let image = h.render().expect("the window renders");
     let ppp = h.ctx.pixels_per_point();
     let cells: Vec<(char, Vec<[u8; 4]>)> = glyphs

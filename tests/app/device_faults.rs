@@ -3,7 +3,7 @@
 //! reaches the window's `DeviceWatch`, nothing panics while the dead device is still
 //! used (uploads, renders, a renderer rebuilt on it), and a renderer rebuilt on a new
 //! device shows the model again.
-//! They skip without an adapter unless VITRINE_REQUIRE_GPU=1.
+//! Marked `#[vitrine_test(gpu)]`: ignored where the build found no adapter.
 
 use crate::app_support;
 use crate::render_support;
@@ -11,6 +11,7 @@ use crate::render_support;
 use render_support::{Rig, foreground_box, framed, near, unlit_front};
 use vitrine::model::{Material, Pose};
 use vitrine::render::{DeviceWatch, Gpu, RenderTarget, SceneRenderer};
+use vitrine_test_needs::vitrine_test;
 
 const SIZE: u32 = 64;
 
@@ -18,9 +19,9 @@ fn quad() -> vitrine::model::Model {
     render_support::fixtures::quad_model(Material::new("grey", [0.6, 0.6, 0.6, 1.0]), vec![])
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn a_destroyed_device_reports_loss_and_a_rebuilt_renderer_shows_the_model_again() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = quad();
     let bg = unlit_front().background;
     let before = rig.render(&model, &unlit_front(), SIZE);
@@ -87,7 +88,7 @@ fn a_destroyed_device_reports_loss_and_a_rebuilt_renderer_shows_the_model_again(
 /// A texture page the GPU has no memory for (lavapipe never runs out, so the error its
 /// `OutOfMemory` scope would catch is simulated): the model is drawn with the
 /// checkerboard in its place, and the warning naming the page reaches the side panel.
-#[test]
+#[vitrine_test(gpu)]
 fn a_texture_out_of_gpu_memory_shows_the_checkerboard_and_a_warning_in_the_side_panel() {
     use egui_kittest::kittest::Queryable;
     use vitrine::app::commands::{AppCommand, apply};
@@ -95,7 +96,7 @@ fn a_texture_out_of_gpu_memory_shows_the_checkerboard_and_a_warning_in_the_side_
     use vitrine::app::state::AppState;
     use vitrine::render::textures::CHECKER_COLOURS;
 
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pie/cube.pie");
     let mut state = AppState::new(
         Settings::default(),

@@ -17,6 +17,7 @@ use vitrine::desktop::window::SettingsFile;
 use vitrine::formats::pmf::{EulerOrder, RotationUnits};
 use vitrine::model::{Model, Pose};
 use vitrine::render::{ColourMode, node_colour};
+use vitrine_test_needs::vitrine_test;
 
 fn harness(state: AppState) -> Harness<'static, AppState> {
     app_support::harness(state, 1000.0)
@@ -45,8 +46,7 @@ fn manifest_v3(v: &serde_json::Value) -> Vec3 {
     Vec3::new(f(0), f(1), f(2))
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn pmf_settings_in_the_panel_reload_the_robot_and_change_its_pose() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -124,8 +124,7 @@ fn hex(c: [u8; 3]) -> String {
     format!("#{:02X}{:02X}{:02X}", c[0], c[1], c[2])
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn per_piece_colours_show_a_legend_of_every_piece() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -173,8 +172,7 @@ fn per_piece_colours_show_a_legend_of_every_piece() {
     assert_eq!(h.state().view_settings().colour_mode, ColourMode::Textured);
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn the_tail_skin_by_bone_lists_its_bones_and_unbound() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -202,8 +200,7 @@ fn the_tail_skin_by_bone_lists_its_bones_and_unbound() {
     h.get_by_label("unbound colour #808080");
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn the_colour_mode_is_in_the_view_menu() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -245,8 +242,7 @@ fn the_colour_mode_is_in_the_view_menu() {
     h.get_by_label(&format!("Bip01 Head colour {}", hex(node_colour(head))));
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn the_texture_folder_is_used_saved_and_cleared() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -311,8 +307,7 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     assert!(file.load().0.data_roots.is_empty());
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn an_animation_without_its_skeleton_says_so() {
     let Some(dir) = common::synthetic() else {
         return;

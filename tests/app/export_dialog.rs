@@ -1,6 +1,6 @@
 //! The Export animation dialog driven through egui_kittest with the real layout and
-//! command handling; exports run on the worker thread with a headless GPU (skipped
-//! without an adapter unless VITRINE_REQUIRE_GPU=1).
+//! command handling; exports run on the worker thread with a headless GPU (marked
+//! `#[vitrine_test(gpu)]`: ignored where the build found no adapter).
 
 use crate::animation_support;
 use crate::app_support;
@@ -18,6 +18,7 @@ use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::export::animation::Format;
 use vitrine::render::Gpu;
+use vitrine_test_needs::vitrine_test;
 
 /// The window's state, the GPU exports run on, and the effects the window would perform.
 struct World {
@@ -48,8 +49,8 @@ fn frame(ui: &mut egui::Ui, w: &mut World) {
 }
 
 /// The window on the animated fixture, exports going to `folder`.
-fn harness(folder: PathBuf, options: AnimationOptions) -> Option<Harness<'static, World>> {
-    let gpu = vitrine::render::gpu_or_skip()?;
+fn harness(folder: PathBuf, options: AnimationOptions) -> Harness<'static, World> {
+    let gpu = crate::common::gpu();
     let settings = Settings {
         screenshot_folder: Some(folder),
         animation: options,
@@ -68,11 +69,9 @@ fn harness(folder: PathBuf, options: AnimationOptions) -> Option<Harness<'static
         gpu,
         effects: Vec::new(),
     };
-    Some(
-        Harness::builder()
-            .with_size(egui::vec2(1100.0, 800.0))
-            .build_ui_state(frame, world),
-    )
+    Harness::builder()
+        .with_size(egui::vec2(1100.0, 800.0))
+        .build_ui_state(frame, world)
 }
 
 /// Steps the window until the export has ended (at most two minutes).
@@ -89,7 +88,7 @@ fn wait_for_export(h: &mut Harness<'static, World>) {
     h.run_steps(2);
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn export_a_gif_from_the_dialog() {
     let dir_guard = app_support::temp_dir("export-gif");
     let dir = dir_guard.path().to_path_buf();
@@ -97,9 +96,7 @@ fn export_a_gif_from_the_dialog() {
         format: Format::Apng,
         ..AnimationOptions::default()
     };
-    let Some(mut h) = harness(dir.clone(), options) else {
-        return;
-    };
+    let mut h = harness(dir.clone(), options);
     h.run();
     // Ctrl+Shift+E opens it, with the clip selected (the model has one).
     h.key_press_modifiers(
@@ -162,7 +159,7 @@ fn export_a_gif_from_the_dialog() {
     assert_eq!(kept.folder.as_deref(), Some(dir.as_path()));
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn cancel_from_the_progress_window_leaves_nothing() {
     let dir_guard = app_support::temp_dir("export-cancel");
     let dir = dir_guard.path().to_path_buf();
@@ -173,9 +170,7 @@ fn cancel_from_the_progress_window_leaves_nothing() {
         size: [256, 256],
         ..AnimationOptions::default()
     };
-    let Some(mut h) = harness(dir.clone(), options) else {
-        return;
-    };
+    let mut h = harness(dir.clone(), options);
     h.run();
     h.state_mut().state.dialogs.animation = None;
     apply(

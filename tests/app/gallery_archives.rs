@@ -19,6 +19,7 @@ use vitrine::desktop::window::thumbnail_cache::DiskCache;
 use vitrine::files::FileRef;
 use vitrine::formats::LoadOptions;
 use vitrine::render::batch::BatchDevice;
+use vitrine_test_needs::vitrine_test;
 
 const PIE: &str = "PIE 3\nTYPE 200\nLEVELS 1\nLEVEL 1\nPOINTS 3\n\t0 0 0\n\t40 0 0\n\t0 40 0\n\
                    POLYGONS 1\n\t200 3 0 1 2 0 0 1 0 0 1\n";
@@ -89,7 +90,7 @@ fn finish(t: &mut Thumbnails, state: &mut AppState) {
     assert_eq!(t.done, t.total, "all thumbnails done");
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn a_hostile_archive_gives_error_tiles_and_the_rest_works() {
     hostile_archive_thumbnails(|gpu| {
         ThumbDevice::Batch(BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()))
@@ -98,15 +99,13 @@ fn a_hostile_archive_gives_error_tiles_and_the_rest_works() {
 
 /// The browser's producer (slices of the window's frames on the window's device), run
 /// here on a native device: the same tiles, errors and cache hits as the batch's.
-#[test]
+#[vitrine_test(gpu)]
 fn thumbnails_in_frame_slices_on_the_window_device_match_the_batch() {
     hostile_archive_thumbnails(|gpu| ThumbDevice::Window(gpu.device.clone(), gpu.queue.clone()));
 }
 
 fn hostile_archive_thumbnails(device: impl Fn(&vitrine::render::Gpu) -> ThumbDevice) {
-    let Some(gpu) = vitrine::render::gpu_or_skip() else {
-        return;
-    };
+    let gpu = crate::common::gpu();
     let tmp = tempfile::tempdir().unwrap();
     let wz = hostile_archive(tmp.path());
     let mut state = AppState::new(
@@ -193,15 +192,12 @@ fn a_truncated_archive_is_a_message() {
     assert_eq!(state.toasts.items.len(), 1, "one message says why");
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn every_model_of_mp_wz_loads_with_its_textures_and_renders() {
     let Some(wz) = common::wz2100() else {
         return;
     };
-    let Some(gpu) = vitrine::render::gpu_or_skip() else {
-        return;
-    };
+    let gpu = crate::common::gpu();
     let archive = wz.join("archives/mp.wz");
     let options = LoadOptions {
         data_roots: vec![FileRef::Disk(wz.join("data/base"))],

@@ -14,6 +14,7 @@ use vitrine::app::state::AppState;
 use vitrine::app::viewport::camera_input;
 use vitrine::model::{Corner, Format, Material, Mesh, Model, Node, NodeKind, Submesh};
 use vitrine::render::{RenderTarget, SceneRenderer};
+use vitrine_test_needs::vitrine_test;
 
 /// The view's rectangle in the last frame (the stand-in records it).
 static VIEW_RECT: std::sync::Mutex<Option<eframe::egui::Rect>> = std::sync::Mutex::new(None);
@@ -113,8 +114,8 @@ fn harness() -> Harness<'static, AppState> {
 
 /// Renders what the window's renderer would get for this state; counts bright pixels
 /// above the hull's top in the picture (the turret).
-fn turret_pixels(state: &AppState) -> Option<usize> {
-    let gpu = vitrine::render::gpu_or_skip()?;
+fn turret_pixels(state: &AppState) -> usize {
+    let gpu = crate::common::gpu();
     let doc = state.document.as_ref().unwrap();
     let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue, vitrine::files::disk());
     scene.set_model(&gpu.device, &gpu.queue, &doc.model);
@@ -128,15 +129,14 @@ fn turret_pixels(state: &AppState) -> Option<usize> {
     let img = target.read_rgba(&gpu.device, &gpu.queue).unwrap();
     let top = view
         .camera
-        .project(Vec3::new(0.0, 0.85, 1.0), 100.0, 100.0)?;
-    Some(
-        img.enumerate_pixels()
-            .filter(|(_, y, p)| (*y as f32) < top.y && p.0[0] > 150)
-            .count(),
-    )
+        .project(Vec3::new(0.0, 0.85, 1.0), 100.0, 100.0)
+        .expect("the hull's top is in view");
+    img.enumerate_pixels()
+        .filter(|(_, y, p)| (*y as f32) < top.y && p.0[0] > 150)
+        .count()
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn the_eye_toggle_hides_a_level_and_the_view_loses_it() {
     let mut h = harness();
     assert!(h.state().view_settings().node_mask.is_empty());
@@ -144,10 +144,9 @@ fn the_eye_toggle_hides_a_level_and_the_view_loses_it() {
     h.get_by_label("Show turret").click();
     h.run();
     assert_eq!(h.state().view_settings().node_mask, [true, false]);
-    if let (Some(before), Some(after)) = (before, turret_pixels(h.state())) {
-        assert!(before > 200, "turret not drawn at first ({before} px)");
-        assert_eq!(after, 0, "hidden turret still drawn");
-    }
+    let after = turret_pixels(h.state());
+    assert!(before > 200, "turret not drawn at first ({before} px)");
+    assert_eq!(after, 0, "hidden turret still drawn");
     // Hiding the hull hides its child too; Show all brings both back.
     h.get_by_label("Show turret").click();
     h.get_by_label("Show hull").click();

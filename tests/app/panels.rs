@@ -254,9 +254,9 @@ fn view_keys_and_buttons_drive_the_camera() {
 
 use crate::app_support;
 use crate::common;
+use vitrine_test_needs::vitrine_test;
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn opening_a_real_file_fills_the_tree_and_a_bad_one_keeps_it() {
     let Some(dir) = common::synthetic() else {
         return;

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use vitrine::app::commands::{AppCommand, apply};
 use vitrine::app::state::AppState;
 use vitrine::render::TEAM_COLOURS;
+use vitrine_test_needs::vitrine_test;
 
 fn harness() -> egui_kittest::Harness<'static, AppState> {
     let mut h = app_support::fresh_harness(900.0);
@@ -75,7 +76,7 @@ fn base64_encode(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-#[test]
+#[vitrine_test(shared)]
 fn the_side_panel_keeps_its_width_whatever_model_is_open() {
     let dir = app_support::temp_dir("side-panel-width");
     let fixtures = common::fixtures();

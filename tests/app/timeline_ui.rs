@@ -14,6 +14,7 @@ use vitrine::model::{
     Clip, EventMarker, Format, Interpolation, Model, ModelEvent, Motion, Node, NodeKind, NodeTrack,
     Track,
 };
+use vitrine_test_needs::vitrine_test;
 
 /// One node and two clips: "walk" (10 frames at 10 fps, looping, motions "a" 0–3 and
 /// "b" 4–9, an event at frame 3, keyframes 0/5/9) and "wave" (5 frames at 5 fps, once).
@@ -211,8 +212,7 @@ fn event_markers_are_on_the_bar() {
     assert!((marker.rect().center().x - want).abs() < 1.0);
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn event_selector_shows_the_event_model_and_marks_missing_files() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -256,8 +256,7 @@ fn event_selector_shows_the_event_model_and_marks_missing_files() {
     assert_eq!(h.state().document.as_ref().unwrap().model.nodes.len(), 1);
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn reloading_keeps_clip_and_time() {
     let Some(dir) = common::synthetic() else {
         return;

@@ -19,6 +19,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use vitrine::files::{self, EntryKind, FileRef};
+use vitrine_test_needs::vitrine_test;
 
 const PIE: &str = "PIE 3\nTYPE 200\nLEVELS 1\nLEVEL 1\nPOINTS 3\n\t0 0 0\n\t40 0 0\n\t0 40 0\n\
                    POLYGONS 1\n\t200 3 0 1 2 0 0 1 0 0 1\n";
@@ -398,7 +399,7 @@ fn counts(stderr: &str, verb: &str) -> (usize, usize, usize) {
     (words[0].parse().unwrap(), words[2].parse().unwrap(), failed)
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn export_and_render_count_inputs_the_same_way() {
     let tmp = common::temp_dir("batch-counts");
     let mut z = RawZip::default();
@@ -430,7 +431,8 @@ fn export_and_render_count_inputs_the_same_way() {
             .iter()
             .map(|f| format!("exported/{f}")),
     );
-    if vitrine::render::gpu_or_skip().is_some() {
+    crate::common::needs_gpu();
+    {
         let rendered = tmp.path().join("rendered");
         let (_, _, stderr) = run(&[
             "render".as_ref(),

@@ -5,6 +5,7 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use vitrine_test_needs::vitrine_test;
 
 fn vitrine() -> Command {
     Command::new(env!("CARGO_BIN_EXE_vitrine"))
@@ -19,8 +20,7 @@ fn data_args(wz: &Path) -> Vec<PathBuf> {
     ]
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn info_json_lists_the_parts_with_files_nodes_and_positions() {
     let Some(wz) = common::wz2100() else { return };
     // By human name, against mp.wz over the base folder.
@@ -70,13 +70,10 @@ fn info_json_lists_the_parts_with_files_nodes_and_positions() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no template \"NoSuchDroid\""));
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn render_template_parts_and_all_templates() {
     let Some(wz) = common::wz2100() else { return };
-    if vitrine::render::gpu_or_skip().is_none() {
-        return;
-    }
+    crate::common::needs_gpu();
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("assemble-cli");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

@@ -5,6 +5,7 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use vitrine_test_needs::vitrine_test;
 
 fn vitrine() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_vitrine"));
@@ -29,8 +30,7 @@ fn glb_json(path: &Path) -> serde_json::Value {
     serde_json::from_slice(&glb.json).unwrap()
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn one_file_with_team_clip_and_scale() {
     let Some(syn) = common::synthetic() else {
         return;
@@ -69,8 +69,7 @@ fn one_file_with_team_clip_and_scale() {
     assert!(!bad.exists());
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn gltf_output_writes_its_files_beside_it() {
     let Some(syn) = common::synthetic() else {
         return;
@@ -151,8 +150,7 @@ fn output_that_is_not_gltf_or_obj_is_refused() {
     assert!(String::from_utf8_lossy(&o.stderr).contains(".glb, .gltf or .obj"));
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn an_archive_entry_exports_with_textures_from_a_data_root() {
     let Some(wz) = common::wz2100() else { return };
     let entry = format!(

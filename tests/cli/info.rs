@@ -3,6 +3,7 @@
 use crate::common;
 
 use std::process::Command;
+use vitrine_test_needs::vitrine_test;
 
 fn info(args: &[&str], dir: &std::path::Path) -> (i32, Vec<serde_json::Value>) {
     let out = Command::new(env!("CARGO_BIN_EXE_vitrine"))
@@ -20,8 +21,7 @@ fn info(args: &[&str], dir: &std::path::Path) -> (i32, Vec<serde_json::Value>) {
 
 /// Run inside the model's own folder with a bare file name, the texture pages two folders
 /// up (`data/base/texpages`) are still found.
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn bare_file_name_in_the_models_folder_finds_texpages_above() {
     let Some(wz) = common::wz2100() else { return };
     let dir = wz.join("data/base/components/bodies");
@@ -37,8 +37,7 @@ fn bare_file_name_in_the_models_folder_finds_texpages_above() {
 
 /// The whole corpus through the CLI: one JSON line per file, none failed, exit 0; a
 /// broken file among them makes the exit status non-zero and names its line.
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn corpus_json_lines_and_exit_status() {
     let Some(wz) = common::wz2100() else { return };
     let (code, lines) = info(&["--json", "."], &wz);

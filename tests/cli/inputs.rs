@@ -7,6 +7,7 @@ use crate::common;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use vitrine_test_needs::vitrine_test;
 
 fn vitrine(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_vitrine"))
@@ -94,7 +95,7 @@ fn info_reports_each_input_once_and_each_unreadable_entry() {
 }
 
 #[cfg(unix)]
-#[test]
+#[vitrine_test(gpu)]
 fn render_gives_stem_sharing_inputs_their_own_pictures() {
     let tmp = tempfile::tempdir().unwrap();
     hostile_folder(tmp.path());
@@ -110,7 +111,6 @@ fn render_gives_stem_sharing_inputs_their_own_pictures() {
     let code = out.status.code();
     if code == Some(3) {
         common::no_gpu(&text(&out));
-        return;
     }
     assert_eq!(code, Some(1), "{}", text(&out));
     let mut names: Vec<String> = std::fs::read_dir(outdir.path())

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use vitrine_test_needs::vitrine_test;
 
 fn vitrine() -> Command {
     Command::new(env!("CARGO_BIN_EXE_vitrine"))
@@ -75,8 +76,7 @@ fn pie(page: &str) -> String {
     )
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn mp_wz_over_base_publishes_exactly_what_its_models_and_designs_need() {
     let Some(wz) = common::wz2100() else { return };
     let tmp = common::temp_dir("publish-mp");
@@ -397,11 +397,9 @@ fn a_folder_with_other_files_needs_force_and_keeps_them() {
     );
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn thumbnails_are_drawn_for_every_tile() {
-    if vitrine::render::gpu_or_skip().is_none() {
-        return;
-    }
+    crate::common::needs_gpu();
     let tmp = common::temp_dir("publish-thumbs");
     let page = fake_page(tmp.path());
     let (a, _) = loose_mod(tmp.path());
@@ -473,8 +471,7 @@ fn serve_prints_its_address_and_serves_the_site() {
     assert!(response.ends_with("PK"), "a zip starts with PK: {response}");
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn relative_data_roots_publish_each_file_once() {
     // `--data data/base` from the game's folder: the parts the designs find through the
     // roots and the pages their models resolve are the same files, however each was

@@ -1,11 +1,12 @@
 //! `vitrine render` end to end through the binary, on the shared synthetic corpus (PMF and
-//! TPM models). GPU tests skip without an adapter unless VITRINE_REQUIRE_GPU=1.
+//! TPM models). Marked `#[vitrine_test(shared, gpu)]`: ignored without either.
 
 use crate::common;
 use crate::render_support;
 
 use std::path::Path;
 use std::process::Command;
+use vitrine_test_needs::vitrine_test;
 
 fn vitrine() -> Command {
     Command::new(env!("CARGO_BIN_EXE_vitrine"))
@@ -18,15 +19,12 @@ fn out_dir(name: &str) -> std::path::PathBuf {
     d
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn single_file_is_framed_sized_and_transparent() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    if vitrine::render::gpu_or_skip().is_none() {
-        return;
-    }
+    crate::common::needs_gpu();
     let out = out_dir("single").join("robot.png");
     let status = vitrine()
         .args([
@@ -65,15 +63,12 @@ fn single_file_is_framed_sized_and_transparent() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn batch_renders_every_model_and_reports_failures_at_the_end() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    if vitrine::render::gpu_or_skip().is_none() {
-        return;
-    }
+    crate::common::needs_gpu();
     // Input: the synthetic TPM folder (with its textures), a PMF in a subfolder, and a
     // broken model in the middle of the alphabet.
     let input = out_dir("batch-in");
@@ -133,15 +128,12 @@ fn bad_options_are_refused() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn msaa_1_draws_the_same_model_with_hard_edges_and_4_with_soft_ones() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    if vitrine::render::gpu_or_skip().is_none() {
-        return;
-    }
+    crate::common::needs_gpu();
     let out = out_dir("msaa");
     let render = |samples: &str| {
         let png = out.join(format!("robot-{samples}.png"));

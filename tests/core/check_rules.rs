@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use vitrine::check::{CheckOptions, Checker, Finding, Level};
 use vitrine::files::FileRef;
 use vitrine::model::Location;
+use vitrine_test_needs::vitrine_test;
 
 fn fixture(name: &str) -> PathBuf {
     common::fixtures()
@@ -202,8 +203,7 @@ fn size_limits_are_found_on_generated_files() {
     assert_eq!(rules, vec!["pie/points-limit"], "{findings:#?}");
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn the_shipped_corpus_has_no_errors() {
     let Some(wz) = common::wz2100() else { return };
     let (findings, files) =
@@ -349,8 +349,7 @@ fn tpm_rules_on_their_fixture() {
     assert_eq!(findings.len(), 3, "{findings:#?}");
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn pmf_rules_on_the_synthetic_bad_files() {
     let Some(syn) = common::synthetic() else {
         return;

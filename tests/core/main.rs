@@ -17,5 +17,6 @@ mod pie_fixtures;
 mod pie_robustness;
 mod pmf_synthetic;
 mod shared_data;
+mod test_needs;
 mod tpm_synthetic;
 mod wz_assembly;

@@ -13,6 +13,7 @@ use std::path::Path;
 use vitrine::formats::pet::PetRotations;
 use vitrine::formats::{self, ErrorKind, LoadOptions};
 use vitrine::model::{Location, Model, NodeKind, Pose, TextureRole, skin_positions};
+use vitrine_test_needs::vitrine_test;
 
 fn manifest(dir: &Path) -> Value {
     common::manifest(dir)
@@ -87,8 +88,7 @@ fn own_details(model: &Model, rel: &str) -> Value {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn structure_matches_manifest() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -238,8 +238,7 @@ fn structure_matches_manifest() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn animation_motions_and_events_match_manifest() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -318,8 +317,7 @@ fn animation_motions_and_events_match_manifest() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn escapes_of_the_260_bone_chain() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -342,8 +340,7 @@ fn escapes_of_the_260_bone_chain() {
     assert!((inf.weights[0] - 200.0 / 255.0).abs() < 1e-6);
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn ground_truth_positions_in_file_axes() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -415,8 +412,7 @@ fn ground_truth_positions_in_file_axes() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn info_json_reports_file_axes_world_and_vertices() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -513,8 +509,7 @@ fn info_json_reports_file_axes_world_and_vertices() {
     assert_eq!((clip, t), (0, 25.0 / 30.0));
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn trio_assembles_from_any_of_its_files() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -559,8 +554,7 @@ fn trio_assembles_from_any_of_its_files() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn apet_alone_says_it_has_no_skeleton() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -581,8 +575,7 @@ fn apet_alone_says_it_has_no_skeleton() {
     assert!(model.meshes.is_empty());
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn keys_at_time_zero_equal_the_bind_pose() {
     // The manifest says so; it checks that matrices and quaternions are converted to
     // model axes the same way.
@@ -614,8 +607,7 @@ fn keys_at_time_zero_equal_the_bind_pose() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn faces_point_outward_and_masked_cape_is_double_sided() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -658,8 +650,7 @@ fn faces_point_outward_and_masked_cape_is_double_sided() {
     assert!(body.opacity.is_none() && !body.double_sided);
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn cpu_skinning_rest_and_frame_25() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -721,8 +712,7 @@ fn expected_kinds(code: &str) -> &'static [ErrorKind] {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn bad_files_fail_with_the_expected_kind_and_offset() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -767,8 +757,7 @@ fn bad_files_fail_with_the_expected_kind_and_offset() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn mutated_files_never_panic() {
     // 12 000 deterministic mutations of real files: byte flips, count-sized writes and
     // truncations. Every one must return (Ok or Err) without panicking.

@@ -9,6 +9,7 @@ use crate::common;
 use glam::{Quat, Vec2, Vec3};
 use vitrine::formats::{self, LoadOptions};
 use vitrine::model::Pose;
+use vitrine_test_needs::vitrine_test;
 
 /// The ANIMOBJECT header and frame `frame` of level `level`, read by plain string
 /// splitting: `(time, cycles, frames)` and `[index, pos x y z, rot x y z, scale x y z]`.
@@ -54,8 +55,7 @@ fn same_rotation(a: Quat, b: Quat) -> bool {
     a.dot(b).abs() > 1.0 - 1e-5
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn derrick_levels_2_and_3_at_frame_6_and_between_6_and_7() {
     let Some(wz) = common::wz2100() else {
         return;
@@ -158,8 +158,7 @@ fn effect_texture_offsets_follow_time_over_rate_mod_frames() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn fireknee_plays_both_cycles_and_marks_their_ends() {
     let Some(wz) = common::wz2100() else {
         return;

@@ -7,6 +7,7 @@ use crate::common;
 use std::path::Path;
 use vitrine::formats::{self, LoadOptions};
 use vitrine::model::Model;
+use vitrine_test_needs::vitrine_test;
 
 /// Per level: (points, triangles after fanning, connectors), read the simple way: the
 /// shipped files hold one record per line, directives start with a letter, and a
@@ -69,8 +70,7 @@ fn corpus_textures(root: &Path) -> Vec<String> {
     names
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn every_corpus_file_loads_with_the_counts_its_records_give() {
     let Some(root) = common::wz2100() else { return };
     let mut files = Vec::new();

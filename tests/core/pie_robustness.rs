@@ -9,6 +9,7 @@ use common::Rng;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use vitrine::formats;
 use vitrine::model::{Format, Pose};
+use vitrine_test_needs::vitrine_test;
 
 const VARIANTS: usize = 12_000;
 
@@ -180,8 +181,7 @@ fn mutate(rng: &mut Rng, src: &[u8]) -> (Vec<u8>, String) {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn mutated_files_never_panic_and_stay_bounded() {
     let seeds = seeds();
     assert!(!seeds.is_empty());

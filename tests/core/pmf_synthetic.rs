@@ -14,6 +14,7 @@ use vitrine::cli::{Cli, Command};
 use vitrine::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
 use vitrine::formats::{ErrorKind, LoadOptions, load_path};
 use vitrine::model::{Location, Model, Pose};
+use vitrine_test_needs::vitrine_test;
 
 fn manifest(dir: &Path) -> Value {
     common::manifest(dir)
@@ -75,8 +76,7 @@ fn pmf_files(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn every_sample_matches_the_manifest() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -172,8 +172,7 @@ fn every_sample_matches_the_manifest() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn long_and_garbage_padded_names() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -187,8 +186,7 @@ fn long_and_garbage_padded_names() {
     );
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn robot_ground_truth_rest_and_walk_frame_4() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -244,8 +242,7 @@ fn robot_ground_truth_rest_and_walk_frame_4() {
     );
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn wrong_interpretations_are_what_the_settings_give() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -298,8 +295,7 @@ fn wrong_interpretations_are_what_the_settings_give() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn crate_and_tentacle_ground_truth() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -368,8 +364,7 @@ fn json_origin(v: &Value, name: &str) -> Vec3 {
     v3(&Value::Array(w[12..15].to_vec()))
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn info_json_world_at_walk_4_and_flags() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -465,8 +460,7 @@ fn warning_of(code: &str) -> &'static str {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn every_bad_pmf_fails_or_warns_as_the_manifest_says() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -519,8 +513,7 @@ fn every_bad_pmf_fails_or_warns_as_the_manifest_says() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn sidecar_png_becomes_the_texture() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -554,8 +547,7 @@ fn sidecar_png_becomes_the_texture() {
     assert_eq!(textured.details.to_json()["texture"], "robot.png");
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn ten_thousand_mutations_never_panic() {
     let Some(dir) = common::synthetic() else {
         return;

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use vitrine::formats::{self, ErrorKind, LoadOptions};
 use vitrine::model::{Format, Location, Model, NodeKind, Pose};
+use vitrine_test_needs::vitrine_test;
 
 fn manifest(dir: &Path) -> Value {
     common::manifest(dir)
@@ -104,8 +105,7 @@ fn tpm_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn every_sample_matches_the_manifest() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -268,8 +268,7 @@ fn every_sample_matches_the_manifest() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn lab_scene_ground_truth() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -354,8 +353,7 @@ fn lab_scene_ground_truth() {
     assert!(model.diagnostics.is_empty(), "{:?}", model.diagnostics);
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn info_json_reports_file_axes_world_and_vertices() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -408,8 +406,7 @@ fn info_json_reports_file_axes_world_and_vertices() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn tail_skin_bones_and_binding() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -494,8 +491,7 @@ fn tail_skin_bones_and_binding() {
     );
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn plane_quirks_ground_truth() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -540,8 +536,7 @@ fn kind_for(code: &str) -> ErrorKind {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn bad_files_fail_or_warn_as_the_manifest_says() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -618,8 +613,7 @@ fn bad_files_fail_or_warn_as_the_manifest_says() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn missing_material_gets_a_grey_placeholder() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -768,8 +762,7 @@ fn mutate(rng: &mut Rng, src: &[u8]) -> Vec<u8> {
     v
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn ten_thousand_mutations_never_panic() {
     let mut sources =
         vec![std::fs::read(common::fixtures().join("tpm/spec_examples.tpm")).unwrap()];

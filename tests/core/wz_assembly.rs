@@ -8,6 +8,7 @@ use glam::{Mat4, Vec3};
 use vitrine::files::FileRef;
 use vitrine::model::Pose;
 use vitrine::wz::{self, Design, PartFinder, Stats, TurretPose};
+use vitrine_test_needs::vitrine_test;
 
 fn roots(wz: &std::path::Path, layers: &[&str]) -> Vec<FileRef> {
     layers
@@ -38,8 +39,7 @@ fn close(a: Vec3, b: Vec3) -> bool {
     a.abs_diff_eq(b, 1e-4)
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn wheeled_viper_machinegun_parts_sit_at_body_connector_0() {
     let Some(wz) = common::wz2100() else { return };
     let r = roots(&wz, &["data/mp", "data/base"]);
@@ -73,8 +73,7 @@ fn wheeled_viper_machinegun_parts_sit_at_body_connector_0() {
     assert_eq!(prop.model_name.to_lowercase(), "prhtrk3.pie");
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn dragon_two_weapons_use_connectors_0_and_1() {
     let Some(wz) = common::wz2100() else { return };
     let r = roots(&wz, &["data/mp", "data/base"]);
@@ -104,8 +103,7 @@ fn dragon_two_weapons_use_connectors_0_and_1() {
     ));
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn cyborg_gun_sits_at_the_torso_connector() {
     let Some(wz) = common::wz2100() else { return };
     let r = roots(&wz, &["data/mp", "data/base"]);
@@ -138,8 +136,7 @@ fn cyborg_gun_sits_at_the_torso_connector() {
     );
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn vtol_weapon_hangs_below_the_body() {
     let Some(wz) = common::wz2100() else { return };
     let r = roots(&wz, &["data/mp", "data/base"]);
@@ -208,8 +205,7 @@ fn bounds(a: &wz::Assembly, role: &str, pose: &Pose) -> (Vec3, Vec3) {
     (lo, hi)
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn guard_tower_carries_its_machinegun() {
     let Some(wz) = common::wz2100() else { return };
     let r = roots(&wz, &["data/mp", "data/base"]);
@@ -279,8 +275,7 @@ fn all_templates(r: &[FileRef]) -> (usize, Vec<String>) {
     (stats.templates.len(), failures)
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn every_template_assembles_from_folders_and_from_mp_wz() {
     let Some(wz) = common::wz2100() else { return };
     let (n, f) = all_templates(&roots(&wz, &["data/mp", "data/base"]));
@@ -299,8 +294,7 @@ fn every_template_assembles_from_folders_and_from_mp_wz() {
     assert!(f.is_empty() && fb.is_empty() && fz.is_empty());
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn every_structure_assembles_and_defences_carry_their_weapons() {
     let Some(wz) = common::wz2100() else { return };
     let r = roots(&wz, &["data/mp", "data/base"]);

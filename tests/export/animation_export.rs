@@ -1,6 +1,6 @@
 //! Animation export end to end: `vitrine render -o x.gif|x.apng|x.webp` and the library's
 //! `export`, read back with independent decoders and compared with still renders.
-//! GPU tests skip without an adapter unless VITRINE_REQUIRE_GPU=1.
+//! GPU tests are marked `#[vitrine_test(gpu)]`: ignored where the build found no adapter.
 
 use crate::animation_support;
 use crate::common;
@@ -14,6 +14,7 @@ use vitrine::export::animation::{
     Encoding, ExportError, Format, FramePlan, Job, Motion, Progress, export, frame_camera,
 };
 use vitrine::render::{RenderTarget, SceneRenderer, ViewSettings};
+use vitrine_test_needs::vitrine_test;
 
 fn vitrine() -> Command {
     Command::new(env!("CARGO_BIN_EXE_vitrine"))
@@ -60,11 +61,9 @@ fn names(dir: &Path) -> Vec<String> {
     v
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn each_format_holds_the_clip_and_its_frames_match_stills() {
-    if vitrine::render::gpu_or_skip().is_none() {
-        return;
-    }
+    crate::common::needs_gpu();
     let dir = out_dir("formats");
     let model = animated_fixture();
     let common_args = ["--size", "96x80"];
@@ -130,15 +129,12 @@ fn each_format_holds_the_clip_and_its_frames_match_stills() {
     );
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn derrick_gif_plays_its_25_frames_in_one_and_a_half_seconds() {
     let Some(wz) = common::wz2100() else {
         return;
     };
-    if vitrine::render::gpu_or_skip().is_none() {
-        return;
-    }
+    crate::common::needs_gpu();
     let dir = out_dir("derrick");
     let out = dir.join("derrick.gif");
     render(
@@ -183,11 +179,9 @@ fn turntable_job(gpu: &vitrine::render::Gpu, format: Format, frames: u32, output
     }
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn turntable_frame_k_is_the_camera_turned_by_k_steps() {
-    let Some(gpu) = vitrine::render::gpu_or_skip() else {
-        return;
-    };
+    let gpu = crate::common::gpu();
     let dir = out_dir("turntable");
     let job = turntable_job(&gpu, Format::Apng, 8, dir.join("turn.apng"));
     let summary = export(
@@ -224,11 +218,9 @@ fn turntable_frame_k_is_the_camera_turned_by_k_steps() {
     assert!(diff(&still(8), &d.frames[0]).mean() < 0.05);
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn transparent_background_and_crop_to_content() {
-    if vitrine::render::gpu_or_skip().is_none() {
-        return;
-    }
+    crate::common::needs_gpu();
     let dir = out_dir("crop");
     let margin = 6;
     let out = dir.join("tank.apng");
@@ -302,11 +294,9 @@ fn transparent_background_and_crop_to_content() {
     }
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn cancel_leaves_no_file() {
-    let Some(gpu) = vitrine::render::gpu_or_skip() else {
-        return;
-    };
+    let gpu = crate::common::gpu();
     for format in [Format::Apng, Format::Gif, Format::PngSequence] {
         let dir = out_dir(&format!("cancel-{}", format.extension()));
         let job = turntable_job(
@@ -337,11 +327,9 @@ fn cancel_leaves_no_file() {
     }
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn png_sequence_numbers_its_frames() {
-    if vitrine::render::gpu_or_skip().is_none() {
-        return;
-    }
+    crate::common::needs_gpu();
     let dir = out_dir("sequence");
     let model = animated_fixture();
     render(
@@ -369,11 +357,9 @@ fn png_sequence_numbers_its_frames() {
     );
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn bad_requests_are_clear_errors_not_panics() {
-    if vitrine::render::gpu_or_skip().is_none() {
-        return;
-    }
+    crate::common::needs_gpu();
     let dir = out_dir("errors");
     let blocker = dir.join("file");
     std::fs::write(&blocker, b"x").unwrap();

@@ -12,6 +12,7 @@ use gltf_support::compare::{Loaded, SCALE, load};
 use gltf_support::{Read, blend_model, fixtures, out_dir, read_glb};
 use vitrine::export::gltf::{ClipChoice, ExportOptions, ImageCache, export, writer};
 use vitrine::model::{Model, Pose};
+use vitrine_test_needs::vitrine_test;
 
 /// Exports `model` and reads the `.glb` back.
 fn round(model: &Model, options: &ExportOptions) -> Read {
@@ -28,12 +29,12 @@ fn all_clips_at_half_scale() -> ExportOptions {
     }
 }
 
-/// A file of the Warzone 2100 corpus, loaded (`None`: no corpus, the test skips).
+/// A file of the Warzone 2100 corpus, loaded (for a `#[vitrine_test(shared)]` test).
 fn wz_model(rel: &str) -> Option<Loaded> {
     Some(load(&common::wz2100()?.join(rel)))
 }
 
-/// A synthetic sample, loaded (`None`: no samples, the test skips).
+/// A synthetic sample, loaded (for a `#[vitrine_test(shared)]` test).
 fn synthetic_model(rel: &str) -> Option<Loaded> {
     Some(load(&common::synthetic()?.join(rel)))
 }
@@ -42,8 +43,7 @@ fn synthetic_model(rel: &str) -> Option<Loaded> {
 /// texture-frame animation.
 const FIREKNEE: &str = "data/base/components/bodies/fireknee.pie";
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn pie_animobject_round_trip_with_periods_visibility_and_texture_frames() {
     let Some(loaded) = wz_model(FIREKNEE) else {
         return;
@@ -89,8 +89,7 @@ fn pie_animobject_round_trip_with_periods_visibility_and_texture_frames() {
     assert!(used.iter().any(|e| e == "KHR_texture_transform"));
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn pmf_robot_walk_round_trip() {
     let Some(loaded) = synthetic_model("pmf/robot.pmf") else {
         return;
@@ -105,8 +104,7 @@ fn pmf_robot_walk_round_trip() {
     assert_eq!(read.json["animations"][0]["extras"]["fps"], 15.0);
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn pet_puppet_walk_round_trip_with_skinning_and_motions_as_animations() {
     let Some(loaded) = synthetic_model("pet/puppet_v13.pet") else {
         return;
@@ -128,8 +126,7 @@ fn pet_puppet_walk_round_trip_with_skinning_and_motions_as_animations() {
     assert_eq!(motion["next"], "walk");
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn tpm_instances_round_trip() {
     let Some(loaded) = synthetic_model("tpm/lab_scene.tpm") else {
         return;
@@ -160,8 +157,7 @@ fn tpm_instances_round_trip() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn pie_default_scale_makes_a_tile_one_128th() {
     let Some(Loaded { model, .. }) = wz_model(FIREKNEE) else {
         return;
@@ -268,8 +264,7 @@ fn blend_modes_become_alpha_modes_and_a_missing_texture_a_checkerboard() {
     assert_eq!(read.doc.images().count(), 2);
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn connectors_become_empty_nodes_at_their_positions() {
     let Some(Loaded { model, .. }) = wz_model("data/base/components/bodies/cybd_std.pie") else {
         return;
@@ -333,8 +328,7 @@ fn unwritable_output_is_a_clear_error_and_writes_are_atomic() {
     assert_eq!(json["buffers"][0]["uri"], "m.bin");
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn texture_frames_as_extras_load_in_readers_without_animation_pointer() {
     let Some(Loaded { model, .. }) = wz_model(FIREKNEE) else {
         return;

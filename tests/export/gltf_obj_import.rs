@@ -18,6 +18,7 @@ use vitrine::files::FileRef;
 use vitrine::formats::{self, LoadOptions};
 use vitrine::model::details::Details;
 use vitrine::model::{Format, Model, NodeKind, Pose};
+use vitrine_test_needs::vitrine_test;
 
 fn load(path: &Path) -> Model {
     formats::load_path(path, &LoadOptions::default())
@@ -43,7 +44,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("blderik_anim", "data/base/structs/blderik_anim.pie"),
 ];
 
-#[test]
+#[vitrine_test(shared)]
 fn blender_files_load_with_their_sources_levels_triangles_and_connectors() {
     let (Some(dir), Some(wz)) = (blender(), common::wz2100()) else {
         return;
@@ -88,7 +89,7 @@ fn blender_files_load_with_their_sources_levels_triangles_and_connectors() {
     assert_eq!(moving, [1, 2]);
 }
 
-#[test]
+#[vitrine_test(shared)]
 fn the_scratch_tank_has_its_levels_connector_turret_turn_and_page() {
     let Some(dir) = blender() else {
         return;
@@ -131,7 +132,7 @@ fn the_scratch_tank_has_its_levels_connector_turret_turn_and_page() {
     assert!(o.textures[base].resolved.is_some());
 }
 
-#[test]
+#[vitrine_test(shared)]
 fn check_finds_no_errors_in_the_blender_files() {
     let Some(dir) = blender() else {
         return;
@@ -230,7 +231,7 @@ fn shadow_points(m: &Model, node: usize) -> Vec<[i64; 3]> {
     p
 }
 
-#[test]
+#[vitrine_test(shared)]
 fn corpus_models_come_back_the_same_through_gltf() {
     // `VITRINE_ROUNDTRIP_ALL=1` takes every corpus model that shows one of the kinds
     // (README's figure), else a few of each kind.
@@ -362,7 +363,7 @@ fn corpus_models_come_back_the_same_through_gltf() {
     eprintln!("{} corpus models through glTF and back", picked.len());
 }
 
-#[test]
+#[vitrine_test(shared)]
 fn corpus_models_come_back_through_obj_with_their_geometry_and_pages() {
     let picked = corpus_selection(2);
     if picked.is_empty() {
@@ -481,7 +482,7 @@ fn load_err(path: &Path) -> String {
     }
 }
 
-#[test]
+#[vitrine_test(shared)]
 fn a_truncated_glb_is_refused_at_every_length_naming_file_and_offset() {
     let dir = common::temp_dir("glb-truncated");
     let m = {
@@ -689,7 +690,7 @@ fn images_in_data_uris_and_tcmask_images_are_read() {
     }
 }
 
-#[test]
+#[vitrine_test(shared)]
 fn export_to_obj_writes_the_obj_its_mtl_and_the_team_baked_page() {
     let Some(wz) = common::wz2100() else {
         return;

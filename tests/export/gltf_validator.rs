@@ -17,6 +17,7 @@ use std::process::Command;
 use vitrine::export::gltf::{ClipChoice, ExportOptions, ImageCache, export, writer};
 use vitrine::formats::{self, LoadOptions};
 use vitrine::model::{BlendMode, Model};
+use vitrine_test_needs::vitrine_test;
 
 /// Warning codes the validator may report for Vitrine's exports; README's "glTF export"
 /// section lists each with its reason.
@@ -156,8 +157,7 @@ fn representative(files: &[PathBuf]) -> (Vec<(PathBuf, Model)>, BTreeSet<String>
     (picked.into_iter().collect(), covered)
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn validator_reports_no_errors_for_synthetic_and_corpus_exports() {
     let Some(script) = validator() else { return };
     let Some(shared) = common::shared_dir() else {

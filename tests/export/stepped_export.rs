@@ -1,7 +1,7 @@
 //! The export as the browser runs it ([`SteppedExport`]: a slice per page frame, each
 //! picture read back without waiting) writes the very bytes the desktop's threaded
 //! [`export`] writes, never waits on the GPU inside a step, and writes nothing when
-//! cancelled. GPU tests skip without an adapter unless VITRINE_REQUIRE_GPU=1.
+//! cancelled. GPU tests are marked `#[vitrine_test(gpu)]`: ignored without an adapter.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -12,6 +12,7 @@ use vitrine::export::animation::{
     export, frame_camera,
 };
 use vitrine::render::{Gpu, ViewSettings};
+use vitrine_test_needs::vitrine_test;
 
 fn out_dir(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("stepped-{name}"));
@@ -70,11 +71,9 @@ fn stepped(gpu: &Gpu, job: &Job, progress: Arc<Progress>) -> (Result<Summary, Ex
     }
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn stepped_export_writes_what_the_threaded_export_writes() {
-    let Some(gpu) = vitrine::render::gpu_or_skip() else {
-        return;
-    };
+    let gpu = crate::common::gpu();
     let host = vitrine::desktop::window::DesktopHost::new(None);
     for (format, crop) in [
         (Format::Gif, None),
@@ -118,11 +117,9 @@ fn stepped_export_writes_what_the_threaded_export_writes() {
     }
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn a_cancelled_stepped_export_writes_nothing() {
-    let Some(gpu) = vitrine::render::gpu_or_skip() else {
-        return;
-    };
+    let gpu = crate::common::gpu();
     let dir = out_dir("cancel");
     let j = job(Format::Gif, 40, None, dir.join("tank.gif"));
     let host = vitrine::desktop::window::DesktopHost::new(None);

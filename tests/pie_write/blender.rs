@@ -14,6 +14,7 @@ use super::vitrine;
 use std::path::{Path, PathBuf};
 use vitrine::files;
 use vitrine::formats::{self, LoadOptions};
+use vitrine_test_needs::vitrine_test;
 
 /// One Blender file: where its PIE goes in the mod, its source PIE (under `data/`), and
 /// the page to name when the file names none.
@@ -125,7 +126,7 @@ fn convert_all(blender: &Path, data: &Path, root: &Path) {
     }
 }
 
-#[test]
+#[vitrine_test(shared, gpu)]
 fn blender_files_convert_check_clean_and_render_like_their_sources() {
     let (Some(shared), Some(wz)) = (common::shared_dir(), common::wz2100()) else {
         return;
@@ -134,9 +135,7 @@ fn blender_files_convert_check_clean_and_render_like_their_sources() {
     let data = wz.join("data");
     let tmp = common::temp_dir("pie-blender");
     convert_all(&blender, &data, tmp.path());
-    let Some(mut rig) = render_support::Rig::new() else {
-        return;
-    };
+    let mut rig = render_support::Rig::new();
     let options = LoadOptions {
         data_roots: vec![
             files::parse(&data.join("mp")),
@@ -187,7 +186,7 @@ fn blender_files_convert_check_clean_and_render_like_their_sources() {
 }
 
 /// The game's own loader reads each conversion with no complaint.
-#[test]
+#[vitrine_test(shared)]
 fn the_game_loads_every_blender_conversion() {
     let (Some(shared), Some(wz)) = (common::shared_dir(), common::wz2100()) else {
         return;

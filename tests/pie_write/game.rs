@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use vitrine::export::pie::PieVersion;
 use vitrine::formats::{self, LoadOptions};
+use vitrine_test_needs::vitrine_test;
 
 /// A verdict line of `wz_game_load.sh` (`OK`, `FAIL`, `COMPLAINED`, `NOT-LOADED`, …).
 pub fn is_verdict(line: &str) -> bool {
@@ -183,7 +184,7 @@ fn game_verdicts(
 
 /// `vitrine check`'s error level means exactly "the game gives this model up", and the
 /// loader accepts what the game accepts: each mutation in its own host model.
-#[test]
+#[vitrine_test(shared)]
 fn check_errors_agree_with_the_game() {
     let Some(wz) = common::wz2100() else { return };
     let Some(game) = game_checker() else { return };

@@ -7,6 +7,7 @@
 use super::common;
 use super::vitrine;
 use std::path::Path;
+use vitrine_test_needs::vitrine_test;
 
 fn fixture(name: &str) -> std::path::PathBuf {
     common::fixtures().join("pie").join(name)
@@ -96,7 +97,7 @@ fn an_existing_texpages_is_used_and_renamed_pages_follow() {
 
 /// Without --pack the glTF's page is found nowhere and the check stops it; with --pack
 /// the image packed inside the `.glb` is written as the page and the model passes.
-#[test]
+#[vitrine_test(shared)]
 fn a_glb_image_becomes_the_page_the_check_then_finds() {
     let Some(shared) = common::shared_dir() else {
         return;

@@ -1,7 +1,7 @@
 //! Animated renders: two frames of an animated model differ where the moving part is and
 //! nowhere else (an in-code model and the synthetic PMF robot), and `vitrine render
-//! --frame / --time / --clip` end to end. GPU tests skip without an adapter unless
-//! VITRINE_REQUIRE_GPU=1.
+//! --frame / --time / --clip` end to end. GPU tests are marked `#[vitrine_test(gpu)]`:
+//! ignored where the build found no adapter.
 
 use crate::common;
 use crate::render_support;
@@ -13,6 +13,7 @@ use std::path::Path;
 use std::process::Command;
 use vitrine::model::{Clip, Interpolation, Model, NodeTrack, Pose, Track};
 use vitrine::render::{ViewSettings, visible_points};
+use vitrine_test_needs::vitrine_test;
 
 /// Pixels per channel two renders may differ by and count as equal.
 const TOL: u8 = 2;
@@ -97,11 +98,9 @@ fn check_moving_part(rig: &mut Rig, model: &Model, a: f32, b: f32) -> usize {
     differ
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn two_frames_differ_only_where_the_part_moves() {
-    let Some(mut rig) = Rig::new() else {
-        return;
-    };
+    let mut rig = Rig::new();
     let m = lift_model();
     let differ = check_moving_part(&mut rig, &m, 0.0, 6.0);
     // The arm box rises by 1.0 of its 0.5 height: it is fully elsewhere, so about two
@@ -109,29 +108,23 @@ fn two_frames_differ_only_where_the_part_moves() {
     assert!(differ > 1000, "{differ}");
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn robot_walk_frames_differ_only_on_moving_pieces() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let Some(mut rig) = Rig::new() else {
-        return;
-    };
+    let mut rig = Rig::new();
     let robot = vitrine::formats::load_path(&dir.join("pmf/robot.pmf"), &Default::default())
         .expect("robot loads");
     check_moving_part(&mut rig, &robot, 0.0, 4.0);
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn derrick_pump_moves_and_its_frame_stays_put() {
     let Some(wz) = common::wz2100() else {
         return;
     };
-    let Some(mut rig) = Rig::new() else {
-        return;
-    };
+    let mut rig = Rig::new();
     let path = wz.join("data/base/structs/blderik_anim.pie");
     let derrick = vitrine::formats::load_path(&path, &Default::default()).expect("derrick loads");
     // 25 frames × 60 ms, as the game plays it; level 1 (the frame) does not move.
@@ -168,15 +161,12 @@ fn render(model: &Path, out: &Path, args: &[&str]) -> (bool, String) {
     )
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn cli_frame_and_time_pose_the_model() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    if vitrine::render::gpu_or_skip().is_none() {
-        return;
-    }
+    crate::common::needs_gpu();
     let robot = dir.join("pmf/robot.pmf");
     let out = out_dir("frames");
     let png = |n: &str| out.join(format!("{n}.png"));

@@ -11,6 +11,7 @@ use vitrine::files::FileRef;
 use vitrine::model::Pose;
 use vitrine::render::{ViewPreset, ViewSettings, visible_points};
 use vitrine::wz::{self, Design, PartFinder, Stats, TurretPose};
+use vitrine_test_needs::vitrine_test;
 
 const SIZE: u32 = 256;
 
@@ -32,11 +33,10 @@ fn foreground(img: &image::RgbaImage, bg: [u8; 4]) -> usize {
     img.pixels().filter(|p| p.0 != bg).count()
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn the_weapon_is_drawn_at_the_body_connector_and_the_droid_covers_more_than_its_body() {
     let Some(wz) = common::wz2100() else { return };
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let roots: Vec<FileRef> = ["data/mp", "data/base"]
         .iter()
         .map(|l| vitrine::files::parse(&wz.join(l)))

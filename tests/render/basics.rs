@@ -1,5 +1,5 @@
 //! Renderer tests on a real (software) GPU: what a user would see break.
-//! They skip without an adapter unless VITRINE_REQUIRE_GPU=1.
+//! Marked `#[vitrine_test(gpu)]`: ignored where the build found no adapter.
 
 use crate::render_support;
 
@@ -9,6 +9,7 @@ use render_support::{Rig, foreground_box, framed, golden, near, unlit_front};
 use vitrine::model::{BlendMode, Material, Pose, TextureRole};
 use vitrine::render::textures::CHECKER_COLOURS;
 use vitrine::render::{TEAM_COLOURS, ViewPreset, ViewSettings};
+use vitrine_test_needs::vitrine_test;
 
 const SIZE: u32 = 128;
 
@@ -27,9 +28,9 @@ fn rgb(p: &image::Rgba<u8>) -> [u8; 3] {
     [p.0[0], p.0[1], p.0[2]]
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn texture_colours_come_back_unchanged_when_unlit() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let dir_guard = fixtures::temp_dir("srgb");
     let dir = dir_guard.path().to_path_buf();
     let p = fixtures::write_png(
@@ -58,9 +59,9 @@ fn texture_colours_come_back_unchanged_when_unlit() {
     );
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn team_colour_changes_only_masked_pixels_by_the_game_formula() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let dir_guard = fixtures::temp_dir("team");
     let dir = dir_guard.path().to_path_buf();
     let model = fixtures::tc_quad(&dir);
@@ -105,9 +106,9 @@ fn team_colour_changes_only_masked_pixels_by_the_game_formula() {
     assert!(changed > 1000, "only {changed} pixels changed");
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn missing_base_texture_shows_the_checkerboard() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let mut mat = Material::new("m", [1.0; 4]);
     mat.base = Some(0);
     let model = fixtures::quad_model(
@@ -135,9 +136,9 @@ fn missing_base_texture_shows_the_checkerboard() {
     );
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn undecodable_texture_is_a_warning_and_a_checkerboard() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let dir_guard = fixtures::temp_dir("broken");
     let dir = dir_guard.path().to_path_buf();
     let p = dir.join("broken.png");
@@ -166,9 +167,9 @@ fn undecodable_texture_is_a_warning_and_a_checkerboard() {
     );
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn transparent_background_has_alpha_zero_outside_the_model() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = fixtures::box_model(Vec3::new(-1.0, -0.5, -0.7), Vec3::new(1.0, 0.5, 0.7));
     let view = ViewSettings {
         background: [0, 0, 0, 0],
@@ -186,9 +187,9 @@ fn transparent_background_has_alpha_zero_outside_the_model() {
     );
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn framed_model_is_centred_and_fills_most_of_the_view() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let bg = [10, 20, 30, 255];
     for (lo, hi) in [
         (Vec3::new(-1.0, -1.0, -1.0), Vec3::new(1.0, 1.0, 1.0)),
@@ -224,9 +225,9 @@ fn framed_model_is_centred_and_fills_most_of_the_view() {
     }
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn back_faces_are_culled_unless_double_sided() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let view = unlit_front();
     for double_sided in [false, true] {
         let mut mat = Material::new("m", [1.0, 1.0, 1.0, 1.0]);
@@ -246,9 +247,9 @@ fn back_faces_are_culled_unless_double_sided() {
     }
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn hidden_node_disappears() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = fixtures::skinned_pair();
     let mut pose = Pose::rest(&model);
     let mut view = unlit_front();
@@ -262,9 +263,9 @@ fn hidden_node_disappears() {
     assert_eq!(lit(&hidden), 0, "hidden nodes still drawn");
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn skinned_mesh_follows_its_joint_matrices() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = fixtures::skinned_pair();
     let mut pose = Pose::rest(&model);
     let mut view = unlit_front();
@@ -311,9 +312,9 @@ fn skinned_mesh_follows_its_joint_matrices() {
     assert!((centroid(&moved, true) - centroid(&rest, true)).abs() < 0.5);
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn texture_frame_offset_shifts_the_sampled_texels() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let dir_guard = fixtures::temp_dir("frames");
     let dir = dir_guard.path().to_path_buf();
     let model = fixtures::frame_quad(&dir);
@@ -336,9 +337,9 @@ fn texture_frame_offset_shifts_the_sampled_texels() {
     );
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn lighting_darkens_faces_turned_from_the_light() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     // A white box in the iso view (from front-right-above): the three visible faces get different brightness, none
     // black, the brightest near the texture's own value.
     let mut model = fixtures::box_model(Vec3::splat(-1.0), Vec3::ONE);
@@ -363,9 +364,9 @@ fn lighting_darkens_faces_turned_from_the_light() {
     );
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn alpha_test_discards_transparent_texels() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let dir_guard = fixtures::temp_dir("alphatest");
     let dir = dir_guard.path().to_path_buf();
     let img = image::RgbaImage::from_fn(64, 64, |x, _| {
@@ -387,9 +388,9 @@ fn alpha_test_discards_transparent_texels() {
 }
 
 /// f3d-style image cases: (reference name, model, view options).
-#[test]
+#[vitrine_test(gpu)]
 fn golden_images() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let dir_guard = fixtures::temp_dir("golden");
     let dir = dir_guard.path().to_path_buf();
     let boxed = fixtures::box_model(Vec3::new(-1.0, -0.5, -0.7), Vec3::new(1.0, 0.5, 0.7));

@@ -11,6 +11,7 @@ use crate::render_support;
 use render_support::{Rig, unlit_front};
 use vitrine::formats::{self, LoadOptions};
 use vitrine::model::{Billboard, Pose};
+use vitrine_test_needs::vitrine_test;
 
 /// Foreground pixels of the model seen from (yaw, pitch), all views at the distance
 /// that frames the sprite seen from above (where it lies square to the camera as
@@ -29,15 +30,12 @@ fn covered(rig: &mut Rig, file: &std::path::Path, yaw: f32, pitch: f32) -> usize
     img.pixels().filter(|p| p.0 != [0, 0, 0, 255]).count()
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn effects_cover_a_similar_area_from_the_front_the_side_and_above() {
     let Some(wz) = common::wz2100() else {
         return;
     };
-    let Some(mut rig) = Rig::new() else {
-        return;
-    };
+    let mut rig = Rig::new();
     let effects = wz.join("data/base/effects");
     for (file, kind) in [
         ("fxblip.pie", Billboard::RollPitch),

@@ -9,6 +9,7 @@ use render_support::{Rig, golden};
 use vitrine::formats::{self, LoadOptions};
 use vitrine::model::Billboard;
 use vitrine::render::{ViewPreset, ViewSettings};
+use vitrine_test_needs::vitrine_test;
 
 fn view(preset: ViewPreset, team: usize) -> ViewSettings {
     let mut v = ViewSettings {
@@ -19,13 +20,12 @@ fn view(preset: ViewPreset, team: usize) -> ViewSettings {
     v
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn corpus_golden_images() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let cases = [
         ("pmf-robot-iso", "pmf/robot.pmf", view(ViewPreset::Iso, 0)),
         (
@@ -53,9 +53,9 @@ fn corpus_golden_images() {
 }
 
 /// The demo model the viewer opens without a file, in two team colours.
-#[test]
+#[vitrine_test(gpu)]
 fn demo_golden_images() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/tank.pie");
     let model = formats::load_path(&path, &LoadOptions::default()).expect("demo loads");
     assert!(
@@ -72,11 +72,10 @@ fn demo_golden_images() {
 
 /// Real Warzone 2100 models: a team-coloured body, a structure, an alpha-tested tree,
 /// a PIE 2 weapon and a cyborg.
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn wz2100_golden_images() {
     let Some(dir) = common::wz2100() else { return };
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let cases = [
         (
             "wz-drtrans-iso-blue",
@@ -110,11 +109,10 @@ fn wz2100_golden_images() {
 /// Two have nothing to draw (an empty propulsion placeholder and a single degenerate
 /// triangle) and must come out empty; camera-facing billboards may turn edge-on to the
 /// camera (a flat muzzle flare), so they are not required to show.
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn every_wz2100_model_renders() {
     let Some(dir) = common::wz2100() else { return };
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let files = common::model_files(&dir);
     assert_eq!(files.len(), 855, "the corpus holds 855 .pie files");
     let mut resolver = formats::resolve::Resolver::new(vitrine::files::disk());
@@ -160,13 +158,12 @@ fn every_wz2100_model_renders() {
 /// Animated poses against references: the PMF robot at `walk` frame 4 and the PET
 /// puppet mid-walk (GPU-skinned), each framed on its whole clip as `vitrine render
 /// --frame` does, so the camera does not move between frames.
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn animated_golden_images() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     for (name, file, clip, frame) in [
         ("pmf-robot-walk-4", "pmf/robot.pmf", "walk", 4.0),
         (

@@ -3,7 +3,8 @@
 //! tail skin coloured by bone, and the PET puppet skinned on the GPU exactly where the
 //! CPU reference puts it, neither mirrored nor inside-out.
 //!
-//! Fixture tests skip without an adapter; corpus tests also skip without `../shared`.
+//! Fixture tests are ignored without an adapter; corpus tests also without `../shared`
+//! (`#[vitrine_test(gpu)]`, `#[vitrine_test(shared, gpu)]`).
 
 use crate::common;
 use crate::render_support;
@@ -20,6 +21,7 @@ use vitrine::model::{
 use vitrine::render::colour_mode::{UNBOUND, point_joint_nodes};
 use vitrine::render::textures::CHECKER_COLOURS;
 use vitrine::render::{Camera, ColourMode, Lighting, ViewPreset, ViewSettings, node_colour};
+use vitrine_test_needs::vitrine_test;
 
 const SIZE: u32 = 128;
 
@@ -87,9 +89,9 @@ fn two_quads() -> Model {
     m
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn per_node_mode_paints_each_node_its_palette_colour() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = two_quads();
     let mut view = unlit_quads(ColourMode::PerNode);
     framed(&mut view.camera, &model, &Pose::rest(&model));
@@ -153,9 +155,9 @@ fn half_bound() -> Model {
     m
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn by_joint_mode_colours_bound_points_by_their_joint_and_unbound_grey() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = half_bound();
     let mut view = unlit_quads(ColourMode::ByJoint);
     framed(&mut view.camera, &model, &Pose::rest(&model));
@@ -178,13 +180,12 @@ fn by_joint_mode_colours_bound_points_by_their_joint_and_unbound_grey() {
     assert!(near(img.get_pixel(rx, ry).0, opaque(node_colour(0)), 2));
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn colour_modes_golden_images() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let lit = |preset, mode| {
         let mut v = ViewSettings {
             colour_mode: mode,
@@ -239,13 +240,12 @@ fn mask_difference(a: &[bool], b: &[bool]) -> f64 {
     diff as f64 / union.max(1) as f64
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn pmf_rules_change_the_walking_robot_but_not_its_rest_pose() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let default = load(&dir, "pmf/robot.pmf", &LoadOptions::default());
     let walk = default.clip_index("walk").expect("walk");
     let at4 = |m: &Model| Pose::sample(m, Some(walk), m.clips[walk].frame_time(4.0), 0);
@@ -309,13 +309,12 @@ fn pmf_rules_change_the_walking_robot_but_not_its_rest_pose() {
     assert!(d > 0.2, "radians silhouette differs by only {d}");
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn pmf_sidecar_texture_shows_and_per_piece_colours_still_switch_on() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let tmp_guard = fixtures::temp_dir("pmf-sidecar");
     let tmp = tmp_guard.path().to_path_buf();
     std::fs::copy(dir.join("pmf/crate.pmf"), tmp.join("crate.pmf")).unwrap();
@@ -350,13 +349,12 @@ fn checker_pixels(img: &image::RgbaImage) -> usize {
         .count()
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn tpm_textures_resolve_beside_the_file_and_under_a_data_root() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let view = unlit(ViewPreset::Iso, ColourMode::Textured);
 
     // Beside the file: every colour map is found and no checkerboard shows.
@@ -415,13 +413,12 @@ fn tpm_textures_resolve_beside_the_file_and_under_a_data_root() {
     );
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn tpm_tail_coloured_by_bone_has_a_grey_unbound_tip() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = load(&dir, "tpm/tail_skin.tpm", &LoadOptions::default());
     let mesh = model
         .meshes
@@ -512,13 +509,12 @@ fn cpu_skinned(model: &Model, pose: &Pose) -> Model {
     out
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn pet_puppet_gpu_skinning_matches_the_cpu_reference() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let mut model = load(&dir, "pet/puppet_v13.pet", &as_stored());
     assert!(model.meshes.iter().any(|m| m.skin.is_some()), "not skinned");
     // Solid: the cape's alpha mask would cut holes where points lie.
@@ -562,13 +558,12 @@ fn pet_puppet_gpu_skinning_matches_the_cpu_reference() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn pet_puppet_is_neither_mirrored_nor_inside_out() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = load(&dir, "pet/puppet_v13.pet", &as_stored());
     let pose = Pose::rest(&model);
 

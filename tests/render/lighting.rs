@@ -10,6 +10,7 @@ use std::process::Command;
 use vitrine::formats::{self, LoadOptions};
 use vitrine::model::Model;
 use vitrine::render::{ColourMode, Lighting, ViewPreset, ViewSettings};
+use vitrine_test_needs::vitrine_test;
 
 const SIZE: u32 = 128;
 /// Blue, so that faces the light does not reach (black) still count as the model.
@@ -65,9 +66,9 @@ fn sides(img: &image::RgbaImage) -> (f32, f32) {
     (mean(0, w / 3), mean(w * 2 / 3, w))
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn moving_the_light_swaps_the_lit_side_and_intensities_scale() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = cube();
     let (right_dark, front_lit) = sides(&rig.render(&model, &view(level_light(0.0)), SIZE));
     let (right_lit, front_dark) = sides(&rig.render(&model, &view(level_light(90.0)), SIZE));
@@ -107,9 +108,9 @@ fn moving_the_light_swaps_the_lit_side_and_intensities_scale() {
     );
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn a_following_light_keeps_the_shading_as_the_camera_turns_and_a_fixed_one_does_not() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = cube();
     let turned = |lighting: Lighting, yaw: f32| {
         let mut v = view(lighting);
@@ -133,11 +134,9 @@ fn a_following_light_keeps_the_shading_as_the_camera_turns_and_a_fixed_one_does_
     assert!(a.1 > a.0 + 40.0 && b.0 > b.1 + 40.0, "{a:?} {b:?}");
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn render_cli_uses_the_light_options() {
-    let Some(_) = vitrine::render::gpu_or_skip() else {
-        return;
-    };
+    crate::common::needs_gpu();
     let tmp = common::temp_dir("render-light");
     let render = |name: &str, az: &str| {
         let out = tmp.path().join(name);

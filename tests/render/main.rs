@@ -1,7 +1,7 @@
 //! The renderer on a real (software) GPU, without the window: pictures a user would see
 //! break (golden images, colour modes, lighting, overlays, shadows, animation, assembled
-//! droids, tilesets, texture formats) and the shaders' validation. GPU tests skip without
-//! an adapter unless `VITRINE_REQUIRE_GPU=1`.
+//! droids, tilesets, texture formats) and the shaders' validation. GPU tests are marked
+//! `#[vitrine_test(gpu)]`: reported as ignored where the build found no adapter.
 //!
 //! Run one file's tests with `cargo test --test render overlays::`.
 

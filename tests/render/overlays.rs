@@ -1,7 +1,7 @@
 //! Overlays and shadows on a real (software) GPU: each overlay changes the picture where
 //! its geometry projects and nowhere else; shadows darken the ground where a CPU ray
 //! cast towards the light says the casters block it (the shadow mesh when there is one).
-//! They skip without an adapter unless VITRINE_REQUIRE_GPU=1.
+//! Marked `#[vitrine_test(gpu)]`: ignored where the build found no adapter.
 
 use crate::render_support;
 
@@ -13,6 +13,7 @@ use vitrine::render::inspect::picking::{Ray, ray_through, ray_triangle};
 use vitrine::render::inspect::posed::shadow_casters;
 use vitrine::render::inspect::shadows::shadow_light;
 use vitrine::render::{Camera, Lighting, OverlayKind, Overlays, ViewSettings};
+use vitrine_test_needs::vitrine_test;
 
 const SIZE: u32 = 160;
 const BG: [u8; 4] = [40, 44, 52, 255];
@@ -135,9 +136,9 @@ fn box_edges(lo: Vec3, hi: Vec3) -> Vec<(Vec3, Vec3)> {
     out
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn connector_marker_sits_on_the_projected_connector() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let mut model = box_model();
     // On the ±Z face the iso camera sees, off centre, and one on the top face.
     let towards = view_for(&model, Overlays::NONE)
@@ -204,9 +205,9 @@ fn connector_marker_sits_on_the_projected_connector() {
     );
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn wireframe_changes_only_pixels_on_triangle_edges() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = box_model();
     let (a, b, cam) = pair(&mut rig, &model, only(OverlayKind::Wireframe));
     let mesh = &model.meshes[0];
@@ -221,9 +222,9 @@ fn wireframe_changes_only_pixels_on_triangle_edges() {
     assert_changes_near("wireframe", &changed(&a, &b), &cam, &edges, 1.6, &[], 150);
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn normals_start_at_the_corners_and_point_out() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = box_model();
     let mut o = only(OverlayKind::Normals);
     o.normal_length = 0.2;
@@ -251,9 +252,9 @@ fn normals_start_at_the_corners_and_point_out() {
     );
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn bounding_box_edges_and_dimension_labels() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let (lo, hi) = (Vec3::new(-1.0, -0.5, -0.7), Vec3::new(1.0, 0.5, 0.7));
     let model = fixtures::box_model(lo, hi);
     let (a, b, cam) = pair(&mut rig, &model, only(OverlayKind::Bounds));
@@ -285,9 +286,9 @@ fn bounding_box_edges_and_dimension_labels() {
     assert!(shown >= 9, "only {shown} of 12 box edges drawn");
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn grid_is_drawn_on_the_ground_only_and_hidden_behind_the_model() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = box_model();
     let (a, b, cam) = pair(&mut rig, &model, only(OverlayKind::Grid));
     let changes = changed(&a, &b);
@@ -320,9 +321,9 @@ fn grid_is_drawn_on_the_ground_only_and_hidden_behind_the_model() {
     }
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn axes_at_the_origin_and_the_corner_gizmo() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     // A box off the origin, so the origin axes stand apart from it.
     let model = fixtures::box_model(Vec3::new(0.5, 0.0, 0.5), Vec3::new(2.0, 1.5, 2.0));
     let (a, b, cam) = pair(&mut rig, &model, only(OverlayKind::Axes));
@@ -363,9 +364,9 @@ fn boned() -> Model {
     m
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn bones_join_each_joint_to_its_parent_over_the_mesh() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = boned();
     let (a, b, cam) = pair(&mut rig, &model, only(OverlayKind::Bones));
     let j = [
@@ -396,9 +397,9 @@ fn bones_join_each_joint_to_its_parent_over_the_mesh() {
     assert_eq!(names, ["hip", "spine", "head"]);
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn collision_boxes_follow_their_bone() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let mut model = boned();
     // A box in the head bone's space (node 3, at y = 1.6 in the model).
     let (lo, hi) = (Vec3::new(-0.3, 0.0, -0.3), Vec3::new(0.3, 0.5, 0.3));
@@ -521,9 +522,9 @@ fn shadow_view(model: &Model) -> ViewSettings {
     v
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn shadows_darken_the_ground_where_the_light_is_blocked_and_only_with_shadows_on() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     // No shadow mesh: the box itself casts.
     let mut model = fixtures::box_model(Vec3::new(-0.5, 0.0, -0.5), Vec3::new(0.5, 1.5, 0.5));
     // A flat foot far away so that... no: the ground is the box's bottom, y = 0.
@@ -560,9 +561,9 @@ fn shadows_darken_the_ground_where_the_light_is_blocked_and_only_with_shadows_on
     }
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn the_shadow_mesh_casts_instead_of_the_render_mesh() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = shadow_fixture();
     let pose = Pose::rest(&model);
     let off = shadow_view(&model);
@@ -599,9 +600,9 @@ fn the_shadow_mesh_casts_instead_of_the_render_mesh() {
     );
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn shadow_mesh_overlay_draws_its_edges() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = shadow_fixture();
     let pose = Pose::rest(&model);
     let plain = shadow_view(&model);
@@ -631,9 +632,9 @@ fn shadow_mesh_overlay_draws_its_edges() {
     );
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn xray_shows_overlays_behind_the_model() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let mut model = box_model();
     // A connector on the far side of the box, hidden from the iso camera.
     let away = -view_for(&model, Overlays::NONE)
@@ -668,9 +669,9 @@ fn xray_shows_overlays_behind_the_model() {
     assert!(near(&c) > 20, "x-ray does not show the hidden connector");
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn selection_tints_only_the_selected_node() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let mut model = box_model();
     // A second box beside the first, as its own node.
     let other = fixtures::box_model(Vec3::new(1.5, -1.0, -1.0), Vec3::new(2.5, 0.0, 0.0));
@@ -715,9 +716,9 @@ fn selection_tints_only_the_selected_node() {
     }
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn user_mask_hides_a_node_like_the_pose_does() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = fixtures::skinned_pair();
     let pose = Pose::rest(&model);
     let mut view = render_support::unlit_front();
@@ -753,9 +754,9 @@ fn shadow_plate_pie() -> Model {
     m
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn pie_shadow_mesh_casts_and_its_connectors_are_marked() {
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let model = shadow_plate_pie();
     let pose = Pose::rest(&model);
     let off = shadow_view(&model);
@@ -805,11 +806,9 @@ fn pie_shadow_mesh_casts_and_its_connectors_are_marked() {
     }
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn render_cli_draws_the_overlays_it_is_asked_for() {
-    if vitrine::render::gpu_or_skip().is_none() {
-        return;
-    }
+    crate::common::needs_gpu();
     let dir_guard = fixtures::temp_dir("cli-overlays");
     let dir = dir_guard.path().to_path_buf();
     let input = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

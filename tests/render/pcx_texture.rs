@@ -7,6 +7,7 @@ use render_support::{Rig, unlit_front};
 use std::path::Path;
 use vitrine::formats::{self, LoadOptions};
 use vitrine::render::textures::CHECKER_COLOURS;
+use vitrine_test_needs::vitrine_test;
 
 /// The PCX's one colour and the decoy PNG's.
 const PCX_RGB: [u8; 3] = [200, 60, 30];
@@ -43,7 +44,7 @@ fn write_pcx(path: &Path, rgb: [u8; 3]) {
     std::fs::write(path, bytes).unwrap();
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn a_pcx_page_beside_the_model_is_drawn() {
     let tmp = tempfile::Builder::new()
         .prefix("vitrine-pcx-")
@@ -68,7 +69,7 @@ fn a_pcx_page_beside_the_model_is_drawn() {
         "the exact name wins"
     );
 
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let img = rig.render(&model, &unlit_front(), 96);
     assert!(
         rig.scene.warnings().is_empty(),

@@ -10,6 +10,7 @@ use std::path::Path;
 use vitrine::formats::{self, LoadOptions};
 use vitrine::model::BlendMode;
 use vitrine::render::textures::CHECKER_COLOURS;
+use vitrine_test_needs::vitrine_test;
 
 /// A DXT1 `.dds` of `side`² texels (multiple of 4), every block colour `c0` (RGB565),
 /// opaque (c0 > c1 = 0, all indices 0).
@@ -59,8 +60,7 @@ fn ball_with_dds(src: &Path, dir: &Path, colour: u16) -> std::path::PathBuf {
     model
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn prefixed_dds_texture_is_found_decoded_and_uses_its_own_alpha() {
     let Some(src) = common::synthetic() else {
         return;
@@ -94,7 +94,7 @@ fn prefixed_dds_texture_is_found_decoded_and_uses_its_own_alpha() {
         model.diagnostics
     );
 
-    let Some(mut rig) = Rig::new() else { return };
+    let mut rig = Rig::new();
     let img = rig.render(&model, &unlit_front(), 128);
     let px = img.get_pixel(64, 64).0;
     let [r, g, b] = expand565(colour);

@@ -9,6 +9,7 @@ use crate::render_support;
 use render_support::{Rig, unlit_front};
 use vitrine::formats::pie::Tileset;
 use vitrine::formats::{self, LoadOptions};
+use vitrine_test_needs::vitrine_test;
 
 fn render(rig: &mut Rig, file: &std::path::Path, tileset: Tileset) -> image::RgbaImage {
     let options = LoadOptions {
@@ -37,15 +38,12 @@ fn compare(a: &image::RgbaImage, b: &image::RgbaImage) -> (usize, usize, usize) 
     (diff.count_over(0), fg, outside)
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn swapped_pages_change_the_picture_and_other_pages_do_not() {
     let Some(wz) = common::wz2100() else {
         return;
     };
-    let Some(mut rig) = Rig::new() else {
-        return;
-    };
+    let mut rig = Rig::new();
     let structs = wz.join("data/base/structs");
     // (file, page, tilesets that swap it)
     let cases = [
@@ -79,8 +77,7 @@ fn swapped_pages_change_the_picture_and_other_pages_do_not() {
     }
 }
 
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared)]
 fn the_textures_list_names_each_tilesets_page() {
     let Some(wz) = common::wz2100() else {
         return;

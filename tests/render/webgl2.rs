@@ -14,6 +14,7 @@ use naga::back::glsl;
 use vitrine::model::{Pose, TextureRole};
 use vitrine::render::wgpu;
 use vitrine::render::{Lighting, OverlayKind, Overlays, RenderTarget, SceneRenderer, ViewSettings};
+use vitrine_test_needs::vitrine_test;
 
 /// What a WebGL2 context is guaranteed to offer.
 fn webgl2() -> wgpu::Limits {
@@ -251,10 +252,10 @@ fn every_shader_translates_to_webgl2_glsl_within_its_limits() {
     assert_eq!(translated, expected, "translations");
 }
 
-/// A headless device with WebGL2's limits (and no optional feature), or `None` with the
-/// usual message when there is no adapter.
-fn webgl2_device() -> Option<(wgpu::Device, wgpu::Queue)> {
-    let gpu = vitrine::render::gpu_or_skip()?;
+/// A headless device with WebGL2's limits (and no optional feature), for a test marked
+/// `#[vitrine_test(gpu)]`.
+fn webgl2_device() -> (wgpu::Device, wgpu::Queue) {
+    let gpu = crate::common::gpu();
     let (device, queue) = pollster::block_on(gpu.adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("vitrine test device with WebGL2 limits"),
         required_limits: webgl2(),
@@ -262,14 +263,12 @@ fn webgl2_device() -> Option<(wgpu::Device, wgpu::Queue)> {
     }))
     .expect("an adapter that runs the renderer offers WebGL2's limits");
     assert_eq!(device.limits().max_storage_buffers_per_shader_stage, 0);
-    Some((device, queue))
+    (device, queue)
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn the_renderer_draws_everything_within_webgl2_limits() {
-    let Some((device, queue)) = webgl2_device() else {
-        return;
-    };
+    let (device, queue) = webgl2_device();
     let dir = fixtures::temp_dir("webgl2");
     // A textured quad with a team-colour mask, and a skinned pair of boxes.
     let tc = fixtures::tc_quad(dir.path());
@@ -307,11 +306,9 @@ fn the_renderer_draws_everything_within_webgl2_limits() {
     }
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn a_target_past_the_device_texture_limit_is_clamped() {
-    let Some((device, _queue)) = webgl2_device() else {
-        return;
-    };
+    let (device, _queue) = webgl2_device();
     let max = device.limits().max_texture_dimension_2d;
     let target = RenderTarget::new(&device, max + 1000, 64);
     assert_eq!((target.width, target.height), (max, 64));
@@ -319,11 +316,9 @@ fn a_target_past_the_device_texture_limit_is_clamped() {
 
 /// The browser's readback (start, then take on a later frame, never waiting) gives the
 /// picture the desktop's waiting readback gives.
-#[test]
+#[vitrine_test(gpu)]
 fn reading_back_without_waiting_gives_the_same_picture() {
-    let Some((device, queue)) = webgl2_device() else {
-        return;
-    };
+    let (device, queue) = webgl2_device();
     let model = fixtures::skinned_pair();
     let pose = Pose::rest(&model);
     let mut view = ViewSettings::default();

@@ -3,8 +3,9 @@
 //! exits, and the new process's window shows that file; a second loss soon after a
 //! relaunch closes the window and says why instead of relaunching again.
 //!
-//! Needs Xvfb and xdotool (and a Vulkan or GL adapter, Mesa's lavapipe will do); skips
-//! loudly without them unless VITRINE_REQUIRE_GPU=1 (CI).
+//! Needs a Vulkan or GL adapter (Mesa's lavapipe will do; `#[vitrine_test(gpu)]`: ignored
+//! where the build found none), and Xvfb and xdotool: skips loudly without those unless
+//! VITRINE_REQUIRE_GPU=1 (CI).
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant, SystemTime};
 use vitrine::desktop::window::relaunch::resume::Resume;
+use vitrine_test_needs::vitrine_test;
 
 /// The window tests run one at a time: each starts lavapipe in a debug build.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -28,15 +30,19 @@ struct Xvfb {
 }
 
 impl Xvfb {
-    /// `None` (and SKIPPED on standard error) without Xvfb, xdotool or an adapter,
-    /// unless VITRINE_REQUIRE_GPU=1.
+    /// For a test marked `#[vitrine_test(gpu)]`, which panics without an adapter (it is
+    /// reported as ignored where the build found none). `None` (and SKIPPED on standard
+    /// error) without Xvfb or xdotool, unless VITRINE_REQUIRE_GPU=1.
     fn start() -> Option<Xvfb> {
         let required = std::env::var("VITRINE_REQUIRE_GPU").as_deref() == Ok("1");
         let skip = |why: String| {
             assert!(!required, "VITRINE_REQUIRE_GPU=1 but {why}");
             eprintln!("SKIPPED: the window test needs {why}");
         };
-        vitrine::render::gpu_or_skip()?;
+        vitrine_test_needs::require(vitrine_test_needs::Need::Gpu, "a GPU adapter (the window)");
+        if let Err(e) = vitrine::render::Gpu::headless() {
+            panic!("{e}, but the build found an adapter (or the test was run with --ignored)");
+        }
         if Command::new("xdotool").arg("version").output().is_err() {
             skip("xdotool (not installed)".into());
             return None;
@@ -224,7 +230,7 @@ fn crash_reports(config: &Path) -> Vec<PathBuf> {
     files_named(config, "crash-")
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn a_lost_device_relaunches_vitrine_on_the_same_file() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let Some(x) = Xvfb::start() else { return };
@@ -286,7 +292,7 @@ fn a_lost_device_relaunches_vitrine_on_the_same_file() {
     assert!(crash_reports(config.path()).is_empty(), "nothing panicked");
 }
 
-#[test]
+#[vitrine_test(gpu)]
 fn a_second_loss_soon_after_a_relaunch_closes_the_window_and_says_why() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let Some(x) = Xvfb::start() else { return };

@@ -179,18 +179,15 @@ pub fn describe_adapter(info: &wgpu::AdapterInfo) -> String {
     )
 }
 
-/// For tests: a headless GPU, or `None` with a loud SKIPPED message when there is no
-/// adapter — unless `VITRINE_REQUIRE_GPU=1` (CI), where that panics.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn gpu_or_skip() -> Option<Gpu> {
-    match Gpu::headless() {
-        Ok(g) => Some(g),
-        Err(e) if std::env::var("VITRINE_REQUIRE_GPU").as_deref() == Ok("1") => {
-            panic!("VITRINE_REQUIRE_GPU=1 but no GPU: {e}")
-        }
-        Err(e) => {
-            eprintln!("SKIPPED: GPU test needs an adapter: {e}");
-            None
-        }
-    }
+/// For this crate's tests marked `#[vitrine_test(gpu)]`: a headless device. Panics in a
+/// test not so marked (on every machine), and without an adapter — such a test is
+/// reported as ignored where the build found none (cfg `vitrine_no_gpu`), so that is a
+/// driver gone since the build, or wgpu refusing what the build's probe accepted.
+#[cfg(test)]
+#[track_caller]
+pub(crate) fn test_gpu() -> Gpu {
+    vitrine_test_needs::require(vitrine_test_needs::Need::Gpu, "a GPU adapter");
+    Gpu::headless().unwrap_or_else(|e| {
+        panic!("{e} (the build found an adapter, or the test was run with --ignored)")
+    })
 }

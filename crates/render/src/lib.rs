@@ -22,8 +22,6 @@ mod uniforms;
 pub use camera::{Camera, ViewPreset};
 pub use colour_mode::{ColourMode, LegendEntry, legend, node_colour};
 pub use framing::framing_points;
-#[cfg(not(target_arch = "wasm32"))]
-pub use gpu::gpu_or_skip;
 pub use gpu::{DeviceWatch, Gpu, RenderError, describe_adapter};
 pub use inspect::highlight::Highlight;
 pub use inspect::{OverlayKind, Overlays};

@@ -383,6 +383,7 @@ fn upload(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use vitrine_test_needs::vitrine_test;
 
     #[test]
     fn box_filter_averages_and_handles_odd_sizes() {
@@ -418,11 +419,9 @@ mod tests {
         assert_eq!(img.get_pixel(3, 3).0, [0, 0, 0, 255]);
     }
 
-    #[test]
+    #[vitrine_test(gpu)]
     fn an_out_of_memory_scope_result_rejects_the_texture_naming_the_page() {
-        let Some(gpu) = crate::gpu_or_skip() else {
-            return;
-        };
+        let gpu = crate::gpu::test_gpu();
         let img = image::RgbaImage::from_pixel(4, 4, image::Rgba([1, 2, 3, 255]));
         let file = FileRef::Disk("/data/texpages/page-7.png".into());
         let up = || upload(&gpu.device, &gpu.queue, &img, TexClass::Color, "t", 16);

@@ -37,21 +37,24 @@ pub fn temp_dir(tag: &str) -> tempfile::TempDir {
 
 /// The project's shared test data (`../shared` beside the checkout, or `$VITRINE_SHARED`).
 ///
-/// A test that calls this (directly or through [`wz2100`] / [`synthetic`]) must be marked
-/// `#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]`: the build script
-/// sets `vitrine_no_shared` when the corpus is absent, and libtest then reports the test
-/// as ignored with that reason. So this never returns `None` (the `Option` is kept for
-/// the callers' `let Some(..) else`); it panics when the corpus is absent after all —
-/// an unmarked test, or a corpus removed since the build — so no test passes silently.
+/// Only for a test marked `#[vitrine_test(shared)]` (directly or through [`wz2100`] /
+/// [`synthetic`]): it panics in any other, on every machine, so a test that needs the
+/// corpus cannot be written without saying so. The build script sets `vitrine_no_shared`
+/// when the corpus is absent, and libtest then reports the marked tests as ignored with
+/// that reason. So this never returns `None` (the `Option` is kept for the callers'
+/// `let Some(..) else`); it panics when the corpus is absent after all — a marked test
+/// run with `--ignored`, or a corpus removed since the build.
+#[track_caller]
 pub fn shared_dir() -> Option<PathBuf> {
+    vitrine_test_needs::require(vitrine_test_needs::Need::Shared, "the shared corpus");
     let dir = shared_path();
     if dir.join("corpus").is_dir() {
         return Some(dir);
     }
     if cfg!(vitrine_no_shared) {
         panic!(
-            "{} has no corpus/ and this test needs it: mark it \
-             #[cfg_attr(vitrine_no_shared, ignore = \"needs ../shared/corpus\")]",
+            "{} has no corpus/ (this test is ignored without it; run with --ignored only \
+             where it is present)",
             dir.display()
         );
     }
@@ -114,11 +117,43 @@ pub fn model_files(dir: &std::path::Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// A `vitrine render` run that exited with the no-GPU code: fails under
-/// `VITRINE_REQUIRE_GPU=1` (CI), else says the test is skipped.
-pub fn no_gpu(output: &str) {
-    if std::env::var("VITRINE_REQUIRE_GPU").as_deref() == Ok("1") {
-        panic!("VITRINE_REQUIRE_GPU=1 but vitrine render found no GPU: {output}");
+/// A headless GPU device, for a test marked `#[vitrine_test(gpu)]`: it panics in any
+/// other test (on every machine), and when there is no adapter — such a test is reported
+/// as ignored where the build found none, so reaching this without one means the
+/// adapter went away since the build, the probe and wgpu disagree, or the test was run
+/// with `--ignored`; never a silent pass.
+#[track_caller]
+pub fn gpu() -> vitrine::render::Gpu {
+    needs_gpu();
+    vitrine::render::Gpu::headless().unwrap_or_else(|e| panic!("{}", no_adapter(&e.to_string())))
+}
+
+/// For a test that reaches a GPU some other way (a `vitrine` child process, the window):
+/// panics unless it is marked `#[vitrine_test(gpu)]`.
+#[track_caller]
+pub fn needs_gpu() {
+    vitrine_test_needs::require(vitrine_test_needs::Need::Gpu, "a GPU adapter");
+}
+
+/// A `vitrine` run that exited with the no-GPU code (3): a failure, naming the attribute
+/// when the test did not declare the GPU.
+#[track_caller]
+pub fn no_gpu(output: &str) -> ! {
+    needs_gpu();
+    panic!("{}", no_adapter(&format!("`vitrine` found none: {output}")))
+}
+
+/// Why a test that declared `gpu` found no adapter.
+pub fn no_adapter(why: &str) -> String {
+    if cfg!(vitrine_no_gpu) {
+        format!(
+            "no GPU adapter ({why}); this test is ignored without one, run it with --ignored only where there is one"
+        )
+    } else {
+        format!(
+            "no GPU adapter ({why}), but the build found one: the driver went away since \
+             the build (`touch build.rs` to probe again), or wgpu refuses what the probe \
+             accepted (crates/build-probe)"
+        )
     }
-    eprintln!("SKIPPED: vitrine render found no GPU adapter: {output}");
 }

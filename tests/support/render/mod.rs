@@ -17,11 +17,13 @@ pub struct Rig {
 }
 
 impl Rig {
-    /// `None` (test skipped) without an adapter, unless VITRINE_REQUIRE_GPU=1.
-    pub fn new() -> Option<Rig> {
-        let gpu = vitrine::render::gpu_or_skip()?;
+    /// For a test marked `#[vitrine_test(gpu)]` (see `common::gpu`, which panics in any
+    /// other test and without an adapter).
+    #[track_caller]
+    pub fn new() -> Rig {
+        let gpu = crate::common::gpu();
         let scene = SceneRenderer::new(&gpu.device, &gpu.queue, vitrine::files::disk());
-        Some(Rig { gpu, scene })
+        Rig { gpu, scene }
     }
 
     /// Loads `model` and renders it in `pose` at `size`² with `view`.
