@@ -181,6 +181,7 @@ mod unix {
                 // square of a name's depth (4 GB per entry before).
                 expect: Expect::Load,
                 extra: 0,
+                gpu: false,
                 prepare: deep_archive,
                 run: run_deep_archive,
             },

@@ -189,11 +189,9 @@ fn msaa_1_draws_the_same_model_with_hard_edges_and_4_with_soft_ones() {
 /// wrong. The offscreen instance used to enable Vulkan's window-system extensions, and
 /// Mesa's device-select layer then connected to Wayland, printing
 /// `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` twice.
-#[test]
+#[vitrine_test(gpu)]
 fn headless_render_prints_no_error_without_a_display_session() {
-    if vitrine::render::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let out = out_dir("headless").join("tank.png");
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/tank.pie");
     let run = vitrine()

@@ -13,6 +13,7 @@
 //! PIE 3/4 with UVs in 0–1 rather than texels (the same model loaded).
 
 use super::{Trip, common, compare_trip, render_support};
+use vitrine_test_needs::vitrine_test;
 use render_support::golden;
 use std::path::{Path, PathBuf};
 use vitrine::check::{CheckOptions, Checker};
@@ -216,6 +217,19 @@ const FIXTURES: [&str; 12] = [
 /// picture. Runs without the corpus.
 #[test]
 fn fixtures_come_back_the_same_through_gltf() {
+    fixtures_trip(None);
+}
+
+/// The same trip drawn: each fixture's round-tripped PIE draws the picture its source
+/// draws.
+#[vitrine_test(gpu)]
+fn fixtures_come_back_drawing_the_same_picture() {
+    fixtures_trip(Some(&mut render_support::Rig::new()));
+}
+
+/// Every fixture through glTF and back as PIE 3 and PIE 4: the same model, and with `rig`
+/// the same picture.
+fn fixtures_trip(mut rig: Option<&mut render_support::Rig>) {
     let tmp = common::temp_dir("pie-gltf-pie");
     let dir = common::fixtures().join("pie");
     // The fixtures' pages are in `tests/fixtures/pie/texpages`.
@@ -224,7 +238,6 @@ fn fixtures_come_back_the_same_through_gltf() {
     // folder, so convert's check refuses their sources too (the corpus test below
     // goes through the check).
     trip.checked = false;
-    let mut rig = render_support::Rig::new();
     let mut failures = Vec::new();
     for (n, name) in FIXTURES.iter().enumerate() {
         let source = files::parse(&dir.join(name));
@@ -239,7 +252,7 @@ fn fixtures_come_back_the_same_through_gltf() {
             let result = trip
                 .run(&source, n, version)
                 .and_then(|pie| same_model(&source, &pie).map(|()| pie))
-                .and_then(|pie| match &mut rig {
+                .and_then(|pie| match rig.as_deref_mut() {
                     Some(rig) => {
                         let a = formats::load(&source, &trip.load).map_err(|e| e.to_string())?;
                         let b = formats::load(&files::parse(&pie), &trip.load)
@@ -270,8 +283,7 @@ const NOT_CARRIED: [(&str, &str, &str); 1] = [(
 /// pages from data/base) exported as glTF and converted back to PIE 3 and PIE 4 loads to
 /// the same model, and the PIE 3 draws the same picture at 48² (small, to keep ~2000
 /// renders quick; a 128× size or a lost page changes most of a 48² picture).
-#[test]
-#[cfg_attr(vitrine_no_shared, ignore = "needs ../shared/corpus")]
+#[vitrine_test(shared, gpu)]
 fn every_corpus_model_comes_back_the_same_through_gltf() {
     let Some(wz) = common::wz2100() else { return };
     let started = std::time::Instant::now();
@@ -316,11 +328,11 @@ fn every_corpus_model_comes_back_the_same_through_gltf() {
                     continue;
                 }
             };
-            if let (Some(rig), PieVersion::V3) = (&mut rig, version) {
+            if version == PieVersion::V3 {
                 let loaded = |f: &FileRef| formats::load(f, &trip.load).map_err(|e| e.to_string());
                 match loaded(source)
                     .and_then(|a| Ok((a, loaded(&files::parse(&pie))?)))
-                    .and_then(|(a, b)| same_picture(rig, &a, &b, 48))
+                    .and_then(|(a, b)| same_picture(&mut rig, &a, &b, 48))
                 {
                     Ok(()) => drawn += 1,
                     Err(e) => {
