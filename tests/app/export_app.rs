@@ -2,13 +2,13 @@
 //! save path starting beside the model, the chosen path exports the open model with the
 //! view's team and every clip on a worker, and the result is a toast naming the file.
 
+use crate::app_support;
 use eframe::egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::PathBuf;
 use vitrine::app::commands::{AppCommand, Effect, apply};
 use vitrine::app::dialogs::export_gltf::ExportJobs;
-use vitrine::app::layout::window_ui;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::export::gltf::ClipChoice;
@@ -25,13 +25,11 @@ fn harness(state: AppState) -> Harness<'static, Window> {
         .with_size(eframe::egui::vec2(1100.0, 700.0))
         .build_ui_state(
             |ui, w: &mut Window| {
-                let commands = window_ui(ui, &mut w.state, |ui, _| {
+                let effects = app_support::run_frame(ui, &mut w.state, |ui, _| {
                     ui.label("view");
                     Vec::new()
                 });
-                for cmd in commands {
-                    w.effects.extend(apply(&mut w.state, cmd));
-                }
+                w.effects.extend(effects);
             },
             Window {
                 state,
