@@ -125,3 +125,32 @@ fn the_chosen_path_exports_with_the_team_and_every_clip_then_toasts() {
     );
     assert_eq!(&std::fs::read(&path).unwrap()[..4], b"glTF");
 }
+
+/// The whole way through the window's frame: the save dialog's answer starts the export
+/// on a worker, and the toast naming the file shows in the window when it is done.
+#[test]
+fn the_dialogs_answer_exports_and_the_window_shows_the_toast() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cube.glb");
+    let mut h = harness(with_model());
+    h.run();
+    app_support::answer(AppCommand::ExportGltf(path.clone()));
+    let start = std::time::Instant::now();
+    while h.query_by_label_contains("Exported glTF to").is_none() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "no toast; toasts {:?}",
+            h.state().state.toasts.items
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    assert_eq!(&std::fs::read(&path).unwrap()[..4], b"glTF");
+    assert!(
+        !h.state()
+            .effects
+            .iter()
+            .any(|e| matches!(e, Effect::ExportGltf(..))),
+        "the export is the app's own, not left to the window"
+    );
+}

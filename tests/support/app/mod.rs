@@ -18,6 +18,10 @@ pub struct StandIn<'a> {
 }
 
 impl FrontEnd for StandIn<'_> {
+    fn arrived(&mut self, _ctx: &eframe::egui::Context, _state: &mut AppState) -> Vec<AppCommand> {
+        ANSWERS.with(|a| a.take())
+    }
+
     fn dt(&self, _ctx: &eframe::egui::Context) -> f32 {
         FRAME_DT.with(|d| d.get())
     }
@@ -76,6 +80,8 @@ pub fn frame(ui: &mut eframe::egui::Ui, state: &mut AppState) {
 thread_local! {
     /// The test windows' clock on this thread (set on first use, then only by the test).
     static CLOCK: std::cell::Cell<Option<std::time::Instant>> = const { std::cell::Cell::new(None) };
+    /// Answers for the test windows on this thread, as a dialog gives them ([`answer`]).
+    static ANSWERS: std::cell::Cell<Vec<AppCommand>> = const { std::cell::Cell::new(Vec::new()) };
     /// How many seconds each frame moves playback on (0: it stands still).
     static FRAME_DT: std::cell::Cell<f32> = const { std::cell::Cell::new(0.0) };
     static VIEW_RECT: std::cell::Cell<eframe::egui::Rect> =
@@ -100,6 +106,16 @@ pub fn set_time(t: std::time::Instant) {
 /// Makes each frame of the test windows on this thread move playback on by `dt` seconds.
 pub fn set_frame_dt(dt: f32) {
     FRAME_DT.with(|d| d.set(dt));
+}
+
+/// Hands `cmd` to the next frame of a test window on this thread, as a native dialog's
+/// answer comes to the window.
+pub fn answer(cmd: AppCommand) {
+    ANSWERS.with(|a| {
+        let mut all = a.take();
+        all.push(cmd);
+        a.set(all);
+    });
 }
 
 /// Where the 3D view was laid out in the last frame run on this thread (its left edge is
