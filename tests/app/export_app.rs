@@ -2,13 +2,13 @@
 //! save path starting beside the model, the chosen path exports the open model with the
 //! view's team and every clip on a worker, and the result is a toast naming the file.
 
+use crate::app_support;
 use eframe::egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::PathBuf;
 use vitrine::app::commands::{AppCommand, Effect, apply};
 use vitrine::app::dialogs::export_gltf::ExportJobs;
-use vitrine::app::layout::window_ui;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::export::gltf::ClipChoice;
@@ -25,13 +25,11 @@ fn harness(state: AppState) -> Harness<'static, Window> {
         .with_size(eframe::egui::vec2(1100.0, 700.0))
         .build_ui_state(
             |ui, w: &mut Window| {
-                let commands = window_ui(ui, &mut w.state, |ui, _| {
+                let effects = app_support::run_frame(ui, &mut w.state, |ui, _| {
                     ui.label("view");
                     Vec::new()
                 });
-                for cmd in commands {
-                    w.effects.extend(apply(&mut w.state, cmd));
-                }
+                w.effects.extend(effects);
             },
             Window {
                 state,
@@ -126,4 +124,33 @@ fn the_chosen_path_exports_with_the_team_and_every_clip_then_toasts() {
         "{text}"
     );
     assert_eq!(&std::fs::read(&path).unwrap()[..4], b"glTF");
+}
+
+/// The whole way through the window's frame: the save dialog's answer starts the export
+/// on a worker, and the toast naming the file shows in the window when it is done.
+#[test]
+fn the_dialogs_answer_exports_and_the_window_shows_the_toast() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cube.glb");
+    let mut h = harness(with_model());
+    h.run();
+    app_support::answer(AppCommand::ExportGltf(path.clone()));
+    let start = std::time::Instant::now();
+    while h.query_by_label_contains("Exported glTF to").is_none() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "no toast; toasts {:?}",
+            h.state().state.toasts.items
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    assert_eq!(&std::fs::read(&path).unwrap()[..4], b"glTF");
+    assert!(
+        !h.state()
+            .effects
+            .iter()
+            .any(|e| matches!(e, Effect::ExportGltf(..))),
+        "the export is the app's own, not left to the window"
+    );
 }

@@ -13,7 +13,6 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use vitrine::app::commands::{AppCommand, Effect, apply};
 use vitrine::app::dialogs::export_animation::{AnimationOptions, ExportCommand, Source, start};
-use vitrine::app::layout::window_ui;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::export::animation::Format;
@@ -27,23 +26,21 @@ struct World {
     effects: Vec<Effect>,
 }
 
-/// One frame as the window shell runs it: layout, toasts, commands; an export effect
-/// starts the worker thread.
+/// One frame as the window shell runs it ([`app_support::run_frame`]); an export effect
+/// then starts the worker thread, as the shell's would.
 fn frame(ui: &mut egui::Ui, w: &mut World) {
-    let mut commands = window_ui(ui, &mut w.state, |ui, _| {
+    let effects = app_support::run_frame(ui, &mut w.state, |ui, _| {
         let rect = ui.available_rect_before_wrap();
         ui.allocate_rect(rect, egui::Sense::hover());
         Vec::new()
     });
-    commands.extend(w.state.toasts.ui(ui.ctx()));
-    for cmd in commands {
-        match apply(&mut w.state, cmd) {
-            Some(Effect::ExportAnimation(job)) => {
+    for effect in effects {
+        match effect {
+            Effect::ExportAnimation(job) => {
                 let (d, q) = (w.gpu.device.clone(), w.gpu.queue.clone());
                 start(&mut w.state, d, q, *job, || {});
             }
-            Some(e) => w.effects.push(e),
-            None => {}
+            e => w.effects.push(e),
         }
     }
 }

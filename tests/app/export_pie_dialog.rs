@@ -3,12 +3,12 @@
 //! the rule's message and what to do, Export writes a PIE the loader reads back, and an
 //! assembly is not offered.
 
+use crate::app_support;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::{Path, PathBuf};
 use vitrine::app::commands::{AppCommand, Effect, apply};
 use vitrine::app::dialogs::export_pie::{PieCommand, PieSettings, Preview};
-use vitrine::app::layout::window_ui;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::export::pie::PieVersion;
@@ -21,15 +21,15 @@ struct Window {
 fn harness(state: AppState) -> Harness<'static, Window> {
     Harness::builder()
         .with_size(eframe::egui::vec2(1200.0, 800.0))
+        // The frame draws again after each command, as the window does.
+        .with_max_steps(8)
         .build_ui_state(
             |ui, w: &mut Window| {
-                let commands = window_ui(ui, &mut w.state, |ui, _| {
+                let effects = app_support::run_frame(ui, &mut w.state, |ui, _| {
                     ui.label("view");
                     Vec::new()
                 });
-                for cmd in commands {
-                    w.effects.extend(apply(&mut w.state, cmd));
-                }
+                w.effects.extend(effects);
             },
             Window {
                 state,

@@ -9,8 +9,8 @@ use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{self, Queryable};
 use std::path::PathBuf;
-use vitrine::app::commands::{AppCommand, apply};
-use vitrine::app::layout::window_ui;
+use vitrine::app::commands::{AppCommand, Effect};
+use vitrine::app::frame::FrontEnd;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::app::viewport::camera_input;
@@ -23,29 +23,49 @@ struct Window {
     dialogs: Dialogs,
 }
 
-fn frame(ui: &mut egui::Ui, w: &mut Window) {
-    vitrine::app::commands::poll_jobs(&mut w.state);
-    w.dialogs.ui(ui.ctx());
-    let mut commands: Vec<AppCommand> = w.dialogs.poll().into_iter().collect();
-    commands.extend(window_ui(ui, &mut w.state, |ui, _| {
+/// The desktop window's dialog part as a front-end of the app's frame: Vitrine's picker
+/// drawn and its answer taken first, dialog effects performed by [`Dialogs`], the 3D view
+/// a plain area.
+struct WithDialogs<'a> {
+    dialogs: &'a mut Dialogs,
+}
+
+impl FrontEnd for WithDialogs<'_> {
+    fn arrived(&mut self, ctx: &egui::Context, _state: &mut AppState) -> Vec<AppCommand> {
+        self.dialogs.ui(ctx);
+        self.dialogs.poll().into_iter().collect()
+    }
+
+    fn view(&mut self, ui: &mut egui::Ui, _state: &AppState) -> Vec<AppCommand> {
         let rect = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
         camera_input(ui, &response)
-    }));
-    for cmd in commands {
-        if let Some(effect) = apply(&mut w.state, cmd) {
-            // Only dialogs are expected here; anything else would be the GPU's or the OS's.
-            assert!(
-                w.dialogs.perform(ui.ctx(), effect).is_none(),
-                "an effect that is not a dialog"
-            );
-            if let Some(notice) = w.dialogs.take_notice() {
-                w.state.toasts.info(notice);
-            }
-        }
     }
-    // The toasts, as the shell draws them (no command is clicked in them here).
-    assert!(w.state.toasts.ui(ui.ctx()).is_empty());
+
+    fn perform(
+        &mut self,
+        effect: Effect,
+        ctx: &egui::Context,
+        state: &mut AppState,
+    ) -> Option<AppCommand> {
+        // Only dialogs are expected here; anything else would be the GPU's or the OS's.
+        assert!(
+            self.dialogs.perform(ctx, effect).is_none(),
+            "an effect that is not a dialog"
+        );
+        if let Some(notice) = self.dialogs.take_notice() {
+            state.toasts.info(notice);
+        }
+        None
+    }
+}
+
+/// One frame of the app ([`vitrine::app::frame::run`]) with the window's dialogs.
+fn frame(ui: &mut egui::Ui, w: &mut Window) {
+    let mut front = WithDialogs {
+        dialogs: &mut w.dialogs,
+    };
+    vitrine::app::frame::run(ui, &mut w.state, &mut front);
 }
 
 /// Whether some text shown contains `needle`.

@@ -2,13 +2,12 @@
 //! handling and view input (picking), and a stand-in for the GPU image; the view settings
 //! the window would hand the renderer are then rendered headless to check the picture.
 
+use crate::app_support;
 use eframe::egui::Key;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use glam::{Vec2, Vec3};
-use vitrine::app::commands::apply;
 use vitrine::app::inspect::view_inspect::{pick_at, view_inspect_ui};
-use vitrine::app::layout::window_ui;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::app::viewport::camera_input;
@@ -19,8 +18,10 @@ use vitrine_test_needs::vitrine_test;
 /// The view's rectangle in the last frame (the stand-in records it).
 static VIEW_RECT: std::sync::Mutex<Option<eframe::egui::Rect>> = std::sync::Mutex::new(None);
 
+/// The app's frame ([`app_support::run_frame`]) with the real view's input (camera and
+/// picking) on a plain area.
 fn frame(ui: &mut eframe::egui::Ui, state: &mut AppState) {
-    let commands = window_ui(ui, state, |ui, state| {
+    app_support::run_frame(ui, state, |ui, state| {
         let rect = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(rect, eframe::egui::Sense::click_and_drag());
         *VIEW_RECT.lock().unwrap() = Some(rect);
@@ -28,9 +29,6 @@ fn frame(ui: &mut eframe::egui::Ui, state: &mut AppState) {
         out.extend(view_inspect_ui(ui, &response, state));
         out
     });
-    for cmd in commands {
-        let _ = apply(state, cmd);
-    }
 }
 
 /// A hull box (level 1) with a turret box (level 2, its child) on top; both white.

@@ -155,7 +155,8 @@ fn settings_are_not_written_per_frame_of_a_drag() {
     let (mut h, _queue) = window(Some(file.clone()));
     let t0 = std::time::Instant::now();
     // Sixty frames of dragging the normal-length slider and the background colour
-    // picker, as the widgets emit them, with the window's save check after each.
+    // picker, as the widgets emit them, 15 ms apart on the window's clock; the frame
+    // checks whether the settings are due for saving.
     for i in 0..60u8 {
         let len = 0.05 + f32::from(i) * 0.001;
         let _ = apply(
@@ -163,14 +164,14 @@ fn settings_are_not_written_per_frame_of_a_drag() {
             AppCommand::Inspect(InspectCommand::SetNormalLength(len)),
         );
         let _ = apply(h.state_mut(), AppCommand::SetBackground([i, 40, 80]));
+        app_support::set_time(t0 + std::time::Duration::from_millis(15 * u64::from(i)));
         h.run_steps(4);
-        let now = t0 + std::time::Duration::from_millis(15 * u64::from(i));
-        h.state_mut().settings.save_due(now).unwrap();
     }
     assert_eq!(h.state().settings.writes(), 0, "written during the drag");
     assert_eq!(file.load().0.background, Settings::default().background);
     // A second after the drag started the window writes once, with the last values.
-    h.state_mut().settings.save_due(t0 + SAVE_DELAY).unwrap();
+    app_support::set_time(t0 + SAVE_DELAY);
+    h.step();
     assert_eq!(h.state().settings.writes(), 1);
     let saved = file.load().0;
     assert_eq!(saved.background, [59, 40, 80]);

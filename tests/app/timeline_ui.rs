@@ -1,6 +1,7 @@
 //! The timeline driven through egui_kittest: its ui function in a harness (no window, no
 //! GPU), with the real command handling and a fixed 1/60 s playback tick per frame.
 
+use crate::app_support;
 use crate::common;
 
 use eframe::egui;
@@ -82,6 +83,39 @@ fn assert_readout(h: &Harness<'_, AppState>, want: &str) {
         "no readout {want:?}; playback {:?}",
         h.state().document.as_ref().unwrap().playback
     );
+}
+
+/// The window's frame (the app's own, as the desktop and the page run it) moves
+/// playback on by the window's clock while playing, the pose with it, and not while
+/// paused.
+#[test]
+fn the_windows_frame_plays_the_animation_by_its_clock() {
+    let mut h = app_support::harness(state_with(animated()), 600.0);
+    h.run();
+    let time = |h: &Harness<'_, AppState>| h.state().document.as_ref().unwrap().playback.time;
+    let root_x =
+        |h: &Harness<'_, AppState>| h.state().document.as_ref().unwrap().pose.world[0].w_axis.x;
+    assert!(playing(&h), "an animated model starts playing");
+    let (t0, x0) = (time(&h), root_x(&h));
+    app_support::set_frame_dt(0.05);
+    h.run_steps(6);
+    assert!(
+        (time(&h) - t0 - 0.3).abs() < 1e-4,
+        "six frames of 0.05 s from {t0}: {}",
+        time(&h)
+    );
+    assert!(
+        root_x(&h) > x0,
+        "the root did not move: {x0} → {}",
+        root_x(&h)
+    );
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Timeline(vitrine::app::timeline::playback::TimelineCommand::PlayPause),
+    );
+    let t = time(&h);
+    h.run_steps(6);
+    assert_eq!(time(&h), t, "paused, time stands still");
 }
 
 #[test]

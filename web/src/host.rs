@@ -8,7 +8,7 @@ use crate::page_files::PageFiles;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use vitrine_app::host::{Host, Job, OutputFile};
+use vitrine_app::host::{Host, Job, JobRunner, OutputFile};
 use vitrine_core::files::Files;
 
 /// The page as the app's host.
@@ -22,16 +22,21 @@ pub struct WebHost {
     pub refetch: OnceLock<Arc<crate::remote::RemoteFetch>>,
 }
 
-/// Runs `job` on the page's thread once the current frame is done, then asks `ctx` (if
-/// any) for a frame. The page has no other thread: a long job holds the page while it
-/// runs, but the frame that started it (with its progress line) is painted first.
-pub fn run_later(job: Job, ctx: Option<eframe::egui::Context>) {
-    wasm_bindgen_futures::spawn_local(async move {
-        job();
-        if let Some(ctx) = ctx {
-            ctx.request_repaint();
-        }
-    });
+impl JobRunner for WebHost {
+    /// Runs `job` on the page's thread once the current frame is done, then asks the
+    /// page for a frame: the page's one way to run background work. The page has no
+    /// other thread: a long job holds the page while it runs, but the frame that
+    /// started it (with its progress line) is painted first.
+    fn spawn(&self, _what: &str, job: Job) -> Result<(), String> {
+        let ctx = self.wake.get().cloned();
+        wasm_bindgen_futures::spawn_local(async move {
+            job();
+            if let Some(ctx) = ctx {
+                ctx.request_repaint();
+            }
+        });
+        Ok(())
+    }
 }
 
 fn file_name(path: &Path) -> String {
@@ -44,11 +49,6 @@ fn file_name(path: &Path) -> String {
 impl Host for WebHost {
     fn files(&self) -> Files {
         self.page.files()
-    }
-
-    fn spawn(&self, _what: &str, job: Job) -> Result<(), String> {
-        run_later(job, self.wake.get().cloned());
-        Ok(())
     }
 
     fn save_settings(&self, json: &str) -> Result<(), String> {

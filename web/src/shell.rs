@@ -4,9 +4,11 @@
 //! files before they are opened ([`crate::incoming`]); screenshots and exports become
 //! downloads; a screenshot is read back over the next frames instead of waiting on the
 //! page's only thread, and an animation export is rendered, read back and encoded a
-//! slice per frame.
+//! slice per frame. The frame itself is the app's ([`vitrine_app::frame`]), with the
+//! page as its front-end ([`PageFrame`]); jobs run on the page's thread after the frame
+//! ([`WebHost`]).
 
-use crate::host::{WebHost, run_later};
+use crate::host::WebHost;
 use crate::incoming::{Arrivals, Incoming};
 use crate::opening::open_command;
 use crate::screenshots::Screenshots;
@@ -20,8 +22,8 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
 use vitrine_app::commands::{AppCommand, Effect, apply};
 use vitrine_app::dialogs::export_animation::{ExportCommand, PageExport, start_stepped};
-use vitrine_app::jobs::{Job, JobRunner};
-use vitrine_app::layout::window_ui;
+use vitrine_app::frame::{FrontEnd, ViewReport};
+use vitrine_app::gallery::thumbs::ThumbDevice;
 use vitrine_app::settings::Settings;
 use vitrine_app::state::{AppState, LoadFailure};
 use vitrine_app::viewport::{Viewport, view_or_error};
@@ -46,12 +48,16 @@ const DEMO: [(&str, &[u8]); 3] = [
 /// The viewer as the page's eframe app.
 pub struct WebApp {
     state: AppState,
+    page: Page,
+}
+
+/// What the page keeps between frames besides the app's state: its part of the frame.
+struct Page {
     host: Arc<WebHost>,
     viewport: Option<Viewport>,
     view_error: String,
     /// Why the GPU device is gone, once the browser took it away.
     device_lost: Option<String>,
-    exports: vitrine_app::dialogs::export_gltf::ExportJobs,
     shots: Screenshots,
     /// The animation export running, a slice per frame.
     animation: Option<PageExport>,
@@ -65,16 +71,10 @@ pub struct WebApp {
     link: crate::link::Links,
 }
 
-/// Runs the app's jobs on the page's thread after the frame.
-#[derive(Clone)]
-struct PageRunner {
-    ctx: egui::Context,
-}
-
-impl JobRunner for PageRunner {
-    fn spawn(&self, _what: &str, job: Job) {
-        run_later(job, Some(self.ctx.clone()));
-    }
+/// The page as the app's front-end during one frame (with eframe's frame: the GPU).
+struct PageFrame<'a> {
+    page: &'a mut Page,
+    frame: &'a eframe::Frame,
 }
 
 impl WebApp {
@@ -112,9 +112,7 @@ impl WebApp {
         if let Some(w) = warning {
             state.toasts.error(w);
         }
-        state.work.set_runner(PageRunner {
-            ctx: cc.egui_ctx.clone(),
-        });
+        state.work.set_runner(host.clone());
         let (viewport, view_error) = match cc.wgpu_render_state.as_ref() {
             Some(rs) => {
                 status.borrow_mut().backend = Backend::of(rs.adapter.get_info().backend);
@@ -131,13 +129,11 @@ impl WebApp {
         let (outbox, inbox) = inbox;
         let arrivals = Arrivals::new(host.page.clone(), outbox, cc.egui_ctx.clone());
         let (link, open_link) = crate::link::Links::start(&mut state, url.is_some(), DEMO[0].0);
-        let mut app = WebApp {
-            state,
+        let mut page = Page {
             host,
             viewport,
             view_error,
             device_lost: None,
-            exports: Default::default(),
             shots: Screenshots::default(),
             animation: None,
             inbox,
@@ -147,23 +143,25 @@ impl WebApp {
             title: String::new(),
             link,
         };
-        let arrivals = app.arrivals.clone();
+        let arrivals = page.arrivals.clone();
         crate::link::listen(move |hash| arrivals.send(Incoming::Link(hash)));
         match url {
-            Some(url) => app.open_url(url, data),
+            Some(url) => page.open_url(url, data),
             None => {
                 for (path, bytes) in DEMO {
-                    app.host.page.add(path, bytes.to_vec());
+                    page.host.page.add(path, bytes.to_vec());
                 }
                 let open = AppCommand::Open(FileRef::Disk(DEMO[0].0.into()));
                 for cmd in std::iter::once(open).chain(open_link) {
-                    let _ = apply(&mut app.state, cmd);
+                    let _ = apply(&mut state, cmd);
                 }
             }
         }
-        app
+        WebApp { state, page }
     }
+}
 
+impl Page {
     /// Downloads `url` and opens it ([`Arrivals::open_url`]), with a progress line; a
     /// link to a model opens the model rather than the archive's gallery.
     fn open_url(&mut self, url: String, data: Vec<String>) {
@@ -171,131 +169,43 @@ impl WebApp {
         self.arrivals.open_url(url, data, !self.link.names_model());
     }
 
-    /// Does what [`apply`] left for the page.
-    fn perform(&mut self, effect: Effect, ctx: &egui::Context, frame: &eframe::Frame) {
-        let not_here = |what: &str| format!("{what} is not available in the browser");
-        match effect {
-            Effect::PickModel(_) => self.arrivals.pick(|files| Some(open_command(files))),
-            Effect::PickGalleryFolder(_) => self.state.toasts.error(
-                not_here("Picking a folder")
-                    + ": drop its files or its archive (.wz, .zip) on the page",
-            ),
-            Effect::PickScreenshotFolder(_) | Effect::OpenFolder(_) => self
-                .state
-                .toasts
-                .info("Screenshots and exports go to your downloads"),
-            Effect::PickDataRoot {
-                archive, current, ..
-            } => {
-                if archive {
-                    self.arrivals.pick(move |files| {
-                        let mut roots = current;
-                        roots.extend(files.into_iter().filter_map(|f| match f {
-                            FileRef::Disk(p) => Some(p),
-                            _ => None,
-                        }));
-                        Some(AppCommand::SetDataRoots(roots))
-                    })
-                } else {
-                    self.state.toasts.error(
-                        not_here("A folder as a data root")
-                            + ": add the game's or the mod's archive (.wz) instead",
-                    )
-                }
-            }
-            Effect::Screenshot(req) => self.shots.start(
-                req,
-                self.viewport.as_mut(),
-                frame.wgpu_render_state(),
-                &mut self.state,
-            ),
-            Effect::PickExportPath(_, name) => {
-                // No save dialog: the export is a download under the suggested name.
-                let mut path = PathBuf::from(name);
-                if vitrine_core::export::gltf::Container::for_path(&path).is_none() {
-                    path.as_mut_os_string().push(".glb");
-                }
-                if let Some(e) = apply(&mut self.state, AppCommand::ExportGltf(path)) {
-                    self.perform(e, ctx, frame);
-                }
-            }
-            Effect::ExportGltf(path, options) => {
-                let ctx = ctx.clone();
-                self.exports
-                    .start_document(&mut self.state, path, options, move || {
-                        ctx.request_repaint()
-                    });
-            }
-            Effect::PickPiePath(_) => self
-                .state
-                .toasts
-                .info("The PIE (and its pages) will be downloaded under the name in Save as"),
-            Effect::PickAnimationOutput(..) => self
-                .state
-                .toasts
-                .info("The animation will be downloaded under the name in Save as"),
-            Effect::ExportAnimation(job) => match frame.wgpu_render_state() {
-                Some(rs) => {
-                    self.animation = start_stepped(&mut self.state, &rs.device, &rs.queue, *job);
-                    ctx.request_repaint();
-                }
-                None => self.state.toasts.error("Export failed: no GPU renderer"),
-            },
-            Effect::CopyLink => self.link.copy(&self.state),
-            Effect::CopyText(text) => ctx.copy_text(text),
-            Effect::Quit => {}
-        }
-    }
-
-    /// What arrived from the browser since the last frame.
-    fn take_incoming(&mut self, ctx: &egui::Context, frame: &eframe::Frame) {
+    /// The commands of what arrived from the browser since the last frame.
+    fn take_incoming(&mut self, state: &mut AppState) -> Vec<AppCommand> {
+        let mut out = Vec::new();
         while let Ok(msg) = self.inbox.try_recv() {
             match msg {
                 Incoming::OpenUrl(url) => self.open_url(fetch::absolute(&url), Vec::new()),
                 Incoming::Progress(url, got, total) => self.downloading = Some((url, got, total)),
-                Incoming::Link(hash) => {
-                    if let Some(cmd) = self.link.hash_changed(&mut self.state, &hash)
-                        && let Some(e) = apply(&mut self.state, cmd)
-                    {
-                        self.perform(e, ctx, frame);
-                    }
-                }
+                Incoming::Link(hash) => out.extend(self.link.hash_changed(state, &hash)),
                 Incoming::Command(cmd) => {
-                    let cmd = self.link.opening(cmd);
+                    out.push(self.link.opening(cmd));
                     self.downloading = None;
-                    if let Some(e) = apply(&mut self.state, cmd) {
-                        self.perform(e, ctx, frame);
-                    }
                 }
                 Incoming::AddDataRoots(new) => {
                     let mut roots = new;
-                    for r in &self.state.settings.data_roots {
+                    for r in &state.settings.data_roots {
                         if !roots.contains(r) {
                             roots.push(r.clone());
                         }
                     }
-                    if let Some(e) = apply(&mut self.state, AppCommand::SetDataRoots(roots)) {
-                        self.perform(e, ctx, frame);
-                    }
+                    out.push(AppCommand::SetDataRoots(roots));
                 }
                 Incoming::Failed(path, message) => {
                     self.downloading = None;
-                    self.state.load_error = Some(LoadFailure { path, message });
+                    state.load_error = Some(LoadFailure { path, message });
                 }
-                Incoming::ExportAnimation(name) => {
-                    // What the dialog does: open it, name the output, press Export.
-                    for cmd in [
+                // What the dialog does: open it, name the output, press Export.
+                Incoming::ExportAnimation(name) => out.extend(
+                    [
                         ExportCommand::Show,
                         ExportCommand::SetOutput(name.into()),
                         ExportCommand::Export,
-                    ] {
-                        if let Some(e) = apply(&mut self.state, AppCommand::Export(cmd)) {
-                            self.perform(e, ctx, frame);
-                        }
-                    }
-                }
+                    ]
+                    .map(AppCommand::Export),
+                ),
             }
         }
+        out
     }
 
     /// The download's progress line, at the bottom of the page.
@@ -322,34 +232,33 @@ impl WebApp {
 
     /// When the browser has taken the GPU device away (a driver reset, or a browser that
     /// cannot present to the canvas): the view says so, and so does the page's status.
-    fn check_device_lost(&mut self) {
+    fn check_device_lost(&mut self, state: &mut AppState) {
         let Some(why) = self.viewport.as_ref().and_then(|v| v.take_lost()) else {
             return;
         };
         let message = format!("The GPU device was lost ({why}). Reload the page to carry on.");
         log::error!("{message}");
-        self.state.toasts.error(message.clone());
+        state.toasts.error(message.clone());
         self.view_error = message.clone();
         self.device_lost = Some(message);
         self.viewport = None;
     }
 
     /// Keeps `window.vitrine.status()` and the page title up to date.
-    fn update_status(&mut self) {
+    fn update_status(&mut self, state: &AppState) {
         let mut s = self.status.borrow_mut();
         s.frames += 1;
         s.ignored.clone_from(&self.link.ignored);
-        s.model = self
-            .state
+        s.model = state
             .document
             .as_ref()
-            .filter(|_| self.state.gallery.as_ref().is_none_or(|g| !g.shown))
+            .filter(|_| state.gallery.as_ref().is_none_or(|g| !g.shown))
             .map(|d| d.file_name());
         s.error = self
             .device_lost
             .clone()
-            .or_else(|| self.state.load_error.as_ref().map(|e| e.message.clone()));
-        s.gallery = self.state.gallery.as_ref().map(|g| GalleryStatus {
+            .or_else(|| state.load_error.as_ref().map(|e| e.message.clone()));
+        s.gallery = state.gallery.as_ref().map(|g| GalleryStatus {
             tiles: g.tiles.len(),
             thumbnails: g
                 .thumbs
@@ -360,11 +269,11 @@ impl WebApp {
                 }),
             failed: g.tiles.iter().filter(|t| t.error.is_some()).count(),
         });
-        s.state = if self.downloading.is_some() || !self.state.work.idle() {
+        s.state = if self.downloading.is_some() || !state.work.idle() {
             LoadState::Loading
         } else if s.error.is_some() {
             LoadState::Error
-        } else if self.state.document.is_some() || self.state.gallery.is_some() {
+        } else if state.document.is_some() || state.gallery.is_some() {
             LoadState::Ready
         } else {
             LoadState::Loading
@@ -380,73 +289,134 @@ impl WebApp {
     }
 }
 
-impl eframe::App for WebApp {
-    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
-        let ctx = ui.ctx().clone();
-        self.arrivals
+impl FrontEnd for PageFrame<'_> {
+    fn arrived(&mut self, ctx: &egui::Context, state: &mut AppState) -> Vec<AppCommand> {
+        self.page
+            .arrivals
             .dropped(ctx.input_mut(|i| std::mem::take(&mut i.raw.dropped_files)));
-        self.take_incoming(&ctx, frame);
-        self.check_device_lost();
-        vitrine_app::commands::poll_jobs(&mut self.state);
-        if !self.state.work.idle() {
-            ctx.request_repaint_after(std::time::Duration::from_millis(100));
-        }
-        let dt = ctx.input(|i| i.stable_dt);
-        if vitrine_app::timeline::tick(&mut self.state, dt) {
-            ctx.request_repaint();
-        }
-        let rs = frame.wgpu_render_state();
-        if let (Some(run), Some(rs)) = (&mut self.animation, rs) {
+        self.page.take_incoming(state)
+    }
+
+    fn device_lost(&mut self, _ctx: &egui::Context, state: &mut AppState) -> bool {
+        // The page carries on without its view; the view says why.
+        self.page.check_device_lost(state);
+        false
+    }
+
+    fn step(&mut self, ctx: &egui::Context, state: &mut AppState) {
+        let rs = self.frame.wgpu_render_state();
+        if let (Some(run), Some(rs)) = (&mut self.page.animation, rs) {
             // A slice of the export, then this frame is drawn (the progress window moves).
             if run.step(&rs.device, &rs.queue) {
-                self.animation = None;
+                self.page.animation = None;
             }
             ctx.request_repaint();
         }
-        let device = vitrine_app::gallery::thumbs::ThumbDevice::for_window(rs);
-        vitrine_app::gallery::thumbs::sync(&mut self.state, &ctx, device);
-        let viewport = &mut self.viewport;
-        let view_error = &self.view_error;
-        let commands = window_ui(ui, &mut self.state, |ui, state| {
-            view_or_error(ui, state, viewport.as_mut(), rs, view_error)
-        });
-        if !commands.is_empty() {
-            ctx.request_repaint();
-        }
-        for cmd in commands {
-            if let Some(effect) = apply(&mut self.state, cmd) {
-                self.perform(effect, &ctx, frame);
+        self.page.shots.finish(ctx, rs, state);
+    }
+
+    fn thumbnails(&self) -> Option<ThumbDevice> {
+        ThumbDevice::for_window(self.frame.wgpu_render_state())
+    }
+
+    fn view(&mut self, ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
+        let p = &mut *self.page;
+        let rs = self.frame.wgpu_render_state();
+        view_or_error(ui, state, p.viewport.as_mut(), rs, &p.view_error)
+    }
+
+    fn perform(
+        &mut self,
+        effect: Effect,
+        ctx: &egui::Context,
+        state: &mut AppState,
+    ) -> Option<AppCommand> {
+        let not_here = |what: &str| format!("{what} is not available in the browser");
+        let page = &mut *self.page;
+        match effect {
+            Effect::PickModel(_) => page.arrivals.pick(|files| Some(open_command(files))),
+            Effect::PickGalleryFolder(_) => state.toasts.error(
+                not_here("Picking a folder")
+                    + ": drop its files or its archive (.wz, .zip) on the page",
+            ),
+            Effect::PickScreenshotFolder(_) | Effect::OpenFolder(_) => state
+                .toasts
+                .info("Screenshots and exports go to your downloads"),
+            Effect::PickDataRoot {
+                archive, current, ..
+            } => {
+                if archive {
+                    page.arrivals.pick(move |files| {
+                        let mut roots = current;
+                        roots.extend(files.into_iter().filter_map(|f| match f {
+                            FileRef::Disk(p) => Some(p),
+                            _ => None,
+                        }));
+                        Some(AppCommand::SetDataRoots(roots))
+                    })
+                } else {
+                    state.toasts.error(
+                        not_here("A folder as a data root")
+                            + ": add the game's or the mod's archive (.wz) instead",
+                    )
+                }
             }
-        }
-        self.shots
-            .finish(&ctx, frame.wgpu_render_state(), &mut self.state);
-        for result in self.exports.poll() {
-            match result {
-                Ok(text) => self.state.toasts.info(text),
-                Err(e) => self.state.toasts.error(format!("Export failed: {e}")),
+            Effect::Screenshot(req) => page.shots.start(
+                req,
+                page.viewport.as_mut(),
+                self.frame.wgpu_render_state(),
+                state,
+            ),
+            Effect::PickExportPath(_, name) => {
+                // No save dialog: the export is a download under the suggested name.
+                let mut path = PathBuf::from(name);
+                if vitrine_core::export::gltf::Container::for_path(&path).is_none() {
+                    path.as_mut_os_string().push(".glb");
+                }
+                return Some(AppCommand::ExportGltf(path));
             }
+            Effect::PickPiePath(_) => state
+                .toasts
+                .info("The PIE (and its pages) will be downloaded under the name in Save as"),
+            Effect::PickAnimationOutput(..) => state
+                .toasts
+                .info("The animation will be downloaded under the name in Save as"),
+            Effect::ExportAnimation(job) => match self.frame.wgpu_render_state() {
+                Some(rs) => {
+                    page.animation = start_stepped(state, &rs.device, &rs.queue, *job);
+                    ctx.request_repaint();
+                }
+                None => state.toasts.error("Export failed: no GPU renderer"),
+            },
+            Effect::CopyLink => page.link.copy(state),
+            Effect::Quit => {}
+            // The frame's own (`vitrine_app::frame`): never handed to a front-end.
+            Effect::ExportGltf(..) | Effect::CopyText(_) => {}
         }
-        vitrine_app::inspect::sync(&mut self.state);
-        for cmd in self.state.toasts.ui(&ctx) {
-            if let Some(effect) = apply(&mut self.state, cmd) {
-                self.perform(effect, &ctx, frame);
-            }
-        }
-        self.download_ui(&ctx);
-        if let Some(viewport) = &self.viewport {
-            let [w, h] = viewport.size_px;
-            self.state.set_view_aspect(w as f32 / h.max(1) as f32);
-            if let Some((generation, warnings)) = viewport.uploaded() {
-                self.state.set_render_warnings(generation, warnings);
-            }
-        }
-        self.link.sync(&mut self.state, &ctx);
-        self.update_status();
-        if let Err(e) = self.state.settings.save_due(web_time::Instant::now()) {
-            self.state.toasts.error(e);
-        }
-        if self.state.settings.unsaved() {
-            ctx.request_repaint_after(vitrine_app::settings::SAVE_DELAY);
-        }
+        None
+    }
+
+    fn view_report(&self) -> Option<ViewReport<'_>> {
+        let v = self.page.viewport.as_ref()?;
+        Some(ViewReport {
+            size_px: v.size_px,
+            uploaded: v.uploaded(),
+        })
+    }
+
+    fn end(&mut self, ctx: &egui::Context, state: &mut AppState) {
+        self.page.download_ui(ctx);
+        self.page.link.sync(state, ctx);
+        self.page.update_status(state);
+    }
+}
+
+impl eframe::App for WebApp {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let mut page = PageFrame {
+            page: &mut self.page,
+            frame,
+        };
+        vitrine_app::frame::run(ui, &mut self.state, &mut page);
     }
 }

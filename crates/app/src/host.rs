@@ -14,18 +14,18 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// A job for [`Host::spawn`]: runs once, anywhere.
+/// A job for [`JobRunner::spawn`]: runs once, anywhere.
 pub type Job = super::jobs::Job;
 
-/// The front-end, as the app sees it.
-pub trait Host: Send + Sync + std::fmt::Debug {
+pub use super::jobs::JobRunner;
+
+/// The front-end, as the app sees it. It starts the app's long work too: as a
+/// [`JobRunner`], away from the UI thread (a thread on the desktop), waking the window
+/// when a job ends; the one way a front-end runs background work.
+pub trait Host: JobRunner + Send + Sync + std::fmt::Debug {
     /// The files the app reads: the desktop's disk (archives read on top), the browser's
     /// dropped, picked or fetched files.
     fn files(&self) -> Files;
-
-    /// Starts `job` away from the UI thread (a thread on the desktop); `what` names it.
-    /// `Err` says why it could not start.
-    fn spawn(&self, what: &str, job: Job) -> Result<(), String>;
 
     /// Keeps the settings (`json`) for the next run.
     fn save_settings(&self, json: &str) -> Result<(), String> {
@@ -281,16 +281,18 @@ impl OutputFile for MemoryFile {
     }
 }
 
+impl JobRunner for MemoryHost {
+    fn spawn(&self, _what: &str, job: Job) -> Result<(), String> {
+        job();
+        Ok(())
+    }
+}
+
 impl Host for MemoryHost {
     fn files(&self) -> Files {
         self.files
             .clone()
             .unwrap_or_else(|| Files::new(crate::files::MemorySource::new()))
-    }
-
-    fn spawn(&self, _what: &str, job: Job) -> Result<(), String> {
-        job();
-        Ok(())
     }
 
     fn save_settings(&self, json: &str) -> Result<(), String> {

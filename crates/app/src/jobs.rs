@@ -1,7 +1,8 @@
 //! Work that must not hold up the window (loading a model, assembling a droid, listing an
-//! archive, running the checks) runs as a job that the front-end runs: the desktop
-//! shell on a thread per job ([`crate::shell`]), the tests inline ([`Inline`]), and
-//! a front-end without threads between frames ([`Queued`]). The app itself starts no
+//! archive, running the checks) runs as a job that the front-end's host runs
+//! ([`JobRunner`], which every [`crate::host::Host`] is): the desktop on a thread per
+//! job, the page on its only thread after the frame; tests inline ([`Inline`]) or when
+//! they choose ([`Queued`]). The app itself starts no
 //! thread and reads no clock but [`web_time`] (which works in a browser).
 //!
 //! A [`Lane`] is one line of such work with at most one job that counts: starting a job
@@ -17,10 +18,19 @@ use web_time::{Duration, Instant};
 /// A job: runs once, anywhere (it owns what it needs).
 pub type Job = Box<dyn FnOnce() + Send + 'static>;
 
-/// Runs jobs; the front-end provides one.
+/// Runs jobs: the one way a front-end starts background work, for the app's lanes
+/// ([`Lane`]) and its other jobs (thumbnails, exports) alike. Every
+/// [`crate::host::Host`] is one.
 pub trait JobRunner {
-    /// Runs `job` now or later; `what` names it (a thread name, a log line).
-    fn spawn(&self, what: &str, job: Job);
+    /// Runs `job` now or later; `what` names it (a thread name, a log line). `Err` says
+    /// why it could not start.
+    fn spawn(&self, what: &str, job: Job) -> Result<(), String>;
+}
+
+impl<R: JobRunner + ?Sized> JobRunner for Arc<R> {
+    fn spawn(&self, what: &str, job: Job) -> Result<(), String> {
+        (**self).spawn(what, job)
+    }
 }
 
 /// Runs each job at once on the calling thread (tests; the result is there when
@@ -29,8 +39,9 @@ pub trait JobRunner {
 pub struct Inline;
 
 impl JobRunner for Inline {
-    fn spawn(&self, _what: &str, job: Job) {
-        job()
+    fn spawn(&self, _what: &str, job: Job) -> Result<(), String> {
+        job();
+        Ok(())
     }
 }
 
@@ -80,10 +91,12 @@ impl Queued {
 }
 
 impl JobRunner for Queued {
-    fn spawn(&self, _what: &str, job: Job) {
-        if let Ok(mut q) = self.0.lock() {
-            q.push_back(job);
-        }
+    fn spawn(&self, _what: &str, job: Job) -> Result<(), String> {
+        self.0
+            .lock()
+            .map_err(|_| "the job queue is poisoned".to_string())?
+            .push_back(job);
+        Ok(())
     }
 }
 
@@ -209,13 +222,11 @@ impl<T: Send + 'static> Lane<T> {
     /// result comes back from [`Lane::poll`].
     pub fn start(&mut self, what: String, work: impl FnOnce(&Cancel) -> T + Send + 'static) {
         let (cancel, deliver) = self.begin(&what);
-        self.runner.spawn(
-            &what,
-            Box::new(move || {
-                let result = work(&cancel);
-                deliver(result);
-            }),
-        );
+        let job = Box::new(move || {
+            let result = work(&cancel);
+            deliver(result);
+        });
+        self.spawn(&what, job);
     }
 
     /// Starts `work`, a job that only reads (a load, an assembly, the stats), as
@@ -225,10 +236,15 @@ impl<T: Send + 'static> Lane<T> {
     pub fn start_reading(&mut self, what: String, work: impl FnMut(&Cancel) -> T + Send + 'static) {
         let (cancel, deliver) = self.begin(&what);
         let refetch = self.refetch.clone();
-        self.runner.spawn(
-            &what,
-            Box::new(move || attempt(Box::new(work), cancel, refetch, 0, deliver)),
-        );
+        let job = Box::new(move || attempt(Box::new(work), cancel, refetch, 0, deliver));
+        self.spawn(&what, job);
+    }
+
+    fn spawn(&self, what: &str, job: Job) {
+        if let Err(e) = self.runner.spawn(what, job) {
+            // The progress line stays until cancelled; say why.
+            log::error!("could not start {what}: {e}");
+        }
     }
 
     /// Cancels the job running and makes a new one the job that counts: its cancel

@@ -13,6 +13,7 @@ pub mod commands;
 pub mod dialogs;
 pub mod export;
 pub mod fonts;
+pub mod frame;
 pub mod gallery;
 pub mod help;
 pub mod host;

@@ -105,6 +105,8 @@ pub struct Work {
     pub event: Lane<crate::timeline::event_models::EventLoaded>,
     /// File ▸ Export PIE…'s check and write.
     pub pie: Lane<super::dialogs::export_pie::PieDone>,
+    /// File ▸ Export glTF…'s exports (several may run at once).
+    pub gltf: super::dialogs::export_gltf::ExportJobs,
 }
 
 impl Default for Work {
@@ -115,6 +117,7 @@ impl Default for Work {
             stats: Lane::new(Box::new(Inline)),
             event: Lane::new(Box::new(Inline)),
             pie: Lane::new(Box::new(Inline)),
+            gltf: Default::default(),
         }
     }
 }

@@ -132,6 +132,9 @@ pub struct AppState {
     pub gallery: Option<super::gallery::Gallery>,
     /// Loads, assemblies and listings running in the background.
     pub work: super::loading::Work,
+    /// The watcher of View ▸ Watch files, kept on what is open by the frame
+    /// ([`super::frame`]).
+    pub live_reload: super::live_reload::LiveReload,
     /// Only the view and the timeline: no menu bar, no side panel (a page in an
     /// `<iframe>`, [`super::link`]).
     pub embedded: bool,
@@ -171,6 +174,7 @@ impl AppState {
             inspect: Default::default(),
             gallery: None,
             work,
+            live_reload: Default::default(),
             embedded: false,
             next_generation: 1,
         }

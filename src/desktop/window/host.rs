@@ -1,4 +1,5 @@
-//! The desktop as the app's [`Host`]: the disk (with archives on top), threads, the
+//! The desktop as the app's [`Host`]: the disk (with archives on top), a thread per job
+//! (the desktop's one way to run background work, [`JobRunner`]), the
 //! settings file, atomic writes into the folders the user chose, the thumbnail cache in
 //! the user's cache folder, `notify` for live reload, the Warzone 2100 install found on
 //! this machine and the system's fonts.
@@ -6,17 +7,20 @@
 use super::settings_file::SettingsFile;
 use super::thumbnail_cache::DiskCache;
 use crate::app::gallery::cache::Key;
-use crate::app::host::{Found, Host, Job, OutputFile, ThumbnailCache, Watch};
+use crate::app::host::{Found, Host, Job, JobRunner, OutputFile, ThumbnailCache, Watch};
 use crate::files::{FileRef, Files, Stamp, atomic};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The desktop front-end's [`Host`].
 #[derive(Debug, Default)]
 pub struct DesktopHost {
     settings: Option<SettingsFile>,
     thumbnails: Option<Arc<DiskCache>>,
+    /// The window, asked for a frame when a job ends (none before the window opens, and
+    /// none in the command line and tests).
+    wake: OnceLock<eframe::egui::Context>,
 }
 
 impl DesktopHost {
@@ -26,6 +30,7 @@ impl DesktopHost {
         Arc::new(DesktopHost {
             settings,
             thumbnails: None,
+            wake: OnceLock::new(),
         })
     }
 
@@ -34,6 +39,7 @@ impl DesktopHost {
         Arc::new(DesktopHost {
             settings,
             thumbnails: Some(Arc::new(cache)),
+            wake: OnceLock::new(),
         })
     }
 
@@ -42,7 +48,14 @@ impl DesktopHost {
         Arc::new(DesktopHost {
             settings: SettingsFile::from_env(),
             thumbnails: DiskCache::user().map(Arc::new),
+            wake: OnceLock::new(),
         })
+    }
+
+    /// From now on each job that ends asks `ctx` (the window's) for a frame, so its
+    /// result is taken in at once. Once: a later window is ignored.
+    pub fn wake(&self, ctx: &eframe::egui::Context) {
+        let _ = self.wake.set(ctx.clone());
     }
 
     /// The settings file, if the settings are kept.
@@ -51,17 +64,26 @@ impl DesktopHost {
     }
 }
 
+impl JobRunner for DesktopHost {
+    /// Runs `job` on a thread of its own named after `what`, then wakes the window.
+    fn spawn(&self, what: &str, job: Job) -> Result<(), String> {
+        let wake = self.wake.get().cloned();
+        std::thread::Builder::new()
+            .name(format!("vitrine: {what}"))
+            .spawn(move || {
+                job();
+                if let Some(ctx) = wake {
+                    ctx.request_repaint();
+                }
+            })
+            .map(|_| ())
+            .map_err(|e| format!("could not start a thread for {what}: {e}"))
+    }
+}
+
 impl Host for DesktopHost {
     fn files(&self) -> Files {
         crate::files::disk().clone()
-    }
-
-    fn spawn(&self, what: &str, job: Job) -> Result<(), String> {
-        std::thread::Builder::new()
-            .name(format!("vitrine: {what}"))
-            .spawn(job)
-            .map(|_| ())
-            .map_err(|e| format!("could not start a thread for {what}: {e}"))
     }
 
     fn save_settings(&self, json: &str) -> Result<(), String> {

@@ -1,7 +1,8 @@
 //! The desktop's window: the eframe native runner ([`run`]), the shell that runs the app
-//! on it ([`shell`]: threads, native dialogs, screenshots and exports on the window's
-//! device, relaunch after a lost device), and the desktop's side of the app's host
-//! ([`host`]: the disk, the settings file, the thumbnail cache, live reload, fonts).
+//! on it ([`shell`]: native dialogs, screenshots and exports on the window's device,
+//! relaunch after a lost device), and the desktop's side of the app's host ([`host`]:
+//! the disk, threads for jobs, the settings file, the thumbnail cache, live reload,
+//! fonts).
 
 pub mod crash_notice;
 pub mod dialogs;
@@ -29,7 +30,7 @@ pub fn run(file: Option<PathBuf>) -> i32 {
         .try_init();
     let host = DesktopHost::user();
     let (settings, warning) = host.settings_file().map(|f| f.load()).unwrap_or_default();
-    let mut state = AppState::new(settings, host);
+    let mut state = AppState::new(settings, host.clone());
     if let Some(w) = warning {
         state.toasts.error(w);
     }
@@ -68,6 +69,7 @@ pub fn run(file: Option<PathBuf>) -> i32 {
             Ok(Box::new(shell::ViewerApp::new(
                 cc,
                 state,
+                host,
                 initial,
                 start,
                 exit_after_frames,
