@@ -13,7 +13,6 @@
 //! PIE 3/4 with UVs in 0–1 rather than texels (the same model loaded).
 
 use super::{Trip, common, compare_trip, render_support};
-use vitrine_test_needs::vitrine_test;
 use render_support::golden;
 use std::path::{Path, PathBuf};
 use vitrine::check::{CheckOptions, Checker};
@@ -24,6 +23,7 @@ use vitrine::export::pie::{PieOptions, PieVersion};
 use vitrine::files::{self, FileRef};
 use vitrine::formats::{self, LoadOptions, resolve::Resolver};
 use vitrine::model::{Format, Model};
+use vitrine_test_needs::vitrine_test;
 
 /// The export and the conversion of one run, sharing their caches as a batch does.
 struct Exporter {
