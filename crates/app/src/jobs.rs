@@ -1,7 +1,7 @@
 //! Work that must not hold up the window (loading a model, assembling a droid, listing an
 //! archive, running the checks) runs as a job that the front-end runs: the desktop
-//! shell on a thread per job ([`crate::shell`]), the tests inline ([`Inline`]), and
-//! a front-end without threads between frames ([`Queued`]). The app itself starts no
+//! shell on a thread per job (`src/desktop/window/shell.rs`), the tests inline
+//! ([`Inline`]), and a front-end without threads between frames ([`Queued`]). The app itself starts no
 //! thread and reads no clock but [`web_time`] (which works in a browser).
 //!
 //! A [`Lane`] is one line of such work with at most one job that counts: starting a job

@@ -21,6 +21,8 @@ pub mod jobs;
 pub mod layout;
 pub mod lighting;
 pub mod link;
+#[cfg(test)]
+mod lint_lists;
 pub mod live_reload;
 pub mod loading;
 pub mod menu;

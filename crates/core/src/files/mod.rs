@@ -15,7 +15,10 @@ mod pieces;
 mod source;
 
 pub use archive::{Archive, Duplicate, ReadAt};
-pub use path::{ARCHIVE_EXTENSIONS, ARCHIVE_SEPARATOR, FileRef, is_archive_path, normalise_entry};
+pub use path::{
+    ARCHIVE_EXTENSIONS, ARCHIVE_SEPARATOR, FileRef, is_archive_path, normalise_entry,
+    percent_decode,
+};
 pub use pieces::Pieces;
 pub use source::{FileSource, Files, MemorySource};
 

@@ -276,6 +276,15 @@ impl From<&Path> for FileRef {
     }
 }
 
+/// Decodes the `%XX` escapes of a URI, a URL's path or a link's value (`%20` → space); a
+/// malformed escape stays as it is and bytes that are not UTF-8 are replaced. The one
+/// decoder of glTF image URIs, the page's fetched paths and the app's links.
+pub fn percent_decode(s: &str) -> String {
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8_lossy()
+        .into_owned()
+}
+
 /// An archive entry's name as stored (`\` or `/` separated) → Vitrine's form; `None` for
 /// names that climb out of the archive (`..`) or are absolute (`/x`, `C:`), which are
 /// ignored (the game would not read them either, and nothing is ever written from them).
