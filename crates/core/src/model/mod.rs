@@ -5,7 +5,7 @@
 //! models face **−Z** (Warzone 2100, PMF and PangYa models do once converted).
 //! Loaders convert their file's axes at load time and record the conversion in
 //! [`Model::axes`], so the raw file values can be shown (and `info --json` can report
-//! positions in the file's own axes) by applying [`FileAxes::file_from_model`].
+//! positions in the file's own axes) by applying `FileAxes::file_from_model`.
 //!
 //! Non-goals: the model holds no GPU objects and no decoded images, only references to
 //! image files (see [`TextureRef`]).

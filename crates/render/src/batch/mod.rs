@@ -93,7 +93,7 @@ pub struct BatchOptions {
     pub size: (u32, u32),
     /// Camera direction, team, background, overlays… (the camera is framed per model).
     pub view: ViewSettings,
-    /// Prepare threads (at least 1); [`default_prepare_threads`] by default.
+    /// Prepare threads (at least 1); `default_prepare_threads` by default.
     pub prepare_threads: usize,
     /// Finished pictures that may wait for the caller before rendering pauses.
     pub results_capacity: usize,

@@ -64,7 +64,7 @@ pub struct Job {
     pub crop_margin: Option<u32>,
     /// How to encode.
     pub encoding: Encoding,
-    /// The output file (for a PNG sequence: the name pattern, see [`sequence`]).
+    /// The output file (for a PNG sequence: the name pattern, see `sequence`).
     pub output: PathBuf,
 }
 

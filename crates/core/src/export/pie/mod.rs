@@ -91,7 +91,7 @@ pub struct Written {
 /// Placeholder page for a model without any texture.
 pub const PLACEHOLDER_PAGE: &str = "page-0-placeholder.png";
 
-/// The scale [`write`] uses for `model` when the options give none.
+/// The scale `write` uses for `model` when the options give none.
 pub fn default_scale(model: &Model) -> f32 {
     if model.format == Format::Pie {
         1.0

@@ -24,7 +24,7 @@ use crate::formats::{ErrorKind, LoadError};
 use crate::model::{Diagnostic, Location, Model};
 use tokens::{Tokens, error};
 
-/// Parses a PIE file for the arizona tileset ([`parse_for`] picks another). Texture and
+/// Parses a PIE file for the arizona tileset (`parse_for` picks another). Texture and
 /// event names stay unresolved (see [`crate::formats::resolve`]).
 ///
 /// # Errors
