@@ -18,7 +18,7 @@ pub mod writer {
         write_with(doc, path, atomic::write)
     }
 
-    /// [`write`] for one model of a batch: renamed into place all the same, but not
+    /// [`write()`] for one model of a batch: renamed into place all the same, but not
     /// flushed to disk file by file ([`atomic::write_unsynced`] says what that risks).
     pub fn write_unsynced(doc: Document, path: &Path) -> io::Result<Vec<PathBuf>> {
         write_with(doc, path, atomic::write_unsynced)

@@ -1,5 +1,5 @@
 //! OBJ export: the core's pure exporter (`vitrine_core::export::obj`), with its files
-//! written to disk through [`crate::files::atomic`] ([`write`]).
+//! written to disk through [`crate::files::atomic`] ([`write()`]).
 
 pub use vitrine_core::export::obj::*;
 

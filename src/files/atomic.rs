@@ -156,14 +156,14 @@ pub(crate) fn with_path(e: io::Error, path: &Path) -> io::Error {
     io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
-/// Writes `bytes` to `path` as [`write`] does (a temporary file renamed over the
+/// Writes `bytes` to `path` as [`write()`] does (a temporary file renamed over the
 /// target, keeping a replaced file's mode) but without waiting for the disk: no fsync.
 /// For batches of many files (`vitrine export DIR`) and caches (the gallery's
 /// thumbnails), where one flush per file took more time than making the files. A
 /// reader, or a crash of Vitrine, still sees the old file or the whole new one; only a
 /// power cut or a kernel crash within seconds of the batch may leave some of its files
 /// empty, which running the batch again (or re-rendering the cache entry) repairs.
-/// Everything else (settings, screenshots, single exports, animations) uses [`write`].
+/// Everything else (settings, screenshots, single exports, animations) uses [`write()`].
 pub fn write_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut f = AtomicFile::create(path)?;
     f.write_all(bytes).map_err(|e| with_path(e, path))?;

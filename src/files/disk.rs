@@ -104,8 +104,15 @@ impl FileSource for DiskSource {
         })
     }
 
+    /// Absolute, with `..` resolved where the file exists (`sub/../a.pie` is the file
+    /// `a.pie` in the working folder, its folders the ones `texpages/` is looked for in).
     fn full_path(&self, path: &Path) -> PathBuf {
-        std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+        let a = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        if a.components().any(|c| c == std::path::Component::ParentDir) {
+            std::fs::canonicalize(&a).unwrap_or(a)
+        } else {
+            a
+        }
     }
 }
 
@@ -131,5 +138,26 @@ impl ReadAt for OpenFile {
 
     fn size(&self) -> u64 {
         self.len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_paths_resolve_parent_folders_of_files_that_exist() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("a.pie"), "PIE 3").unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap();
+        let files = disk();
+        let via_parent = dir.path().join("sub").join("..").join("a.pie");
+        assert_eq!(files.full_path(&via_parent), real.join("a.pie"));
+        // A file that does not exist keeps its spelling.
+        let gone = dir.path().join("sub/../gone.pie");
+        assert_eq!(files.full_path(&gone), gone);
+        // A relative path is made absolute.
+        assert!(files.full_path(Path::new("a.pie")).is_absolute());
     }
 }

@@ -104,7 +104,7 @@ pub fn parse_range(header: &str, len: u64) -> Option<Result<(u64, u64), ()>> {
 /// when it leaves the site.
 pub fn file_for(site: &Path, url: &str) -> Option<PathBuf> {
     let path = url.split(['?', '#']).next().unwrap_or("");
-    let path = crate::app::link::percent_decode(path);
+    let path = vitrine_core::files::percent_decode(path);
     let mut out = site.to_path_buf();
     for part in path.split('/') {
         match part {

@@ -211,7 +211,7 @@ fn mp_wz_over_base_publishes_exactly_what_its_models_and_designs_need() {
     let mut links = 0;
     for part in html.split("href=\"view.html?url=site.wz#model=").skip(1) {
         let path = part.split('"').next().unwrap();
-        let path = vitrine::app::link::percent_decode(path);
+        let path = vitrine::files::percent_decode(path);
         assert!(got.contains(&path), "link to {path}, not in site.wz");
         links += 1;
     }

@@ -106,7 +106,7 @@ pub fn url_path(url: &str) -> Option<PathBuf> {
     let rest = rest.split(['?', '#']).next().unwrap_or("");
     let mut out = PathBuf::new();
     for segment in rest.split('/') {
-        let decoded = percent_encoding::percent_decode_str(segment).decode_utf8_lossy();
+        let decoded = vitrine_core::files::percent_decode(segment);
         // A decoded segment may hold a separator of its own; it is one name.
         let name = decoded.replace(['/', '\\'], "_");
         match Path::new(&name).components().next() {

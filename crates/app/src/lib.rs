@@ -22,6 +22,8 @@ pub mod jobs;
 pub mod layout;
 pub mod lighting;
 pub mod link;
+#[cfg(test)]
+mod lint_lists;
 pub mod live_reload;
 pub mod loading;
 pub mod menu;
@@ -32,6 +34,7 @@ pub mod state;
 pub mod timeline;
 pub mod toasts;
 pub mod viewport;
+pub mod watching;
 
 // The core and the renderer under the names the app's modules use.
 pub use vitrine_core::{check, crash, files, formats, model, wz};

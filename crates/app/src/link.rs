@@ -21,7 +21,7 @@
 
 use super::state::AppState;
 use super::timeline::playback::TimelineCommand;
-use crate::files::FileRef;
+use crate::files::{FileRef, percent_decode};
 use crate::render::TEAM_COLOURS;
 use crate::wz::Design;
 
@@ -411,14 +411,6 @@ const KEPT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
 /// spaces, non-ASCII…).
 pub fn percent_encode(s: &str) -> String {
     percent_encoding::utf8_percent_encode(s, KEPT).to_string()
-}
-
-/// Decodes `%XX` escapes (a malformed escape stays as it is; bytes that are not UTF-8
-/// are replaced).
-pub fn percent_decode(s: &str) -> String {
-    percent_encoding::percent_decode_str(s)
-        .decode_utf8_lossy()
-        .into_owned()
 }
 
 #[cfg(test)]

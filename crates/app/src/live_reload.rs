@@ -17,31 +17,11 @@
 //! Not here: tiles whose texture pages change (they are redrawn on the next opening: the
 //! thumbnail cache checks texture stamps).
 
-use super::host::Watch;
 use super::state::AppState;
 use crate::files::FileRef;
 use std::path::PathBuf;
 
-/// The watcher and what it was last told to watch.
-#[derive(Default)]
-pub struct LiveReload {
-    watcher: Option<Box<dyn Watch>>,
-    /// (document generation, gallery source and tile count) last watched.
-    watching: Option<(Option<u64>, Option<String>)>,
-    /// Files whose change reloads the open document.
-    document_files: Vec<FileRef>,
-    /// Why watching is not possible, shown once.
-    failed: bool,
-}
-
-impl std::fmt::Debug for LiveReload {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LiveReload")
-            .field("watching", &self.watching)
-            .field("failed", &self.failed)
-            .finish_non_exhaustive()
-    }
-}
+pub use super::watching::LiveReload;
 
 /// The files the open document depends on: itself (or its archive), its PangYa sibling
 /// parts, its texture files.

@@ -35,7 +35,7 @@ pub struct Settings {
     pub last_folder: Option<PathBuf>,
     /// Most recently opened files, newest first, at most [`MAX_RECENT`].
     pub recent_files: Vec<PathBuf>,
-    /// Where screenshots go (`None`: [`default_screenshot_folder`]).
+    /// Where screenshots go (`None`: `default_screenshot_folder`).
     pub screenshot_folder: Option<PathBuf>,
     /// Overlays shown in the view.
     pub overlays: crate::render::Overlays,

@@ -4,10 +4,11 @@
 //! each dialog's own state ([`DialogStates`]), and the background work under way
 //! ([`super::loading::Work`]: loads, assemblies, listings, with the checks). Panels read
 //! it and emit commands; [`super::commands::apply`] routes each to the part it concerns,
-//! and a part that needs another to act returns follow-up commands. The window
-//! ([`super::shell`]) owns the wgpu device and the GPU view, runs the jobs on threads and
-//! saves the settings when due. Not yet moved out: the running animation export's worker
-//! and the gallery's thumbnail worker and egui textures (in [`super::gallery::Gallery`]).
+//! and a part that needs another to act returns follow-up commands. The window (the
+//! front-end's shell: `src/desktop/window/shell.rs`, `web/src/shell.rs`) owns the wgpu
+//! device and the GPU view, runs the jobs and saves the settings when due. Not yet moved
+//! out: the running animation export's worker and the gallery's thumbnail worker and
+//! egui textures (in [`super::gallery::Gallery`]).
 
 use super::host::Host;
 use super::settings::{Settings, SettingsStore};
@@ -134,7 +135,7 @@ pub struct AppState {
     pub work: super::loading::Work,
     /// The watcher of View ▸ Watch files, kept on what is open by the frame
     /// ([`super::frame`]).
-    pub live_reload: super::live_reload::LiveReload,
+    pub live_reload: super::watching::LiveReload,
     /// Only the view and the timeline: no menu bar, no side panel (a page in an
     /// `<iframe>`, [`super::link`]).
     pub embedded: bool,
@@ -201,10 +202,7 @@ impl AppState {
                 .inspect_current()
                 .map(|d| self.inspect.node_mask(&d.model))
                 .unwrap_or_default(),
-            grid_unit: self
-                .document
-                .as_ref()
-                .and_then(|d| d.model.format.grid_unit()),
+            grid_unit: self.document.as_ref().and_then(|d| d.model.grid_unit),
             colour_mode: self.colour_mode,
             highlight: self
                 .inspect_current()

@@ -96,7 +96,7 @@ impl Viewport {
     }
 
     /// Why the GPU device was lost, once (then `None` again): the window relaunches
-    /// Vitrine on a new device ([`super::relaunch`]).
+    /// Vitrine on a new device (`src/desktop/window/relaunch/`).
     pub fn take_lost(&self) -> Option<String> {
         self.lost.take_lost()
     }

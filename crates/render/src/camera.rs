@@ -86,7 +86,7 @@ impl Camera {
     }
 
     /// Centres on the box `min..max` and sets the distance so its bounding sphere fills
-    /// [`FIT_FILL`] of the shorter viewport side (for either projection).
+    /// `FIT_FILL` of the shorter viewport side (for either projection).
     pub fn frame(&mut self, min: Vec3, max: Vec3) {
         self.target = (min + max) * 0.5;
         self.radius = ((max - min).length() * 0.5).max(1e-3);
@@ -95,7 +95,7 @@ impl Camera {
 
     /// Frame-to-fit for the current view direction: centres on the box `min..max` and sets
     /// the distance so the box's eight corners, as seen from this direction, fill
-    /// [`FIT_FILL`] of the viewport along whichever axis is tighter (`aspect` = width /
+    /// `FIT_FILL` of the viewport along whichever axis is tighter (`aspect` = width /
     /// height). Unlike [`Camera::frame`] (a bounding sphere), a long thin model seen
     /// end-on still fills the view.
     pub fn frame_view(&mut self, min: Vec3, max: Vec3, aspect: f32) {
@@ -113,7 +113,7 @@ impl Camera {
 
     /// Frame-to-fit on the points themselves (e.g. every vertex of the model): as
     /// [`Camera::frame_view`], but the picture of the points, not of their bounding box, is
-    /// centred and fills [`FIT_FILL`] of the tighter viewport axis. A diamond-shaped model
+    /// centred and fills `FIT_FILL` of the tighter viewport axis. A diamond-shaped model
     /// seen diagonally is not shrunk by its box's empty corners. No-op without points.
     pub fn frame_points(&mut self, points: &[Vec3], aspect: f32) {
         let Some(first) = points.first() else {
@@ -185,7 +185,7 @@ impl Camera {
 
     /// Frame-to-fit for a turntable: the target goes on the vertical axis through the
     /// middle of the points' bounds, and the distance is such that the points stay inside
-    /// [`FIT_FILL`] of the picture whatever [`Camera::orbited`] angle is drawn. The view
+    /// `FIT_FILL` of the picture whatever [`Camera::orbited`] angle is drawn. The view
     /// direction and projection are kept. No-op without points.
     pub fn frame_turntable(&mut self, points: &[Vec3], aspect: f32) {
         let Some(first) = points.first() else {

@@ -8,7 +8,7 @@
 //!   joint node's palette colour; a point with no joint is [`UNBOUND`] grey), blended
 //!   across triangles as weight-paint views do. Points are bound through their mesh's
 //!   skin ([`vitrine_core::model::Mesh::skin`]) or, for meshes drawn static that keep their
-//!   binding (TPM skins), through the skin of the same name ([`influence_skin`]).
+//!   binding (TPM skins), through the skin of the same name (`influence_skin`).
 //!
 //! Lighting still applies, so shapes stay readable; alpha cut-outs still cut. The
 //! palette and the legends ([`legend`]) are here so the panel shows exactly the colours

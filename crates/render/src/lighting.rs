@@ -106,7 +106,7 @@ impl Lighting {
         self.elevation_deg = (self.elevation_deg + d_elevation).clamp(-90.0, 90.0);
     }
 
-    /// Brighter (`steps` > 0) or dimmer by [`INTENSITY_STEP`]s, within
+    /// Brighter (`steps` > 0) or dimmer by `INTENSITY_STEP`s, within
     /// [`INTENSITY_RANGE`].
     pub fn brighten(&mut self, steps: i32) {
         let v = self.diffuse + steps as f32 * INTENSITY_STEP;

@@ -190,7 +190,7 @@ impl SceneRenderer {
     }
 
     /// Testing aid: the next upload of the texture `file` fails as on a GPU out of memory
-    /// ([`super::textures::TextureCache::simulate_out_of_memory`]).
+    /// (`super::textures::TextureCache::simulate_out_of_memory`).
     pub fn simulate_texture_out_of_memory(&mut self, file: vitrine_core::files::FileRef) {
         self.textures.simulate_out_of_memory(file);
     }
@@ -440,7 +440,7 @@ pub fn visible_points(model: &Model, pose: &Pose) -> Vec<Vec3> {
 const MAX_FRAMING_SAMPLES: u32 = 240;
 
 /// [`visible_points`] over the whole of `clip` (every frame, up to
-/// [`MAX_FRAMING_SAMPLES`] of them), or of the rest pose without a clip: framing on these
+/// `MAX_FRAMING_SAMPLES` of them), or of the rest pose without a clip: framing on these
 /// keeps an animation inside the picture while it plays.
 pub fn clip_points(model: &Model, clip: Option<usize>, team: usize) -> Vec<Vec3> {
     let Some((c, clip)) = clip.and_then(|c| model.clips.get(c).map(|clip| (c, clip))) else {

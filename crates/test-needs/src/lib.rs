@@ -162,6 +162,10 @@ mod tests {
     }
 
     #[test]
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "what is tested is a declaration travelling to a thread"
+    )]
     fn the_declaration_ends_with_its_guard_and_travels_with_carry() {
         {
             let _d = __enter("t", true, false);

@@ -492,7 +492,7 @@ fn open(state: &mut AppState, path: FileRef) -> Vec<AppCommand> {
         return Vec::new();
     }
     // Remember absolute paths: recent files must work from any working directory.
-    let path = absolute(path);
+    let path = absolute(&state.files, path);
     // A folder or an archive opens as a gallery of its models.
     let path = match path {
         FileRef::Disk(p) if crate::files::is_archive_path(&p) => state.files.parse(&p),
@@ -507,19 +507,13 @@ fn open(state: &mut AppState, path: FileRef) -> Vec<AppCommand> {
     Vec::new()
 }
 
-/// `path` with its file on disk made absolute (an archive entry keeps its inner path).
-/// `..` is resolved where the file exists (`vitrine ../mods/x.wz` is remembered in Open
+/// `path` with its file on disk made absolute by the source that reads it
+/// ([`crate::files::Files::full_path`]; an archive entry keeps its inner path). The disk
+/// resolves `..` where the file exists (`vitrine ../mods/x.wz` is remembered in Open
 /// Recent and the last folder as `/home/me/mods/x.wz`, not `/home/me/vitrine/../mods/…`,
 /// so one file is one recent entry however it was reached).
-pub fn absolute(path: FileRef) -> FileRef {
-    path.with_disk_file(&|p: &Path| {
-        let a = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-        if a.components().any(|c| c == std::path::Component::ParentDir) {
-            std::fs::canonicalize(&a).unwrap_or(a)
-        } else {
-            a
-        }
-    })
+pub fn absolute(files: &crate::files::Files, path: FileRef) -> FileRef {
+    path.with_disk_file(&|p: &Path| files.full_path(p))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! sidecars depend on the neighbours named after it), and everything the picture depends
 //! on in the renderer's settings: size, team colour, background, data roots, PMF rules
 //! and [`RENDER_VERSION`]. Beside each `KEY.png` a `KEY.deps` lists the texture files it
-//! was drawn with and their [`Stamp`]s; a changed texture page makes the entry a miss, so
+//! was drawn with and their `Stamp`s; a changed texture page makes the entry a miss, so
 //! a thumbnail never shows a stale texture.
 //!
 //! Keys are 128-bit XXH3 (the `xxhash-rust` crate) of the fields above, each written with

@@ -25,18 +25,6 @@ pub const THUMB_PX: u32 = 128;
 /// Tile sizes the slider offers, points.
 pub const TILE_SIZES: std::ops::RangeInclusive<f32> = 64.0..=192.0;
 
-/// The format's name on a tile and in the format filter.
-pub fn format_label(f: Format) -> &'static str {
-    match f {
-        Format::Pie => "PIE",
-        Format::Pmf => "PMF",
-        Format::Pet => "PET",
-        Format::Tpm => "TPM",
-        Format::Gltf => "glTF",
-        Format::Obj => "OBJ",
-    }
-}
-
 /// One model of the gallery.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tile {
@@ -336,11 +324,14 @@ impl Gallery {
 pub fn apply(state: &mut AppState, cmd: GalleryCommand) -> Vec<AppCommand> {
     match cmd {
         GalleryCommand::OpenSource(source) => {
-            let source = super::commands::absolute(source);
+            let source = super::commands::absolute(&state.files, source);
             super::loading::list(state, Some(source), Vec::new());
         }
         GalleryCommand::OpenFiles(files) => {
-            let files: Vec<FileRef> = files.into_iter().map(super::commands::absolute).collect();
+            let files: Vec<FileRef> = files
+                .into_iter()
+                .map(|f| super::commands::absolute(&state.files, f))
+                .collect();
             super::loading::list(state, None, files);
         }
         GalleryCommand::OpenTile(i) => {

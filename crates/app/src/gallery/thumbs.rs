@@ -10,7 +10,7 @@
 //!   renderer. A collector job of the host stores new pictures in the cache and hands
 //!   them to the UI, which only turns them into textures (a few dozen per frame at most),
 //!   so the window keeps drawing while hundreds render.
-//! - **Browser** (no threads): [`super::sliced`] draws on the window's own device, a
+//! - **Browser** (no threads): `super::sliced` draws on the window's own device, a
 //!   bounded slice of each frame, and reads the pictures back over the next frames.
 //!
 //! A change of team colour, background or data roots starts a new producer
@@ -49,7 +49,7 @@ const TEXTURES_PER_FRAME: usize = 256;
 /// thumbnails, and user input still redraws at once.
 #[cfg(not(target_arch = "wasm32"))]
 const REPAINT_EVERY: Duration = Duration::from_millis(250);
-/// A frame's slice of thumbnail work on the window's device ([`super::sliced`]): the
+/// A frame's slice of thumbnail work on the window's device (`super::sliced`): the
 /// page keeps answering input while the gallery fills.
 pub const SLICE: Duration = Duration::from_millis(10);
 

@@ -99,17 +99,13 @@ fn bar_ui(ui: &mut egui::Ui, g: &mut Gallery, has_document: bool, out: &mut Vec<
         )
         .labelled_by(l.id);
         let counts = g.format_counts();
-        let label = g.format.map_or("All formats", super::format_label);
+        let label = g.format.map_or("All formats", crate::model::Format::label);
         egui::ComboBox::from_label("Format")
             .selected_text(label)
             .show_ui(ui, |ui| {
                 ui.selectable_value(&mut g.format, None, format!("All ({})", g.tiles.len()));
                 for (f, n) in counts {
-                    ui.selectable_value(
-                        &mut g.format,
-                        Some(f),
-                        format!("{} ({n})", super::format_label(f)),
-                    );
+                    ui.selectable_value(&mut g.format, Some(f), format!("{} ({n})", f.label()));
                 }
             });
         ui.checkbox(&mut g.group, "Group by folder");
@@ -275,11 +271,7 @@ fn tile_ui(ui: &mut egui::Ui, g: &Gallery, i: usize, rect: Rect) -> bool {
         }
         None => {
             let pending = g.thumbs.as_ref().is_some_and(|th| th.is_pending(i));
-            let text = if pending {
-                "…"
-            } else {
-                super::format_label(t.format)
-            };
+            let text = if pending { "…" } else { t.format.label() };
             painter.text(
                 picture.center(),
                 egui::Align2::CENTER_CENTER,
@@ -305,7 +297,7 @@ fn tile_ui(ui: &mut egui::Ui, g: &Gallery, i: usize, rect: Rect) -> bool {
     painter.text(
         name_at + Vec2::new(0.0, 15.0),
         egui::Align2::LEFT_TOP,
-        super::format_label(t.format),
+        t.format.label(),
         egui::FontId::proportional(10.0),
         visuals.weak_text_color(),
     );

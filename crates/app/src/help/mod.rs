@@ -1,4 +1,4 @@
-//! The Help menu and the Help window: the keyboard and mouse reference ([`reference`],
+//! The Help menu and the Help window: the keyboard and mouse reference (`reference`,
 //! built from the input code's own tables), the formats with links to their
 //! specifications, and About (version, licence, GPU adapter, with a Copy button for bug
 //! reports). F1 or `?` opens the window on the reference (and closes it again).

@@ -22,7 +22,7 @@ pub(crate) fn format_of(first: u8) -> (Format, &'static str) {
     }
 }
 
-/// Checks `data`: its first byte picks the format ([`format_of`]), the rest is the file.
+/// Checks `data`: its first byte picks the format (`format_of`), the rest is the file.
 /// Texture look-ups answer "found" for names of even length, so both the texture
 /// rules' hits and misses run. Returns `Err` with what broke.
 pub fn run(data: &[u8]) -> Result<Outcome, String> {

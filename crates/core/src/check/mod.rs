@@ -8,7 +8,7 @@
 //! window highlights. Findings come from three sources: a load error (the file is
 //! refused; one error), the loader's coded diagnostics and source notes
 //! ([`crate::model::Diagnostic::rule`]), and rules computed here over the model
-//! ([`model_rules`]). Mod-level rules read `stats/*.json` ([`wz_stats`]).
+//! (`model_rules`). Mod-level rules read `stats/*.json` (`wz_stats`).
 
 pub mod config;
 pub mod fuzzing;

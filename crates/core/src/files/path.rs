@@ -277,6 +277,15 @@ impl From<&Path> for FileRef {
     }
 }
 
+/// Decodes the `%XX` escapes of a URI, a URL's path or a link's value (`%20` → space); a
+/// malformed escape stays as it is and bytes that are not UTF-8 are replaced. The one
+/// decoder of glTF image URIs, the page's fetched paths and the app's links.
+pub fn percent_decode(s: &str) -> String {
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8_lossy()
+        .into_owned()
+}
+
 /// Why an archive entry's name is refused ([`entry_name`]). The rules are the same on
 /// every system: a name that is harmless where Vitrine runs may be a drive, a stream or a
 /// device where a published or exported copy of it is written.

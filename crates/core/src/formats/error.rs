@@ -48,7 +48,7 @@ pub enum ErrorKind {
 pub struct LoadError {
     /// Category.
     pub kind: ErrorKind,
-    /// File name (set by [`LoadError::in_file`]).
+    /// File name (set by `LoadError::in_file`).
     pub file: Option<String>,
     /// Where in the file.
     pub location: Location,

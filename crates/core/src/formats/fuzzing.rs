@@ -24,7 +24,7 @@ pub enum Target {
     Pmf,
     /// One PangYa `.pet` (all in one file).
     Pet,
-    /// A PangYa multi-file character: the input is split into parts ([`split_parts`]).
+    /// A PangYa multi-file character: the input is split into parts (`split_parts`).
     PetGroup,
     /// One Trespasser `.tpm`.
     Tpm,

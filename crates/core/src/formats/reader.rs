@@ -1,7 +1,7 @@
 //! A bounds-checked little-endian reader for the binary formats (PMF, PET).
 //!
 //! Every read checks the bytes left first and fails with the offset and what was being
-//! read; nothing indexes the input directly. [`Reader::check_count`] guards allocations:
+//! read; nothing indexes the input directly. `Reader::check_count` guards allocations:
 //! a count is accepted only if the remaining bytes could hold that many records.
 //!
 //! "What was being read" is any `Display`, formatted only when a read fails: per-record

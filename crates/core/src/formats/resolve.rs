@@ -58,31 +58,15 @@ impl Resolver {
     }
 
     /// Looks for the bare `file` (already lower-case) in `dir`, with the `.pcx` and
-    /// `page-NN` fallbacks.
+    /// `page-NN` fallbacks ([`texture_in_folder`]).
     fn find_in(&mut self, dir: &FileRef, file: &str, page_prefix: bool) -> Option<FileRef> {
         let listing = self.lookup.listing(dir);
-        let is_file = |k: &EntryKind| *k == EntryKind::File;
-        if let Some((_, p, _)) = listing.iter().find(|(n, _, k)| n == file && is_file(k)) {
-            return Some(p.clone());
-        }
-        if let Some(stem) = file.strip_suffix(".pcx") {
-            let png = format!("{stem}.png");
-            if let Some((_, p, _)) = listing.iter().find(|(n, _, k)| *n == png && is_file(k)) {
-                return Some(p.clone());
-            }
-        }
-        if page_prefix && let Some(prefix) = page_number_prefix(file) {
-            return listing
-                .iter()
-                .find(|(n, _, k)| {
-                    is_file(k)
-                        && n.ends_with(".png")
-                        && n.strip_prefix(prefix.as_str())
-                            .is_some_and(|rest| rest.starts_with('-') || rest == ".png")
-                })
-                .map(|(_, p, _)| p.clone());
-        }
-        None
+        let files = listing.iter().filter(|(_, _, k)| *k == EntryKind::File);
+        let name = texture_in_folder(files.clone().map(|(n, _, _)| n.as_str()), file, page_prefix)?;
+        files
+            .clone()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, p, _)| p.clone())
     }
 
     /// The whole relative path from `dir`, then the bare name in it.
@@ -115,14 +99,15 @@ impl Resolver {
             .collect();
         let bare = components.last()?.to_lowercase();
         let model_dir = model_dir(self.files(), model);
-        if let Some(p) = self.find_path_or_name(&model_dir, &components, &bare, page_prefix) {
+        let mut folders = texture_folders(&model_dir.ancestors(), FileRef::join).into_iter();
+        // The model's own folder: the whole relative path too.
+        let own = folders.next()?;
+        if let Some(p) = self.find_path_or_name(&own, &components, &bare, page_prefix) {
             return Some(p);
         }
-        for ancestor in model_dir.ancestors() {
-            for sub in ["texpages", "base/texpages", "mp/texpages"] {
-                if let Some(p) = self.find_in(&ancestor.join(sub), &bare, page_prefix) {
-                    return Some(p);
-                }
+        for dir in folders {
+            if let Some(p) = self.find_in(&dir, &bare, page_prefix) {
+                return Some(p);
             }
         }
         for root in roots {
@@ -193,6 +178,47 @@ fn model_dir(files: &Files, model: &FileRef) -> FileRef {
     }
 }
 
+/// The folders above a model's where its textures are looked for: Warzone 2100's
+/// `texpages/` in a data folder, a mod, or the `data/` above `base/` and `mp/`.
+pub const TEXTURE_FOLDERS: [&str; 3] = ["texpages", "base/texpages", "mp/texpages"];
+
+/// Steps 1 and 2 of the search order (the module docs) as folders, in order: the model's
+/// own folder, then [`TEXTURE_FOLDERS`] in it and in each folder above it. `ancestors`
+/// is the model's folder and those above it, innermost first; `join` names a sub-folder
+/// of one. The desktop's look-ups and the page's fetches (by URL) both walk this.
+pub fn texture_folders<D: Clone>(ancestors: &[D], join: impl Fn(&D, &str) -> D) -> Vec<D> {
+    let own = ancestors.first().cloned();
+    let subs = ancestors
+        .iter()
+        .flat_map(|d| TEXTURE_FOLDERS.map(|sub| join(d, sub)));
+    own.into_iter().chain(subs).collect()
+}
+
+/// The file of folder `names` (lower-case) that a texture named `bare` (lower-case, no
+/// folders) is, the first rule that matches winning: the exact name; a `.pcx` name as
+/// `.png`; with `page_prefix` (diffuse pages), a PIE page `page-NN…` as any
+/// `page-NN-….png` or `page-NN.png` (how old engines found renamed pages).
+pub fn texture_in_folder<'a, I>(names: I, bare: &str, page_prefix: bool) -> Option<&'a str>
+where
+    I: Iterator<Item = &'a str> + Clone,
+{
+    if let Some(n) = names.clone().find(|n| *n == bare) {
+        return Some(n);
+    }
+    if let Some(stem) = bare.strip_suffix(".pcx") {
+        let png = format!("{stem}.png");
+        if let Some(n) = names.clone().find(|n| *n == png) {
+            return Some(n);
+        }
+    }
+    let prefix = page_number_prefix(bare).filter(|_| page_prefix)?;
+    names.into_iter().find(|n| {
+        n.ends_with(".png")
+            && n.strip_prefix(prefix.as_str())
+                .is_some_and(|rest| rest.starts_with('-') || rest == ".png")
+    })
+}
+
 /// `page-12` for `page-12-player-buildings.png` or `page-12.png`; `None` otherwise.
 fn page_number_prefix(file: &str) -> Option<String> {
     let rest = file.strip_prefix("page-")?;
@@ -246,6 +272,50 @@ mod tests {
     use super::*;
     use crate::files::MemorySource;
     use std::path::Path;
+
+    #[test]
+    fn a_folder_gives_the_exact_name_then_png_for_pcx_then_the_page_number() {
+        let folder = [
+            "page-12-player-buildings.png",
+            "page-7.png",
+            "tank.png",
+            "tank.pcx",
+        ];
+        let find = |bare, prefix| texture_in_folder(folder.iter().copied(), bare, prefix);
+        assert_eq!(find("tank.pcx", true), Some("tank.pcx"));
+        assert_eq!(find("page-7.pcx", true), Some("page-7.png"));
+        assert_eq!(
+            find("page-12.png", true),
+            Some("page-12-player-buildings.png")
+        );
+        assert_eq!(
+            find("page-12.png", false),
+            None,
+            "masks match their own name"
+        );
+        assert_eq!(find("page-1.png", true), None, "page-1 is not page-12");
+    }
+
+    #[test]
+    fn texture_folders_are_the_models_then_texpages_upwards() {
+        let up = ["a/b", "a", ""].map(String::from);
+        let folders = texture_folders(&up, |d, s| format!("{d}/{s}"));
+        assert_eq!(
+            folders,
+            [
+                "a/b",
+                "a/b/texpages",
+                "a/b/base/texpages",
+                "a/b/mp/texpages",
+                "a/texpages",
+                "a/base/texpages",
+                "a/mp/texpages",
+                "/texpages",
+                "/base/texpages",
+                "/mp/texpages"
+            ]
+        );
+    }
 
     #[test]
     fn page_prefixes() {

@@ -58,7 +58,7 @@ pub(crate) fn is_space(b: u8) -> bool {
     b.is_ascii_whitespace() || b == 0x1a
 }
 
-/// `line` without leading and trailing [`is_space`] bytes.
+/// `line` without leading and trailing `is_space` bytes.
 pub fn trim(line: &[u8]) -> &[u8] {
     let start = line
         .iter()

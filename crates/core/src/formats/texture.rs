@@ -5,7 +5,7 @@
 //! palettised, DDS with DXT1/3/5 blocks) and the `pcx` crate (ZSoft PCX, the 1999-era
 //! Warzone 2100 texture pages: 8-bit paletted, 24-bit, and the 1–4-bit EGA kinds; no
 //! alpha, so every texel is opaque). The format comes from the content, falling back to
-//! the name's extension. Decoding is bounded ([`decode_limits`]): a claim past the limits
+//! the name's extension. Decoding is bounded (`decode_limits`): a claim past the limits
 //! is refused from the header, before anything is allocated for it.
 
 use crate::files::{FileRef, Files};
@@ -35,7 +35,7 @@ pub fn decode(files: &Files, file: &FileRef) -> Result<image::RgbaImage, String>
 }
 
 /// Decodes image bytes; `name` gives the format when the content does not.
-/// Within [`decode_limits`]; the RGBA result must fit [`MAX_DECODE_BYTES`] too.
+/// Within `decode_limits`; the RGBA result must fit `MAX_DECODE_BYTES` too.
 pub fn decode_bytes(bytes: &[u8], name: &str) -> Result<image::RgbaImage, String> {
     if is_pcx(bytes, name) {
         return decode_pcx(bytes);

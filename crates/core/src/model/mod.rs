@@ -5,7 +5,7 @@
 //! models face **−Z** (Warzone 2100, PMF and PangYa models do once converted).
 //! Loaders convert their file's axes at load time and record the conversion in
 //! [`Model::axes`], so the raw file values can be shown (and `info --json` can report
-//! positions in the file's own axes) by applying [`FileAxes::file_from_model`].
+//! positions in the file's own axes) by applying `FileAxes::file_from_model`.
 //!
 //! Non-goals: the model holds no GPU objects and no decoded images, only references to
 //! image files (see [`TextureRef`]).
@@ -108,13 +108,6 @@ impl Format {
         .into_iter()
         .find(|f| f.name() == name)
     }
-
-    /// The grid spacing the format's game uses, if it has one: the Warzone 2100 map tile
-    /// (128 units) for PIE. The caller passes it to the renderer as its grid's unit (the
-    /// renderer itself never looks at the format).
-    pub fn grid_unit(self) -> Option<f32> {
-        (self == Format::Pie).then_some(128.0)
-    }
 }
 
 /// A skin: the joints (node indices) a skinned mesh's [`SkinInfluence`]s index, and
@@ -179,6 +172,11 @@ pub struct Model {
     pub diagnostics: Vec<Diagnostic>,
     /// Where elements were written in the file, and facts for `vitrine check`.
     pub source: SourceMap,
+    /// The spacing of the grid the model's game lays things out on, if it has one: the
+    /// Warzone 2100 map tile ([`TILE`](crate::formats::pie::TILE), 128 units) for PIE
+    /// models and assemblies. The loader sets it; the renderer draws its grid in this unit
+    /// (or in one derived from the model's size when `None`).
+    pub grid_unit: Option<f32>,
 }
 
 impl Model {
@@ -202,6 +200,7 @@ impl Model {
             details: Details::None,
             diagnostics: Vec::new(),
             source: SourceMap::default(),
+            grid_unit: None,
         }
     }
 

@@ -279,6 +279,7 @@ pub fn assemble(
 fn new_builder(finder: &mut PartFinder) -> Builder<'_> {
     let mut model = Model::new(crate::model::Format::Pie, "assembly");
     model.axes = crate::model::FileAxes::y_up_left_handed();
+    model.grid_unit = Some(crate::formats::pie::TILE);
     Builder {
         finder,
         model,

@@ -93,7 +93,7 @@ pub struct BatchOptions {
     pub size: (u32, u32),
     /// Camera direction, team, background, overlays… (the camera is framed per model).
     pub view: ViewSettings,
-    /// Prepare threads (at least 1); [`default_prepare_threads`] by default.
+    /// Prepare threads (at least 1); `default_prepare_threads` by default.
     pub prepare_threads: usize,
     /// Finished pictures that may wait for the caller before rendering pauses.
     pub results_capacity: usize,
@@ -247,6 +247,10 @@ pub enum BatchDevice {
 /// Starts a batch on `device`/`queue`. `make_loader` is called once per prepare thread
 /// (so each can keep its own look-up caches); the loader turns a file into a model to
 /// draw (or a picture it already has).
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the desktop's batch threads (crates/clippy.toml); not built for wasm32"
+)]
 pub fn start<L>(device: BatchDevice, options: BatchOptions, make_loader: impl Fn() -> L) -> Batch
 where
     L: FnMut(&FileRef) -> Result<Step, String> + Send + 'static,
@@ -499,7 +503,7 @@ pub fn draw_framed(
 ) {
     let pose = Pose::sample(model, at.map(|a| a.0), at.map_or(0.0, |a| a.1), view.team);
     let mut view = view.clone();
-    view.grid_unit = model.format.grid_unit();
+    view.grid_unit = model.grid_unit;
     let aspect = target.width as f32 / target.height as f32;
     let points = framing_points(model, at.map(|a| a.0), &pose, &view);
     view.camera.frame_points(&points, aspect);

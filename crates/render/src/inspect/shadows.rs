@@ -4,7 +4,7 @@
 //! map says the light cannot reach (`shaders/shadow.wgsl`).
 //!
 //! The light is the scene's (fixed relative to the camera, upper left); for the shadow
-//! it is kept at least [`MIN_ELEVATION`] above the horizon so the shadow always falls on
+//! it is kept at least `MIN_ELEVATION` above the horizon so the shadow always falls on
 //! the ground, also when the camera looks from below.
 
 use crate::inspect::overlay_pass::upload;

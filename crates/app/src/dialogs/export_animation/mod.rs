@@ -1,6 +1,6 @@
 //! File ▸ Export animation… (Ctrl+Shift+E, or the record button beside the timeline's
 //! transport): the dialog's settings (persisted in the settings file), turning them and
-//! the open document into an [`export::Job`], the export running ([`run`]: on a worker
+//! the open document into an [`export::Job`], the export running (`run`: on a worker
 //! thread on the desktop, a slice per frame in the browser) with its progress and Cancel,
 //! and the toast at the end (path, size, Open folder).
 //!

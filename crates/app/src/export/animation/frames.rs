@@ -5,7 +5,7 @@
 //! Only crop-to-content and the GIF palette need to see frames before encoding starts:
 //! a first pass renders them (every frame for the crop box, a few spread over the
 //! animation for the palette) and keeps only the box, a bounded sample of pixels and,
-//! while they fit in [`KEEP_BYTES`], the frames themselves so the second pass need not
+//! while they fit in `KEEP_BYTES`, the frames themselves so the second pass need not
 //! render them again. The second pass hands every frame, in order and cropped, to the
 //! encoder.
 

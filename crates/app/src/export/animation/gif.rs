@@ -49,7 +49,7 @@ fn matted(p: [u8; 4], matte: [u8; 3]) -> [u8; 3] {
     std::array::from_fn(|i| ((p[i] as u32 * a + matte[i] as u32 * (255 - a) + 127) / 255) as u8)
 }
 
-/// Collects pixels from frames for the shared palette, at most [`MAX_SAMPLES`]
+/// Collects pixels from frames for the shared palette, at most `MAX_SAMPLES`
 /// (later frames are thinned out so every sampled frame contributes).
 #[derive(Debug)]
 pub struct PaletteSampler {

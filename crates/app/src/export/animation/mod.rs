@@ -12,7 +12,7 @@
 //! them ([`frames`]). The encoders take one frame at a time ([`encoder::Encoder`]).
 //!
 //! The output goes to a temporary file renamed into place at the end
-//! ([`crate::files::atomic::AtomicFile`]; in the browser, a download offered at the
+//! (`crate::files::atomic::AtomicFile`; in the browser, a download offered at the
 //! end): a cancelled or failed export leaves nothing.
 
 pub mod apng;

@@ -4,7 +4,8 @@
 //! [`super::stepped`]).
 
 use super::Format;
-use super::encoder::{Destination, Encoder};
+use super::encoder::{Destination, Encoded, Encoder};
+use super::frames::Layout;
 use super::frames::{Frames, Next};
 use super::timing::{FramePlan, Motion};
 use crate::host::Host;
@@ -14,7 +15,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-/// Frames rendered ahead of the encoder (bounds memory to a few frames).
+/// Frames rendered ahead of the encoder thread (bounds memory to a few frames).
+#[cfg(feature = "threads")]
 const QUEUE: usize = 2;
 
 /// How the frames are encoded.
@@ -62,7 +64,7 @@ pub struct Job {
     pub crop_margin: Option<u32>,
     /// How to encode.
     pub encoding: Encoding,
-    /// The output file (for a PNG sequence: the name pattern, see [`sequence`]).
+    /// The output file (for a PNG sequence: the name pattern, see `sequence`).
     pub output: PathBuf,
 }
 
@@ -156,7 +158,7 @@ pub fn frame_camera(
     let aspect = size.0 as f32 / size.1.max(1) as f32;
     let pose = Pose::sample(model, plan.clip(), plan.time(0), view.team);
     let mut view = view.clone();
-    view.grid_unit = model.format.grid_unit();
+    view.grid_unit = model.grid_unit;
     let points = framing_points(model, plan.clip(), &pose, &view);
     let mut camera = view.camera;
     match plan.motion {
@@ -192,7 +194,7 @@ pub fn export(
     let (w, h) = job.size;
     let mut view = job.view.clone();
     if view.grid_unit.is_none() {
-        view.grid_unit = job.model.format.grid_unit();
+        view.grid_unit = job.model.grid_unit;
     }
     let mut scene = SceneRenderer::with_samples(device, queue, job.samples, &host.files());
     scene.set_model(device, queue, &job.model);
@@ -224,50 +226,11 @@ pub fn export(
         progress.step();
     };
 
-    // Second pass: render and stream to the encoder thread, which ends the file unless
-    // cancelled (libwebp's encoder stays on the thread that made it).
+    // Second pass: render each frame and hand it to the encoder, which ends the file
+    // unless cancelled.
     let out_size = layout.size;
-    let (tx, rx) = std::sync::mpsc::sync_channel::<image::RgbaImage>(QUEUE);
-    let mut rendered: Result<(), ExportError> = Ok(());
-    let encoded = std::thread::scope(|s| {
-        let encoder = s.spawn(move || {
-            let mut encoder = Encoder::new(destination, job, &layout)?;
-            for img in rx {
-                encoder.push(&img)?;
-            }
-            if progress.is_cancelled() {
-                return Ok(None);
-            }
-            encoder.finish().map(Some)
-        });
-        loop {
-            if progress.is_cancelled() {
-                rendered = Err(ExportError::Cancelled);
-                break;
-            }
-            let img = match frames.next_step() {
-                Next::Done => break,
-                Next::Encode(img) => img,
-                Next::Render(i) => match render(i) {
-                    Ok(img) => match frames.add(img) {
-                        Some(img) => img,
-                        None => continue, // Not reached: the first pass is over.
-                    },
-                    Err(e) => {
-                        rendered = Err(e);
-                        break;
-                    }
-                },
-            };
-            if tx.send(img).is_err() {
-                break; // The encoder failed; its error says why.
-            }
-            progress.step();
-        }
-        drop(tx);
-        encoder
-            .join()
-            .unwrap_or_else(|_| Err("the encoder crashed".into()))
+    let (rendered, encoded) = encode(destination, job, &layout, progress, &mut |push| {
+        second_pass(&mut frames, &mut render, progress, push)
     });
     rendered?;
     let done = encoded
@@ -281,4 +244,183 @@ pub fn export(
         size: out_size,
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// The second pass's frames, in order, each handed to `push` (false: the encoder failed,
+/// its error says why); stops early when cancelled or a render fails.
+fn second_pass(
+    frames: &mut Frames,
+    render: &mut dyn FnMut(u32) -> Result<image::RgbaImage, ExportError>,
+    progress: &Progress,
+    push: Sink<'_>,
+) -> Result<(), ExportError> {
+    loop {
+        if progress.is_cancelled() {
+            return Err(ExportError::Cancelled);
+        }
+        let img = match frames.next_step() {
+            Next::Done => return Ok(()),
+            Next::Encode(img) => img,
+            Next::Render(i) => match frames.add(render(i)?) {
+                Some(img) => img,
+                None => continue, // Not reached: the first pass is over.
+            },
+        };
+        if !push(img) {
+            return Ok(());
+        }
+        progress.step();
+    }
+}
+
+/// Where the second pass hands each frame: false when the encoder failed.
+type Sink<'a> = &'a mut dyn FnMut(image::RgbaImage) -> bool;
+
+/// What [`encode`] gives back: how the second pass ended, and what the encoder wrote
+/// (`None`: cancelled, the file removed).
+type Outcome = (Result<(), ExportError>, Result<Option<Encoded>, String>);
+
+/// Runs `pass` with a sink that encodes each frame into `destination`. With the `threads`
+/// feature (the desktop's) the encoder runs on a thread of its own while the next frames
+/// render, a few frames ahead at most (libwebp's encoder stays on the thread that made
+/// it); without it, on this thread between frames.
+#[cfg(feature = "threads")]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the desktop's build (feature `threads`) encodes beside the renderer"
+)]
+fn encode(
+    destination: Destination<'_>,
+    job: &Job,
+    layout: &Layout,
+    progress: &Progress,
+    pass: &mut dyn FnMut(Sink<'_>) -> Result<(), ExportError>,
+) -> Outcome {
+    let (tx, rx) = std::sync::mpsc::sync_channel::<image::RgbaImage>(QUEUE);
+    std::thread::scope(|s| {
+        let encoder = s.spawn(move || {
+            let mut encoder = Encoder::new(destination, job, layout)?;
+            for img in rx {
+                encoder.push(&img)?;
+            }
+            if progress.is_cancelled() {
+                return Ok(None);
+            }
+            encoder.finish().map(Some)
+        });
+        let rendered = pass(&mut |img| tx.send(img).is_ok());
+        drop(tx);
+        let encoded = encoder
+            .join()
+            .unwrap_or_else(|_| Err("the encoder crashed".into()));
+        (rendered, encoded)
+    })
+}
+
+/// See the `threads` version: here the encoder runs between frames, on this thread.
+#[cfg(not(feature = "threads"))]
+fn encode(
+    destination: Destination<'_>,
+    job: &Job,
+    layout: &Layout,
+    progress: &Progress,
+    pass: &mut dyn FnMut(Sink<'_>) -> Result<(), ExportError>,
+) -> Outcome {
+    let mut encoder = match Encoder::new(destination, job, layout) {
+        Ok(encoder) => encoder,
+        Err(e) => return (Ok(()), Err(e)),
+    };
+    let mut failed = None;
+    let rendered = pass(&mut |img| match encoder.push(&img) {
+        Ok(()) => true,
+        Err(e) => {
+            failed = Some(e);
+            false
+        }
+    });
+    let encoded = match failed {
+        Some(e) => Err(e),
+        None if progress.is_cancelled() => Ok(None),
+        None => encoder.finish().map(Some),
+    };
+    (rendered, encoded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::MemoryHost;
+    use std::path::Path;
+
+    /// The demo tank (with its pages) in memory, and a 12-frame turntable of it to `out`.
+    fn tank_job(host: &MemoryHost, out: &str) -> Job {
+        let files = host.files();
+        let model = crate::formats::load_path(&files, Path::new("tank.pie"), &Default::default())
+            .expect("the demo tank loads");
+        let motion = Motion::Turntable {
+            seconds: 1.5,
+            clip: None,
+        };
+        let plan = FramePlan::new(&model, motion, Some(8.0)).expect("a plan");
+        let mut view = ViewSettings::default();
+        view.camera = frame_camera(&model, &plan, &view, (64, 48));
+        Job {
+            model: Arc::new(model),
+            plan,
+            view,
+            size: (64, 48),
+            samples: 1,
+            crop_margin: Some(2),
+            encoding: Encoding::default(),
+            output: out.into(),
+        }
+    }
+
+    /// The export writes what the browser's stepped export writes, whichever way it
+    /// encodes (`cargo test -p vitrine-app`: between frames, without `threads`; the
+    /// workspace's tests: on the encoder thread, as the desktop).
+    #[vitrine_test_needs::vitrine_test(gpu)]
+    fn export_writes_what_the_stepped_export_writes() {
+        vitrine_test_needs::require(vitrine_test_needs::Need::Gpu, "a GPU adapter");
+        let gpu = crate::render::Gpu::headless().expect("a GPU adapter (the build found one)");
+        let source = crate::files::MemorySource::new()
+            .with(
+                "tank.pie",
+                include_bytes!("../../../../../assets/demo/tank.pie").to_vec(),
+            )
+            .with(
+                "texpages/page-90-demo-tank.png",
+                include_bytes!("../../../../../assets/demo/texpages/page-90-demo-tank.png")
+                    .to_vec(),
+            )
+            .with(
+                "texpages/page-90_tcmask.png",
+                include_bytes!("../../../../../assets/demo/texpages/page-90_tcmask.png").to_vec(),
+            );
+        let host = MemoryHost::new(source);
+        let (a, b) = (tank_job(&host, "out/a.gif"), tank_job(&host, "out/b.gif"));
+        let done = export(&*host, &gpu.device, &gpu.queue, &a, &Progress::default())
+            .expect("the export writes");
+        assert_eq!(done.frames, 12);
+        let destination = Destination::create(&*host, &b).expect("a destination");
+        let files = host.files();
+        let mut stepped = super::super::SteppedExport::new(
+            destination,
+            &files,
+            &gpu.device,
+            &gpu.queue,
+            b.clone(),
+            Arc::new(Progress::default()),
+        );
+        let stepped_done = loop {
+            if let Some(r) = stepped.step(&gpu.device, &gpu.queue, std::time::Duration::ZERO) {
+                break r.expect("the stepped export writes");
+            }
+        };
+        assert_eq!(stepped_done.frames, 12);
+        let written = |p: &str| host.written(Path::new(p)).expect("written");
+        let gif = written("out/a.gif");
+        assert!(gif.starts_with(b"GIF89a"), "a GIF");
+        assert!(gif == written("out/b.gif"), "the same bytes both ways");
+    }
 }

@@ -43,7 +43,7 @@ impl<'h> SteppedExport<'h> {
     ) -> SteppedExport<'h> {
         let mut view = job.view.clone();
         if view.grid_unit.is_none() {
-            view.grid_unit = job.model.format.grid_unit();
+            view.grid_unit = job.model.grid_unit;
         }
         let mut scene = SceneRenderer::with_samples(device, queue, job.samples, files);
         scene.set_model(device, queue, &job.model);

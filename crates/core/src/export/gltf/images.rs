@@ -278,6 +278,10 @@ mod tests {
     }
 
     #[test]
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "the desktop shares one cache between threads: the test is such threads"
+    )]
     fn clones_share_the_cache_and_threads_make_each_image_once() {
         let cache = ImageCache::new(&Files::new(crate::files::MemorySource::new()));
         let pngs: Vec<ImageData> = std::thread::scope(|s| {

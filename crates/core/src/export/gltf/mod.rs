@@ -7,7 +7,7 @@
 //! `gltf-json`'s schema types.
 //!
 //! Axes: glTF is +Y up, right-handed, metres, as the model already is, so nothing
-//! turns; a uniform scale converts the file's units ([`default_scale`]: Warzone 2100's
+//! turns; a uniform scale converts the file's units (`default_scale`: Warzone 2100's
 //! 128 units per tile become 1/128, so a tank is about a metre long; other formats keep
 //! their units). The scale is baked into positions, translations and inverse bind
 //! matrices (no extra root node).
@@ -65,7 +65,7 @@ pub struct ExportOptions {
     pub team: usize,
     /// Clips to export.
     pub clips: ClipChoice,
-    /// Uniform scale; `None` = [`default_scale`] of the model's format.
+    /// Uniform scale; `None` = `default_scale` of the model's format.
     pub scale: Option<f32>,
     /// How texture-frame animation (PIE) is written.
     pub texture_frames: TextureFrames,
@@ -109,7 +109,7 @@ pub(crate) fn default_scale(format: Format) -> f32 {
     }
 }
 
-/// The scale `model` is exported at by default: [`default_scale`] of its format, or the
+/// The scale `model` is exported at by default: `default_scale` of its format, or the
 /// scale of the Vitrine export it was read back from (so a PIE → glTF → glTF trip keeps
 /// its size).
 pub fn model_scale(model: &Model) -> f32 {

@@ -93,7 +93,7 @@ pub struct Written {
 /// Placeholder page for a model without any texture.
 pub const PLACEHOLDER_PAGE: &str = "page-0-placeholder.png";
 
-/// The scale [`write`] uses for `model` when the options give none: 1 for a model in PIE
+/// The scale `write` uses for `model` when the options give none: 1 for a model in PIE
 /// units ([`Model::units_format`]: a PIE, or a glTF exported from one), else 128.
 pub fn default_scale(model: &Model) -> f32 {
     if model.units_format() == Format::Pie {

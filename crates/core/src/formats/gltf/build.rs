@@ -312,6 +312,11 @@ fn facts_of(model: &mut Model, facts: &Value, generator: &str, scale: Option<f64
         }),
         pie,
     });
+    // A Vitrine export of a PIE comes back in PIE units (the export's scale undone): its
+    // grid is the map tile, as the PIE's is.
+    if model.units_format() == crate::model::Format::Pie {
+        model.grid_unit = Some(crate::formats::pie::TILE);
+    }
 }
 
 /// The triangles of a primitive as index triples into its vertices.

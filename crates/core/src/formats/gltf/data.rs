@@ -169,18 +169,11 @@ pub fn decode_data_uri(uri: &str) -> Result<Vec<u8>, String> {
     }
 }
 
-/// `%20` → space; other text as is (bytes that are not UTF-8 replaced).
-pub fn percent_decode(s: &str) -> String {
-    percent_encoding::percent_decode_str(s)
-        .decode_utf8_lossy()
-        .into_owned()
-}
-
 /// A relative URI made safe: percent-decoded, `/`-separated, refusing anything that
 /// leaves the glTF's folder (`..` above it, an absolute path, a scheme such as
 /// `http:` or `file:`).
 pub fn relative_path(uri: &str) -> Result<String, String> {
-    let path = percent_decode(uri);
+    let path = crate::files::percent_decode(uri);
     let escapes = || {
         format!("URI {uri:?} leaves the glTF's folder; only files beside it or below it are read")
     };

@@ -35,7 +35,7 @@ pub struct Materials<'a> {
 fn image_stem(image: &gltf::Image<'_>) -> String {
     let name = match image.source() {
         gltf::image::Source::Uri { uri, .. } if !uri.starts_with("data:") => {
-            data::percent_decode(uri.rsplit('/').next().unwrap_or(uri))
+            crate::files::percent_decode(uri.rsplit('/').next().unwrap_or(uri))
         }
         _ => image.name().unwrap_or("").to_string(),
     };
@@ -277,7 +277,7 @@ impl<'a> Materials<'a> {
                 (name, file)
             }
             gltf::image::Source::Uri { uri, .. } => {
-                let name = data::percent_decode(uri.rsplit('/').next().unwrap_or(uri));
+                let name = crate::files::percent_decode(uri.rsplit('/').next().unwrap_or(uri));
                 // `check_uris` refused URIs that leave the folder before this runs.
                 let file = data::relative_path(uri).ok().and_then(|p| {
                     let f = self.holder?.parent()?.join(&p);

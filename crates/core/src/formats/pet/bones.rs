@@ -5,7 +5,7 @@
 //! float after the matrix.
 //!
 //! Parents must be in range and acyclic. They normally precede their children; if not,
-//! [`BoneData::order`] gives an order that does.
+//! `BoneData::order` gives an order that does.
 
 use super::Kind;
 use super::sections::PetFile;

@@ -28,7 +28,7 @@ pub struct Vertex {
     pub position: Vec3,
     /// `.mpet`'s extra float.
     pub extra: Option<f32>,
-    /// `(weight 0–255, bone)` pairs in file order, at most [`MAX_INFLUENCES`]; the first
+    /// `(weight 0–255, bone)` pairs in file order, at most `MAX_INFLUENCES`; the first
     /// is the bone the position is relative to.
     pub weights: Vec<(u8, usize)>,
     /// How many pairs the file stored (before any trimming).

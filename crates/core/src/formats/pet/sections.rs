@@ -1,7 +1,7 @@
 //! The PET container: sections of a FourCC tag and a u32 payload length, the version,
 //! and the dispatch of each section to its parser.
 //!
-//! Every section is parsed inside its own bounds ([`Reader::sub`]), so a parser that
+//! Every section is parsed inside its own bounds (`Reader::sub`), so a parser that
 //! reads too little leaves the rest unread (noted) and one that reads too much fails
 //! at the section end with the file offset. Unknown tags (`EXTR`, anything else) are
 //! skipped by length with a note. No `VERS` section means version 1.0.

@@ -97,6 +97,7 @@ pub(crate) fn build(
 ) -> Model {
     let mut model = Model::new(Format::Pie, header.version.to_string());
     model.axes = crate::model::FileAxes::y_up_left_handed();
+    model.grid_unit = Some(super::TILE);
     model.diagnostics = warnings;
     let global = &header.settings.textures;
     // Moved out so the levels' geometry can be moved into the meshes below.
@@ -576,5 +577,14 @@ mod tests {
         let json = |v: f32| serde_json::to_string(&crate::model::details::PieNumber::from(v));
         assert_eq!(json(80.0).ok().as_deref(), Some("80"));
         assert_eq!(json(62.5).ok().as_deref(), Some("62.5"));
+    }
+
+    #[test]
+    fn pie_models_are_laid_out_on_the_map_tile_grid() {
+        let pie = "PIE 3\nTYPE 200\nTEXTURE 0 page-7.png 256 256\nLEVELS 1\nLEVEL 1\n\
+                   POINTS 3\n 0 0 0\n 10 0 0\n 0 10 0\n\
+                   POLYGONS 1\n 200 3 0 1 2 0 0 0 0 0 0\n";
+        let model = super::super::parse(pie.as_bytes()).map_err(|e| e.to_string());
+        assert_eq!(model.map(|m| m.grid_unit), Ok(Some(super::super::TILE)));
     }
 }

@@ -16,11 +16,15 @@ pub mod tokens;
 
 pub use tileset::Tileset;
 
+/// The Warzone 2100 map tile, in PIE units: the grid PIE models and assemblies are laid
+/// out on ([`Model::grid_unit`](crate::model::Model::grid_unit)).
+pub const TILE: f32 = 128.0;
+
 use crate::formats::{ErrorKind, LoadError};
 use crate::model::{Diagnostic, Location, Model};
 use tokens::{Tokens, error};
 
-/// Parses a PIE file for the arizona tileset ([`parse_for`] picks another). Texture and
+/// Parses a PIE file for the arizona tileset (`parse_for` picks another). Texture and
 /// event names stay unresolved (see [`crate::formats::resolve`]).
 ///
 /// # Errors

@@ -8,7 +8,7 @@
 //!    own line uses tileset 0's. A level's own line beats the header's.
 //! 2. **Page replacement by the game's rules script**: the multiplayer and campaign
 //!    `rules.js` (`setupGame`) call `replaceTexture(old, new)` for the map's tileset,
-//!    which swaps a loaded page for every model that uses it. [`REPLACEMENTS`] is that
+//!    which swaps a loaded page for every model that uses it. `REPLACEMENTS` is that
 //!    table: the base pages of the barbarians (`page-7`) and of the structure bases
 //!    (`page-8`, `page-9`). Masks are not swapped (they are named by page number).
 //!

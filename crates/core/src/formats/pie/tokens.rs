@@ -4,7 +4,7 @@
 //! several records on one line (or split one over several); the current loader reads one
 //! record per line. Reading tokens accepts both. Lines are split by [`Lines`](crate::formats::text::Lines)
 //! (`\n`, `\r\n` or a lone `\r`), `#` starts a comment that runs to the end of the line
-//! (the game strips comments in every version), and [`is_space`](crate::formats::text::is_space) separates tokens,
+//! (the game strips comments in every version), and `formats::text::is_space` separates tokens,
 //! so trailing blanks and a DOS Ctrl-Z end-of-file byte vanish. Nothing is allocated:
 //! tokens borrow the input, and numbers are parsed from the bytes in place.
 

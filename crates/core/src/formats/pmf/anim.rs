@@ -2,7 +2,7 @@
 //! holds flags, the root position and one X/Y/Z rotation per piece in hierarchy order.
 //!
 //! Frames are stored fully interpolated (the editor fills the in-betweens with
-//! Catmull-Rom), so [`to_clip`] keys every stored frame and plays them back linearly
+//! Catmull-Rom), so `to_clip` keys every stored frame and plays them back linearly
 //! (slerp) between frames; nothing is re-interpolated from the keyframes.
 
 use super::header::{NAME_BYTES, read_name};

@@ -1,7 +1,7 @@
 //! The piece hierarchy: pieces stored pre-order, each followed by its children.
 //!
 //! The hierarchy is read with an explicit stack, not recursion, and nesting is limited
-//! to [`MAX_DEPTH`], so a hostile child count or a very deep chain cannot overflow the
+//! to `MAX_DEPTH`, so a hostile child count or a very deep chain cannot overflow the
 //! stack (here or in anything that walks the tree later).
 
 use super::header::{NAME_BYTES, read_name};

@@ -7,7 +7,7 @@
 //!
 //! Materials: PMF names no texture or material. Every piece gets its own untextured,
 //! opaque, lit material named after the piece, with a distinct soft colour
-//! ([`piece_colour`]), so a per-piece colour mode can show them and a legend can list
+//! (`piece_colour`), so a per-piece colour mode can show them and a legend can list
 //! them by material (material `i` belongs to piece `i`).
 
 use super::anim::{RawAnimation, to_clip};

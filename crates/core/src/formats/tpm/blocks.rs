@@ -48,13 +48,13 @@ pub(crate) struct MaterialDef {
 pub struct Face {
     /// Line of the `f` property.
     pub line: u32,
-    /// Indices into [`MeshDef::positions`].
+    /// Indices into `MeshDef::positions`.
     pub v: [u32; 3],
-    /// Indices into [`MeshDef::uvs`].
+    /// Indices into `MeshDef::uvs`.
     pub t: [u32; 3],
-    /// Indices into [`MeshDef::normals`].
+    /// Indices into `MeshDef::normals`.
     pub n: [u32; 3],
-    /// Index into [`MeshDef::materials`].
+    /// Index into `MeshDef::materials`.
     pub m: u32,
 }
 

@@ -2,7 +2,7 @@
 //!
 //! # Axes
 //! TPM is the 3ds Max frame: right-handed, **Z up** (X left/right, Y front/back). The
-//! model is right-handed, Y up. With `F` = [`FileAxes::z_up_right_handed`]
+//! model is right-handed, Y up. With `F` = `FileAxes::z_up_right_handed`
 //! (`(x, y, z)` → `(x, z, −y)`, a proper rotation, so winding is kept):
 //! points and normals become `F·p`, and an instance's file transform
 //! `W = T(position) · Rz · Ry · Rx · S(scale)` (degrees, X applied first, column vectors)

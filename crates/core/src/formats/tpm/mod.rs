@@ -2,7 +2,7 @@
 //! the LtSten/Blender-TPM add-on, whose `Documentation/TPM Specification.md` is the
 //! spec followed), not a file the game itself loads.
 //!
-//! Stages: [`grammar`] (lines → blocks), [`values`] (property values), [`blocks`]
+//! Stages: `grammar` (lines → blocks), [`values`] (property values), [`blocks`]
 //! (blocks → typed, range-checked file terms, warnings), [`build`] (→ [`Model`], axis
 //! conversion, nodes, materials, skins), [`details`] (the panel's lines and the
 //! `info --json` details, in file terms).
@@ -22,8 +22,8 @@ use crate::model::{Location, Model};
 /// Parses TPM bytes.
 ///
 /// # Errors
-/// [`ErrorKind::EmptyFile`] for zero bytes; otherwise see [`grammar::parse_blocks`] and
-/// [`blocks::type_blocks`]. Every error names its line.
+/// [`ErrorKind::EmptyFile`] for zero bytes; otherwise see `grammar::parse_blocks` and
+/// `blocks::type_blocks`. Every error names its line.
 pub fn parse(bytes: &[u8]) -> Result<Model, LoadError> {
     if bytes.is_empty() {
         return Err(LoadError::new(

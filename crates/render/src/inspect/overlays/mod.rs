@@ -1,5 +1,5 @@
 //! The overlays' geometry, built on the CPU each frame as screen-width line segments
-//! ([`Segment`]), which `shaders/overlay.wgsl` expands to quads. Pure: the same function
+//! (`Segment`), which `shaders/overlay.wgsl` expands to quads. Pure: the same function
 //! feeds the window, `vitrine render` and the tests.
 //!
 //! Sizes: lines and markers are in pixels (a connector marker looks the same at any
@@ -8,7 +8,7 @@
 //!
 //! Ground grid: one line per `unit` (the caller's unit, e.g. the Warzone 2100 tile of 128,
 //! else [`auto_grid_unit`]), on the plane under the lowest visible point. Bones, axes and
-//! connectors are [`markers`].
+//! connectors are `markers`.
 
 mod markers;
 
