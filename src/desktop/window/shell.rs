@@ -1,5 +1,5 @@
 //! The eframe integration: owns the state, the GPU view and the dialogs, and runs the
-//! app's frame ([`crate::app::frame`]) as its front-end ([`Window`]): native dialogs,
+//! app's frame ([`crate::app::frame`]) as its front-end (`Window`): native dialogs,
 //! screenshots and exports on the window's device, the title, the window's geometry in
 //! the settings, and the relaunch after a lost device. Background jobs run on the
 //! host's threads ([`super::DesktopHost`]).
