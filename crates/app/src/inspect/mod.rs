@@ -177,6 +177,8 @@ mod tests {
 
     fn state() -> AppState {
         let mut m = Model::new(Format::Pie, "3");
+        // As the PIE loader sets it.
+        m.grid_unit = Some(crate::formats::pie::TILE);
         m.nodes.push(Node::new("hull", None, NodeKind::Level));
         m.nodes.push(Node::new("turret", Some(0), NodeKind::Level));
         m.nodes.push(Node::new("gun", None, NodeKind::Level));
@@ -226,7 +228,11 @@ mod tests {
         let v = s.view_settings();
         assert!(v.overlays.normals && v.shadows);
         assert_eq!(v.overlays.normal_length, 0.5);
-        assert_eq!(v.grid_unit, Some(128.0), "PIE grids are map tiles");
+        assert_eq!(
+            v.grid_unit,
+            Some(128.0),
+            "the model's grid (PIE: map tiles) reaches the view"
+        );
         apply(&mut s, InspectCommand::Select(Some(2)));
         apply(&mut s, InspectCommand::ToggleHidden(1));
         let m = s.document.as_ref().unwrap().model.clone();
