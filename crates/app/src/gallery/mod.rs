@@ -303,18 +303,11 @@ impl Gallery {
 
     /// How many tiles of each format (for the format filter).
     pub fn format_counts(&self) -> Vec<(Format, usize)> {
-        [
-            Format::Pie,
-            Format::Pmf,
-            Format::Pet,
-            Format::Tpm,
-            Format::Gltf,
-            Format::Obj,
-        ]
-        .into_iter()
-        .map(|f| (f, self.tiles.iter().filter(|t| t.format == f).count()))
-        .filter(|(_, n)| *n > 0)
-        .collect()
+        Format::ALL
+            .into_iter()
+            .map(|f| (f, self.tiles.iter().filter(|t| t.format == f).count()))
+            .filter(|(_, n)| *n > 0)
+            .collect()
     }
 }
 

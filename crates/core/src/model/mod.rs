@@ -95,18 +95,19 @@ impl Format {
         }
     }
 
+    /// Every format, in the order menus and filters list them.
+    pub const ALL: [Format; 6] = [
+        Format::Pie,
+        Format::Pmf,
+        Format::Pet,
+        Format::Tpm,
+        Format::Gltf,
+        Format::Obj,
+    ];
+
     /// The format named `name` as [`Format::name`] writes it (`"pie"`).
     pub fn from_name(name: &str) -> Option<Format> {
-        [
-            Format::Pie,
-            Format::Pmf,
-            Format::Pet,
-            Format::Tpm,
-            Format::Gltf,
-            Format::Obj,
-        ]
-        .into_iter()
-        .find(|f| f.name() == name)
+        Format::ALL.into_iter().find(|f| f.name() == name)
     }
 }
 
