@@ -12,7 +12,7 @@ pub mod walk;
 #[cfg(feature = "gui")]
 pub mod watch;
 
-pub use disk::{DiskSource, disk};
+pub use disk::{DiskSource, absolute_folded, disk};
 pub use vitrine_core::files::*;
 
 use std::io;

@@ -104,16 +104,30 @@ impl FileSource for DiskSource {
         })
     }
 
-    /// Absolute, with `..` resolved where the file exists (`sub/../a.pie` is the file
-    /// `a.pie` in the working folder, its folders the ones `texpages/` is looked for in).
+    /// [`absolute_folded`]: `sub/../a.pie` is the file `a.pie` in the working folder (its
+    /// folders the ones `texpages/` is looked for in), spelled as the user spelled the
+    /// way there — links are not resolved, so a file under a data root given through a
+    /// link stays under that root's spelling (publish compares the two).
     fn full_path(&self, path: &Path) -> PathBuf {
-        let a = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        if a.components().any(|c| c == std::path::Component::ParentDir) {
-            std::fs::canonicalize(&a).unwrap_or(a)
-        } else {
-            a
+        absolute_folded(path)
+    }
+}
+
+/// `path` made absolute against the working folder, `.` and `..` folded without reading
+/// the disk (a link is never followed to name a file).
+pub fn absolute_folded(path: &Path) -> PathBuf {
+    let joined = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
         }
     }
+    out
 }
 
 /// A file opened for reads at an offset: one `pread` each on Unix, `seek_read` on
@@ -146,18 +160,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn full_paths_resolve_parent_folders_of_files_that_exist() {
+    fn full_paths_fold_parent_folders_without_following_links() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("sub")).unwrap();
         std::fs::write(dir.path().join("a.pie"), "PIE 3").unwrap();
-        let real = std::fs::canonicalize(dir.path()).unwrap();
         let files = disk();
         let via_parent = dir.path().join("sub").join("..").join("a.pie");
-        assert_eq!(files.full_path(&via_parent), real.join("a.pie"));
-        // A file that does not exist keeps its spelling.
+        assert_eq!(files.full_path(&via_parent), dir.path().join("a.pie"));
+        // A file that does not exist is folded the same way.
         let gone = dir.path().join("sub/../gone.pie");
-        assert_eq!(files.full_path(&gone), gone);
+        assert_eq!(files.full_path(&gone), dir.path().join("gone.pie"));
         // A relative path is made absolute.
         assert!(files.full_path(Path::new("a.pie")).is_absolute());
+        // Through a link to a folder, the link's spelling stays (a data root named
+        // through a link keeps holding the files found under it).
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("link");
+            std::os::unix::fs::symlink(dir.path().join("sub"), &link).unwrap();
+            std::fs::write(dir.path().join("sub/b.pie"), "PIE 3").unwrap();
+            let through = link.join("..").join("link").join("b.pie");
+            assert_eq!(files.full_path(&through), link.join("b.pie"));
+        }
     }
 }

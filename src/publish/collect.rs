@@ -19,7 +19,7 @@ use crate::formats::LoadOptions;
 use crate::model::Model;
 use crate::wz::{self, Design, PartFinder, Stats, TurretPose};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use vitrine_core::formats;
 
 /// One tile of the site: a model file, or an assembled template or structure.
@@ -149,20 +149,7 @@ impl Roots {
 /// `p` made absolute against the working folder, `.` and `..` folded without reading
 /// the disk (so a link is never followed to name a root).
 fn absolute(p: &Path) -> PathBuf {
-    let joined = std::env::current_dir()
-        .map(|d| d.join(p))
-        .unwrap_or_else(|_| p.to_path_buf());
-    let mut out = PathBuf::new();
-    for c in joined.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    crate::files::absolute_folded(p)
 }
 
 /// The deepest folder holding every path of `paths` (absolute, folded).
