@@ -2,6 +2,7 @@
 //! button named by the colour (hover shows the name too).
 
 use crate::commands::AppCommand;
+use crate::commands::SettingsCommand;
 use crate::render::TEAM_COLOURS;
 
 /// Side of one swatch, points.
@@ -18,7 +19,7 @@ pub fn team_picker_ui(ui: &mut egui::Ui, current: usize) -> Option<AppCommand> {
         .show(ui, |ui| {
             for (i, team) in TEAM_COLOURS.iter().enumerate() {
                 if swatch_ui(ui, team.name, team.rgb, i == current).clicked() {
-                    out = Some(AppCommand::SetTeam(i));
+                    out = Some(AppCommand::Settings(SettingsCommand::SetTeam(i)));
                 }
                 if (i + 1) % PER_ROW == 0 {
                     ui.end_row();
