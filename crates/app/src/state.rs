@@ -8,11 +8,15 @@
 //! - [`View`]: the camera, the view's shape, the colour mode;
 //! - [`PanelStates`] and [`DialogStates`]: each panel's and each dialog's own state.
 //!
-//! This module holds data and reads only; what changes a group is its owner's (setting
-//! the document: [`crate::opening`]). Panels read it and emit commands; [`super::dispatch::apply`] routes each to its
-//! owner, which applies it with its own state and a narrow context of the groups it
-//! needs (a view command sees the view and the document, a settings command the settings
-//! and the toasts); a part that needs another to act returns follow-up commands. The
+//! This module holds data, what reads across groups ([`AppState::view_settings`]) and
+//! two hand-offs to the view's own methods ([`AppState::frame`],
+//! [`AppState::set_view_aspect`]); what changes a group is its owner's (setting the
+//! document: [`crate::opening`]). Panels read it and emit commands;
+//! [`super::dispatch::apply`] routes each to its owner, which applies it with its own
+//! state and, where it can, a narrow context of short borrows (a view command sees the
+//! view and the open model, a settings command the settings and the toasts); the
+//! document's life, the gallery, the assembly, Share and the export dialogs still take
+//! the whole state. A part that needs another to act returns follow-up commands. The
 //! window (the front-end's shell: `src/desktop/window/shell.rs`, `web/src/shell.rs`)
 //! owns the wgpu device and the GPU view, runs the jobs and saves the settings when due.
 //! Not yet moved out: the running animation export's worker and the gallery's thumbnail

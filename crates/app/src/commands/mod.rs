@@ -2,8 +2,9 @@
 //! the keyboard) and what applying a command leads to ([`Applied`]: follow-ups, and
 //! an [`Effect`] for the front-end): the vocabulary only. Each command belongs to an
 //! owner, which defines it and applies it ([`crate::view::ViewCommand`] in the view,
-//! [`crate::settings::SettingsCommand`] in the settings, [`DocumentCommand`] in
-//! [`crate::opening`]…); `AppCommand` only says which owner. [`crate::dispatch`] routes
+//! [`crate::settings::SettingsCommand`] in the settings; [`DocumentCommand`] is defined
+//! with the document's state and applied by [`crate::opening`]); `AppCommand` only says
+//! which owner. [`crate::dispatch`] routes
 //! each to its owner, with the owner's state and a narrow context.
 
 pub use crate::dialogs::export_gltf::GltfCommand;
