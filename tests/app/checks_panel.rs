@@ -6,8 +6,7 @@ use crate::app_support;
 use crate::common;
 
 use egui_kittest::kittest::Queryable;
-use vitrine::app::commands::AppCommand;
-use vitrine::app::commands::DocumentCommand;
+use vitrine::app::commands::{AppCommand, DocumentCommand};
 use vitrine::app::state::AppState;
 use vitrine::check::Element;
 use vitrine::files::FileRef;

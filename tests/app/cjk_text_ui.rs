@@ -14,8 +14,7 @@ use eframe::egui;
 use eframe::egui::epaint::text::Galley;
 use egui_kittest::kittest::Queryable;
 use std::sync::Arc;
-use vitrine::app::commands::AppCommand;
-use vitrine::app::commands::DocumentCommand;
+use vitrine::app::commands::{AppCommand, DocumentCommand};
 use vitrine::app::dispatch::apply;
 use vitrine_test_needs::vitrine_test;
 

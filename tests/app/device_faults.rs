@@ -91,8 +91,7 @@ fn a_destroyed_device_reports_loss_and_a_rebuilt_renderer_shows_the_model_again(
 #[vitrine_test(gpu)]
 fn a_texture_out_of_gpu_memory_shows_the_checkerboard_and_a_warning_in_the_side_panel() {
     use egui_kittest::kittest::Queryable;
-    use vitrine::app::commands::AppCommand;
-    use vitrine::app::commands::DocumentCommand;
+    use vitrine::app::commands::{AppCommand, DocumentCommand};
     use vitrine::app::dispatch::apply;
     use vitrine::app::settings::Settings;
     use vitrine::app::state::AppState;

@@ -7,8 +7,7 @@ use crate::{app_support, common};
 
 use eframe::egui::{Key, OutputCommand};
 use egui_kittest::kittest::{NodeT, Queryable};
-use vitrine::app::commands::AppCommand;
-use vitrine::app::commands::{DocumentCommand, SettingsCommand, ShareCommand};
+use vitrine::app::commands::{AppCommand, DocumentCommand, SettingsCommand, ShareCommand};
 use vitrine::app::dispatch::apply;
 use vitrine::app::link::ViewLink;
 use vitrine::app::published::{NO_SOURCE, PublishedSite};

@@ -10,8 +10,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
-use vitrine_app::commands::AppCommand;
-use vitrine_app::commands::DocumentCommand;
+use vitrine_app::commands::{AppCommand, DocumentCommand};
 use vitrine_app::link::{ViewLink, design_path, model_path, parse, resolve_model, shows};
 use vitrine_app::panels::assemble::{AssembleCommand, design_of};
 use vitrine_app::state::AppState;

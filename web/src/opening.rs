@@ -3,8 +3,7 @@
 
 use crate::fetch;
 use std::collections::HashMap;
-use vitrine_app::commands::AppCommand;
-use vitrine_app::commands::DocumentCommand;
+use vitrine_app::commands::{AppCommand, DocumentCommand};
 use vitrine_app::gallery::GalleryCommand;
 use vitrine_core::files::FileRef;
 use vitrine_core::formats::resolve::texture_folders;

@@ -4,8 +4,7 @@
 //! The view is passed in as a function so that tests can lay out the real window with a
 //! stand-in view and no GPU.
 
-use super::commands::AppCommand;
-use super::commands::{DocumentCommand, ScreenshotCommand};
+use super::commands::{AppCommand, DocumentCommand, ScreenshotCommand};
 use super::dialogs::screenshot_dialog::ScreenshotDialog;
 use super::document::LoadFailure;
 use super::effect::{MAX_SCREENSHOT_SIDE, ScreenshotRequest};

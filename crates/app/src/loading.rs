@@ -6,8 +6,7 @@
 //! [`finish`] makes it the document (or shows the error, keeping the old one) and
 //! returns what other parts of the app must do about it as follow-up commands.
 
-use super::commands::AppCommand;
-use super::commands::DocumentCommand;
+use super::commands::{AppCommand, DocumentCommand};
 pub use super::document::Purpose;
 use super::document::{LoadFailure, load_model};
 use super::gallery::command::GalleryCommand;

@@ -1,8 +1,8 @@
 //! The menu bar (File, View, Settings, Help) and the window-wide keyboard shortcuts.
 
-use super::commands::AppCommand;
 use super::commands::{
-    DocumentCommand, GltfCommand, ScreenshotCommand, SettingsCommand, ShareCommand, ViewCommand,
+    AppCommand, DocumentCommand, GltfCommand, ScreenshotCommand, SettingsCommand, ShareCommand,
+    ViewCommand,
 };
 use super::dialogs::export_animation::ExportCommand;
 use super::effect::ScreenshotRequest;

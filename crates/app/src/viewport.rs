@@ -10,8 +10,7 @@
 //! the light, the wheel zooms; F frames; 1 / 3 / 7 / 0 front / side / top / iso; 5
 //! perspective ↔ orthographic.
 
-use super::commands::AppCommand;
-use super::commands::ViewCommand;
+use super::commands::{AppCommand, ViewCommand};
 use super::lighting::command::LightCommand;
 use super::state::AppState;
 use crate::files::Files;

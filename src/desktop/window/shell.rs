@@ -5,8 +5,7 @@
 //! host's threads ([`super::DesktopHost`]).
 
 use super::dialogs::Dialogs;
-use crate::app::commands::DocumentCommand;
-use crate::app::commands::{AppCommand, Effect, ScreenshotRequest};
+use crate::app::commands::{AppCommand, DocumentCommand, Effect, ScreenshotRequest};
 use crate::app::dialogs::screenshot::{clean_view, encode_png, render_image, save_unique};
 use crate::app::dispatch::apply;
 use crate::app::frame::{FrontEnd, ViewReport};

@@ -3,8 +3,7 @@
 //! link turns a view into an address on ([`crate::published`]). Each row is edited in
 //! place and saved as it changes; a row that cannot be used says why beside it.
 
-use crate::commands::AppCommand;
-use crate::commands::{SettingsCommand, ShareCommand};
+use crate::commands::{AppCommand, SettingsCommand, ShareCommand};
 use crate::published::{NO_SOURCE, PublishedSite, url_problem};
 use crate::state::AppState;
 

@@ -16,8 +16,7 @@ pub mod ui;
 
 pub use command::GalleryCommand;
 
-use super::commands::AppCommand;
-use super::commands::DocumentCommand;
+use super::commands::{AppCommand, DocumentCommand};
 use super::loading::Purpose;
 use super::state::AppState;
 use crate::files::FileRef;

@@ -3,8 +3,7 @@
 //! root, a PangYa texture folder). The user orders it; a Warzone 2100 installation found
 //! on the machine is offered, never added unasked.
 
-use crate::commands::AppCommand;
-use crate::commands::DocumentCommand;
+use crate::commands::{AppCommand, DocumentCommand};
 use crate::state::AppState;
 use std::path::PathBuf;
 

@@ -4,8 +4,7 @@
 //! legend, the data roots, and the banner of a PangYa animation opened without its
 //! skeleton. Like the rest of the panel they read [`AppState`] and return commands.
 
-use crate::commands::AppCommand;
-use crate::commands::{DocumentCommand, ViewCommand};
+use crate::commands::{AppCommand, DocumentCommand, ViewCommand};
 use crate::document::Document;
 use crate::formats::pet::PetRotations;
 use crate::formats::pie::Tileset;

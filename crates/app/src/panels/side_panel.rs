@@ -2,8 +2,7 @@
 //! the node hierarchy, events, connectors, warnings), the team-colour picker and the view
 //! controls. It reads [`AppState`] and returns commands; it changes nothing itself.
 
-use crate::commands::AppCommand;
-use crate::commands::{SettingsCommand, ViewCommand};
+use crate::commands::{AppCommand, SettingsCommand, ViewCommand};
 use crate::document::Document;
 use crate::panels::sections::{Sections, found_mark, textures_title, textures_ui};
 use crate::panels::team_picker::team_picker_ui;

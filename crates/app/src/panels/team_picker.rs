@@ -1,8 +1,7 @@
 //! The team-colour picker: Warzone 2100's 16 colours as swatches, each an accessible
 //! button named by the colour (hover shows the name too).
 
-use crate::commands::AppCommand;
-use crate::commands::SettingsCommand;
+use crate::commands::{AppCommand, SettingsCommand};
 use crate::render::TEAM_COLOURS;
 
 /// Side of one swatch, points.

@@ -18,8 +18,7 @@
 pub mod event_models;
 pub mod playback;
 
-use super::commands::AppCommand;
-use super::commands::DocumentCommand;
+use super::commands::{AppCommand, DocumentCommand};
 use super::document::Document;
 use super::state::AppState;
 use super::timeline::event_models::event_label;

@@ -3,8 +3,7 @@
 //! dialog through rfd ([`Request::run_native`]) or Vitrine's own picker
 //! ([`super::picker::Picker`]).
 
-use crate::app::commands::AppCommand;
-use crate::app::commands::{DocumentCommand, GltfCommand, SettingsCommand};
+use crate::app::commands::{AppCommand, DocumentCommand, GltfCommand, SettingsCommand};
 use crate::app::dialogs::MODEL_EXTENSIONS;
 use std::path::{Path, PathBuf};
 

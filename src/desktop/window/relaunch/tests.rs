@@ -1,7 +1,6 @@
 use super::resume::{MAX_AGE, Resume, VERSION, unix_ms};
 use super::*;
-use crate::app::commands::AppCommand;
-use crate::app::commands::DocumentCommand;
+use crate::app::commands::{AppCommand, DocumentCommand};
 use crate::app::dispatch::apply;
 use crate::app::settings::Settings;
 use crate::files::FileRef;

@@ -1,8 +1,7 @@
 //! Drawing the Assemble panel. Reads [`AppState`], returns commands; changes nothing.
 
 use super::AssembleCommand;
-use crate::commands::AppCommand;
-use crate::commands::DocumentCommand;
+use crate::commands::{AppCommand, DocumentCommand};
 use crate::panels::sections::Sections;
 use crate::state::AppState;
 use crate::wz::design::Parts;
