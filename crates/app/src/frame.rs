@@ -140,8 +140,10 @@ pub fn run(ui: &mut egui::Ui, state: &mut AppState, front: &mut dyn FrontEnd) {
         }
     }
     crate::inspect::sync(&mut state.document, &state.services.files);
-    let clicked = state.services.toasts.ui(&ctx);
-    apply_all(state, front, &ctx, clicked);
+    for clicked in state.services.toasts.ui(&ctx) {
+        let answer = perform(state, front, &ctx, clicked);
+        apply_all(state, front, &ctx, answer.into_iter().collect());
+    }
     report_view(state, front, &ctx);
     front.end(&ctx, state);
     if let Err(e) = state.services.settings.save_due(front.now()) {
@@ -153,8 +155,8 @@ pub fn run(ui: &mut egui::Ui, state: &mut AppState, front: &mut dyn FrontEnd) {
     }
 }
 
-/// Applies `commands` in order, each effect performed: the app's own (glTF exports, the
-/// clipboard) here, the rest by `front`, whose answers are applied in turn.
+/// Applies `commands` in order, each effect performed ([`perform`]) and the front-end's
+/// answers applied in turn.
 fn apply_all(
     state: &mut AppState,
     front: &mut dyn FrontEnd,
@@ -163,29 +165,41 @@ fn apply_all(
 ) {
     let mut queue = std::collections::VecDeque::from(commands);
     while let Some(cmd) = queue.pop_front() {
-        let Some(effect) = apply(state, cmd) else {
-            continue;
-        };
-        match effect {
-            Effect::ExportGltf(path, options) => {
-                let ctx = ctx.clone();
-                let services = &mut state.services;
-                services.work.gltf.start_document(
-                    state.document.open.as_ref(),
-                    services.host.clone(),
-                    &mut services.toasts,
-                    path,
-                    options,
-                    move || ctx.request_repaint(),
-                );
-            }
-            Effect::CopyText(text) => ctx.copy_text(text),
-            effect => {
-                if let Some(answer) = front.perform(effect, ctx, state) {
-                    queue.push_front(answer);
-                }
-            }
+        if let Some(effect) = apply(state, cmd)
+            && let Some(answer) = perform(state, front, ctx, effect)
+        {
+            queue.push_front(answer);
         }
+    }
+}
+
+/// Performs `effect`: the app's own (glTF exports, the clipboard) here, the rest by
+/// `front`; returns the front-end's answer, a command to apply.
+fn perform(
+    state: &mut AppState,
+    front: &mut dyn FrontEnd,
+    ctx: &egui::Context,
+    effect: Effect,
+) -> Option<AppCommand> {
+    match effect {
+        Effect::ExportGltf(path, options) => {
+            let ctx = ctx.clone();
+            let services = &mut state.services;
+            services.work.gltf.start_document(
+                state.document.open.as_ref(),
+                services.host.clone(),
+                &mut services.toasts,
+                path,
+                options,
+                move || ctx.request_repaint(),
+            );
+            None
+        }
+        Effect::CopyText(text) => {
+            ctx.copy_text(text);
+            None
+        }
+        effect => front.perform(effect, ctx, state),
     }
 }
 

@@ -293,7 +293,7 @@ impl<T: Send + 'static> Lane<T> {
     }
 }
 
-/// Which lane of [`crate::loading::Work`] a command means.
+/// Which lane of [`crate::work::Work`] a command means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JobKind {
     /// Opens, reloads and assemblies.

@@ -46,6 +46,7 @@ pub mod toasts;
 pub mod view;
 pub mod viewport;
 pub mod watching;
+pub mod work;
 
 // The core and the renderer under the names the app's modules use.
 pub use vitrine_core::{check, crash, files, formats, model, wz};

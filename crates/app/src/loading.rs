@@ -1,6 +1,6 @@
 //! Opening in the background: loading a model file (and running its checks), assembling
 //! a Warzone 2100 design, and listing a folder or archive for the gallery run as
-//! [`super::jobs`] on the lanes of [`Work`], never on the UI thread. While one runs the
+//! [`super::jobs`] on the lanes of [`crate::work::Work`], never on the UI thread. While one runs the
 //! window keeps drawing the document it has, with a progress line and Cancel
 //! ([`progress_ui`]); a second open cancels the first. When the result arrives,
 //! [`finish`] makes it the document (or shows the error, keeping the old one) and
@@ -11,149 +11,14 @@ pub use super::document::Purpose;
 use super::document::{LoadFailure, load_model};
 use super::gallery::command::GalleryCommand;
 pub use super::jobs::JobKind;
-use super::jobs::{Inline, JobRunner, Lane, Running};
 use super::state::AppState;
 use crate::check::{CheckOptions, Checker, Element, Finding};
 use crate::files::{FileRef, Files};
 use crate::formats::LoadOptions;
-use crate::host::Found;
-use crate::model::Model;
+use crate::work::{Assembled, Listing, LoadedFile, Outcome, StatsRead, Work};
 use crate::wz::{Assembly, Design, PartFinder, Stats, TurretPose};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-
-/// A model file loaded (or not) by a job, with its checks.
-#[derive(Debug)]
-pub struct LoadedFile {
-    /// The file.
-    pub path: FileRef,
-    /// What the load was for.
-    pub purpose: Purpose,
-    /// The model and the `vitrine check` findings on the file, or the load error.
-    pub result: Result<(Model, Vec<Finding>), String>,
-}
-
-/// A design assembled (or not) by a job.
-#[derive(Debug)]
-pub struct Assembled {
-    /// The design, its propulsion filled in.
-    pub design: Design,
-    /// Remember it (Open Recent, the Build tab) on success: a design the user picked,
-    /// not a re-assembly for a pose or a reload.
-    pub remember: bool,
-    /// The assembly and the checks' findings on it, or why not.
-    pub result: Result<(Assembly, Vec<Finding>), String>,
-}
-
-/// What a document job brings back.
-#[derive(Debug)]
-pub enum Outcome {
-    /// A model file.
-    File(Box<LoadedFile>),
-    /// A Warzone 2100 assembly.
-    Assembly(Box<Assembled>),
-}
-
-/// A gallery listing: the folder or archive (`None`: dropped files) and its walk.
-#[derive(Debug)]
-pub struct Listing {
-    /// The folder or archive listed; `None` for dropped files.
-    pub source: Option<FileRef>,
-    /// The dropped files listed (empty for a source).
-    pub files: Vec<FileRef>,
-    /// What was found.
-    pub walk: Found,
-    /// A new listing of the open gallery's source (models added or removed on disk),
-    /// with the tiles whose files changed (drawn again); `None` for a new gallery.
-    pub relist: Option<std::collections::HashSet<FileRef>>,
-}
-
-/// The Warzone 2100 stats read from data roots by a job.
-#[derive(Debug)]
-pub struct StatsRead {
-    /// The roots, as the settings name them.
-    pub roots: Vec<std::path::PathBuf>,
-    /// The stats (`None`: none of the roots has any).
-    pub stats: Option<Arc<Stats>>,
-    /// Problems reading them (file and key).
-    pub warnings: Vec<String>,
-}
-
-/// The app's background work: the document lane (opens, reloads, assemblies), the
-/// gallery lane (listings) and the stats lane (the Warzone 2100 stats of the data roots). The front-end provides the runner ([`Work::set_runner`]);
-/// until then jobs run inline.
-#[derive(Debug)]
-pub struct Work {
-    /// Loads and assemblies: one at a time, the newest wins.
-    pub document: Lane<Outcome>,
-    /// Folder and archive listings for the gallery.
-    pub gallery: Lane<Listing>,
-    /// The stats of the data roots.
-    pub stats: Lane<StatsRead>,
-    /// PIE event models shown in place of the model.
-    pub event: Lane<crate::timeline::event_models::EventLoaded>,
-    /// File ▸ Export PIE…'s check and write.
-    pub pie: Lane<super::dialogs::export_pie::PieDone>,
-    /// File ▸ Export glTF…'s exports (several may run at once).
-    pub gltf: super::dialogs::export_gltf::ExportJobs,
-}
-
-impl Default for Work {
-    fn default() -> Self {
-        Work {
-            document: Lane::new(Box::new(Inline)),
-            gallery: Lane::new(Box::new(Inline)),
-            stats: Lane::new(Box::new(Inline)),
-            event: Lane::new(Box::new(Inline)),
-            pie: Lane::new(Box::new(Inline)),
-            gltf: Default::default(),
-        }
-    }
-}
-
-impl Work {
-    /// Cancels the job running on lane `kind` (the progress line's Cancel).
-    pub fn cancel(&mut self, kind: JobKind) {
-        match kind {
-            JobKind::Document => self.document.cancel(),
-            JobKind::Gallery => self.gallery.cancel(),
-            JobKind::Stats => self.stats.cancel(),
-            JobKind::Event => self.event.cancel(),
-        }
-    }
-
-    /// Runs the jobs of both lanes with `runner`.
-    pub fn set_runner<R: JobRunner + Clone + 'static>(&mut self, runner: R) {
-        self.document.set_runner(Box::new(runner.clone()));
-        self.gallery.set_runner(Box::new(runner.clone()));
-        self.stats.set_runner(Box::new(runner.clone()));
-        self.event.set_runner(Box::new(runner.clone()));
-        self.pie.set_runner(Box::new(runner));
-    }
-
-    /// Runs the reading jobs (loads, assemblies, stats, listings) again when `refetch`
-    /// has fetched bytes they asked for (the page's remote archives).
-    pub fn set_refetch(&mut self, refetch: std::sync::Arc<dyn crate::jobs::Refetch>) {
-        self.document.set_refetch(refetch.clone());
-        self.gallery.set_refetch(refetch.clone());
-        self.stats.set_refetch(refetch);
-    }
-
-    /// The jobs running, for the progress line.
-    pub fn running(&self) -> impl Iterator<Item = &Running> {
-        self.document
-            .running()
-            .into_iter()
-            .chain(self.gallery.running())
-            .chain(self.stats.running())
-            .chain(self.event.running())
-    }
-
-    /// Whether nothing runs.
-    pub fn idle(&self) -> bool {
-        self.running().next().is_none()
-    }
-}
 
 /// The `vitrine check` findings on `path` (read from `files`) over the viewer's data roots.
 pub fn check_file(files: &Files, path: &FileRef, options: &LoadOptions) -> Vec<Finding> {

@@ -24,7 +24,7 @@ pub struct Services {
     /// Short messages in the corner.
     pub toasts: Toasts,
     /// Loads, assemblies and listings running in the background.
-    pub work: crate::loading::Work,
+    pub work: crate::work::Work,
     /// A Warzone 2100 installation found on this machine (`mp` over `base`), offered in
     /// Settings ▸ Data roots.
     pub detected_warzone: Option<Vec<PathBuf>>,
@@ -33,7 +33,7 @@ pub struct Services {
 impl Services {
     /// The services of `host`, with `settings`.
     pub fn new(settings: Settings, host: Arc<dyn Host>) -> Services {
-        let mut work = crate::loading::Work::default();
+        let mut work = crate::work::Work::default();
         // Reading jobs wait for what the host fetches (the page's remote archives).
         if let Some(refetch) = host.refetch() {
             work.set_refetch(refetch);

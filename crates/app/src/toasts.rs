@@ -1,7 +1,9 @@
 //! Short messages shown in the bottom-right corner for a few seconds ("Saved tank-1.png
-//! to …", "Could not save settings…"), some with a button ("Open folder").
+//! to …", "Could not save settings…"), some with a button ("Open folder"). A button
+//! carries the [`Effect`] it asks of the front-end, not a command: the toasts know no
+//! part of the app.
 
-use super::commands::AppCommand;
+use super::effect::Effect;
 
 /// Seconds an info toast stays up.
 const INFO_SECONDS: f64 = 6.0;
@@ -15,8 +17,8 @@ pub struct Toast {
     pub text: String,
     /// Whether it reports a failure (red, stays longer).
     pub error: bool,
-    /// A button: its label and what it does.
-    pub action: Option<(String, AppCommand)>,
+    /// A button: its label and what the front-end does when it is clicked.
+    pub action: Option<(String, Effect)>,
     /// egui time when first shown (`None` until drawn).
     shown_at: Option<f64>,
 }
@@ -44,11 +46,11 @@ impl Toasts {
         &mut self,
         text: impl Into<String>,
         label: impl Into<String>,
-        command: AppCommand,
+        effect: Effect,
     ) {
         self.push(text.into(), false);
         if let Some(t) = self.items.last_mut() {
-            t.action = Some((label.into(), command));
+            t.action = Some((label.into(), effect));
         }
     }
 
@@ -65,9 +67,9 @@ impl Toasts {
         }
     }
 
-    /// Draws the messages, drops the expired ones and returns the commands of the
+    /// Draws the messages, drops the expired ones and returns the effects of the
     /// buttons clicked.
-    pub fn ui(&mut self, ctx: &egui::Context) -> Vec<AppCommand> {
+    pub fn ui(&mut self, ctx: &egui::Context) -> Vec<Effect> {
         let mut out = Vec::new();
         let now = ctx.input(|i| i.time);
         self.items.retain_mut(|t| {
@@ -103,10 +105,10 @@ impl Toasts {
                         .inner_margin(8.0)
                         .show(ui, |ui| {
                             ui.label(egui::RichText::new(&t.text).color(text));
-                            if let Some((label, command)) = &t.action
+                            if let Some((label, effect)) = &t.action
                                 && ui.button(label).clicked()
                             {
-                                out.push(command.clone());
+                                out.push(effect.clone());
                             }
                         });
                     ui.add_space(4.0);

@@ -366,7 +366,7 @@ pub fn apply(state: &mut AppState, cmd: GalleryCommand) -> Vec<AppCommand> {
 
 /// A listing finished: the gallery of what it found, shown (a toast when it found no
 /// model).
-pub fn listed(state: &mut AppState, listing: super::loading::Listing) {
+pub fn listed(state: &mut AppState, listing: crate::work::Listing) {
     if let Some(redo) = &listing.relist {
         // Models added or removed on disk: the open gallery takes in the new listing.
         if let Some(g) = &mut state.panels.gallery

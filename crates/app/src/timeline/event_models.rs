@@ -13,6 +13,7 @@ use crate::document::{Document, ShownEvent, load_model};
 use crate::model::Model;
 use crate::state::AppState;
 use crate::timeline::playback::Playback;
+use crate::work::EventLoaded;
 
 /// What the timeline's selector calls an event: `"firing (blderik_fire.pie)"`.
 pub fn event_label(model: &Model, index: usize) -> String {
@@ -24,24 +25,11 @@ pub fn event_label(model: &Model, index: usize) -> String {
 }
 
 /// Shows event model `index` of the base model in its place (`None`: the base model,
-/// at once). The event model is loaded by a job ([`crate::loading::Work::event`]) and
+/// at once). The event model is loaded by a job ([`crate::work::Work::event`]) and
 /// shown when it arrives ([`event_loaded`]); a file that is missing or does not load
 /// leaves the view as it is and says why.
 pub fn show_event(state: &mut AppState, index: Option<usize>) {
     load_event(state, index, None);
-}
-
-/// An event model loaded by a job.
-#[derive(Debug)]
-pub struct EventLoaded {
-    /// The document generation it was asked for (a newer document drops it).
-    generation: u64,
-    index: usize,
-    label: String,
-    /// Playback to carry over onto it (a reload kept the event shown): the old playback
-    /// and the model it played.
-    carry: Option<Box<(Playback, Model)>>,
-    result: Result<Model, String>,
 }
 
 fn load_event(state: &mut AppState, index: Option<usize>, carry: Option<Box<(Playback, Model)>>) {

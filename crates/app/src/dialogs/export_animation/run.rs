@@ -3,8 +3,6 @@
 //! progress and Cancel in the app's state ([`RunningExport`]), and the toast when it
 //! ends ([`poll`]).
 
-use super::ExportCommand;
-use crate::commands::AppCommand;
 use crate::export::animation::encoder::Destination;
 use crate::export::animation::{ExportError, Job, Progress, SteppedExport, Summary};
 use crate::state::AppState;
@@ -158,7 +156,7 @@ pub fn poll(state: &mut AppState) {
                 state.services.toasts.info_with_action(
                     text,
                     "Open folder",
-                    AppCommand::Export(ExportCommand::OpenFolder(folder)),
+                    crate::effect::Effect::OpenFolder(folder),
                 );
             } else {
                 // The browser: the file went to the downloads.

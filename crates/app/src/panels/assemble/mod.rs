@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 impl AssembleState {
     /// The stats read from `roots`, arrived from their job: kept if those are still the
     /// roots.
-    pub fn stats_read(&mut self, read: crate::loading::StatsRead) {
+    pub fn stats_read(&mut self, read: crate::work::StatsRead) {
         if self.loaded_roots.as_ref() == Some(&read.roots) {
             self.stats_warnings = read.warnings;
             self.stats = read.stats;
