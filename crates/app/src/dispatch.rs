@@ -1,6 +1,8 @@
 //! Where commands are carried out: [`apply`] routes each [`AppCommand`] to its owner,
 //! with the owner's own state and a narrow context of what else it may touch (the view
-//! sees the view and the open model, the settings the settings and the toasts); a part
+//! sees the view and the open model, the settings the settings and the toasts, the
+//! gallery the gallery, the services and the open model); only the two export dialogs
+//! still take the whole state. A part
 //! that needs another part to act returns follow-up commands, which `apply` carries out
 //! in turn, and so do the background jobs that finished ([`poll_jobs`]). What needs the
 //! window, a dialog or the GPU comes back as an [`Effect`] for the front-end to perform.
@@ -36,7 +38,7 @@ pub fn poll_jobs(state: &mut AppState) {
 fn run(state: &mut AppState, mut queue: VecDeque<AppCommand>) -> Option<Effect> {
     let mut effect = None;
     // The data roots' stats, read again when the roots changed.
-    assemble::sync_roots(state);
+    assemble::sync_roots(&mut state.services, &mut state.panels.assemble);
     loop {
         while let Some(cmd) = queue.pop_front() {
             let applied = apply_to_part(state, cmd);
@@ -48,19 +50,19 @@ fn run(state: &mut AppState, mut queue: VecDeque<AppCommand>) -> Option<Effect> 
             }
         }
         if let Some(listing) = state.services.work.gallery.poll() {
-            gallery::listed(state, listing);
+            gallery::listed(&mut state.panels.gallery, &mut state.services, listing);
         }
         if let Some(read) = state.services.work.stats.poll() {
             state.panels.assemble.stats_read(read);
         }
         if let Some(loaded) = state.services.work.event.poll() {
-            timeline::event_models::event_loaded(state, loaded);
+            timeline::event_models::event_loaded(&mut state.document_context(), loaded);
         }
         if let Some(done) = state.services.work.pie.poll() {
             export_pie::finished(state, done);
         }
         match state.services.work.document.poll() {
-            Some(outcome) => queue.extend(crate::loading::finish(state, outcome)),
+            Some(outcome) => queue.extend(opening::finish(&mut state.document_context(), outcome)),
             None => break,
         }
     }
@@ -71,20 +73,20 @@ fn run(state: &mut AppState, mut queue: VecDeque<AppCommand>) -> Option<Effect> 
 fn apply_to_part(state: &mut AppState, cmd: AppCommand) -> Applied {
     let s = state;
     match cmd {
-        AppCommand::Document(c) => opening::apply(s, c),
+        AppCommand::Document(c) => opening::apply(s.document_context(), c),
         AppCommand::View(c) => done(|| view::apply(view_context(s), c)),
         AppCommand::Settings(c) => {
             done(|| settings::apply(&mut s.services.settings, &mut s.services.toasts, c))
         }
         AppCommand::Screenshot(c) => screenshot_dialog::apply(screenshot_context(s), c).into(),
-        AppCommand::Share(c) => share::apply(s, c).into(),
+        AppCommand::Share(c) => share::apply(share_context(s), c).into(),
         AppCommand::Gltf(c) => export_gltf::apply(gltf_context(s), c).into(),
-        AppCommand::Gallery(c) => gallery::apply(s, c).into(),
+        AppCommand::Gallery(c) => gallery::apply(gallery_context(s), c).into(),
         AppCommand::Inspect(c) => done(|| inspect::apply(inspect_context(s), c)),
         AppCommand::Timeline(c) => {
             done(|| timeline::apply(s.document.open.as_mut(), s.services.team(), c))
         }
-        AppCommand::Assemble(c) => assemble::apply(s, c).into(),
+        AppCommand::Assemble(c) => assemble::apply(assemble_context(s), c).into(),
         AppCommand::Checks(c) => checks::apply(&mut s.document, c).into(),
         AppCommand::ExportPie(c) => export_pie::apply(s, c).into(),
         AppCommand::Export(c) => export_animation::apply(s, c).into(),
@@ -107,6 +109,30 @@ fn view_context(s: &mut AppState) -> view::ViewContext<'_> {
         team: s.services.team(),
         view: &mut s.view,
         document: s.document.open.as_ref(),
+    }
+}
+
+fn share_context(s: &mut AppState) -> share::ShareContext<'_> {
+    share::ShareContext {
+        services: &mut s.services,
+        document: s.document.open.as_ref(),
+        view: &s.view,
+        published_sites: &mut s.dialogs.published_sites,
+    }
+}
+
+fn gallery_context(s: &mut AppState) -> gallery::GalleryContext<'_> {
+    gallery::GalleryContext {
+        gallery: &mut s.panels.gallery,
+        services: &mut s.services,
+        document: s.document.open.as_ref(),
+    }
+}
+
+fn assemble_context(s: &mut AppState) -> assemble::AssembleContext<'_> {
+    assemble::AssembleContext {
+        assemble: &mut s.panels.assemble,
+        services: &mut s.services,
     }
 }
 

@@ -226,9 +226,21 @@ impl ViewLink {
     /// (its design), team, clip (when the model has several), time (when paused) and
     /// camera.
     pub fn of_state(state: &AppState, embed: bool) -> ViewLink {
-        let c = &state.view.camera;
+        let team = state.services.team();
+        ViewLink::of_view(&state.view, team, state.document.open.as_ref(), embed)
+    }
+
+    /// The link to `document` (if any) seen through `view` in team colour `team`, as
+    /// [`ViewLink::of_state`] makes it.
+    pub fn of_view(
+        view: &crate::view::View,
+        team: usize,
+        document: Option<&crate::document::Document>,
+        embed: bool,
+    ) -> ViewLink {
+        let c = &view.camera;
         let mut link = ViewLink {
-            team: Some(state.view_settings().team),
+            team: Some(team),
             camera: Some(CameraLink {
                 yaw: c.yaw.to_degrees().rem_euclid(360.0),
                 pitch: c.pitch.to_degrees(),
@@ -239,7 +251,7 @@ impl ViewLink {
             embed,
             ..ViewLink::default()
         };
-        if let Some(doc) = &state.document.open {
+        if let Some(doc) = document {
             match crate::panels::assemble::state::design_of(&doc.path) {
                 Some(design) => link.design = Some(design),
                 None => link.model = model_path(&doc.path),

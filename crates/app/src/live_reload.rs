@@ -114,7 +114,9 @@ pub fn sync(state: &mut AppState, live: &mut LiveReload, wake: impl Fn() + Send 
             .filter(|t| watcher.touches(&changed, &t.file))
             .map(|t| t.file.clone())
             .collect();
-        super::loading::relist(state, redo);
+        if let Some(source) = g.source.clone() {
+            super::loading::relist(&mut state.services, source, redo);
+        }
         return;
     }
     if let Some(g) = &mut state.panels.gallery {
@@ -135,5 +137,9 @@ fn reload(state: &mut AppState) {
     let Some(path) = state.document.open.as_ref().map(|d| d.path.clone()) else {
         return;
     };
-    super::loading::load(state, path, super::loading::Purpose::LiveReload);
+    super::loading::load(
+        &mut state.services,
+        path,
+        crate::document::Purpose::LiveReload,
+    );
 }

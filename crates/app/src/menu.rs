@@ -266,7 +266,11 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                     out.push(AppCommand::Share(ShareCommand::CopyLink));
                 }
             } else {
-                let link = super::share::web_link(state);
+                let link = super::share::web_link(
+                    &state.services,
+                    state.document.open.as_ref(),
+                    &state.view,
+                );
                 let r = ui.add_enabled(link.is_ok(), egui::Button::new("Copy web link"));
                 let r = match &link {
                     Ok(url) => r.on_hover_text(format!(

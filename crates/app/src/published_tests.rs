@@ -132,9 +132,12 @@ fn the_web_link_of_the_view_names_the_model_inside_its_site() {
         archive: "/mods/my.wz".into(),
         path: "components/bodies/x.pie".into(),
     });
-    assert_eq!(web_link(&s).unwrap_err(), NOT_PUBLISHED);
+    assert_eq!(
+        web_link(&s.services, s.document.open.as_ref(), &s.view).unwrap_err(),
+        NOT_PUBLISHED
+    );
     s.services.settings.published_sites = vec![site("/mods/my.wz", "https://me.github.io/mymod/")];
-    let url = web_link(&s).unwrap();
+    let url = web_link(&s.services, s.document.open.as_ref(), &s.view).unwrap();
     let page = ViewLink::of_state(&s, false).to_fragment();
     let (_, fragment) = url.split_once('#').unwrap();
     assert_eq!(fragment, page, "the page's own fragment");
@@ -148,7 +151,7 @@ fn the_web_link_of_the_view_names_the_model_inside_its_site() {
     // A file under a published folder: its path in the folder, not the whole path.
     let mut s = state(FileRef::Disk("/mods/my/structs/blderik.pie".into()));
     s.services.settings.published_sites = vec![site("/mods/my", "http://localhost:8000")];
-    let url = web_link(&s).unwrap();
+    let url = web_link(&s.services, s.document.open.as_ref(), &s.view).unwrap();
     assert!(
         url.starts_with(
             "http://localhost:8000/view.html?url=site.wz#model=structs/blderik.pie&team=2&"
@@ -156,7 +159,7 @@ fn the_web_link_of_the_view_names_the_model_inside_its_site() {
         "{url}"
     );
     s.document.open = None;
-    assert!(web_link(&s).is_err());
+    assert!(web_link(&s.services, s.document.open.as_ref(), &s.view).is_err());
 }
 
 #[test]
@@ -164,10 +167,10 @@ fn an_assembly_links_by_design_when_its_roots_hold_a_site() {
     let design = Design::from_line("template:ViperMG01Wheels").unwrap();
     let mut s = state(crate::link::design_path(&design));
     s.services.settings.published_sites = vec![site("/mods/my.wz", "https://me.github.io/mymod/")];
-    let why = web_link(&s).unwrap_err();
+    let why = web_link(&s.services, s.document.open.as_ref(), &s.view).unwrap_err();
     assert!(why.contains("Settings ▸ Published sites"), "{why}");
     s.services.settings.data_roots = vec!["/mods/my.wz".into(), "/game/base.wz".into()];
-    let url = web_link(&s).unwrap();
+    let url = web_link(&s.services, s.document.open.as_ref(), &s.view).unwrap();
     assert!(
         url.starts_with(
             "https://me.github.io/mymod/view.html?url=site.wz#design=template:ViperMG01Wheels&team=2&cam="

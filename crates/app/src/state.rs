@@ -9,14 +9,15 @@
 //! - [`PanelStates`] and [`DialogStates`]: each panel's and each dialog's own state.
 //!
 //! This module holds data, what reads across groups ([`AppState::view_settings`]) and
-//! two hand-offs to the view's own methods ([`AppState::frame`],
-//! [`AppState::set_view_aspect`]); what changes a group is its owner's (setting the
-//! document: [`crate::opening`]). Panels read it and emit commands;
-//! [`super::dispatch::apply`] routes each to its owner, which applies it with its own
-//! state and, where it can, a narrow context of short borrows (a view command sees the
-//! view and the open model, a settings command the settings and the toasts); the
-//! document's life, the gallery, the assembly, Share and the export dialogs still take
-//! the whole state. A part that needs another to act returns follow-up commands. The
+//! hand-offs to the owners ([`AppState::frame`], [`AppState::set_view_aspect`] to the
+//! view, [`AppState::set_document`] to the document's life through its
+//! [`AppState::document_context`]); what changes a group is its owner's. Panels read it
+//! and emit commands; [`super::dispatch::apply`] routes each to its owner, which applies
+//! it with its own state and a narrow context of short borrows (a view command sees the
+//! view and the open model, a settings command the settings and the toasts, the
+//! document's the services, the document, the view and the assembly); only the two
+//! export dialogs still take the whole state. A part that needs another to act returns
+//! follow-up commands. The
 //! window (the front-end's shell: `src/desktop/window/shell.rs`, `web/src/shell.rs`)
 //! owns the wgpu device and the GPU view, runs the jobs and saves the settings when due.
 //! Not yet moved out: the running animation export's worker and the gallery's thumbnail
@@ -24,9 +25,13 @@
 
 use super::document::DocumentState;
 use super::host::Host;
+use super::opening::DocumentContext;
 use super::services::Services;
 use super::settings::Settings;
 use super::view::View;
+use crate::check::Finding;
+use crate::files::FileRef;
+use crate::model::Model;
 use crate::render::{TEAM_COLOURS, ViewSettings};
 use std::sync::Arc;
 
@@ -119,6 +124,30 @@ impl AppState {
     pub fn frame(&mut self) {
         let team = self.services.team();
         self.view.frame(self.document.open.as_ref(), team);
+    }
+
+    /// The document's narrow context: the services, the document, the view and the
+    /// Assemble panel's state ([`crate::opening`] applies the document's commands with
+    /// it).
+    pub fn document_context(&mut self) -> DocumentContext<'_> {
+        DocumentContext {
+            services: &mut self.services,
+            document: &mut self.document,
+            view: &mut self.view,
+            assemble: &mut self.panels.assemble,
+        }
+    }
+
+    /// Makes `model` (loaded from `path`) the open document and frames it
+    /// ([`crate::opening::set_document`]).
+    pub fn set_document(&mut self, path: FileRef, model: Model) {
+        crate::opening::set_document(&mut self.document_context(), path, model);
+    }
+
+    /// Makes `model` (loaded from `path`, with the checks' `findings` on it) the open
+    /// document ([`crate::opening::show_loaded`]).
+    pub fn show_loaded(&mut self, path: FileRef, model: Model, findings: Vec<Finding>) {
+        crate::opening::show_loaded(&mut self.document_context(), path, model, findings);
     }
 
     /// Tells the view its width / height ([`View::set_aspect`]).

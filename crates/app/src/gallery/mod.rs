@@ -17,10 +17,10 @@ pub mod ui;
 pub use command::GalleryCommand;
 
 use super::commands::{AppCommand, DocumentCommand};
-use super::loading::Purpose;
-use super::state::AppState;
-use crate::files::FileRef;
+use crate::document::{Document, Purpose};
+use crate::files::{FileRef, Files};
 use crate::model::Format;
+use crate::services::Services;
 
 /// Thumbnails are rendered at this many pixels a side (the size slider scales the
 /// tiles; 1,000 tiles of 128² RGBA are 64 MB).
@@ -290,24 +290,41 @@ impl Gallery {
     }
 }
 
+/// What a gallery command reaches: the gallery, the services (listings run as jobs; the
+/// toasts) and the open document (Page Up / Page Down step from it).
+#[derive(Debug)]
+pub struct GalleryContext<'a> {
+    /// The gallery, while open.
+    pub gallery: &'a mut Option<Gallery>,
+    /// Files, settings, toasts and the background work.
+    pub services: &'a mut Services,
+    /// The open document, if any.
+    pub document: Option<&'a Document>,
+}
+
 /// Carries out a gallery command; returns the follow-up commands (opening a tile or the
 /// next model is the viewer's business). Listings run in the background
 /// ([`crate::loading::list`]) and come back through [`listed`].
-pub fn apply(state: &mut AppState, cmd: GalleryCommand) -> Vec<AppCommand> {
+pub fn apply(ctx: GalleryContext<'_>, cmd: GalleryCommand) -> Vec<AppCommand> {
+    let GalleryContext {
+        gallery,
+        services,
+        document,
+    } = ctx;
     match cmd {
         GalleryCommand::OpenSource(source) => {
-            let source = super::opening::absolute(&state.services.files, source);
-            super::loading::list(state, Some(source), Vec::new());
+            let source = super::opening::absolute(&services.files, source);
+            super::loading::list(services, Some(source), Vec::new());
         }
         GalleryCommand::OpenFiles(files) => {
             let files: Vec<FileRef> = files
                 .into_iter()
-                .map(|f| super::opening::absolute(&state.services.files, f))
+                .map(|f| super::opening::absolute(&services.files, f))
                 .collect();
-            super::loading::list(state, None, files);
+            super::loading::list(services, None, files);
         }
         GalleryCommand::OpenTile(i) => {
-            let Some(g) = &mut state.panels.gallery else {
+            let Some(g) = gallery else {
                 return Vec::new();
             };
             let Some(file) = g.tiles.get(i).map(|t| t.file.clone()) else {
@@ -320,28 +337,23 @@ pub fn apply(state: &mut AppState, cmd: GalleryCommand) -> Vec<AppCommand> {
             })];
         }
         GalleryCommand::TileOpened(i) => {
-            if let Some(g) = &mut state.panels.gallery {
+            if let Some(g) = gallery {
                 g.selected = Some(i);
                 g.shown = false;
             }
         }
         GalleryCommand::TileFailed(i, e) => {
-            if let Some(t) = state
-                .panels
-                .gallery
-                .as_mut()
-                .and_then(|g| g.tiles.get_mut(i))
-            {
+            if let Some(t) = gallery.as_mut().and_then(|g| g.tiles.get_mut(i)) {
                 t.error = Some(e.message.clone());
             }
-            state.services.toasts.error(format!(
+            services.toasts.error(format!(
                 "Could not open {}: {}",
                 e.path.file_name(),
                 e.message
             ));
         }
         GalleryCommand::Back => {
-            if let Some(g) = &mut state.panels.gallery
+            if let Some(g) = gallery
                 && !g.shown
             {
                 g.shown = true;
@@ -349,12 +361,12 @@ pub fn apply(state: &mut AppState, cmd: GalleryCommand) -> Vec<AppCommand> {
             }
         }
         GalleryCommand::Close => {
-            state.services.work.gallery.cancel();
-            state.panels.gallery = None;
+            services.work.gallery.cancel();
+            *gallery = None;
         }
-        GalleryCommand::Step(by) => return step(state, by),
+        GalleryCommand::Step(by) => return step(gallery, services, document, by),
         GalleryCommand::Select(i) => {
-            if let Some(g) = &mut state.panels.gallery
+            if let Some(g) = gallery
                 && i < g.tiles.len()
             {
                 g.selected = Some(i);
@@ -366,10 +378,14 @@ pub fn apply(state: &mut AppState, cmd: GalleryCommand) -> Vec<AppCommand> {
 
 /// A listing finished: the gallery of what it found, shown (a toast when it found no
 /// model).
-pub fn listed(state: &mut AppState, listing: crate::work::Listing) {
+pub fn listed(
+    gallery: &mut Option<Gallery>,
+    services: &mut Services,
+    listing: crate::work::Listing,
+) {
     if let Some(redo) = &listing.relist {
         // Models added or removed on disk: the open gallery takes in the new listing.
-        if let Some(g) = &mut state.panels.gallery
+        if let Some(g) = gallery
             && g.source == listing.source
         {
             g.relist(listing.walk, redo);
@@ -386,14 +402,13 @@ pub fn listed(state: &mut AppState, listing: crate::work::Listing) {
             Gallery::new(None, title, listing.walk)
         }
     };
-    show(state, g);
+    show(gallery, services, g);
 }
 
-fn show(state: &mut AppState, g: Gallery) {
+fn show(gallery: &mut Option<Gallery>, services: &mut Services, g: Gallery) {
     if g.tiles.is_empty() {
         let what = g.source.as_ref().map_or(g.title.clone(), |s| s.to_string());
-        state
-            .services
+        services
             .toasts
             .error(format!("No model files found in {what}"));
         return;
@@ -401,19 +416,23 @@ fn show(state: &mut AppState, g: Gallery) {
     if let Some(source) = &g.source
         && let Some(dir) = source.disk_file().parent()
     {
-        state.services.settings.last_folder = Some(dir.to_path_buf());
+        services.settings.last_folder = Some(dir.to_path_buf());
     }
-    state.panels.gallery = Some(g);
+    *gallery = Some(g);
 }
 
 /// The models Page Up / Page Down step through from the open document: the gallery's, in
 /// the order shown, when the document is one of them; else the model files of the
-/// document's folder (or archive folder).
-pub fn browse_list(state: &AppState) -> Vec<FileRef> {
-    let Some(doc) = &state.document.open else {
+/// document's folder (or archive folder, read through `files`).
+pub fn browse_list(
+    gallery: Option<&Gallery>,
+    document: Option<&Document>,
+    files: &Files,
+) -> Vec<FileRef> {
+    let Some(doc) = document else {
         return Vec::new();
     };
-    if let Some(g) = &state.panels.gallery
+    if let Some(g) = gallery
         && g.index_of(&doc.path).is_some()
     {
         let visible = g.visible();
@@ -426,9 +445,7 @@ pub fn browse_list(state: &AppState) -> Vec<FileRef> {
     let Some(dir) = doc.path.parent() else {
         return Vec::new();
     };
-    state
-        .services
-        .files
+    files
         .list(&dir)
         .unwrap_or_default()
         .into_iter()
@@ -439,9 +456,14 @@ pub fn browse_list(state: &AppState) -> Vec<FileRef> {
         .collect()
 }
 
-fn step(state: &mut AppState, by: i32) -> Vec<AppCommand> {
-    let list = browse_list(state);
-    let Some(doc) = &state.document.open else {
+fn step(
+    gallery: &mut Option<Gallery>,
+    services: &mut Services,
+    document: Option<&Document>,
+    by: i32,
+) -> Vec<AppCommand> {
+    let list = browse_list(gallery.as_ref(), document, &services.files);
+    let Some(doc) = document else {
         return Vec::new();
     };
     let Some(at) = list.iter().position(|f| *f == doc.path) else {
@@ -453,14 +475,14 @@ fn step(state: &mut AppState, by: i32) -> Vec<AppCommand> {
         .and_then(|n| list.get(n))
         .cloned()
     else {
-        state.services.toasts.info(if by > 0 {
+        services.toasts.info(if by > 0 {
             "Last model of the list"
         } else {
             "First model of the list"
         });
         return Vec::new();
     };
-    if let Some(g) = &mut state.panels.gallery
+    if let Some(g) = gallery
         && let Some(i) = g.index_of(&file)
     {
         g.selected = Some(i);

@@ -386,7 +386,11 @@ pub fn browse_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let Some(g) = &state.panels.gallery else {
         return out;
     };
-    let list = super::browse_list(state);
+    let list = super::browse_list(
+        state.panels.gallery.as_ref(),
+        state.document.open.as_ref(),
+        &state.services.files,
+    );
     let at = state
         .document
         .open

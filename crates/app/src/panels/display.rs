@@ -6,33 +6,36 @@
 
 use crate::formats::pmf::PmfOptions;
 use crate::model::Format;
-use crate::state::AppState;
+use crate::opening::context::DocumentContext;
 use std::path::PathBuf;
 
 /// Uses `options` for PMF files from now on (saved); reloads the open model if it is a
 /// PMF.
-pub fn set_pmf_options(state: &mut AppState, options: PmfOptions) {
-    let unchanged = options == state.services.settings.pmf;
-    set_load_setting(state, Format::Pmf, unchanged, |s| {
-        s.services.settings.pmf = options
+pub fn set_pmf_options(ctx: &mut DocumentContext<'_>, options: PmfOptions) {
+    let unchanged = options == ctx.services.settings.pmf;
+    set_load_setting(ctx, Format::Pmf, unchanged, |c| {
+        c.services.settings.pmf = options
     });
 }
 
 /// Draws PIE models with `tileset`'s texture pages from now on (saved); reloads the open
 /// model if it is a PIE.
-pub fn set_tileset(state: &mut AppState, tileset: crate::formats::pie::Tileset) {
-    let unchanged = tileset == state.services.settings.tileset;
-    set_load_setting(state, Format::Pie, unchanged, |s| {
-        s.services.settings.tileset = tileset
+pub fn set_tileset(ctx: &mut DocumentContext<'_>, tileset: crate::formats::pie::Tileset) {
+    let unchanged = tileset == ctx.services.settings.tileset;
+    set_load_setting(ctx, Format::Pie, unchanged, |c| {
+        c.services.settings.tileset = tileset
     });
 }
 
 /// Reads PET ANIM rotations with `rotations` from now on (saved); reloads the open model
 /// if it is a PET.
-pub fn set_pet_rotations(state: &mut AppState, rotations: crate::formats::pet::PetRotations) {
-    let unchanged = rotations == state.services.settings.pet_rotations;
-    set_load_setting(state, Format::Pet, unchanged, |s| {
-        s.services.settings.pet_rotations = rotations
+pub fn set_pet_rotations(
+    ctx: &mut DocumentContext<'_>,
+    rotations: crate::formats::pet::PetRotations,
+) {
+    let unchanged = rotations == ctx.services.settings.pet_rotations;
+    set_load_setting(ctx, Format::Pet, unchanged, |c| {
+        c.services.settings.pet_rotations = rotations
     });
 }
 
@@ -40,54 +43,54 @@ pub fn set_pet_rotations(state: &mut AppState, rotations: crate::formats::pet::P
 /// options are the settings'), and the open model is reloaded when it is of `format`
 /// (the only one the setting affects). Nothing happens when it is `unchanged`.
 fn set_load_setting(
-    state: &mut AppState,
+    ctx: &mut DocumentContext<'_>,
     format: Format,
     unchanged: bool,
-    apply: impl FnOnce(&mut AppState),
+    apply: impl FnOnce(&mut DocumentContext<'_>),
 ) {
     if unchanged {
         return;
     }
-    apply(state);
-    if state
+    apply(ctx);
+    if ctx
         .document
         .open
         .as_ref()
         .is_some_and(|d| d.model.format == format)
     {
-        reload(state);
+        reload(ctx);
     }
 }
 
 /// Uses `roots` as the data roots (in order); saved, and the open model is reloaded so
 /// its textures and event models are looked up again.
-pub fn set_data_roots(state: &mut AppState, roots: Vec<PathBuf>) {
-    if roots == state.services.settings.data_roots {
+pub fn set_data_roots(ctx: &mut DocumentContext<'_>, roots: Vec<PathBuf>) {
+    if roots == ctx.services.settings.data_roots {
         return;
     }
-    state.services.toasts.info(match roots.len() {
+    ctx.services.toasts.info(match roots.len() {
         0 => "No data roots: files are looked for beside the model only".to_string(),
         1 => "1 data root".to_string(),
         n => format!("{n} data roots, searched in order"),
     });
-    state.services.settings.data_roots = roots;
+    ctx.services.settings.data_roots = roots;
     // The Assemble panel reads the Warzone 2100 stats through the same roots.
-    crate::panels::assemble::sync_roots(state);
-    if state.document.open.is_some() {
-        reload(state);
+    crate::panels::assemble::sync_roots(ctx.services, ctx.assemble);
+    if ctx.document.open.is_some() {
+        reload(ctx);
     }
 }
 
 /// Loads the open file again with the current options in the background, keeping the
 /// camera. On failure the model on screen stays and the error banner says why.
-pub fn reload(state: &mut AppState) {
-    let Some(path) = state.document.open.as_ref().map(|d| d.path.clone()) else {
+pub fn reload(ctx: &mut DocumentContext<'_>) {
+    let Some(path) = ctx.document.open.as_ref().map(|d| d.path.clone()) else {
         return;
     };
     if let Some(design) = crate::panels::assemble::state::design_of(&path) {
-        state.panels.assemble.forget_parts(&state.services.files);
-        crate::panels::assemble::build_document(state, &design, false);
+        ctx.assemble.forget_parts(&ctx.services.files);
+        crate::panels::assemble::build_document(ctx.services, ctx.assemble, &design, false);
         return;
     }
-    crate::loading::load(state, path, crate::loading::Purpose::Reload);
+    crate::loading::load(ctx.services, path, crate::document::Purpose::Reload);
 }

@@ -1,39 +1,53 @@
 //! The Share menu: Copy link (the page's own address and fragment, [`crate::link`]),
 //! Copy web link (the view's address on the published site that holds the model,
 //! [`crate::published`]), and opening Settings ▸ Published sites…. A web link is made
-//! of the whole view (model, clip, camera), so [`ShareCommand`]s are applied on the
-//! state.
+//! of the view (model, clip, camera, team), so [`ShareCommand`]s are applied with a
+//! [`ShareContext`]: the services, the open document and the view.
 
 pub mod command;
 
 pub use command::ShareCommand;
 
+use crate::document::Document;
 use crate::effect::Effect;
 use crate::files::FileRef;
 use crate::link::ViewLink;
 use crate::published::{DATA, NOT_PUBLISHED, PAGE, PublishedSite, site_of, site_of_roots};
-use crate::state::AppState;
+use crate::services::Services;
+use crate::view::View;
 use std::path::{Path, PathBuf};
 
+/// What a Share command reaches: the services (the published sites and data roots are
+/// settings; the toasts), the open document and the view the link is made of, and
+/// whether Settings ▸ Published sites… is open.
+#[derive(Debug)]
+pub struct ShareContext<'a> {
+    /// Settings, files and toasts.
+    pub services: &'a mut Services,
+    /// The open document, if any.
+    pub document: Option<&'a Document>,
+    /// The camera the link carries.
+    pub view: &'a View,
+    /// Settings ▸ Published sites…, while open.
+    pub published_sites: &'a mut bool,
+}
+
 /// Applies `cmd`: the link to copy, for the front-end.
-pub fn apply(state: &mut AppState, cmd: ShareCommand) -> Option<Effect> {
+pub fn apply(ctx: ShareContext<'_>, cmd: ShareCommand) -> Option<Effect> {
     match cmd {
         ShareCommand::CopyLink => Some(Effect::CopyLink),
-        ShareCommand::CopyWebLink => match web_link(state) {
+        ShareCommand::CopyWebLink => match web_link(ctx.services, ctx.document, ctx.view) {
             Ok(url) => {
-                state
-                    .services
-                    .toasts
-                    .info(format!("Web link copied: {url}"));
+                ctx.services.toasts.info(format!("Web link copied: {url}"));
                 Some(Effect::CopyText(url))
             }
             Err(why) => {
-                state.services.toasts.error(why);
+                ctx.services.toasts.error(why);
                 None
             }
         },
         ShareCommand::ShowPublishedSites(open) => {
-            state.dialogs.published_sites = open;
+            *ctx.published_sites = open;
             None
         }
     }
@@ -49,15 +63,19 @@ pub fn site_url(base: &str, link: &ViewLink) -> String {
     )
 }
 
-/// The web address of what `state` shows on the published site that holds it; `Err`:
-/// why there is none (the greyed-out menu item's hover text). Sources, roots and the
-/// model's file are compared as full paths (a relative path on the command line names
-/// the same file as the absolute one in the settings).
-pub fn web_link(state: &AppState) -> Result<String, String> {
-    let doc = state.document.open.as_ref().ok_or("No model is open")?;
-    let full = |p: &Path| state.services.files.full_path(p);
-    let sites: Vec<PublishedSite> = state
-        .services
+/// The web address of `view` on `document` on the published site that holds it (the
+/// sites and data roots of `services`' settings); `Err`: why there is none (the
+/// greyed-out menu item's hover text). Sources, roots and the model's file are compared
+/// as full paths (a relative path on the command line names the same file as the
+/// absolute one in the settings).
+pub fn web_link(
+    services: &Services,
+    document: Option<&Document>,
+    view: &View,
+) -> Result<String, String> {
+    let doc = document.ok_or("No model is open")?;
+    let full = |p: &Path| services.files.full_path(p);
+    let sites: Vec<PublishedSite> = services
         .settings
         .published_sites
         .iter()
@@ -66,10 +84,9 @@ pub fn web_link(state: &AppState) -> Result<String, String> {
             url: s.url.clone(),
         })
         .collect();
-    let mut link = ViewLink::of_state(state, false);
+    let mut link = ViewLink::of_view(view, services.team(), Some(doc), false);
     let site = if link.design.is_some() {
-        let roots: Vec<PathBuf> = state
-            .services
+        let roots: Vec<PathBuf> = services
             .settings
             .data_roots
             .iter()

@@ -11,7 +11,7 @@
 
 use crate::document::{Document, ShownEvent, load_model};
 use crate::model::Model;
-use crate::state::AppState;
+use crate::opening::context::DocumentContext;
 use crate::timeline::playback::Playback;
 use crate::work::EventLoaded;
 
@@ -28,21 +28,25 @@ pub fn event_label(model: &Model, index: usize) -> String {
 /// at once). The event model is loaded by a job ([`crate::work::Work::event`]) and
 /// shown when it arrives ([`event_loaded`]); a file that is missing or does not load
 /// leaves the view as it is and says why.
-pub fn show_event(state: &mut AppState, index: Option<usize>) {
-    load_event(state, index, None);
+pub fn show_event(ctx: &mut DocumentContext<'_>, index: Option<usize>) {
+    load_event(ctx, index, None);
 }
 
-fn load_event(state: &mut AppState, index: Option<usize>, carry: Option<Box<(Playback, Model)>>) {
-    let options = state.services.load_options();
-    let Some(doc) = &state.document.open else {
+fn load_event(
+    ctx: &mut DocumentContext<'_>,
+    index: Option<usize>,
+    carry: Option<Box<(Playback, Model)>>,
+) {
+    let options = ctx.services.load_options();
+    let Some(doc) = &ctx.document.open else {
         return;
     };
     if doc.shown_event() == index {
         return;
     }
     let Some(i) = index else {
-        state.services.work.event.cancel();
-        switch(state, None);
+        ctx.services.work.event.cancel();
+        switch(ctx, None);
         return;
     };
     let Some(ev) = doc.base_model().events.get(i) else {
@@ -50,15 +54,14 @@ fn load_event(state: &mut AppState, index: Option<usize>, carry: Option<Box<(Pla
     };
     let label = event_label(doc.base_model(), i);
     let Some(path) = ev.resolved.clone() else {
-        state.services.toasts.error(format!(
+        ctx.services.toasts.error(format!(
             "Event model {label} is missing: not found in the model search path"
         ));
         return;
     };
     let generation = doc.generation;
-    let files = state.services.files.clone();
-    state
-        .services
+    let files = ctx.services.files.clone();
+    ctx.services
         .work
         .event
         .start(format!("Loading event model {label}"), move |_| {
@@ -73,21 +76,21 @@ fn load_event(state: &mut AppState, index: Option<usize>, carry: Option<Box<(Pla
 }
 
 /// Shows an event model that arrived from its job, if its document is still open.
-pub fn event_loaded(state: &mut AppState, loaded: EventLoaded) {
-    if state.document.open.as_ref().map(|d| d.generation) != Some(loaded.generation) {
+pub fn event_loaded(ctx: &mut DocumentContext<'_>, loaded: EventLoaded) {
+    if ctx.document.open.as_ref().map(|d| d.generation) != Some(loaded.generation) {
         return;
     }
     match loaded.result {
         Ok(model) => {
-            switch(state, Some((loaded.index, model)));
-            if let (Some(carry), Some(doc)) = (loaded.carry, &mut state.document.open) {
+            switch(ctx, Some((loaded.index, model)));
+            if let (Some(carry), Some(doc)) = (loaded.carry, &mut ctx.document.open) {
                 let (playback, model) = *carry;
                 doc.playback = playback.carried_to(&model, &doc.model);
-                let team = state.services.settings.team;
+                let team = ctx.services.settings.team;
                 doc.resample(team);
             }
         }
-        Err(e) => state.services.toasts.error(format!(
+        Err(e) => ctx.services.toasts.error(format!(
             "Event model {} could not be loaded: {e}",
             loaded.label
         )),
@@ -95,9 +98,9 @@ pub fn event_loaded(state: &mut AppState, loaded: EventLoaded) {
 }
 
 /// Puts the base model back, then `loaded` (event index, model) in its place.
-fn switch(state: &mut AppState, loaded: Option<(usize, Model)>) {
-    let team = state.view_settings().team;
-    let Some(doc) = &mut state.document.open else {
+fn switch(ctx: &mut DocumentContext<'_>, loaded: Option<(usize, Model)>) {
+    let team = ctx.services.team();
+    let Some(doc) = &mut ctx.document.open else {
         return;
     };
     // Back to the base model first.
@@ -114,20 +117,20 @@ fn switch(state: &mut AppState, loaded: Option<(usize, Model)>) {
             base_playback,
         });
     }
-    let generation = state.document.bump_generation();
-    if let Some(doc) = &mut state.document.open {
+    let generation = ctx.document.bump_generation();
+    if let Some(doc) = &mut ctx.document.open {
         doc.generation = generation;
         doc.resample(team);
     }
-    if !state.view.camera_moved {
-        state.frame();
+    if !ctx.view.camera_moved {
+        ctx.frame();
     }
 }
 
-/// After `state` opened the same file again (reload, reopen): the clip, motion, time,
+/// After the same file was opened again (reload, reopen): the clip, motion, time,
 /// speed and mode of `old` carry over by name, and the event model shown stays shown.
-pub fn carry_over(state: &mut AppState, old: Document) {
-    let Some(doc) = &mut state.document.open else {
+pub fn carry_over(ctx: &mut DocumentContext<'_>, old: Document) {
+    let Some(doc) = &mut ctx.document.open else {
         return;
     };
     match old.event {
@@ -135,7 +138,7 @@ pub fn carry_over(state: &mut AppState, old: Document) {
         Some(shown) => {
             doc.playback = shown.base_playback.carried_to(&shown.base, &doc.model);
             let carry = Box::new((old.playback, old.model));
-            load_event(state, Some(shown.index), Some(carry));
+            load_event(ctx, Some(shown.index), Some(carry));
         }
     }
 }

@@ -167,7 +167,7 @@ impl Resume {
         state.view.colour_mode = self.colour_mode;
         if let Some(i) = self.event {
             // Loaded by a job, inline before the first frame: taken in at once.
-            crate::app::timeline::event_models::show_event(state, Some(i));
+            crate::app::timeline::event_models::show_event(&mut state.document_context(), Some(i));
             crate::app::dispatch::poll_jobs(state);
         }
         let team = state.view_settings().team;

@@ -99,7 +99,7 @@ fn resume_round_trips_through_the_file_and_puts_the_view_back() {
 #[test]
 fn an_unmoved_camera_is_framed_again_and_a_shown_event_model_comes_back() {
     let mut old = opened(&fixture("events.pie"));
-    crate::app::timeline::event_models::show_event(&mut old, Some(0));
+    crate::app::timeline::event_models::show_event(&mut old.document_context(), Some(0));
     crate::app::dispatch::poll_jobs(&mut old);
     assert_eq!(old.document.open.as_ref().unwrap().shown_event(), Some(0));
     let saved = Resume::capture(&old, "lost", SystemTime::now());

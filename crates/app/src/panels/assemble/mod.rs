@@ -13,12 +13,12 @@
 pub mod state;
 pub mod ui;
 
-pub use state::{AssembleCommand, AssembleState, Shown, design_of};
+pub use state::{AssembleCommand, AssembleState, Shown, design_of, fill_propulsion};
 
 use crate::effect::Effect;
 use crate::files::FileRef;
-use crate::state::AppState;
-use crate::wz::{self, Design, PartFinder, Stats};
+use crate::services::Services;
+use crate::wz::{self, Design, PartFinder};
 use std::sync::{Arc, Mutex};
 
 impl AssembleState {
@@ -32,15 +32,26 @@ impl AssembleState {
     }
 }
 
+/// What an Assemble panel command reaches: the panel's state and the services (the
+/// pose is a setting; the assembly runs as a job).
+#[derive(Debug)]
+pub struct AssembleContext<'a> {
+    /// The panel's stats, part finder and assembly shown.
+    pub assemble: &'a mut AssembleState,
+    /// Settings, files and the background work.
+    pub services: &'a mut Services,
+}
+
 /// Carries out an Assemble panel command: the assembly runs in the background
 /// ([`crate::loading::assemble`]).
-pub fn apply(state: &mut AppState, cmd: AssembleCommand) -> Option<Effect> {
+pub fn apply(ctx: AssembleContext<'_>, cmd: AssembleCommand) -> Option<Effect> {
+    let AssembleContext { assemble, services } = ctx;
     match cmd {
-        AssembleCommand::Show(design) => show(state, design),
+        AssembleCommand::Show(design) => show(services, assemble, design),
         AssembleCommand::SetPose(pose) => {
-            state.services.settings.assembly_pose = pose;
-            if let Some(design) = state.panels.assemble.shown.design.clone() {
-                build_document(state, &design, false);
+            services.settings.assembly_pose = pose;
+            if let Some(design) = assemble.shown.design.clone() {
+                build_document(services, assemble, &design, false);
             }
         }
     }
@@ -49,57 +60,58 @@ pub fn apply(state: &mut AppState, cmd: AssembleCommand) -> Option<Effect> {
 
 /// Assembles `design` and makes it the document; remembered in Open Recent and in the
 /// settings. On failure the open document stays and the banner says why.
-pub fn show(state: &mut AppState, design: Design) {
-    build_document(state, &design, true);
+pub fn show(services: &mut Services, assemble: &mut AssembleState, design: Design) {
+    build_document(services, assemble, &design, true);
 }
 
 /// Starts assembling `design` with the current pose into the document (`remember`: in
 /// Open Recent and the Build tab, once assembled).
-pub fn build_document(state: &mut AppState, design: &Design, remember: bool) {
-    sync_roots(state);
+pub fn build_document(
+    services: &mut Services,
+    assemble: &mut AssembleState,
+    design: &Design,
+    remember: bool,
+) {
+    sync_roots(services, assemble);
     // Not read yet (their job is under way): the assembling job reads them itself.
-    let stats = state.panels.assemble.stats.clone().ok_or_else(|| {
-        let roots: Vec<FileRef> = state
-            .services
+    let stats = assemble.stats.clone().ok_or_else(|| {
+        let roots: Vec<FileRef> = services
             .settings
             .data_roots
             .iter()
-            .map(|p| state.services.files.parse(p))
+            .map(|p| services.files.parse(p))
             .collect();
         roots
     });
-    let finder = state.panels.assemble.finder.clone();
-    let pose = state.services.settings.assembly_pose;
-    crate::loading::assemble(state, stats, finder, design.clone(), pose, remember);
+    let finder = assemble.finder.clone();
+    let pose = services.settings.assembly_pose;
+    crate::loading::assemble(services, stats, finder, design.clone(), pose, remember);
 }
 
 /// Starts reading the stats of the data roots in the background when they changed since
 /// the last read (a new [`PartFinder`] at once); the window calls it every frame.
-pub fn sync_roots(state: &mut AppState) {
-    let roots = &state.services.settings.data_roots;
-    if state.panels.assemble.loaded_roots.as_ref() == Some(roots) {
+pub fn sync_roots(services: &mut Services, assemble: &mut AssembleState) {
+    let roots = &services.settings.data_roots;
+    if assemble.loaded_roots.as_ref() == Some(roots) {
         return;
     }
     let roots = roots.clone();
-    let refs: Vec<FileRef> = roots
-        .iter()
-        .map(|p| state.services.files.parse(p))
-        .collect();
-    let a = &mut state.panels.assemble;
+    let refs: Vec<FileRef> = roots.iter().map(|p| services.files.parse(p)).collect();
+    let a = assemble;
     a.loaded_roots = Some(roots.clone());
     a.stats = None;
     a.stats_warnings.clear();
-    a.finder = Arc::new(Mutex::new(PartFinder::new(&state.services.files, &refs)));
+    a.finder = Arc::new(Mutex::new(PartFinder::new(&services.files, &refs)));
     if roots.is_empty() {
-        state.services.work.stats.cancel();
+        services.work.stats.cancel();
         return;
     }
-    crate::loading::read_stats(state, roots, refs);
+    crate::loading::read_stats(services, roots, refs);
 }
 
 /// What the panel shows about `assembly` of `design`, now on screen.
-pub fn shown(state: &mut AppState, design: &Design, assembly: &wz::Assembly) {
-    state.panels.assemble.shown = Shown {
+pub fn shown(assemble: &mut AssembleState, design: &Design, assembly: &wz::Assembly) {
+    assemble.shown = Shown {
         design: Some(design.clone()),
         title: format!("{} ({})", assembly.name, assembly.kind),
         parts: assembly.parts.clone(),
@@ -111,16 +123,4 @@ pub fn shown(state: &mut AppState, design: &Design, assembly: &wz::Assembly) {
             .cloned()
             .collect(),
     };
-}
-
-/// `design` with the body's default propulsion when it names none.
-pub fn fill_propulsion(stats: &Stats, design: &Design) -> Design {
-    match design {
-        Design::Parts(p) if p.propulsion.is_empty() => {
-            let mut p = p.clone();
-            p.propulsion = wz::design::default_propulsion(stats, &p.body).unwrap_or_default();
-            Design::Parts(p)
-        }
-        d => d.clone(),
-    }
 }

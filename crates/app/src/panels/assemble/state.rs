@@ -79,3 +79,16 @@ pub fn design_of(path: &FileRef) -> Option<Design> {
         .and_then(|p| p.to_str())
         .and_then(Design::from_line)
 }
+
+/// `design` with the body's default propulsion when it names none.
+pub fn fill_propulsion(stats: &Stats, design: &Design) -> Design {
+    match design {
+        Design::Parts(p) if p.propulsion.is_empty() => {
+            let mut p = p.clone();
+            p.propulsion =
+                crate::wz::design::default_propulsion(stats, &p.body).unwrap_or_default();
+            Design::Parts(p)
+        }
+        d => d.clone(),
+    }
+}
