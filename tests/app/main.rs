@@ -34,3 +34,4 @@ mod share_menu;
 mod side_panel_ui;
 mod side_panel_width;
 mod timeline_ui;
+mod toasts;

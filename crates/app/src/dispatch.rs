@@ -2,11 +2,11 @@
 //! with the owner's own state and a narrow context of what else it may touch (the view
 //! sees the view and the open model, the settings the settings and the toasts, the
 //! gallery the gallery, the services and the open model); only the two export dialogs
-//! still take the whole state. A part
-//! that needs another part to act returns follow-up commands, which `apply` carries out
-//! in turn, and so do the background jobs that finished ([`poll_jobs`]). What needs the
-//! window, a dialog or the GPU comes back as an [`Effect`] for the front-end to perform.
-//! So the whole command logic runs in tests without a window (jobs run inline there).
+//! still take the whole state. A part that needs another part to act returns follow-up
+//! commands, which `apply` carries out in turn, and so do the background jobs that
+//! finished ([`poll_jobs`]). What needs the window, a dialog or the GPU comes back as
+//! an [`Effect`] for the front-end to perform. So the whole command logic runs in tests
+//! without a window (jobs run inline there).
 //!
 //! Nothing but the front-end's frame calls this module: the parts only name the
 //! commands ([`crate::commands`]), so routing does not tie them into one circle.

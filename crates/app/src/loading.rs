@@ -1,8 +1,8 @@
 //! Opening in the background: loading a model file (and running its checks), assembling
 //! a Warzone 2100 design, and listing a folder or archive for the gallery run as
-//! [`super::jobs`] on the lanes of [`crate::work::Work`], never on the UI thread. While one runs the
-//! window keeps drawing the document it has, with a progress line and Cancel
-//! ([`progress_ui`]); a second open cancels the first. When the result arrives,
+//! [`super::jobs`] on the lanes of [`crate::work::Work`], never on the UI thread. While
+//! one runs the window keeps drawing the document it has, with a progress line and
+//! Cancel ([`progress_ui`]); a second open cancels the first. When the result arrives,
 //! [`crate::opening::finish`] makes it the document (or shows the error, keeping the
 //! old one). This module starts jobs on the services it is given
 //! ([`crate::services::Services`]) and knows no other state.
