@@ -48,7 +48,7 @@ pub trait Host: Output + JobRunner + Send + Sync + std::fmt::Debug {
 
     /// The model files (names `wanted` accepts) under each of `inputs` (folders,
     /// archives, or files), for the gallery. By default a walk through
-    /// [`Host::files`]; the desktop walks the disk without following links.
+    /// [`Output::files`]; the desktop walks the disk without following links.
     fn walk(&self, inputs: &[FileRef], wanted: &dyn Fn(&str) -> bool) -> Found {
         walk_files(&self.files(), inputs, wanted)
     }
