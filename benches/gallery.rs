@@ -17,7 +17,8 @@ use eframe::egui;
 use egui_kittest::Harness;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::commands::{AppCommand, DocumentCommand};
+use vitrine::app::dispatch::apply;
 use vitrine::app::gallery::thumbs::ThumbDevice;
 use vitrine::app::layout::window_ui;
 use vitrine::app::settings::Settings;
@@ -81,7 +82,10 @@ fn open(source: &Path, roots: &[PathBuf], cache: &DiskCache) -> Run {
         .build_ui_state(frame, bench);
     let start = Instant::now();
     let file = vitrine::files::parse(source);
-    apply(&mut h.state_mut().state, AppCommand::Open(file));
+    apply(
+        &mut h.state_mut().state,
+        AppCommand::Document(DocumentCommand::Open(file)),
+    );
     let mut first_screen = None;
     let mut frames = Vec::new();
     loop {
@@ -89,7 +93,7 @@ fn open(source: &Path, roots: &[PathBuf], cache: &DiskCache) -> Run {
         h.step();
         h.render().expect("frame renders");
         frames.push(t.elapsed());
-        let g = h.state().state.gallery.as_ref().expect("a gallery");
+        let g = h.state().state.panels.gallery.as_ref().expect("a gallery");
         let t = g.thumbs.as_ref().expect("thumbnails started");
         if first_screen.is_none() && t.on_screen_done() {
             first_screen = Some(start.elapsed());

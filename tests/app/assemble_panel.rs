@@ -13,7 +13,7 @@ fn state_with_data() -> Option<AppState> {
     };
     let mut state = AppState::new(settings, vitrine::desktop::window::DesktopHost::new(None));
     // The stats are read by a job (inline here), taken in as the window's first frame does.
-    vitrine::app::commands::poll_jobs(&mut state);
+    vitrine::app::dispatch::poll_jobs(&mut state);
     Some(state)
 }
 
@@ -23,9 +23,9 @@ fn picking_a_template_shows_body_propulsion_and_weapon_in_the_hierarchy() {
         return;
     };
     assert!(
-        state.assemble.stats.is_some(),
+        state.panels.assemble.stats.is_some(),
         "{:?}",
-        state.assemble.stats_warnings
+        state.panels.assemble.stats_warnings
     );
     let mut h = app_support::harness(state, 1400.0);
     h.run();
@@ -42,11 +42,16 @@ fn picking_a_template_shows_body_propulsion_and_weapon_in_the_hierarchy() {
     h.get_by_label("Machinegun Viper Wheels").click();
     h.run();
     h.run();
-    let doc = h.state().document.as_ref().expect("an assembly is open");
+    let doc = h
+        .state()
+        .document
+        .open
+        .as_ref()
+        .expect("an assembly is open");
     assert_eq!(doc.path.to_string(), "template:ViperMG01Wheels");
     // The checks are the parts' own (the 1999-era parts are PIE 2: a note each), each
     // naming its part; the design line itself is no file to read.
-    let findings = &h.state().checks.findings;
+    let findings = &h.state().document.checks.findings;
     assert!(!findings.is_empty(), "no findings on the parts");
     for f in findings {
         assert_ne!(f.level, vitrine::check::Level::Error, "{f:?}");
@@ -75,7 +80,7 @@ fn picking_a_template_shows_body_propulsion_and_weapon_in_the_hierarchy() {
         );
     }
     // Open Recent and the settings keep the design.
-    let s = &h.state().settings;
+    let s = &h.state().services.settings;
     assert_eq!(s.recent_files[0].to_str(), Some("template:ViperMG01Wheels"));
     assert!(
         matches!(&s.assembly, Some(vitrine::wz::Design::Template { id }) if id == "ViperMG01Wheels")
@@ -96,11 +101,13 @@ fn the_panel_is_absent_without_stats_and_a_recent_template_reopens() {
     };
     let mut h = app_support::harness(state, 900.0);
     h.run();
-    let _ = vitrine::app::commands::apply(
+    let _ = vitrine::app::dispatch::apply(
         h.state_mut(),
-        vitrine::app::commands::AppCommand::Open(vitrine::files::parse(std::path::Path::new(
-            "template:ATESTVTOL",
-        ))),
+        vitrine::app::commands::AppCommand::Document(
+            vitrine::app::commands::DocumentCommand::Open(vitrine::files::parse(
+                std::path::Path::new("template:ATESTVTOL"),
+            )),
+        ),
     );
     h.run();
     for part in [
@@ -124,15 +131,17 @@ fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
     let mut h = app_support::harness(state, 1400.0);
     h.run();
     let gun = wz.join("data/base/components/weapons/gnhgss.pie");
-    let _ = vitrine::app::commands::apply(
+    let _ = vitrine::app::dispatch::apply(
         h.state_mut(),
-        vitrine::app::commands::AppCommand::Open(vitrine::files::parse(&gun)),
+        vitrine::app::commands::AppCommand::Document(
+            vitrine::app::commands::DocumentCommand::Open(vitrine::files::parse(&gun)),
+        ),
     );
     h.run();
     h.get_by_label("Show gnhgss.pie on a droid").click();
     h.run();
     h.run();
-    let doc = h.state().document.as_ref().unwrap();
+    let doc = h.state().document.open.as_ref().unwrap();
     assert!(
         doc.path.to_string().starts_with("parts:body=Body5REC;"),
         "{}",
@@ -145,7 +154,7 @@ fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
 
     // Turning the turret re-assembles: the barrel's group turns about Y.
     let node = |s: &AppState| {
-        let d = s.document.as_ref().unwrap();
+        let d = s.document.open.as_ref().unwrap();
         let i = d
             .model
             .nodes
@@ -159,7 +168,7 @@ fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
         yaw_deg: 90.0,
         ..Default::default()
     };
-    let _ = vitrine::app::commands::apply(
+    let _ = vitrine::app::dispatch::apply(
         h.state_mut(),
         vitrine::app::commands::AppCommand::Assemble(
             vitrine::app::panels::assemble::AssembleCommand::SetPose(pose),
@@ -172,14 +181,15 @@ fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
         "{:?}",
         node(h.state())
     );
-    assert_eq!(h.state().settings.assembly_pose, pose);
+    assert_eq!(h.state().services.settings.assembly_pose, pose);
 }
 
 /// New data roots' stats are read by a job, not on the UI thread: until it has run the
 /// panel has none and the progress line says what runs.
 #[vitrine_test(shared)]
 fn the_stats_of_new_data_roots_are_read_in_the_background() {
-    use vitrine::app::commands::{AppCommand, apply, poll_jobs};
+    use vitrine::app::commands::AppCommand;
+    use vitrine::app::dispatch::{apply, poll_jobs};
     let Some(wz) = common::wz2100() else {
         return;
     };
@@ -188,18 +198,29 @@ fn the_stats_of_new_data_roots_are_read_in_the_background() {
         vitrine::desktop::window::DesktopHost::new(None),
     );
     let queue = vitrine::app::jobs::Queued::default();
-    state.work.set_runner(queue.clone());
+    state.services.work.set_runner(queue.clone());
     let roots = vec![wz.join("data/mp"), wz.join("data/base")];
-    apply(&mut state, AppCommand::SetDataRoots(roots));
-    assert!(state.assemble.stats.is_none(), "read before the job ran");
+    apply(
+        &mut state,
+        AppCommand::Document(vitrine::app::commands::DocumentCommand::SetDataRoots(roots)),
+    );
+    assert!(
+        state.panels.assemble.stats.is_none(),
+        "read before the job ran"
+    );
     assert_eq!(
-        state.work.stats.running().map(|r| r.what.as_str()),
+        state.services.work.stats.running().map(|r| r.what.as_str()),
         Some("Reading Warzone 2100 stats")
     );
     assert!(queue.run_all() >= 1);
     poll_jobs(&mut state);
-    assert!(state.work.stats.running().is_none());
-    let stats = state.assemble.stats.as_ref().expect("the stats arrived");
+    assert!(state.services.work.stats.running().is_none());
+    let stats = state
+        .panels
+        .assemble
+        .stats
+        .as_ref()
+        .expect("the stats arrived");
     assert!(stats.templates.get("ViperMG01Wheels").is_some());
 }
 
@@ -214,14 +235,17 @@ fn a_template_whose_parts_are_missing_says_which_and_where_to_look() {
         ..Settings::default()
     };
     let mut state = AppState::new(settings, vitrine::desktop::window::DesktopHost::new(None));
-    vitrine::app::commands::poll_jobs(&mut state);
-    let _ = vitrine::app::commands::apply(
+    vitrine::app::dispatch::poll_jobs(&mut state);
+    let _ = vitrine::app::dispatch::apply(
         &mut state,
-        vitrine::app::commands::AppCommand::Open(vitrine::files::parse(std::path::Path::new(
-            "template:ViperMG01Wheels",
-        ))),
+        vitrine::app::commands::AppCommand::Document(
+            vitrine::app::commands::DocumentCommand::Open(vitrine::files::parse(
+                std::path::Path::new("template:ViperMG01Wheels"),
+            )),
+        ),
     );
     let said: Vec<&str> = state
+        .services
         .toasts
         .items
         .iter()

@@ -6,7 +6,7 @@ use crate::app_support;
 use crate::common;
 
 use egui_kittest::kittest::Queryable;
-use vitrine::app::commands::AppCommand;
+use vitrine::app::commands::{AppCommand, DocumentCommand};
 use vitrine::app::state::AppState;
 use vitrine::check::Element;
 use vitrine::files::FileRef;
@@ -17,7 +17,10 @@ fn open(name: &str) -> egui_kittest::Harness<'static, AppState> {
         .join(format!("{name}.pie"));
     let mut h = app_support::fresh_harness(900.0);
     h.run();
-    vitrine::app::commands::apply(h.state_mut(), AppCommand::Open(FileRef::Disk(path)));
+    vitrine::app::dispatch::apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(FileRef::Disk(path))),
+    );
     h.run();
     h
 }
@@ -25,7 +28,11 @@ fn open(name: &str) -> egui_kittest::Harness<'static, AppState> {
 #[test]
 fn picking_a_finding_selects_and_marks_its_polygon() {
     let mut h = open("texanim-mismatch");
-    assert!(h.state().document.is_some(), "{:?}", h.state().load_error);
+    assert!(
+        h.state().document.open.is_some(),
+        "{:?}",
+        h.state().document.load_error
+    );
     h.get_by_label_contains("Checks");
     h.get_by_label_contains("1 warning · 0 notes");
     assert!(h.state().view_settings().highlight.is_empty());
@@ -33,7 +40,7 @@ fn picking_a_finding_selects_and_marks_its_polygon() {
         .click();
     h.run();
     let s = h.state();
-    let picked = s.checks.picked().expect("a finding is picked");
+    let picked = s.document.checks.picked().expect("a finding is picked");
     assert_eq!(
         picked.element,
         Element::Polygon {
@@ -42,15 +49,15 @@ fn picking_a_finding_selects_and_marks_its_polygon() {
         }
     );
     // Level 1 is selected and the second polygon (triangle 1) is marked.
-    assert_eq!(s.inspect.selected, Some(0));
+    assert_eq!(s.document.inspect.selected, Some(0));
     assert_eq!(s.view_settings().highlight.triangles, vec![(0, 1)]);
     // The hierarchy scrolled to the level and cleared the request.
-    assert_eq!(s.checks.scroll_to, None);
+    assert_eq!(s.document.checks.scroll_to, None);
     // Clicking again unpicks it.
     h.get_by_label_contains("line 13 · pie/texanim-mismatch")
         .click();
     h.run();
-    assert!(h.state().checks.picked().is_none());
+    assert!(h.state().document.checks.picked().is_none());
     assert!(h.state().view_settings().highlight.is_empty());
 }
 
@@ -59,7 +66,7 @@ fn errors_show_a_badge_and_points_are_marked() {
     let h = open("not-triangle");
     // The header reads "Checks  1  error  0 warnings · …" with the count on a red badge.
     h.get_by_label_contains("error");
-    assert_eq!(h.state().checks.counts().errors, 1);
+    assert_eq!(h.state().document.checks.counts().errors, 1);
     h.get_by_label_contains("Errors (1)");
     let mut h = open("duplicate-point");
     // Notes only: the section starts closed; open it, pick the note.
@@ -68,7 +75,7 @@ fn errors_show_a_badge_and_points_are_marked() {
     h.get_by_label_contains("pie/duplicate-point").click();
     h.run();
     assert_eq!(h.state().view_settings().highlight.points, vec![(0, 4)]);
-    assert_eq!(h.state().inspect.selected, Some(0));
+    assert_eq!(h.state().document.inspect.selected, Some(0));
 }
 
 #[test]

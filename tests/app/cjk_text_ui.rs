@@ -14,7 +14,8 @@ use eframe::egui;
 use eframe::egui::epaint::text::Galley;
 use egui_kittest::kittest::Queryable;
 use std::sync::Arc;
-use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::commands::{AppCommand, DocumentCommand};
+use vitrine::app::dispatch::apply;
 use vitrine_test_needs::vitrine_test;
 
 /// Every text shape of a frame: where its galley sits, the galley, and its clip rect.
@@ -62,10 +63,17 @@ fn pet_event_text_renders_with_a_system_cjk_font() {
     let mut h = app_support::fresh_harness(1000.0);
     h.run();
     let file = dir.join("pet/puppet_v13.pet");
-    let _ = apply(h.state_mut(), AppCommand::Open(file.as_path().into()));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(file.as_path().into())),
+    );
     h.run();
-    assert!(h.state().load_error.is_none(), "{:?}", h.state().load_error);
-    let model = &h.state().document.as_ref().unwrap().model;
+    assert!(
+        h.state().document.load_error.is_none(),
+        "{:?}",
+        h.state().document.load_error
+    );
+    let model = &h.state().document.open.as_ref().unwrap().model;
     assert!(vitrine::app::fonts::model_needs_cjk(model));
     // With the font found, the panel does not ask for one.
     assert!(h.query_by_label_contains("No Korean (CJK) font").is_none());

@@ -91,7 +91,8 @@ fn a_destroyed_device_reports_loss_and_a_rebuilt_renderer_shows_the_model_again(
 #[vitrine_test(gpu)]
 fn a_texture_out_of_gpu_memory_shows_the_checkerboard_and_a_warning_in_the_side_panel() {
     use egui_kittest::kittest::Queryable;
-    use vitrine::app::commands::{AppCommand, apply};
+    use vitrine::app::commands::{AppCommand, DocumentCommand};
+    use vitrine::app::dispatch::apply;
     use vitrine::app::settings::Settings;
     use vitrine::app::state::AppState;
     use vitrine::render::textures::CHECKER_COLOURS;
@@ -102,8 +103,11 @@ fn a_texture_out_of_gpu_memory_shows_the_checkerboard_and_a_warning_in_the_side_
         Settings::default(),
         vitrine::desktop::window::DesktopHost::new(None),
     );
-    apply(&mut state, AppCommand::Open(vitrine::files::parse(&file)));
-    let doc = state.document.as_ref().expect("cube.pie opens");
+    apply(
+        &mut state,
+        AppCommand::Document(DocumentCommand::Open(vitrine::files::parse(&file))),
+    );
+    let doc = state.document.open.as_ref().expect("cube.pie opens");
     let (model, generation) = (doc.model.clone(), doc.generation);
     let page = model.textures[0]
         .resolved
@@ -145,7 +149,7 @@ fn a_texture_out_of_gpu_memory_shows_the_checkerboard_and_a_warning_in_the_side_
     );
 
     // What the window does with the renderer's warnings, then the side panel.
-    state.set_render_warnings(generation, &warnings);
+    state.document.set_render_warnings(generation, &warnings);
     let mut h = app_support::harness(state, 900.0);
     h.run();
     h.get_by_label_contains("Warnings (1)");

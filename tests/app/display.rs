@@ -10,7 +10,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use glam::Vec3;
 use std::path::Path;
-use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::commands::{AppCommand, DocumentCommand, ViewCommand};
+use vitrine::app::dispatch::apply;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::desktop::window::SettingsFile;
@@ -28,9 +29,16 @@ fn temp_dir(tag: &str) -> tempfile::TempDir {
 }
 
 fn open(h: &mut Harness<'static, AppState>, path: &Path) {
-    let _ = apply(h.state_mut(), AppCommand::Open(path.into()));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(path.into())),
+    );
     h.run();
-    assert!(h.state().load_error.is_none(), "{:?}", h.state().load_error);
+    assert!(
+        h.state().document.load_error.is_none(),
+        "{:?}",
+        h.state().document.load_error
+    );
 }
 
 /// The head piece's origin at walk frame 4.
@@ -69,20 +77,23 @@ fn pmf_settings_in_the_panel_reload_the_robot_and_change_its_pose() {
     open(&mut h, &dir.join("pmf/robot.pmf"));
     h.get_by_label("Transform rules");
     let right = manifest_v3(&truth["head_origin_world_walk_frame4"]);
-    let doc = h.state().document.as_ref().unwrap();
+    let doc = h.state().document.open.as_ref().unwrap();
     assert!(head_at_walk_4(&doc.model).abs_diff_eq(right, tol));
     let generation = doc.generation;
     // The user turns the camera; reloading must keep it.
-    let _ = apply(h.state_mut(), AppCommand::Orbit { dx: 40.0, dy: 10.0 });
-    let camera = h.state().camera;
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::View(ViewCommand::Orbit { dx: 40.0, dy: 10.0 }),
+    );
+    let camera = h.state().view.camera;
 
     h.get_by_label("ZYX").click();
     h.run();
     let state = h.state();
-    assert_eq!(state.load_options().pmf.euler, EulerOrder::Zyx);
-    let doc = state.document.as_ref().unwrap();
+    assert_eq!(state.services.load_options().pmf.euler, EulerOrder::Zyx);
+    let doc = state.document.open.as_ref().unwrap();
     assert_ne!(doc.generation, generation, "the model was not reloaded");
-    assert_eq!(state.camera, camera, "reloading moved the camera");
+    assert_eq!(state.view.camera, camera, "reloading moved the camera");
     let head = head_at_walk_4(&doc.model);
     assert!(
         head.abs_diff_eq(manifest_v3(&wrong["zyx"]), tol),
@@ -96,26 +107,29 @@ fn pmf_settings_in_the_panel_reload_the_robot_and_change_its_pose() {
     h.run();
     h.get_by_label("Radians").click();
     h.run();
-    let doc = h.state().document.as_ref().unwrap();
+    let doc = h.state().document.open.as_ref().unwrap();
     let head = head_at_walk_4(&doc.model);
     assert!(
         head.abs_diff_eq(manifest_v3(&wrong["radians"]), tol),
         "radians head {head}"
     );
 
-    h.state_mut().settings.flush().unwrap(); // as the window does within a second
+    h.state_mut().services.settings.flush().unwrap(); // as the window does within a second
     // Saved, and the next run loads PMF files with it.
     let (saved, warning) = file.load();
     assert_eq!(warning, None);
     assert_eq!(saved.pmf.units, RotationUnits::Radians);
     assert_eq!(saved.pmf.euler, EulerOrder::Xyz);
     let next = AppState::new(saved, vitrine::desktop::window::DesktopHost::new(None));
-    assert_eq!(next.load_options().pmf.units, RotationUnits::Radians);
+    assert_eq!(
+        next.services.load_options().pmf.units,
+        RotationUnits::Radians
+    );
 
     // Reset restores the defaults.
     h.get_by_label("Reset to defaults").click();
     h.run();
-    let head = head_at_walk_4(&h.state().document.as_ref().unwrap().model);
+    let head = head_at_walk_4(&h.state().document.open.as_ref().unwrap().model);
     assert!(head.abs_diff_eq(right, tol));
 }
 
@@ -138,12 +152,13 @@ fn per_piece_colours_show_a_legend_of_every_piece() {
     assert!(h.query_by_label_contains("Legend (").is_none());
     h.get_by_label("Per node / part").click();
     h.run();
-    assert_eq!(h.state().colour_mode, ColourMode::PerNode);
+    assert_eq!(h.state().view.colour_mode, ColourMode::PerNode);
     assert_eq!(h.state().view_settings().colour_mode, ColourMode::PerNode);
     h.get_by_label("Legend (11 pieces)");
     let names: Vec<String> = h
         .state()
         .document
+        .open
         .as_ref()
         .unwrap()
         .model
@@ -186,7 +201,7 @@ fn the_tail_skin_by_bone_lists_its_bones_and_unbound() {
     h.get_by_label("By joint (bone)").click();
     h.run();
     h.get_by_label("Legend (5 joints)");
-    let model = &h.state().document.as_ref().unwrap().model;
+    let model = &h.state().document.open.as_ref().unwrap().model;
     let bones: Vec<(usize, String)> = (0..4)
         .map(|k| {
             let name = format!("$JTail0{k}");
@@ -231,9 +246,9 @@ fn the_colour_mode_is_in_the_view_menu() {
         .expect("an entry in the submenu")
         .click();
     h.run();
-    assert_eq!(h.state().colour_mode, ColourMode::ByJoint);
+    assert_eq!(h.state().view.colour_mode, ColourMode::ByJoint);
     h.get_by_label_contains("joints)");
-    let model = &h.state().document.as_ref().unwrap().model;
+    let model = &h.state().document.open.as_ref().unwrap().model;
     let head = model
         .nodes
         .iter()
@@ -268,7 +283,7 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     h.run();
     open(&mut h, &models.join("lab_scene.tpm"));
     let crate_tex = |h: &Harness<'static, AppState>| {
-        let m = &h.state().document.as_ref().unwrap().model;
+        let m = &h.state().document.open.as_ref().unwrap().model;
         m.textures
             .iter()
             .find(|t| t.name.eq_ignore_ascii_case("Map\\Lab\\Crate.BMP"))
@@ -280,18 +295,22 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     h.get_by_label_contains("Textures (3, 3 missing)");
 
     // The dialog's answer (the dialog itself is the window's business).
-    let _ = apply(h.state_mut(), AppCommand::SetDataRoots(vec![root.clone()]));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::SetDataRoots(vec![root.clone()])),
+    );
     h.run();
     let found = crate_tex(&h).expect("found under the data root");
     assert!(found.disk_file().starts_with(&root), "{found}");
     h.get_by_label_contains("Textures (3, 2 missing)");
-    h.state_mut().settings.flush().unwrap(); // as the window does within a second
+    h.state_mut().services.settings.flush().unwrap(); // as the window does within a second
     assert_eq!(file.load().0.data_roots, std::slice::from_ref(&root));
     assert_eq!(
         AppState::new(
             file.load().0,
             vitrine::desktop::window::DesktopHost::new(None)
         )
+        .services
         .load_options()
         .data_roots,
         vec![vitrine::files::FileRef::Disk(root.clone())]
@@ -303,7 +322,7 @@ fn the_texture_folder_is_used_saved_and_cleared() {
     h.get_by_label("Remove").click();
     h.run();
     assert_eq!(crate_tex(&h), None);
-    h.state_mut().settings.flush().unwrap(); // as the window does within a second
+    h.state_mut().services.settings.flush().unwrap(); // as the window does within a second
     assert!(file.load().0.data_roots.is_empty());
 }
 

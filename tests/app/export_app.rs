@@ -7,8 +7,9 @@ use eframe::egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::PathBuf;
-use vitrine::app::commands::{AppCommand, Effect, apply};
+use vitrine::app::commands::{AppCommand, Effect, GltfCommand, SettingsCommand};
 use vitrine::app::dialogs::export_gltf::ExportJobs;
+use vitrine::app::dispatch::apply;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::export::gltf::ClipChoice;
@@ -85,7 +86,7 @@ fn without_a_model_the_item_is_disabled_and_ctrl_e_says_why() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::E);
     h.run();
     assert!(pick_export(&h.state().effects).is_none());
-    let toasts = &h.state().state.toasts.items;
+    let toasts = &h.state().state.services.toasts.items;
     assert!(
         toasts
             .iter()
@@ -97,21 +98,25 @@ fn without_a_model_the_item_is_disabled_and_ctrl_e_says_why() {
 #[test]
 fn the_chosen_path_exports_with_the_team_and_every_clip_then_toasts() {
     let mut state = with_model();
-    apply(&mut state, AppCommand::SetTeam(7));
+    apply(
+        &mut state,
+        AppCommand::Settings(SettingsCommand::SetTeam(7)),
+    );
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cube.glb");
-    let Some(Effect::ExportGltf(p, options)) =
-        apply(&mut state, AppCommand::ExportGltf(path.clone()))
-    else {
+    let Some(Effect::ExportGltf(p, options)) = apply(
+        &mut state,
+        AppCommand::Gltf(GltfCommand::Export(path.clone())),
+    ) else {
         panic!("an export effect")
     };
     assert_eq!(options.team, 7);
     assert_eq!(options.clips, ClipChoice::All);
     // What the shell does with the effect.
-    let model: Model = state.document.as_ref().unwrap().model.clone();
+    let model: Model = state.document.open.as_ref().unwrap().model.clone();
     assert_eq!(model.format, Format::Pie);
     let mut jobs = ExportJobs::default();
-    jobs.start(state.host.clone(), model, p, options, || {})
+    jobs.start(state.services.host.clone(), model, p, options, || {})
         .unwrap();
     let mut results = Vec::new();
     while jobs.busy() {
@@ -134,13 +139,13 @@ fn the_dialogs_answer_exports_and_the_window_shows_the_toast() {
     let path = dir.path().join("cube.glb");
     let mut h = harness(with_model());
     h.run();
-    app_support::answer(AppCommand::ExportGltf(path.clone()));
+    app_support::answer(AppCommand::Gltf(GltfCommand::Export(path.clone())));
     let start = std::time::Instant::now();
     while h.query_by_label_contains("Exported glTF to").is_none() {
         assert!(
             start.elapsed() < std::time::Duration::from_secs(60),
             "no toast; toasts {:?}",
-            h.state().state.toasts.items
+            h.state().state.services.toasts.items
         );
         std::thread::sleep(std::time::Duration::from_millis(20));
         h.step();

@@ -11,8 +11,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use vitrine::app::commands::{AppCommand, Effect, apply};
+use vitrine::app::commands::{AppCommand, DocumentCommand, Effect};
 use vitrine::app::dialogs::export_animation::{AnimationOptions, ExportCommand, Source, start};
+use vitrine::app::dispatch::apply;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::export::animation::Format;
@@ -56,11 +57,11 @@ fn harness(folder: PathBuf, options: AnimationOptions) -> Harness<'static, World
     let mut state = AppState::new(settings, vitrine::desktop::window::DesktopHost::new(None));
     apply(
         &mut state,
-        AppCommand::Open(vitrine::files::FileRef::Disk(
+        AppCommand::Document(DocumentCommand::Open(vitrine::files::FileRef::Disk(
             common::fixtures().join("pie/animobject_hidden.pie"),
-        )),
+        ))),
     );
-    assert!(state.document.is_some());
+    assert!(state.document.open.is_some());
     let world = World {
         state,
         gpu,
@@ -74,7 +75,7 @@ fn harness(folder: PathBuf, options: AnimationOptions) -> Harness<'static, World
 /// Steps the window until the export has ended (at most two minutes).
 fn wait_for_export(h: &mut Harness<'static, World>) {
     let start = Instant::now();
-    while h.state().state.animation_export.is_some() {
+    while h.state().state.dialogs.running_export.is_some() {
         assert!(
             start.elapsed() < Duration::from_secs(120),
             "the export never ended"
@@ -151,7 +152,7 @@ fn export_a_gif_from_the_dialog() {
     assert_eq!(d.frames.len(), 3);
     assert_eq!(d.frames[0].dimensions(), (256, 256));
     // The dialog's choices are kept for next time.
-    let kept = &h.state().state.settings.animation;
+    let kept = &h.state().state.services.settings.animation;
     assert_eq!((kept.format, kept.size), (Format::Gif, [256, 256]));
     assert_eq!(kept.folder.as_deref(), Some(dir.as_path()));
 }
@@ -183,7 +184,8 @@ fn cancel_from_the_progress_window_leaves_nothing() {
     while h
         .state()
         .state
-        .animation_export
+        .dialogs
+        .running_export
         .as_ref()
         .unwrap()
         .progress

@@ -7,8 +7,9 @@ use crate::app_support;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::{Path, PathBuf};
-use vitrine::app::commands::{AppCommand, Effect, apply};
+use vitrine::app::commands::{AppCommand, Effect};
 use vitrine::app::dialogs::export_pie::{PieCommand, PieSettings, Preview};
+use vitrine::app::dispatch::apply;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::export::pie::PieVersion;
@@ -115,12 +116,13 @@ fn the_dialog_shows_the_verdict_then_writes_a_pie_the_loader_reads_back() {
     );
     assert!(
         state
+            .services
             .toasts
             .items
             .iter()
             .any(|t| !t.error && t.text.contains("Wrote PIE 4") && t.text.contains("cube4.pie")),
         "{:?}",
-        state.toasts.items
+        state.services.toasts.items
     );
 }
 
@@ -243,7 +245,7 @@ fn copying_the_pages_clears_a_missing_page_and_writes_it_beside_the_file() {
         std::fs::read(cube().with_file_name("texpages/page-90-fixture.png")).unwrap()
     );
     assert!(out.is_file());
-    let toasts = &h.state().state.toasts.items;
+    let toasts = &h.state().state.services.toasts.items;
     assert!(
         toasts.iter().any(|t| t.text.contains("1 page copied")),
         "{toasts:?}"

@@ -9,7 +9,7 @@ use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{self, Queryable};
 use std::path::PathBuf;
-use vitrine::app::commands::{AppCommand, Effect};
+use vitrine::app::commands::{AppCommand, Effect, GltfCommand};
 use vitrine::app::frame::FrontEnd;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
@@ -54,7 +54,7 @@ impl FrontEnd for WithDialogs<'_> {
             "an effect that is not a dialog"
         );
         if let Some(notice) = self.dialogs.take_notice() {
-            state.toasts.info(notice);
+            state.services.toasts.info(notice);
         }
         None
     }
@@ -110,7 +110,7 @@ fn file_open_without_a_system_dialog_opens_the_model_through_vitrines_picker() {
         ..Settings::default()
     };
     let mut h = window(settings);
-    assert!(h.state().state.document.is_none(), "nothing open yet");
+    assert!(h.state().state.document.open.is_none(), "nothing open yet");
     h.get_by_label("File").click();
     h.run_steps(2);
     // The menu item (the hint in the empty view names it too).
@@ -148,9 +148,15 @@ fn file_open_without_a_system_dialog_opens_the_model_through_vitrines_picker() {
         h.query_by_label_contains("Open model").is_none(),
         "the picker is no longer drawn"
     );
-    let doc = h.state().state.document.as_ref().expect("a model is open");
+    let doc = h
+        .state()
+        .state
+        .document
+        .open
+        .as_ref()
+        .expect("a model is open");
     assert_eq!(doc.file_name(), "cube.pie");
-    assert!(h.state().state.load_error.is_none());
+    assert!(h.state().state.document.load_error.is_none());
 }
 
 /// The picker alone, as the shell draws it, keeping what it answers.
@@ -198,7 +204,7 @@ fn save_and_folder_dialogs_without_a_system_dialog_answer_through_vitrines_picke
         Effect::PickExportPath(Some(d.clone()), "tank".into()),
         "Save",
     ) {
-        Some(AppCommand::ExportGltf(path)) => assert_eq!(path, d.join("tank.glb")),
+        Some(AppCommand::Gltf(GltfCommand::Export(path))) => assert_eq!(path, d.join("tank.glb")),
         other => panic!("glTF export answered {other:?}"),
     }
     // PIE export: the suggested file, in its folder.

@@ -11,7 +11,8 @@ use crate::common;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::commands::{AppCommand, DocumentCommand};
+use vitrine::app::dispatch::apply;
 use vitrine::app::gallery::thumbs::{ThumbDevice, Thumbnails, render_key};
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
@@ -82,7 +83,7 @@ fn hostile_archive(dir: &Path) -> PathBuf {
 fn finish(t: &mut Thumbnails, state: &mut AppState) {
     let ctx = eframe::egui::Context::default();
     let start = Instant::now();
-    let g = state.gallery.as_mut().unwrap();
+    let g = state.panels.gallery.as_mut().unwrap();
     while t.done < t.total && start.elapsed() < Duration::from_secs(60) {
         t.poll(&ctx, &mut g.tiles);
         std::thread::sleep(Duration::from_millis(10));
@@ -112,8 +113,12 @@ fn hostile_archive_thumbnails(device: impl Fn(&vitrine::render::Gpu) -> ThumbDev
         Settings::default(),
         vitrine::desktop::window::DesktopHost::new(None),
     );
-    apply(&mut state, AppCommand::Open(FileRef::Disk(wz.clone())));
+    apply(
+        &mut state,
+        AppCommand::Document(DocumentCommand::Open(FileRef::Disk(wz.clone()))),
+    );
     let g = state
+        .panels
         .gallery
         .as_ref()
         .expect("an archive opens as a gallery");
@@ -141,7 +146,7 @@ fn hostile_archive_thumbnails(device: impl Fn(&vitrine::render::Gpu) -> ThumbDev
         || {},
     );
     finish(&mut t, &mut state);
-    let g = state.gallery.as_ref().unwrap();
+    let g = state.panels.gallery.as_ref().unwrap();
     let error = |name: &str| {
         g.tiles
             .iter()
@@ -161,7 +166,7 @@ fn hostile_archive_thumbnails(device: impl Fn(&vitrine::render::Gpu) -> ThumbDev
     let mut again = Thumbnails::start(
         &*host,
         device(&gpu),
-        &state.gallery.as_ref().unwrap().tiles,
+        &state.panels.gallery.as_ref().unwrap().tiles,
         None,
         key,
         &LoadOptions::default(),
@@ -188,8 +193,8 @@ fn a_truncated_archive_is_a_message() {
             FileRef::archive_root(&cut),
         )),
     );
-    assert!(state.gallery.is_none());
-    assert_eq!(state.toasts.items.len(), 1, "one message says why");
+    assert!(state.panels.gallery.is_none());
+    assert_eq!(state.services.toasts.items.len(), 1, "one message says why");
 }
 
 #[vitrine_test(shared, gpu)]

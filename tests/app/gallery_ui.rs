@@ -10,7 +10,8 @@ use app_support::harness;
 use eframe::egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use std::path::Path;
-use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::commands::{AppCommand, DocumentCommand};
+use vitrine::app::dispatch::apply;
 use vitrine::app::gallery::GalleryCommand;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
@@ -40,13 +41,13 @@ fn open_gallery(dir: &Path) -> AppState {
     );
     apply(
         &mut state,
-        AppCommand::Open(FileRef::Disk(dir.to_path_buf())),
+        AppCommand::Document(DocumentCommand::Open(FileRef::Disk(dir.to_path_buf()))),
     );
     state
 }
 
 fn document_name(state: &AppState) -> Option<String> {
-    state.document.as_ref().map(|d| d.file_name())
+    state.document.open.as_ref().map(|d| d.file_name())
 }
 
 #[test]
@@ -57,6 +58,7 @@ fn opening_a_folder_shows_a_tile_per_model_grouped_and_filtered() {
     h.run();
     let g = h
         .state()
+        .panels
         .gallery
         .as_ref()
         .expect("a folder opens as a gallery");
@@ -90,13 +92,13 @@ fn click_opens_esc_returns_at_the_same_scroll_and_page_down_steps() {
     // End moves the focus to the last tile and scrolls the grid to it.
     h.key_press(Key::End);
     h.run();
-    let scroll = h.state().gallery.as_ref().unwrap().scroll;
+    let scroll = h.state().panels.gallery.as_ref().unwrap().scroll;
     assert!(scroll > 500.0, "scrolled down to the last tile: {scroll}");
     h.get_by_label("gun38.pie").click();
     h.run();
     assert_eq!(document_name(h.state()).as_deref(), Some("gun38.pie"));
     assert!(
-        !h.state().gallery.as_ref().unwrap().shown,
+        !h.state().panels.gallery.as_ref().unwrap().shown,
         "the viewer shows"
     );
     // broken.pie (top folder), bodies/, then weapons/: gun38 is 80th.
@@ -114,7 +116,7 @@ fn click_opens_esc_returns_at_the_same_scroll_and_page_down_steps() {
     // Esc: the gallery again, where it was.
     h.key_press(Key::Escape);
     h.run();
-    let g = h.state().gallery.as_ref().unwrap();
+    let g = h.state().panels.gallery.as_ref().unwrap();
     assert!(g.shown);
     assert!((g.scroll - scroll).abs() < 1.0, "{} vs {scroll}", g.scroll);
     h.get_by_label("gun37.pie");
@@ -123,7 +125,7 @@ fn click_opens_esc_returns_at_the_same_scroll_and_page_down_steps() {
     h.key_press(Key::Enter);
     h.run();
     assert_eq!(document_name(h.state()).as_deref(), Some("gun37.pie"));
-    assert!(!h.state().gallery.as_ref().unwrap().shown);
+    assert!(!h.state().panels.gallery.as_ref().unwrap().shown);
 }
 
 #[test]
@@ -134,13 +136,13 @@ fn a_broken_model_is_an_error_tile_and_the_rest_works() {
     h.run();
     h.get_by_label("broken.pie").click();
     h.run();
-    let g = h.state().gallery.as_ref().unwrap();
+    let g = h.state().panels.gallery.as_ref().unwrap();
     assert!(g.shown, "a model that fails to load keeps the gallery");
     let tile = &g.tiles[g
         .index_of(&FileRef::Disk(dir.path().join("broken.pie")))
         .unwrap()];
     assert!(tile.error.is_some(), "the tile says why");
-    assert!(h.state().document.is_none());
+    assert!(h.state().document.open.is_none());
     h.get_by_label("1 failed");
     h.get_by_label("body01.pie").click();
     h.run();
@@ -156,7 +158,10 @@ fn page_down_without_a_gallery_steps_through_the_folder() {
         vitrine::desktop::window::DesktopHost::new(None),
     );
     let first = dir.path().join("bodies/body00.pie");
-    apply(&mut state, AppCommand::Open(FileRef::Disk(first)));
+    apply(
+        &mut state,
+        AppCommand::Document(DocumentCommand::Open(FileRef::Disk(first))),
+    );
     let mut h = harness(state, 600.0);
     h.run();
     h.key_press(Key::PageDown);
@@ -165,7 +170,7 @@ fn page_down_without_a_gallery_steps_through_the_folder() {
     h.key_press(Key::Escape);
     h.run();
     assert!(
-        h.state().gallery.is_none(),
+        h.state().panels.gallery.is_none(),
         "Esc does nothing without a gallery"
     );
 }
@@ -188,12 +193,12 @@ fn several_dropped_files_open_as_a_gallery() {
     );
     let mut h = harness(state, 600.0);
     h.run();
-    assert_eq!(h.state().gallery.as_ref().unwrap().tiles.len(), 3);
+    assert_eq!(h.state().panels.gallery.as_ref().unwrap().tiles.len(), 3);
     h.get_by_label("body01.pie");
     h.get_by_label("gun01.pie");
     h.get_by_label("Close").click();
     h.run();
-    assert!(h.state().gallery.is_none());
+    assert!(h.state().panels.gallery.is_none());
 }
 
 #[test]
@@ -218,16 +223,22 @@ fn ctrl_shift_o_asks_for_a_folder_and_ctrl_o_for_a_file() {
     };
     assert_eq!(
         press(Modifiers::COMMAND | Modifiers::SHIFT),
-        [AppCommand::OpenFolderDialog]
+        [AppCommand::Document(DocumentCommand::OpenFolderDialog)]
     );
-    assert_eq!(press(Modifiers::COMMAND), [AppCommand::OpenDialog]);
+    assert_eq!(
+        press(Modifiers::COMMAND),
+        [AppCommand::Document(DocumentCommand::OpenDialog)]
+    );
     let mut state = AppState::new(
         Settings::default(),
         vitrine::desktop::window::DesktopHost::new(None),
     );
-    state.settings.last_folder = Some("/mods".into());
+    state.services.settings.last_folder = Some("/mods".into());
     assert_eq!(
-        apply(&mut state, AppCommand::OpenFolderDialog),
+        apply(
+            &mut state,
+            AppCommand::Document(DocumentCommand::OpenFolderDialog)
+        ),
         Some(vitrine::app::commands::Effect::PickGalleryFolder(Some(
             "/mods".into()
         )))

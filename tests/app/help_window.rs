@@ -96,6 +96,7 @@ fn help_menu_opens_formats_and_about_with_copy() {
     h.run();
     assert!(
         h.state()
+            .services
             .toasts
             .items
             .iter()

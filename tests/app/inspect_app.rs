@@ -114,7 +114,7 @@ fn harness() -> Harness<'static, AppState> {
 /// above the hull's top in the picture (the turret).
 fn turret_pixels(state: &AppState) -> usize {
     let gpu = crate::common::gpu();
-    let doc = state.document.as_ref().unwrap();
+    let doc = state.document.open.as_ref().unwrap();
     let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue, vitrine::files::disk());
     scene.set_model(&gpu.device, &gpu.queue, &doc.model);
     let mut view = state.view_settings();
@@ -202,7 +202,7 @@ fn escape_closes_an_open_menu_and_keeps_the_selection() {
 fn clicking_the_view_picks_the_part_under_the_cursor() {
     let mut h = harness();
     let rect = VIEW_RECT.lock().unwrap().expect("view laid out");
-    let camera = h.state().camera;
+    let camera = h.state().view.camera;
     let at = |p: Vec3| {
         let q = camera.project(p, rect.width(), rect.height()).unwrap();
         rect.min + eframe::egui::vec2(q.x, q.y)
@@ -213,12 +213,12 @@ fn clicking_the_view_picks_the_part_under_the_cursor() {
     assert_eq!(pick_at(h.state(), rect, turret).map(|x| x.node), Some(1));
     assert_eq!(pick_at(h.state(), rect, hull).map(|x| x.node), Some(0));
     click_at(&mut h, turret);
-    assert_eq!(h.state().inspect.selected, Some(1));
+    assert_eq!(h.state().document.inspect.selected, Some(1));
     click_at(&mut h, hull);
-    assert_eq!(h.state().inspect.selected, Some(0));
+    assert_eq!(h.state().document.inspect.selected, Some(0));
     // Empty background clears it.
     click_at(&mut h, rect.min + eframe::egui::vec2(5.0, 5.0));
-    assert_eq!(h.state().inspect.selected, None);
+    assert_eq!(h.state().document.inspect.selected, None);
 }
 
 #[test]
@@ -227,12 +227,12 @@ fn overlay_keys_and_menu_toggle_persisted_settings() {
     h.key_press(Key::N);
     h.key_press(Key::S);
     h.run();
-    let s = &h.state().settings;
+    let s = &h.state().services.settings;
     assert!(s.overlays.normals && s.shadows);
     // The side panel's toggle turns it off again, and the slider appears with normals.
     assert!(h.query_all_by_label("Normal length").next().is_some());
     h.get_by_label("Normals").click();
     h.run();
-    assert!(!h.state().settings.overlays.normals);
+    assert!(!h.state().services.settings.overlays.normals);
     assert!(h.query_all_by_label("Normal length").next().is_none());
 }

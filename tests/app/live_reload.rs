@@ -7,8 +7,9 @@ use crate::render_support;
 use render_support::Rig;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use vitrine::app::commands::poll_jobs;
-use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::commands::{AppCommand, DocumentCommand, SettingsCommand, ViewCommand};
+use vitrine::app::dispatch::apply;
+use vitrine::app::dispatch::poll_jobs;
 use vitrine::app::gallery::GalleryCommand;
 use vitrine::app::live_reload::{LiveReload, sync};
 use vitrine::app::settings::Settings;
@@ -44,7 +45,7 @@ fn write_page(dir: &Path, rgb: [u8; 3]) {
 }
 
 fn render(rig: &mut Rig, state: &AppState) -> image::RgbaImage {
-    let doc = state.document.as_ref().expect("a model is open");
+    let doc = state.document.open.as_ref().expect("a model is open");
     rig.render_pose(&doc.model, &doc.pose, &state.view_settings(), 96)
 }
 
@@ -52,13 +53,13 @@ fn render(rig: &mut Rig, state: &AppState) -> image::RgbaImage {
 /// a load error appears; returns how long it took.
 fn wait_for_reload(state: &mut AppState, live: &mut LiveReload) -> Duration {
     let start = Instant::now();
-    let before = state.document.as_ref().map(|d| d.generation);
+    let before = state.document.open.as_ref().map(|d| d.generation);
     while start.elapsed() < PATIENCE {
         sync(state, live, || {});
         // The window takes in finished loads every frame.
         poll_jobs(state);
-        let now = state.document.as_ref().map(|d| d.generation);
-        if now != before || state.load_error.is_some() {
+        let now = state.document.open.as_ref().map(|d| d.generation);
+        if now != before || state.document.load_error.is_some() {
             return start.elapsed();
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -82,10 +83,20 @@ fn rewriting_the_model_and_its_texture_reloads_with_the_camera_kept() {
         Settings::default(),
         vitrine::desktop::window::DesktopHost::new(None),
     );
-    apply(&mut state, AppCommand::Open(FileRef::Disk(model.clone())));
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    apply(&mut state, AppCommand::Orbit { dx: 40.0, dy: 10.0 });
-    let camera = state.camera;
+    apply(
+        &mut state,
+        AppCommand::Document(DocumentCommand::Open(FileRef::Disk(model.clone()))),
+    );
+    assert!(
+        state.document.load_error.is_none(),
+        "{:?}",
+        state.document.load_error
+    );
+    apply(
+        &mut state,
+        AppCommand::View(ViewCommand::Orbit { dx: 40.0, dy: 10.0 }),
+    );
+    let camera = state.view.camera;
     let mut live = LiveReload::default();
     sync(&mut state, &mut live, || {});
     let first = render(&mut rig, &state);
@@ -99,9 +110,13 @@ fn rewriting_the_model_and_its_texture_reloads_with_the_camera_kept() {
     std::fs::write(&model, box_pie(120)).unwrap();
     let took = wait_for_reload(&mut state, &mut live);
     eprintln!("model reloaded {took:?} after the write");
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.document.load_error.is_none(),
+        "{:?}",
+        state.document.load_error
+    );
     assert_eq!(
-        state.camera, camera,
+        state.view.camera, camera,
         "the camera stays where the user put it"
     );
     let taller = render(&mut rig, &state);
@@ -122,33 +137,39 @@ fn rewriting_the_model_and_its_texture_reloads_with_the_camera_kept() {
         blue[2] > 60 && blue[2] as u32 > 2 * blue[0] as u32,
         "blue box now: {blue:?}"
     );
-    assert_eq!(state.camera, camera);
+    assert_eq!(state.view.camera, camera);
 
     // Half-written: the error shows, the previous model stays.
-    let generation = state.document.as_ref().unwrap().generation;
+    let generation = state.document.open.as_ref().unwrap().generation;
     std::fs::write(
         &model,
         "PIE 3\nTYPE 200\nLEVELS 1\nLEVEL 1\nPOINTS 8\n\t-20 0",
     )
     .unwrap();
     wait_for_reload(&mut state, &mut live);
-    let err = state.load_error.as_ref().expect("the error is shown");
+    let err = state
+        .document
+        .load_error
+        .as_ref()
+        .expect("the error is shown");
     assert!(
         err.message.contains("previous model stays"),
         "{}",
         err.message
     );
-    assert_eq!(state.document.as_ref().unwrap().generation, generation);
+    assert_eq!(state.document.open.as_ref().unwrap().generation, generation);
     // The exporter finishes: loaded again, error gone.
     std::fs::write(&model, box_pie(60)).unwrap();
     let deadline = Instant::now() + PATIENCE;
-    while state.document.as_ref().unwrap().generation == generation && Instant::now() < deadline {
+    while state.document.open.as_ref().unwrap().generation == generation
+        && Instant::now() < deadline
+    {
         sync(&mut state, &mut live, || {});
         poll_jobs(&mut state);
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert_ne!(state.document.as_ref().unwrap().generation, generation);
-    assert!(state.load_error.is_none());
+    assert_ne!(state.document.open.as_ref().unwrap().generation, generation);
+    assert!(state.document.load_error.is_none());
 }
 
 #[test]
@@ -160,11 +181,17 @@ fn watching_can_be_turned_off() {
         Settings::default(),
         vitrine::desktop::window::DesktopHost::new(None),
     );
-    apply(&mut state, AppCommand::Open(FileRef::Disk(model.clone())));
-    apply(&mut state, AppCommand::SetWatchFiles(false));
+    apply(
+        &mut state,
+        AppCommand::Document(DocumentCommand::Open(FileRef::Disk(model.clone()))),
+    );
+    apply(
+        &mut state,
+        AppCommand::Settings(SettingsCommand::SetWatchFiles(false)),
+    );
     let mut live = LiveReload::default();
     sync(&mut state, &mut live, || {});
-    let generation = state.document.as_ref().unwrap().generation;
+    let generation = state.document.open.as_ref().unwrap().generation;
     std::fs::write(&model, box_pie(120)).unwrap();
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(1) {
@@ -172,7 +199,7 @@ fn watching_can_be_turned_off() {
         poll_jobs(&mut state);
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert_eq!(state.document.as_ref().unwrap().generation, generation);
+    assert_eq!(state.document.open.as_ref().unwrap().generation, generation);
 }
 
 /// Polls the watcher as the window does until the gallery shows `n` tiles.
@@ -182,12 +209,13 @@ fn wait_for_tiles(state: &mut AppState, live: &mut LiveReload, n: usize) -> Dura
         sync(state, live, || {});
         // The new listing is a job: taken in as the window does every frame.
         poll_jobs(state);
-        if state.gallery.as_ref().map(|g| g.tiles.len()) == Some(n) {
+        if state.panels.gallery.as_ref().map(|g| g.tiles.len()) == Some(n) {
             return start.elapsed();
         }
         std::thread::sleep(Duration::from_millis(20));
     }
     let names: Vec<String> = state
+        .panels
         .gallery
         .as_ref()
         .unwrap()
@@ -215,7 +243,7 @@ fn models_added_to_or_removed_from_an_open_gallery_folder_appear_and_vanish() {
         ))),
     );
     {
-        let g = state.gallery.as_mut().expect("the gallery opened");
+        let g = state.panels.gallery.as_mut().expect("the gallery opened");
         assert_eq!(g.tiles.len(), 2);
         g.filter = "box".into();
         g.scroll = 37.0;
@@ -230,7 +258,7 @@ fn models_added_to_or_removed_from_an_open_gallery_folder_appear_and_vanish() {
     std::fs::write(dir.path().join("notes.txt"), "not a model").unwrap();
     let took = wait_for_tiles(&mut state, &mut live, 3);
     eprintln!("a new model showed after {took:?}");
-    let g = state.gallery.as_ref().unwrap();
+    let g = state.panels.gallery.as_ref().unwrap();
     let names: Vec<&str> = g.tiles.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["a_box.pie", "b_box.pie", "c_box.pie"]);
     assert_eq!(
@@ -246,7 +274,7 @@ fn models_added_to_or_removed_from_an_open_gallery_folder_appear_and_vanish() {
     // Removing one: its tile goes, the selection follows its file.
     std::fs::remove_file(dir.path().join("a_box.pie")).unwrap();
     wait_for_tiles(&mut state, &mut live, 2);
-    let g = state.gallery.as_ref().unwrap();
+    let g = state.panels.gallery.as_ref().unwrap();
     let names: Vec<&str> = g.tiles.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["b_box.pie", "c_box.pie"]);
     assert_eq!(

@@ -10,7 +10,8 @@ use crate::{app_support, common};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::{Path, PathBuf};
-use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::commands::{AppCommand, DocumentCommand, SettingsCommand, ViewCommand};
+use vitrine::app::dispatch::apply;
 use vitrine::app::inspect::InspectCommand;
 use vitrine::app::jobs::Queued;
 use vitrine::app::settings::{SAVE_DELAY, Settings};
@@ -28,7 +29,7 @@ fn window(settings_file: Option<SettingsFile>) -> (Harness<'static, AppState>, Q
         vitrine::desktop::window::DesktopHost::new(settings_file),
     );
     let queue = Queued::default();
-    state.work.set_runner(queue.clone());
+    state.services.work.set_runner(queue.clone());
     let mut h = app_support::harness(state, 900.0);
     h.run_steps(4);
     (h, queue)
@@ -36,14 +37,21 @@ fn window(settings_file: Option<SettingsFile>) -> (Harness<'static, AppState>, Q
 
 /// Opens `path` and lets its job finish, as a worker thread would.
 fn open_and_finish(h: &mut Harness<'static, AppState>, queue: &Queued, path: &Path) {
-    let _ = apply(h.state_mut(), AppCommand::Open(path.into()));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(path.into())),
+    );
     queue.run_all();
     h.run_steps(4);
-    assert!(h.state().load_error.is_none(), "{:?}", h.state().load_error);
+    assert!(
+        h.state().document.load_error.is_none(),
+        "{:?}",
+        h.state().document.load_error
+    );
 }
 
 fn open_file(h: &Harness<'static, AppState>) -> Option<String> {
-    h.state().document.as_ref().map(|d| d.file_name())
+    h.state().document.open.as_ref().map(|d| d.file_name())
 }
 
 #[test]
@@ -52,7 +60,10 @@ fn the_old_model_stays_usable_while_the_new_one_loads() {
     open_and_finish(&mut h, &queue, &pie("cube.pie"));
     assert_eq!(open_file(&h).as_deref(), Some("cube.pie"));
 
-    let _ = apply(h.state_mut(), AppCommand::Open(pie("events.pie").into()));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(pie("events.pie").into())),
+    );
     h.run_steps(4);
     // The progress line names the file, the old model is still the document and drawn
     // (its name heads the side panel), and the window still takes commands.
@@ -60,10 +71,13 @@ fn the_old_model_stays_usable_while_the_new_one_loads() {
     h.get_by_label("Cancel");
     assert_eq!(open_file(&h).as_deref(), Some("cube.pie"));
     h.get_by_label("cube.pie");
-    let camera = h.state().camera;
-    let _ = apply(h.state_mut(), AppCommand::Orbit { dx: 30.0, dy: 0.0 });
+    let camera = h.state().view.camera;
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::View(ViewCommand::Orbit { dx: 30.0, dy: 0.0 }),
+    );
     assert_ne!(
-        h.state().camera,
+        h.state().view.camera,
         camera,
         "the view no longer turns while loading"
     );
@@ -78,8 +92,14 @@ fn the_old_model_stays_usable_while_the_new_one_loads() {
 #[test]
 fn a_second_open_cancels_the_first() {
     let (mut h, queue) = window(None);
-    let _ = apply(h.state_mut(), AppCommand::Open(pie("cube.pie").into()));
-    let _ = apply(h.state_mut(), AppCommand::Open(pie("events.pie").into()));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(pie("cube.pie").into())),
+    );
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(pie("events.pie").into())),
+    );
     h.run_steps(4);
     assert!(h.query_by_label_contains("Opening cube.pie").is_none());
     h.get_by_label_contains("Opening events.pie…");
@@ -88,7 +108,7 @@ fn a_second_open_cancels_the_first() {
     assert_eq!(queue.run_all(), 2);
     h.run_steps(4);
     assert_eq!(open_file(&h).as_deref(), Some("events.pie"));
-    let recent = &h.state().settings.recent_files;
+    let recent = &h.state().services.settings.recent_files;
     assert_eq!(recent.len(), 1, "{recent:?}");
     assert!(recent[0].ends_with("events.pie"), "{recent:?}");
 }
@@ -97,7 +117,10 @@ fn a_second_open_cancels_the_first() {
 fn cancel_keeps_the_model_that_is_open() {
     let (mut h, queue) = window(None);
     open_and_finish(&mut h, &queue, &pie("cube.pie"));
-    let _ = apply(h.state_mut(), AppCommand::Open(pie("events.pie").into()));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(pie("events.pie").into())),
+    );
     h.run_steps(4);
     h.get_by_label("Cancel").click();
     h.run_steps(4);
@@ -105,26 +128,34 @@ fn cancel_keeps_the_model_that_is_open() {
     queue.run_all();
     h.run_steps(4);
     assert_eq!(open_file(&h).as_deref(), Some("cube.pie"));
-    assert!(h.state().load_error.is_none());
+    assert!(h.state().document.load_error.is_none());
 }
 
 #[test]
 fn a_failed_background_load_keeps_the_old_model_and_shows_the_error() {
     let (mut h, queue) = window(None);
     open_and_finish(&mut h, &queue, &pie("cube.pie"));
-    let generation = h.state().document.as_ref().unwrap().generation;
-    let _ = apply(h.state_mut(), AppCommand::Open(pie("bad_index.pie").into()));
+    let generation = h.state().document.open.as_ref().unwrap().generation;
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(pie("bad_index.pie").into())),
+    );
     h.run_steps(4);
     assert!(
-        h.state().load_error.is_none(),
+        h.state().document.load_error.is_none(),
         "no error before the job ends"
     );
     queue.run_all();
     h.run_steps(4);
-    let err = h.state().load_error.clone().expect("the load error");
+    let err = h
+        .state()
+        .document
+        .load_error
+        .clone()
+        .expect("the load error");
     assert!(err.message.starts_with("bad_index.pie"), "{}", err.message);
     h.get_by_label("Could not open bad_index.pie");
-    let doc = h.state().document.as_ref().unwrap();
+    let doc = h.state().document.open.as_ref().unwrap();
     assert_eq!(doc.file_name(), "cube.pie");
     assert_eq!(doc.generation, generation, "the old model was replaced");
 }
@@ -133,19 +164,19 @@ fn a_failed_background_load_keeps_the_old_model_and_shows_the_error() {
 fn reload_runs_in_the_background_and_keeps_the_camera() {
     let (mut h, queue) = window(None);
     open_and_finish(&mut h, &queue, &pie("cube.pie"));
-    let _ = apply(h.state_mut(), AppCommand::Zoom(2.0));
+    let _ = apply(h.state_mut(), AppCommand::View(ViewCommand::Zoom(2.0)));
     let (camera, generation) = (
-        h.state().camera,
-        h.state().document.as_ref().unwrap().generation,
+        h.state().view.camera,
+        h.state().document.open.as_ref().unwrap().generation,
     );
-    let _ = apply(h.state_mut(), AppCommand::Reload);
+    let _ = apply(h.state_mut(), AppCommand::Document(DocumentCommand::Reload));
     h.run_steps(4);
     h.get_by_label_contains("Reloading cube.pie…");
     queue.run_all();
     h.run_steps(4);
-    let doc = h.state().document.as_ref().unwrap();
+    let doc = h.state().document.open.as_ref().unwrap();
     assert_ne!(doc.generation, generation, "not reloaded");
-    assert_eq!(h.state().camera, camera);
+    assert_eq!(h.state().view.camera, camera);
 }
 
 #[test]
@@ -163,25 +194,32 @@ fn settings_are_not_written_per_frame_of_a_drag() {
             h.state_mut(),
             AppCommand::Inspect(InspectCommand::SetNormalLength(len)),
         );
-        let _ = apply(h.state_mut(), AppCommand::SetBackground([i, 40, 80]));
+        let _ = apply(
+            h.state_mut(),
+            AppCommand::Settings(SettingsCommand::SetBackground([i, 40, 80])),
+        );
         app_support::set_time(t0 + std::time::Duration::from_millis(15 * u64::from(i)));
         h.run_steps(4);
     }
-    assert_eq!(h.state().settings.writes(), 0, "written during the drag");
+    assert_eq!(
+        h.state().services.settings.writes(),
+        0,
+        "written during the drag"
+    );
     assert_eq!(file.load().0.background, Settings::default().background);
     // A second after the drag started the window writes once, with the last values.
     app_support::set_time(t0 + SAVE_DELAY);
     h.step();
-    assert_eq!(h.state().settings.writes(), 1);
+    assert_eq!(h.state().services.settings.writes(), 1);
     let saved = file.load().0;
     assert_eq!(saved.background, [59, 40, 80]);
     assert_eq!(
         saved.overlays.normal_length,
-        h.state().settings.overlays.normal_length
+        h.state().services.settings.overlays.normal_length
     );
     // Closing the window with nothing new writes nothing more.
-    h.state_mut().settings.flush().unwrap();
-    assert_eq!(h.state().settings.writes(), 1);
+    h.state_mut().services.settings.flush().unwrap();
+    assert_eq!(h.state().services.settings.writes(), 1);
 }
 
 /// A PIE event model is loaded in the background: the base model stays shown, the
@@ -190,14 +228,17 @@ fn settings_are_not_written_per_frame_of_a_drag() {
 fn an_event_model_loads_in_the_background() {
     let (mut h, queue) = window(None);
     open_and_finish(&mut h, &queue, &pie("events.pie"));
-    let _ = apply(h.state_mut(), AppCommand::ShowEvent(Some(0)));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::ShowEvent(Some(0))),
+    );
     h.run_steps(2);
-    let doc = h.state().document.as_ref().unwrap();
+    let doc = h.state().document.open.as_ref().unwrap();
     assert_eq!(doc.shown_event(), None, "not loaded on the UI thread");
     h.get_by_label_contains("Loading event model");
     assert!(queue.run_all() >= 1);
     h.run_steps(4);
-    let doc = h.state().document.as_ref().unwrap();
+    let doc = h.state().document.open.as_ref().unwrap();
     assert_eq!(doc.shown_event(), Some(0));
-    assert!(h.state().work.idle());
+    assert!(h.state().services.work.idle());
 }

@@ -5,7 +5,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use glam::Vec3;
 use std::path::{Path, PathBuf};
-use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::commands::{AppCommand, DocumentCommand, ViewCommand};
+use vitrine::app::dispatch::apply;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::desktop::window::SettingsFile;
@@ -82,15 +83,15 @@ fn clicking_a_team_swatch_changes_and_saves_the_setting() {
         vitrine::desktop::window::DesktopHost::new(Some(file.clone())),
     ));
     h.run();
-    assert_eq!(h.state().settings.team, 0);
+    assert_eq!(h.state().services.settings.team, 0);
     h.get_by_label("Team colour: green (0)");
 
     h.get_by_label("cyan").click();
     h.run();
     let cyan = TEAM_COLOURS.iter().position(|t| t.name == "cyan").unwrap();
-    assert_eq!(h.state().settings.team, cyan);
+    assert_eq!(h.state().services.settings.team, cyan);
     h.get_by_label(&format!("Team colour: cyan ({cyan})"));
-    h.state_mut().settings.flush().unwrap(); // as the window does within a second
+    h.state_mut().services.settings.flush().unwrap(); // as the window does within a second
     // The choice persists: a new run reads it back.
     let (saved, warning) = file.load();
     assert_eq!(warning, None);
@@ -101,13 +102,14 @@ fn clicking_a_team_swatch_changes_and_saves_the_setting() {
 
 /// The banner shows `message` in full and the previous model is still open.
 fn assert_error_shown_and_model_kept(h: &Harness<'_, AppState>, file: &str) {
-    let err = h.state().load_error.clone().expect("a load error");
+    let err = h.state().document.load_error.clone().expect("a load error");
     assert!(err.message.starts_with(file), "{}", err.message);
     h.get_by_label(&format!("Could not open {file}"));
     h.get_by_label(&err.message);
     let doc = h
         .state()
         .document
+        .open
         .as_ref()
         .expect("the previous model stays open");
     assert_eq!(doc.path, FileRef::Disk("/models/tank.pie".into()));
@@ -124,18 +126,22 @@ fn a_failed_load_keeps_the_previous_model_and_shows_the_error() {
         vitrine::desktop::window::DesktopHost::new(None),
     );
     state.set_document(FileRef::Disk("/models/tank.pie".into()), tank());
-    let generation = state.document.as_ref().unwrap().generation;
+    let generation = state.document.open.as_ref().unwrap().generation;
     let mut h = harness(state);
     h.run();
 
     // A file no loader reads.
     let notes = dir.join("notes.txt");
     std::fs::write(&notes, "not a model").unwrap();
-    let _ = apply(h.state_mut(), AppCommand::Open(notes.as_path().into()));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(notes.as_path().into())),
+    );
     h.run();
     assert_error_shown_and_model_kept(&h, "notes.txt");
     assert!(
         h.state()
+            .document
             .load_error
             .as_ref()
             .unwrap()
@@ -145,18 +151,24 @@ fn a_failed_load_keeps_the_previous_model_and_shows_the_error() {
     );
 
     // A model file that is not there.
-    let _ = apply(h.state_mut(), AppCommand::Open(dir.join("gone.pie").into()));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(dir.join("gone.pie").into())),
+    );
     h.run();
     assert_error_shown_and_model_kept(&h, "gone.pie");
-    assert_eq!(h.state().document.as_ref().unwrap().generation, generation);
+    assert_eq!(
+        h.state().document.open.as_ref().unwrap().generation,
+        generation
+    );
     assert!(
-        h.state().settings.recent_files.is_empty(),
+        h.state().services.settings.recent_files.is_empty(),
         "failures are not recent files"
     );
 
     h.get_by_label("Dismiss").click();
     h.run();
-    assert!(h.state().load_error.is_none());
+    assert!(h.state().document.load_error.is_none());
     assert!(h.query_by_label("Could not open gone.pie").is_none());
 }
 
@@ -186,7 +198,12 @@ fn dropping_a_file_opens_it() {
         .dropped_files
         .push(std::sync::Arc::new(Dropped(dropped.clone())));
     h.run();
-    let err = h.state().load_error.clone().expect("the drop was opened");
+    let err = h
+        .state()
+        .document
+        .load_error
+        .clone()
+        .expect("the drop was opened");
     assert_eq!(err.path, FileRef::Disk(dropped));
     h.get_by_label("Could not open dropped.pmf");
 }
@@ -200,40 +217,40 @@ fn view_keys_and_buttons_drive_the_camera() {
     state.set_document(FileRef::Disk("/models/tank.pie".into()), tank());
     let mut h = harness(state);
     h.run();
-    assert!(!h.state().camera.orthographic);
+    assert!(!h.state().view.camera.orthographic);
     // The side panel's buttons.
     h.get_by_label("Orthographic").click();
     h.run();
-    assert!(h.state().camera.orthographic);
+    assert!(h.state().view.camera.orthographic);
     h.get_by_label("Front").click();
     h.run();
     let mut front = vitrine::render::Camera::default();
     front.set_preset(ViewPreset::Front);
-    assert_eq!(h.state().camera.direction(), front.direction());
+    assert_eq!(h.state().view.camera.direction(), front.direction());
 
     // The view's keys: 5 toggles the projection back, 3 is the side view.
     h.key_press(eframe::egui::Key::Num5);
     h.run();
-    assert!(!h.state().camera.orthographic);
+    assert!(!h.state().view.camera.orthographic);
     h.key_press(eframe::egui::Key::Num3);
     h.run();
     let mut side = front;
     side.set_preset(ViewPreset::Side);
-    assert_eq!(h.state().camera.direction(), side.direction());
+    assert_eq!(h.state().view.camera.direction(), side.direction());
 
     // Zoomed out then F frames the model again, for the current view direction.
-    let mut framed = h.state().camera;
-    let doc = h.state().document.as_ref().unwrap();
+    let mut framed = h.state().view.camera;
+    let doc = h.state().document.open.as_ref().unwrap();
     let points = clip_points(&doc.model, doc.playback.clip, 0);
-    framed.frame_points(&points, h.state().view_aspect);
-    let _ = apply(h.state_mut(), AppCommand::Zoom(-5.0));
-    assert!(h.state().camera.distance > framed.distance * 1.5);
+    framed.frame_points(&points, h.state().view.aspect);
+    let _ = apply(h.state_mut(), AppCommand::View(ViewCommand::Zoom(-5.0)));
+    assert!(h.state().view.camera.distance > framed.distance * 1.5);
     h.key_press(eframe::egui::Key::F);
     h.run();
-    assert_eq!(h.state().camera, framed);
+    assert_eq!(h.state().view.camera, framed);
 
     // A left drag across the view orbits: the yaw changes, the target stays.
-    let (yaw, target) = (h.state().camera.yaw, h.state().camera.target);
+    let (yaw, target) = (h.state().view.camera.yaw, h.state().view.camera.target);
     let start = eframe::egui::pos2(700.0, 400.0);
     h.hover_at(start);
     h.drag_at(start);
@@ -245,11 +262,11 @@ fn view_keys_and_buttons_drive_the_camera() {
     h.drop_at(start + eframe::egui::vec2(100.0, 0.0));
     h.run();
     assert!(
-        h.state().camera.yaw < yaw - 0.5,
+        h.state().view.camera.yaw < yaw - 0.5,
         "yaw {yaw} -> {}",
-        h.state().camera.yaw
+        h.state().view.camera.yaw
     );
-    assert_eq!(h.state().camera.target, target);
+    assert_eq!(h.state().view.camera.target, target);
 }
 
 use crate::app_support;
@@ -267,9 +284,16 @@ fn opening_a_real_file_fills_the_tree_and_a_bad_one_keeps_it() {
     ));
     h.run();
     let robot = std::fs::canonicalize(dir.join("pmf/robot.pmf")).unwrap();
-    let _ = apply(h.state_mut(), AppCommand::Open(robot.as_path().into()));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(robot.as_path().into())),
+    );
     h.run();
-    assert!(h.state().load_error.is_none(), "{:?}", h.state().load_error);
+    assert!(
+        h.state().document.load_error.is_none(),
+        "{:?}",
+        h.state().document.load_error
+    );
     h.get_by_label("robot.pmf");
     h.get_by_label_contains("Pieces (11)");
     // The tree nests as the file does: pelvis > torso > upper_arm_l > forearm_l.
@@ -283,19 +307,25 @@ fn opening_a_real_file_fills_the_tree_and_a_bad_one_keeps_it() {
         pelvis < torso && torso < arm && arm < forearm,
         "{pelvis} {torso} {arm} {forearm}"
     );
-    assert_eq!(h.state().settings.recent_files, vec![robot.clone()]);
+    assert_eq!(
+        h.state().services.settings.recent_files,
+        vec![robot.clone()]
+    );
 
     // A corrupt file: the loader's error with its offset is shown, the robot stays.
     let bad = dir.join("bad/pmf_child_count_0xFFFFFFFF.pmf");
-    let _ = apply(h.state_mut(), AppCommand::Open(bad.into()));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(bad.into())),
+    );
     h.run();
-    let err = h.state().load_error.clone().expect("an error");
+    let err = h.state().document.load_error.clone().expect("an error");
     assert!(err.message.contains("@0x"), "{}", err.message);
     h.get_by_label(&err.message);
     h.get_by_label("robot.pmf");
     h.get_by_label_contains("forearm_l [Piece]");
     assert_eq!(
-        h.state().document.as_ref().unwrap().path,
+        h.state().document.open.as_ref().unwrap().path,
         robot.as_path().into()
     );
 }

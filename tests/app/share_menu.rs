@@ -7,7 +7,8 @@ use crate::{app_support, common};
 
 use eframe::egui::{Key, OutputCommand};
 use egui_kittest::kittest::{NodeT, Queryable};
-use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::commands::{AppCommand, DocumentCommand, SettingsCommand, ShareCommand};
+use vitrine::app::dispatch::apply;
 use vitrine::app::link::ViewLink;
 use vitrine::app::published::{NO_SOURCE, PublishedSite};
 use vitrine::app::state::AppState;
@@ -19,9 +20,16 @@ fn harness_on_cube() -> egui_kittest::Harness<'static, AppState> {
     let mut h = app_support::fresh_harness(900.0);
     h.run_steps(4);
     let cube = common::fixtures().join("pie").join("cube.pie");
-    let _ = apply(h.state_mut(), AppCommand::Open(cube.into()));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(cube.into())),
+    );
     h.run_steps(8);
-    assert!(h.state().load_error.is_none(), "{:?}", h.state().load_error);
+    assert!(
+        h.state().document.load_error.is_none(),
+        "{:?}",
+        h.state().document.load_error
+    );
     h
 }
 
@@ -73,7 +81,7 @@ fn copy_web_link_is_greyed_until_the_model_is_in_a_published_site_then_copies_it
             .is_none()
     );
     assert_eq!(
-        h.state().settings.published_sites,
+        h.state().services.settings.published_sites,
         vec![PublishedSite {
             source: folder.clone(),
             url: "https://me.github.io/mymod".into(),
@@ -112,7 +120,7 @@ fn copy_web_link_is_greyed_until_the_model_is_in_a_published_site_then_copies_it
     );
     assert_eq!(copied, vec![want.clone()]);
     assert!(want.contains("#model=cube.pie&team=0&cam="), "{want}");
-    let toasts = &h.state().toasts.items;
+    let toasts = &h.state().services.toasts.items;
     assert!(
         toasts
             .iter()
@@ -135,7 +143,10 @@ fn a_relative_source_names_the_same_folder_and_removing_it_greys_the_item_again(
         source: relative.to_path_buf(),
         url: "http://localhost:8000/".into(),
     };
-    let _ = apply(h.state_mut(), AppCommand::SetPublishedSites(vec![site]));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Settings(SettingsCommand::SetPublishedSites(vec![site])),
+    );
     h.run();
     h.get_by_label("Share").click();
     h.run();
@@ -146,11 +157,14 @@ fn a_relative_source_names_the_same_folder_and_removing_it_greys_the_item_again(
     );
     h.key_press(Key::Escape);
     h.run();
-    let _ = apply(h.state_mut(), AppCommand::ShowPublishedSites(true));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Share(ShareCommand::ShowPublishedSites(true)),
+    );
     h.run();
     h.get_by_label("Remove").click();
     h.run();
-    assert!(h.state().settings.published_sites.is_empty());
+    assert!(h.state().services.settings.published_sites.is_empty());
     h.get_by_label("None yet.");
     h.get_by_label("Share").click();
     h.run();

@@ -7,7 +7,8 @@ use crate::app_support;
 use crate::common;
 
 use egui_kittest::kittest::Queryable;
-use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::commands::{AppCommand, DocumentCommand};
+use vitrine::app::dispatch::apply;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::desktop::window::SettingsFile;
@@ -32,9 +33,16 @@ fn session(
 }
 
 fn open(h: &mut egui_kittest::Harness<'static, AppState>, file: &std::path::Path) {
-    let _ = apply(h.state_mut(), AppCommand::Open(file.into()));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(file.into())),
+    );
     h.run_steps(8);
-    assert!(h.state().load_error.is_none(), "{:?}", h.state().load_error);
+    assert!(
+        h.state().document.load_error.is_none(),
+        "{:?}",
+        h.state().document.load_error
+    );
 }
 
 #[test]
@@ -75,10 +83,10 @@ fn sections_remember_being_closed_and_the_tileset_is_saved() {
     // PIE 4's own urban line: the switch reloads with it and saves the choice.
     h.get_by_label("urban").click();
     h.run_steps(8);
-    let m = &h.state().document.as_ref().unwrap().model;
+    let m = &h.state().document.open.as_ref().unwrap().model;
     let base = &m.textures[m.materials[0].base.unwrap()];
     assert_eq!(base.name, "page-90-fixture-urban.png");
-    h.state_mut().settings.flush().unwrap(); // as the window does within a second
+    h.state_mut().services.settings.flush().unwrap(); // as the window does within a second
     let (saved, _) = file.load();
     assert_eq!(saved.tileset, Tileset::Urban);
     assert_eq!(saved.open_sections.get("pie levels"), Some(&false));
@@ -87,7 +95,7 @@ fn sections_remember_being_closed_and_the_tileset_is_saved() {
     let h = session(saved, &file, &fixtures.join("pie4_overrides.pie"));
     h.get_by_label_contains("Levels (2)");
     assert!(h.query_by_label_contains("level 2 [Level]").is_none());
-    assert_eq!(h.state().load_options().tileset, Tileset::Urban);
+    assert_eq!(h.state().services.load_options().tileset, Tileset::Urban);
 }
 
 /// The format line names glTF and OBJ as people write them (not `GLTF`), and a format
@@ -131,21 +139,30 @@ fn colour_data_roots_stats_and_checks_sections_are_remembered() {
     h.run_steps(8);
     h.get_by_label_contains("Checks").click();
     h.run_steps(8);
-    let checks_key = if h.state().checks.counts().errors + h.state().checks.counts().warnings > 0 {
+    let checks_key = if h.state().document.checks.counts().errors
+        + h.state().document.checks.counts().warnings
+        > 0
+    {
         "checks"
     } else {
         "checks clean"
     };
-    let checks_open = h.state().settings.open_sections.get(checks_key).copied();
+    let checks_open = h
+        .state()
+        .services
+        .settings
+        .open_sections
+        .get(checks_key)
+        .copied();
     assert!(
         checks_open.is_some(),
         "{:?}",
-        h.state().settings.open_sections
+        h.state().services.settings.open_sections
     );
     assert!(h.query_by_label("Per node / part").is_none());
     h.get_by_label("Add archive…");
     h.get_by_label_contains("draw calls");
-    h.state_mut().settings.flush().unwrap(); // as the window does within a second
+    h.state_mut().services.settings.flush().unwrap(); // as the window does within a second
     let (saved, _) = file.load();
     for (key, open) in [("colour", false), ("data roots", true), ("stats", true)] {
         assert_eq!(saved.open_sections.get(key), Some(&open), "{key}");
@@ -157,7 +174,12 @@ fn colour_data_roots_stats_and_checks_sections_are_remembered() {
     h.get_by_label("Add archive…");
     h.get_by_label_contains("draw calls");
     assert_eq!(
-        h.state().settings.open_sections.get(checks_key).copied(),
+        h.state()
+            .services
+            .settings
+            .open_sections
+            .get(checks_key)
+            .copied(),
         checks_open
     );
 }

@@ -6,7 +6,8 @@ use crate::app_support::{self, view_rect};
 use crate::common;
 use egui_kittest::kittest::Queryable;
 use std::path::{Path, PathBuf};
-use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::commands::{AppCommand, DocumentCommand};
+use vitrine::app::dispatch::apply;
 use vitrine::app::state::AppState;
 use vitrine::render::TEAM_COLOURS;
 use vitrine_test_needs::vitrine_test;
@@ -18,7 +19,10 @@ fn harness() -> egui_kittest::Harness<'static, AppState> {
 }
 
 fn open(h: &mut egui_kittest::Harness<'static, AppState>, file: &Path) {
-    let _ = apply(h.state_mut(), AppCommand::Open(file.into()));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(file.into())),
+    );
     h.run_steps(8);
 }
 
@@ -132,7 +136,11 @@ fn a_hierarchy_thousands_of_nodes_deep_opens() {
     let mut h = harness();
     let width = view_rect().left();
     open(&mut h, &chain);
-    assert!(h.state().load_error.is_none(), "{:?}", h.state().load_error);
+    assert!(
+        h.state().document.load_error.is_none(),
+        "{:?}",
+        h.state().document.load_error
+    );
     // The last joint's row, past the deepest indent, says how deep it is.
     h.get_by_label_contains("joint2999 [Part] · 1 triangles");
     h.get_by_label("2999");

@@ -7,7 +7,8 @@ use crate::common;
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use vitrine::app::commands::{AppCommand, apply};
+use vitrine::app::commands::{AppCommand, DocumentCommand};
+use vitrine::app::dispatch::apply;
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::app::timeline::{tick, timeline_ui};
@@ -72,7 +73,7 @@ fn harness(state: AppState) -> Harness<'static, AppState> {
 }
 
 fn playing(h: &Harness<'_, AppState>) -> bool {
-    h.state().document.as_ref().unwrap().playback.playing
+    h.state().document.open.as_ref().unwrap().playback.playing
 }
 
 /// Asserts that the readout says `want` (e.g. `frame 4 / 10`).
@@ -81,7 +82,7 @@ fn assert_readout(h: &Harness<'_, AppState>, want: &str) {
     assert!(
         h.query_by_label(want).is_some(),
         "no readout {want:?}; playback {:?}",
-        h.state().document.as_ref().unwrap().playback
+        h.state().document.open.as_ref().unwrap().playback
     );
 }
 
@@ -92,9 +93,12 @@ fn assert_readout(h: &Harness<'_, AppState>, want: &str) {
 fn the_windows_frame_plays_the_animation_by_its_clock() {
     let mut h = app_support::harness(state_with(animated()), 600.0);
     h.run();
-    let time = |h: &Harness<'_, AppState>| h.state().document.as_ref().unwrap().playback.time;
-    let root_x =
-        |h: &Harness<'_, AppState>| h.state().document.as_ref().unwrap().pose.world[0].w_axis.x;
+    let time = |h: &Harness<'_, AppState>| h.state().document.open.as_ref().unwrap().playback.time;
+    let root_x = |h: &Harness<'_, AppState>| {
+        h.state().document.open.as_ref().unwrap().pose.world[0]
+            .w_axis
+            .x
+    };
     assert!(playing(&h), "an animated model starts playing");
     let (t0, x0) = (time(&h), root_x(&h));
     app_support::set_frame_dt(0.05);
@@ -134,9 +138,9 @@ fn space_and_the_button_play_and_pause() {
     h.run();
     assert!(!playing(&h));
     // Paused, time stands still.
-    let t = h.state().document.as_ref().unwrap().playback.time;
+    let t = h.state().document.open.as_ref().unwrap().playback.time;
     h.run_steps(10);
-    assert_eq!(h.state().document.as_ref().unwrap().playback.time, t);
+    assert_eq!(h.state().document.open.as_ref().unwrap().playback.time, t);
 }
 
 #[test]
@@ -169,7 +173,9 @@ fn arrows_and_buttons_step_one_frame_home_and_end_jump() {
     h.key_press(egui::Key::ArrowRight);
     h.key_press(egui::Key::ArrowRight);
     h.run();
-    let x = h.state().document.as_ref().unwrap().pose.world[0].w_axis.x;
+    let x = h.state().document.open.as_ref().unwrap().pose.world[0]
+        .w_axis
+        .x;
     assert!((x - 3.0 / 9.0).abs() < 1e-4, "{x}");
 }
 
@@ -198,6 +204,7 @@ fn dragging_the_scrubber_while_playing_sets_the_frame() {
     let f = h
         .state()
         .document
+        .open
         .as_ref()
         .unwrap()
         .playback
@@ -216,7 +223,7 @@ fn clip_selector_switches_clips_and_motions() {
     h.run();
     h.get_by_label("wave (5 frames)").click();
     h.run();
-    let p = &h.state().document.as_ref().unwrap().playback;
+    let p = &h.state().document.open.as_ref().unwrap().playback;
     assert_eq!((p.clip, p.motion), (Some(1), None));
     assert_readout(&h, "frame 0 / 5");
     h.get_by_label("Clip").click();
@@ -224,7 +231,7 @@ fn clip_selector_switches_clips_and_motions() {
     h.get_by_label_contains("walk / b (frames 4–9)").click();
     h.key_press(egui::Key::Space);
     h.run();
-    let p = &h.state().document.as_ref().unwrap().playback;
+    let p = &h.state().document.open.as_ref().unwrap().playback;
     assert_eq!((p.clip, p.motion), (Some(0), Some(1)));
     assert_readout(&h, "frame 4 / 10");
     // Stepping back from the motion's first frame wraps to its last, not to frame 3.
@@ -270,24 +277,37 @@ fn event_selector_shows_the_event_model_and_marks_missing_files() {
     h.run();
     h.get_by_label("active (robot.pmf)").click();
     h.run();
-    let doc = h.state().document.as_ref().unwrap();
+    let doc = h.state().document.open.as_ref().unwrap();
     assert_eq!(doc.shown_event(), Some(0));
     assert_eq!(doc.model.nodes.len(), 11, "the robot is shown");
     assert_eq!(doc.base_model().events.len(), 2);
     assert!(doc.playback.playing, "with its own animation");
     assert_eq!(doc.playback.clip(&doc.model).unwrap().name, "walk");
     // The missing one cannot be picked; picking it by command says why.
-    let _ = apply(h.state_mut(), AppCommand::ShowEvent(Some(1)));
-    assert_eq!(h.state().document.as_ref().unwrap().shown_event(), Some(0));
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::ShowEvent(Some(1))),
+    );
+    assert_eq!(
+        h.state().document.open.as_ref().unwrap().shown_event(),
+        Some(0)
+    );
     assert!(
         h.state()
+            .services
             .toasts
             .items
             .iter()
             .any(|t| format!("{t:?}").contains("gone.pie"))
     );
-    let _ = apply(h.state_mut(), AppCommand::ShowEvent(None));
-    assert_eq!(h.state().document.as_ref().unwrap().model.nodes.len(), 1);
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::ShowEvent(None)),
+    );
+    assert_eq!(
+        h.state().document.open.as_ref().unwrap().model.nodes.len(),
+        1
+    );
 }
 
 #[vitrine_test(shared)]
@@ -299,7 +319,10 @@ fn reloading_keeps_clip_and_time() {
         Settings::default(),
         vitrine::desktop::window::DesktopHost::new(None),
     );
-    let _ = apply(&mut s, AppCommand::Open(dir.join("pmf/robot.pmf").into()));
+    let _ = apply(
+        &mut s,
+        AppCommand::Document(DocumentCommand::Open(dir.join("pmf/robot.pmf").into())),
+    );
     for cmd in [
         vitrine::app::timeline::playback::TimelineCommand::SelectClip {
             clip: 1,
@@ -310,16 +333,19 @@ fn reloading_keeps_clip_and_time() {
     ] {
         let _ = apply(&mut s, AppCommand::Timeline(cmd));
     }
-    let _ = apply(&mut s, AppCommand::Reload);
-    let p = &s.document.as_ref().unwrap().playback;
+    let _ = apply(&mut s, AppCommand::Document(DocumentCommand::Reload));
+    let p = &s.document.open.as_ref().unwrap().playback;
     assert_eq!((p.clip, p.time, p.playing), (Some(1), 0.5, false));
-    let _ = apply(&mut s, AppCommand::Open(dir.join("pmf/robot.pmf").into()));
-    assert_eq!(s.document.as_ref().unwrap().playback.clip, Some(1));
+    let _ = apply(
+        &mut s,
+        AppCommand::Document(DocumentCommand::Open(dir.join("pmf/robot.pmf").into())),
+    );
+    assert_eq!(s.document.open.as_ref().unwrap().playback.clip, Some(1));
     // Another file starts at its own beginning.
     let _ = apply(
         &mut s,
-        AppCommand::Open(dir.join("pmf/tentacle.pmf").into()),
+        AppCommand::Document(DocumentCommand::Open(dir.join("pmf/tentacle.pmf").into())),
     );
-    let p = &s.document.as_ref().unwrap().playback;
+    let p = &s.document.open.as_ref().unwrap().playback;
     assert_eq!((p.clip, p.time), (Some(0), 0.0));
 }

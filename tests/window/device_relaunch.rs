@@ -303,7 +303,12 @@ fn a_second_loss_soon_after_a_relaunch_closes_the_window_and_says_why() {
         vitrine::desktop::window::DesktopHost::new(None),
     );
     let open = vitrine::files::parse(&cube());
-    vitrine::app::commands::apply(&mut state, vitrine::app::commands::AppCommand::Open(open));
+    vitrine::app::dispatch::apply(
+        &mut state,
+        vitrine::app::commands::AppCommand::Document(
+            vitrine::app::commands::DocumentCommand::Open(open),
+        ),
+    );
     let resume = Resume::capture(&state, "Destroyed: test", SystemTime::now());
     let file = resume.write(config.path(), 1).unwrap();
     let file = file.to_string_lossy().into_owned();

@@ -10,7 +10,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
-use vitrine_app::commands::AppCommand;
+use vitrine_app::commands::{AppCommand, DocumentCommand};
 use vitrine_app::link::{ViewLink, design_path, model_path, parse, resolve_model, shows};
 use vitrine_app::panels::assemble::{AssembleCommand, design_of};
 use vitrine_app::state::AppState;
@@ -74,7 +74,7 @@ impl Links {
             }
             (None, Some(m)) if m != demo => {
                 let file = FileRef::Disk(m.into());
-                open = Some(AppCommand::Open(file.clone()));
+                open = Some(AppCommand::Document(DocumentCommand::Open(file.clone())));
                 Some(file)
             }
             _ => Some(FileRef::Disk(demo.into())),
@@ -89,12 +89,13 @@ impl Links {
         self.ignored = bad.clone();
         if !bad.is_empty() {
             state
+                .services
                 .toasts
                 .error(format!("Ignored in the link: {}", bad.join("; ")));
         }
-        state.embedded = link.embed || self.query_embed;
+        state.view.embedded = link.embed || self.query_embed;
         if let Some(team) = link.team {
-            state.settings.team = team;
+            state.services.settings.team = team;
         }
         link
     }
@@ -114,22 +115,26 @@ impl Links {
         let Some(p) = self.pending.as_mut().filter(|p| p.target.is_none()) else {
             return cmd;
         };
-        let AppCommand::Open(FileRef::Disk(file)) = &cmd else {
+        let AppCommand::Document(DocumentCommand::Open(FileRef::Disk(file))) = &cmd else {
             self.pending = None;
             return cmd;
         };
         let cmd = match (&p.link.design, &p.link.model) {
             (Some(d), _) => AppCommand::Assemble(AssembleCommand::Show(d.clone())),
-            (None, Some(m)) if is_archive_path(file) => AppCommand::Open(FileRef::Entry {
-                archive: file.clone(),
-                path: m.clone(),
-            }),
+            (None, Some(m)) if is_archive_path(file) => {
+                AppCommand::Document(DocumentCommand::Open(FileRef::Entry {
+                    archive: file.clone(),
+                    path: m.clone(),
+                }))
+            }
             _ => cmd,
         };
         match &cmd {
             // The archive's gallery: no model to show the view on.
-            AppCommand::Open(FileRef::Disk(f)) if is_archive_path(f) => self.pending = None,
-            AppCommand::Open(f) => p.target = Some(f.clone()),
+            AppCommand::Document(DocumentCommand::Open(FileRef::Disk(f))) if is_archive_path(f) => {
+                self.pending = None
+            }
+            AppCommand::Document(DocumentCommand::Open(f)) => p.target = Some(f.clone()),
             AppCommand::Assemble(AssembleCommand::Show(d)) => p.target = Some(design_path(d)),
             _ => {}
         }
@@ -144,7 +149,7 @@ impl Links {
             return None;
         }
         let link = self.read(state, hash);
-        let current = state.document.as_ref().map(|d| &d.path);
+        let current = state.document.open.as_ref().map(|d| &d.path);
         // Beside an assembly, a model is looked for in the first archive of the data
         // roots (the page's `?url=`).
         let beside = current
@@ -152,6 +157,7 @@ impl Links {
             .cloned()
             .or_else(|| {
                 let archive = state
+                    .services
                     .settings
                     .data_roots
                     .iter()
@@ -174,7 +180,10 @@ impl Links {
             }
             (None, Some(m)) if current.and_then(model_path).as_ref() != Some(m) => {
                 let file = resolve_model(m, beside.as_ref());
-                (Some(file.clone()), Some(AppCommand::Open(file)))
+                (
+                    Some(file.clone()),
+                    Some(AppCommand::Document(DocumentCommand::Open(file))),
+                )
             }
             _ => (current.cloned(), None),
         };
@@ -190,23 +199,27 @@ impl Links {
     pub fn sync(&mut self, state: &mut AppState, ctx: &eframe::egui::Context) {
         for result in self.copied.borrow_mut().drain(..) {
             match result {
-                Ok(url) => state.toasts.info(format!("Link copied: {url}")),
-                Err(e) => state.toasts.error(format!("Could not copy the link: {e}")),
+                Ok(url) => state.services.toasts.info(format!("Link copied: {url}")),
+                Err(e) => state
+                    .services
+                    .toasts
+                    .error(format!("Could not copy the link: {e}")),
             }
         }
         if let Some(p) = &self.pending {
             let Some(target) = &p.target else {
                 // The `?url=` fetch failed: nothing opens.
-                if state.load_error.is_some() {
+                if state.document.load_error.is_some() {
                     self.pending = None;
                 }
                 return;
             };
-            if !state.work.idle() {
+            if !state.services.work.idle() {
                 return;
             }
             if state
                 .document
+                .open
                 .as_ref()
                 .is_some_and(|d| shows(target, &d.path))
             {
@@ -214,6 +227,7 @@ impl Links {
                 self.ignored.extend(notes.iter().cloned());
                 if !notes.is_empty() {
                     state
+                        .services
                         .toasts
                         .error(format!("Ignored in the link: {}", notes.join("; ")));
                 }
@@ -222,10 +236,10 @@ impl Links {
             self.pending = None;
             ctx.request_repaint();
         }
-        if state.document.is_none() || state.gallery.as_ref().is_some_and(|g| g.shown) {
+        if state.document.open.is_none() || state.panels.gallery.as_ref().is_some_and(|g| g.shown) {
             return;
         }
-        let fragment = ViewLink::of_state(state, state.embedded).to_fragment();
+        let fragment = ViewLink::of_state(state, state.view.embedded).to_fragment();
         if fragment == self.written {
             return;
         }
@@ -262,7 +276,7 @@ impl Links {
         let base = href.split('#').next().unwrap_or(&href);
         let url = format!(
             "{base}#{}",
-            ViewLink::of_state(state, state.embedded).to_fragment()
+            ViewLink::of_state(state, state.view.embedded).to_fragment()
         );
         let copied = self.copied.clone();
         wasm_bindgen_futures::spawn_local(async move {

@@ -3,7 +3,7 @@
 
 use crate::fetch;
 use std::collections::HashMap;
-use vitrine_app::commands::AppCommand;
+use vitrine_app::commands::{AppCommand, DocumentCommand};
 use vitrine_app::gallery::GalleryCommand;
 use vitrine_core::files::FileRef;
 use vitrine_core::formats::resolve::texture_folders;
@@ -112,7 +112,7 @@ async fn fetch_first(
 /// gallery of them.
 pub fn open_command(files: Vec<FileRef>) -> AppCommand {
     match <[FileRef; 1]>::try_from(files) {
-        Ok([file]) => AppCommand::Open(file),
+        Ok([file]) => AppCommand::Document(DocumentCommand::Open(file)),
         Err(files) => AppCommand::Gallery(GalleryCommand::OpenFiles(files)),
     }
 }
@@ -124,11 +124,17 @@ mod tests {
     #[test]
     fn one_file_or_archive_is_opened_several_make_a_gallery() {
         let model = FileRef::Disk("drop-1/tank.pie".into());
-        assert_eq!(open_command(vec![model.clone()]), AppCommand::Open(model));
+        assert_eq!(
+            open_command(vec![model.clone()]),
+            AppCommand::Document(DocumentCommand::Open(model))
+        );
         // The open turns an archive into its root and shows it as a gallery (a gallery
         // of the archive's path itself would list it as one file that is not a model).
         let wz = FileRef::Disk("drop-2/mp.wz".into());
-        assert_eq!(open_command(vec![wz.clone()]), AppCommand::Open(wz));
+        assert_eq!(
+            open_command(vec![wz.clone()]),
+            AppCommand::Document(DocumentCommand::Open(wz))
+        );
         let both = vec![
             FileRef::Disk("drop-3/a.pie".into()),
             FileRef::Disk("drop-3/b.wz".into()),

@@ -36,8 +36,11 @@ impl Screenshots {
         rs: Option<&RenderState>,
         state: &mut AppState,
     ) {
-        let (Some(viewport), Some(rs), Some(doc)) = (viewport, rs, &state.document) else {
-            state.toasts.error("Screenshot failed: no GPU renderer");
+        let (Some(viewport), Some(rs), Some(doc)) = (viewport, rs, &state.document.open) else {
+            state
+                .services
+                .toasts
+                .error("Screenshot failed: no GPU renderer");
             return;
         };
         let size = req.size.unwrap_or(viewport.size_px);
@@ -65,7 +68,7 @@ impl Screenshots {
                 still.push(shot);
                 continue;
             };
-            let host = state.host.clone();
+            let host = state.services.host.clone();
             let saved = done
                 .map_err(|e| e.to_string())
                 .and_then(|img| encode_png(&img).map_err(|e| e.to_string()))
@@ -77,14 +80,17 @@ impl Screenshots {
                     } else {
                         "screenshot"
                     };
-                    state.toasts.info(format!(
+                    state.services.toasts.info(format!(
                         "Saved {kind} {}×{} to {to}",
                         shot.size[0], shot.size[1]
                     ))
                 }
                 Err(e) => {
                     log::error!("screenshot failed: {e}");
-                    state.toasts.error(format!("Screenshot failed: {e}"))
+                    state
+                        .services
+                        .toasts
+                        .error(format!("Screenshot failed: {e}"))
                 }
             }
         }

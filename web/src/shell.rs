@@ -20,12 +20,14 @@ use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
-use vitrine_app::commands::{AppCommand, Effect, apply};
+use vitrine_app::commands::{AppCommand, DocumentCommand, Effect, GltfCommand};
 use vitrine_app::dialogs::export_animation::{ExportCommand, PageExport, start_stepped};
+use vitrine_app::dispatch::apply;
+use vitrine_app::document::LoadFailure;
 use vitrine_app::frame::{FrontEnd, ViewReport};
 use vitrine_app::gallery::thumbs::ThumbDevice;
 use vitrine_app::settings::Settings;
-use vitrine_app::state::{AppState, LoadFailure};
+use vitrine_app::state::AppState;
 use vitrine_app::viewport::{Viewport, view_or_error};
 use vitrine_core::files::FileRef;
 
@@ -110,13 +112,13 @@ impl WebApp {
         )));
         let mut state = AppState::new(settings, host.clone());
         if let Some(w) = warning {
-            state.toasts.error(w);
+            state.services.toasts.error(w);
         }
-        state.work.set_runner(host.clone());
+        state.services.work.set_runner(host.clone());
         let (viewport, view_error) = match cc.wgpu_render_state.as_ref() {
             Some(rs) => {
                 status.borrow_mut().backend = Backend::of(rs.adapter.get_info().backend);
-                match Viewport::try_new(rs, &state.files) {
+                match Viewport::try_new(rs, &state.services.files) {
                     Ok(v) => (Some(v), String::new()),
                     Err(e) => (None, format!("The 3D view is not available: {e}")),
                 }
@@ -151,7 +153,8 @@ impl WebApp {
                 for (path, bytes) in DEMO {
                     page.host.page.add(path, bytes.to_vec());
                 }
-                let open = AppCommand::Open(FileRef::Disk(DEMO[0].0.into()));
+                let open =
+                    AppCommand::Document(DocumentCommand::Open(FileRef::Disk(DEMO[0].0.into())));
                 for cmd in std::iter::once(open).chain(open_link) {
                     let _ = apply(&mut state, cmd);
                 }
@@ -183,16 +186,16 @@ impl Page {
                 }
                 Incoming::AddDataRoots(new) => {
                     let mut roots = new;
-                    for r in &state.settings.data_roots {
+                    for r in &state.services.settings.data_roots {
                         if !roots.contains(r) {
                             roots.push(r.clone());
                         }
                     }
-                    out.push(AppCommand::SetDataRoots(roots));
+                    out.push(AppCommand::Document(DocumentCommand::SetDataRoots(roots)));
                 }
                 Incoming::Failed(path, message) => {
                     self.downloading = None;
-                    state.load_error = Some(LoadFailure { path, message });
+                    state.document.load_error = Some(LoadFailure { path, message });
                 }
                 // What the dialog does: open it, name the output, press Export.
                 Incoming::ExportAnimation(name) => out.extend(
@@ -238,7 +241,7 @@ impl Page {
         };
         let message = format!("The GPU device was lost ({why}). Reload the page to carry on.");
         log::error!("{message}");
-        state.toasts.error(message.clone());
+        state.services.toasts.error(message.clone());
         self.view_error = message.clone();
         self.device_lost = Some(message);
         self.viewport = None;
@@ -251,14 +254,18 @@ impl Page {
         s.ignored.clone_from(&self.link.ignored);
         s.model = state
             .document
+            .open
             .as_ref()
-            .filter(|_| state.gallery.as_ref().is_none_or(|g| !g.shown))
+            .filter(|_| state.panels.gallery.as_ref().is_none_or(|g| !g.shown))
             .map(|d| d.file_name());
-        s.error = self
-            .device_lost
-            .clone()
-            .or_else(|| state.load_error.as_ref().map(|e| e.message.clone()));
-        s.gallery = state.gallery.as_ref().map(|g| GalleryStatus {
+        s.error = self.device_lost.clone().or_else(|| {
+            state
+                .document
+                .load_error
+                .as_ref()
+                .map(|e| e.message.clone())
+        });
+        s.gallery = state.panels.gallery.as_ref().map(|g| GalleryStatus {
             tiles: g.tiles.len(),
             thumbnails: g
                 .thumbs
@@ -269,11 +276,11 @@ impl Page {
                 }),
             failed: g.tiles.iter().filter(|t| t.error.is_some()).count(),
         });
-        s.state = if self.downloading.is_some() || !state.work.idle() {
+        s.state = if self.downloading.is_some() || !state.services.work.idle() {
             LoadState::Loading
         } else if s.error.is_some() {
             LoadState::Error
-        } else if state.document.is_some() || state.gallery.is_some() {
+        } else if state.document.open.is_some() || state.panels.gallery.is_some() {
             LoadState::Ready
         } else {
             LoadState::Loading
@@ -335,11 +342,12 @@ impl FrontEnd for PageFrame<'_> {
         let page = &mut *self.page;
         match effect {
             Effect::PickModel(_) => page.arrivals.pick(|files| Some(open_command(files))),
-            Effect::PickGalleryFolder(_) => state.toasts.error(
+            Effect::PickGalleryFolder(_) => state.services.toasts.error(
                 not_here("Picking a folder")
                     + ": drop its files or its archive (.wz, .zip) on the page",
             ),
             Effect::PickScreenshotFolder(_) | Effect::OpenFolder(_) => state
+                .services
                 .toasts
                 .info("Screenshots and exports go to your downloads"),
             Effect::PickDataRoot {
@@ -352,10 +360,10 @@ impl FrontEnd for PageFrame<'_> {
                             FileRef::Disk(p) => Some(p),
                             _ => None,
                         }));
-                        Some(AppCommand::SetDataRoots(roots))
+                        Some(AppCommand::Document(DocumentCommand::SetDataRoots(roots)))
                     })
                 } else {
-                    state.toasts.error(
+                    state.services.toasts.error(
                         not_here("A folder as a data root")
                             + ": add the game's or the mod's archive (.wz) instead",
                     )
@@ -373,12 +381,14 @@ impl FrontEnd for PageFrame<'_> {
                 if vitrine_core::export::gltf::Container::for_path(&path).is_none() {
                     path.as_mut_os_string().push(".glb");
                 }
-                return Some(AppCommand::ExportGltf(path));
+                return Some(AppCommand::Gltf(GltfCommand::Export(path)));
             }
             Effect::PickPiePath(_) => state
+                .services
                 .toasts
                 .info("The PIE (and its pages) will be downloaded under the name in Save as"),
             Effect::PickAnimationOutput(..) => state
+                .services
                 .toasts
                 .info("The animation will be downloaded under the name in Save as"),
             Effect::ExportAnimation(job) => match self.frame.wgpu_render_state() {
@@ -386,7 +396,10 @@ impl FrontEnd for PageFrame<'_> {
                     page.animation = start_stepped(state, &rs.device, &rs.queue, *job);
                     ctx.request_repaint();
                 }
-                None => state.toasts.error("Export failed: no GPU renderer"),
+                None => state
+                    .services
+                    .toasts
+                    .error("Export failed: no GPU renderer"),
             },
             Effect::CopyLink => page.link.copy(state),
             Effect::Quit => {}

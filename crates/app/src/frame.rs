@@ -14,7 +14,11 @@
 //! 9. the view's aspect (framing) and the renderer's warnings; the front-end's last part;
 //! 10. the settings saved when due.
 
-use crate::commands::{AppCommand, Effect, apply, poll_jobs};
+use crate::commands::AppCommand;
+
+use crate::effect::Effect;
+
+use crate::dispatch::{apply, poll_jobs};
 use crate::gallery::thumbs::ThumbDevice;
 use crate::layout::window_ui;
 use crate::state::AppState;
@@ -100,7 +104,7 @@ pub fn run(ui: &mut egui::Ui, state: &mut AppState, front: &mut dyn FrontEnd) {
     let arrived = front.arrived(&ctx, state);
     apply_all(state, front, &ctx, arrived);
     poll_jobs(state);
-    if !state.work.idle() {
+    if !state.services.work.idle() {
         // The progress line's elapsed time; a finished job wakes the window itself.
         ctx.request_repaint_after(Duration::from_millis(100));
     }
@@ -114,13 +118,13 @@ pub fn run(ui: &mut egui::Ui, state: &mut AppState, front: &mut dyn FrontEnd) {
         // Nothing drawn: nothing can be painted on a lost device.
         return;
     }
-    let mut live = std::mem::take(&mut state.live_reload);
+    let mut live = std::mem::take(&mut state.panels.live_reload);
     let wake = {
         let ctx = ctx.clone();
         move || ctx.request_repaint()
     };
     crate::live_reload::sync(state, &mut live, wake);
-    state.live_reload = live;
+    state.panels.live_reload = live;
     front.step(&ctx, state);
     crate::gallery::thumbs::sync(state, &ctx, front.thumbnails());
     let commands = window_ui(ui, state, |ui, state| front.view(ui, state));
@@ -129,21 +133,21 @@ pub fn run(ui: &mut egui::Ui, state: &mut AppState, front: &mut dyn FrontEnd) {
         ctx.request_repaint();
     }
     apply_all(state, front, &ctx, commands);
-    for result in state.work.gltf.poll() {
+    for result in state.services.work.gltf.poll() {
         match result {
-            Ok(text) => state.toasts.info(text),
-            Err(e) => state.toasts.error(format!("Export failed: {e}")),
+            Ok(text) => state.services.toasts.info(text),
+            Err(e) => state.services.toasts.error(format!("Export failed: {e}")),
         }
     }
-    crate::inspect::sync(state);
-    let clicked = state.toasts.ui(&ctx);
+    crate::inspect::sync(&mut state.document, &state.services.files);
+    let clicked = state.services.toasts.ui(&ctx);
     apply_all(state, front, &ctx, clicked);
     report_view(state, front, &ctx);
     front.end(&ctx, state);
-    if let Err(e) = state.settings.save_due(front.now()) {
-        state.toasts.error(e);
+    if let Err(e) = state.services.settings.save_due(front.now()) {
+        state.services.toasts.error(e);
     }
-    if state.settings.unsaved() {
+    if state.services.settings.unsaved() {
         // Written a second after the change even if nothing else happens.
         ctx.request_repaint_after(crate::settings::SAVE_DELAY);
     }
@@ -165,9 +169,15 @@ fn apply_all(
         match effect {
             Effect::ExportGltf(path, options) => {
                 let ctx = ctx.clone();
-                let mut jobs = std::mem::take(&mut state.work.gltf);
-                jobs.start_document(state, path, options, move || ctx.request_repaint());
-                state.work.gltf = jobs;
+                let services = &mut state.services;
+                services.work.gltf.start_document(
+                    state.document.open.as_ref(),
+                    services.host.clone(),
+                    &mut services.toasts,
+                    path,
+                    options,
+                    move || ctx.request_repaint(),
+                );
             }
             Effect::CopyText(text) => ctx.copy_text(text),
             effect => {
@@ -185,13 +195,13 @@ fn report_view(state: &mut AppState, front: &dyn FrontEnd, ctx: &egui::Context) 
     let Some(view) = front.view_report() else {
         return;
     };
-    let camera = state.camera;
+    let camera = state.view.camera;
     let [w, h] = view.size_px;
     state.set_view_aspect(w as f32 / h.max(1) as f32);
     if let Some((generation, warnings)) = view.uploaded {
-        state.set_render_warnings(generation, warnings);
+        state.document.set_render_warnings(generation, warnings);
     }
-    if state.camera != camera {
+    if state.view.camera != camera {
         // Re-framed for a new view size: show it now, not at the next input event.
         ctx.request_repaint();
     }

@@ -293,6 +293,19 @@ impl<T: Send + 'static> Lane<T> {
     }
 }
 
+/// Which lane of [`crate::loading::Work`] a command means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobKind {
+    /// Opens, reloads and assemblies.
+    Document,
+    /// Gallery listings.
+    Gallery,
+    /// Reading the Warzone 2100 stats.
+    Stats,
+    /// Loading a PIE event model.
+    Event,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

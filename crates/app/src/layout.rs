@@ -4,10 +4,13 @@
 //! The view is passed in as a function so that tests can lay out the real window with a
 //! stand-in view and no GPU.
 
-use super::commands::{AppCommand, MAX_SCREENSHOT_SIDE, ScreenshotRequest};
+use super::commands::{AppCommand, DocumentCommand, ScreenshotCommand};
+use super::dialogs::screenshot_dialog::ScreenshotDialog;
+use super::document::LoadFailure;
+use super::effect::{MAX_SCREENSHOT_SIDE, ScreenshotRequest};
 use super::menu::{menu_bar_ui, shortcuts};
 use super::panels::side_panel::side_panel_ui;
-use super::state::{AppState, LoadFailure, ScreenshotDialog};
+use super::state::AppState;
 use crate::files::file_name;
 
 /// Default width of the side panel, points.
@@ -24,7 +27,7 @@ pub fn window_ui(
     view_ui: impl FnOnce(&mut egui::Ui, &AppState) -> Vec<AppCommand>,
 ) -> Vec<AppCommand> {
     super::dialogs::export_animation::poll(state);
-    let gallery_shown = state.gallery.as_ref().is_some_and(|g| g.shown);
+    let gallery_shown = state.panels.gallery.as_ref().is_some_and(|g| g.shown);
     // Before the shortcuts: Esc goes back to the gallery when nothing is selected.
     let mut out = if gallery_shown {
         Vec::new()
@@ -32,16 +35,16 @@ pub fn window_ui(
         super::gallery::ui::viewer_keys(ui.ctx(), state)
     };
     out.extend(shortcuts(ui.ctx()));
-    out.extend(dropped_files(ui.ctx(), &state.files));
+    out.extend(dropped_files(ui.ctx(), &state.services.files));
 
-    if !state.embedded {
+    if !state.view.embedded {
         egui::Panel::top("menu bar").show(ui, |ui| out.extend(menu_bar_ui(ui, state)));
     }
-    if !state.work.idle() {
+    if !state.services.work.idle() {
         // What runs in the background, for how long, with Cancel; the view below keeps
         // drawing the document open until the new one is ready.
         egui::Panel::top("jobs").show(ui, |ui| {
-            out.extend(super::loading::progress_ui(ui, &state.work))
+            out.extend(super::loading::progress_ui(ui, &state.services.work))
         });
     }
     if gallery_shown {
@@ -52,12 +55,12 @@ pub fn window_ui(
         hovered_files_ui(ui.ctx());
         return out;
     }
-    if state.gallery.is_some() {
+    if state.panels.gallery.is_some() {
         egui::Panel::top("browse bar").show(ui, |ui| {
             out.extend(super::gallery::ui::browse_bar_ui(ui, state))
         });
     }
-    if let Some(err) = &state.load_error {
+    if let Some(err) = &state.document.load_error {
         egui::Panel::top("load error")
             .frame(
                 egui::Frame::new()
@@ -70,7 +73,7 @@ pub fn window_ui(
         egui::Panel::bottom("timeline")
             .show(ui, |ui| out.extend(super::timeline::timeline_ui(ui, state)));
     }
-    if !state.embedded {
+    if !state.view.embedded {
         egui::Panel::left("side panel")
             .resizable(true)
             .default_size(SIDE_PANEL_WIDTH)
@@ -100,12 +103,12 @@ pub fn window_ui(
 fn animation_windows_ui(ctx: &egui::Context, state: &mut AppState) -> Vec<AppCommand> {
     use super::dialogs::export_animation::{dialog_ui, job, progress_ui};
     let mut out = Vec::new();
-    if let Some(run) = &state.animation_export {
+    if let Some(run) = &state.dialogs.running_export {
         out.extend(progress_ui(ctx, run));
     }
-    if let (Some(mut dialog), Some(doc)) = (state.dialogs.animation.clone(), &state.document) {
+    if let (Some(mut dialog), Some(doc)) = (state.dialogs.animation.clone(), &state.document.open) {
         let plan = job(state).map(|j| j.plan);
-        let busy = state.animation_export.is_some();
+        let busy = state.dialogs.running_export.is_some();
         out.extend(dialog_ui(ctx, &mut dialog, doc, plan, busy));
         if let Some(d) = &mut state.dialogs.animation {
             *d = dialog;
@@ -119,7 +122,7 @@ pub fn error_banner_ui(ui: &mut egui::Ui, err: &LoadFailure) -> Option<AppComman
     let mut out = None;
     ui.horizontal(|ui| {
         if ui.button("Dismiss").clicked() {
-            out = Some(AppCommand::DismissError);
+            out = Some(AppCommand::Document(DocumentCommand::DismissError));
         }
         ui.vertical(|ui| {
             let white = egui::Color32::WHITE;
@@ -149,9 +152,12 @@ fn dropped_files(ctx: &egui::Context, files: &crate::files::Files) -> Option<App
     });
     match files.len() {
         0 => None,
-        1 => files.into_iter().next().map(AppCommand::Open),
+        1 => files
+            .into_iter()
+            .next()
+            .map(|f| AppCommand::Document(DocumentCommand::Open(f))),
         _ => Some(AppCommand::Gallery(
-            super::gallery::GalleryCommand::OpenFiles(files),
+            super::gallery::command::GalleryCommand::OpenFiles(files),
         )),
     }
 }
@@ -223,18 +229,20 @@ pub fn screenshot_dialog_ui(ctx: &egui::Context, d: &mut ScreenshotDialog) -> Ve
             ui.checkbox(&mut d.clean, "Clean (transparent background, no overlays)");
             ui.horizontal(|ui| {
                 if ui.button("Save").clicked() {
-                    out.push(AppCommand::Screenshot(ScreenshotRequest {
-                        size: Some([d.width, d.height]),
-                        clean: d.clean,
-                    }));
+                    out.push(AppCommand::Screenshot(ScreenshotCommand::Take(
+                        ScreenshotRequest {
+                            size: Some([d.width, d.height]),
+                            clean: d.clean,
+                        },
+                    )));
                 }
                 if ui.button("Cancel").clicked() {
-                    out.push(AppCommand::CloseScreenshotDialog);
+                    out.push(AppCommand::Screenshot(ScreenshotCommand::CloseDialog));
                 }
             });
         });
     if !open {
-        out.push(AppCommand::CloseScreenshotDialog);
+        out.push(AppCommand::Screenshot(ScreenshotCommand::CloseDialog));
     }
     out
 }

@@ -1,16 +1,22 @@
 //! The viewer's egui app, shared by every front-end.
 //!
-//! State lives in plain structs ([`state`], [`settings`]); panels ([`menu`],
-//! [`panels`], [`layout`]) read it and emit [`commands::AppCommand`]s; [`commands::apply`]
-//! hands each to the part of the state it concerns. Loading, assembling and listing run
-//! as [`jobs`] ([`loading`]) that the front-end runs, never on the UI thread; everything
-//! outside the app's memory (files, threads, saving, settings storage, watching) goes
-//! through the front-end's [`host::Host`], and dialogs are
-//! [`commands::Effect`]s the front-end performs. [`viewport`] is the GPU view, drawn by
-//! the shared windowless renderer.
+//! State lives in plain structs ([`state`]), split by owner: [`services`] (host, files,
+//! settings, toasts, background work), [`document`] (the open model, its load error,
+//! inspection and checks), [`view`] (camera, colour mode), and each panel's and
+//! dialog's own state. Panels ([`menu`], [`panels`], [`layout`]) read it and emit
+//! [`commands::AppCommand`]s, which only name an owner's command; [`dispatch::apply`]
+//! hands each to its owner with the owner's state and a narrow context. Loading,
+//! assembling and listing run as [`jobs`] ([`loading`]) that the front-end runs, never
+//! on the UI thread; everything outside the app's memory (files, threads, saving,
+//! settings storage, watching) goes through the front-end's [`host::Host`], and dialogs
+//! are [`commands::Effect`]s the front-end performs. [`viewport`] is the GPU view, drawn
+//! by the shared windowless renderer.
 
 pub mod commands;
 pub mod dialogs;
+pub mod dispatch;
+pub mod document;
+pub mod effect;
 pub mod export;
 pub mod fonts;
 pub mod frame;
@@ -19,6 +25,7 @@ pub mod help;
 pub mod host;
 pub mod inspect;
 pub mod jobs;
+pub mod keys;
 pub mod layout;
 pub mod lighting;
 pub mod link;
@@ -27,12 +34,16 @@ mod lint_lists;
 pub mod live_reload;
 pub mod loading;
 pub mod menu;
+pub mod opening;
 pub mod panels;
 pub mod published;
+pub mod services;
 pub mod settings;
+pub mod share;
 pub mod state;
 pub mod timeline;
 pub mod toasts;
+pub mod view;
 pub mod viewport;
 pub mod watching;
 

@@ -226,7 +226,7 @@ impl ViewLink {
     /// (its design), team, clip (when the model has several), time (when paused) and
     /// camera.
     pub fn of_state(state: &AppState, embed: bool) -> ViewLink {
-        let c = &state.camera;
+        let c = &state.view.camera;
         let mut link = ViewLink {
             team: Some(state.view_settings().team),
             camera: Some(CameraLink {
@@ -239,8 +239,8 @@ impl ViewLink {
             embed,
             ..ViewLink::default()
         };
-        if let Some(doc) = &state.document {
-            match crate::panels::assemble::design_of(&doc.path) {
+        if let Some(doc) = &state.document.open {
+            match crate::panels::assemble::state::design_of(&doc.path) {
                 Some(design) => link.design = Some(design),
                 None => link.model = model_path(&doc.path),
             }
@@ -267,12 +267,12 @@ impl ViewLink {
     pub fn apply_view(&self, state: &mut AppState) -> Vec<String> {
         let mut notes = Vec::new();
         if let Some(team) = self.team
-            && team != state.settings.team
+            && team != state.services.settings.team
         {
-            state.settings.team = team;
+            state.services.settings.team = team;
         }
         let team = state.view_settings().team;
-        if let Some(doc) = &mut state.document {
+        if let Some(doc) = &mut state.document.open {
             let clips = &doc.model.clips;
             let clip = match &self.clip {
                 None => None,
@@ -306,7 +306,7 @@ impl ViewLink {
             doc.resample(team);
         }
         if let Some(c) = self.camera {
-            let cam = &mut state.camera;
+            let cam = &mut state.view.camera;
             cam.yaw = c.yaw.to_radians();
             // As the orbit keeps it: short of straight up or down.
             let lim = std::f32::consts::FRAC_PI_2 - 1e-3;
@@ -314,7 +314,7 @@ impl ViewLink {
             cam.distance = c.distance;
             cam.target = c.target.into();
             cam.orthographic = c.orthographic;
-            state.camera_moved = true;
+            state.view.camera_moved = true;
         }
         notes
     }
@@ -334,7 +334,7 @@ pub fn model_path(file: &FileRef) -> Option<String> {
 /// or the same assembly (a droid asked for without a propulsion is shown with its body's
 /// default one).
 pub fn shows(target: &FileRef, shown: &FileRef) -> bool {
-    use crate::panels::assemble::design_of;
+    use crate::panels::assemble::state::design_of;
     if target == shown {
         return true;
     }

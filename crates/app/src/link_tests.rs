@@ -1,4 +1,5 @@
 use super::*;
+use crate::commands::AppCommand;
 use crate::model::{Clip, Format, Model};
 use crate::settings::Settings;
 use crate::wz::Design;
@@ -100,18 +101,18 @@ fn each_bad_field_is_named_and_the_rest_applies() {
 #[test]
 fn the_state_makes_a_link_that_shows_the_same_view() {
     let mut s = state_with_clips();
-    s.settings.team = 5;
-    s.camera.orbit(40.0, -15.0);
-    s.camera.zoom(1.5);
-    s.camera.orthographic = true;
-    crate::timeline::apply(
+    s.services.settings.team = 5;
+    s.view.camera.orbit(40.0, -15.0);
+    s.view.camera.zoom(1.5);
+    s.view.camera.orthographic = true;
+    crate::dispatch::apply(
         &mut s,
-        TimelineCommand::SelectClip {
+        AppCommand::Timeline(TimelineCommand::SelectClip {
             clip: 1,
             motion: None,
-        },
+        }),
     );
-    crate::timeline::apply(&mut s, TimelineCommand::Step(4));
+    crate::dispatch::apply(&mut s, AppCommand::Timeline(TimelineCommand::Step(4)));
     let link = ViewLink::of_state(&s, false);
     assert_eq!(
         link.model.as_deref(),
@@ -127,22 +128,25 @@ fn the_state_makes_a_link_that_shows_the_same_view() {
     let (read, bad) = parse(&text);
     assert!(bad.is_empty(), "{bad:?}");
     assert!(read.apply_view(&mut other).is_empty());
-    assert_eq!(other.settings.team, 5);
+    assert_eq!(other.services.settings.team, 5);
     let (a, b) = (
-        s.document.as_ref().unwrap(),
-        other.document.as_ref().unwrap(),
+        s.document.open.as_ref().unwrap(),
+        other.document.open.as_ref().unwrap(),
     );
     assert_eq!(b.playback.clip, Some(1));
     assert!(!b.playback.playing, "paused at the link's time");
     assert!((a.playback.time - b.playback.time).abs() < 1e-4);
     assert_eq!(a.pose, b.pose);
-    let (c, d) = (s.camera, other.camera);
+    let (c, d) = (s.view.camera, other.view.camera);
     assert!((c.yaw.rem_euclid(std::f32::consts::TAU) - d.yaw).abs() < 1e-3);
     assert!((c.pitch - d.pitch).abs() < 1e-3);
     assert!((c.distance - d.distance).abs() / c.distance < 1e-4);
     assert!((c.target - d.target).length() < 1e-3);
     assert!(d.orthographic);
-    assert!(other.camera_moved, "a resized view keeps the link's camera");
+    assert!(
+        other.view.camera_moved,
+        "a resized view keeps the link's camera"
+    );
     // The link says the same once more.
     assert_eq!(ViewLink::of_state(&other, false).to_fragment(), text);
 }
@@ -150,28 +154,28 @@ fn the_state_makes_a_link_that_shows_the_same_view() {
 #[test]
 fn the_top_view_and_a_straight_down_link_stay_short_of_the_pole() {
     let mut s = state_with_clips();
-    s.camera.set_preset(crate::render::ViewPreset::Top);
+    s.view.camera.set_preset(crate::render::ViewPreset::Top);
     let text = ViewLink::of_state(&s, false).to_fragment();
     let (link, bad) = parse(&text);
     assert!(bad.is_empty(), "{text}: {bad:?}");
     let mut other = state_with_clips();
     link.apply_view(&mut other);
-    assert!((other.camera.pitch - s.camera.pitch).abs() < 1e-4);
+    assert!((other.view.camera.pitch - s.view.camera.pitch).abs() < 1e-4);
     let (down, bad) = parse("cam=0,-90,10,0,0,0,p");
     assert!(bad.is_empty());
     down.apply_view(&mut other);
-    assert!(other.camera.pitch > -std::f32::consts::FRAC_PI_2);
+    assert!(other.view.camera.pitch > -std::f32::consts::FRAC_PI_2);
 }
 
 #[test]
 fn a_playing_model_has_no_time_and_one_clip_is_not_named() {
     let mut s = state_with_clips();
-    assert!(s.document.as_ref().unwrap().playback.playing);
+    assert!(s.document.open.as_ref().unwrap().playback.playing);
     let link = ViewLink::of_state(&s, true);
     assert_eq!(link.time, None);
     assert_eq!(link.clip, Some(ClipRef::Name("idle".into())));
     assert!(link.to_fragment().ends_with("&embed=1"));
-    s.document.as_mut().unwrap().model.clips.truncate(1);
+    s.document.open.as_mut().unwrap().model.clips.truncate(1);
     assert_eq!(ViewLink::of_state(&s, false).clip, None);
 }
 
@@ -184,13 +188,13 @@ fn a_clip_the_model_lacks_is_noted_the_rest_applies() {
         notes,
         vec!["clip=walk: the model has no such clip".to_string()]
     );
-    let doc = s.document.as_ref().unwrap();
+    let doc = s.document.open.as_ref().unwrap();
     assert_eq!(doc.playback.clip, Some(0));
     assert!((doc.playback.time - 0.5).abs() < 1e-6);
-    assert_eq!(s.settings.team, 2);
+    assert_eq!(s.services.settings.team, 2);
     let (by_index, _) = parse("clip=1");
     assert!(by_index.apply_view(&mut s).is_empty());
-    assert_eq!(s.document.as_ref().unwrap().playback.clip, Some(1));
+    assert_eq!(s.document.open.as_ref().unwrap().playback.clip, Some(1));
 }
 
 #[test]
@@ -277,9 +281,9 @@ fn a_nonsense_design_is_noted_and_a_design_wins_over_a_model() {
 fn an_assembly_on_screen_makes_a_design_link_and_takes_the_view() {
     let mut s = state_with_clips();
     let design = Design::from_line("template:ViperMG01Wheels").unwrap();
-    let model = s.document.take().unwrap().model;
+    let model = s.document.open.take().unwrap().model;
     s.set_document(design_path(&design), model);
-    s.settings.team = 7;
+    s.services.settings.team = 7;
     let link = ViewLink::of_state(&s, false);
     assert_eq!(link.design.as_ref(), Some(&design));
     assert_eq!(link.model, None);
@@ -291,13 +295,13 @@ fn an_assembly_on_screen_makes_a_design_link_and_takes_the_view() {
 
     // Team, clip, time and camera apply to an assembly as to a model.
     let mut other = state_with_clips();
-    let model = other.document.take().unwrap().model;
+    let model = other.document.open.take().unwrap().model;
     other.set_document(design_path(&design), model);
     let (read, bad) = parse(&format!("{text}&clip=fire&t=0.2"));
     assert!(bad.is_empty(), "{bad:?}");
     assert!(read.apply_view(&mut other).is_empty());
-    assert_eq!(other.settings.team, 7);
-    let doc = other.document.as_ref().unwrap();
+    assert_eq!(other.services.settings.team, 7);
+    let doc = other.document.open.as_ref().unwrap();
     assert_eq!(doc.playback.clip, Some(1));
     assert!((doc.playback.time - 0.2).abs() < 1e-6);
 }

@@ -26,16 +26,16 @@ pub use super::watching::LiveReload;
 /// The files the open document depends on: itself (or its archive), its PangYa sibling
 /// parts, its texture files.
 fn document_files(state: &AppState) -> Vec<FileRef> {
-    let Some(doc) = &state.document else {
+    let Some(doc) = &state.document.open else {
         return Vec::new();
     };
-    if super::panels::assemble::design_of(&doc.path).is_some() {
+    if super::panels::assemble::state::design_of(&doc.path).is_some() {
         return Vec::new();
     }
     let mut files = vec![doc.path.clone()];
     if crate::formats::pet::assemble::is_part(&doc.path) {
         files.extend(crate::formats::pet::assemble::siblings(
-            &state.files,
+            &state.services.files,
             &doc.path,
         ));
     }
@@ -48,18 +48,21 @@ fn document_files(state: &AppState) -> Vec<FileRef> {
 /// Once a frame: keeps the watcher on what is open, and reloads what changed. `wake` is
 /// called from the watcher's thread when a change is ready (request a repaint).
 pub fn sync(state: &mut AppState, live: &mut LiveReload, wake: impl Fn() + Send + 'static) {
-    if !state.settings.watch_files {
+    if !state.services.settings.watch_files {
         *live = LiveReload::default();
         return;
     }
     if live.watcher.is_none() && !live.failed {
-        match state.host.watcher(Box::new(wake)) {
+        match state.services.host.watcher(Box::new(wake)) {
             Some(Ok(w)) => live.watcher = Some(w),
             // Nothing to watch with (a browser): View ▸ Watch files says so.
             None => live.failed = true,
             Some(Err(e)) => {
                 live.failed = true;
-                state.toasts.error(format!("Live reload is off: {e}"));
+                state
+                    .services
+                    .toasts
+                    .error(format!("Live reload is off: {e}"));
             }
         }
     }
@@ -67,8 +70,9 @@ pub fn sync(state: &mut AppState, live: &mut LiveReload, wake: impl Fn() + Send 
         return;
     };
     let key = (
-        state.document.as_ref().map(|d| d.generation),
+        state.document.open.as_ref().map(|d| d.generation),
         state
+            .panels
             .gallery
             .as_ref()
             .map(|g| format!("{} {}", g.title, g.tiles.len())),
@@ -77,7 +81,7 @@ pub fn sync(state: &mut AppState, live: &mut LiveReload, wake: impl Fn() + Send 
         live.document_files = document_files(state);
         let mut files = live.document_files.clone();
         let mut trees: Vec<PathBuf> = Vec::new();
-        if let Some(g) = &state.gallery {
+        if let Some(g) = &state.panels.gallery {
             match &g.source {
                 Some(FileRef::Disk(dir)) => trees.push(dir.clone()),
                 _ => files.extend(g.tiles.iter().map(|t| t.file.clone())),
@@ -99,8 +103,8 @@ pub fn sync(state: &mut AppState, live: &mut LiveReload, wake: impl Fn() + Send 
     {
         reload(state);
     }
-    if let Some(g) = &state.gallery
-        && g.listing_changed(&state.files, &**watcher, &changed)
+    if let Some(g) = &state.panels.gallery
+        && g.listing_changed(&state.services.files, &**watcher, &changed)
     {
         // Listed again as a job; the gallery takes it in when it is done, drawing the
         // tiles whose files changed again.
@@ -113,7 +117,7 @@ pub fn sync(state: &mut AppState, live: &mut LiveReload, wake: impl Fn() + Send 
         super::loading::relist(state, redo);
         return;
     }
-    if let Some(g) = &mut state.gallery {
+    if let Some(g) = &mut state.panels.gallery {
         let touched: Vec<usize> = (0..g.tiles.len())
             .filter(|&i| watcher.touches(&changed, &g.tiles[i].file))
             .collect();
@@ -128,7 +132,7 @@ pub fn sync(state: &mut AppState, live: &mut LiveReload, wake: impl Fn() + Send 
 /// Loads the open document again in the background after a change on disk, keeping
 /// the camera exactly; on failure the previous model stays and the error is shown.
 fn reload(state: &mut AppState) {
-    let Some(path) = state.document.as_ref().map(|d| d.path.clone()) else {
+    let Some(path) = state.document.open.as_ref().map(|d| d.path.clone()) else {
         return;
     };
     super::loading::load(state, path, super::loading::Purpose::LiveReload);

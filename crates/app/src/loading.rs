@@ -6,10 +6,13 @@
 //! [`finish`] makes it the document (or shows the error, keeping the old one) and
 //! returns what other parts of the app must do about it as follow-up commands.
 
-use super::commands::AppCommand;
-use super::gallery::GalleryCommand;
+use super::commands::{AppCommand, DocumentCommand};
+pub use super::document::Purpose;
+use super::document::{LoadFailure, load_model};
+use super::gallery::command::GalleryCommand;
+pub use super::jobs::JobKind;
 use super::jobs::{Inline, JobRunner, Lane, Running};
-use super::state::{AppState, LoadFailure, load_model};
+use super::state::AppState;
 use crate::check::{CheckOptions, Checker, Element, Finding};
 use crate::files::{FileRef, Files};
 use crate::formats::LoadOptions;
@@ -18,20 +21,6 @@ use crate::model::Model;
 use crate::wz::{Assembly, Design, PartFinder, Stats, TurretPose};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-
-/// Why a model file is being loaded: what to do with the result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Purpose {
-    /// The user opened it (recent files, last folder).
-    Open,
-    /// F5 or a changed loader setting: the camera is kept if the user moved it.
-    Reload,
-    /// It changed on disk: the camera is kept exactly; a failure says the next change is
-    /// tried again.
-    LiveReload,
-    /// Gallery tile `i` was clicked: on failure the tile turns red instead of a banner.
-    Tile(usize),
-}
 
 /// A model file loaded (or not) by a job, with its checks.
 #[derive(Debug)]
@@ -123,6 +112,16 @@ impl Default for Work {
 }
 
 impl Work {
+    /// Cancels the job running on lane `kind` (the progress line's Cancel).
+    pub fn cancel(&mut self, kind: JobKind) {
+        match kind {
+            JobKind::Document => self.document.cancel(),
+            JobKind::Gallery => self.gallery.cancel(),
+            JobKind::Stats => self.stats.cancel(),
+            JobKind::Event => self.event.cancel(),
+        }
+    }
+
     /// Runs the jobs of both lanes with `runner`.
     pub fn set_runner<R: JobRunner + Clone + 'static>(&mut self, runner: R) {
         self.document.set_runner(Box::new(runner.clone()));
@@ -200,36 +199,41 @@ pub fn part_findings(files: &Files, assembly: &Assembly, options: &LoadOptions) 
 
 /// Starts loading `path` for `purpose` (cancelling the document job running).
 pub fn load(state: &mut AppState, path: FileRef, purpose: Purpose) {
-    let options = state.load_options();
+    let options = state.services.load_options();
     let verb = match purpose {
         Purpose::Open | Purpose::Tile(_) => "Opening",
         Purpose::Reload | Purpose::LiveReload => "Reloading",
     };
     let what = format!("{verb} {}", path.file_name());
-    let files = state.files.clone();
-    state.work.document.start_reading(what, move |cancel| {
-        let path = path.clone();
-        let result = load_model(&files, &path, &options).map(|model| {
-            // Not wanted any more: skip the second read the checks make.
-            let findings = if cancel.is_set() {
-                Vec::new()
-            } else {
-                check_file(&files, &path, &options)
-            };
-            (model, findings)
+    let files = state.services.files.clone();
+    state
+        .services
+        .work
+        .document
+        .start_reading(what, move |cancel| {
+            let path = path.clone();
+            let result = load_model(&files, &path, &options).map(|model| {
+                // Not wanted any more: skip the second read the checks make.
+                let findings = if cancel.is_set() {
+                    Vec::new()
+                } else {
+                    check_file(&files, &path, &options)
+                };
+                (model, findings)
+            });
+            Outcome::File(Box::new(LoadedFile {
+                path,
+                purpose,
+                result,
+            }))
         });
-        Outcome::File(Box::new(LoadedFile {
-            path,
-            purpose,
-            result,
-        }))
-    });
 }
 
 /// Starts reading the Warzone 2100 stats of the data roots `roots` (read as `refs`).
 pub fn read_stats(state: &mut AppState, roots: Vec<std::path::PathBuf>, refs: Vec<FileRef>) {
-    let files = state.files.clone();
+    let files = state.services.files.clone();
     state
+        .services
         .work
         .stats
         .start_reading("Reading Warzone 2100 stats".into(), move |_| {
@@ -252,47 +256,51 @@ pub fn assemble(
     pose: TurretPose,
     remember: bool,
 ) {
-    let options = state.load_options();
+    let options = state.services.load_options();
     let what = format!("Assembling {}", design.to_line());
-    let files = state.files.clone();
-    state.work.document.start_reading(what, move |cancel| {
-        let stats = stats.clone().map_or_else(
-            |roots| {
-                let (stats, _) = Stats::load(&files, &roots);
-                stats.is_present().then(|| Arc::new(stats))
-            },
-            Some,
-        );
-        let design = match &stats {
-            Some(stats) => crate::panels::assemble::fill_propulsion(stats, &design),
-            None => design.clone(),
-        };
-        let result = match stats {
-            None => Err(
-                "Assembling needs Warzone 2100 data roots with stats (Settings ▸ Data roots: \
+    let files = state.services.files.clone();
+    state
+        .services
+        .work
+        .document
+        .start_reading(what, move |cancel| {
+            let stats = stats.clone().map_or_else(
+                |roots| {
+                    let (stats, _) = Stats::load(&files, &roots);
+                    stats.is_present().then(|| Arc::new(stats))
+                },
+                Some,
+            );
+            let design = match &stats {
+                Some(stats) => crate::panels::assemble::fill_propulsion(stats, &design),
+                None => design.clone(),
+            };
+            let result = match stats {
+                None => Err(
+                    "Assembling needs Warzone 2100 data roots with stats (Settings ▸ Data roots: \
                  data/mp or mp.wz, then data/base or base.wz)"
-                    .to_string(),
-            ),
-            // A slider drag starts one job per frame: only the last one assembles.
-            Some(_) if cancel.is_set() => Err("cancelled".into()),
-            Some(stats) => {
-                let mut finder = finder.lock().unwrap_or_else(|e| e.into_inner());
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    crate::wz::assemble(&stats, &mut finder, &design, pose)
-                }))
-                .unwrap_or_else(|_| Err("internal error: assembling crashed".into()))
-            }
-        };
-        let result = result.map(|a| {
-            let findings = part_findings(&files, &a, &options);
-            (a, findings)
+                        .to_string(),
+                ),
+                // A slider drag starts one job per frame: only the last one assembles.
+                Some(_) if cancel.is_set() => Err("cancelled".into()),
+                Some(stats) => {
+                    let mut finder = finder.lock().unwrap_or_else(|e| e.into_inner());
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        crate::wz::assemble(&stats, &mut finder, &design, pose)
+                    }))
+                    .unwrap_or_else(|_| Err("internal error: assembling crashed".into()))
+                }
+            };
+            let result = result.map(|a| {
+                let findings = part_findings(&files, &a, &options);
+                (a, findings)
+            });
+            Outcome::Assembly(Box::new(Assembled {
+                design,
+                remember,
+                result,
+            }))
         });
-        Outcome::Assembly(Box::new(Assembled {
-            design,
-            remember,
-            result,
-        }))
-    });
 }
 
 /// Starts listing a folder or archive (`source`) or dropped `files` for the gallery.
@@ -301,8 +309,8 @@ pub fn list(state: &mut AppState, source: Option<FileRef>, files: Vec<FileRef>) 
         Some(s) => format!("Listing {}", s.file_name()),
         None => format!("Listing {} dropped files", files.len()),
     };
-    let host = state.host.clone();
-    state.work.gallery.start_reading(what, move |_| {
+    let host = state.services.host.clone();
+    state.services.work.gallery.start_reading(what, move |_| {
         let inputs = source.clone().map_or_else(|| files.clone(), |s| vec![s]);
         let walk = host.walk(&inputs, &crate::formats::is_model_name);
         Listing {
@@ -317,12 +325,12 @@ pub fn list(state: &mut AppState, source: Option<FileRef>, files: Vec<FileRef>) 
 /// Starts listing the open gallery's folder or archive again (models were added or
 /// removed on disk); the tiles of `redo` are drawn again when it arrives.
 pub fn relist(state: &mut AppState, redo: std::collections::HashSet<FileRef>) {
-    let Some(source) = state.gallery.as_ref().and_then(|g| g.source.clone()) else {
+    let Some(source) = state.panels.gallery.as_ref().and_then(|g| g.source.clone()) else {
         return;
     };
     let what = format!("Listing {} again", source.file_name());
-    let host = state.host.clone();
-    state.work.gallery.start(what, move |_| {
+    let host = state.services.host.clone();
+    state.services.work.gallery.start(what, move |_| {
         let walk = host.walk(
             std::slice::from_ref(&source),
             &crate::formats::is_model_name,
@@ -356,22 +364,25 @@ fn finish_file(state: &mut AppState, f: LoadedFile) -> Vec<AppCommand> {
     } = f;
     match (result, purpose) {
         (Ok((model, findings)), purpose) => {
-            let (camera, moved) = (state.camera, state.camera_moved);
+            let (camera, moved) = (state.view.camera, state.view.camera_moved);
             if matches!(purpose, Purpose::Open | Purpose::Tile(_)) {
-                state.settings.add_recent(Path::new(&path.to_string()));
+                state
+                    .services
+                    .settings
+                    .add_recent(Path::new(&path.to_string()));
                 if let Some(dir) = path
                     .disk_file()
                     .parent()
                     .filter(|d| !d.as_os_str().is_empty())
                 {
-                    state.settings.last_folder = Some(dir.to_path_buf());
+                    state.services.settings.last_folder = Some(dir.to_path_buf());
                 }
             }
             state.show_loaded(path, model, findings);
             match purpose {
                 Purpose::LiveReload => {
-                    state.camera = camera;
-                    state.camera_moved = moved;
+                    state.view.camera = camera;
+                    state.view.camera_moved = moved;
                     Vec::new()
                 }
                 Purpose::Tile(i) => vec![AppCommand::Gallery(GalleryCommand::TileOpened(i))],
@@ -385,7 +396,7 @@ fn finish_file(state: &mut AppState, f: LoadedFile) -> Vec<AppCommand> {
             ))]
         }
         (Err(message), Purpose::LiveReload) => {
-            state.load_error = Some(LoadFailure {
+            state.document.load_error = Some(LoadFailure {
                 path,
                 message: format!(
                     "{message}\n(changed on disk; the previous model stays shown, and the \
@@ -395,7 +406,7 @@ fn finish_file(state: &mut AppState, f: LoadedFile) -> Vec<AppCommand> {
             Vec::new()
         }
         (Err(message), Purpose::Open | Purpose::Reload) => {
-            state.load_error = Some(LoadFailure { path, message });
+            state.document.load_error = Some(LoadFailure { path, message });
             Vec::new()
         }
     }
@@ -409,14 +420,17 @@ fn finish_assembly(state: &mut AppState, a: Assembled) {
             if a.remember {
                 // Said once when the design is picked, not at every turret-slider step.
                 if let Some(message) = missing_parts(&assembly) {
-                    state.toasts.error(message);
+                    state.services.toasts.error(message);
                 }
-                state.settings.add_recent(Path::new(&a.design.to_line()));
-                state.settings.assembly = Some(a.design);
+                state
+                    .services
+                    .settings
+                    .add_recent(Path::new(&a.design.to_line()));
+                state.services.settings.assembly = Some(a.design);
             }
             state.show_loaded(path, assembly.model, findings);
         }
-        Err(message) => state.load_error = Some(LoadFailure { path, message }),
+        Err(message) => state.document.load_error = Some(LoadFailure { path, message }),
     }
 }
 
@@ -456,22 +470,9 @@ pub fn progress_ui(ui: &mut egui::Ui, work: &Work) -> Vec<AppCommand> {
             ui.spinner();
             ui.label(format!("{}… {:.1} s", r.what, r.elapsed().as_secs_f32()));
             if ui.button("Cancel").clicked() {
-                out.push(AppCommand::CancelJob(lane));
+                out.push(AppCommand::Document(DocumentCommand::CancelJob(lane)));
             }
         });
     }
     out
-}
-
-/// Which lane of [`Work`] a command means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum JobKind {
-    /// Opens, reloads and assemblies.
-    Document,
-    /// Gallery listings.
-    Gallery,
-    /// Reading the Warzone 2100 stats.
-    Stats,
-    /// Loading a PIE event model.
-    Event,
 }

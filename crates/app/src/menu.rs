@@ -1,8 +1,13 @@
 //! The menu bar (File, View, Settings, Help) and the window-wide keyboard shortcuts.
 
-use super::commands::{AppCommand, ScreenshotRequest};
+use super::commands::{
+    AppCommand, DocumentCommand, GltfCommand, ScreenshotCommand, SettingsCommand, ShareCommand,
+    ViewCommand,
+};
 use super::dialogs::export_animation::ExportCommand;
+use super::effect::ScreenshotRequest;
 use super::state::AppState;
+pub use crate::dialogs::NO_FOLDERS;
 use crate::files::file_name;
 use egui::{self, Key, KeyboardShortcut, Modifiers};
 
@@ -39,7 +44,7 @@ const CLEAN_SHOT: ScreenshotRequest = ScreenshotRequest {
 /// The menu bar's contents.
 pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    let fmt = |s: &KeyboardShortcut| super::help::reference::shortcut_text(ui.ctx(), s);
+    let fmt = |s: &KeyboardShortcut| crate::keys::shortcut_text(ui.ctx(), s);
     let (open, shot, clean, quit) = (
         fmt(&OPEN),
         fmt(&SCREENSHOT),
@@ -52,47 +57,49 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 .add(egui::Button::new("Open…").shortcut_text(open))
                 .clicked()
             {
-                out.push(AppCommand::OpenDialog);
+                out.push(AppCommand::Document(DocumentCommand::OpenDialog));
             }
-            let open_folder = super::help::reference::shortcut_text(ui.ctx(), &OPEN_FOLDER);
+            let open_folder = crate::keys::shortcut_text(ui.ctx(), &OPEN_FOLDER);
             if ui
                 .add_enabled(
-                    state.host.has_folders(),
+                    state.services.host.has_folders(),
                     egui::Button::new("Open Folder…").shortcut_text(open_folder),
                 )
                 .on_hover_text("Every model of a folder as a gallery of thumbnails")
                 .on_disabled_hover_text(NO_FOLDERS)
                 .clicked()
             {
-                out.push(AppCommand::OpenFolderDialog);
+                out.push(AppCommand::Document(DocumentCommand::OpenFolderDialog));
             }
             ui.menu_button("Open Recent", |ui| {
-                if state.settings.recent_files.is_empty() {
+                if state.services.settings.recent_files.is_empty() {
                     ui.weak("No recent files");
                 }
-                for path in &state.settings.recent_files {
+                for path in &state.services.settings.recent_files {
                     let r = ui
                         .button(file_name(path))
                         .on_hover_text(path.display().to_string());
                     if r.clicked() {
-                        out.push(AppCommand::Open(state.files.parse(path)));
+                        out.push(AppCommand::Document(DocumentCommand::Open(
+                            state.services.files.parse(path),
+                        )));
                     }
                 }
-                if !state.settings.recent_files.is_empty() {
+                if !state.services.settings.recent_files.is_empty() {
                     ui.separator();
                     if ui.button("Clear recent files").clicked() {
-                        out.push(AppCommand::ClearRecent);
+                        out.push(AppCommand::Settings(SettingsCommand::ClearRecent));
                     }
                 }
             });
-            let reload = super::help::reference::shortcut_text(ui.ctx(), &RELOAD);
-            let has_model = state.document.is_some();
+            let reload = crate::keys::shortcut_text(ui.ctx(), &RELOAD);
+            let has_model = state.document.open.is_some();
             if ui
                 .add_enabled(has_model, egui::Button::new("Reload").shortcut_text(reload))
                 .on_hover_text("Load the file again from disk, keeping the clip, time and camera")
                 .clicked()
             {
-                out.push(AppCommand::Reload);
+                out.push(AppCommand::Document(DocumentCommand::Reload));
             }
             ui.separator();
             let r = ui.add_enabled(
@@ -100,22 +107,22 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 egui::Button::new("Screenshot").shortcut_text(shot),
             );
             if r.clicked() {
-                out.push(AppCommand::Screenshot(VIEW_SHOT));
+                out.push(AppCommand::Screenshot(ScreenshotCommand::Take(VIEW_SHOT)));
             }
             let r = ui.add_enabled(
                 has_model,
                 egui::Button::new("Clean screenshot (transparent)").shortcut_text(clean),
             );
             if r.clicked() {
-                out.push(AppCommand::Screenshot(CLEAN_SHOT));
+                out.push(AppCommand::Screenshot(ScreenshotCommand::Take(CLEAN_SHOT)));
             }
             if ui
                 .add_enabled(has_model, egui::Button::new("Screenshot…"))
                 .clicked()
             {
-                out.push(AppCommand::ShowScreenshotDialog);
+                out.push(AppCommand::Screenshot(ScreenshotCommand::ShowDialog));
             }
-            let export = super::help::reference::shortcut_text(ui.ctx(), &EXPORT_ANIMATION);
+            let export = crate::keys::shortcut_text(ui.ctx(), &EXPORT_ANIMATION);
             if ui
                 .add_enabled(
                     has_model,
@@ -127,17 +134,20 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 out.push(AppCommand::Export(ExportCommand::Show));
             }
             // Without folders (a browser) screenshots are downloads.
-            if let Some(folder) = state.settings.screenshot_folder(&*state.host)
-                && state.host.has_folders()
+            if let Some(folder) = state
+                .services
+                .settings
+                .screenshot_folder(&*state.services.host)
+                && state.services.host.has_folders()
                 && ui
                     .button("Screenshot folder…")
                     .on_hover_text(format!("Now: {}", folder.display()))
                     .clicked()
             {
-                out.push(AppCommand::ChooseScreenshotFolder);
+                out.push(AppCommand::Screenshot(ScreenshotCommand::ChooseFolder));
             }
             ui.separator();
-            let export = super::help::reference::shortcut_text(ui.ctx(), &EXPORT_GLTF);
+            let export = crate::keys::shortcut_text(ui.ctx(), &EXPORT_GLTF);
             if ui
                 .add_enabled(
                     has_model,
@@ -150,7 +160,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 )
                 .clicked()
             {
-                out.push(AppCommand::ExportGltfDialog);
+                out.push(AppCommand::Gltf(GltfCommand::Dialog));
             }
             if ui
                 .add_enabled(has_model, egui::Button::new("Export PIE…"))
@@ -173,7 +183,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             }
         });
         ui.menu_button("View", |ui| {
-            let has_model = state.document.is_some();
+            let has_model = state.document.open.is_some();
             if ui
                 .add_enabled(
                     has_model,
@@ -181,7 +191,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 )
                 .clicked()
             {
-                out.push(AppCommand::Frame);
+                out.push(AppCommand::View(ViewCommand::Frame));
             }
             ui.separator();
             for (label, key, preset) in crate::viewport::preset_buttons() {
@@ -189,11 +199,11 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                     .add(egui::Button::new(label).shortcut_text(key))
                     .clicked()
                 {
-                    out.push(AppCommand::Preset(preset));
+                    out.push(AppCommand::View(ViewCommand::Preset(preset)));
                 }
             }
             ui.separator();
-            let ortho = state.camera.orthographic;
+            let ortho = state.view.camera.orthographic;
             if ui
                 .add(
                     egui::Button::new("Orthographic")
@@ -202,14 +212,14 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 )
                 .clicked()
             {
-                out.push(AppCommand::ToggleOrtho);
+                out.push(AppCommand::View(ViewCommand::ToggleOrtho));
             }
             out.extend(super::inspect::overlay_menu::overlay_menu_ui(ui, state));
             ui.separator();
             ui.menu_button("Lighting", |ui| {
                 out.extend(super::lighting::lighting_ui(ui, state));
             });
-            let watch = state.settings.watch_files;
+            let watch = state.services.settings.watch_files;
             if ui
                 .add(egui::Button::new("Watch files").selected(watch))
                 .on_hover_text(
@@ -218,18 +228,18 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 )
                 .clicked()
             {
-                out.push(AppCommand::SetWatchFiles(!watch));
+                out.push(AppCommand::Settings(SettingsCommand::SetWatchFiles(!watch)));
             }
             ui.separator();
             ui.menu_button("Colour mode", |ui| {
                 out.extend(super::panels::format_panels::colour_mode_menu_ui(
                     ui,
-                    state.colour_mode,
+                    state.view.colour_mode,
                 ));
             });
         });
         // A page is its own site: Share ▸ Copy link is the web link there.
-        let page = state.host.has_links();
+        let page = state.services.host.has_links();
         ui.menu_button("Settings", |ui| {
             ui.menu_button("Data roots", |ui| {
                 ui.set_max_width(520.0);
@@ -241,19 +251,22 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                     .on_hover_text("Mods published as web sites, for Share ▸ Copy web link")
                     .clicked()
             {
-                out.push(AppCommand::ShowPublishedSites(true));
+                out.push(AppCommand::Share(ShareCommand::ShowPublishedSites(true)));
             }
         });
         ui.menu_button("Share", |ui| {
             if page {
-                let r = ui.add_enabled(state.document.is_some(), egui::Button::new("Copy link"));
+                let r = ui.add_enabled(
+                    state.document.open.is_some(),
+                    egui::Button::new("Copy link"),
+                );
                 let r =
                     r.on_hover_text("The address of this view: model, team, clip, time, camera");
                 if r.clicked() {
-                    out.push(AppCommand::CopyLink);
+                    out.push(AppCommand::Share(ShareCommand::CopyLink));
                 }
             } else {
-                let link = super::published::web_link(state);
+                let link = super::share::web_link(state);
                 let r = ui.add_enabled(link.is_ok(), egui::Button::new("Copy web link"));
                 let r = match &link {
                     Ok(url) => r.on_hover_text(format!(
@@ -262,7 +275,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                     Err(why) => r.on_disabled_hover_text(why),
                 };
                 if r.clicked() {
-                    out.push(AppCommand::CopyWebLink);
+                    out.push(AppCommand::Share(ShareCommand::CopyWebLink));
                 }
             }
         });
@@ -270,10 +283,6 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     });
     out
 }
-
-/// Why a folder cannot be picked where the front-end has no folders (a browser).
-pub const NO_FOLDERS: &str =
-    "Not available in the browser: drop the folder's files or an archive on the page instead";
 
 /// The window-wide shortcuts, most specific first (egui ignores an unnamed Shift when
 /// matching, so Ctrl+Shift+E comes before Ctrl+E, Ctrl+F12 before F12): what
@@ -283,18 +292,22 @@ pub fn shortcut_table() -> [(KeyboardShortcut, AppCommand, &'static str); 8] {
         // Ctrl+Shift+O before Ctrl+O: egui ignores Shift when a shortcut does not name it.
         (
             OPEN_FOLDER,
-            AppCommand::OpenFolderDialog,
+            AppCommand::Document(DocumentCommand::OpenFolderDialog),
             "Open a folder or archive as a gallery…",
         ),
-        (OPEN, AppCommand::OpenDialog, "Open a model…"),
+        (
+            OPEN,
+            AppCommand::Document(DocumentCommand::OpenDialog),
+            "Open a model…",
+        ),
         (
             CLEAN_SCREENSHOT,
-            AppCommand::Screenshot(CLEAN_SHOT),
+            AppCommand::Screenshot(ScreenshotCommand::Take(CLEAN_SHOT)),
             "Clean screenshot (no overlays, transparent)",
         ),
         (
             SCREENSHOT,
-            AppCommand::Screenshot(VIEW_SHOT),
+            AppCommand::Screenshot(ScreenshotCommand::Take(VIEW_SHOT)),
             "Screenshot of the view",
         ),
         (
@@ -302,8 +315,16 @@ pub fn shortcut_table() -> [(KeyboardShortcut, AppCommand, &'static str); 8] {
             AppCommand::Export(ExportCommand::Show),
             "Export animation…",
         ),
-        (EXPORT_GLTF, AppCommand::ExportGltfDialog, "Export glTF…"),
-        (RELOAD, AppCommand::Reload, "Reload the file from disk"),
+        (
+            EXPORT_GLTF,
+            AppCommand::Gltf(GltfCommand::Dialog),
+            "Export glTF…",
+        ),
+        (
+            RELOAD,
+            AppCommand::Document(DocumentCommand::Reload),
+            "Reload the file from disk",
+        ),
         (QUIT, AppCommand::Quit, "Quit"),
     ]
 }

@@ -7,7 +7,8 @@
 //! `SITE/site.wz` holds the source's data tree (paths as inside the mod:
 //! `components/bodies/x.pie`), so the view of a model is
 //! `SITE/view.html?url=site.wz#model=components/bodies/x.pie&…` with the fragment the
-//! page's own Copy link writes ([`crate::link`]).
+//! page's own Copy link writes ([`crate::link`]); the link itself is made by
+//! [`crate::share`].
 //!
 //! Not handled: a model in an archive that sits inside a published folder (the site
 //! holds the folder's tree, the archive as a file), and paths that name the same place
@@ -15,8 +16,6 @@
 //! written.
 
 use crate::files::FileRef;
-use crate::link::ViewLink;
-use crate::state::AppState;
 use serde::{Deserialize, Serialize};
 use std::path::{Component, Path, PathBuf};
 
@@ -119,55 +118,6 @@ pub fn site_of_roots<'a>(
             .filter(|s| s.problem().is_none())
             .find(|s| normal(&s.source) == normal(root))
     })
-}
-
-/// The address of the view `link` on the site at `base`:
-/// `{base}/view.html?url=site.wz#{fragment}` (one `/` after the base).
-pub fn site_url(base: &str, link: &ViewLink) -> String {
-    format!(
-        "{}/{PAGE}?url={DATA}#{}",
-        base.trim().trim_end_matches('/'),
-        link.to_fragment()
-    )
-}
-
-/// The web address of what `state` shows on the published site that holds it; `Err`:
-/// why there is none (the greyed-out menu item's hover text). Sources, roots and the
-/// model's file are compared as full paths (a relative path on the command line names
-/// the same file as the absolute one in the settings).
-pub fn web_link(state: &AppState) -> Result<String, String> {
-    let doc = state.document.as_ref().ok_or("No model is open")?;
-    let full = |p: &Path| state.files.full_path(p);
-    let sites: Vec<PublishedSite> = state
-        .settings
-        .published_sites
-        .iter()
-        .map(|s| PublishedSite {
-            source: full(&s.source),
-            url: s.url.clone(),
-        })
-        .collect();
-    let mut link = ViewLink::of_state(state, false);
-    let site = if link.design.is_some() {
-        let roots: Vec<PathBuf> = state.settings.data_roots.iter().map(|r| full(r)).collect();
-        site_of_roots(&sites, &roots).ok_or(
-            "This assembly's data roots hold no published site: add the mod and its site's \
-             address in Settings ▸ Published sites",
-        )?
-    } else {
-        let file = match &doc.path {
-            FileRef::Disk(p) => FileRef::Disk(full(p)),
-            FileRef::Entry { archive, path } => FileRef::Entry {
-                archive: full(archive),
-                path: path.clone(),
-            },
-            other => other.clone(),
-        };
-        let (site, path) = site_of(&sites, &file).ok_or(NOT_PUBLISHED)?;
-        link.model = Some(path);
-        site
-    };
-    Ok(site_url(&site.url, &link))
 }
 
 #[cfg(test)]

@@ -1,6 +1,9 @@
 use super::*;
+use crate::link::ViewLink;
 use crate::model::{Format, Model};
 use crate::settings::Settings;
+use crate::share::{site_url, web_link};
+use crate::state::AppState;
 use crate::wz::Design;
 
 fn site(source: &str, url: &str) -> PublishedSite {
@@ -119,7 +122,7 @@ fn state(file: FileRef) -> AppState {
         crate::host::MemoryHost::new(Default::default()),
     );
     s.set_document(file, Model::new(Format::Pie, "3"));
-    s.settings.team = 2;
+    s.services.settings.team = 2;
     s
 }
 
@@ -130,7 +133,7 @@ fn the_web_link_of_the_view_names_the_model_inside_its_site() {
         path: "components/bodies/x.pie".into(),
     });
     assert_eq!(web_link(&s).unwrap_err(), NOT_PUBLISHED);
-    s.settings.published_sites = vec![site("/mods/my.wz", "https://me.github.io/mymod/")];
+    s.services.settings.published_sites = vec![site("/mods/my.wz", "https://me.github.io/mymod/")];
     let url = web_link(&s).unwrap();
     let page = ViewLink::of_state(&s, false).to_fragment();
     let (_, fragment) = url.split_once('#').unwrap();
@@ -144,7 +147,7 @@ fn the_web_link_of_the_view_names_the_model_inside_its_site() {
 
     // A file under a published folder: its path in the folder, not the whole path.
     let mut s = state(FileRef::Disk("/mods/my/structs/blderik.pie".into()));
-    s.settings.published_sites = vec![site("/mods/my", "http://localhost:8000")];
+    s.services.settings.published_sites = vec![site("/mods/my", "http://localhost:8000")];
     let url = web_link(&s).unwrap();
     assert!(
         url.starts_with(
@@ -152,7 +155,7 @@ fn the_web_link_of_the_view_names_the_model_inside_its_site() {
         ),
         "{url}"
     );
-    s.document = None;
+    s.document.open = None;
     assert!(web_link(&s).is_err());
 }
 
@@ -160,10 +163,10 @@ fn the_web_link_of_the_view_names_the_model_inside_its_site() {
 fn an_assembly_links_by_design_when_its_roots_hold_a_site() {
     let design = Design::from_line("template:ViperMG01Wheels").unwrap();
     let mut s = state(crate::link::design_path(&design));
-    s.settings.published_sites = vec![site("/mods/my.wz", "https://me.github.io/mymod/")];
+    s.services.settings.published_sites = vec![site("/mods/my.wz", "https://me.github.io/mymod/")];
     let why = web_link(&s).unwrap_err();
     assert!(why.contains("Settings ▸ Published sites"), "{why}");
-    s.settings.data_roots = vec!["/mods/my.wz".into(), "/game/base.wz".into()];
+    s.services.settings.data_roots = vec!["/mods/my.wz".into(), "/game/base.wz".into()];
     let url = web_link(&s).unwrap();
     assert!(
         url.starts_with(

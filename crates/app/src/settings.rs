@@ -174,7 +174,7 @@ impl Settings {
         if !len.is_finite() {
             *len = crate::render::Overlays::NONE.normal_length;
         }
-        let range = super::inspect::NORMAL_LENGTH_RANGE;
+        let range = super::inspect::state::NORMAL_LENGTH_RANGE;
         *len = len.clamp(*range.start(), *range.end());
         self.animation = self.animation.sanitised();
         self.lighting = self.lighting.sanitised();
@@ -262,5 +262,57 @@ impl std::ops::Deref for SettingsStore {
 impl std::ops::DerefMut for SettingsStore {
     fn deref_mut(&mut self) -> &mut Settings {
         &mut self.current
+    }
+}
+
+/// A change to the settings alone (the view and the document draw with them next frame).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SettingsCommand {
+    /// Forget the recent files.
+    ClearRecent,
+    /// Use team colour `n` (index into [`crate::render::TEAM_COLOURS`]).
+    SetTeam(usize),
+    /// Background colour of the view, sRGB.
+    SetBackground([u8; 3]),
+    /// Remember that the side panel section `key` is open (`true`) or closed.
+    SetSectionOpen(String, bool),
+    /// Reload the open model when its files change on disk (View ▸ Watch files).
+    SetWatchFiles(bool),
+    /// Replace the published sites (Settings ▸ Published sites: add, edit, remove).
+    SetPublishedSites(Vec<crate::published::PublishedSite>),
+    /// Use this folder for screenshots.
+    SetScreenshotFolder(PathBuf),
+}
+
+/// Applies `cmd` to `settings` (saved within a second by the store); a change worth
+/// saying goes to `toasts`.
+pub fn apply(
+    settings: &mut SettingsStore,
+    toasts: &mut crate::toasts::Toasts,
+    cmd: SettingsCommand,
+) {
+    match cmd {
+        SettingsCommand::ClearRecent => settings.recent_files.clear(),
+        SettingsCommand::SetTeam(team) => {
+            if team < crate::render::TEAM_COLOURS.len() && team != settings.team {
+                settings.team = team;
+            }
+        }
+        SettingsCommand::SetBackground(rgb) => {
+            if rgb != settings.background {
+                settings.background = rgb;
+            }
+        }
+        SettingsCommand::SetSectionOpen(key, open) => {
+            if settings.open_sections.get(&key) != Some(&open) {
+                settings.open_sections.insert(key, open);
+            }
+        }
+        SettingsCommand::SetWatchFiles(on) => settings.watch_files = on,
+        SettingsCommand::SetPublishedSites(sites) => settings.published_sites = sites,
+        SettingsCommand::SetScreenshotFolder(dir) => {
+            toasts.info(format!("Screenshots will be saved in {}", dir.display()));
+            settings.screenshot_folder = Some(dir);
+        }
     }
 }

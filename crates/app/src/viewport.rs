@@ -10,8 +10,8 @@
 //! the light, the wheel zooms; F frames; 1 / 3 / 7 / 0 front / side / top / iso; 5
 //! perspective ↔ orthographic.
 
-use super::commands::AppCommand;
-use super::lighting::LightCommand;
+use super::commands::{AppCommand, ViewCommand};
+use super::lighting::command::LightCommand;
 use super::state::AppState;
 use crate::files::Files;
 use crate::model::Pose;
@@ -124,7 +124,7 @@ impl Viewport {
 
     /// Uploads the document if it is not the one on the GPU.
     fn upload(&mut self, rs: &egui_wgpu::RenderState, state: &AppState) {
-        if let Some(doc) = &state.document
+        if let Some(doc) = &state.document.open
             && self.uploaded != Some(doc.generation)
         {
             self.renderer.set_model(&rs.device, &rs.queue, &doc.model);
@@ -148,7 +148,7 @@ impl Viewport {
         ];
         self.size_px = size;
         let view = state.view_settings();
-        match &state.document {
+        match &state.document.open {
             Some(doc) => {
                 self.upload(rs, state);
                 self.ensure_target(rs, size);
@@ -237,16 +237,16 @@ pub fn camera_input(ui: &egui::Ui, response: &egui::Response) -> Vec<AppCommand>
                 dy: delta.y,
             }));
         } else if pan {
-            out.push(AppCommand::Pan {
+            out.push(AppCommand::View(ViewCommand::Pan {
                 dx: delta.x,
                 dy: delta.y,
                 view_height: response.rect.height(),
-            });
+            }));
         } else if response.dragged_by(egui::PointerButton::Primary) {
-            out.push(AppCommand::Orbit {
+            out.push(AppCommand::View(ViewCommand::Orbit {
                 dx: delta.x,
                 dy: delta.y,
-            });
+            }));
         }
     }
     if response.drag_stopped_by(egui::PointerButton::Primary)
@@ -262,7 +262,7 @@ pub fn camera_input(ui: &egui::Ui, response: &egui::Response) -> Vec<AppCommand>
             steps += zoom.ln() / (1.0f32 / 0.9).ln();
         }
         if steps != 0.0 {
-            out.push(AppCommand::Zoom(steps));
+            out.push(AppCommand::View(ViewCommand::Zoom(steps)));
         }
     }
     if !ui.ctx().text_edit_focused() {
@@ -284,7 +284,7 @@ pub fn preset_buttons() -> impl Iterator<Item = (&'static str, &'static str, Vie
     view_keys()
         .into_iter()
         .filter_map(|(key, command, what)| match command {
-            AppCommand::Preset(preset) => {
+            AppCommand::View(ViewCommand::Preset(preset)) => {
                 Some((what.trim_end_matches(" view"), key.symbol_or_name(), preset))
             }
             _ => None,
@@ -295,30 +295,34 @@ pub fn preset_buttons() -> impl Iterator<Item = (&'static str, &'static str, Vie
 /// lists.
 pub fn view_keys() -> [(egui::Key, AppCommand, &'static str); 6] {
     [
-        (egui::Key::F, AppCommand::Frame, "Frame the model"),
+        (
+            egui::Key::F,
+            AppCommand::View(ViewCommand::Frame),
+            "Frame the model",
+        ),
         (
             egui::Key::Num1,
-            AppCommand::Preset(ViewPreset::Front),
+            AppCommand::View(ViewCommand::Preset(ViewPreset::Front)),
             "Front view",
         ),
         (
             egui::Key::Num3,
-            AppCommand::Preset(ViewPreset::Side),
+            AppCommand::View(ViewCommand::Preset(ViewPreset::Side)),
             "Side view",
         ),
         (
             egui::Key::Num7,
-            AppCommand::Preset(ViewPreset::Top),
+            AppCommand::View(ViewCommand::Preset(ViewPreset::Top)),
             "Top view",
         ),
         (
             egui::Key::Num0,
-            AppCommand::Preset(ViewPreset::Iso),
+            AppCommand::View(ViewCommand::Preset(ViewPreset::Iso)),
             "Iso view",
         ),
         (
             egui::Key::Num5,
-            AppCommand::ToggleOrtho,
+            AppCommand::View(ViewCommand::ToggleOrtho),
             "Perspective / orthographic",
         ),
     ]

@@ -32,7 +32,7 @@ pub fn run(file: Option<PathBuf>) -> i32 {
     let (settings, warning) = host.settings_file().map(|f| f.load()).unwrap_or_default();
     let mut state = AppState::new(settings, host.clone());
     if let Some(w) = warning {
-        state.toasts.error(w);
+        state.services.toasts.error(w);
     }
     // A relaunch after a lost GPU device (`relaunch`): the resume file, read and deleted.
     let start = relaunch::Start::from_env();
@@ -40,19 +40,19 @@ pub fn run(file: Option<PathBuf>) -> i32 {
     let exit_after_frames = std::env::var("VITRINE_EXIT_AFTER_FRAMES")
         .ok()
         .and_then(|v| v.trim().parse().ok());
-    let [w, h] = state.settings.window_size;
+    let [w, h] = state.services.settings.window_size;
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("Vitrine")
         .with_app_id("vitrine")
         .with_inner_size([w, h])
         .with_min_inner_size([480.0, 320.0])
-        .with_maximized(state.settings.maximized)
+        .with_maximized(state.services.settings.maximized)
         .with_drag_and_drop(true);
     match window_icon() {
         Ok(icon) => viewport = viewport.with_icon(icon),
         Err(e) => log::warn!("window icon: {e}"),
     }
-    if let Some(pos) = state.settings.window_pos {
+    if let Some(pos) = state.services.settings.window_pos {
         viewport = viewport.with_position(pos);
     }
     let options = eframe::NativeOptions {

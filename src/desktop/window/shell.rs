@@ -5,8 +5,9 @@
 //! host's threads ([`super::DesktopHost`]).
 
 use super::dialogs::Dialogs;
-use crate::app::commands::{AppCommand, Effect, ScreenshotRequest, apply};
+use crate::app::commands::{AppCommand, DocumentCommand, Effect, ScreenshotRequest};
 use crate::app::dialogs::screenshot::{clean_view, encode_png, render_image, save_unique};
+use crate::app::dispatch::apply;
 use crate::app::frame::{FrontEnd, ViewReport};
 use crate::app::gallery::thumbs::ThumbDevice;
 use crate::app::state::AppState;
@@ -72,7 +73,7 @@ impl ViewerApp {
         let (viewport, view_error) = match cc
             .wgpu_render_state
             .as_ref()
-            .map(|rs| Viewport::try_new(rs, &state.files))
+            .map(|rs| Viewport::try_new(rs, &state.services.files))
         {
             Some(Ok(v)) => (Some(v), String::new()),
             Some(Err(e)) => (None, format!("The 3D view is not available: {e}")),
@@ -84,10 +85,11 @@ impl ViewerApp {
             v.wake_on_loss(move || ctx.request_repaint());
         }
         host.wake(&cc.egui_ctx);
-        let open = AppCommand::Open(state.files.parse(&initial));
+        let open =
+            AppCommand::Document(DocumentCommand::Open(state.services.files.parse(&initial)));
         let resumed_loss = if matches!(start, super::relaunch::Start::Fresh) {
             // The window shows while the file loads.
-            state.work.set_runner(host);
+            state.services.work.set_runner(host);
             let _ = apply(&mut state, open);
             None
         } else {
@@ -95,7 +97,7 @@ impl ViewerApp {
             // opened (inline) before the first frame, then the view restored on it.
             let _ = apply(&mut state, open);
             let loss = start.apply(&mut state);
-            state.work.set_runner(host);
+            state.services.work.set_runner(host);
             loss
         };
         let lose_device_at =
@@ -127,10 +129,13 @@ impl Window {
         rs: Option<&egui_wgpu::RenderState>,
     ) {
         let (Some(viewport), Some(rs)) = (&mut self.viewport, rs) else {
-            state.toasts.error("Screenshot failed: no GPU renderer");
+            state
+                .services
+                .toasts
+                .error("Screenshot failed: no GPU renderer");
             return;
         };
-        let Some(doc) = &state.document else {
+        let Some(doc) = &state.document.open else {
             return;
         };
         let size = req.size.unwrap_or(viewport.size_px);
@@ -139,8 +144,8 @@ impl Window {
         let pose = doc.pose.clone();
         let stem = doc.stem();
         let renderer = viewport.renderer_for(rs, state);
-        let host = state.host.clone();
-        let folder = state.settings.screenshot_folder(&*host);
+        let host = state.services.host.clone();
+        let folder = state.services.settings.screenshot_folder(&*host);
         let result = render_image(&rs.device, &rs.queue, renderer, &pose, &view, size)
             .map_err(|e| e.to_string())
             .and_then(|img| encode_png(&img).map_err(|e| e.to_string()))
@@ -153,10 +158,14 @@ impl Window {
                     "screenshot"
                 };
                 state
+                    .services
                     .toasts
                     .info(format!("Saved {kind} {}×{} to {path}", size[0], size[1],));
             }
-            Err(e) => state.toasts.error(format!("Screenshot failed: {e}")),
+            Err(e) => state
+                .services
+                .toasts
+                .error(format!("Screenshot failed: {e}")),
         }
     }
 
@@ -184,7 +193,7 @@ impl Window {
             std::env::current_exe(),
             crate::files::folders::config_dir().as_deref(),
         );
-        let file = state.document.as_ref().map(|d| d.path.to_string());
+        let file = state.document.open.as_ref().map(|d| d.path.to_string());
         match outcome.farewell(&why, file.as_deref()) {
             None => {
                 if let super::relaunch::Outcome::Relaunched { pid, resume } = &outcome {
@@ -224,11 +233,12 @@ impl Window {
             return;
         };
         let pending = state
+            .panels
             .gallery
             .as_ref()
             .and_then(|g| g.thumbs.as_ref())
             .map_or(0, |t| t.total - t.done);
-        let shown = match (&state.gallery, &state.document) {
+        let shown = match (&state.panels.gallery, &state.document.open) {
             (Some(_), _) => "a gallery".to_string(),
             (None, Some(doc)) => doc.file_name(),
             (None, None) => "nothing".to_string(),
@@ -242,7 +252,7 @@ impl Window {
 
     /// Keeps the window title naming the open file.
     fn update_title(&mut self, ctx: &egui::Context, state: &AppState) {
-        let title = match &state.document {
+        let title = match &state.document.open {
             Some(doc) => format!("{} — Vitrine", doc.file_name()),
             None => "Vitrine".to_string(),
         };
@@ -262,14 +272,14 @@ fn keep_geometry(ctx: &egui::Context, state: &mut AppState) {
         (v.inner_rect, v.outer_rect, v.maximized)
     });
     if let Some(m) = maximized {
-        state.settings.maximized = m;
+        state.services.settings.maximized = m;
     }
     if maximized != Some(true) {
         if let Some(rect) = inner {
-            state.settings.window_size = [rect.width(), rect.height()];
+            state.services.settings.window_size = [rect.width(), rect.height()];
         }
         if let Some(rect) = outer {
-            state.settings.window_pos = Some([rect.min.x, rect.min.y]);
+            state.services.settings.window_pos = Some([rect.min.x, rect.min.y]);
         }
     }
 }
@@ -306,7 +316,7 @@ impl FrontEnd for WindowFrame<'_> {
     ) -> Option<AppCommand> {
         let Some(effect) = self.window.dialogs.perform(ctx, effect) else {
             if let Some(notice) = self.window.dialogs.take_notice() {
-                state.toasts.info(notice);
+                state.services.toasts.info(notice);
             }
             return None;
         };
@@ -337,11 +347,15 @@ impl FrontEnd for WindowFrame<'_> {
                         move || ctx.request_repaint(),
                     );
                 }
-                None => state.toasts.error("Export failed: no GPU renderer"),
+                None => state
+                    .services
+                    .toasts
+                    .error("Export failed: no GPU renderer"),
             },
             Effect::OpenFolder(dir) => {
                 if let Err(e) = open::that_detached(&dir) {
                     state
+                        .services
                         .toasts
                         .error(format!("Could not open {}: {e}", dir.display()));
                 }
@@ -390,7 +404,7 @@ impl eframe::App for ViewerApp {
     }
 
     fn on_exit(&mut self) {
-        if let Err(e) = self.state.settings.flush() {
+        if let Err(e) = self.state.services.settings.flush() {
             eprintln!("vitrine: {e}");
         }
     }

@@ -1,6 +1,6 @@
 //! File ▸ Export glTF… (Ctrl+E): the open model to `.glb` / `.gltf` with the team the
 //! view shows and every clip. The save dialog is the front-end's
-//! ([`crate::commands::Effect::PickExportPath`]); the export runs as a job of the
+//! ([`crate::effect::Effect::PickExportPath`]); the export runs as a job of the
 //! host (a worker thread on the desktop) so the window keeps drawing, and its files go
 //! through the host ([`crate::host::Output::write`]); a toast says where the file
 //! went, or why it could not be written.
@@ -75,27 +75,22 @@ impl ExportJobs {
         Ok(())
     }
 
-    /// Starts exporting the open document (if any) to `path`; a failure to start is a
-    /// toast. What both front-ends' shells do with [`crate::commands::Effect::ExportGltf`].
+    /// Starts exporting `document` (if any) to `path` on `host`; a failure to start is a
+    /// toast. What both front-ends' shells do with [`crate::effect::Effect::ExportGltf`].
     pub fn start_document(
         &mut self,
-        state: &mut crate::state::AppState,
+        document: Option<&crate::document::Document>,
+        host: Arc<dyn Host>,
+        toasts: &mut crate::toasts::Toasts,
         path: PathBuf,
         options: ExportOptions,
         repaint: impl FnOnce() + Send + 'static,
     ) {
-        let Some(doc) = &state.document else {
+        let Some(doc) = document else {
             return;
         };
-        let started = self.start(
-            state.host.clone(),
-            doc.model.clone(),
-            path,
-            options,
-            repaint,
-        );
-        if let Err(e) = started {
-            state.toasts.error(e);
+        if let Err(e) = self.start(host, doc.model.clone(), path, options, repaint) {
+            toasts.error(e);
         }
     }
 
@@ -125,6 +120,48 @@ impl ExportJobs {
 /// The name the save dialog proposes: the model's stem with `.glb`.
 pub fn default_file_name(stem: &str) -> String {
     format!("{stem}.glb")
+}
+
+/// A File ▸ Export glTF… intent.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GltfCommand {
+    /// Ask where to save the open model as glTF.
+    Dialog,
+    /// Export the open model as glTF to this `.glb` / `.gltf` path.
+    Export(PathBuf),
+}
+
+/// What a glTF command reaches: the open model, the team drawn, the toasts.
+pub struct GltfContext<'a> {
+    /// The open model, if any.
+    pub document: Option<&'a crate::document::Document>,
+    /// The team colour the view shows (the export's).
+    pub team: usize,
+    /// Where "nothing to export" goes.
+    pub toasts: &'a mut crate::toasts::Toasts,
+}
+
+/// Applies `cmd`: the save dialog or the export, for the front-end to run.
+pub fn apply(ctx: GltfContext<'_>, cmd: GltfCommand) -> Option<crate::effect::Effect> {
+    use crate::effect::Effect;
+    let Some(doc) = ctx.document else {
+        ctx.toasts.error("Nothing to export: no model is open");
+        return None;
+    };
+    match cmd {
+        GltfCommand::Dialog => {
+            // The model's own folder: an export usually goes beside its source.
+            let start = doc
+                .path
+                .parent()
+                .and_then(|p| p.as_disk().map(Path::to_path_buf));
+            Some(Effect::PickExportPath(
+                start,
+                default_file_name(&doc.stem()),
+            ))
+        }
+        GltfCommand::Export(path) => Some(Effect::ExportGltf(path, window_options(ctx.team))),
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! link turns a view into an address on ([`crate::published`]). Each row is edited in
 //! place and saved as it changes; a row that cannot be used says why beside it.
 
-use crate::commands::AppCommand;
+use crate::commands::{AppCommand, SettingsCommand, ShareCommand};
 use crate::published::{NO_SOURCE, PublishedSite, url_problem};
 use crate::state::AppState;
 
@@ -13,7 +13,7 @@ pub fn window_ui(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> {
     if !state.dialogs.published_sites {
         return out;
     }
-    let mut sites = state.settings.published_sites.clone();
+    let mut sites = state.services.settings.published_sites.clone();
     let mut open = true;
     egui::Window::new("Published sites")
         .collapsible(false)
@@ -46,15 +46,17 @@ pub fn window_ui(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> {
                     sites.push(PublishedSite::default());
                 }
                 if ui.button("Close").clicked() {
-                    out.push(AppCommand::ShowPublishedSites(false));
+                    out.push(AppCommand::Share(ShareCommand::ShowPublishedSites(false)));
                 }
             });
         });
     if !open {
-        out.push(AppCommand::ShowPublishedSites(false));
+        out.push(AppCommand::Share(ShareCommand::ShowPublishedSites(false)));
     }
-    if sites != state.settings.published_sites {
-        out.push(AppCommand::SetPublishedSites(sites));
+    if sites != state.services.settings.published_sites {
+        out.push(AppCommand::Settings(SettingsCommand::SetPublishedSites(
+            sites,
+        )));
     }
     out
 }

@@ -9,11 +9,14 @@
 //! [`cache`]. Without a GPU (the kittests) tiles show their name and format only.
 
 pub mod cache;
+pub mod command;
 mod sliced;
 pub mod thumbs;
 pub mod ui;
 
-use super::commands::AppCommand;
+pub use command::GalleryCommand;
+
+use super::commands::{AppCommand, DocumentCommand};
 use super::loading::Purpose;
 use super::state::AppState;
 use crate::files::FileRef;
@@ -96,30 +99,6 @@ impl std::fmt::Debug for Carried {
             .field("redo", &self.redo.len())
             .finish()
     }
-}
-
-/// A gallery action.
-#[derive(Debug, Clone, PartialEq)]
-pub enum GalleryCommand {
-    /// Show the models of this folder or archive (`a.wz` or `a.wz!/folder`).
-    OpenSource(FileRef),
-    /// Show these dropped files (and the models in dropped folders and archives).
-    OpenFiles(Vec<FileRef>),
-    /// Open tile `i` (an index into the tiles) in the viewer.
-    OpenTile(usize),
-    /// Back from the viewer to the gallery (Esc, the mouse's back button).
-    Back,
-    /// Close the gallery.
-    Close,
-    /// In the viewer: open the next (+1) or previous (−1) model of the gallery, or of the
-    /// open file's folder when there is no gallery.
-    Step(i32),
-    /// Give tile `i` the keyboard focus.
-    Select(usize),
-    /// Tile `i` opened in the viewer: the viewer is shown.
-    TileOpened(usize),
-    /// Tile `i` could not be opened: it turns red and says why; the gallery stays.
-    TileFailed(usize, super::state::LoadFailure),
 }
 
 impl Gallery {
@@ -317,47 +296,52 @@ impl Gallery {
 pub fn apply(state: &mut AppState, cmd: GalleryCommand) -> Vec<AppCommand> {
     match cmd {
         GalleryCommand::OpenSource(source) => {
-            let source = super::commands::absolute(&state.files, source);
+            let source = super::opening::absolute(&state.services.files, source);
             super::loading::list(state, Some(source), Vec::new());
         }
         GalleryCommand::OpenFiles(files) => {
             let files: Vec<FileRef> = files
                 .into_iter()
-                .map(|f| super::commands::absolute(&state.files, f))
+                .map(|f| super::opening::absolute(&state.services.files, f))
                 .collect();
             super::loading::list(state, None, files);
         }
         GalleryCommand::OpenTile(i) => {
-            let Some(g) = &mut state.gallery else {
+            let Some(g) = &mut state.panels.gallery else {
                 return Vec::new();
             };
             let Some(file) = g.tiles.get(i).map(|t| t.file.clone()) else {
                 return Vec::new();
             };
             g.selected = Some(i);
-            return vec![AppCommand::Load {
+            return vec![AppCommand::Document(DocumentCommand::Load {
                 file,
                 purpose: Purpose::Tile(i),
-            }];
+            })];
         }
         GalleryCommand::TileOpened(i) => {
-            if let Some(g) = &mut state.gallery {
+            if let Some(g) = &mut state.panels.gallery {
                 g.selected = Some(i);
                 g.shown = false;
             }
         }
         GalleryCommand::TileFailed(i, e) => {
-            if let Some(t) = state.gallery.as_mut().and_then(|g| g.tiles.get_mut(i)) {
+            if let Some(t) = state
+                .panels
+                .gallery
+                .as_mut()
+                .and_then(|g| g.tiles.get_mut(i))
+            {
                 t.error = Some(e.message.clone());
             }
-            state.toasts.error(format!(
+            state.services.toasts.error(format!(
                 "Could not open {}: {}",
                 e.path.file_name(),
                 e.message
             ));
         }
         GalleryCommand::Back => {
-            if let Some(g) = &mut state.gallery
+            if let Some(g) = &mut state.panels.gallery
                 && !g.shown
             {
                 g.shown = true;
@@ -365,12 +349,12 @@ pub fn apply(state: &mut AppState, cmd: GalleryCommand) -> Vec<AppCommand> {
             }
         }
         GalleryCommand::Close => {
-            state.work.gallery.cancel();
-            state.gallery = None;
+            state.services.work.gallery.cancel();
+            state.panels.gallery = None;
         }
         GalleryCommand::Step(by) => return step(state, by),
         GalleryCommand::Select(i) => {
-            if let Some(g) = &mut state.gallery
+            if let Some(g) = &mut state.panels.gallery
                 && i < g.tiles.len()
             {
                 g.selected = Some(i);
@@ -385,7 +369,7 @@ pub fn apply(state: &mut AppState, cmd: GalleryCommand) -> Vec<AppCommand> {
 pub fn listed(state: &mut AppState, listing: super::loading::Listing) {
     if let Some(redo) = &listing.relist {
         // Models added or removed on disk: the open gallery takes in the new listing.
-        if let Some(g) = &mut state.gallery
+        if let Some(g) = &mut state.panels.gallery
             && g.source == listing.source
         {
             g.relist(listing.walk, redo);
@@ -409,6 +393,7 @@ fn show(state: &mut AppState, g: Gallery) {
     if g.tiles.is_empty() {
         let what = g.source.as_ref().map_or(g.title.clone(), |s| s.to_string());
         state
+            .services
             .toasts
             .error(format!("No model files found in {what}"));
         return;
@@ -416,19 +401,19 @@ fn show(state: &mut AppState, g: Gallery) {
     if let Some(source) = &g.source
         && let Some(dir) = source.disk_file().parent()
     {
-        state.settings.last_folder = Some(dir.to_path_buf());
+        state.services.settings.last_folder = Some(dir.to_path_buf());
     }
-    state.gallery = Some(g);
+    state.panels.gallery = Some(g);
 }
 
 /// The models Page Up / Page Down step through from the open document: the gallery's, in
 /// the order shown, when the document is one of them; else the model files of the
 /// document's folder (or archive folder).
 pub fn browse_list(state: &AppState) -> Vec<FileRef> {
-    let Some(doc) = &state.document else {
+    let Some(doc) = &state.document.open else {
         return Vec::new();
     };
-    if let Some(g) = &state.gallery
+    if let Some(g) = &state.panels.gallery
         && g.index_of(&doc.path).is_some()
     {
         let visible = g.visible();
@@ -442,6 +427,7 @@ pub fn browse_list(state: &AppState) -> Vec<FileRef> {
         return Vec::new();
     };
     state
+        .services
         .files
         .list(&dir)
         .unwrap_or_default()
@@ -455,7 +441,7 @@ pub fn browse_list(state: &AppState) -> Vec<FileRef> {
 
 fn step(state: &mut AppState, by: i32) -> Vec<AppCommand> {
     let list = browse_list(state);
-    let Some(doc) = &state.document else {
+    let Some(doc) = &state.document.open else {
         return Vec::new();
     };
     let Some(at) = list.iter().position(|f| *f == doc.path) else {
@@ -467,17 +453,17 @@ fn step(state: &mut AppState, by: i32) -> Vec<AppCommand> {
         .and_then(|n| list.get(n))
         .cloned()
     else {
-        state.toasts.info(if by > 0 {
+        state.services.toasts.info(if by > 0 {
             "Last model of the list"
         } else {
             "First model of the list"
         });
         return Vec::new();
     };
-    if let Some(g) = &mut state.gallery
+    if let Some(g) = &mut state.panels.gallery
         && let Some(i) = g.index_of(&file)
     {
         g.selected = Some(i);
     }
-    vec![AppCommand::Open(file)]
+    vec![AppCommand::Document(DocumentCommand::Open(file))]
 }

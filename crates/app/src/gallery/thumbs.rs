@@ -448,10 +448,14 @@ fn collect(
 /// replace them), and turns finished ones into textures. Without a GPU the tiles keep
 /// their name and format only.
 pub fn sync(state: &mut crate::state::AppState, ctx: &egui::Context, device: Option<ThumbDevice>) {
-    let options = state.load_options();
-    let key = render_key(state.settings.team, state.settings.background, &options);
-    let host = state.host.clone();
-    let Some(g) = &mut state.gallery else {
+    let options = state.services.load_options();
+    let key = render_key(
+        state.services.settings.team,
+        state.services.settings.background,
+        &options,
+    );
+    let host = state.services.host.clone();
+    let Some(g) = &mut state.panels.gallery else {
         return;
     };
     let stale = g.thumbs.as_ref().is_some_and(|t| t.settings != key);

@@ -60,8 +60,8 @@ fn rows(g: &Gallery, columns: usize) -> Vec<Row> {
 /// The gallery in the central area.
 pub fn gallery_ui(ui: &mut egui::Ui, state: &mut AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    let has_document = state.document.is_some();
-    let Some(g) = &mut state.gallery else {
+    let has_document = state.document.open.is_some();
+    let Some(g) = &mut state.panels.gallery else {
         return out;
     };
     egui::Panel::top("gallery bar").show(ui, |ui| {
@@ -383,12 +383,13 @@ fn keys(ui: &egui::Ui, g: &mut Gallery, rows: &[Row], out: &mut Vec<AppCommand>)
 /// and previous / next.
 pub fn browse_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    let Some(g) = &state.gallery else {
+    let Some(g) = &state.panels.gallery else {
         return out;
     };
     let list = super::browse_list(state);
     let at = state
         .document
+        .open
         .as_ref()
         .and_then(|d| list.iter().position(|f| *f == d.path));
     ui.horizontal(|ui| {
@@ -495,15 +496,15 @@ pub fn viewer_keys(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> {
     if ctx.egui_wants_keyboard_input() {
         return out;
     }
-    let gallery_hidden = state.gallery.as_ref().is_some_and(|g| !g.shown);
+    let gallery_hidden = state.panels.gallery.as_ref().is_some_and(|g| !g.shown);
     // Esc clears a selection first (the viewer's own use of it).
-    let selection = state.inspect.selected.is_some();
+    let selection = state.document.inspect.selected.is_some();
     ctx.input_mut(|i| {
         let none = egui::Modifiers::NONE;
         for (key, button, what, _) in browse_keys() {
             let usable = match what {
                 Browse::Back => gallery_hidden && !selection,
-                Browse::Step(_) => state.document.is_some(),
+                Browse::Step(_) => state.document.open.is_some(),
             };
             if !usable {
                 continue;

@@ -5,6 +5,9 @@
 
 pub mod about;
 pub mod reference;
+pub mod state;
+
+pub use state::{HelpCommand, HelpTab};
 
 use super::commands::AppCommand;
 use super::state::AppState;
@@ -15,56 +18,6 @@ pub const HELP: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F
 /// `?` (Shift+/ on most layouts): the same.
 pub const QUESTION_MARK: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::NONE, Key::Questionmark);
-
-/// The pages of the Help window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HelpTab {
-    /// Keyboard and mouse.
-    Keys,
-    /// Supported formats and their specifications.
-    Formats,
-    /// Version, licence, GPU adapter.
-    About,
-}
-
-impl HelpTab {
-    const ALL: [HelpTab; 3] = [HelpTab::Keys, HelpTab::Formats, HelpTab::About];
-
-    fn label(self) -> &'static str {
-        match self {
-            HelpTab::Keys => "Keyboard & mouse",
-            HelpTab::Formats => "Formats",
-            HelpTab::About => "About",
-        }
-    }
-}
-
-/// A Help intent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HelpCommand {
-    /// Open the window on this page.
-    Show(HelpTab),
-    /// Open the window on this page, or close it if it shows that page (F1, `?`).
-    Toggle(HelpTab),
-    /// Close the window.
-    Close,
-    /// The About text was copied to the clipboard.
-    Copied,
-}
-
-/// Applies `cmd` to the state.
-pub fn apply(state: &mut AppState, cmd: HelpCommand) {
-    match cmd {
-        HelpCommand::Show(tab) => state.dialogs.help = Some(tab),
-        HelpCommand::Toggle(tab) => {
-            state.dialogs.help = (state.dialogs.help != Some(tab)).then_some(tab);
-        }
-        HelpCommand::Close => state.dialogs.help = None,
-        HelpCommand::Copied => state
-            .toasts
-            .info("Copied the version and GPU adapter to the clipboard"),
-    }
-}
 
 /// The Help keys: for [`shortcuts`] and the reference.
 pub fn help_keys() -> [(KeyboardShortcut, HelpCommand, &'static str); 2] {

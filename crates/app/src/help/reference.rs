@@ -26,22 +26,7 @@ fn key(ctx: &egui::Context, modifiers: Modifiers, key: Key) -> String {
     shortcut_text(ctx, &KeyboardShortcut::new(modifiers, key))
 }
 
-/// `shortcut` as this platform writes it (`Ctrl+Shift+O`, `⌘O`), except that a
-/// punctuation key is written as its character: egui names it (`Questionmark`, `Plus`,
-/// `Equals`) outside macOS. The arrows keep their names (Up, Down, …).
-pub fn shortcut_text(ctx: &egui::Context, shortcut: &KeyboardShortcut) -> String {
-    let text = ctx.format_shortcut(shortcut);
-    let key = shortcut.logical_key;
-    let (name, symbol) = (key.name(), key.symbol_or_name());
-    let arrow = matches!(
-        key,
-        Key::ArrowUp | Key::ArrowDown | Key::ArrowLeft | Key::ArrowRight
-    );
-    match text.strip_suffix(name) {
-        Some(modifiers) if !arrow && symbol != name => format!("{modifiers}{symbol}"),
-        _ => text,
-    }
-}
+pub use crate::keys::shortcut_text;
 
 fn binding(keys: String, action: impl Into<String>) -> Binding {
     Binding {

@@ -2,120 +2,41 @@
 //! and the overlay / shadow toggles (those persist in the settings).
 //!
 //! [`InspectCommand`]s arrive wrapped in [`super::commands::AppCommand::Inspect`] and are
-//! carried out by [`apply`], which changes only [`AppState`].
+//! carried out by [`apply`] with an [`InspectContext`]: the document, the settings and
+//! the files, nothing else of the app.
 
 pub mod overlay_menu;
+pub mod state;
 pub mod view_inspect;
 
-use super::panels::stats::ModelStats;
-use super::state::AppState;
-use crate::model::Model;
-use crate::render::OverlayKind;
-use crate::render::inspect::{hidden_mask, isolate_mask};
+pub use state::{InspectCommand, InspectState, NORMAL_LENGTH_RANGE};
 
-/// Smallest and largest normal length (fraction of the model's bounding radius).
-pub const NORMAL_LENGTH_RANGE: std::ops::RangeInclusive<f32> = 0.01..=0.5;
+use crate::document::DocumentState;
+use crate::files::Files;
+use crate::settings::SettingsStore;
 
-/// Per-document inspection state (reset when a model is opened).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct InspectState {
-    /// The selected node.
-    pub selected: Option<usize>,
-    /// Per node: hidden by the user (its descendants are hidden with it).
-    pub hidden: Vec<bool>,
-    /// Show only the selected node and its descendants.
-    pub isolate: bool,
-    /// Counts for the Stats section.
-    pub stats: ModelStats,
-    /// The [`super::state::Document::generation`] this state belongs to; another
-    /// generation (a new file, an event model shown in its place) means a stale state.
-    pub generation: u64,
+/// What an inspection command reaches: the document (its inspection, and the model for
+/// the node count), the settings (overlays and shadows persist), the files (a new
+/// model's statistics).
+pub struct InspectContext<'a> {
+    /// The open document and its inspection.
+    pub document: &'a mut DocumentState,
+    /// The overlays and shadows.
+    pub settings: &'a mut SettingsStore,
+    /// What the model's statistics read.
+    pub files: &'a Files,
 }
 
-impl InspectState {
-    /// Fresh state for `model` of document generation `generation`: nothing selected
-    /// or hidden.
-    pub fn for_model(model: &Model, files: &crate::files::Files, generation: u64) -> InspectState {
-        InspectState {
-            selected: None,
-            hidden: vec![false; model.nodes.len()],
-            isolate: false,
-            stats: ModelStats::of(model, files),
-            generation,
-        }
-    }
-
-    /// The same selection and hidden nodes for a reloaded `model` with as many nodes
-    /// (fresh counts); a fresh state if the node count changed.
-    pub fn reloaded(
-        &self,
-        model: &Model,
-        files: &crate::files::Files,
-        generation: u64,
-    ) -> InspectState {
-        let fresh = InspectState::for_model(model, files, generation);
-        if self.hidden.len() != model.nodes.len() {
-            return fresh;
-        }
-        InspectState {
-            stats: fresh.stats,
-            generation,
-            ..self.clone()
-        }
-    }
-
-    /// The per-node mask the renderer ANDs with the pose's visibility (empty: all shown).
-    pub fn node_mask(&self, model: &Model) -> Vec<bool> {
-        let mut mask = if self.hidden.iter().any(|&h| h) {
-            hidden_mask(model, &self.hidden)
-        } else {
-            Vec::new()
-        };
-        if self.isolate
-            && let Some(sel) = self.selected.filter(|&s| s < model.nodes.len())
-        {
-            let iso = isolate_mask(model, sel);
-            mask = if mask.is_empty() {
-                iso
-            } else {
-                mask.iter().zip(iso).map(|(a, b)| *a && b).collect()
-            };
-        }
-        mask
-    }
-
-    /// Whether node `i` is hidden by the user (itself, not through a parent).
-    pub fn is_hidden(&self, i: usize) -> bool {
-        self.hidden.get(i).copied().unwrap_or(false)
-    }
-}
-
-/// An inspection intent.
-#[derive(Debug, Clone, PartialEq)]
-pub enum InspectCommand {
-    /// Select a node (or nothing).
-    Select(Option<usize>),
-    /// Hide or show a node (and with it its descendants).
-    ToggleHidden(usize),
-    /// Hide the selected node.
-    HideSelected,
-    /// Show every node again and leave isolate.
-    ShowAll,
-    /// Show only the selection, or everything again.
-    ToggleIsolate,
-    /// Switch an overlay on or off.
-    ToggleOverlay(OverlayKind),
-    /// Normal length as a fraction of the model's bounding radius.
-    SetNormalLength(f32),
-    /// Shadows on or off.
-    ToggleShadows,
-}
-
-/// Carries out `cmd` on `state`.
-pub fn apply(state: &mut AppState, cmd: InspectCommand) {
-    sync(state);
-    let nodes = state.document.as_ref().map_or(0, |d| d.model.nodes.len());
-    let inspect = &mut state.inspect;
+/// Carries out `cmd` on the inspection.
+pub fn apply(ctx: InspectContext<'_>, cmd: InspectCommand) {
+    let InspectContext {
+        document,
+        settings,
+        files,
+    } = ctx;
+    sync(document, files);
+    let nodes = document.open.as_ref().map_or(0, |d| d.model.nodes.len());
+    let inspect = &mut document.inspect;
     match cmd {
         InspectCommand::Select(sel) => {
             inspect.selected = sel.filter(|&s| s < nodes);
@@ -143,28 +64,28 @@ pub fn apply(state: &mut AppState, cmd: InspectCommand) {
             inspect.isolate = !inspect.isolate && inspect.selected.is_some();
         }
         InspectCommand::ToggleOverlay(kind) => {
-            let o = &mut state.settings.overlays;
+            let o = &mut settings.overlays;
             o.set(kind, !o.get(kind));
         }
         InspectCommand::SetNormalLength(len) => {
             let len = len.clamp(*NORMAL_LENGTH_RANGE.start(), *NORMAL_LENGTH_RANGE.end());
-            if len.is_finite() && len != state.settings.overlays.normal_length {
-                state.settings.overlays.normal_length = len;
+            if len.is_finite() && len != settings.overlays.normal_length {
+                settings.overlays.normal_length = len;
             }
         }
         InspectCommand::ToggleShadows => {
-            state.settings.shadows = !state.settings.shadows;
+            settings.shadows = !settings.shadows;
         }
     }
 }
 
 /// Resets the inspection state if the document's model changed under it (an event
 /// model shown in place of the base model, or back).
-pub fn sync(state: &mut AppState) {
-    if let Some(doc) = &state.document
-        && doc.generation != state.inspect.generation
+pub fn sync(document: &mut DocumentState, files: &Files) {
+    if let Some(doc) = &document.open
+        && doc.generation != document.inspect.generation
     {
-        state.inspect = InspectState::for_model(&doc.model, &state.files, doc.generation);
+        document.inspect = InspectState::for_model(&doc.model, files, doc.generation);
     }
 }
 
@@ -172,8 +93,21 @@ pub fn sync(state: &mut AppState) {
 mod tests {
     use super::*;
     use crate::files::FileRef;
+    use crate::model::Model;
     use crate::model::{Format, Node, NodeKind};
+    use crate::render::OverlayKind;
     use crate::settings::Settings;
+    use crate::state::AppState;
+
+    /// Applies `cmd` as the dispatcher does, with the inspection's narrow context.
+    fn apply(s: &mut AppState, cmd: InspectCommand) {
+        let ctx = InspectContext {
+            document: &mut s.document,
+            settings: &mut s.services.settings,
+            files: &s.services.files,
+        };
+        super::apply(ctx, cmd);
+    }
 
     fn state() -> AppState {
         let mut m = Model::new(Format::Pie, "3");
@@ -210,13 +144,13 @@ mod tests {
         apply(&mut s, InspectCommand::HideSelected);
         assert_eq!(mask(&s), [false, false, false]);
         apply(&mut s, InspectCommand::ShowAll);
-        assert!(mask(&s).iter().all(|&v| v) && !s.inspect.isolate);
+        assert!(mask(&s).iter().all(|&v| v) && !s.document.inspect.isolate);
         // Out-of-range nodes are ignored; deselecting leaves isolate.
         apply(&mut s, InspectCommand::ToggleHidden(9));
         apply(&mut s, InspectCommand::Select(Some(9)));
-        assert_eq!(s.inspect.selected, None);
+        assert_eq!(s.document.inspect.selected, None);
         apply(&mut s, InspectCommand::ToggleIsolate);
-        assert!(!s.inspect.isolate, "isolate needs a selection");
+        assert!(!s.document.inspect.isolate, "isolate needs a selection");
     }
 
     #[test]
@@ -235,22 +169,22 @@ mod tests {
         );
         apply(&mut s, InspectCommand::Select(Some(2)));
         apply(&mut s, InspectCommand::ToggleHidden(1));
-        let m = s.document.as_ref().unwrap().model.clone();
+        let m = s.document.open.as_ref().unwrap().model.clone();
         // A reload of the same file keeps selection and hidden nodes…
         s.set_document(FileRef::Disk("t.pie".into()), m.clone());
         assert_eq!(s.view_settings().selected, Some(2));
         assert_eq!(s.view_settings().node_mask, [true, false, true]);
         // …another file starts afresh.
         s.set_document(FileRef::Disk("u.pie".into()), m.clone());
-        assert_eq!(s.inspect.selected, None);
+        assert_eq!(s.document.inspect.selected, None);
         assert!(s.view_settings().node_mask.is_empty());
         // A model swapped in under the state (an event model) makes it stale: ignored.
         apply(&mut s, InspectCommand::Select(Some(1)));
-        let g = s.bump_generation();
-        s.document.as_mut().unwrap().generation = g;
+        let g = s.document.bump_generation();
+        s.document.open.as_mut().unwrap().generation = g;
         assert_eq!(s.view_settings().selected, None);
-        sync(&mut s);
-        assert_eq!(s.inspect.generation, g);
+        sync(&mut s.document, &s.services.files);
+        assert_eq!(s.document.inspect.generation, g);
         assert!(s.view_settings().overlays.normals, "overlays persist");
     }
 }

@@ -4,7 +4,7 @@
 //! H hides the selection, Alt+H shows everything, I isolates, Esc clears the selection.
 
 use crate::commands::AppCommand;
-use crate::inspect::InspectCommand;
+use crate::inspect::state::InspectCommand;
 use crate::render::OverlayKind;
 use crate::state::AppState;
 use egui::{self, Key, Modifiers};
@@ -34,7 +34,7 @@ pub fn key_name(kind: OverlayKind) -> &'static str {
 pub fn overlay_menu_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
     ui.separator();
-    let o = &state.settings.overlays;
+    let o = &state.services.settings.overlays;
     for kind in OverlayKind::ALL {
         if kind == OverlayKind::Xray {
             ui.separator();
@@ -53,7 +53,7 @@ pub fn overlay_menu_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     if ui
         .add(
             egui::Button::new("Shadows")
-                .selected(state.settings.shadows)
+                .selected(state.services.settings.shadows)
                 .shortcut_text("S"),
         )
         .clicked()

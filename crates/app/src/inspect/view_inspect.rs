@@ -4,7 +4,7 @@
 //! (joint names) painted by egui over the image.
 
 use crate::commands::AppCommand;
-use crate::inspect::InspectCommand;
+use crate::inspect::state::InspectCommand;
 use crate::render::inspect::overlays::labels;
 use crate::render::inspect::picking::{Hit, pick, ray_through};
 use crate::render::inspect::posed::posed_meshes;
@@ -13,7 +13,7 @@ use glam::Vec2;
 
 /// The node under `pos` (a point in the view `rect`), if any.
 pub fn pick_at(state: &AppState, rect: egui::Rect, pos: egui::Pos2) -> Option<Hit> {
-    let doc = state.document.as_ref()?;
+    let doc = state.document.open.as_ref()?;
     let view = state.view_settings();
     let meshes = posed_meshes(&doc.model, &doc.pose, &view.node_mask);
     let px = Vec2::new(pos.x - rect.min.x, pos.y - rect.min.y);
@@ -28,7 +28,7 @@ pub fn view_inspect_ui(
     state: &AppState,
 ) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    let Some(doc) = &state.document else {
+    let Some(doc) = &state.document.open else {
         return out;
     };
     let rect = response.rect;

@@ -3,15 +3,15 @@
 //! root, a PangYa texture folder). The user orders it; a Warzone 2100 installation found
 //! on the machine is offered, never added unasked.
 
-use crate::commands::AppCommand;
+use crate::commands::{AppCommand, DocumentCommand};
 use crate::state::AppState;
 use std::path::PathBuf;
 
 /// The list with move / remove buttons, the add buttons and the detected installation.
 pub fn data_roots_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    let roots = &state.settings.data_roots;
-    let files = &state.files;
+    let roots = &state.services.settings.data_roots;
+    let files = &state.services.files;
     ui.add(
         egui::Label::new(
             "Searched in this order after the model's own folder, for textures, event \
@@ -27,7 +27,7 @@ pub fn data_roots_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             let mut edit = |f: &dyn Fn(&mut Vec<PathBuf>)| {
                 let mut v = roots.clone();
                 f(&mut v);
-                out.push(AppCommand::SetDataRoots(v));
+                out.push(AppCommand::Document(DocumentCommand::SetDataRoots(v)));
             };
             if ui
                 .add_enabled(i > 0, egui::Button::new("Up").small())
@@ -84,17 +84,24 @@ pub fn data_roots_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     }
     ui.horizontal(|ui| {
         if ui
-            .add_enabled(state.host.has_folders(), egui::Button::new("Add folder…"))
-            .on_disabled_hover_text(crate::menu::NO_FOLDERS)
+            .add_enabled(
+                state.services.host.has_folders(),
+                egui::Button::new("Add folder…"),
+            )
+            .on_disabled_hover_text(crate::dialogs::NO_FOLDERS)
             .clicked()
         {
-            out.push(AppCommand::PickDataRoot { archive: false });
+            out.push(AppCommand::Document(DocumentCommand::PickDataRoot {
+                archive: false,
+            }));
         }
         if ui.button("Add archive…").clicked() {
-            out.push(AppCommand::PickDataRoot { archive: true });
+            out.push(AppCommand::Document(DocumentCommand::PickDataRoot {
+                archive: true,
+            }));
         }
     });
-    if let Some(found) = &state.detected_warzone
+    if let Some(found) = &state.services.detected_warzone
         && !found.iter().all(|p| roots.contains(p))
     {
         let names: Vec<String> = found.iter().map(|p| p.display().to_string()).collect();
@@ -108,7 +115,7 @@ pub fn data_roots_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             {
                 let mut v = roots.clone();
                 v.extend(found.iter().filter(|p| !roots.contains(p)).cloned());
-                out.push(AppCommand::SetDataRoots(v));
+                out.push(AppCommand::Document(DocumentCommand::SetDataRoots(v)));
             }
         });
     }

@@ -1,43 +1,38 @@
-//! Display commands that reload or recolour the open model: the colour mode, the PMF
-//! transform rules, the texture folder. [`crate::commands::apply`] calls these; they
-//! change only [`AppState`].
+//! Loader settings that reload the open model: the PMF transform rules, the tileset, the
+//! PET rotations, the data roots ([`crate::opening::apply`] calls these).
 //!
 //! Changing a loader setting loads the open file again with the new options and keeps
 //! the camera, so the user sees what the setting does from the same viewpoint.
 
 use crate::formats::pmf::PmfOptions;
 use crate::model::Format;
-use crate::render::ColourMode;
 use crate::state::AppState;
 use std::path::PathBuf;
-
-/// Switches the view's colour mode.
-pub fn set_colour_mode(state: &mut AppState, mode: ColourMode) {
-    state.colour_mode = mode;
-}
 
 /// Uses `options` for PMF files from now on (saved); reloads the open model if it is a
 /// PMF.
 pub fn set_pmf_options(state: &mut AppState, options: PmfOptions) {
-    let unchanged = options == state.settings.pmf;
-    set_load_setting(state, Format::Pmf, unchanged, |s| s.settings.pmf = options);
+    let unchanged = options == state.services.settings.pmf;
+    set_load_setting(state, Format::Pmf, unchanged, |s| {
+        s.services.settings.pmf = options
+    });
 }
 
 /// Draws PIE models with `tileset`'s texture pages from now on (saved); reloads the open
 /// model if it is a PIE.
 pub fn set_tileset(state: &mut AppState, tileset: crate::formats::pie::Tileset) {
-    let unchanged = tileset == state.settings.tileset;
+    let unchanged = tileset == state.services.settings.tileset;
     set_load_setting(state, Format::Pie, unchanged, |s| {
-        s.settings.tileset = tileset
+        s.services.settings.tileset = tileset
     });
 }
 
 /// Reads PET ANIM rotations with `rotations` from now on (saved); reloads the open model
 /// if it is a PET.
 pub fn set_pet_rotations(state: &mut AppState, rotations: crate::formats::pet::PetRotations) {
-    let unchanged = rotations == state.settings.pet_rotations;
+    let unchanged = rotations == state.services.settings.pet_rotations;
     set_load_setting(state, Format::Pet, unchanged, |s| {
-        s.settings.pet_rotations = rotations
+        s.services.settings.pet_rotations = rotations
     });
 }
 
@@ -56,6 +51,7 @@ fn set_load_setting(
     apply(state);
     if state
         .document
+        .open
         .as_ref()
         .is_some_and(|d| d.model.format == format)
     {
@@ -66,18 +62,18 @@ fn set_load_setting(
 /// Uses `roots` as the data roots (in order); saved, and the open model is reloaded so
 /// its textures and event models are looked up again.
 pub fn set_data_roots(state: &mut AppState, roots: Vec<PathBuf>) {
-    if roots == state.settings.data_roots {
+    if roots == state.services.settings.data_roots {
         return;
     }
-    state.toasts.info(match roots.len() {
+    state.services.toasts.info(match roots.len() {
         0 => "No data roots: files are looked for beside the model only".to_string(),
         1 => "1 data root".to_string(),
         n => format!("{n} data roots, searched in order"),
     });
-    state.settings.data_roots = roots;
+    state.services.settings.data_roots = roots;
     // The Assemble panel reads the Warzone 2100 stats through the same roots.
     crate::panels::assemble::sync_roots(state);
-    if state.document.is_some() {
+    if state.document.open.is_some() {
         reload(state);
     }
 }
@@ -85,11 +81,11 @@ pub fn set_data_roots(state: &mut AppState, roots: Vec<PathBuf>) {
 /// Loads the open file again with the current options in the background, keeping the
 /// camera. On failure the model on screen stays and the error banner says why.
 pub fn reload(state: &mut AppState) {
-    let Some(path) = state.document.as_ref().map(|d| d.path.clone()) else {
+    let Some(path) = state.document.open.as_ref().map(|d| d.path.clone()) else {
         return;
     };
-    if let Some(design) = crate::panels::assemble::design_of(&path) {
-        state.assemble.forget_parts(&state.files);
+    if let Some(design) = crate::panels::assemble::state::design_of(&path) {
+        state.panels.assemble.forget_parts(&state.services.files);
         crate::panels::assemble::build_document(state, &design, false);
         return;
     }

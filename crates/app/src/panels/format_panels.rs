@@ -4,14 +4,15 @@
 //! legend, the data roots, and the banner of a PangYa animation opened without its
 //! skeleton. Like the rest of the panel they read [`AppState`] and return commands.
 
-use crate::commands::AppCommand;
+use crate::commands::{AppCommand, DocumentCommand, ViewCommand};
+use crate::document::Document;
 use crate::formats::pet::PetRotations;
 use crate::formats::pie::Tileset;
 use crate::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
 use crate::model::{Details, Format, Model, NodeKind};
-use crate::panels::side_panel::{Sections, found_mark, textures_title, textures_ui};
+use crate::panels::sections::{Sections, found_mark, textures_title, textures_ui};
 use crate::render::{ColourMode, legend};
-use crate::state::{AppState, Document};
+use crate::state::AppState;
 
 /// Side of a legend swatch, points.
 const SWATCH: f32 = 14.0;
@@ -19,7 +20,9 @@ const SWATCH: f32 = 14.0;
 /// The banner under the file name, when the model needs one (an `.apet` without a
 /// skeleton). Draws nothing otherwise.
 pub fn banners_ui(ui: &mut egui::Ui, state: &AppState) {
-    let Some(doc) = &state.document else { return };
+    let Some(doc) = &state.document.open else {
+        return;
+    };
     if let Some(text) = missing_skeleton(&doc.model) {
         egui::Frame::new()
             .fill(egui::Color32::from_rgb(110, 80, 20))
@@ -109,7 +112,7 @@ pub fn format_sections_ui(
     match m.format {
         Format::Pie => {
             s.show(ui, "pie textures", textures_title(m), true, |ui| {
-                let out = tileset_ui(ui, state.settings.tileset);
+                let out = tileset_ui(ui, state.services.settings.tileset);
                 textures_ui(ui, m);
                 out
             });
@@ -125,7 +128,7 @@ pub fn format_sections_ui(
             crate::panels::hierarchy::parts_ui(ui, s, state, doc);
             if m.clips.iter().any(|c| !c.node_tracks.is_empty()) {
                 s.show(ui, "pet rotations", "ANIM rotations", false, |ui| {
-                    pet_rotations_ui(ui, state.settings.pet_rotations)
+                    pet_rotations_ui(ui, state.services.settings.pet_rotations)
                 });
             }
             let clip = m.clips.first();
@@ -193,7 +196,7 @@ pub fn format_sections_ui(
                 hierarchy,
             );
             s.show(ui, "pmf settings", "Transform rules", true, |ui| {
-                pmf_settings_ui(ui, state.settings.pmf, doc)
+                pmf_settings_ui(ui, state.services.settings.pmf, doc)
             });
         }
         Format::Gltf | Format::Obj => {
@@ -234,7 +237,7 @@ fn tileset_ui(ui: &mut egui::Ui, current: Tileset) -> Vec<AppCommand> {
                 .clicked()
                 && current != t
             {
-                out.push(AppCommand::SetTileset(t));
+                out.push(AppCommand::Document(DocumentCommand::SetTileset(t)));
             }
         }
     });
@@ -259,7 +262,7 @@ fn pet_rotations_ui(ui: &mut egui::Ui, current: PetRotations) -> Vec<AppCommand>
         ),
     ] {
         if ui.radio(current == r, label).on_hover_text(hint).clicked() && current != r {
-            out.push(AppCommand::SetPetRotations(r));
+            out.push(AppCommand::Document(DocumentCommand::SetPetRotations(r)));
         }
     }
     out
@@ -302,9 +305,11 @@ fn materials_ui(ui: &mut egui::Ui, m: &Model) {
 /// The display sections: colour mode and legend, data roots.
 pub fn display_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, state: &AppState) {
     s.show(ui, "colour", "Colour", true, |ui| {
-        let out: Vec<AppCommand> = colour_mode_ui(ui, state.colour_mode).into_iter().collect();
-        if let Some(doc) = &state.document {
-            legend_ui(ui, doc, state.colour_mode);
+        let out: Vec<AppCommand> = colour_mode_ui(ui, state.view.colour_mode)
+            .into_iter()
+            .collect();
+        if let Some(doc) = &state.document.open {
+            legend_ui(ui, doc, state.view.colour_mode);
         }
         out
     });
@@ -319,7 +324,7 @@ pub fn colour_mode_ui(ui: &mut egui::Ui, current: ColourMode) -> Option<AppComma
     ui.horizontal_wrapped(|ui| {
         for mode in ColourMode::ALL {
             if ui.selectable_label(current == mode, mode.label()).clicked() && current != mode {
-                out = Some(AppCommand::SetColourMode(mode));
+                out = Some(AppCommand::View(ViewCommand::SetColourMode(mode)));
             }
         }
     });
@@ -334,7 +339,7 @@ pub fn colour_mode_menu_ui(ui: &mut egui::Ui, current: ColourMode) -> Option<App
             .add(egui::Button::new(mode.label()).selected(current == mode))
             .clicked()
         {
-            out = Some(AppCommand::SetColourMode(mode));
+            out = Some(AppCommand::View(ViewCommand::SetColourMode(mode)));
             ui.close();
         }
     }
@@ -438,7 +443,7 @@ fn pmf_settings_ui(ui: &mut egui::Ui, current: PmfOptions, doc: &Document) -> Ve
         ui.weak("This file has no animation: the rest pose does not depend on these.");
     }
     if want != current {
-        out.push(AppCommand::SetPmfOptions(want));
+        out.push(AppCommand::Document(DocumentCommand::SetPmfOptions(want)));
     }
     out
 }

@@ -3,11 +3,12 @@
 //! Reads [`AppState`], returns commands.
 
 use crate::commands::AppCommand;
+use crate::document::Document;
 use crate::inspect::{InspectCommand, NORMAL_LENGTH_RANGE};
 use crate::model::{Model, NodeKind};
-use crate::panels::side_panel::Sections;
+use crate::panels::sections::Sections;
 use crate::render::OverlayKind;
-use crate::state::{AppState, Document};
+use crate::state::AppState;
 
 fn cmd(c: InspectCommand) -> AppCommand {
     AppCommand::Inspect(c)
@@ -15,7 +16,7 @@ fn cmd(c: InspectCommand) -> AppCommand {
 
 /// The eye toggle of node `i`: a bare checkbox, announced as "Show NAME".
 fn eye_ui(ui: &mut egui::Ui, state: &AppState, m: &Model, i: usize) -> Option<AppCommand> {
-    let hidden = state.inspect.is_hidden(i);
+    let hidden = state.document.inspect.is_hidden(i);
     let name = &m.nodes[i].name;
     let mut shown = !hidden;
     let r = ui
@@ -43,13 +44,13 @@ fn row_text(m: &Model, i: usize) -> String {
 
 /// One node's row: eye toggle and selectable name.
 fn row_ui(ui: &mut egui::Ui, state: &AppState, m: &Model, i: usize, out: &mut Vec<AppCommand>) {
-    let selected = state.inspect.selected == Some(i);
+    let selected = state.document.inspect.selected == Some(i);
     out.extend(eye_ui(ui, state, m, i));
     let r = ui.selectable_label(selected, row_text(m, i));
-    if state.checks.scroll_to == Some(i) {
+    if state.document.checks.scroll_to == Some(i) {
         r.scroll_to_me(Some(egui::Align::Center));
         out.push(AppCommand::Checks(
-            crate::panels::checks::ChecksCommand::Scrolled,
+            crate::panels::checks::state::ChecksCommand::Scrolled,
         ));
     }
     if r.clicked() {
@@ -110,7 +111,7 @@ fn tree_ui(ui: &mut egui::Ui, state: &AppState, m: &Model, out: &mut Vec<AppComm
 pub fn hierarchy_ui(ui: &mut egui::Ui, state: &AppState, doc: &Document) -> Vec<AppCommand> {
     let mut out = Vec::new();
     let m = &doc.model;
-    let inspect = &state.inspect;
+    let inspect = &state.document.inspect;
     ui.horizontal_wrapped(|ui| {
         let any_hidden = inspect.hidden.iter().any(|&h| h) || inspect.isolate;
         if ui
@@ -165,7 +166,7 @@ pub fn parts_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, state: &AppState, doc: 
             let mut out = Vec::new();
             ui.horizontal_wrapped(|ui| {
                 for i in parts {
-                    let mut shown = !state.inspect.is_hidden(i);
+                    let mut shown = !state.document.inspect.is_hidden(i);
                     if ui.checkbox(&mut shown, &m.nodes[i].name).changed() {
                         out.push(cmd(InspectCommand::ToggleHidden(i)));
                     }
@@ -178,7 +179,7 @@ pub fn parts_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, state: &AppState, doc: 
 
 /// The Stats section: totals, one row per node with a mesh, textures with their sizes.
 pub fn stats_ui(ui: &mut egui::Ui, sections: &mut Sections<'_>, state: &AppState) {
-    let s = &state.inspect.stats;
+    let s = &state.document.inspect.stats;
     let (points, triangles, draws) = s.totals();
     sections.show(ui, "stats", "Stats", false, |ui| {
         ui.label(format!(
@@ -215,7 +216,7 @@ pub fn stats_ui(ui: &mut egui::Ui, sections: &mut Sections<'_>, state: &AppState
 /// Overlay and shadow controls for the View section.
 pub fn overlay_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    let o = &state.settings.overlays;
+    let o = &state.services.settings.overlays;
     ui.horizontal_wrapped(|ui| {
         for kind in OverlayKind::ALL {
             let on = o.get(kind);
@@ -232,7 +233,7 @@ pub fn overlay_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppComman
             }
         }
         if ui
-            .selectable_label(state.settings.shadows, "Shadows")
+            .selectable_label(state.services.settings.shadows, "Shadows")
             .on_hover_text("Shadows on a ground plane (S)")
             .clicked()
         {
@@ -251,7 +252,7 @@ pub fn overlay_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppComman
         }
     }
     if o.grid
-        && let Some(doc) = &state.document
+        && let Some(doc) = &state.document.open
     {
         let v = state.view_settings();
         let text = match v.grid_unit {

@@ -2,15 +2,11 @@
 //! the node hierarchy, events, connectors, warnings), the team-colour picker and the view
 //! controls. It reads [`AppState`] and returns commands; it changes nothing itself.
 
-use crate::commands::AppCommand;
-use crate::model::Model;
+use crate::commands::{AppCommand, SettingsCommand, ViewCommand};
+use crate::document::Document;
+use crate::panels::sections::{Sections, found_mark, textures_title, textures_ui};
 use crate::panels::team_picker::team_picker_ui;
-use crate::state::{AppState, Document};
-
-/// Colour of "missing" marks.
-const MISSING: egui::Color32 = egui::Color32::from_rgb(230, 90, 80);
-/// Colour of "found" marks.
-const FOUND: egui::Color32 = egui::Color32::from_rgb(110, 200, 120);
+use crate::state::AppState;
 
 /// The panel's contents (the caller puts them in a [`egui::Panel`]). With a model open,
 /// the format's own sections come first (PIE: textures and levels; PET: parts, motions
@@ -22,15 +18,15 @@ const FOUND: egui::Color32 = egui::Color32::from_rgb(110, 200, 120);
 /// what cannot wrap (a deep hierarchy, a wide table) scrolls sideways instead of widening
 /// the panel for the rest of the session.
 pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
-    let mut s = Sections::new(&state.settings.open_sections);
+    let mut s = Sections::new(&state.services.settings.open_sections);
     egui::ScrollArea::both()
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            match &state.document {
+            match &state.document.open {
                 Some(doc) => {
                     file_ui(ui, doc);
                     crate::panels::format_panels::banners_ui(ui, state);
-                    crate::fonts::missing_cjk_note_ui(ui, &doc.model, &*state.host);
+                    crate::fonts::missing_cjk_note_ui(ui, &doc.model, &*state.services.host);
                 }
                 None => {
                     ui.heading("No model open");
@@ -38,7 +34,7 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 }
             }
             ui.separator();
-            if let Some(doc) = &state.document {
+            if let Some(doc) = &state.document.open {
                 crate::panels::format_panels::format_sections_ui(ui, &mut s, state, doc);
             }
             team_colour_section_ui(ui, &mut s, state);
@@ -49,54 +45,11 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             });
             crate::panels::format_panels::display_sections_ui(ui, &mut s, state);
             crate::panels::assemble::ui::sections_ui(ui, &mut s, state);
-            if let Some(doc) = &state.document {
+            if let Some(doc) = &state.document.open {
                 model_sections_ui(ui, &mut s, doc, state);
             }
         });
     s.out
-}
-
-/// Collapsible sections that remember being opened or closed: the state is kept in the
-/// settings by a stable key (titles carry counts), and a click on a header emits
-/// [`AppCommand::SetSectionOpen`].
-pub struct Sections<'a> {
-    saved: &'a std::collections::BTreeMap<String, bool>,
-    /// Commands from the sections' bodies and headers.
-    pub out: Vec<AppCommand>,
-}
-
-impl<'a> Sections<'a> {
-    /// Sections with the saved open/closed states.
-    pub fn new(saved: &'a std::collections::BTreeMap<String, bool>) -> Self {
-        Sections {
-            saved,
-            out: Vec::new(),
-        }
-    }
-
-    /// Shows section `key` titled `title`, open by default when `default_open`; the
-    /// body's commands are collected.
-    pub fn show(
-        &mut self,
-        ui: &mut egui::Ui,
-        key: &str,
-        title: impl Into<egui::WidgetText>,
-        default_open: bool,
-        body: impl FnOnce(&mut egui::Ui) -> Vec<AppCommand>,
-    ) {
-        let open = self.saved.get(key).copied().unwrap_or(default_open);
-        let r = egui::CollapsingHeader::new(title)
-            .id_salt(("section", key))
-            .open(Some(open))
-            .show(ui, body);
-        if r.header_response.clicked() {
-            self.out
-                .push(AppCommand::SetSectionOpen(key.to_string(), !open));
-        }
-        if let Some(cmds) = r.body_returned {
-            self.out.extend(cmds);
-        }
-    }
 }
 
 /// Team colour: open with the swatches when the model has a team-colour mask; otherwise
@@ -104,6 +57,7 @@ impl<'a> Sections<'a> {
 fn team_colour_section_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, state: &AppState) {
     let masked = state
         .document
+        .open
         .as_ref()
         .is_none_or(|d| d.model.materials.iter().any(|m| m.tcmask.is_some()));
     let (key, title) = if masked {
@@ -121,7 +75,7 @@ fn team_colour_section_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, state: &AppSt
                  here. Warzone 2100 models with a TCMASK (or TYPE 0x10000) take it.",
             );
         }
-        team_picker_ui(ui, state.settings.team)
+        team_picker_ui(ui, state.services.settings.team)
             .into_iter()
             .collect()
     });
@@ -153,12 +107,12 @@ fn file_ui(ui: &mut egui::Ui, doc: &Document) {
 fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
     ui.horizontal(|ui| {
-        let ortho = state.camera.orthographic;
+        let ortho = state.view.camera.orthographic;
         if ui.selectable_label(!ortho, "Perspective").clicked() && ortho {
-            out.push(AppCommand::ToggleOrtho);
+            out.push(AppCommand::View(ViewCommand::ToggleOrtho));
         }
         if ui.selectable_label(ortho, "Orthographic").clicked() && !ortho {
-            out.push(AppCommand::ToggleOrtho);
+            out.push(AppCommand::View(ViewCommand::ToggleOrtho));
         }
         ui.weak("(5)");
     });
@@ -169,7 +123,7 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 .on_hover_text(format!("{label} view ({key})"))
                 .clicked()
             {
-                out.push(AppCommand::Preset(preset));
+                out.push(AppCommand::View(ViewCommand::Preset(preset)));
             }
         }
         if ui
@@ -177,17 +131,17 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             .on_hover_text("Frame the model (F)")
             .clicked()
         {
-            out.push(AppCommand::Frame);
+            out.push(AppCommand::View(ViewCommand::Frame));
         }
     });
     ui.horizontal(|ui| {
-        let mut rgb = state.settings.background;
+        let mut rgb = state.services.settings.background;
         let r = egui::widgets::color_picker::color_edit_button_srgb(ui, &mut rgb);
         r.widget_info(|| {
             egui::WidgetInfo::labeled(egui::Role::ColorWell, true, "Background colour")
         });
-        if rgb != state.settings.background {
-            out.push(AppCommand::SetBackground(rgb));
+        if rgb != state.services.settings.background {
+            out.push(AppCommand::Settings(SettingsCommand::SetBackground(rgb)));
         }
         ui.label("Background");
     });
@@ -292,61 +246,6 @@ fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, st
         }
         Vec::new()
     });
-}
-
-/// `Textures (3)` or `Textures (3, 1 missing)`.
-pub fn textures_title(m: &Model) -> String {
-    let missing = m.textures.iter().filter(|t| t.resolved.is_none()).count();
-    if missing > 0 {
-        format!("Textures ({}, {missing} missing)", m.textures.len())
-    } else {
-        format!("Textures ({})", m.textures.len())
-    }
-}
-
-/// One line per texture: role (and the PIE tileset it is for, with "in use" on the pages
-/// the view draws), name, found or missing.
-pub fn textures_ui(ui: &mut egui::Ui, m: &Model) {
-    if m.textures.is_empty() {
-        ui.weak("None");
-    }
-    let used: std::collections::HashSet<usize> = m
-        .materials
-        .iter()
-        .flat_map(|x| [x.base, x.tcmask, x.normal, x.specular])
-        .flatten()
-        .collect();
-    let tilesets = m.textures.iter().any(|t| t.tileset.is_some_and(|s| s > 0));
-    for (i, t) in m.textures.iter().enumerate() {
-        ui.horizontal_wrapped(|ui| {
-            let role = t.role.name();
-            let slot = t
-                .tileset
-                .filter(|_| tilesets)
-                .and_then(|s| crate::formats::pie::Tileset::from_slot(s.into()));
-            match slot {
-                Some(ts) => ui.label(format!("{role} ({ts}): {}", t.name)),
-                None => ui.label(format!("{role}: {}", t.name)),
-            };
-            found_mark(ui, t.resolved.as_ref());
-            if tilesets && used.contains(&i) {
-                ui.weak("in use");
-            }
-        });
-    }
-}
-
-/// "found" (hover: the path) or "MISSING".
-pub fn found_mark(ui: &mut egui::Ui, path: Option<&crate::files::FileRef>) {
-    match path {
-        Some(p) => {
-            ui.colored_label(FOUND, "found")
-                .on_hover_text(p.to_string());
-        }
-        None => {
-            ui.colored_label(MISSING, "MISSING");
-        }
-    }
 }
 
 /// Connectors: the numbers as the file writes them and the model-space position.

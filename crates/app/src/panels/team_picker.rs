@@ -1,7 +1,7 @@
 //! The team-colour picker: Warzone 2100's 16 colours as swatches, each an accessible
 //! button named by the colour (hover shows the name too).
 
-use crate::commands::AppCommand;
+use crate::commands::{AppCommand, SettingsCommand};
 use crate::render::TEAM_COLOURS;
 
 /// Side of one swatch, points.
@@ -18,7 +18,7 @@ pub fn team_picker_ui(ui: &mut egui::Ui, current: usize) -> Option<AppCommand> {
         .show(ui, |ui| {
             for (i, team) in TEAM_COLOURS.iter().enumerate() {
                 if swatch_ui(ui, team.name, team.rgb, i == current).clicked() {
-                    out = Some(AppCommand::SetTeam(i));
+                    out = Some(AppCommand::Settings(SettingsCommand::SetTeam(i)));
                 }
                 if (i + 1) % PER_ROW == 0 {
                     ui.end_row();

@@ -9,39 +9,10 @@
 //! [`ShownEvent::base`]. Also here: carrying the playback (and the event shown) over
 //! when the same file is opened again.
 
-use crate::model::{Model, Pose};
-use crate::state::{AppState, Document, load_model};
+use crate::document::{Document, ShownEvent, load_model};
+use crate::model::Model;
+use crate::state::AppState;
 use crate::timeline::playback::Playback;
-
-/// The event model being shown instead of the base model.
-#[derive(Debug, Clone)]
-pub struct ShownEvent {
-    /// Index into the base model's `events`.
-    pub index: usize,
-    /// The base model, back in [`Document::model`] when the event is deselected.
-    pub base: Model,
-    /// The base model's playback, restored with it.
-    pub base_playback: Playback,
-}
-
-impl Document {
-    /// The model the file itself holds (not an event model shown in its place).
-    pub fn base_model(&self) -> &Model {
-        self.event.as_ref().map_or(&self.model, |e| &e.base)
-    }
-
-    /// Index of the event shown in place of the base model, if any.
-    pub fn shown_event(&self) -> Option<usize> {
-        self.event.as_ref().map(|e| e.index)
-    }
-
-    /// Samples [`Document::pose`] at the playback's time, with team colour `team` for
-    /// legacy team-colour texture frames.
-    pub fn resample(&mut self, team: usize) {
-        let time = self.playback.sample_time(&self.model);
-        self.pose = Pose::sample(&self.model, self.playback.clip, time, team);
-    }
-}
 
 /// What the timeline's selector calls an event: `"firing (blderik_fire.pie)"`.
 pub fn event_label(model: &Model, index: usize) -> String {
@@ -74,15 +45,15 @@ pub struct EventLoaded {
 }
 
 fn load_event(state: &mut AppState, index: Option<usize>, carry: Option<Box<(Playback, Model)>>) {
-    let options = state.load_options();
-    let Some(doc) = &state.document else {
+    let options = state.services.load_options();
+    let Some(doc) = &state.document.open else {
         return;
     };
     if doc.shown_event() == index {
         return;
     }
     let Some(i) = index else {
-        state.work.event.cancel();
+        state.services.work.event.cancel();
         switch(state, None);
         return;
     };
@@ -91,14 +62,15 @@ fn load_event(state: &mut AppState, index: Option<usize>, carry: Option<Box<(Pla
     };
     let label = event_label(doc.base_model(), i);
     let Some(path) = ev.resolved.clone() else {
-        state.toasts.error(format!(
+        state.services.toasts.error(format!(
             "Event model {label} is missing: not found in the model search path"
         ));
         return;
     };
     let generation = doc.generation;
-    let files = state.files.clone();
+    let files = state.services.files.clone();
     state
+        .services
         .work
         .event
         .start(format!("Loading event model {label}"), move |_| {
@@ -114,20 +86,20 @@ fn load_event(state: &mut AppState, index: Option<usize>, carry: Option<Box<(Pla
 
 /// Shows an event model that arrived from its job, if its document is still open.
 pub fn event_loaded(state: &mut AppState, loaded: EventLoaded) {
-    if state.document.as_ref().map(|d| d.generation) != Some(loaded.generation) {
+    if state.document.open.as_ref().map(|d| d.generation) != Some(loaded.generation) {
         return;
     }
     match loaded.result {
         Ok(model) => {
             switch(state, Some((loaded.index, model)));
-            if let (Some(carry), Some(doc)) = (loaded.carry, &mut state.document) {
+            if let (Some(carry), Some(doc)) = (loaded.carry, &mut state.document.open) {
                 let (playback, model) = *carry;
                 doc.playback = playback.carried_to(&model, &doc.model);
-                let team = state.settings.team;
+                let team = state.services.settings.team;
                 doc.resample(team);
             }
         }
-        Err(e) => state.toasts.error(format!(
+        Err(e) => state.services.toasts.error(format!(
             "Event model {} could not be loaded: {e}",
             loaded.label
         )),
@@ -137,7 +109,7 @@ pub fn event_loaded(state: &mut AppState, loaded: EventLoaded) {
 /// Puts the base model back, then `loaded` (event index, model) in its place.
 fn switch(state: &mut AppState, loaded: Option<(usize, Model)>) {
     let team = state.view_settings().team;
-    let Some(doc) = &mut state.document else {
+    let Some(doc) = &mut state.document.open else {
         return;
     };
     // Back to the base model first.
@@ -154,12 +126,12 @@ fn switch(state: &mut AppState, loaded: Option<(usize, Model)>) {
             base_playback,
         });
     }
-    let generation = state.bump_generation();
-    if let Some(doc) = &mut state.document {
+    let generation = state.document.bump_generation();
+    if let Some(doc) = &mut state.document.open {
         doc.generation = generation;
         doc.resample(team);
     }
-    if !state.camera_moved {
+    if !state.view.camera_moved {
         state.frame();
     }
 }
@@ -167,7 +139,7 @@ fn switch(state: &mut AppState, loaded: Option<(usize, Model)>) {
 /// After `state` opened the same file again (reload, reopen): the clip, motion, time,
 /// speed and mode of `old` carry over by name, and the event model shown stays shown.
 pub fn carry_over(state: &mut AppState, old: Document) {
-    let Some(doc) = &mut state.document else {
+    let Some(doc) = &mut state.document.open else {
         return;
     };
     match old.event {

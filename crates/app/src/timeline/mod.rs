@@ -18,8 +18,9 @@
 pub mod event_models;
 pub mod playback;
 
-use super::commands::AppCommand;
-use super::state::{AppState, Document};
+use super::commands::{AppCommand, DocumentCommand};
+use super::document::Document;
+use super::state::AppState;
 use super::timeline::event_models::event_label;
 use super::timeline::playback::{LoopMode, MAX_SPEED, MIN_SPEED, Span, TimelineCommand};
 use crate::model::{Clip, Model};
@@ -39,14 +40,15 @@ const MAX_STEP: f32 = 0.1;
 pub fn wanted(state: &AppState) -> bool {
     state
         .document
+        .open
         .as_ref()
         .is_some_and(|d| !d.model.clips.is_empty() || !d.base_model().events.is_empty())
 }
 
-/// Carries out `cmd` on the open document's playback and samples the pose again.
-pub fn apply(state: &mut AppState, cmd: TimelineCommand) {
-    let team = state.view_settings().team;
-    if let Some(doc) = &mut state.document {
+/// Carries out `cmd` on the open document's playback and samples the pose again with
+/// team colour `team`.
+pub fn apply(document: Option<&mut Document>, team: usize, cmd: TimelineCommand) {
+    if let Some(doc) = document {
         doc.playback.apply(&doc.model, cmd);
         doc.resample(team);
     }
@@ -57,7 +59,7 @@ pub fn apply(state: &mut AppState, cmd: TimelineCommand) {
 /// draw again).
 pub fn tick(state: &mut AppState, dt: f32) -> bool {
     let team = state.view_settings().team;
-    let Some(doc) = &mut state.document else {
+    let Some(doc) = &mut state.document.open else {
         return false;
     };
     doc.playback.advance(&doc.model, dt.min(MAX_STEP));
@@ -103,7 +105,7 @@ pub fn timeline_keys() -> [(egui::Key, TimelineCommand, &'static str); 5] {
 
 /// The timeline's contents (the caller puts them in a bottom [`egui::Panel`]).
 pub fn timeline_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
-    let Some(doc) = &state.document else {
+    let Some(doc) = &state.document.open else {
         return Vec::new();
     };
     let mut cmds = Vec::new();
@@ -189,7 +191,7 @@ fn event_selector_ui(ui: &mut egui::Ui, doc: &Document) -> Vec<AppCommand> {
         .truncate()
         .show_ui(ui, |ui| {
             if ui.selectable_label(shown.is_none(), "base model").clicked() {
-                out.push(AppCommand::ShowEvent(None));
+                out.push(AppCommand::Document(DocumentCommand::ShowEvent(None)));
             }
             for (i, e) in base.events.iter().enumerate() {
                 let label = event_label(base, i);
@@ -206,7 +208,7 @@ fn event_selector_ui(ui: &mut egui::Ui, doc: &Document) -> Vec<AppCommand> {
                     )),
                 };
                 if r.clicked() {
-                    out.push(AppCommand::ShowEvent(Some(i)));
+                    out.push(AppCommand::Document(DocumentCommand::ShowEvent(Some(i))));
                 }
             }
         });

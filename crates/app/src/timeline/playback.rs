@@ -2,7 +2,7 @@
 //! range of it), the time, play / pause, speed and what happens at the end.
 //!
 //! No UI here: [`crate::timeline`] shows it and emits [`TimelineCommand`]s, which
-//! [`crate::commands::apply`] hands to [`Playback::apply`]. The window advances it once a
+//! [`crate::dispatch::apply`] hands to [`Playback::apply`]. The window advances it once a
 //! frame with [`Playback::advance`]; the pose is then sampled at [`Playback::sample_time`].
 //!
 //! Times are clip seconds. The span played is the whole clip, or a [`Motion`]'s frames

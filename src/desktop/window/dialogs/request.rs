@@ -3,7 +3,7 @@
 //! dialog through rfd ([`Request::run_native`]) or Vitrine's own picker
 //! ([`super::picker::Picker`]).
 
-use crate::app::commands::AppCommand;
+use crate::app::commands::{AppCommand, DocumentCommand, GltfCommand, SettingsCommand};
 use crate::app::dialogs::MODEL_EXTENSIONS;
 use std::path::{Path, PathBuf};
 
@@ -110,7 +110,9 @@ impl Request {
     /// File ▸ Open: a model or an archive, starting in `start`.
     pub fn open_model(start: Option<PathBuf>) -> Request {
         Request::new("Open model", Kind::OpenFile, start, |p| {
-            Some(AppCommand::Open(crate::files::parse(&p)))
+            Some(AppCommand::Document(DocumentCommand::Open(
+                crate::files::parse(&p),
+            )))
         })
         .filter("Models", MODEL_EXTENSIONS)
         .filter("Archives (.wz, .zip)", crate::files::ARCHIVE_EXTENSIONS)
@@ -129,7 +131,9 @@ impl Request {
     /// The screenshot folder.
     pub fn screenshot_folder(start: Option<PathBuf>) -> Request {
         Request::new("Screenshot folder", Kind::Folder, start, |p| {
-            Some(AppCommand::SetScreenshotFolder(p))
+            Some(AppCommand::Settings(SettingsCommand::SetScreenshotFolder(
+                p,
+            )))
         })
     }
 
@@ -144,7 +148,7 @@ impl Request {
             let mut roots = current;
             roots.retain(|r| *r != picked);
             roots.push(picked);
-            Some(AppCommand::SetDataRoots(roots))
+            Some(AppCommand::Document(DocumentCommand::SetDataRoots(roots)))
         });
         if archive {
             request.filter("Archives", crate::files::ARCHIVE_EXTENSIONS)
@@ -160,7 +164,7 @@ impl Request {
             if crate::export::gltf::Container::for_path(&path).is_none() {
                 path.as_mut_os_string().push(".glb");
             }
-            Some(AppCommand::ExportGltf(path))
+            Some(AppCommand::Gltf(GltfCommand::Export(path)))
         })
         .filter("glTF binary (.glb)", &["glb"])
         .filter("glTF with files beside it (.gltf)", &["gltf"]);

@@ -125,7 +125,7 @@ pub fn after_loss(
         Err(e) => return Outcome::Failed(format!("the executable was not found: {e}")),
     };
     // The new process reads them: team colour, overlays, lighting, data roots, window.
-    if let Err(e) = state.settings.flush() {
+    if let Err(e) = state.services.settings.flush() {
         log::warn!("{e}");
     }
     let resume = Resume::capture(state, why, now);
@@ -203,7 +203,7 @@ impl Start {
             Start::Fresh => None,
             Start::Resumed(r) => {
                 r.restore(state);
-                let what = match (&state.document, &state.gallery) {
+                let what = match (&state.document.open, &state.panels.gallery) {
                     (Some(d), _) => d.file_name(),
                     (None, Some(g)) => g.title.clone(),
                     (None, None) => "the window".to_string(),
@@ -211,12 +211,12 @@ impl Start {
                 let text =
                     format!("The GPU device was lost; Vitrine reopened {what} on a new device");
                 eprintln!("vitrine: {text} (process {})", std::process::id());
-                state.toasts.info(text);
+                state.services.toasts.info(text);
                 Some(r.lost_at())
             }
             Start::ResumeFailed(w) => {
                 eprintln!("vitrine: {w}");
-                state.toasts.error(format!(
+                state.services.toasts.error(format!(
                     "The GPU device was lost and Vitrine reopened on a new device. {w}"
                 ));
                 Some(SystemTime::now())

@@ -9,7 +9,9 @@
 //! (left by a relaunch that never started), is ignored with a warning; so is one that does
 //! not parse.
 
-use crate::app::commands::{AppCommand, apply};
+use crate::app::commands::AppCommand;
+
+use crate::app::dispatch::apply;
 use crate::app::state::AppState;
 use crate::app::timeline::playback::Playback;
 use crate::files::FileRef;
@@ -102,12 +104,16 @@ pub fn unix_ms(t: SystemTime) -> u64 {
 impl Resume {
     /// What `state` shows, the device having been lost at `lost_at` for `why`.
     pub fn capture(state: &AppState, why: &str, lost_at: SystemTime) -> Resume {
-        let doc = state.document.as_ref();
+        let doc = state.document.open.as_ref();
         // A file that failed to load comes back as the same error banner.
-        let file = doc
-            .map(|d| d.path.to_string())
-            .or_else(|| state.load_error.as_ref().map(|e| e.path.to_string()));
-        let gallery = state.gallery.as_ref().and_then(|g| {
+        let file = doc.map(|d| d.path.to_string()).or_else(|| {
+            state
+                .document
+                .load_error
+                .as_ref()
+                .map(|e| e.path.to_string())
+        });
+        let gallery = state.panels.gallery.as_ref().and_then(|g| {
             Some(SavedGallery {
                 source: g.source.as_ref()?.to_string(),
                 shown: g.shown,
@@ -127,14 +133,14 @@ impl Resume {
             lost_at_ms: unix_ms(lost_at),
             why: why.to_string(),
             file,
-            camera: state.camera,
-            camera_moved: state.camera_moved,
+            camera: state.view.camera,
+            camera_moved: state.view.camera_moved,
             event: doc.and_then(|d| d.shown_event()),
             playback: doc.map(|d| d.playback.clone()),
-            selected: state.inspect.selected,
-            hidden: state.inspect.hidden.clone(),
-            isolate: state.inspect.isolate,
-            colour_mode: state.colour_mode,
+            selected: state.document.inspect.selected,
+            hidden: state.document.inspect.hidden.clone(),
+            isolate: state.document.inspect.isolate,
+            colour_mode: state.view.colour_mode,
             gallery,
         }
     }
@@ -151,21 +157,21 @@ impl Resume {
         if let Some(g) = &self.gallery {
             restore_gallery(state, g);
         }
-        let same_file = match (&state.document, &self.file) {
+        let same_file = match (&state.document.open, &self.file) {
             (Some(d), Some(f)) => d.path.to_string() == *f,
             _ => false,
         };
         if !same_file {
             return;
         }
-        state.colour_mode = self.colour_mode;
+        state.view.colour_mode = self.colour_mode;
         if let Some(i) = self.event {
             // Loaded by a job, inline before the first frame: taken in at once.
             crate::app::timeline::event_models::show_event(state, Some(i));
-            crate::app::commands::poll_jobs(state);
+            crate::app::dispatch::poll_jobs(state);
         }
         let team = state.view_settings().team;
-        if let (Some(doc), Some(p)) = (&mut state.document, &self.playback) {
+        if let (Some(doc), Some(p)) = (&mut state.document.open, &self.playback) {
             let clip_ok = p.clip.is_none_or(|c| c < doc.model.clips.len());
             let motion_ok = match (p.clip, p.motion) {
                 (Some(c), Some(m)) => m < doc.model.clips[c].motions.len(),
@@ -186,15 +192,16 @@ impl Resume {
                 doc.resample(team);
             }
         }
-        let nodes = state.inspect.hidden.len();
+        let nodes = state.document.inspect.hidden.len();
         if self.hidden.len() == nodes {
-            state.inspect.hidden = self.hidden.clone();
-            state.inspect.selected = self.selected.filter(|&s| s < nodes);
-            state.inspect.isolate = self.isolate && state.inspect.selected.is_some();
+            state.document.inspect.hidden = self.hidden.clone();
+            state.document.inspect.selected = self.selected.filter(|&s| s < nodes);
+            state.document.inspect.isolate =
+                self.isolate && state.document.inspect.selected.is_some();
         }
         if self.camera_moved && sane_camera(&self.camera) {
-            state.camera = self.camera;
-            state.camera_moved = true;
+            state.view.camera = self.camera;
+            state.view.camera_moved = true;
         }
     }
 
@@ -243,7 +250,8 @@ impl Resume {
 fn restore_gallery(state: &mut AppState, g: &SavedGallery) {
     // Already open when the gallery was what the command line named.
     let open = |s: &AppState| {
-        s.gallery
+        s.panels
+            .gallery
             .as_ref()
             .and_then(|g| g.source.as_ref())
             .is_some_and(|s| s.to_string() == g.source)
@@ -253,7 +261,7 @@ fn restore_gallery(state: &mut AppState, g: &SavedGallery) {
         let gallery = crate::app::gallery::GalleryCommand::OpenSource(source);
         let _ = apply(state, AppCommand::Gallery(gallery));
     }
-    let Some(shown) = &mut state.gallery else {
+    let Some(shown) = &mut state.panels.gallery else {
         return;
     };
     shown.shown = g.shown;

@@ -1,6 +1,7 @@
 use super::resume::{MAX_AGE, Resume, VERSION, unix_ms};
 use super::*;
-use crate::app::commands::{AppCommand, apply};
+use crate::app::commands::{AppCommand, DocumentCommand};
+use crate::app::dispatch::apply;
 use crate::app::settings::Settings;
 use crate::files::FileRef;
 use crate::render::ColourMode;
@@ -17,8 +18,11 @@ fn opened(file: &Path) -> AppState {
         Settings::default(),
         crate::desktop::window::DesktopHost::new(None),
     );
-    apply(&mut s, AppCommand::Open(crate::files::parse(file)));
-    assert!(s.document.is_some(), "{:?}", s.load_error);
+    apply(
+        &mut s,
+        AppCommand::Document(DocumentCommand::Open(crate::files::parse(file))),
+    );
+    assert!(s.document.open.is_some(), "{:?}", s.document.load_error);
     s
 }
 
@@ -28,30 +32,33 @@ fn opened_gallery(source: &Path) -> AppState {
         Settings::default(),
         crate::desktop::window::DesktopHost::new(None),
     );
-    apply(&mut s, AppCommand::Open(crate::files::parse(source)));
-    assert!(s.gallery.is_some());
+    apply(
+        &mut s,
+        AppCommand::Document(DocumentCommand::Open(crate::files::parse(source))),
+    );
+    assert!(s.panels.gallery.is_some());
     s
 }
 
 /// The animated two-level fixture, moved away from how a fresh open shows it.
 fn changed_state() -> AppState {
     let mut s = opened(&fixture("interpolate_both.pie"));
-    s.camera.yaw += 0.7;
-    s.camera.pitch = -0.3;
-    s.camera.distance *= 1.5;
-    s.camera.orthographic = true;
-    s.camera_moved = true;
-    s.colour_mode = ColourMode::PerNode;
-    let doc = s.document.as_mut().unwrap();
+    s.view.camera.yaw += 0.7;
+    s.view.camera.pitch = -0.3;
+    s.view.camera.distance *= 1.5;
+    s.view.camera.orthographic = true;
+    s.view.camera_moved = true;
+    s.view.colour_mode = ColourMode::PerNode;
+    let doc = s.document.open.as_mut().unwrap();
     doc.playback.time = 0.05;
     doc.playback.playing = false;
     doc.playback.speed = 2.0;
     doc.resample(0);
-    let nodes = s.inspect.hidden.len();
+    let nodes = s.document.inspect.hidden.len();
     assert!(nodes >= 2, "two levels, two nodes");
-    s.inspect.hidden[1] = true;
-    s.inspect.selected = Some(0);
-    s.inspect.isolate = true;
+    s.document.inspect.hidden[1] = true;
+    s.document.inspect.selected = Some(0);
+    s.document.inspect.isolate = true;
     s
 }
 
@@ -70,31 +77,37 @@ fn resume_round_trips_through_the_file_and_puts_the_view_back() {
     assert_eq!(read.lost_at_ms, unix_ms(now));
 
     let mut new = opened(Path::new(read.file.as_deref().unwrap()));
-    assert_ne!(new.camera, old.camera, "a fresh open frames the model");
+    assert_ne!(
+        new.view.camera, old.view.camera,
+        "a fresh open frames the model"
+    );
     read.restore(&mut new);
-    assert_eq!(new.camera, old.camera);
-    assert!(new.camera_moved);
-    assert_eq!(new.colour_mode, ColourMode::PerNode);
-    let (a, b) = (old.document.unwrap(), new.document.as_ref().unwrap());
+    assert_eq!(new.view.camera, old.view.camera);
+    assert!(new.view.camera_moved);
+    assert_eq!(new.view.colour_mode, ColourMode::PerNode);
+    let (a, b) = (
+        old.document.open.unwrap(),
+        new.document.open.as_ref().unwrap(),
+    );
     assert_eq!(b.playback, a.playback);
     assert_eq!(b.pose, a.pose, "the pose is sampled at the restored time");
-    assert_eq!(new.inspect.hidden, old.inspect.hidden);
-    assert_eq!(new.inspect.selected, Some(0));
-    assert!(new.inspect.isolate);
+    assert_eq!(new.document.inspect.hidden, old.document.inspect.hidden);
+    assert_eq!(new.document.inspect.selected, Some(0));
+    assert!(new.document.inspect.isolate);
 }
 
 #[test]
 fn an_unmoved_camera_is_framed_again_and_a_shown_event_model_comes_back() {
     let mut old = opened(&fixture("events.pie"));
     crate::app::timeline::event_models::show_event(&mut old, Some(0));
-    crate::app::commands::poll_jobs(&mut old);
-    assert_eq!(old.document.as_ref().unwrap().shown_event(), Some(0));
+    crate::app::dispatch::poll_jobs(&mut old);
+    assert_eq!(old.document.open.as_ref().unwrap().shown_event(), Some(0));
     let saved = Resume::capture(&old, "lost", SystemTime::now());
     assert!(!saved.camera_moved);
     let mut new = opened(&fixture("events.pie"));
     saved.restore(&mut new);
-    assert_eq!(new.document.as_ref().unwrap().shown_event(), Some(0));
-    assert!(!new.camera_moved);
+    assert_eq!(new.document.open.as_ref().unwrap().shown_event(), Some(0));
+    assert!(!new.view.camera_moved);
 }
 
 #[test]
@@ -104,7 +117,10 @@ fn a_failed_open_comes_back_as_the_same_error() {
         crate::desktop::window::DesktopHost::new(None),
     );
     let missing = FileRef::Disk("/not/here/tank.pie".into());
-    apply(&mut old, AppCommand::Open(missing));
+    apply(
+        &mut old,
+        AppCommand::Document(DocumentCommand::Open(missing)),
+    );
     let saved = Resume::capture(&old, "lost", SystemTime::now());
     assert_eq!(saved.file.as_deref(), Some("/not/here/tank.pie"));
 }
@@ -116,26 +132,29 @@ fn what_no_longer_fits_the_file_is_left_as_a_fresh_open_leaves_it() {
     saved.hidden = vec![true; 50];
     saved.camera.distance = f32::NAN;
     let mut new = opened(&fixture("interpolate_both.pie"));
-    let fresh = (new.camera, new.document.as_ref().unwrap().playback.clone());
+    let fresh = (
+        new.view.camera,
+        new.document.open.as_ref().unwrap().playback.clone(),
+    );
     saved.restore(&mut new);
-    assert_eq!(new.camera, fresh.0, "a non-finite camera is not taken");
-    assert_eq!(new.document.as_ref().unwrap().playback, fresh.1);
-    assert!(new.inspect.hidden.iter().all(|h| !h));
-    assert_eq!(new.inspect.selected, None);
+    assert_eq!(new.view.camera, fresh.0, "a non-finite camera is not taken");
+    assert_eq!(new.document.open.as_ref().unwrap().playback, fresh.1);
+    assert!(new.document.inspect.hidden.iter().all(|h| !h));
+    assert_eq!(new.document.inspect.selected, None);
 
     // Another file open than the one saved: only the gallery would be restored.
     let other = Resume::capture(&changed_state(), "lost", SystemTime::now());
     let mut cube = opened(&fixture("cube.pie"));
-    let camera = cube.camera;
+    let camera = cube.view.camera;
     other.restore(&mut cube);
-    assert_eq!(cube.camera, camera);
-    assert_eq!(cube.colour_mode, ColourMode::Textured);
+    assert_eq!(cube.view.camera, camera);
+    assert_eq!(cube.view.colour_mode, ColourMode::Textured);
 }
 
 #[test]
 fn a_gallery_comes_back_with_its_scroll_and_focus() {
     let mut old = opened_gallery(&fixture(""));
-    let g = old.gallery.as_mut().unwrap();
+    let g = old.panels.gallery.as_mut().unwrap();
     g.scroll = 240.0;
     g.filter = "pie".into();
     g.group = true;
@@ -147,15 +166,15 @@ fn a_gallery_comes_back_with_its_scroll_and_focus() {
     // The relaunch names the gallery's folder on the command line (no demo model).
     let mut new = opened_gallery(Path::new(&saved.gallery.as_ref().unwrap().source));
     saved.restore(&mut new);
-    assert!(new.document.is_none());
-    let g = new.gallery.as_ref().expect("the gallery is back");
+    assert!(new.document.open.is_none());
+    let g = new.panels.gallery.as_ref().expect("the gallery is back");
     assert_eq!(g.scroll, 240.0);
     assert!(g.restore_scroll);
     assert_eq!((g.filter.as_str(), g.group, g.shown), ("pie", true, true));
     assert_eq!(g.selected.map(|i| g.tiles[i].file.clone()), Some(focused));
     let toast = Start::Resumed(Box::new(saved)).apply(&mut new);
     assert!(toast.is_some());
-    let text = &new.toasts.items.last().unwrap().text;
+    let text = &new.services.toasts.items.last().unwrap().text;
     assert_eq!(
         text,
         "The GPU device was lost; Vitrine reopened pie on a new device"
@@ -164,7 +183,7 @@ fn a_gallery_comes_back_with_its_scroll_and_focus() {
     // Opened afresh when the command line named something else.
     let mut other = opened(&fixture("cube.pie"));
     Resume::capture(&old, "lost", SystemTime::now()).restore(&mut other);
-    assert_eq!(other.gallery.as_ref().map(|g| g.scroll), Some(240.0));
+    assert_eq!(other.panels.gallery.as_ref().map(|g| g.scroll), Some(240.0));
 }
 
 #[test]
@@ -208,7 +227,7 @@ fn a_corrupt_stale_or_foreign_resume_file_is_ignored_with_a_warning() {
     );
     let guard = Start::ResumeFailed(w).apply(&mut state);
     assert!(guard.is_some());
-    assert!(state.toasts.items[0].error);
+    assert!(state.services.toasts.items[0].error);
 }
 
 #[test]
@@ -287,7 +306,7 @@ fn a_resumed_start_says_what_it_reopened() {
     let mut new = opened(&fixture("interpolate_both.pie"));
     let guard = Start::Resumed(Box::new(saved.clone())).apply(&mut new);
     assert_eq!(guard, Some(saved.lost_at()));
-    let toast = &new.toasts.items.last().unwrap().text;
+    let toast = &new.services.toasts.items.last().unwrap().text;
     assert_eq!(
         toast,
         "The GPU device was lost; Vitrine reopened interpolate_both.pie on a new device"

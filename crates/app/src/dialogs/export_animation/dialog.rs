@@ -2,8 +2,8 @@
 
 use super::{AnimationDialog, ExportCommand, RunningExport, Source, with_format};
 use crate::commands::AppCommand;
+use crate::document::Document;
 use crate::export::animation::{Format, FramePlan, MAX_FPS, MAX_SIDE, MAX_TURNTABLE_SECONDS};
-use crate::state::Document;
 
 /// Size presets offered.
 const PRESETS: [[u32; 2]; 4] = [[256, 256], [512, 512], [800, 600], [1024, 1024]];

@@ -150,10 +150,16 @@ fn default_output(state: &AppState, options: &AnimationOptions) -> PathBuf {
     let folder = options
         .folder
         .clone()
-        .or_else(|| state.settings.screenshot_folder(&*state.host))
+        .or_else(|| {
+            state
+                .services
+                .settings
+                .screenshot_folder(&*state.services.host)
+        })
         .unwrap_or_default();
     let stem = state
         .document
+        .open
         .as_ref()
         .map_or_else(|| "animation".to_string(), |d| d.stem());
     folder.join(format!("{stem}.{}", options.format.extension()))
@@ -174,14 +180,18 @@ pub fn with_format(path: &str, format: Format) -> String {
 pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
     match cmd {
         ExportCommand::Show => {
-            if state.document.is_none() {
-                state.toasts.error("Nothing to export: no model is open");
+            if state.document.open.is_none() {
+                state
+                    .services
+                    .toasts
+                    .error("Nothing to export: no model is open");
                 return None;
             }
             if state.dialogs.animation.is_none() {
-                let mut options = state.settings.animation.clone().sanitised();
+                let mut options = state.services.settings.animation.clone().sanitised();
                 let has_clip = state
                     .document
+                    .open
                     .as_ref()
                     .is_some_and(|d| d.playback.clip.is_some());
                 if !has_clip {
@@ -194,7 +204,7 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
         }
         ExportCommand::Close => {
             if let Some(d) = state.dialogs.animation.take() {
-                state.settings.animation = d.options;
+                state.services.settings.animation = d.options;
             }
             None
         }
@@ -213,8 +223,8 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
             None
         }
         ExportCommand::Export => {
-            if state.animation_export.is_some() {
-                state.toasts.error("An export is already running");
+            if state.dialogs.running_export.is_some() {
+                state.services.toasts.error("An export is already running");
                 return None;
             }
             let d = state.dialogs.animation.as_mut()?;
@@ -231,24 +241,24 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
             match job(state) {
                 Ok(job) => {
                     if let Some(d) = state.dialogs.animation.take() {
-                        state.settings.animation = d.options;
+                        state.services.settings.animation = d.options;
                     }
                     Some(Effect::ExportAnimation(Box::new(job)))
                 }
                 Err(e) => {
-                    state.toasts.error(format!("Cannot export: {e}"));
+                    state.services.toasts.error(format!("Cannot export: {e}"));
                     None
                 }
             }
         }
         ExportCommand::Cancel => {
-            if let Some(run) = &state.animation_export {
+            if let Some(run) = &state.dialogs.running_export {
                 run.progress.cancel();
             }
             None
         }
-        ExportCommand::OpenFolder(_) if !state.host.has_folders() => {
-            state.toasts.info(crate::menu::NO_FOLDERS);
+        ExportCommand::OpenFolder(_) if !state.services.host.has_folders() => {
+            state.services.toasts.info(crate::dialogs::NO_FOLDERS);
             None
         }
         ExportCommand::OpenFolder(dir) => Some(Effect::OpenFolder(dir)),
@@ -257,7 +267,7 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
 
 /// The export the dialog's settings describe for the open document.
 pub fn job(state: &AppState) -> Result<Job, String> {
-    let doc = state.document.as_ref().ok_or("no model is open")?;
+    let doc = state.document.open.as_ref().ok_or("no model is open")?;
     let d = state
         .dialogs
         .animation

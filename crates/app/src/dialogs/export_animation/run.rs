@@ -41,8 +41,8 @@ pub fn start(
     let (tx, rx) = std::sync::mpsc::channel();
     let output = job.output.clone();
     let worker_progress = progress.clone();
-    let host = state.host.clone();
-    let spawned = state.host.spawn(
+    let host = state.services.host.clone();
+    let spawned = state.services.host.spawn(
         "animation export",
         Box::new(move || {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -63,13 +63,14 @@ pub fn start(
     );
     match spawned {
         Ok(()) => {
-            state.animation_export = Some(RunningExport {
+            state.dialogs.running_export = Some(RunningExport {
                 progress,
                 output,
                 result: rx,
             })
         }
         Err(e) => state
+            .services
             .toasts
             .error(format!("Could not start the export: {e}")),
     }
@@ -92,10 +93,11 @@ pub fn start_stepped(
     queue: &wgpu::Queue,
     job: Job,
 ) -> Option<PageExport> {
-    let destination = match Destination::file(&*state.host, &job) {
+    let destination = match Destination::file(&*state.services.host, &job) {
         Ok(d) => d,
         Err(e) => {
             state
+                .services
                 .toasts
                 .error(format!("Could not start the export: {e}"));
             return None;
@@ -104,9 +106,9 @@ pub fn start_stepped(
     let progress = Arc::new(Progress::default());
     let (tx, rx) = std::sync::mpsc::channel();
     let output = job.output.clone();
-    let files = state.host.files();
+    let files = state.services.host.files();
     let export = SteppedExport::new(destination, &files, device, queue, job, progress.clone());
-    state.animation_export = Some(RunningExport {
+    state.dialogs.running_export = Some(RunningExport {
         progress,
         output,
         result: rx,
@@ -130,7 +132,7 @@ impl PageExport {
 
 /// Checks the running export; when it has ended, says how in a toast.
 pub fn poll(state: &mut AppState) {
-    let Some(run) = &state.animation_export else {
+    let Some(run) = &state.dialogs.running_export else {
         return;
     };
     let result = match run.result.try_recv() {
@@ -139,7 +141,7 @@ pub fn poll(state: &mut AppState) {
         Err(TryRecvError::Disconnected) => Err(ExportError::Failed("the export stopped".into())),
     };
     let output = run.output.clone();
-    state.animation_export = None;
+    state.dialogs.running_export = None;
     match result {
         Ok(s) => {
             let folder = s
@@ -160,24 +162,27 @@ pub fn poll(state: &mut AppState) {
                 s.size.1,
                 s.duration
             );
-            if state.host.has_folders() {
-                state.toasts.info_with_action(
+            if state.services.host.has_folders() {
+                state.services.toasts.info_with_action(
                     text,
                     "Open folder",
                     AppCommand::Export(ExportCommand::OpenFolder(folder)),
                 );
             } else {
                 // The browser: the file went to the downloads.
-                state.toasts.info(format!("{text} to your downloads"));
+                state
+                    .services
+                    .toasts
+                    .info(format!("{text} to your downloads"));
             }
         }
-        Err(ExportError::Cancelled) => state.toasts.info(format!(
+        Err(ExportError::Cancelled) => state.services.toasts.info(format!(
             "Export of {} cancelled; nothing was written",
             output.display()
         )),
         Err(ExportError::Failed(e)) => {
             log::error!("animation export failed: {e}");
-            state.toasts.error(format!("Export failed: {e}"))
+            state.services.toasts.error(format!("Export failed: {e}"))
         }
     }
 }

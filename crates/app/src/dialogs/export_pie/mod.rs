@@ -88,7 +88,7 @@ pub struct PieDialog {
     pub settings: PieSettings,
     /// The check on them.
     pub preview: Preview,
-    /// The document the dialog is for ([`crate::state::Document::generation`]).
+    /// The document the dialog is for ([`crate::document::Document::generation`]).
     pub generation: u64,
     /// Why this document cannot be exported (an assembly), instead of a preview.
     pub refused: Option<String>,
@@ -126,7 +126,7 @@ fn cmd(c: PieCommand) -> AppCommand {
 
 /// Why an open document cannot be exported as one PIE, if it cannot.
 fn refusal(path: &FileRef) -> Option<String> {
-    crate::panels::assemble::design_of(path).map(|_| {
+    crate::panels::assemble::state::design_of(path).map(|_| {
         "An assembly is not exported as one PIE: the game draws a droid or a structure \
          from its parts' own files and never reads a merged model. Export the part you \
          changed instead (open it from the Assemble panel's parts list)."
@@ -283,7 +283,7 @@ pub fn write(
 
 /// Starts checking the dialog's settings on a worker.
 fn start_check(state: &mut AppState) {
-    let (Some(d), Some(doc)) = (&mut state.dialogs.pie, &state.document) else {
+    let (Some(d), Some(doc)) = (&mut state.dialogs.pie, &state.document.open) else {
         return;
     };
     if d.refused.is_some() {
@@ -291,9 +291,14 @@ fn start_check(state: &mut AppState) {
     }
     d.preview = Preview::Checking;
     let (model, source, s) = (doc.model.clone(), doc.path.clone(), d.settings.clone());
-    let roots = state.settings.load_options(&state.files).data_roots;
-    let files = state.files.clone();
+    let roots = state
+        .services
+        .settings
+        .load_options(&state.services.files)
+        .data_roots;
+    let files = state.services.files.clone();
     state
+        .services
         .work
         .pie
         .start(format!("Checking {}", doc.stem()), move |_| {
@@ -304,12 +309,12 @@ fn start_check(state: &mut AppState) {
 
 /// The settings a new dialog starts with for the open document.
 fn initial(state: &AppState) -> Option<PieDialog> {
-    let doc = state.document.as_ref()?;
+    let doc = state.document.open.as_ref()?;
     let folder = doc
         .path
         .parent()
         .and_then(|p| p.as_disk().map(Path::to_path_buf))
-        .or_else(|| state.settings.last_folder.clone())
+        .or_else(|| state.services.settings.last_folder.clone())
         .unwrap_or_default();
     let settings = PieSettings {
         version: PieVersion::V3,
@@ -345,7 +350,10 @@ pub fn apply(state: &mut AppState, c: PieCommand) -> Option<Effect> {
     match c {
         PieCommand::Show => {
             let Some(dialog) = initial(state) else {
-                state.toasts.error("Nothing to export: no model is open");
+                state
+                    .services
+                    .toasts
+                    .error("Nothing to export: no model is open");
                 return None;
             };
             let same = state
@@ -364,7 +372,7 @@ pub fn apply(state: &mut AppState, c: PieCommand) -> Option<Effect> {
                 state.dialogs.pie.as_ref().map(|d| &d.preview),
                 Some(Preview::Writing)
             ) {
-                state.work.pie.cancel();
+                state.services.work.pie.cancel();
             }
             state.dialogs.pie = None;
             None
@@ -395,7 +403,7 @@ pub fn apply(state: &mut AppState, c: PieCommand) -> Option<Effect> {
             apply(state, PieCommand::Set(s))
         }
         PieCommand::Write => {
-            let (Some(d), Some(doc)) = (&mut state.dialogs.pie, &state.document) else {
+            let (Some(d), Some(doc)) = (&mut state.dialogs.pie, &state.document.open) else {
                 return None;
             };
             let ready = matches!(&d.preview, Preview::Done(Ok(v)) if v.errors.is_empty());
@@ -404,9 +412,14 @@ pub fn apply(state: &mut AppState, c: PieCommand) -> Option<Effect> {
             }
             d.preview = Preview::Writing;
             let (model, source, s) = (doc.model.clone(), doc.path.clone(), d.settings.clone());
-            let roots = state.settings.load_options(&state.files).data_roots;
-            let host = state.host.clone();
+            let roots = state
+                .services
+                .settings
+                .load_options(&state.services.files)
+                .data_roots;
+            let host = state.services.host.clone();
             state
+                .services
                 .work
                 .pie
                 .start(format!("Writing {}", s.output), move |_| {
@@ -429,11 +442,11 @@ pub fn finished(state: &mut AppState, done: PieDone) {
             }
         }
         PieDone::Written(Ok(text)) => {
-            state.toasts.info(text);
+            state.services.toasts.info(text);
             state.dialogs.pie = None;
         }
         PieDone::Written(Err(e)) => {
-            state.toasts.error(e.clone());
+            state.services.toasts.error(e.clone());
             if let Some(d) = &mut state.dialogs.pie {
                 d.preview = Preview::Done(Err(e));
             }

@@ -9,7 +9,7 @@ use crate::state::AppState;
 /// The Export PIE window, while open.
 pub fn window_ui(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    let (Some(d), Some(doc)) = (&state.dialogs.pie, &state.document) else {
+    let (Some(d), Some(doc)) = (&state.dialogs.pie, &state.document.open) else {
         return out;
     };
     if d.generation != doc.generation {

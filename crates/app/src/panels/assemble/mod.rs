@@ -10,68 +10,16 @@
 //! whenever the data roots change; an assembly asked for before they arrive reads them
 //! in its own job.
 
+pub mod state;
 pub mod ui;
 
-use crate::commands::Effect;
-use crate::files::{FileRef, Files};
+pub use state::{AssembleCommand, AssembleState, Shown, design_of};
+
+use crate::effect::Effect;
+use crate::files::FileRef;
 use crate::state::AppState;
-use crate::wz::{self, Design, PartFinder, PartInfo, Stats, TurretPose};
-use std::path::PathBuf;
+use crate::wz::{self, Design, PartFinder, Stats};
 use std::sync::{Arc, Mutex};
-
-/// What the panel needs to know about the assembly on screen.
-#[derive(Debug, Clone, Default)]
-pub struct Shown {
-    /// The design.
-    pub design: Option<Design>,
-    /// Its human name and droid type.
-    pub title: String,
-    /// Its parts.
-    pub parts: Vec<PartInfo>,
-    /// Pitch limits of its first weapon.
-    pub elevation: Option<(f32, f32)>,
-    /// Problems and notes to show.
-    pub messages: Vec<String>,
-}
-
-/// The Warzone 2100 stats and the assembly state of the window.
-#[derive(Debug)]
-pub struct AssembleState {
-    /// The stats read from the data roots (`None`: no roots, or none has stats).
-    pub stats: Option<Arc<Stats>>,
-    /// Stats warnings (file and key).
-    pub stats_warnings: Vec<String>,
-    /// Finds and caches part files over the data roots; shared with the assembling job.
-    finder: Arc<Mutex<PartFinder>>,
-    /// The roots `stats` was (or is being) read from; `None` before the first read.
-    loaded_roots: Option<Vec<PathBuf>>,
-    /// The assembly on screen (or last shown).
-    pub shown: Shown,
-}
-
-/// What the panel asks for.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AssembleCommand {
-    /// Assemble this design and show it.
-    Show(Design),
-    /// Turn / pitch the turrets, or switch moving / still; re-assembles what is shown.
-    SetPose(TurretPose),
-}
-
-impl Default for AssembleState {
-    fn default() -> Self {
-        AssembleState {
-            stats: None,
-            stats_warnings: Vec::new(),
-            finder: Arc::new(Mutex::new(PartFinder::new(
-                &crate::files::Files::new(crate::files::MemorySource::new()),
-                &[],
-            ))),
-            loaded_roots: None,
-            shown: Shown::default(),
-        }
-    }
-}
 
 impl AssembleState {
     /// The stats read from `roots`, arrived from their job: kept if those are still the
@@ -82,17 +30,6 @@ impl AssembleState {
             self.stats = read.stats;
         }
     }
-
-    /// Drops the cached part models (a reload reads the files again).
-    pub fn forget_parts(&mut self, files: &Files) {
-        let roots: Vec<FileRef> = self
-            .loaded_roots
-            .iter()
-            .flatten()
-            .map(|p| files.parse(p))
-            .collect();
-        self.finder = Arc::new(Mutex::new(PartFinder::new(files, &roots)));
-    }
 }
 
 /// Carries out an Assemble panel command: the assembly runs in the background
@@ -101,8 +38,8 @@ pub fn apply(state: &mut AppState, cmd: AssembleCommand) -> Option<Effect> {
     match cmd {
         AssembleCommand::Show(design) => show(state, design),
         AssembleCommand::SetPose(pose) => {
-            state.settings.assembly_pose = pose;
-            if let Some(design) = state.assemble.shown.design.clone() {
+            state.services.settings.assembly_pose = pose;
+            if let Some(design) = state.panels.assemble.shown.design.clone() {
                 build_document(state, &design, false);
             }
         }
@@ -116,48 +53,45 @@ pub fn show(state: &mut AppState, design: Design) {
     build_document(state, &design, true);
 }
 
-/// Whether `path` is a design line rather than a file.
-pub fn design_of(path: &FileRef) -> Option<Design> {
-    path.as_disk()
-        .and_then(|p| p.to_str())
-        .and_then(Design::from_line)
-}
-
 /// Starts assembling `design` with the current pose into the document (`remember`: in
 /// Open Recent and the Build tab, once assembled).
 pub fn build_document(state: &mut AppState, design: &Design, remember: bool) {
     sync_roots(state);
     // Not read yet (their job is under way): the assembling job reads them itself.
-    let stats = state.assemble.stats.clone().ok_or_else(|| {
+    let stats = state.panels.assemble.stats.clone().ok_or_else(|| {
         let roots: Vec<FileRef> = state
+            .services
             .settings
             .data_roots
             .iter()
-            .map(|p| state.files.parse(p))
+            .map(|p| state.services.files.parse(p))
             .collect();
         roots
     });
-    let finder = state.assemble.finder.clone();
-    let pose = state.settings.assembly_pose;
+    let finder = state.panels.assemble.finder.clone();
+    let pose = state.services.settings.assembly_pose;
     crate::loading::assemble(state, stats, finder, design.clone(), pose, remember);
 }
 
 /// Starts reading the stats of the data roots in the background when they changed since
 /// the last read (a new [`PartFinder`] at once); the window calls it every frame.
 pub fn sync_roots(state: &mut AppState) {
-    let roots = &state.settings.data_roots;
-    if state.assemble.loaded_roots.as_ref() == Some(roots) {
+    let roots = &state.services.settings.data_roots;
+    if state.panels.assemble.loaded_roots.as_ref() == Some(roots) {
         return;
     }
     let roots = roots.clone();
-    let refs: Vec<FileRef> = roots.iter().map(|p| state.files.parse(p)).collect();
-    let a = &mut state.assemble;
+    let refs: Vec<FileRef> = roots
+        .iter()
+        .map(|p| state.services.files.parse(p))
+        .collect();
+    let a = &mut state.panels.assemble;
     a.loaded_roots = Some(roots.clone());
     a.stats = None;
     a.stats_warnings.clear();
-    a.finder = Arc::new(Mutex::new(PartFinder::new(&state.files, &refs)));
+    a.finder = Arc::new(Mutex::new(PartFinder::new(&state.services.files, &refs)));
     if roots.is_empty() {
-        state.work.stats.cancel();
+        state.services.work.stats.cancel();
         return;
     }
     crate::loading::read_stats(state, roots, refs);
@@ -165,7 +99,7 @@ pub fn sync_roots(state: &mut AppState) {
 
 /// What the panel shows about `assembly` of `design`, now on screen.
 pub fn shown(state: &mut AppState, design: &Design, assembly: &wz::Assembly) {
-    state.assemble.shown = Shown {
+    state.panels.assemble.shown = Shown {
         design: Some(design.clone()),
         title: format!("{} ({})", assembly.name, assembly.kind),
         parts: assembly.parts.clone(),

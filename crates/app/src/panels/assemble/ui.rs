@@ -1,8 +1,8 @@
 //! Drawing the Assemble panel. Reads [`AppState`], returns commands; changes nothing.
 
 use super::AssembleCommand;
-use crate::commands::AppCommand;
-use crate::panels::side_panel::Sections;
+use crate::commands::{AppCommand, DocumentCommand};
+use crate::panels::sections::Sections;
 use crate::state::AppState;
 use crate::wz::design::Parts;
 use crate::wz::stats::{Entry, Stats, Table};
@@ -24,9 +24,9 @@ fn cmd(c: AssembleCommand) -> AppCommand {
 /// The "Assemble" section, once the data roots (Settings ▸ Data roots) hold Warzone
 /// 2100 stats.
 pub fn sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, state: &AppState) {
-    if let Some(stats) = &state.assemble.stats {
+    if let Some(stats) = &state.panels.assemble.stats {
         s.show(ui, "assemble", "Assemble", true, |ui| {
-            for w in state.assemble.stats_warnings.iter().take(20) {
+            for w in state.panels.assemble.stats_warnings.iter().take(20) {
                 ui.colored_label(egui::Color32::from_rgb(230, 170, 60), w);
             }
             assemble_ui(ui, state, stats)
@@ -75,7 +75,7 @@ fn assemble_ui(ui: &mut egui::Ui, state: &AppState, stats: &Stats) -> Vec<AppCom
 
 /// "Show on a droid" for an open part file the stats know.
 fn show_on_droid_ui(ui: &mut egui::Ui, state: &AppState, stats: &Stats) -> Option<AppCommand> {
-    let doc = state.document.as_ref()?;
+    let doc = state.document.open.as_ref()?;
     if super::design_of(&doc.path).is_some() {
         return None;
     }
@@ -204,7 +204,7 @@ fn picker<T: Entry>(
 
 /// Body, propulsion, then weapons (one per slot) or one system turret, in a grid.
 fn build_ui(ui: &mut egui::Ui, state: &AppState, stats: &Stats) -> Option<Parts> {
-    let fresh = !matches!(&state.assemble.shown.design, Some(Design::Parts(_)));
+    let fresh = !matches!(&state.panels.assemble.shown.design, Some(Design::Parts(_)));
     let changed = egui::Grid::new("wz-build")
         .num_columns(2)
         .show(ui, |ui| build_rows(ui, state, stats))
@@ -219,7 +219,7 @@ fn build_ui(ui: &mut egui::Ui, state: &AppState, stats: &Stats) -> Option<Parts>
 /// The design the Build tab edits: the one shown if it was built part by part, else a
 /// Cobra (the first body without one).
 fn current_parts(state: &AppState, stats: &Stats) -> Parts {
-    match &state.assemble.shown.design {
+    match &state.panels.assemble.shown.design {
         Some(Design::Parts(p)) => p.clone(),
         _ => Parts {
             body: stats
@@ -339,13 +339,18 @@ fn clear_system(p: &mut Parts) {
 /// Turret yaw and pitch (within the weapon's elevation limits), moving / still.
 fn pose_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    let old: TurretPose = state.settings.assembly_pose;
+    let old: TurretPose = state.services.settings.assembly_pose;
     let mut pose = old;
     ui.add(egui::Slider::new(&mut pose.yaw_deg, -180.0..=180.0).text("Turret yaw °"));
-    let (lo, hi) = state.assemble.shown.elevation.unwrap_or((-90.0, 90.0));
+    let (lo, hi) = state
+        .panels
+        .assemble
+        .shown
+        .elevation
+        .unwrap_or((-90.0, 90.0));
     let (lo, hi) = (lo.min(hi), hi.max(lo));
     ui.add_enabled(
-        state.assemble.shown.elevation.is_some(),
+        state.panels.assemble.shown.elevation.is_some(),
         egui::Slider::new(&mut pose.pitch_deg, lo..=hi).text("Pitch °"),
     )
     .on_hover_text(format!(
@@ -363,9 +368,10 @@ fn pose_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
 /// The parts of the assembly on screen, each with "Open part".
 fn parts_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    let shown = &state.assemble.shown;
+    let shown = &state.panels.assemble.shown;
     let on_screen = state
         .document
+        .open
         .as_ref()
         .and_then(|d| super::design_of(&d.path))
         .is_some_and(|d| Some(&d) == shown.design.as_ref());
@@ -380,7 +386,7 @@ fn parts_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 (Some(f), _) => {
                     ui.label(f.file_name()).on_hover_text(f.to_string());
                     if ui.small_button("Open part").clicked() {
-                        out.push(AppCommand::Open(f.clone()));
+                        out.push(AppCommand::Document(DocumentCommand::Open(f.clone())));
                     }
                 }
                 (None, e) => {

@@ -1,6 +1,11 @@
 //! The commands' logic without a window (jobs run inline).
 use super::*;
+use crate::commands::{DocumentCommand, GltfCommand, ScreenshotCommand, SettingsCommand};
+use crate::effect::ScreenshotRequest;
+use crate::files::FileRef;
+use crate::opening::absolute;
 use crate::settings::Settings;
+use std::path::{Path, PathBuf};
 
 #[test]
 fn absolute_asks_the_source_and_keeps_an_entrys_inner_path() {
@@ -53,11 +58,17 @@ fn failed_open_keeps_nothing_and_reports() {
         crate::host::MemoryHost::new(Default::default()),
     );
     let missing = FileRef::Disk("/definitely/not/here.pie".into());
-    assert_eq!(apply(&mut s, AppCommand::Open(missing.clone())), None);
-    let err = s.load_error.as_ref().expect("an error");
+    assert_eq!(
+        apply(
+            &mut s,
+            AppCommand::Document(DocumentCommand::Open(missing.clone()))
+        ),
+        None
+    );
+    let err = s.document.load_error.as_ref().expect("an error");
     assert_eq!(err.path, missing);
     assert!(err.message.starts_with("here.pie"), "{}", err.message);
-    assert!(s.settings.recent_files.is_empty());
+    assert!(s.services.settings.recent_files.is_empty());
 }
 
 #[test]
@@ -66,21 +77,24 @@ fn export_asks_for_a_path_then_exports_the_open_model_with_the_team() {
         Settings::default(),
         crate::host::MemoryHost::new(Default::default()),
     );
-    assert_eq!(apply(&mut s, AppCommand::ExportGltfDialog), None);
-    assert_eq!(s.toasts.items.len(), 1, "no model: an error toast");
+    assert_eq!(apply(&mut s, AppCommand::Gltf(GltfCommand::Dialog)), None);
+    assert_eq!(s.services.toasts.items.len(), 1, "no model: an error toast");
     s.set_document(
         PathBuf::from("/models/tank.pie").into(),
         crate::model::Model::new(crate::model::Format::Pie, "3"),
     );
-    apply(&mut s, AppCommand::SetTeam(5));
+    apply(&mut s, AppCommand::Settings(SettingsCommand::SetTeam(5)));
     assert_eq!(
-        apply(&mut s, AppCommand::ExportGltfDialog),
+        apply(&mut s, AppCommand::Gltf(GltfCommand::Dialog)),
         Some(Effect::PickExportPath(
             Some(PathBuf::from("/models")),
             "tank.glb".into()
         ))
     );
-    match apply(&mut s, AppCommand::ExportGltf(PathBuf::from("/out/t.glb"))) {
+    match apply(
+        &mut s,
+        AppCommand::Gltf(GltfCommand::Export(PathBuf::from("/out/t.glb"))),
+    ) {
         Some(Effect::ExportGltf(path, options)) => {
             assert_eq!(path, PathBuf::from("/out/t.glb"));
             assert_eq!(options.team, 5);
@@ -97,14 +111,26 @@ fn without_folders_no_folder_dialog_is_asked_for_and_the_user_is_told_why() {
         Settings::default(),
         crate::host::MemoryHost::new(Default::default()),
     );
-    assert_eq!(apply(&mut s, AppCommand::OpenFolderDialog), None);
     assert_eq!(
-        apply(&mut s, AppCommand::PickDataRoot { archive: false }),
+        apply(
+            &mut s,
+            AppCommand::Document(DocumentCommand::OpenFolderDialog)
+        ),
         None
     );
-    assert_eq!(s.toasts.items.len(), 2);
+    assert_eq!(
+        apply(
+            &mut s,
+            AppCommand::Document(DocumentCommand::PickDataRoot { archive: false })
+        ),
+        None
+    );
+    assert_eq!(s.services.toasts.items.len(), 2);
     assert!(matches!(
-        apply(&mut s, AppCommand::PickDataRoot { archive: true }),
+        apply(
+            &mut s,
+            AppCommand::Document(DocumentCommand::PickDataRoot { archive: true })
+        ),
         Some(Effect::PickDataRoot { archive: true, .. })
     ));
 }
@@ -115,9 +141,9 @@ fn team_out_of_range_is_ignored() {
         Settings::default(),
         crate::host::MemoryHost::new(Default::default()),
     );
-    apply(&mut s, AppCommand::SetTeam(7));
-    apply(&mut s, AppCommand::SetTeam(16));
-    assert_eq!(s.settings.team, 7);
+    apply(&mut s, AppCommand::Settings(SettingsCommand::SetTeam(7)));
+    apply(&mut s, AppCommand::Settings(SettingsCommand::SetTeam(16)));
+    assert_eq!(s.services.settings.team, 7);
 }
 
 #[test]
@@ -130,14 +156,17 @@ fn screenshot_sizes_are_capped_and_need_a_model() {
         size: Some([10_000, 0]),
         clean: true,
     };
-    assert_eq!(apply(&mut s, AppCommand::Screenshot(req)), None);
-    assert_eq!(s.toasts.items.len(), 1);
+    assert_eq!(
+        apply(&mut s, AppCommand::Screenshot(ScreenshotCommand::Take(req))),
+        None
+    );
+    assert_eq!(s.services.toasts.items.len(), 1);
     s.set_document(
         FileRef::Disk("x.pie".into()),
         crate::model::Model::new(crate::model::Format::Pie, "3"),
     );
     assert_eq!(
-        apply(&mut s, AppCommand::Screenshot(req)),
+        apply(&mut s, AppCommand::Screenshot(ScreenshotCommand::Take(req))),
         Some(Effect::Screenshot(ScreenshotRequest {
             size: Some([4096, 1]),
             clean: true

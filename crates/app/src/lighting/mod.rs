@@ -4,14 +4,15 @@
 //! Persisted in the settings; the view, screenshots and animation exports all draw with
 //! it (they take [`AppState::view_settings`]).
 
+pub mod command;
+
+pub use command::{LightCommand, LightContext};
+
 use super::commands::AppCommand;
 use super::state::AppState;
 use crate::render::Lighting;
 use crate::render::lighting::{AMBIENT_RANGE, INTENSITY_RANGE};
 use egui::{self, Key, KeyboardShortcut, Modifiers};
-
-/// Degrees the light turns per point of Ctrl + drag.
-const DEGREES_PER_POINT: f32 = 0.4;
 
 /// Ctrl+L: a brighter light.
 pub const BRIGHTER: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::L);
@@ -21,65 +22,10 @@ pub const DIMMER: KeyboardShortcut =
 /// The modifier that makes a left drag in the view turn the light.
 pub const DRAG_MODIFIER: Modifiers = Modifiers::COMMAND;
 
-/// A change to the light.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum LightCommand {
-    /// Turn the light by a drag of this many points (right / down), while dragging.
-    Drag {
-        /// Horizontal drag.
-        dx: f32,
-        /// Vertical drag.
-        dy: f32,
-    },
-    /// Use these values (a slider moving); saved with [`LightCommand::Save`].
-    Set(Lighting),
-    /// Follow the camera, or stay fixed to the model (the light stays where it is).
-    FollowCamera(bool),
-    /// Brighter (positive) or dimmer by this many steps.
-    Brighten(i32),
-    /// Back to the default light.
-    Reset,
-    /// A drag or a slider has finished: save the settings.
-    Save,
-}
-
-/// Applies `cmd` to the state's light.
-pub fn apply(state: &mut AppState, cmd: LightCommand) {
-    let light = &mut state.settings.lighting;
-    let save = match cmd {
-        LightCommand::Drag { dx, dy } => {
-            light.turn(dx * DEGREES_PER_POINT, -dy * DEGREES_PER_POINT);
-            false
-        }
-        LightCommand::Set(l) => {
-            *light = l.sanitised();
-            false
-        }
-        LightCommand::FollowCamera(on) => {
-            light.set_follows_camera(on, &state.camera);
-            false
-        }
-        LightCommand::Brighten(steps) => {
-            light.brighten(steps);
-            false
-        }
-        LightCommand::Reset => {
-            *light = Lighting::DEFAULT;
-            false
-        }
-        LightCommand::Save => true,
-    };
-    // The end of a drag writes at once; other changes are written within a second
-    // (the settings' store).
-    if save && let Err(e) = state.settings.flush() {
-        state.toasts.error(e);
-    }
-}
-
 /// The View ▸ Lighting submenu's contents.
 pub fn lighting_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    let mut l = state.settings.lighting;
+    let mut l = state.services.settings.lighting;
     let before = l;
     let mut finished = false;
     ui.set_min_width(260.0);
@@ -126,8 +72,8 @@ pub fn lighting_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 egui::Slider::new(&mut l.diffuse, INTENSITY_RANGE),
                 &format!(
                     "Strength of the directional light ({} brighter, {} dimmer)",
-                    super::help::reference::shortcut_text(ui.ctx(), &BRIGHTER),
-                    super::help::reference::shortcut_text(ui.ctx(), &DIMMER)
+                    crate::keys::shortcut_text(ui.ctx(), &BRIGHTER),
+                    crate::keys::shortcut_text(ui.ctx(), &DIMMER)
                 ),
             );
             row(
@@ -149,7 +95,7 @@ pub fn lighting_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     ));
     if ui
         .add_enabled(
-            state.settings.lighting != Lighting::DEFAULT,
+            state.services.settings.lighting != Lighting::DEFAULT,
             egui::Button::new("Reset light"),
         )
         .clicked()
@@ -161,8 +107,7 @@ pub fn lighting_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
 
 /// "Ctrl" (or "Cmd" on macOS): the [`DRAG_MODIFIER`] as this platform writes it.
 pub fn modifier_name(ctx: &egui::Context) -> String {
-    let shortcut =
-        super::help::reference::shortcut_text(ctx, &KeyboardShortcut::new(DRAG_MODIFIER, Key::A));
+    let shortcut = crate::keys::shortcut_text(ctx, &KeyboardShortcut::new(DRAG_MODIFIER, Key::A));
     shortcut
         .trim_end_matches('A')
         .trim_end_matches('+')
@@ -204,6 +149,16 @@ mod tests {
     use super::*;
     use crate::settings::Settings;
 
+    /// Applies `cmd` as the dispatcher does, with the light's narrow context.
+    fn apply(state: &mut AppState, cmd: LightCommand) {
+        let ctx = LightContext {
+            settings: &mut state.services.settings,
+            toasts: &mut state.services.toasts,
+            camera: &state.view.camera,
+        };
+        super::command::apply(ctx, cmd);
+    }
+
     #[test]
     fn commands_change_the_light_and_save_it() {
         let host = crate::host::MemoryHost::new(Default::default());
@@ -213,7 +168,7 @@ mod tests {
                 .map(|j| Settings::from_json(j.as_bytes()).unwrap())
                 .unwrap_or_default()
         };
-        let start = state.settings.lighting;
+        let start = state.services.settings.lighting;
         apply(
             &mut state,
             LightCommand::Drag {
@@ -221,7 +176,7 @@ mod tests {
                 dy: -25.0,
             },
         );
-        let l = state.settings.lighting;
+        let l = state.services.settings.lighting;
         assert!((l.azimuth_deg - (start.azimuth_deg + 20.0)).abs() < 1e-3);
         assert!((l.elevation_deg - (start.elevation_deg + 10.0)).abs() < 1e-3);
         assert_eq!(
@@ -233,15 +188,18 @@ mod tests {
         assert_eq!(saved().lighting, l);
 
         apply(&mut state, LightCommand::Brighten(2));
-        assert!((state.settings.lighting.diffuse - 1.0).abs() < 1e-6);
+        assert!((state.services.settings.lighting.diffuse - 1.0).abs() < 1e-6);
         apply(&mut state, LightCommand::FollowCamera(false));
         // Written within a second (here: when the window closes).
-        state.settings.flush().unwrap();
+        state.services.settings.flush().unwrap();
         assert!(!saved().lighting.follows_camera);
-        assert_eq!(state.view_settings().lighting, state.settings.lighting);
+        assert_eq!(
+            state.view_settings().lighting,
+            state.services.settings.lighting
+        );
 
         apply(&mut state, LightCommand::Reset);
-        state.settings.flush().unwrap();
+        state.services.settings.flush().unwrap();
         assert_eq!(saved().lighting, Lighting::DEFAULT);
     }
 }

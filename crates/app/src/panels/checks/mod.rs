@@ -2,13 +2,17 @@
 //! (and a red badge when there are errors) in its header; picking a finding selects its
 //! node, scrolls the hierarchy to it and marks the polygon or point in the view.
 
+pub mod state;
+
+pub use state::{ChecksCommand, ChecksState};
+
 use crate::check::{self, Counts, Element, Finding, Level};
 use crate::commands::AppCommand;
-use crate::inspect::InspectCommand;
+use crate::document::{Document, DocumentState};
+use crate::inspect::state::InspectCommand;
 use crate::model::Model;
-use crate::panels::side_panel::Sections;
-use crate::render::Highlight;
-use crate::state::{AppState, Document};
+use crate::panels::sections::Sections;
+use crate::state::AppState;
 
 /// Error colour (badge and error rows).
 pub const ERROR: egui::Color32 = egui::Color32::from_rgb(220, 50, 60);
@@ -16,68 +20,6 @@ pub const ERROR: egui::Color32 = egui::Color32::from_rgb(220, 50, 60);
 pub const WARNING: egui::Color32 = egui::Color32::from_rgb(235, 170, 40);
 /// Note colour.
 pub const NOTE: egui::Color32 = egui::Color32::from_rgb(120, 170, 230);
-
-/// The open document's findings and the one picked.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ChecksState {
-    /// Findings on the open file, in file order.
-    pub findings: Vec<Finding>,
-    /// Index of the picked finding.
-    pub selected: Option<usize>,
-    /// The hierarchy should scroll to this node once.
-    pub scroll_to: Option<usize>,
-}
-
-/// A Checks panel intent.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ChecksCommand {
-    /// Pick a finding (or none).
-    Select(Option<usize>),
-    /// The hierarchy scrolled to the picked finding's node.
-    Scrolled,
-}
-
-impl ChecksState {
-    /// The findings of `vitrine check` on the open file (run by the job that loaded it,
-    /// [`crate::loading::check_file`]), none picked.
-    pub fn with_findings(findings: Vec<Finding>) -> ChecksState {
-        ChecksState {
-            findings,
-            selected: None,
-            scroll_to: None,
-        }
-    }
-
-    /// Counts by level.
-    pub fn counts(&self) -> Counts {
-        Counts::of(&self.findings)
-    }
-
-    /// The picked finding.
-    pub fn picked(&self) -> Option<&Finding> {
-        self.selected.and_then(|i| self.findings.get(i))
-    }
-
-    /// What the view marks for the picked finding on `model`.
-    pub fn highlight(&self, model: &Model) -> Highlight {
-        let mut h = Highlight::default();
-        match self.picked().map(|f| f.element) {
-            Some(Element::Polygon { mesh, polygon }) => {
-                if let Some(s) = model.source.meshes.get(mesh) {
-                    h.triangles = s
-                        .polygon_triangles(polygon)
-                        .map(|t| (mesh, t as u32))
-                        .collect();
-                }
-            }
-            Some(Element::Point { mesh, point }) if mesh < model.meshes.len() => {
-                h.points.push((mesh, point));
-            }
-            _ => {}
-        }
-        h
-    }
-}
 
 /// The node an element belongs to.
 pub fn element_node(model: &Model, e: Element) -> Option<usize> {
@@ -88,23 +30,23 @@ pub fn element_node(model: &Model, e: Element) -> Option<usize> {
     }
 }
 
-/// Carries out `cmd`; picking a finding returns the selection of its node as a
-/// follow-up.
-pub fn apply(state: &mut AppState, cmd: ChecksCommand) -> Vec<AppCommand> {
+/// Carries out `cmd` on the document's checks; picking a finding returns the selection
+/// of its node as a follow-up.
+pub fn apply(document: &mut DocumentState, cmd: ChecksCommand) -> Vec<AppCommand> {
     let mut then = Vec::new();
     match cmd {
         ChecksCommand::Select(i) => {
-            let i = i.filter(|&i| i < state.checks.findings.len());
-            state.checks.selected = i;
-            let node = state.document.as_ref().and_then(|d| {
-                i.and_then(|i| element_node(&d.model, state.checks.findings[i].element))
+            let i = i.filter(|&i| i < document.checks.findings.len());
+            document.checks.selected = i;
+            let node = document.open.as_ref().and_then(|d| {
+                i.and_then(|i| element_node(&d.model, document.checks.findings[i].element))
             });
             if i.is_some() {
                 then.push(AppCommand::Inspect(InspectCommand::Select(node)));
             }
-            state.checks.scroll_to = node;
+            document.checks.scroll_to = node;
         }
-        ChecksCommand::Scrolled => state.checks.scroll_to = None,
+        ChecksCommand::Scrolled => document.checks.scroll_to = None,
     }
     then
 }
@@ -169,7 +111,7 @@ pub fn row_text(f: &Finding) -> String {
 /// so (across sessions) for models with problems and for clean ones separately, as the
 /// Warnings section does.
 pub fn checks_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, state: &AppState, _doc: &Document) {
-    let checks = &state.checks;
+    let checks = &state.document.checks;
     let counts = checks.counts();
     let problems = counts.errors + counts.warnings > 0;
     let key = if problems { "checks" } else { "checks clean" };

@@ -1,0 +1,131 @@
+//! The view's own state ([`View`]: the camera, the view's shape, the colour mode, the
+//! embedded layout) and its commands ([`ViewCommand`]: framing, standard views, orbit,
+//! pan, zoom, colour mode). A view command is applied with [`ViewContext`]: the view
+//! and a look at the open document (to frame it), nothing else of the app. What the
+//! renderer draws with is put together by [`crate::state::AppState::view_settings`].
+
+use crate::document::Document;
+use crate::render::{Camera, ColourMode, TEAM_COLOURS, ViewPreset, clip_points};
+
+/// How the 3D view looks at the model.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct View {
+    /// The camera of the 3D view.
+    pub camera: Camera,
+    /// Width / height of the 3D view (kept up to date by the window), for framing.
+    pub aspect: f32,
+    /// The user moved the camera (orbit, pan, zoom) since the model was framed; until
+    /// then a resized view frames the model again.
+    pub camera_moved: bool,
+    /// How the view colours surfaces (View ▸ Colour mode).
+    pub colour_mode: ColourMode,
+    /// Only the view and the timeline: no menu bar, no side panel (a page in an
+    /// `<iframe>`, [`crate::link`]).
+    pub embedded: bool,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            camera: Camera::default(),
+            aspect: 1.0,
+            camera_moved: false,
+            colour_mode: ColourMode::default(),
+            embedded: false,
+        }
+    }
+}
+
+/// A change to the view.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ViewCommand {
+    /// Frame the model (F).
+    Frame,
+    /// A standard view (1 / 3 / 7 / 0).
+    Preset(ViewPreset),
+    /// Switch perspective / orthographic (5).
+    ToggleOrtho,
+    /// Orbit by a drag of this many points.
+    Orbit {
+        /// Horizontal drag.
+        dx: f32,
+        /// Vertical drag.
+        dy: f32,
+    },
+    /// Pan by a drag of this many points in a view this many points tall.
+    Pan {
+        /// Horizontal drag.
+        dx: f32,
+        /// Vertical drag.
+        dy: f32,
+        /// Height of the view.
+        view_height: f32,
+    },
+    /// Zoom by wheel notches (positive = closer).
+    Zoom(f32),
+    /// Colour surfaces this way (View ▸ Colour mode).
+    SetColourMode(ColourMode),
+}
+
+/// What a view command reaches: the view, and the open document to frame.
+#[derive(Debug)]
+pub struct ViewContext<'a> {
+    /// The view changed.
+    pub view: &'a mut View,
+    /// The open model, if any (framing fits it).
+    pub document: Option<&'a Document>,
+    /// The team colour drawn (legacy team-colour frames move points).
+    pub team: usize,
+}
+
+/// Applies `cmd` to the view.
+pub fn apply(ctx: ViewContext<'_>, cmd: ViewCommand) {
+    let view = ctx.view;
+    match cmd {
+        ViewCommand::Frame => view.frame(ctx.document, ctx.team),
+        ViewCommand::Preset(p) => view.camera.set_preset(p),
+        ViewCommand::ToggleOrtho => view.camera.orthographic = !view.camera.orthographic,
+        ViewCommand::Orbit { dx, dy } => {
+            view.camera.orbit(dx, dy);
+            view.camera_moved = true;
+        }
+        ViewCommand::Pan {
+            dx,
+            dy,
+            view_height,
+        } => {
+            view.camera.pan(dx, dy, view_height);
+            view.camera_moved = true;
+        }
+        ViewCommand::Zoom(steps) => {
+            view.camera.zoom(steps);
+            view.camera_moved = true;
+        }
+        ViewCommand::SetColourMode(mode) => view.colour_mode = mode,
+    }
+}
+
+impl View {
+    /// Frames the whole of `document`'s current clip so it fills the view (keeps the
+    /// view direction and projection), with team colour `team`.
+    pub fn frame(&mut self, document: Option<&Document>, team: usize) {
+        if let Some(doc) = document {
+            // The whole of the current clip, so the model stays in view while it plays.
+            let team = team.min(TEAM_COLOURS.len() - 1);
+            let points = clip_points(&doc.model, doc.playback.clip, team);
+            self.camera.frame_points(&points, self.aspect);
+        }
+        self.camera_moved = false;
+    }
+
+    /// Takes the view's width / height; re-frames `document` if the user has not moved
+    /// the camera since it was framed.
+    pub fn set_aspect(&mut self, aspect: f32, document: Option<&Document>, team: usize) {
+        if aspect.is_finite() && aspect > 0.0 && (aspect - self.aspect).abs() > 1e-4 {
+            self.aspect = aspect;
+            if !self.camera_moved {
+                self.frame(document, team);
+            }
+        }
+    }
+}
