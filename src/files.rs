@@ -1,6 +1,7 @@
 //! The desktop's files: the core's model of a source (`vitrine_core::files`: [`FileRef`],
 //! [`Files`], archives read lazily, [`MemorySource`]) over the disk ([`DiskSource`],
-//! [`disk`]), plus what only a desktop program does with files: [`atomic`] writes,
+//! [`disk`]), plus what only a desktop program does with files: [`atomic`] writes (and
+//! through them `DiskOutput`, vitrine-media's way onto the disk),
 //! [`walk`] (the one folder walk), per-platform [`folders`], and [`watch`] (file-system
 //! events for live reload). The free functions here ([`read`], [`list`], …) read through
 //! [`disk`].
@@ -8,11 +9,15 @@
 pub mod atomic;
 mod disk;
 pub mod folders;
+#[cfg(feature = "cli")]
+mod output;
 pub mod walk;
 #[cfg(feature = "gui")]
 pub mod watch;
 
 pub use disk::{DiskSource, absolute_folded, disk};
+#[cfg(feature = "cli")]
+pub use output::DiskOutput;
 pub use vitrine_core::files::*;
 
 use std::io;

@@ -1,6 +1,7 @@
-//! Vitrine: a viewer for retro game 3D models — the program: the window ([`app`]), the
-//! command line ([`cli`]), crash reports ([`crash`]), desktop integration ([`desktop`])
-//! and the animation export ([`export::animation`]).
+//! Vitrine: a viewer for retro game 3D models — the program: the window (`app`, feature
+//! `gui`), the command line ([`cli`], feature `cli`: no egui), crash reports ([`crash`]),
+//! desktop integration ([`desktop`]) and the animation export ([`export::animation`],
+//! vitrine-media's).
 //!
 //! Data flows one way (see `ARCHITECTURE.md`): bytes → [`formats`] (one pure loader per
 //! format) → [`model`] (one format-neutral scene, plus the pose sampler) → [`render`]
@@ -11,15 +12,15 @@
 
 #[cfg(feature = "gui")]
 pub use vitrine_app as app;
-#[cfg(feature = "gui")]
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod crash;
 pub mod desktop;
 pub mod export;
 pub mod files;
 pub mod formats;
-#[cfg(feature = "gui")]
+#[cfg(feature = "cli")]
 pub mod publish;
 pub use vitrine_core::{check, model, wz};
-#[cfg(feature = "gui")]
+#[cfg(feature = "cli")]
 pub use vitrine_render as render;

@@ -16,7 +16,24 @@ fn main() {
         Some(Command::Publish(args)) => vitrine::cli::publish::run(args),
         Some(Command::InstallDesktop(args)) => vitrine::cli::desktop::run(args),
         Some(Command::Completions { shell }) => vitrine::cli::completions(*shell),
-        None => vitrine::desktop::window::run(cli.file.clone()),
+        None => window(&cli),
     };
     std::process::exit(code);
+}
+
+/// `vitrine [FILE]`: the viewer's window.
+#[cfg(feature = "gui")]
+fn window(cli: &Cli) -> i32 {
+    vitrine::desktop::window::run(cli.file.clone())
+}
+
+/// `vitrine [FILE]` in a build without the window (`--no-default-features --features
+/// cli`): says so, as a usage error.
+#[cfg(not(feature = "gui"))]
+fn window(_cli: &Cli) -> i32 {
+    eprintln!(
+        "vitrine: this build has no window (built without the `gui` feature); \
+         use a subcommand (vitrine --help)"
+    );
+    vitrine::cli::exit::USAGE
 }

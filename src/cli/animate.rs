@@ -197,9 +197,18 @@ pub fn job(args: &RenderArgs, format: Format, model: Model) -> Result<Job, Strin
 fn run_job(gpu: &Gpu, job: &Job) -> Result<Summary, ExportError> {
     let progress = Progress::default();
     let mut line = super::progress::Progress::polled("rendering and encoding");
-    let host = crate::desktop::window::DesktopHost::new(None);
+    let (output, beside) = (crate::files::DiskOutput, crate::export::EncoderThread);
     let result = std::thread::scope(|s| {
-        let worker = s.spawn(|| export(&*host, &gpu.device, &gpu.queue, job, &progress));
+        let worker = s.spawn(|| {
+            export(
+                &output,
+                Some(&beside),
+                &gpu.device,
+                &gpu.queue,
+                job,
+                &progress,
+            )
+        });
         while !worker.is_finished() {
             std::thread::sleep(std::time::Duration::from_millis(100));
             let (done, total) = progress.get();

@@ -152,10 +152,9 @@ pub fn convert_file(
     }
     result.lines.extend(planned.lines.iter().cloned());
     if mode != Mode::DryRun {
-        result.lines.extend(pie_pack::write(
-            &*crate::desktop::window::DesktopHost::new(None),
-            &planned,
-        )?);
+        result
+            .lines
+            .extend(pie_pack::write(&crate::files::DiskOutput, &planned)?);
     }
     match mode {
         Mode::DryRun => {}

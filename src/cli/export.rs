@@ -98,9 +98,29 @@ impl ExportArgs {
     }
 }
 
-/// The team the viewer was last showing (its saved settings), else green.
+/// The team the viewer was last showing (its saved settings: `settings.json` in
+/// [`crate::files::folders::config_dir`], the window's `SettingsFile`), else green.
 fn viewer_team() -> usize {
-    crate::desktop::window::SettingsFile::from_env().map_or(0, |f| f.load().0.team)
+    let Some(dir) = crate::files::folders::config_dir() else {
+        return 0;
+    };
+    let file = crate::files::FileRef::Disk(dir.join("settings.json"));
+    crate::files::read(&file).map_or(0, |json| saved_team(&json))
+}
+
+/// The `team` of the window's settings in `json`, read alone (the command line builds
+/// without the window's settings): green when missing, unreadable or out of range.
+fn saved_team(json: &[u8]) -> usize {
+    #[derive(serde::Deserialize, Default)]
+    #[serde(default)]
+    struct Saved {
+        team: usize,
+    }
+    serde_json::from_slice::<Saved>(json)
+        .ok()
+        .map(|s| s.team)
+        .filter(|&t| t < crate::render::TEAM_COLOURS.len())
+        .unwrap_or(0)
 }
 
 /// How [`export_file`] writes.
@@ -330,5 +350,24 @@ mod tests {
         assert_eq!(o(&["--all-clips"]).clips, ClipChoice::All);
         assert_eq!(o(&["--no-clips"]).clips, ClipChoice::None);
         assert!(parse(&["--clip", "walk", "--all-clips"]).is_err());
+    }
+
+    /// The team read alone is the one the window's settings hold.
+    #[cfg(feature = "gui")]
+    #[test]
+    fn the_saved_team_is_the_windows() {
+        use crate::app::settings::Settings;
+        for team in 0..crate::render::TEAM_COLOURS.len() {
+            let settings = Settings {
+                team,
+                ..Settings::default()
+            };
+            let json = serde_json::to_vec(&settings).unwrap();
+            assert_eq!(super::saved_team(&json), team);
+            assert_eq!(Settings::from_json(&json).unwrap().team, team);
+        }
+        assert_eq!(super::saved_team(b"{\"team\": 99}"), 0, "out of range");
+        assert_eq!(super::saved_team(b"not json"), 0);
+        assert_eq!(super::saved_team(b"{}"), 0);
     }
 }

@@ -2,12 +2,17 @@
 //! other programs read, and the animations modders post. `gltf` and `obj` are pure (no
 //! GPU, no UI) and live in the core (`vitrine_core::export::{gltf, obj}`), beside the
 //! loaders, not inside the renderer; `animation` needs the renderer that draws its
-//! frames, so it comes with the `gui` feature.
+//! frames and `pie_pack` writes the pages beside a converted PIE: both are
+//! vitrine-media's, with the `cli` feature, written through [`crate::files::DiskOutput`]
+//! and encoding on the [`EncoderThread`] the program lends.
 
-#[cfg(feature = "gui")]
-pub use vitrine_app::export::animation;
+#[cfg(feature = "cli")]
+mod encoder_thread;
 pub mod gltf;
 pub mod obj;
-#[cfg(feature = "gui")]
-pub use vitrine_app::export::pie_pack;
+
+#[cfg(feature = "cli")]
+pub use encoder_thread::EncoderThread;
 pub use vitrine_core::export::pie;
+#[cfg(feature = "cli")]
+pub use vitrine_media::{animation, pie_pack};

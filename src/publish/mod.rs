@@ -90,7 +90,7 @@ pub fn find_page(page: Option<&Path>) -> Result<PathBuf, String> {
 
 /// The viewer link of a tile.
 fn link(kind: &str, id: &str) -> String {
-    let encode = crate::app::link::percent_encode;
+    let encode = crate::files::percent_encode;
     match kind {
         "model" => format!("view.html?url=site.wz#model={}", encode(id)),
         k => format!("view.html?url=site.wz#design={k}:{}", encode(id)),

@@ -185,7 +185,8 @@ fn turntable_frame_k_is_the_camera_turned_by_k_steps() {
     let dir = out_dir("turntable");
     let job = turntable_job(&gpu, Format::Apng, 8, dir.join("turn.apng"));
     let summary = export(
-        &*vitrine::desktop::window::DesktopHost::new(None),
+        &vitrine::files::DiskOutput,
+        Some(&vitrine::export::EncoderThread),
         &gpu.device,
         &gpu.queue,
         &job,
@@ -309,7 +310,8 @@ fn cancel_leaves_no_file() {
         let result = std::thread::scope(|s| {
             let worker = s.spawn(|| {
                 export(
-                    &*vitrine::desktop::window::DesktopHost::new(None),
+                    &vitrine::files::DiskOutput,
+                    Some(&vitrine::export::EncoderThread),
                     &gpu.device,
                     &gpu.queue,
                     &job,

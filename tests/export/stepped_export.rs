@@ -50,8 +50,8 @@ fn job(format: Format, frames: u32, crop_margin: Option<u32>, output: PathBuf) -
 /// Runs `job` stepped as the page does, a zero-length slice at a time (one step each);
 /// returns the result and the number of steps.
 fn stepped(gpu: &Gpu, job: &Job, progress: Arc<Progress>) -> (Result<Summary, ExportError>, u32) {
-    let host = vitrine::desktop::window::DesktopHost::new(None);
-    let destination = Destination::create(&*host, job).unwrap();
+    let output = vitrine::files::DiskOutput;
+    let destination = Destination::create(&output, job).unwrap();
     let files = vitrine::files::disk();
     let mut run = SteppedExport::new(
         destination,
@@ -74,7 +74,7 @@ fn stepped(gpu: &Gpu, job: &Job, progress: Arc<Progress>) -> (Result<Summary, Ex
 #[vitrine_test(gpu)]
 fn stepped_export_writes_what_the_threaded_export_writes() {
     let gpu = crate::common::gpu();
-    let host = vitrine::desktop::window::DesktopHost::new(None);
+    let output = vitrine::files::DiskOutput;
     for (format, crop) in [
         (Format::Gif, None),
         (Format::Gif, Some(4)),
@@ -94,7 +94,15 @@ fn stepped_export_writes_what_the_threaded_export_writes() {
             crop,
             dir.join(format!("b.{}", format.extension())),
         );
-        let threaded = export(&*host, &gpu.device, &gpu.queue, &a, &Progress::default()).unwrap();
+        let threaded = export(
+            &output,
+            Some(&vitrine::export::EncoderThread),
+            &gpu.device,
+            &gpu.queue,
+            &a,
+            &Progress::default(),
+        )
+        .unwrap();
         let progress = Arc::new(Progress::default());
         let (result, steps) = stepped(&gpu, &b, progress.clone());
         let summary = result.unwrap();
@@ -122,8 +130,8 @@ fn a_cancelled_stepped_export_writes_nothing() {
     let gpu = crate::common::gpu();
     let dir = out_dir("cancel");
     let j = job(Format::Gif, 40, None, dir.join("tank.gif"));
-    let host = vitrine::desktop::window::DesktopHost::new(None);
-    let destination = Destination::create(&*host, &j).unwrap();
+    let output = vitrine::files::DiskOutput;
+    let destination = Destination::create(&output, &j).unwrap();
     let progress = Arc::new(Progress::default());
     let mut run = SteppedExport::new(
         destination,

@@ -8,7 +8,7 @@ use crate::page_files::PageFiles;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use vitrine_app::host::{Host, Job, JobRunner, OutputFile};
+use vitrine_app::host::{Host, Job, JobRunner, Output, OutputFile};
 use vitrine_core::files::Files;
 
 /// The page as the app's host.
@@ -47,10 +47,6 @@ fn file_name(path: &Path) -> String {
 }
 
 impl Host for WebHost {
-    fn files(&self) -> Files {
-        self.page.files()
-    }
-
     fn save_settings(&self, json: &str) -> Result<(), String> {
         browser::save_settings(json)
     }
@@ -78,6 +74,14 @@ impl Host for WebHost {
         let name = format!("{stem}.{ext}");
         browser::download(&name, bytes)?;
         Ok(format!("your downloads as {name}"))
+    }
+}
+
+/// What the app writes, offered as downloads (no thread to lend: the animation export
+/// is stepped a slice per page frame).
+impl Output for WebHost {
+    fn files(&self) -> Files {
+        self.page.files()
     }
 
     fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {

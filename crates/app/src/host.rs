@@ -1,6 +1,7 @@
 //! What the front-end gives the app: everything outside the app's own memory. The app
 //! reads through the [`Files`] of its [`Host`], starts long work through it, and hands it
-//! what it made (screenshots, exports, settings) to keep. The desktop keeps them on disk
+//! what it made (screenshots, exports, settings) to keep — files through the [`Output`]
+//! it extends, the seam vitrine-media's animation export and packed pages write through. The desktop keeps them on disk
 //! (written atomically, in the folders the user picked); a browser downloads them and
 //! keeps the settings in its storage. What a front-end cannot do it leaves at the
 //! default (`None`, `false`, an error saying so) and the window does not offer it.
@@ -13,19 +14,26 @@ use crate::files::{EntryKind, FileRef, Files, Stamp};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+pub use vitrine_media::{Beside, MemoryOutput, Output, OutputFile};
 
 /// A job for [`JobRunner::spawn`]: runs once, anywhere.
 pub type Job = super::jobs::Job;
 
 pub use super::jobs::JobRunner;
 
-/// The front-end, as the app sees it. It starts the app's long work too: as a
+/// The front-end, as the app sees it: its files and where the app's files go (the
+/// [`Output`]: [`Output::files`], [`Output::write`], [`Output::write_new`],
+/// [`Output::create`], [`Output::remove`]). It starts the app's long work too: as a
 /// [`JobRunner`], away from the UI thread (a thread on the desktop), waking the window
 /// when a job ends; the one way a front-end runs background work.
-pub trait Host: JobRunner + Send + Sync + std::fmt::Debug {
-    /// The files the app reads: the desktop's disk (archives read on top), the browser's
-    /// dropped, picked or fetched files.
-    fn files(&self) -> Files;
+pub trait Host: Output + JobRunner + Send + Sync + std::fmt::Debug {
+    /// A thread beside a job's own for work that runs while the job goes on (the
+    /// animation export's encoder beside its renderer; the desktop lends one). `None`
+    /// where there are no threads to lend (the browser, the tests): the export encodes
+    /// between frames.
+    fn beside(&self) -> Option<&dyn Beside> {
+        None
+    }
 
     /// Keeps the settings (`json`) for the next run.
     fn save_settings(&self, json: &str) -> Result<(), String> {
@@ -40,7 +48,7 @@ pub trait Host: JobRunner + Send + Sync + std::fmt::Debug {
 
     /// The model files (names `wanted` accepts) under each of `inputs` (folders,
     /// archives, or files), for the gallery. By default a walk through
-    /// [`Host::files`]; the desktop walks the disk without following links.
+    /// [`Output::files`]; the desktop walks the disk without following links.
     fn walk(&self, inputs: &[FileRef], wanted: &dyn Fn(&str) -> bool) -> Found {
         walk_files(&self.files(), inputs, wanted)
     }
@@ -60,20 +68,6 @@ pub trait Host: JobRunner + Send + Sync + std::fmt::Debug {
         ext: &str,
         bytes: &[u8],
     ) -> Result<String, String>;
-
-    /// Writes `bytes` to `path` (a place the user chose), whole or not at all.
-    fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()>;
-
-    /// Writes `bytes` to `path` as a new file, whole or not at all; an
-    /// [`io::ErrorKind::AlreadyExists`] error if there is a file there already.
-    fn write_new(&self, path: &Path, bytes: &[u8]) -> io::Result<()>;
-
-    /// A file at `path` written as a stream and kept only once committed (animation
-    /// exports).
-    fn create(&self, path: &Path) -> io::Result<Box<dyn OutputFile>>;
-
-    /// Removes a file the app wrote (a cancelled PNG sequence).
-    fn remove(&self, path: &Path) -> io::Result<()>;
 
     /// What fetches bytes that reads asked for and that have not arrived (the page's
     /// remote archives): reading jobs and gallery thumbnails wait for it and run again.
@@ -116,12 +110,6 @@ pub trait Host: JobRunner + Send + Sync + std::fmt::Debug {
     fn cjk_font_installed(&self) -> bool {
         false
     }
-}
-
-/// A file being written by [`Host::create`].
-pub trait OutputFile: io::Write + Send {
-    /// Keeps the file; where it is.
-    fn commit(self: Box<Self>) -> io::Result<PathBuf>;
 }
 
 /// Stored thumbnails by content and settings key ([`super::gallery::cache`]).
@@ -212,28 +200,21 @@ fn walk_dir(
     }
 }
 
-/// A host with no disk: files held in memory ([`crate::files::MemorySource`]), jobs run at
-/// once on the calling thread, and what the app saves kept in memory by path
-/// ([`MemoryHost::written`]). Tests use it where they need no disk.
+/// A host with no disk: files held in memory ([`crate::files::MemorySource`]) and what
+/// the app saves kept in memory by path ([`MemoryHost::written`]), through a
+/// [`MemoryOutput`]; jobs run at once on the calling thread, and no thread is lent
+/// ([`Host::beside`]). Tests use it where they need no disk.
 #[derive(Debug, Default)]
 pub struct MemoryHost {
-    files: Option<Files>,
-    written: Written,
+    output: MemoryOutput,
     settings: std::sync::Mutex<Option<String>>,
-}
-
-/// Files written to a [`MemoryHost`], by path.
-type Written = Arc<std::sync::Mutex<std::collections::BTreeMap<PathBuf, Vec<u8>>>>;
-
-fn lock(w: &Written) -> std::sync::MutexGuard<'_, std::collections::BTreeMap<PathBuf, Vec<u8>>> {
-    w.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl MemoryHost {
     /// A host reading `source`.
     pub fn new(source: crate::files::MemorySource) -> Arc<MemoryHost> {
         Arc::new(MemoryHost {
-            files: Some(Files::new(source)),
+            output: MemoryOutput::new(source),
             ..Default::default()
         })
     }
@@ -248,36 +229,7 @@ impl MemoryHost {
 
     /// The bytes written to `path`, if any.
     pub fn written(&self, path: &Path) -> Option<Vec<u8>> {
-        lock(&self.written).get(path).cloned()
-    }
-}
-
-/// A file of a [`MemoryHost`], kept when committed.
-struct MemoryFile {
-    path: PathBuf,
-    bytes: Vec<u8>,
-    written: Written,
-}
-
-impl io::Write for MemoryFile {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.bytes.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-impl OutputFile for MemoryFile {
-    fn commit(self: Box<Self>) -> io::Result<PathBuf> {
-        let MemoryFile {
-            path,
-            bytes,
-            written,
-        } = *self;
-        lock(&written).insert(path.clone(), bytes);
-        Ok(path)
+        self.output.written(path)
     }
 }
 
@@ -288,18 +240,35 @@ impl JobRunner for MemoryHost {
     }
 }
 
-impl Host for MemoryHost {
+impl Output for MemoryHost {
     fn files(&self) -> Files {
-        self.files
-            .clone()
-            .unwrap_or_else(|| Files::new(crate::files::MemorySource::new()))
+        self.output.files()
     }
 
+    fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        self.output.write(path, bytes)
+    }
+
+    fn write_new(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        self.output.write_new(path, bytes)
+    }
+
+    fn create(&self, path: &Path) -> io::Result<Box<dyn OutputFile>> {
+        self.output.create(path)
+    }
+
+    fn remove(&self, path: &Path) -> io::Result<()> {
+        self.output.remove(path)
+    }
+}
+
+impl Host for MemoryHost {
     fn save_settings(&self, json: &str) -> Result<(), String> {
         *self.settings.lock().unwrap_or_else(|e| e.into_inner()) = Some(json.to_string());
         Ok(())
     }
 
+    /// `stem-1.ext`, `stem-2.ext`, …: the first name not written yet.
     fn save_new(
         &self,
         folder: Option<&Path>,
@@ -308,52 +277,15 @@ impl Host for MemoryHost {
         bytes: &[u8],
     ) -> Result<String, String> {
         let folder = folder.map(Path::to_path_buf).unwrap_or_default();
-        let mut written = lock(&self.written);
-        let path = (1..)
-            .map(|n| folder.join(format!("{stem}-{n}.{ext}")))
-            .find(|p| !written.contains_key(p))
-            .unwrap_or_default();
-        written.insert(path.clone(), bytes.to_vec());
-        Ok(path.display().to_string())
-    }
-
-    fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
-        if self.files().kind(&FileRef::Disk(path.to_path_buf())) == Some(EntryKind::Dir) {
-            return Err(io::Error::new(
-                io::ErrorKind::IsADirectory,
-                format!("{}: is a folder", path.display()),
-            ));
+        for n in 1.. {
+            let path = folder.join(format!("{stem}-{n}.{ext}"));
+            match self.output.write_new(&path, bytes) {
+                Ok(()) => return Ok(path.display().to_string()),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e.to_string()),
+            }
         }
-        lock(&self.written).insert(path.to_path_buf(), bytes.to_vec());
-        Ok(())
-    }
-
-    fn write_new(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
-        let taken = lock(&self.written).contains_key(path)
-            || self
-                .files()
-                .kind(&FileRef::Disk(path.to_path_buf()))
-                .is_some();
-        if taken {
-            return Err(io::Error::new(
-                io::ErrorKind::AlreadyExists,
-                format!("{}: already exists", path.display()),
-            ));
-        }
-        self.write(path, bytes)
-    }
-
-    fn create(&self, path: &Path) -> io::Result<Box<dyn OutputFile>> {
-        Ok(Box::new(MemoryFile {
-            path: path.to_path_buf(),
-            bytes: Vec::new(),
-            written: self.written.clone(),
-        }))
-    }
-
-    fn remove(&self, path: &Path) -> io::Result<()> {
-        lock(&self.written).remove(path);
-        Ok(())
+        Err(format!("no free name for {stem}.{ext}"))
     }
 }
 

@@ -400,30 +400,9 @@ fn significant(x: f32) -> String {
     number(x, decimals)
 }
 
-/// What a fragment's value keeps as it is: letters, digits and `-._~/:@!$'()*,;`; the
-/// rest (`&`, `=`, `#`, `%`, spaces, non-ASCII…) is percent-encoded.
-const KEPT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~')
-    .remove(b'/')
-    .remove(b':')
-    .remove(b'@')
-    .remove(b'!')
-    .remove(b'$')
-    .remove(b'\'')
-    .remove(b'(')
-    .remove(b')')
-    .remove(b'*')
-    .remove(b',')
-    .remove(b';');
-
-/// Percent-encodes what a fragment's value cannot hold as it is (`&`, `=`, `#`, `%`,
-/// spaces, non-ASCII…).
-pub fn percent_encode(s: &str) -> String {
-    percent_encoding::utf8_percent_encode(s, KEPT).to_string()
-}
+/// Percent-encodes what a fragment's value cannot hold as it is (the core's, shared with
+/// `vitrine publish`'s links).
+pub use crate::files::percent_encode;
 
 #[cfg(test)]
 #[path = "link_tests.rs"]

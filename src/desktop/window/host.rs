@@ -1,5 +1,7 @@
-//! The desktop as the app's [`Host`]: the disk (with archives on top), a thread per job
-//! (the desktop's one way to run background work, [`JobRunner`]), the
+//! The desktop as the app's [`Host`]: the disk (with archives on top; written through
+//! [`DiskOutput`]), a thread per job (the desktop's one way to run background work,
+//! [`JobRunner`]) and the animation export's encoder thread
+//! ([`crate::export::EncoderThread`]), the
 //! settings file, atomic writes into the folders the user chose, the thumbnail cache in
 //! the user's cache folder, `notify` for live reload, the Warzone 2100 install found on
 //! this machine and the system's fonts.
@@ -7,8 +9,10 @@
 use super::settings_file::SettingsFile;
 use super::thumbnail_cache::DiskCache;
 use crate::app::gallery::cache::Key;
-use crate::app::host::{Found, Host, Job, JobRunner, OutputFile, ThumbnailCache, Watch};
-use crate::files::{FileRef, Files, Stamp, atomic};
+use crate::app::host::{
+    Beside, Found, Host, Job, JobRunner, Output, OutputFile, ThumbnailCache, Watch,
+};
+use crate::files::{DiskOutput, FileRef, Files, Stamp, atomic};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -81,9 +85,31 @@ impl JobRunner for DesktopHost {
     }
 }
 
-impl Host for DesktopHost {
+impl Output for DesktopHost {
     fn files(&self) -> Files {
-        crate::files::disk().clone()
+        DiskOutput.files()
+    }
+
+    fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        DiskOutput.write(path, bytes)
+    }
+
+    fn write_new(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        DiskOutput.write_new(path, bytes)
+    }
+
+    fn create(&self, path: &Path) -> io::Result<Box<dyn OutputFile>> {
+        DiskOutput.create(path)
+    }
+
+    fn remove(&self, path: &Path) -> io::Result<()> {
+        DiskOutput.remove(path)
+    }
+}
+
+impl Host for DesktopHost {
+    fn beside(&self) -> Option<&dyn Beside> {
+        Some(&crate::export::EncoderThread)
     }
 
     fn save_settings(&self, json: &str) -> Result<(), String> {
@@ -129,22 +155,6 @@ impl Host for DesktopHost {
             .map_err(|e| format!("{}: {e}", folder.display()))
     }
 
-    fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
-        atomic::write(path, bytes)
-    }
-
-    fn write_new(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
-        atomic::write_new(path, bytes)
-    }
-
-    fn create(&self, path: &Path) -> io::Result<Box<dyn OutputFile>> {
-        Ok(Box::new(Output(atomic::AtomicFile::create(path)?)))
-    }
-
-    fn remove(&self, path: &Path) -> io::Result<()> {
-        atomic::remove(path)
-    }
-
     fn thumbnail_cache(&self) -> Option<Arc<dyn ThumbnailCache>> {
         self.thumbnails
             .clone()
@@ -165,24 +175,6 @@ impl Host for DesktopHost {
 
     fn cjk_font_installed(&self) -> bool {
         super::fonts::cjk_font_installed()
-    }
-}
-
-/// An [`atomic::AtomicFile`] as the app's [`OutputFile`].
-struct Output(atomic::AtomicFile);
-
-impl io::Write for Output {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.write(buf)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.0.flush()
-    }
-}
-
-impl OutputFile for Output {
-    fn commit(self: Box<Self>) -> io::Result<PathBuf> {
-        self.0.commit()
     }
 }
 

@@ -2,7 +2,7 @@
 //! view shows and every clip. The save dialog is the front-end's
 //! ([`crate::effect::Effect::PickExportPath`]); the export runs as a job of the
 //! host (a worker thread on the desktop) so the window keeps drawing, and its files go
-//! through the host ([`crate::host::Host::write`]); a toast says where the file
+//! through the host ([`crate::host::Output::write`]); a toast says where the file
 //! went, or why it could not be written.
 
 use crate::export::gltf::{ClipChoice, ExportOptions, ImageCache, export, writer};

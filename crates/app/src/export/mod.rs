@@ -1,6 +1,6 @@
-//! Ways out of the model: the core's pure writers (`gltf`, `obj`, `pie`) and the
-//! animation export, which needs the renderer that draws its frames.
+//! Ways out of the model: the core's pure writers (`gltf`, `obj`, `pie`), and what
+//! vitrine-media makes with the renderer (`animation`) or writes beside a converted PIE
+//! (`pie_pack`).
 
-pub mod animation;
-pub mod pie_pack;
 pub use vitrine_core::export::{gltf, obj, pie};
+pub use vitrine_media::{animation, pie_pack};

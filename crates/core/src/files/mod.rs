@@ -17,7 +17,7 @@ mod source;
 pub use archive::{Archive, Duplicate, Ignored, ReadAt};
 pub use path::{
     ARCHIVE_EXTENSIONS, ARCHIVE_SEPARATOR, FileRef, NameError, entry_name, is_archive_path,
-    normalise_entry, percent_decode, printable, printable_text,
+    normalise_entry, percent_decode, percent_encode, printable, printable_text,
 };
 pub use pieces::Pieces;
 pub use source::{FileSource, Files, MemorySource};

@@ -286,6 +286,31 @@ pub fn percent_decode(s: &str) -> String {
         .into_owned()
 }
 
+/// What a fragment's value keeps as it is: letters, digits and `-._~/:@!$'()*,;`; the
+/// rest (`&`, `=`, `#`, `%`, spaces, non-ASCII…) is percent-encoded.
+const KEPT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b'/')
+    .remove(b':')
+    .remove(b'@')
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b'*')
+    .remove(b',')
+    .remove(b';');
+
+/// Percent-encodes what a link's fragment value cannot hold as it is (`&`, `=`, `#`, `%`,
+/// spaces, non-ASCII…): the app's view links and `vitrine publish`'s tile links.
+pub fn percent_encode(s: &str) -> String {
+    percent_encoding::utf8_percent_encode(s, KEPT).to_string()
+}
+
 /// Why an archive entry's name is refused ([`entry_name`]). The rules are the same on
 /// every system: a name that is harmless where Vitrine runs may be a drive, a stream or a
 /// device where a published or exported copy of it is written.

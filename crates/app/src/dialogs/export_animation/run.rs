@@ -44,7 +44,15 @@ pub fn start(
         "animation export",
         Box::new(move || {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                crate::export::animation::export(&*host, &device, &queue, &job, &worker_progress)
+                let beside = host.beside();
+                crate::export::animation::export(
+                    &*host,
+                    beside,
+                    &device,
+                    &queue,
+                    &job,
+                    &worker_progress,
+                )
             }))
             .unwrap_or_else(|_| Err(ExportError::Failed("the export crashed".into())));
             let _ = tx.send(result);

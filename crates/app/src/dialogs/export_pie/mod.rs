@@ -4,7 +4,7 @@
 //! ([`crate::jobs`]) and lists what they say *before* anything is written: an error
 //! (the game would give the model up) blocks the button and shows the rule's message and
 //! what to do, warnings are listed. Export writes on a worker — the text checked again,
-//! then written through the host ([`crate::host::Host::write`]: atomically on the
+//! then written through the host ([`crate::host::Output::write`]: atomically on the
 //! desktop) — and a toast says where it went.
 //!
 //! An assembly is not offered: the game never reads one PIE for a droid or a structure

@@ -10,7 +10,7 @@ use super::gif::GifWriter;
 use super::pipeline::Job;
 use super::sequence::{self, SequenceWriter};
 use super::{Format, GifOptions};
-use crate::host::{Host, OutputFile};
+use crate::output::{Output, OutputFile};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -20,26 +20,27 @@ use std::sync::{Arc, Mutex};
 pub enum Destination<'h> {
     /// The output file, not yet committed.
     File(Box<dyn OutputFile>),
-    /// A PNG sequence written through this host, a file per frame.
-    Sequence(&'h dyn Host),
+    /// A PNG sequence written through this output, a file per frame.
+    Sequence(&'h dyn Output),
 }
 
 impl<'h> Destination<'h> {
-    /// Creates `job`'s output through `host` (a PNG sequence writes nothing yet).
-    pub fn create(host: &'h dyn Host, job: &Job) -> Result<Destination<'h>, String> {
+    /// Creates `job`'s output through `output` (a PNG sequence writes nothing yet).
+    pub fn create(output: &'h dyn Output, job: &Job) -> Result<Destination<'h>, String> {
         match job.encoding.format {
-            Format::PngSequence => Ok(Destination::Sequence(host)),
-            _ => Destination::file(host, job),
+            Format::PngSequence => Ok(Destination::Sequence(output)),
+            _ => Destination::file(output, job),
         }
     }
 
-    /// `job`'s output file, created through `host`: only for the formats written as one
+    /// `job`'s output file, created through `output`: only for the formats written as one
     /// file (a PNG sequence is an error), and borrowing nothing.
-    pub fn file(host: &dyn Host, job: &Job) -> Result<Destination<'h>, String> {
+    pub fn file(output: &dyn Output, job: &Job) -> Result<Destination<'h>, String> {
         if job.encoding.format == Format::PngSequence {
             return Err("a PNG sequence is written as many files, not one".into());
         }
-        host.create(&job.output)
+        output
+            .create(&job.output)
             .map(Destination::File)
             .map_err(|e| e.to_string())
     }
@@ -127,7 +128,7 @@ impl<'h> Encoder<'h> {
         let plan = &job.plan;
         let enc = job.encoding;
         let size = layout.size;
-        let (out, host) = match destination {
+        let (out, output) = match destination {
             Destination::File(file) => (
                 Some(Shared(Arc::new(Mutex::new(Counting {
                     inner: BufWriter::new(file),
@@ -135,11 +136,11 @@ impl<'h> Encoder<'h> {
                 })))),
                 None,
             ),
-            Destination::Sequence(host) => (None, Some(host)),
+            Destination::Sequence(output) => (None, Some(output)),
         };
-        let writer = match (enc.format, out.clone(), host) {
-            (Format::PngSequence, _, Some(host)) => {
-                Writer::Sequence(SequenceWriter::new(host, &job.output, plan.count))
+        let writer = match (enc.format, out.clone(), output) {
+            (Format::PngSequence, _, Some(output)) => {
+                Writer::Sequence(SequenceWriter::new(output, &job.output, plan.count))
             }
             (Format::Gif, Some(out), _) => {
                 let palette = layout.palette.as_ref().ok_or("no palette")?;

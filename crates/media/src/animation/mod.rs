@@ -6,14 +6,16 @@
 //! ([`SteppedExport`]).
 //!
 //! On the desktop the frames are rendered by the windowless renderer on the calling
-//! thread and streamed through a short queue to an encoder thread, so rendering and
-//! encoding overlap and memory does not grow with the frame count. Only crop-to-content
-//! and the GIF palette need to see frames before encoding starts: a first pass renders
-//! them ([`frames`]). The encoders take one frame at a time ([`encoder::Encoder`]).
+//! thread and streamed through a short queue to an encoder on the thread the front-end
+//! lends ([`crate::Beside`]), so rendering and encoding overlap and memory does not grow
+//! with the frame count; without one the encoder runs between frames. Only
+//! crop-to-content and the GIF palette need to see frames before encoding starts: a first
+//! pass renders them ([`frames`]). The encoders take one frame at a time
+//! ([`encoder::Encoder`]).
 //!
-//! The output goes to a temporary file renamed into place at the end
-//! (`crate::files::atomic::AtomicFile`; in the browser, a download offered at the
-//! end): a cancelled or failed export leaves nothing.
+//! The output goes through the front-end's [`crate::Output`]: on the desktop a temporary
+//! file renamed into place at the end, in the browser a download offered at the end; a
+//! cancelled or failed export leaves nothing.
 
 pub mod apng;
 pub mod crop;

@@ -1,6 +1,7 @@
 //! An export's [`Job`], and [`export`]: render its frames on the calling thread, waiting
-//! for each picture, and stream them to the encoder of its format on a thread of its own
-//! (the desktop's way; the browser steps the same passes and encoder a frame at a time:
+//! for each picture, and stream them to the encoder of its format on a thread the
+//! front-end lends ([`Beside`]: the desktop's way), or encode each between frames (where
+//! none is lent; the browser steps the same passes and encoder a frame at a time:
 //! [`super::stepped`]).
 
 use super::Format;
@@ -8,15 +9,15 @@ use super::encoder::{Destination, Encoded, Encoder};
 use super::frames::Layout;
 use super::frames::{Frames, Next};
 use super::timing::{FramePlan, Motion};
-use crate::host::Host;
+use crate::beside::Beside;
 use crate::model::{Model, Pose};
+use crate::output::Output;
 use crate::render::{Camera, RenderTarget, SceneRenderer, ViewSettings, framing_points};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// Frames rendered ahead of the encoder thread (bounds memory to a few frames).
-#[cfg(feature = "threads")]
 const QUEUE: usize = 2;
 
 /// How the frames are encoded.
@@ -180,9 +181,11 @@ pub const WEBP_UNAVAILABLE: &str = "WebP is not available in this build (it need
      choose GIF or APNG";
 
 /// Renders and encodes `job` on `device`, reporting to `progress`; reads texture pages
-/// and writes the output through `host`; blocks until done.
+/// and writes the output through `output`; encodes on the thread `beside` lends while
+/// the next frames render (`None`: between frames, on this thread); blocks until done.
 pub fn export(
-    host: &dyn Host,
+    output: &dyn Output,
+    beside: Option<&dyn Beside>,
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     job: &Job,
@@ -196,7 +199,7 @@ pub fn export(
     if view.grid_unit.is_none() {
         view.grid_unit = job.model.grid_unit;
     }
-    let mut scene = SceneRenderer::with_samples(device, queue, job.samples, &host.files());
+    let mut scene = SceneRenderer::with_samples(device, queue, job.samples, &output.files());
     scene.set_model(device, queue, &job.model);
     let target = RenderTarget::with_samples(device, w, h, job.samples);
     let mut render = |i: u32| -> Result<image::RgbaImage, ExportError> {
@@ -208,7 +211,7 @@ pub fn export(
     };
 
     // The output file first, so an unwritable path fails before any rendering.
-    let destination = Destination::create(host, job).map_err(fail)?;
+    let destination = Destination::create(output, job).map_err(fail)?;
 
     // First pass: the crop box and the GIF palette.
     let mut frames = Frames::new(job);
@@ -229,9 +232,12 @@ pub fn export(
     // Second pass: render each frame and hand it to the encoder, which ends the file
     // unless cancelled.
     let out_size = layout.size;
-    let (rendered, encoded) = encode(destination, job, &layout, progress, &mut |push| {
-        second_pass(&mut frames, &mut render, progress, push)
-    });
+    let pass: &mut dyn FnMut(Sink<'_>) -> Result<(), ExportError> =
+        &mut |push| second_pass(&mut frames, &mut render, progress, push);
+    let (rendered, encoded) = match beside {
+        Some(beside) => encode_beside(beside, destination, job, &layout, progress, pass),
+        None => encode_between(destination, job, &layout, progress, pass),
+    };
     rendered?;
     let done = encoded
         .map_err(|e| fail(format!("{}: {e}", job.output.display())))?
@@ -280,16 +286,11 @@ type Sink<'a> = &'a mut dyn FnMut(image::RgbaImage) -> bool;
 /// (`None`: cancelled, the file removed).
 type Outcome = (Result<(), ExportError>, Result<Option<Encoded>, String>);
 
-/// Runs `pass` with a sink that encodes each frame into `destination`. With the `threads`
-/// feature (the desktop's) the encoder runs on a thread of its own while the next frames
-/// render, a few frames ahead at most (libwebp's encoder stays on the thread that made
-/// it); without it, on this thread between frames.
-#[cfg(feature = "threads")]
-#[allow(
-    clippy::disallowed_methods,
-    reason = "the desktop's build (feature `threads`) encodes beside the renderer"
-)]
-fn encode(
+/// Runs `pass` with a sink that encodes each frame into `destination`, the encoder on
+/// the thread `beside` lends while the next frames render, a few frames ahead at most
+/// (libwebp's encoder stays on the thread that made it).
+fn encode_beside(
+    beside: &dyn Beside,
     destination: Destination<'_>,
     job: &Job,
     layout: &Layout,
@@ -297,8 +298,11 @@ fn encode(
     pass: &mut dyn FnMut(Sink<'_>) -> Result<(), ExportError>,
 ) -> Outcome {
     let (tx, rx) = std::sync::mpsc::sync_channel::<image::RgbaImage>(QUEUE);
-    std::thread::scope(|s| {
-        let encoder = s.spawn(move || {
+    let mut encoded = Err("the encoder crashed".to_string());
+    let mut rendered = Ok(());
+    let (encoded_to, rendered_to) = (&mut encoded, &mut rendered);
+    let task = Box::new(move || {
+        *encoded_to = (|| {
             let mut encoder = Encoder::new(destination, job, layout)?;
             for img in rx {
                 encoder.push(&img)?;
@@ -307,19 +311,19 @@ fn encode(
                 return Ok(None);
             }
             encoder.finish().map(Some)
-        });
-        let rendered = pass(&mut |img| tx.send(img).is_ok());
-        drop(tx);
-        let encoded = encoder
-            .join()
-            .unwrap_or_else(|_| Err("the encoder crashed".into()));
-        (rendered, encoded)
-    })
+        })();
+    });
+    // The sender is dropped when `here` ends, which ends the encoder's loop.
+    let here = Box::new(move || *rendered_to = pass(&mut |img| tx.send(img).is_ok()));
+    if let Err(e) = beside.run(task, here) {
+        return (rendered, Err(e));
+    }
+    (rendered, encoded)
 }
 
-/// See the `threads` version: here the encoder runs between frames, on this thread.
-#[cfg(not(feature = "threads"))]
-fn encode(
+/// Runs `pass` with a sink that encodes each frame into `destination` between frames, on
+/// this thread (no thread lent: the page, the tests).
+fn encode_between(
     destination: Destination<'_>,
     job: &Job,
     layout: &Layout,
@@ -349,14 +353,15 @@ fn encode(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::host::MemoryHost;
+    use crate::output::MemoryOutput;
     use std::path::Path;
 
     /// The demo tank (with its pages) in memory, and a 12-frame turntable of it to `out`.
-    fn tank_job(host: &MemoryHost, out: &str) -> Job {
-        let files = host.files();
-        let model = crate::formats::load_path(&files, Path::new("tank.pie"), &Default::default())
-            .expect("the demo tank loads");
+    fn tank_job(output: &MemoryOutput, out: &str) -> Job {
+        let files = output.files();
+        let model =
+            vitrine_core::formats::load_path(&files, Path::new("tank.pie"), &Default::default())
+                .expect("the demo tank loads");
         let motion = Motion::Turntable {
             seconds: 1.5,
             clip: None,
@@ -376,9 +381,9 @@ mod tests {
         }
     }
 
-    /// The export writes what the browser's stepped export writes, whichever way it
-    /// encodes (`cargo test -p vitrine-app`: between frames, without `threads`; the
-    /// workspace's tests: on the encoder thread, as the desktop).
+    /// The export encoding between frames (no thread lent) writes what the browser's
+    /// stepped export writes (`tests/export/stepped_export.rs` checks the desktop's, on
+    /// the encoder thread it lends).
     #[vitrine_test_needs::vitrine_test(gpu)]
     fn export_writes_what_the_stepped_export_writes() {
         vitrine_test_needs::require(vitrine_test_needs::Need::Gpu, "a GPU adapter");
@@ -386,24 +391,33 @@ mod tests {
         let source = crate::files::MemorySource::new()
             .with(
                 "tank.pie",
-                include_bytes!("../../../../../assets/demo/tank.pie").to_vec(),
+                include_bytes!("../../../../assets/demo/tank.pie").to_vec(),
             )
             .with(
                 "texpages/page-90-demo-tank.png",
-                include_bytes!("../../../../../assets/demo/texpages/page-90-demo-tank.png")
-                    .to_vec(),
+                include_bytes!("../../../../assets/demo/texpages/page-90-demo-tank.png").to_vec(),
             )
             .with(
                 "texpages/page-90_tcmask.png",
-                include_bytes!("../../../../../assets/demo/texpages/page-90_tcmask.png").to_vec(),
+                include_bytes!("../../../../assets/demo/texpages/page-90_tcmask.png").to_vec(),
             );
-        let host = MemoryHost::new(source);
-        let (a, b) = (tank_job(&host, "out/a.gif"), tank_job(&host, "out/b.gif"));
-        let done = export(&*host, &gpu.device, &gpu.queue, &a, &Progress::default())
-            .expect("the export writes");
+        let output = MemoryOutput::new(source);
+        let (a, b) = (
+            tank_job(&output, "out/a.gif"),
+            tank_job(&output, "out/b.gif"),
+        );
+        let done = export(
+            &output,
+            None,
+            &gpu.device,
+            &gpu.queue,
+            &a,
+            &Progress::default(),
+        )
+        .expect("the export writes");
         assert_eq!(done.frames, 12);
-        let destination = Destination::create(&*host, &b).expect("a destination");
-        let files = host.files();
+        let destination = Destination::create(&output, &b).expect("a destination");
+        let files = output.files();
         let mut stepped = super::super::SteppedExport::new(
             destination,
             &files,
@@ -418,7 +432,7 @@ mod tests {
             }
         };
         assert_eq!(stepped_done.frames, 12);
-        let written = |p: &str| host.written(Path::new(p)).expect("written");
+        let written = |p: &str| output.written(Path::new(p)).expect("written");
         let gif = written("out/a.gif");
         assert!(gif.starts_with(b"GIF89a"), "a GIF");
         assert!(gif == written("out/b.gif"), "the same bytes both ways");

@@ -3,15 +3,15 @@
 //! game reads them from ([`texpages_for`]). Nothing is replaced: a page already there
 //! with the same bytes is left as it is, one with other bytes stops the model (its PIE is
 //! not written either), so a modder's page is never clobbered silently. Reads go through
-//! the [`Files`] given, writes through the [`Host`] ([`Host::write_new`]).
+//! the [`Files`] given, writes through the [`Output`] ([`Output::write_new`]).
 
-use crate::export::pie::{Written, pack};
 use crate::files::{FileRef, Files};
-use crate::host::Host;
 use crate::model::Model;
+use crate::output::Output;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use vitrine_core::export::pie::{Written, pack};
 
 /// The game's folders of models: a mod's root holds them beside its `texpages/`.
 const MODEL_FOLDERS: &[&str] = &["components", "structs", "features", "effects", "misc"];
@@ -111,13 +111,13 @@ pub fn plan(
 
 /// Writes the planned pages (none replaces a file; a page written meanwhile with the same
 /// bytes is fine). The lines saying what was written.
-pub fn write(host: &dyn Host, planned: &Planned) -> Result<Vec<String>, String> {
+pub fn write(output: &dyn Output, planned: &Planned) -> Result<Vec<String>, String> {
     let mut lines = Vec::new();
     for (dest, png) in &planned.new {
-        match host.write_new(dest, png) {
+        match output.write_new(dest, png) {
             Ok(()) => lines.push(format!("packed {}", dest.display())),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                let now = host.files().read(&FileRef::Disk(dest.clone())).ok();
+                let now = output.files().read(&FileRef::Disk(dest.clone())).ok();
                 if now.as_deref() != Some(png.as_slice()) {
                     return Err(format!(
                         "--pack: {} appeared meanwhile with another image; not replaced",

@@ -206,7 +206,7 @@ impl Frames {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::animation::{Encoding, Motion};
+    use crate::animation::{Encoding, Motion};
     use crate::model::{Clip, Format as ModelFormat, Model};
     use std::sync::Arc;
 

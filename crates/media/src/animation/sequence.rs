@@ -1,10 +1,10 @@
 //! PNG sequences for video editors: one PNG per frame, numbered from 1 with at least four
 //! digits (`tank_0001.png`, …), or where the output name says `{n}`
-//! (`frames/{n}.png` → `frames/0001.png`). Each file is written through the host
+//! (`frames/{n}.png` → `frames/0001.png`). Each file is written through the output
 //! (atomically on the desktop); a cancelled or failed export removes the frames it had
 //! already written.
 
-use crate::host::Host;
+use crate::output::Output;
 use std::path::{Path, PathBuf};
 
 /// The placeholder for the frame number in an output name.
@@ -31,7 +31,7 @@ pub fn frame_path(pattern: &Path, index: u32, count: u32) -> PathBuf {
 /// A PNG sequence being written, one file per [`SequenceWriter::push`]. Dropped before
 /// [`SequenceWriter::finish`] has kept them, it removes the files it wrote.
 pub struct SequenceWriter<'h> {
-    host: &'h dyn Host,
+    output: &'h dyn Output,
     pattern: PathBuf,
     count: u32,
     paths: Vec<PathBuf>,
@@ -43,17 +43,17 @@ impl Drop for SequenceWriter<'_> {
     fn drop(&mut self) {
         if !self.keep {
             for p in &self.paths {
-                let _ = self.host.remove(p);
+                let _ = self.output.remove(p);
             }
         }
     }
 }
 
 impl<'h> SequenceWriter<'h> {
-    /// A sequence of `count` frames named after `pattern`, written through `host`.
-    pub fn new(host: &'h dyn Host, pattern: &Path, count: u32) -> SequenceWriter<'h> {
+    /// A sequence of `count` frames named after `pattern`, written through `output`.
+    pub fn new(output: &'h dyn Output, pattern: &Path, count: u32) -> SequenceWriter<'h> {
         SequenceWriter {
-            host,
+            output,
             pattern: pattern.to_path_buf(),
             count,
             paths: Vec::new(),
@@ -73,7 +73,9 @@ impl<'h> SequenceWriter<'h> {
         let fast = image::codecs::png::CompressionType::Fast;
         let bytes = vitrine_core::export::encode_png(img, fast)
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        self.host.write(&path, &bytes).map_err(|e| e.to_string())?;
+        self.output
+            .write(&path, &bytes)
+            .map_err(|e| e.to_string())?;
         self.bytes += bytes.len() as u64;
         self.paths.push(path);
         Ok(())
@@ -116,29 +118,30 @@ mod tests {
 
     #[test]
     fn an_unfinished_sequence_leaves_nothing() {
-        let host = crate::host::MemoryHost::new(Default::default());
+        let output = crate::output::MemoryOutput::default();
         let img = image::RgbaImage::new(4, 4);
         let first = frame_path(Path::new("a.png"), 0, 5);
-        let mut w = SequenceWriter::new(&*host, Path::new("a.png"), 5);
+        let mut w = SequenceWriter::new(&output, Path::new("a.png"), 5);
         w.push(&img).unwrap();
         w.push(&img).unwrap();
         assert_eq!(w.written(), 2);
         assert!(
-            host.written(&first).is_some(),
+            output.written(&first).is_some(),
             "each frame is written as it comes"
         );
         let e = w.finish().unwrap_err();
         assert!(e.contains("2 of 5"), "{e}");
         for i in 0..5 {
-            assert_eq!(host.written(&frame_path(Path::new("a.png"), i, 5)), None);
+            assert_eq!(output.written(&frame_path(Path::new("a.png"), i, 5)), None);
         }
         // A whole sequence is kept.
-        let mut w = SequenceWriter::new(&*host, Path::new("b.png"), 2);
+        let mut w = SequenceWriter::new(&output, Path::new("b.png"), 2);
         w.push(&img).unwrap();
         w.push(&img).unwrap();
         assert!(w.finish().unwrap() > 0);
         assert!(
-            host.written(&frame_path(Path::new("b.png"), 1, 2))
+            output
+                .written(&frame_path(Path::new("b.png"), 1, 2))
                 .is_some()
         );
     }
