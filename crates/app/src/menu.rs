@@ -4,7 +4,7 @@ use super::commands::{
     AppCommand, DocumentCommand, GltfCommand, ScreenshotCommand, SettingsCommand, ShareCommand,
     ViewCommand,
 };
-use super::dialogs::export_animation::ExportCommand;
+use super::dialogs::export_animation::state::ExportCommand;
 use super::effect::ScreenshotRequest;
 use super::state::AppState;
 pub use crate::dialogs::NO_FOLDERS;
@@ -171,7 +171,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                 .clicked()
             {
                 out.push(AppCommand::ExportPie(
-                    super::dialogs::export_pie::PieCommand::Show,
+                    super::dialogs::export_pie::state::PieCommand::Show,
                 ));
             }
             ui.separator();

@@ -58,7 +58,7 @@ pub struct Settings {
     /// Turret yaw / pitch and moving / still of the Assemble panel.
     pub assembly_pose: crate::wz::TurretPose,
     /// The Export animation dialog's settings.
-    pub animation: super::dialogs::export_animation::AnimationOptions,
+    pub animation: super::dialogs::export_animation::state::AnimationOptions,
     /// The Warzone 2100 tileset PIE models are drawn for.
     pub tileset: crate::formats::pie::Tileset,
     /// How PET ANIM rotation keys are read.

@@ -41,9 +41,9 @@ pub struct DialogStates {
     /// The "Screenshot…" dialog.
     pub screenshot: Option<super::dialogs::screenshot_dialog::ScreenshotDialog>,
     /// The Export animation dialog.
-    pub animation: Option<super::dialogs::export_animation::AnimationDialog>,
+    pub animation: Option<super::dialogs::export_animation::state::AnimationDialog>,
     /// File ▸ Export PIE…, while open.
-    pub pie: Option<super::dialogs::export_pie::PieDialog>,
+    pub pie: Option<super::dialogs::export_pie::state::PieDialog>,
     /// The Help window's page.
     pub help: Option<super::help::state::HelpTab>,
     /// Settings ▸ Published sites…, while open.

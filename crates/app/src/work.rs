@@ -87,7 +87,7 @@ pub struct Work {
     /// PIE event models shown in place of the model.
     pub event: Lane<EventLoaded>,
     /// File ▸ Export PIE…'s check and write.
-    pub pie: Lane<crate::dialogs::export_pie::PieDone>,
+    pub pie: Lane<crate::dialogs::export_pie::state::PieDone>,
     /// File ▸ Export glTF…'s exports (several may run at once).
     pub gltf: crate::dialogs::export_gltf::ExportJobs,
 }

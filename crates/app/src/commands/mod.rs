@@ -42,9 +42,9 @@ pub enum AppCommand {
     /// A Checks panel action (pick a finding).
     Checks(crate::panels::checks::state::ChecksCommand),
     /// File ▸ Export PIE…: its dialog, check and write.
-    ExportPie(crate::dialogs::export_pie::PieCommand),
+    ExportPie(crate::dialogs::export_pie::state::PieCommand),
     /// The Export animation dialog, the running export and its toast.
-    Export(crate::dialogs::export_animation::ExportCommand),
+    Export(crate::dialogs::export_animation::state::ExportCommand),
     /// A change to the light (View ▸ Lighting, Ctrl + drag, Ctrl+L).
     Light(crate::lighting::command::LightCommand),
     /// The Help window (Help menu, F1, `?`).

@@ -133,7 +133,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
         transport_ui(ui, doc, &mut cmds);
         if icon_button_ui(ui, Icon::Record, "Export animation… (Ctrl+Shift+E)").clicked() {
             out.push(AppCommand::Export(
-                super::dialogs::export_animation::ExportCommand::Show,
+                super::dialogs::export_animation::state::ExportCommand::Show,
             ));
         }
         if let Some(span) = span {

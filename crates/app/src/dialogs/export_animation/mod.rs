@@ -1,7 +1,8 @@
 //! File ▸ Export animation… (Ctrl+Shift+E, or the record button beside the timeline's
-//! transport): the dialog's settings (persisted in the settings file), turning them and
-//! the open document into an [`export::Job`], the export running (`run`: on a worker
-//! thread on the desktop, a slice per frame in the browser) with its progress and Cancel,
+//! transport): the dialog's settings (persisted in the settings file; they, the dialog's
+//! state and its commands are in [`state`]), turning them and the open document into a
+//! [`Job`], the export running (`run`: on a worker thread on the desktop, a slice per
+//! frame in the browser) with its progress and Cancel,
 //! and the toast at the end (path, size, Open folder).
 //!
 //! The export renders with its own [`crate::render::SceneRenderer`] on the window's GPU
@@ -9,141 +10,19 @@
 
 mod dialog;
 mod run;
+pub mod state;
 
 pub use dialog::{dialog_ui, progress_ui};
 #[cfg(not(target_arch = "wasm32"))]
 pub use run::start;
 pub use run::{PageExport, RunningExport, poll, start_stepped};
+pub use state::{AnimationDialog, AnimationOptions, ExportCommand, Source};
 
 use crate::commands::Effect;
-use crate::export::animation::{
-    self as export, Encoding, Format, FramePlan, Job, MAX_FPS, MAX_SIDE, Motion, frame_camera,
-};
+use crate::export::animation::{Encoding, Format, FramePlan, Job, Motion, frame_camera};
 use crate::state::AppState;
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// What the dialog exports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub enum Source {
-    /// The current clip once through.
-    #[default]
-    Clip,
-    /// The range the timeline plays (the selected motion of the clip).
-    Range,
-    /// The camera orbits 360° about the model.
-    Turntable,
-}
-
-/// The dialog's settings; persisted in the settings file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct AnimationOptions {
-    /// What to export.
-    pub source: Source,
-    /// Seconds for one turn of the turntable.
-    pub turntable_seconds: f32,
-    /// The clip plays while the turntable turns.
-    pub turntable_plays_clip: bool,
-    /// Use the clip's own frame rate (else [`AnimationOptions::fps`]).
-    pub own_fps: bool,
-    /// Chosen frame rate (1–50).
-    pub fps: f32,
-    /// Picture size in pixels.
-    pub size: [u32; 2],
-    /// Transparent background (else the view's colour).
-    pub transparent: bool,
-    /// Crop to the content of all frames.
-    pub crop: bool,
-    /// Margin kept around the content when cropping, pixels.
-    pub margin: u32,
-    /// Draw the view's overlays (clean by default).
-    pub overlays: bool,
-    /// Frame the model to fit the picture (else the view's camera exactly).
-    pub fit: bool,
-    /// Output format.
-    pub format: Format,
-    /// GIF: dithering.
-    pub dither: bool,
-    /// GIF: the page colour transparent edges are blended over.
-    pub matte: [u8; 3],
-    /// Times the animation plays (0 = forever).
-    pub loops: u32,
-    /// WebP: lossless (else lossy at [`AnimationOptions::webp_quality`]).
-    pub webp_lossless: bool,
-    /// WebP lossy quality, 0–100.
-    pub webp_quality: f32,
-    /// Folder of the last export (`None`: the screenshot folder).
-    pub folder: Option<PathBuf>,
-}
-
-impl Default for AnimationOptions {
-    fn default() -> Self {
-        AnimationOptions {
-            source: Source::Clip,
-            turntable_seconds: 4.0,
-            turntable_plays_clip: false,
-            own_fps: true,
-            fps: 25.0,
-            size: [512, 512],
-            transparent: false,
-            crop: false,
-            margin: 8,
-            overlays: false,
-            fit: true,
-            format: Format::Gif,
-            dither: true,
-            matte: [255, 255, 255],
-            loops: 0,
-            webp_lossless: true,
-            webp_quality: 80.0,
-            folder: None,
-        }
-    }
-}
-
-impl AnimationOptions {
-    /// Brings values from a hand-edited settings file into range.
-    pub fn sanitised(mut self) -> AnimationOptions {
-        let finite = |v: f32, d: f32| if v.is_finite() { v } else { d };
-        self.turntable_seconds =
-            finite(self.turntable_seconds, 4.0).clamp(0.5, export::MAX_TURNTABLE_SECONDS);
-        self.fps = finite(self.fps, 25.0).clamp(1.0, MAX_FPS);
-        self.size = self.size.map(|s| s.clamp(16, MAX_SIDE));
-        self.margin = self.margin.min(512);
-        self.webp_quality = finite(self.webp_quality, 80.0).clamp(0.0, 100.0);
-        self
-    }
-}
-
-/// The dialog while it is open: its settings and the output path being edited.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AnimationDialog {
-    /// The settings.
-    pub options: AnimationOptions,
-    /// Output file (a PNG sequence: the first frame's name pattern).
-    pub output: String,
-}
-
-/// Commands of the dialog, the progress window and the toast.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ExportCommand {
-    /// Open the dialog.
-    Show,
-    /// Close it.
-    Close,
-    /// Pick the output file with a save dialog.
-    Browse,
-    /// Use this output file (from the save dialog).
-    SetOutput(PathBuf),
-    /// Start the export with the dialog's settings.
-    Export,
-    /// Stop the running export (nothing is written).
-    Cancel,
-    /// Open this folder in the file manager.
-    OpenFolder(PathBuf),
-}
 
 /// `folder/<stem>.<ext>`.
 fn default_output(state: &AppState, options: &AnimationOptions) -> PathBuf {
@@ -257,11 +136,6 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
             }
             None
         }
-        ExportCommand::OpenFolder(_) if !state.services.host.has_folders() => {
-            state.services.toasts.info(crate::dialogs::NO_FOLDERS);
-            None
-        }
-        ExportCommand::OpenFolder(dir) => Some(Effect::OpenFolder(dir)),
     }
 }
 
@@ -358,7 +232,10 @@ mod tests {
         );
         if !Format::Webp.available() {
             // Without libwebp the dialog says why instead of exporting.
-            assert_eq!(job(&s).unwrap_err(), export::WEBP_UNAVAILABLE);
+            assert_eq!(
+                job(&s).unwrap_err(),
+                crate::export::animation::WEBP_UNAVAILABLE
+            );
             apply(&mut s, ExportCommand::SetOutput(PathBuf::from("/x/d.apng")));
         }
         let job = job(&s).unwrap();
