@@ -4,7 +4,10 @@
 # wasm-bindgen glue, an ES module), vitrine_bg.wasm and the icon.
 #
 #   web/build.sh OUT_DIR          optimised for size (the `web` profile, then wasm-opt -O2)
-#   web/build.sh --dev OUT_DIR    a quicker debug build, for tests on a loaded machine
+#   web/build.sh --dev OUT_DIR    a quicker debug build
+#   web/build.sh --test OUT_DIR   what the browser tests load: optimised without LTO or
+#                                 wasm-opt (the `web-test` profile), quick to build and
+#                                 near the published page's speed
 #
 # Needs the wasm32 target (rustup target add wasm32-unknown-unknown). Installs the
 # wasm-bindgen CLI at the crate's locked version when missing (web/wasm-tools.sh); runs
@@ -17,6 +20,7 @@ out=""
 for arg in "$@"; do
   case "$arg" in
     --dev) profile=dev ;;
+    --test) profile=web-test ;;
     -*) echo "web/build.sh: unknown option $arg" >&2; exit 2 ;;
     *) out="$arg" ;;
   esac
@@ -28,7 +32,7 @@ cargo build -p vitrine-web --lib --target wasm32-unknown-unknown --profile "$pro
 dir="$profile"
 [ "$profile" = dev ] && dir=debug
 mkdir -p "$out"
-OPTIMISE=$([ "$profile" = dev ] && echo 0 || echo 1) \
+OPTIMISE=$([ "$profile" = web ] && echo 1 || echo 0) \
   wasm_bind "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$dir/vitrine_web.wasm" "$out" vitrine
 cp web/index.html "$out/index.html"
 cp assets/icon/vitrine-256.png "$out/icon.png"

@@ -10,14 +10,12 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "./server.mjs";
 import {
   CORPUS, covered, decodeImage, download, keep, meanDifference, newPage, pageDir,
-  screenshot, skipUnless, onEachBackend, waitFor,
-} from "./util.mjs";
+  screenshot, skipUnless, onEachBackend, waitFor, tempDir } from "./util.mjs";
 
 const DERRICK = "wz2100/data/base/structs/blderik_anim.pie";
 const PAGES = ["page-11-player-buildings.png", "page-11_tcmask.png"];
@@ -25,7 +23,7 @@ const PAGES = ["page-11-player-buildings.png", "page-11_tcmask.png"];
 /// The files the page fetches: the derrick and its texture pages as the corpus lays
 /// them out.
 function servedCorpus() {
-  const dir = mkdtempSync(join(tmpdir(), "vitrine-anim-"));
+  const dir = tempDir("vitrine-anim-");
   cpSync(join(CORPUS, DERRICK), join(dir, DERRICK));
   for (const p of PAGES) {
     cpSync(join(CORPUS, "wz2100/data/base/texpages", p), join(dir, "wz2100/data/base/texpages", p));

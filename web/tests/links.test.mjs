@@ -15,21 +15,19 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "./server.mjs";
 import {
   BASE, CORPUS, covered, hashWhen, keep, meanDifference, newPage, pageDir, shot,
-  skipUnless, onEachBackend, waitFor,
-} from "./util.mjs";
+  skipUnless, onEachBackend, waitFor, tempDir } from "./util.mjs";
 
 const ANIM = "wz2100/data/base/structs/blderik_anim.pie";
 const WZ = "wz2100/archives/mp.wz";
 
 /// The animated PIE, its texture page and team-colour mask, as the corpus lays them out.
 function servedCorpus() {
-  const dir = mkdtempSync(join(tmpdir(), "vitrine-links-"));
+  const dir = tempDir("vitrine-links-");
   for (const rel of [ANIM, "wz2100/data/base/texpages/page-11-player-buildings.png",
     "wz2100/data/base/texpages/page-11_tcmask.png", WZ]) {
     cpSync(join(CORPUS, rel), join(dir, rel));
@@ -150,7 +148,7 @@ test("views are links", { skip: skipUnless(ANIM, WZ) }, async (t) => {
 /// A published site's `site.wz`: the base game's stats and components and the droid pages,
 /// in a new folder.
 function siteArchive() {
-  const dir = mkdtempSync(join(tmpdir(), "vitrine-site-"));
+  const dir = tempDir("vitrine-site-");
   execFileSync("python3", ["-c", `
 import os, sys, zipfile
 base, out = sys.argv[1], sys.argv[2]

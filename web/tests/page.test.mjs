@@ -12,14 +12,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "./server.mjs";
 import {
   CORPUS, ROOT, covered, keep, meanDifference, newPage, pageDir, screenshot,
-  skipUnless, onEachBackend, waitFor,
-} from "./util.mjs";
+  skipUnless, onEachBackend, waitFor, tempDir } from "./util.mjs";
 
 const BODY = "wz2100/data/base/components/bodies/drlbod01.pie";
 // The page's view against `vitrine render` of the same model, size and camera: both
@@ -29,7 +27,7 @@ const MEAN_TOLERANCE = 2;
 /// The files the page fetches: the body PIE and the game's texture pages as the corpus
 /// lays them out, and a file that is not a model.
 function servedCorpus() {
-  const dir = mkdtempSync(join(tmpdir(), "vitrine-served-"));
+  const dir = tempDir("vitrine-served-");
   cpSync(join(CORPUS, BODY), join(dir, BODY));
   cpSync(join(CORPUS, "wz2100/data/base/texpages/page-14-droid-hubs.png"),
     join(dir, "wz2100/data/base/texpages/page-14-droid-hubs.png"));

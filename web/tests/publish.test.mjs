@@ -13,20 +13,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "./server.mjs";
 import {
   BASE, CORPUS, ROOT, covered, hashWhen, keep, meanDifference, newPage, onEachBackend,
-  pageDir, shot, skipUnless, waitFor,
-} from "./util.mjs";
+  pageDir, shot, skipUnless, waitFor, tempDir } from "./util.mjs";
 
 const WZ = "wz2100/archives/mp.wz";
 
 /// Publishes mp.wz over data/base into a new folder: the folder and its site.json.
 function publish() {
-  const site = join(mkdtempSync(join(tmpdir(), "vitrine-published-")), "site");
+  const site = join(tempDir("vitrine-published-"), "site");
   execFileSync("cargo", ["run", "-q", "--bin", "vitrine", "--", "publish", join(CORPUS, WZ),
     "--data", join(CORPUS, BASE), "--page", pageDir(), "-o", site,
     "--title", "Multiplayer <models>", "--author", "The Warzone 2100 Project",

@@ -17,14 +17,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "./server.mjs";
 import {
   BASE, CORPUS, covered, decodeImage, keep, meanDifference, newPage, onEachBackend, pageDir,
-  shot, skipUnless, waitFor,
-} from "./util.mjs";
+  shot, skipUnless, waitFor, tempDir } from "./util.mjs";
 
 const PIE = "structs/blderik_anim.pie";
 const PAGES = ["texpages/page-11-player-buildings.png", "texpages/page-11_tcmask.png"];
@@ -32,7 +30,7 @@ const PAGES = ["texpages/page-11-player-buildings.png", "texpages/page-11_tcmask
 /// big.zip (≥ 100 MiB: noise, the derrick and its pages, noise) and mod.zip (the
 /// derrick alone) in a new folder.
 function archives() {
-  const dir = mkdtempSync(join(tmpdir(), "vitrine-remote-"));
+  const dir = tempDir("vitrine-remote-");
   execFileSync("python3", ["-c", `
 import os, sys, zipfile
 base, out, pie, pages = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]

@@ -13,11 +13,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "./server.mjs";
-import { BG, ROOT, keep, newPage, onEachBackend, skipUnless } from "./util.mjs";
+import { BG, ROOT, keep, newPage, onEachBackend, skipUnless, tempDir } from "./util.mjs";
 
 const SIZE = 256;
 
@@ -32,7 +31,7 @@ const FAR = 64;
 
 function probeDir() {
   if (process.env.VITRINE_WEB_PROBE) return process.env.VITRINE_WEB_PROBE;
-  const out = mkdtempSync(join(tmpdir(), "vitrine-probe-"));
+  const out = tempDir("vitrine-probe-");
   execFileSync(join(ROOT, "web/tests/build_probe.sh"), [out], { stdio: "inherit" });
   return out;
 }

@@ -1,14 +1,14 @@
 // The test server itself: what the browser tests rely on (run: npm test, in web/).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, mkdir, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { serve } from "./server.mjs";
+import { tempDir } from "./util.mjs";
 
 test("serves .wasm as application/wasm, refuses paths that leave the folder", async () => {
-  const root = await mkdtemp(join(tmpdir(), "vitrine-serve-"));
-  const corpus = await mkdtemp(join(tmpdir(), "vitrine-corpus-"));
+  const root = tempDir("vitrine-serve-");
+  const corpus = tempDir("vitrine-corpus-");
   await writeFile(join(root, "index.html"), "<!doctype html>");
   await writeFile(join(root, "vitrine_web_bg.wasm"), Buffer.from([0, 97, 115, 109]));
   await mkdir(join(corpus, "wz2100"));
@@ -34,7 +34,7 @@ test("serves .wasm as application/wasm, refuses paths that leave the folder", as
 });
 
 test("serves byte ranges, or not when told, and counts what it sent", async () => {
-  const root = await mkdtemp(join(tmpdir(), "vitrine-serve-"));
+  const root = tempDir("vitrine-serve-");
   await writeFile(join(root, "a.bin"), Buffer.from([...Array(100).keys()]));
   const get = (s, range) => fetch(s.url + "a.bin", range ? { headers: { Range: range } } : {});
   const s = await serve(root);

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
@@ -53,15 +53,24 @@ export function skipUnless(...rels) {
   return missing ? `SKIPPED: no ${join(CORPUS, missing)} (../shared/corpus)` : false;
 }
 
+/// A new folder under the system's temporary folder, removed when the test process exits
+/// (node --test runs each file in a process of its own): the tests' archives, sites and
+/// probes (hundreds of MiB in all) do not pile up on the machine that runs them.
+export function tempDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 let built = null;
-/// The page's folder: VITRINE_WEB_PAGE when set, else a `--dev` build of web/build.sh
+/// The page's folder: VITRINE_WEB_PAGE when set, else a `--test` build of web/build.sh
 /// into target/web-test-page (built once per test process; cargo makes a second build
 /// of an unchanged tree quick).
 export function pageDir() {
   if (process.env.VITRINE_WEB_PAGE) return process.env.VITRINE_WEB_PAGE;
   if (!built) {
     built = join(ROOT, "target/web-test-page");
-    execFileSync(join(ROOT, "web/build.sh"), ["--dev", built], { stdio: "inherit" });
+    execFileSync(join(ROOT, "web/build.sh"), ["--test", built], { stdio: "inherit" });
   }
   return built;
 }
@@ -183,7 +192,7 @@ export function keep(name, bytes) {
 /// A `base.wz` of the corpus's base pages (texpages/…) and one body (so it opens as a
 /// gallery of its own), in a new folder served as /made/.
 export function baseArchive() {
-  const dir = mkdtempSync(join(tmpdir(), "vitrine-base-"));
+  const dir = tempDir("vitrine-base-");
   execFileSync("python3", ["-c", `
 import os, sys, zipfile
 base, out = sys.argv[1], sys.argv[2]
