@@ -43,19 +43,14 @@ pub struct AnimationContext<'a> {
     pub view: &'a View,
 }
 
-/// `folder/<stem>.<ext>`.
-fn default_output(
-    services: &Services,
-    doc: Option<&Document>,
-    options: &AnimationOptions,
-) -> PathBuf {
+/// `folder/<stem>.<ext>`, `stem` being `doc`'s.
+fn default_output(services: &Services, doc: &Document, options: &AnimationOptions) -> PathBuf {
     let folder = options
         .folder
         .clone()
         .or_else(|| services.settings.screenshot_folder(&*services.host))
         .unwrap_or_default();
-    let stem = doc.map_or_else(|| "animation".to_string(), |d| d.stem());
-    folder.join(format!("{stem}.{}", options.format.extension()))
+    folder.join(format!("{}.{}", doc.stem(), options.format.extension()))
 }
 
 /// `path` with the extension of `format`.
@@ -83,7 +78,7 @@ pub fn apply(ctx: AnimationContext<'_>, cmd: ExportCommand) -> Option<Effect> {
                 if doc.playback.clip.is_none() {
                     options.source = Source::Turntable;
                 }
-                let output = default_output(services, Some(doc), &options)
+                let output = default_output(services, doc, &options)
                     .display()
                     .to_string();
                 *ctx.dialog = Some(AnimationDialog { options, output });
