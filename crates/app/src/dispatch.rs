@@ -1,10 +1,10 @@
 //! Where commands are carried out: [`apply`] routes each [`AppCommand`] to its owner,
 //! with the owner's own state and a narrow context of what else it may touch (the view
 //! sees the view and the open model, the settings the settings and the toasts, the
-//! gallery the gallery, the services and the open model); only the two export dialogs
-//! still take the whole state. A part that needs another part to act returns follow-up
-//! commands, which `apply` carries out in turn, and so do the background jobs that
-//! finished ([`poll_jobs`]). What needs the window, a dialog or the GPU comes back as
+//! gallery the gallery, the services and the open model, an export dialog its own state,
+//! the services and the document, the animation's the view too). A part that needs
+//! another part to act returns follow-up commands, which `apply` carries out in turn,
+//! and so do the background jobs that finished ([`poll_jobs`]). What needs the window, a dialog or the GPU comes back as
 //! an [`Effect`] for the front-end to perform. So the whole command logic runs in tests
 //! without a window (jobs run inline there).
 //!
@@ -59,7 +59,7 @@ fn run(state: &mut AppState, mut queue: VecDeque<AppCommand>) -> Option<Effect> 
             timeline::event_models::event_loaded(&mut state.document_context(), loaded);
         }
         if let Some(done) = state.services.work.pie.poll() {
-            export_pie::finished(state, done);
+            export_pie::finished(&mut state.dialogs.pie, &mut state.services.toasts, done);
         }
         match state.services.work.document.poll() {
             Some(outcome) => queue.extend(opening::finish(&mut state.document_context(), outcome)),
@@ -88,8 +88,8 @@ fn apply_to_part(state: &mut AppState, cmd: AppCommand) -> Applied {
         }
         AppCommand::Assemble(c) => assemble::apply(assemble_context(s), c).into(),
         AppCommand::Checks(c) => checks::apply(&mut s.document, c).into(),
-        AppCommand::ExportPie(c) => export_pie::apply(s, c).into(),
-        AppCommand::Export(c) => export_animation::apply(s, c).into(),
+        AppCommand::ExportPie(c) => export_pie::apply(pie_context(s), c).into(),
+        AppCommand::Export(c) => export_animation::apply(animation_context(s), c).into(),
         AppCommand::Light(c) => done(|| lighting::command::apply(light_context(s), c)),
         AppCommand::Help(c) => {
             done(|| help::state::apply(&mut s.dialogs.help, &mut s.services.toasts, c))
@@ -159,6 +159,24 @@ fn inspect_context(s: &mut AppState) -> inspect::InspectContext<'_> {
         document: &mut s.document,
         settings: &mut s.services.settings,
         files: &s.services.files,
+    }
+}
+
+fn pie_context(s: &mut AppState) -> export_pie::PieContext<'_> {
+    export_pie::PieContext {
+        dialog: &mut s.dialogs.pie,
+        document: s.document.open.as_ref(),
+        services: &mut s.services,
+    }
+}
+
+fn animation_context(s: &mut AppState) -> export_animation::AnimationContext<'_> {
+    export_animation::AnimationContext {
+        dialog: &mut s.dialogs.animation,
+        running: s.dialogs.running_export.as_ref(),
+        services: &mut s.services,
+        document: &s.document,
+        view: &s.view,
     }
 }
 

@@ -107,7 +107,7 @@ fn animation_windows_ui(ctx: &egui::Context, state: &mut AppState) -> Vec<AppCom
         out.extend(progress_ui(ctx, run));
     }
     if let (Some(mut dialog), Some(doc)) = (state.dialogs.animation.clone(), &state.document.open) {
-        let plan = job(state).map(|j| j.plan);
+        let plan = job(&dialog, Some(doc), state.view_settings()).map(|j| j.plan);
         let busy = state.dialogs.running_export.is_some();
         out.extend(dialog_ui(ctx, &mut dialog, doc, plan, busy));
         if let Some(d) = &mut state.dialogs.animation {

@@ -15,11 +15,11 @@
 //! and emit commands; [`super::dispatch::apply`] routes each to its owner, which applies
 //! it with its own state and a narrow context of short borrows (a view command sees the
 //! view and the open model, a settings command the settings and the toasts, the
-//! document's the services, the document, the view and the assembly); only the two
-//! export dialogs still take the whole state. A part that needs another to act returns
-//! follow-up commands. The
-//! window (the front-end's shell: `src/desktop/window/shell.rs`, `web/src/shell.rs`)
-//! owns the wgpu device and the GPU view, runs the jobs and saves the settings when due.
+//! document's the services, the document, the view and the assembly, an export dialog
+//! its own state, the services and the document, the animation's the view too). A part that needs another to act
+//! returns follow-up commands. The window (the front-end's shell:
+//! `src/desktop/window/shell.rs`, `web/src/shell.rs`) owns the wgpu device and the GPU
+//! view, runs the jobs and saves the settings when due.
 //! Not yet moved out: the running animation export's worker and the gallery's thumbnail
 //! worker and egui textures (in [`super::gallery::Gallery`]).
 
@@ -32,7 +32,7 @@ use super::view::View;
 use crate::check::Finding;
 use crate::files::FileRef;
 use crate::model::Model;
-use crate::render::{TEAM_COLOURS, ViewSettings};
+use crate::render::ViewSettings;
 use std::sync::Arc;
 
 /// The state of each dialog while it is open: each changes only its own.
@@ -49,7 +49,7 @@ pub struct DialogStates {
     /// Settings ▸ Published sites…, while open.
     pub published_sites: bool,
     /// The animation export running on its worker thread, if any.
-    pub running_export: Option<super::dialogs::export_animation::RunningExport>,
+    pub running_export: Option<super::dialogs::export_animation::state::RunningExport>,
 }
 
 /// The panels' own state that outlives a frame.
@@ -96,28 +96,9 @@ impl AppState {
         }
     }
 
-    /// What the renderer needs for this frame.
+    /// What the renderer needs for this frame ([`super::view::view_settings`]).
     pub fn view_settings(&self) -> ViewSettings {
-        let settings = &self.services.settings;
-        let [r, g, b] = settings.background;
-        let current = self.document.inspect_current();
-        ViewSettings {
-            camera: self.view.camera,
-            team: settings.team.min(TEAM_COLOURS.len() - 1),
-            background: [r, g, b, 255],
-            overlays: settings.overlays,
-            shadows: settings.shadows,
-            lighting: settings.lighting,
-            selected: current.and(self.document.inspect.selected),
-            node_mask: current
-                .map(|d| self.document.inspect.node_mask(&d.model))
-                .unwrap_or_default(),
-            grid_unit: self.document.open.as_ref().and_then(|d| d.model.grid_unit),
-            colour_mode: self.view.colour_mode,
-            highlight: current
-                .map(|d| self.document.checks.highlight(&d.model))
-                .unwrap_or_default(),
-        }
+        super::view::view_settings(&self.view, &self.document, &self.services.settings)
     }
 
     /// Frames the open model so it fills the view ([`View::frame`]).

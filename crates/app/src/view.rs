@@ -2,10 +2,37 @@
 //! embedded layout) and its commands ([`ViewCommand`]: framing, standard views, orbit,
 //! pan, zoom, colour mode). A view command is applied with [`ViewContext`]: the view
 //! and a look at the open document (to frame it), nothing else of the app. What the
-//! renderer draws with is put together by [`crate::state::AppState::view_settings`].
+//! renderer draws with is put together by [`view_settings`] (from the view, the document
+//! and the settings).
 
-use crate::document::Document;
-use crate::render::{Camera, ColourMode, TEAM_COLOURS, ViewPreset, clip_points};
+use crate::document::{Document, DocumentState};
+use crate::render::{Camera, ColourMode, TEAM_COLOURS, ViewPreset, ViewSettings, clip_points};
+use crate::settings::Settings;
+
+/// What the renderer needs for this frame: `view`'s camera and colour mode, `document`'s
+/// selection, visibility, grid and checks' highlight, `settings`' team, background,
+/// overlays, shadows and light.
+pub fn view_settings(view: &View, document: &DocumentState, settings: &Settings) -> ViewSettings {
+    let [r, g, b] = settings.background;
+    let current = document.inspect_current();
+    ViewSettings {
+        camera: view.camera,
+        team: settings.team.min(TEAM_COLOURS.len() - 1),
+        background: [r, g, b, 255],
+        overlays: settings.overlays,
+        shadows: settings.shadows,
+        lighting: settings.lighting,
+        selected: current.and(document.inspect.selected),
+        node_mask: current
+            .map(|d| document.inspect.node_mask(&d.model))
+            .unwrap_or_default(),
+        grid_unit: document.open.as_ref().and_then(|d| d.model.grid_unit),
+        colour_mode: view.colour_mode,
+        highlight: current
+            .map(|d| document.checks.highlight(&d.model))
+            .unwrap_or_default(),
+    }
+}
 
 /// How the 3D view looks at the model.
 #[derive(Debug, Clone, Copy, PartialEq)]

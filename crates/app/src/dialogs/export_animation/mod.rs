@@ -15,33 +15,42 @@ pub mod state;
 pub use dialog::{dialog_ui, progress_ui};
 #[cfg(not(target_arch = "wasm32"))]
 pub use run::start;
-pub use run::{PageExport, RunningExport, poll, start_stepped};
-pub use state::{AnimationDialog, AnimationOptions, ExportCommand, Source};
+pub use run::{PageExport, poll, start_stepped};
+pub use state::{AnimationDialog, AnimationOptions, ExportCommand, RunningExport, Source};
 
 use crate::commands::Effect;
+use crate::document::{Document, DocumentState};
 use crate::export::animation::{Encoding, Format, FramePlan, Job, Motion, frame_camera};
-use crate::state::AppState;
+use crate::render::ViewSettings;
+use crate::services::Services;
+use crate::view::View;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// `folder/<stem>.<ext>`.
-fn default_output(state: &AppState, options: &AnimationOptions) -> PathBuf {
+/// What the dialog's commands work on: the dialog, the running export (to refuse a
+/// second one and to cancel it), the services (the settings the dialog keeps, the host's
+/// folders, the toasts), and the document and the view (what the export draws).
+pub struct AnimationContext<'a> {
+    /// The dialog, while open.
+    pub dialog: &'a mut Option<AnimationDialog>,
+    /// The export running, if any.
+    pub running: Option<&'a RunningExport>,
+    /// The services.
+    pub services: &'a mut Services,
+    /// The document (the open model, its timeline, what is selected and shown).
+    pub document: &'a DocumentState,
+    /// The view (its camera and colour mode).
+    pub view: &'a View,
+}
+
+/// `folder/<stem>.<ext>`, `stem` being `doc`'s.
+fn default_output(services: &Services, doc: &Document, options: &AnimationOptions) -> PathBuf {
     let folder = options
         .folder
         .clone()
-        .or_else(|| {
-            state
-                .services
-                .settings
-                .screenshot_folder(&*state.services.host)
-        })
+        .or_else(|| services.settings.screenshot_folder(&*services.host))
         .unwrap_or_default();
-    let stem = state
-        .document
-        .open
-        .as_ref()
-        .map_or_else(|| "animation".to_string(), |d| d.stem());
-    folder.join(format!("{stem}.{}", options.format.extension()))
+    folder.join(format!("{}.{}", doc.stem(), options.format.extension()))
 }
 
 /// `path` with the extension of `format`.
@@ -56,44 +65,39 @@ pub fn with_format(path: &str, format: Format) -> String {
 }
 
 /// Carries out an export command.
-pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
+pub fn apply(ctx: AnimationContext<'_>, cmd: ExportCommand) -> Option<Effect> {
+    let services = ctx.services;
     match cmd {
         ExportCommand::Show => {
-            if state.document.open.is_none() {
-                state
-                    .services
-                    .toasts
-                    .error("Nothing to export: no model is open");
+            let Some(doc) = ctx.document.open.as_ref() else {
+                services.toasts.error("Nothing to export: no model is open");
                 return None;
-            }
-            if state.dialogs.animation.is_none() {
-                let mut options = state.services.settings.animation.clone().sanitised();
-                let has_clip = state
-                    .document
-                    .open
-                    .as_ref()
-                    .is_some_and(|d| d.playback.clip.is_some());
-                if !has_clip {
+            };
+            if ctx.dialog.is_none() {
+                let mut options = services.settings.animation.clone().sanitised();
+                if doc.playback.clip.is_none() {
                     options.source = Source::Turntable;
                 }
-                let output = default_output(state, &options).display().to_string();
-                state.dialogs.animation = Some(AnimationDialog { options, output });
+                let output = default_output(services, doc, &options)
+                    .display()
+                    .to_string();
+                *ctx.dialog = Some(AnimationDialog { options, output });
             }
             None
         }
         ExportCommand::Close => {
-            if let Some(d) = state.dialogs.animation.take() {
-                state.services.settings.animation = d.options;
+            if let Some(d) = ctx.dialog.take() {
+                services.settings.animation = d.options;
             }
             None
         }
         ExportCommand::Browse => {
-            let d = state.dialogs.animation.as_ref()?;
+            let d = ctx.dialog.as_ref()?;
             let path = PathBuf::from(&d.output);
             Some(Effect::PickAnimationOutput(path, d.options.format))
         }
         ExportCommand::SetOutput(path) => {
-            if let Some(d) = &mut state.dialogs.animation {
+            if let Some(d) = ctx.dialog {
                 if let Some(f) = Format::from_path(&path) {
                     d.options.format = f;
                 }
@@ -102,11 +106,11 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
             None
         }
         ExportCommand::Export => {
-            if state.dialogs.running_export.is_some() {
-                state.services.toasts.error("An export is already running");
+            if ctx.running.is_some() {
+                services.toasts.error("An export is already running");
                 return None;
             }
-            let d = state.dialogs.animation.as_mut()?;
+            let d = ctx.dialog.as_mut()?;
             if let Some(f) = Format::from_path(Path::new(&d.output)) {
                 d.options.format = f;
             } else {
@@ -117,21 +121,22 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
                 .parent()
                 .filter(|p| !p.as_os_str().is_empty())
                 .map(Path::to_path_buf);
-            match job(state) {
+            let view = crate::view::view_settings(ctx.view, ctx.document, &services.settings);
+            match job(d, ctx.document.open.as_ref(), view) {
                 Ok(job) => {
-                    if let Some(d) = state.dialogs.animation.take() {
-                        state.services.settings.animation = d.options;
+                    if let Some(d) = ctx.dialog.take() {
+                        services.settings.animation = d.options;
                     }
                     Some(Effect::ExportAnimation(Box::new(job)))
                 }
                 Err(e) => {
-                    state.services.toasts.error(format!("Cannot export: {e}"));
+                    services.toasts.error(format!("Cannot export: {e}"));
                     None
                 }
             }
         }
         ExportCommand::Cancel => {
-            if let Some(run) = &state.dialogs.running_export {
+            if let Some(run) = ctx.running {
                 run.progress.cancel();
             }
             None
@@ -139,14 +144,14 @@ pub fn apply(state: &mut AppState, cmd: ExportCommand) -> Option<Effect> {
     }
 }
 
-/// The export the dialog's settings describe for the open document.
-pub fn job(state: &AppState) -> Result<Job, String> {
-    let doc = state.document.open.as_ref().ok_or("no model is open")?;
-    let d = state
-        .dialogs
-        .animation
-        .as_ref()
-        .ok_or("the dialog is closed")?;
+/// The export dialog `d`'s settings describe for `doc` (the open document), drawn from
+/// `view` (what the window draws: [`crate::view::view_settings`]).
+pub fn job(
+    d: &AnimationDialog,
+    doc: Option<&Document>,
+    mut view: ViewSettings,
+) -> Result<Job, String> {
+    let doc = doc.ok_or("no model is open")?;
     let o = d.options.clone().sanitised();
     if let Some(why) = o.format.unavailable() {
         return Err(why.to_string());
@@ -175,7 +180,6 @@ pub fn job(state: &AppState) -> Result<Job, String> {
     };
     let fps = (!o.own_fps).then_some(o.fps);
     let plan = FramePlan::new(model, motion, fps)?;
-    let mut view = state.view_settings();
     if !o.overlays {
         view.overlays = crate::render::Overlays::NONE;
         view.selected = None;
@@ -208,10 +212,19 @@ pub fn job(state: &AppState) -> Result<Job, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::AppCommand;
     use crate::settings::Settings;
+    use crate::state::AppState;
+
+    /// `job` on `s`'s dialog and open document, as the window draws them.
+    fn job_of(s: &AppState) -> Result<Job, String> {
+        let d = s.dialogs.animation.as_ref().unwrap();
+        job(d, s.document.open.as_ref(), s.view_settings())
+    }
 
     #[test]
     fn format_follows_the_extension() {
+        let apply = |s: &mut AppState, c| crate::dispatch::apply(s, AppCommand::Export(c));
         assert_eq!(with_format("/a/tank.gif", Format::Webp), "/a/tank.webp");
         assert_eq!(with_format("", Format::Apng), "animation.apng");
         let mut s = AppState::new(
@@ -233,12 +246,12 @@ mod tests {
         if !Format::Webp.available() {
             // Without libwebp the dialog says why instead of exporting.
             assert_eq!(
-                job(&s).unwrap_err(),
+                job_of(&s).unwrap_err(),
                 crate::export::animation::WEBP_UNAVAILABLE
             );
             apply(&mut s, ExportCommand::SetOutput(PathBuf::from("/x/d.apng")));
         }
-        let job = job(&s).unwrap();
+        let job = job_of(&s).unwrap();
         assert_eq!(job.plan.count, 20);
         assert_eq!(job.view.overlays, crate::render::Overlays::NONE);
     }

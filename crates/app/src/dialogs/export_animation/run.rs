@@ -3,27 +3,18 @@
 //! progress and Cancel in the app's state ([`RunningExport`]), and the toast when it
 //! ends ([`poll`]).
 
+use super::state::RunningExport;
 use crate::export::animation::encoder::Destination;
 use crate::export::animation::{ExportError, Job, Progress, SteppedExport, Summary};
 use crate::state::AppState;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, Sender, TryRecvError};
+use std::sync::mpsc::{Sender, TryRecvError};
 use std::time::Duration;
 
 /// Work done by [`PageExport::step`] in one page frame, at most about (a frame is never
 /// split: a large one takes longer). The page keeps drawing and answering in between.
 const SLICE: Duration = Duration::from_millis(30);
-
-/// An export running (on its worker thread, or stepped by the page).
-#[derive(Debug)]
-pub struct RunningExport {
-    /// Frames done / total, and the Cancel flag.
-    pub progress: Arc<Progress>,
-    /// Where it writes.
-    pub output: PathBuf,
-    result: Receiver<Result<Summary, ExportError>>,
-}
 
 /// Starts `job` as a job of the host (a worker thread on the desktop) rendering on
 /// `device`; `repaint` is asked to draw the window again when it ends.

@@ -1,10 +1,14 @@
 //! The Export animation dialog's data, apart from its logic: its settings (kept in the
-//! settings file), the open dialog and its commands. The settings and the command list
-//! name these, not the dialog that works on the whole state.
+//! settings file), the open dialog, the running export and its commands. The settings,
+//! the app's state and the command list name these, not the dialog's logic.
 
-use crate::export::animation::{self as export, Format, MAX_FPS, MAX_SIDE};
+use crate::export::animation::{
+    self as export, ExportError, Format, MAX_FPS, MAX_SIDE, Progress, Summary,
+};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::Receiver;
 
 /// What the dialog exports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -106,6 +110,18 @@ pub struct AnimationDialog {
     pub options: AnimationOptions,
     /// Output file (a PNG sequence: the first frame's name pattern).
     pub output: String,
+}
+
+/// An export running (on its worker thread, or stepped by the page; started by
+/// [`super::start`] or [`super::start_stepped`], ended by [`super::poll`]).
+#[derive(Debug)]
+pub struct RunningExport {
+    /// Frames done / total, and the Cancel flag.
+    pub progress: Arc<Progress>,
+    /// Where it writes.
+    pub output: PathBuf,
+    /// How it ended, once it has.
+    pub(super) result: Receiver<Result<Summary, ExportError>>,
 }
 
 /// Commands of the dialog and the progress window (the toast's Open folder is an

@@ -13,18 +13,32 @@
 
 use crate::check::{CheckOptions, Checker, Level, report};
 use crate::commands::{AppCommand, Effect};
+use crate::document::Document;
 use crate::export::pie::{self, CheckedPie, PieOptions, PieVersion, checked::what_to_do};
 use crate::export::pie_pack;
 use crate::files::{FileRef, Files};
 use crate::host::Host;
 use crate::model::Model;
-use crate::state::AppState;
+use crate::services::Services;
+use crate::toasts::Toasts;
 use std::path::{Path, PathBuf};
 
 pub mod state;
 mod ui;
 pub use state::{Blocker, PieCommand, PieDialog, PieDone, PieSettings, Preview, Verdict};
 pub use ui::window_ui;
+
+/// What the dialog's commands work on: the dialog, the open model and the services
+/// (the settings' data roots, the files, the host to write through, the dialog's job
+/// lane and the toasts).
+pub struct PieContext<'a> {
+    /// The dialog, while open.
+    pub dialog: &'a mut Option<PieDialog>,
+    /// The open model, if any.
+    pub document: Option<&'a Document>,
+    /// The services.
+    pub services: &'a mut Services,
+}
 
 fn cmd(c: PieCommand) -> AppCommand {
     AppCommand::ExportPie(c)
@@ -188,8 +202,8 @@ pub fn write(
 }
 
 /// Starts checking the dialog's settings on a worker.
-fn start_check(state: &mut AppState) {
-    let (Some(d), Some(doc)) = (&mut state.dialogs.pie, &state.document.open) else {
+fn start_check(ctx: &mut PieContext<'_>) {
+    let (Some(d), Some(doc)) = (&mut *ctx.dialog, ctx.document) else {
         return;
     };
     if d.refused.is_some() {
@@ -197,14 +211,9 @@ fn start_check(state: &mut AppState) {
     }
     d.preview = Preview::Checking;
     let (model, source, s) = (doc.model.clone(), doc.path.clone(), d.settings.clone());
-    let roots = state
-        .services
-        .settings
-        .load_options(&state.services.files)
-        .data_roots;
-    let files = state.services.files.clone();
-    state
-        .services
+    let roots = ctx.services.load_options().data_roots;
+    let files = ctx.services.files.clone();
+    ctx.services
         .work
         .pie
         .start(format!("Checking {}", doc.stem()), move |_| {
@@ -214,13 +223,13 @@ fn start_check(state: &mut AppState) {
 }
 
 /// The settings a new dialog starts with for the open document.
-fn initial(state: &AppState) -> Option<PieDialog> {
-    let doc = state.document.open.as_ref()?;
+fn initial(doc: Option<&Document>, services: &Services) -> Option<PieDialog> {
+    let doc = doc?;
     let folder = doc
         .path
         .parent()
         .and_then(|p| p.as_disk().map(Path::to_path_buf))
-        .or_else(|| state.services.settings.last_folder.clone())
+        .or_else(|| services.settings.last_folder.clone())
         .unwrap_or_default();
     let settings = PieSettings {
         version: PieVersion::V3,
@@ -252,49 +261,47 @@ pub fn default_file_name(stem: &str, model: &Model) -> String {
 }
 
 /// Carries out a dialog command.
-pub fn apply(state: &mut AppState, c: PieCommand) -> Option<Effect> {
+pub fn apply(mut ctx: PieContext<'_>, c: PieCommand) -> Option<Effect> {
     match c {
         PieCommand::Show => {
-            let Some(dialog) = initial(state) else {
-                state
-                    .services
+            let Some(dialog) = initial(ctx.document, ctx.services) else {
+                ctx.services
                     .toasts
                     .error("Nothing to export: no model is open");
                 return None;
             };
-            let same = state
-                .dialogs
-                .pie
+            let same = ctx
+                .dialog
                 .as_ref()
                 .is_some_and(|d| d.generation == dialog.generation);
             if !same {
-                state.dialogs.pie = Some(dialog);
-                start_check(state);
+                *ctx.dialog = Some(dialog);
+                start_check(&mut ctx);
             }
             None
         }
         PieCommand::Close => {
             if !matches!(
-                state.dialogs.pie.as_ref().map(|d| &d.preview),
+                ctx.dialog.as_ref().map(|d| &d.preview),
                 Some(Preview::Writing)
             ) {
-                state.services.work.pie.cancel();
+                ctx.services.work.pie.cancel();
             }
-            state.dialogs.pie = None;
+            *ctx.dialog = None;
             None
         }
         PieCommand::Set(s) => {
-            if let Some(d) = &mut state.dialogs.pie
+            if let Some(d) = &mut *ctx.dialog
                 && d.settings != s
                 && d.preview != Preview::Writing
             {
                 d.settings = s;
-                start_check(state);
+                start_check(&mut ctx);
             }
             None
         }
         PieCommand::Browse => {
-            let d = state.dialogs.pie.as_ref()?;
+            let d = ctx.dialog.as_ref()?;
             Some(Effect::PickPiePath(PathBuf::from(d.settings.output.trim())))
         }
         PieCommand::SetOutput(path) => {
@@ -302,14 +309,14 @@ pub fn apply(state: &mut AppState, c: PieCommand) -> Option<Effect> {
             if path.extension().is_none() {
                 path.set_extension("pie");
             }
-            let s = state.dialogs.pie.as_ref().map(|d| PieSettings {
+            let s = ctx.dialog.as_ref().map(|d| PieSettings {
                 output: path.display().to_string(),
                 ..d.settings.clone()
             })?;
-            apply(state, PieCommand::Set(s))
+            apply(ctx, PieCommand::Set(s))
         }
         PieCommand::Write => {
-            let (Some(d), Some(doc)) = (&mut state.dialogs.pie, &state.document.open) else {
+            let (Some(d), Some(doc)) = (&mut *ctx.dialog, ctx.document) else {
                 return None;
             };
             let ready = matches!(&d.preview, Preview::Done(Ok(v)) if v.errors.is_empty());
@@ -318,14 +325,9 @@ pub fn apply(state: &mut AppState, c: PieCommand) -> Option<Effect> {
             }
             d.preview = Preview::Writing;
             let (model, source, s) = (doc.model.clone(), doc.path.clone(), d.settings.clone());
-            let roots = state
-                .services
-                .settings
-                .load_options(&state.services.files)
-                .data_roots;
-            let host = state.services.host.clone();
-            state
-                .services
+            let roots = ctx.services.load_options().data_roots;
+            let host = ctx.services.host.clone();
+            ctx.services
                 .work
                 .pie
                 .start(format!("Writing {}", s.output), move |_| {
@@ -336,11 +338,11 @@ pub fn apply(state: &mut AppState, c: PieCommand) -> Option<Effect> {
     }
 }
 
-/// Takes in a finished job: the verdict shown, or the write's toast.
-pub fn finished(state: &mut AppState, done: PieDone) {
+/// Takes in a finished job: the verdict shown in `dialog`, or the write's toast.
+pub fn finished(dialog: &mut Option<PieDialog>, toasts: &mut Toasts, done: PieDone) {
     match done {
         PieDone::Checked(s, verdict) => {
-            if let Some(d) = &mut state.dialogs.pie
+            if let Some(d) = dialog
                 && d.settings == s
                 && d.preview == Preview::Checking
             {
@@ -348,12 +350,12 @@ pub fn finished(state: &mut AppState, done: PieDone) {
             }
         }
         PieDone::Written(Ok(text)) => {
-            state.services.toasts.info(text);
-            state.dialogs.pie = None;
+            toasts.info(text);
+            *dialog = None;
         }
         PieDone::Written(Err(e)) => {
-            state.services.toasts.error(e.clone());
-            if let Some(d) = &mut state.dialogs.pie {
+            toasts.error(e.clone());
+            if let Some(d) = dialog {
                 d.preview = Preview::Done(Err(e));
             }
         }
