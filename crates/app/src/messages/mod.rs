@@ -17,8 +17,7 @@ const ERROR_RED: egui::Color32 = egui::Color32::from_rgb(220, 70, 70);
 pub fn menu_item_ui(ui: &mut egui::Ui, log: &MessageLog) -> Option<AppCommand> {
     let label = match log.errors() {
         0 => "Messages…".to_string(),
-        1 => "Messages… (1 error)".to_string(),
-        n => format!("Messages… ({n} errors)"),
+        n => format!("Messages… ({})", count(n, "error")),
     };
     ui.button(label)
         .on_hover_text("Every toast and failed load of this session, with its time")
@@ -38,6 +37,8 @@ pub fn window_ui(ctx: &egui::Context, log: &MessageLog) -> Vec<AppCommand> {
         .resizable(true)
         .default_width(560.0)
         .default_height(360.0)
+        // Right of the side panel, below the menu bar and the load-error banner.
+        .default_pos([380.0, 90.0])
         .open(&mut open)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
@@ -53,9 +54,9 @@ pub fn window_ui(ctx: &egui::Context, log: &MessageLog) -> Vec<AppCommand> {
                     out.push(AppCommand::Messages(MessagesCommand::Clear));
                 }
                 ui.weak(format!(
-                    "{} messages, {} errors (times in UTC)",
-                    log.len(),
-                    log.errors()
+                    "{}, {} (times in UTC)",
+                    count(log.len(), "message"),
+                    count(log.errors(), "error")
                 ));
             });
             ui.separator();
@@ -65,6 +66,15 @@ pub fn window_ui(ctx: &egui::Context, log: &MessageLog) -> Vec<AppCommand> {
         out.push(AppCommand::Messages(MessagesCommand::Show(false)));
     }
     out
+}
+
+/// `n` and `noun`, plural but for one (`1 error`, `3 errors`).
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 /// The messages, newest first: time, kind, text.
