@@ -29,6 +29,7 @@ mod help_window;
 mod inspect_app;
 mod live_reload;
 mod loading;
+mod messages_window;
 mod panels;
 mod share_menu;
 mod side_panel_ui;

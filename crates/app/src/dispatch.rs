@@ -17,7 +17,7 @@ use crate::dialogs::{export_animation, export_gltf, export_pie, screenshot_dialo
 use crate::effect::Effect;
 use crate::panels::{assemble, checks};
 use crate::state::AppState;
-use crate::{gallery, help, inspect, lighting, opening, settings, share, timeline, view};
+use crate::{gallery, help, inspect, lighting, messages, opening, settings, share, timeline, view};
 use std::collections::VecDeque;
 
 /// Carries out `cmd` on `state` and the follow-up commands it leads to, then takes in
@@ -42,6 +42,7 @@ fn run(state: &mut AppState, mut queue: VecDeque<AppCommand>) -> Option<Effect> 
     loop {
         while let Some(cmd) = queue.pop_front() {
             let applied = apply_to_part(state, cmd);
+            messages::state::take_toasts(&mut state.panels.messages, &mut state.services.toasts);
             queue.extend(applied.then);
             match (&effect, applied.effect) {
                 (None, e) => effect = e,
@@ -66,6 +67,8 @@ fn run(state: &mut AppState, mut queue: VecDeque<AppCommand>) -> Option<Effect> 
             None => break,
         }
     }
+    // What the jobs and the frame said outside a command.
+    messages::state::take_toasts(&mut state.panels.messages, &mut state.services.toasts);
     effect
 }
 
@@ -94,6 +97,7 @@ fn apply_to_part(state: &mut AppState, cmd: AppCommand) -> Applied {
         AppCommand::Help(c) => {
             done(|| help::state::apply(&mut s.dialogs.help, &mut s.services.toasts, c))
         }
+        AppCommand::Messages(c) => messages::state::apply(&mut s.panels.messages, c).into(),
         AppCommand::Quit => Effect::Quit.into(),
     }
 }

@@ -96,6 +96,7 @@ pub fn window_ui(
     out.extend(super::dialogs::export_pie::window_ui(ui.ctx(), state));
     out.extend(super::dialogs::published_sites::window_ui(ui.ctx(), state));
     out.extend(super::help::help_window_ui(ui.ctx(), state));
+    out.extend(super::messages::window_ui(ui.ctx(), &state.panels.messages));
     out
 }
 

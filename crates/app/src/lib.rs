@@ -34,6 +34,7 @@ mod lint_lists;
 pub mod live_reload;
 pub mod loading;
 pub mod menu;
+pub mod messages;
 pub mod opening;
 pub mod panels;
 pub mod published;

@@ -237,6 +237,8 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
                     state.view.colour_mode,
                 ));
             });
+            ui.separator();
+            out.extend(super::messages::menu_item_ui(ui, &state.panels.messages));
         });
         // A page is its own site: Share ▸ Copy link is the web link there.
         let page = state.services.host.has_links();

@@ -62,6 +62,8 @@ pub struct PanelStates {
     /// The watcher of View ▸ Watch files, kept on what is open by the frame
     /// ([`super::frame`]).
     pub live_reload: super::watching::LiveReload,
+    /// The session's messages (View ▸ Messages…).
+    pub messages: super::messages::state::MessageLog,
 }
 
 /// Everything the window shows, by owner (the wgpu device and the eframe window are the
@@ -74,7 +76,7 @@ pub struct AppState {
     pub document: DocumentState,
     /// The camera, the view's shape and colour mode.
     pub view: View,
-    /// The panels' own state (Assemble, gallery, live reload).
+    /// The panels' own state (Assemble, gallery, live reload, messages).
     pub panels: PanelStates,
     /// The dialogs' own state (Screenshot…, Export animation, Export PIE, Help…).
     pub dialogs: DialogStates,

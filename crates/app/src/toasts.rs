@@ -9,6 +9,9 @@ use super::effect::Effect;
 const INFO_SECONDS: f64 = 6.0;
 /// Seconds an error toast stays up.
 const ERROR_SECONDS: f64 = 12.0;
+/// How many messages wait to be taken ([`Toasts::take_new`]) at most: the session's log
+/// keeps no more.
+const MAX_NEW: usize = 200;
 
 /// One message.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +31,9 @@ pub struct Toast {
 pub struct Toasts {
     /// Messages, oldest first.
     pub items: Vec<Toast>,
+    /// Each message added and not yet taken (text, error), oldest first, for the
+    /// session's log ([`crate::messages`]); kept apart from `items`, which expire.
+    new: Vec<(String, bool)>,
 }
 
 impl Toasts {
@@ -54,7 +60,15 @@ impl Toasts {
         }
     }
 
+    /// The messages added since the last call (text, error), oldest first.
+    pub fn take_new(&mut self) -> Vec<(String, bool)> {
+        std::mem::take(&mut self.new)
+    }
+
     fn push(&mut self, text: String, error: bool) {
+        if self.new.len() < MAX_NEW {
+            self.new.push((text.clone(), error));
+        }
         self.items.push(Toast {
             text,
             error,

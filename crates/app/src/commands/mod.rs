@@ -49,6 +49,8 @@ pub enum AppCommand {
     Light(crate::lighting::command::LightCommand),
     /// The Help window (Help menu, F1, `?`).
     Help(crate::help::state::HelpCommand),
+    /// View ▸ Messages…: the session's messages.
+    Messages(crate::messages::state::MessagesCommand),
     /// Close the window.
     Quit,
 }

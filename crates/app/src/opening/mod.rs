@@ -18,6 +18,7 @@ use crate::document::{Document, DocumentCommand, LoadFailure, Purpose};
 use crate::effect::Effect;
 use crate::files::FileRef;
 use crate::gallery::command::GalleryCommand;
+use crate::messages::state::MessagesCommand;
 use crate::model::{Model, Pose};
 use crate::panels::{assemble, display};
 use crate::timeline::event_models::carry_over;
@@ -154,10 +155,7 @@ pub fn set_document(ctx: &mut DocumentContext<'_>, path: FileRef, model: Model) 
 pub fn finish(ctx: &mut DocumentContext<'_>, outcome: Outcome) -> Vec<AppCommand> {
     match outcome {
         Outcome::File(f) => finish_file(ctx, *f),
-        Outcome::Assembly(a) => {
-            finish_assembly(ctx, *a);
-            Vec::new()
-        }
+        Outcome::Assembly(a) => finish_assembly(ctx, *a),
     }
 }
 
@@ -199,24 +197,30 @@ fn finish_file(ctx: &mut DocumentContext<'_>, f: LoadedFile) -> Vec<AppCommand> 
                 LoadFailure { path, message },
             ))]
         }
-        (Err(message), Purpose::LiveReload) => {
-            ctx.document.load_error = Some(LoadFailure {
+        (Err(message), Purpose::LiveReload) => failed(
+            ctx,
+            LoadFailure {
                 path,
                 message: format!(
                     "{message}\n(changed on disk; the previous model stays shown, and the \
                      next change is tried again)"
                 ),
-            });
-            Vec::new()
-        }
+            },
+        ),
         (Err(message), Purpose::Open | Purpose::Reload) => {
-            ctx.document.load_error = Some(LoadFailure { path, message });
-            Vec::new()
+            failed(ctx, LoadFailure { path, message })
         }
     }
 }
 
-fn finish_assembly(ctx: &mut DocumentContext<'_>, a: Assembled) {
+/// Shows `failure` in the load-error banner; the follow-up keeps it in the session's
+/// messages.
+fn failed(ctx: &mut DocumentContext<'_>, failure: LoadFailure) -> Vec<AppCommand> {
+    ctx.document.load_error = Some(failure.clone());
+    vec![AppCommand::Messages(MessagesCommand::LoadFailed(failure))]
+}
+
+fn finish_assembly(ctx: &mut DocumentContext<'_>, a: Assembled) -> Vec<AppCommand> {
     let path = FileRef::Disk(a.design.to_line().into());
     match a.result {
         Ok((assembly, findings)) => {
@@ -232,8 +236,9 @@ fn finish_assembly(ctx: &mut DocumentContext<'_>, a: Assembled) {
                 ctx.services.settings.assembly = Some(a.design);
             }
             show_loaded(ctx, path, assembly.model, findings);
+            Vec::new()
         }
-        Err(message) => ctx.document.load_error = Some(LoadFailure { path, message }),
+        Err(message) => failed(ctx, LoadFailure { path, message }),
     }
 }
 
