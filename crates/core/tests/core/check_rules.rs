@@ -1,5 +1,6 @@
 //! `vitrine check` rules: one fixture per rule triggers it exactly once at the right
-//! place, a clean fixture triggers nothing, and the shipped corpus has no errors.
+//! place, a clean fixture triggers nothing. (The command line's gathering of inputs — mods,
+//! archives, the shipped corpus without errors — is the program's `tests/cli/check_inputs.rs`.)
 
 use crate::common;
 

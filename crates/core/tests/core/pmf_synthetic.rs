@@ -1,6 +1,6 @@
 //! Every PMF sample of `../shared/corpus/synthetic` against its `MANIFEST.json` facts:
 //! names, parents, counts, animations, the ground-truth world positions (through the pose
-//! sampler and through `info --json --world --at`), the misreadings the manifest
+//! sampler; `info --json --world --at` is the program's `tests/cli/info_synthetic.rs`), the misreadings the manifest
 //! lists (reproduced by the matching settings), and every broken `bad/pmf_*` file.
 
 use crate::common;

@@ -1,6 +1,7 @@
 //! Warzone 2100 droids and structures assembled from the game's 4.3.3 stats and parts
 //! (`../shared/corpus/wz2100`): positions against hand-computed values, the VTOL rule,
-//! and every template of `mp` and `base` (folders, and `mp.wz` over `data/base`).
+//! and every template of `mp` and `base` (folders, and `mp.wz` over `data/base`), read
+//! through the corpus's files in memory (`common::corpus`).
 
 use crate::common;
 
