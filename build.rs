@@ -7,42 +7,11 @@
 //! `#[vitrine_test(gpu)]` or both (crates/test-needs), so `cargo test` lists them as
 //! ignored with the reason and counts them, instead of passing them silently.
 //! `VITRINE_SHARED` points elsewhere; `VITRINE_REQUIRE_SHARED=1` and
-//! `VITRINE_REQUIRE_GPU=1` (CI) make an absence a build error.
-
-use std::path::PathBuf;
+//! `VITRINE_REQUIRE_GPU=1` (CI) make an absence a build error. The corpus half is
+//! `vitrine_test_needs::shared_cfg`, which `crates/core`'s build script calls too.
 
 fn main() {
-    println!("cargo::rustc-check-cfg=cfg(vitrine_no_shared)");
     println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-env-changed=VITRINE_SHARED");
-    println!("cargo::rerun-if-env-changed=VITRINE_REQUIRE_SHARED");
     vitrine_build_probe::gpu_cfg();
-    let shared = std::env::var_os("VITRINE_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default())
-                .join("../shared")
-        });
-    let corpus = shared.join("corpus");
-    if corpus.is_dir() {
-        // Watched while it exists (cargo compares the files' times), so removing it
-        // reruns this script; a missing path is not watched, as cargo would rerun the
-        // script, and rebuild the package, on every build.
-        println!("cargo::rerun-if-changed={}", corpus.display());
-        return;
-    }
-    if std::env::var("VITRINE_REQUIRE_SHARED").as_deref() == Ok("1") {
-        eprintln!(
-            "error: VITRINE_REQUIRE_SHARED=1 but {} is not a folder (set VITRINE_SHARED to the \
-             shared/ folder, or unset VITRINE_REQUIRE_SHARED to skip the tests that need it)",
-            corpus.display()
-        );
-        std::process::exit(1);
-    }
-    println!("cargo::rustc-cfg=vitrine_no_shared");
-    println!(
-        "cargo::warning={} not found: the tests that need it are reported as ignored \
-         (after adding it, `touch build.rs` to run them)",
-        corpus.display()
-    );
+    vitrine_test_needs::shared_cfg();
 }

@@ -6,7 +6,7 @@
 #      fuzz/run.sh pet_group -- -max_total_time=600          (AddressSanitizer)
 # New interesting inputs go to fuzz/corpus/TARGET (ignored by git); crashes to
 # fuzz/artifacts/TARGET. A finding, once fixed, is copied to fuzz/regressions/TARGET,
-# where `cargo test --test core fuzz_regressions::` replays it on every CI run.
+# where `cargo test -p vitrine-core --test core fuzz_regressions::` replays it on every CI run.
 set -euo pipefail
 cd "$(dirname "$0")"
 target="$1"

@@ -1,6 +1,8 @@
 //! The real `vitrine` binary as a user runs it: `info`, `render`, `export`, `check`, the
 //! Warzone assembly options, `install-desktop`, and a modder's messy folders and archives.
-//! (The window under Xvfb is `tests/window/`.)
+//! (The window under Xvfb is `tests/window/`.) Also here: the checks that keep the tests'
+//! `#[vitrine_test(shared, gpu)]` marks honest (`test_needs`, `shared_data`); the core's
+//! own tests live with it, `crates/core/tests/core`.
 //!
 //! Run one file's tests with `cargo test --test cli check::`.
 
@@ -12,10 +14,14 @@ mod render_support;
 mod archive_hardening;
 mod assemble;
 mod check;
+mod check_inputs;
 mod convert;
 mod export;
 mod info;
+mod info_synthetic;
 mod inputs;
 mod install_desktop;
 mod publish;
 mod render;
+mod shared_data;
+mod test_needs;

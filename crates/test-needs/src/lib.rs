@@ -11,9 +11,18 @@
 //! The declaration belongs to the test's thread. A thread the test starts gets it with
 //! [`carry`]; a helper thread that reaches a GPU or the corpus without it panics like an
 //! unmarked test.
+//!
+//! The places the tests' data is found (the shared corpus, the fixtures) are here too, the
+//! same for every package's tests, with the build scripts' half ([`shared_cfg`]).
 
 use std::cell::Cell;
 
+mod places;
+
+pub use places::{
+    Rng, fixtures, manifest, shared_cfg, shared_dir, shared_path, synthetic, temp_dir, workspace,
+    wz2100,
+};
 pub use vitrine_test_macros::vitrine_test;
 
 /// Something a test can need that a fresh clone may not have.

@@ -5,106 +5,11 @@ pub mod image_diff;
 
 use std::path::PathBuf;
 
-/// The mutation tests' random numbers: seeded, so a failing variant is the same on every
-/// run and machine.
-pub struct Rng(fastrand::Rng);
-
-impl Rng {
-    /// A generator that always yields the same sequence for `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(fastrand::Rng::with_seed(seed))
-    }
-
-    /// Any `u64`.
-    pub fn next(&mut self) -> u64 {
-        self.0.u64(..)
-    }
-
-    /// A number in `0..n` (0 when `n` is 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { self.0.usize(..n) }
-    }
-}
-
-/// A fresh temporary folder (`tag` names the test), removed when dropped — also when the
-/// test panics.
-pub fn temp_dir(tag: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("vitrine-{tag}-"))
-        .tempdir()
-        .expect("a temporary folder")
-}
-
-/// The project's shared test data (`../shared` beside the checkout, or `$VITRINE_SHARED`).
-///
-/// Only for a test marked `#[vitrine_test(shared)]` (directly or through [`wz2100`] /
-/// [`synthetic`]): it panics in any other, on every machine, so a test that needs the
-/// corpus cannot be written without saying so. The build script sets `vitrine_no_shared`
-/// when the corpus is absent, and libtest then reports the marked tests as ignored with
-/// that reason. So this never returns `None` (the `Option` is kept for the callers'
-/// `let Some(..) else`); it panics when the corpus is absent after all — a marked test
-/// run with `--ignored`, or a corpus removed since the build.
-#[track_caller]
-pub fn shared_dir() -> Option<PathBuf> {
-    vitrine_test_needs::require(vitrine_test_needs::Need::Shared, "the shared corpus");
-    let dir = shared_path();
-    if dir.join("corpus").is_dir() {
-        return Some(dir);
-    }
-    if cfg!(vitrine_no_shared) {
-        panic!(
-            "{} has no corpus/ (this test is ignored without it; run with --ignored only \
-             where it is present)",
-            dir.display()
-        );
-    }
-    panic!(
-        "{} has no corpus/, but it had when the tests were built: put it back, or \
-         `touch build.rs` so the tests that need it are reported as ignored",
-        dir.display()
-    );
-}
-
-/// Where the shared test data is looked for (the build script looks in the same place).
-pub fn shared_path() -> PathBuf {
-    std::env::var_os("VITRINE_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"))
-}
-
-/// `../shared/corpus/wz2100` if present.
-pub fn wz2100() -> Option<PathBuf> {
-    shared_dir().map(|d| d.join("corpus/wz2100"))
-}
-
-/// `../shared/corpus/synthetic` if present.
-pub fn synthetic() -> Option<PathBuf> {
-    shared_dir().map(|d| d.join("corpus/synthetic"))
-}
-
-/// This project's own fixtures folder (`tests/fixtures`).
-pub fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-/// The synthetic corpus's `MANIFEST.json` (the facts a correct loader must report).
-pub fn manifest(synthetic: &std::path::Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(synthetic.join("MANIFEST.json")).expect("MANIFEST.json");
-    serde_json::from_str(&text).expect("MANIFEST.json parses")
-}
-
-/// `bad/<name>` of every file in the synthetic corpus's `bad/` folder whose name starts
-/// with `prefix` (`"pmf_"`), sorted.
-pub fn bad_files_on_disk(synthetic: &std::path::Path, prefix: &str) -> Vec<String> {
-    let mut on_disk: Vec<String> = std::fs::read_dir(synthetic.join("bad"))
-        .expect("bad/")
-        .flatten()
-        .map(|e| format!("bad/{}", e.file_name().to_string_lossy()))
-        .filter(|n| n.starts_with(&format!("bad/{prefix}")))
-        .collect();
-    on_disk.sort();
-    on_disk
-}
+// Where the tests' data is, the same for every package's tests (crates/test-needs).
+#[allow(unused_imports, reason = "each test crate uses some of them")]
+pub use vitrine_test_needs::{
+    Rng, fixtures, manifest, shared_dir, shared_path, synthetic, temp_dir, wz2100,
+};
 
 /// Every model file under `dir` (sorted, through the app's one folder walk); panics if the
 /// walk reports an error.

@@ -1,6 +1,6 @@
 //! `vitrine check` on untrusted bytes with its promises checked: what the `check` fuzz
 //! target (`fuzz/fuzz_targets/check.rs`) runs on each input and what
-//! `tests/core/fuzz_regressions.rs` (root package) replays. The loaders' own invariants are
+//! `crates/core/tests/core/fuzz_regressions.rs` replays. The loaders' own invariants are
 //! [`crate::formats::fuzzing`]'s; this adds the checker's: every finding names a
 //! registered rule and the checked file, points at an element the model has (the
 //! window selects it), and the human, JSON-lines and SARIF reports of the findings

@@ -1,6 +1,6 @@
 //! Loading untrusted bytes with every invariant checked: what the fuzz targets
 //! (`fuzz/fuzz_targets/`) run on each input, and what the regression test
-//! (`tests/core/fuzz_regressions.rs` in the root package) replays on the committed inputs — one code path, so a
+//! (`crates/core/tests/core/fuzz_regressions.rs`) replays on the committed inputs — one code path, so a
 //! fixed finding stays fixed on the stable toolchain too.
 //!
 //! A loader may reject any input with a [`LoadError`]; what it must never do is panic,

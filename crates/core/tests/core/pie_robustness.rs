@@ -7,8 +7,8 @@ use crate::common;
 
 use common::Rng;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use vitrine::formats;
-use vitrine::model::{Format, Pose};
+use vitrine_core::formats;
+use vitrine_core::model::{Format, Pose};
 use vitrine_test_needs::vitrine_test;
 
 const VARIANTS: usize = 12_000;

@@ -6,13 +6,13 @@
 
 use crate::common;
 
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
-use vitrine::formats::pet::PetRotations;
-use vitrine::formats::{self, ErrorKind, LoadOptions};
-use vitrine::model::{Location, Model, NodeKind, Pose, TextureRole, skin_positions};
+use vitrine_core::formats::pet::PetRotations;
+use vitrine_core::formats::{self, ErrorKind, LoadOptions};
+use vitrine_core::model::{Location, Model, NodeKind, Pose, TextureRole, skin_positions};
 use vitrine_test_needs::vitrine_test;
 
 fn manifest(dir: &Path) -> Value {
@@ -29,7 +29,7 @@ fn as_stored() -> LoadOptions {
 }
 
 fn load(dir: &Path, rel: &str) -> Model {
-    formats::load_path(&dir.join(rel), &as_stored()).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    common::load_path(&dir.join(rel), &as_stored()).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
 fn v3(v: &Value) -> Vec3 {
@@ -413,103 +413,6 @@ fn ground_truth_positions_in_file_axes() {
 }
 
 #[vitrine_test(shared)]
-fn info_json_reports_file_axes_world_and_vertices() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
-    let m = manifest(&dir);
-    let f = &m["files"]["pet/puppet_v13.pet"];
-    let gt = &f["ground_truth"];
-    let path = dir.join("pet/puppet_v13.pet");
-    let model = load(&dir, "pet/puppet_v13.pet");
-    let args = vitrine::cli::info::InfoArgs {
-        files: vec![path.clone()],
-        json: true,
-        world: true,
-        at: Some("puppet_v13:25".into()),
-        vertices: true,
-        ..Default::default()
-    };
-    let j = vitrine::cli::info::model_json(&model, &path, &args).unwrap();
-    assert_eq!(j["axes"], "y-up left-handed");
-    assert_eq!(j["pet"]["kind"], "pet");
-    let head = j["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["name"] == "Bip01 Head")
-        .unwrap();
-    let w: Vec<f32> = head["world"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap() as f32)
-        .collect();
-    let origin = Mat4::from_cols_slice(&w).transform_point3(Vec3::ZERO);
-    close(
-        origin,
-        v3(&gt["head_bone_model_origin_frame25"]),
-        1e-3,
-        "info --world --at",
-    );
-    let positions = j["meshes"][0]["positions"].as_array().unwrap();
-    for v in gt["vertices"].as_array().unwrap() {
-        let i = v["vertex"].as_u64().unwrap() as usize;
-        close(
-            v3(&positions[i]),
-            v3(&v["rest_model_position"]),
-            1e-3,
-            "info --vertices",
-        );
-    }
-    let clip = &j["clips"][0];
-    assert_eq!(clip["motions"][1]["name"], "walk");
-    assert_eq!(clip["events"][2]["text"], "*msg(\"발소리\")");
-    // Then one clip per motion, events relative to the motion's first frame.
-    let clips = j["clips"].as_array().unwrap();
-    let motions = f["motions"].as_array().unwrap();
-    assert_eq!(
-        clips.len(),
-        1 + motions.len(),
-        "the timeline plus each motion"
-    );
-    let fram: Vec<u64> = f["fram_frames"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect();
-    let scripts = f["fram_scripts"].as_array().unwrap();
-    for (got, want) in clips[1..].iter().zip(motions) {
-        let (start, end) = (
-            want["start"].as_u64().unwrap(),
-            want["end"].as_u64().unwrap(),
-        );
-        assert_eq!(got["name"], want["name"]);
-        assert_eq!(got["frames"].as_u64().unwrap(), end - start + 1);
-        assert_eq!(got["fps"].as_f64().unwrap(), 30.0);
-        let events: Vec<(u64, &str)> = got["events"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| (e["frame"].as_u64().unwrap(), e["text"].as_str().unwrap()))
-            .collect();
-        let want_events: Vec<(u64, &str)> = fram
-            .iter()
-            .zip(scripts)
-            .filter(|(f, _)| (start..=end).contains(*f))
-            .map(|(f, t)| (f - start, t.as_str().unwrap()))
-            .collect();
-        assert_eq!(events, want_events, "{} events", want["name"]);
-    }
-    // The walk motion holds all three FRAM events (30, 50, 55 → 10, 30, 35).
-    assert_eq!(clips[2]["events"].as_array().unwrap().len(), fram.len());
-    // --at accepts a motion name: walk:5 is frame 25 of the timeline.
-    let (clip, t) = vitrine::cli::info::parse_at(&model, "walk:5").unwrap();
-    assert_eq!((clip, t), (0, 25.0 / 30.0));
-}
-
-#[vitrine_test(shared)]
 fn trio_assembles_from_any_of_its_files() {
     let Some(dir) = common::synthetic() else {
         return;
@@ -562,7 +465,7 @@ fn apet_alone_says_it_has_no_skeleton() {
     let tmp = common::temp_dir("pet-apet");
     let path = tmp.path().join("kuma_motion.apet");
     std::fs::copy(dir.join("pet/kuma_motion.apet"), &path).unwrap();
-    let model = formats::load_path(&path, &as_stored()).unwrap();
+    let model = common::load_path(&path, &as_stored()).unwrap();
     assert!(
         model
             .diagnostics
@@ -641,7 +544,7 @@ fn faces_point_outward_and_masked_cape_is_double_sided() {
     assert_eq!(mask.name, "puppet_cape_mask.jpg");
     assert_eq!(mask.role, TextureRole::Opacity);
     assert!(cape.double_sided);
-    assert_eq!(cape.opacity_source, vitrine::model::AlphaSource::Red);
+    assert_eq!(cape.opacity_source, vitrine_core::model::AlphaSource::Red);
     let body = model
         .materials
         .iter()
@@ -730,7 +633,7 @@ fn bad_files_fail_with_the_expected_kind_and_offset() {
         for a in b["also_acceptable"].as_array().into_iter().flatten() {
             allowed.extend_from_slice(expected_kinds(a.as_str().unwrap()));
         }
-        let result = formats::load_path(&dir.join(rel), &as_stored());
+        let result = common::load_path(&dir.join(rel), &as_stored());
         match (b["severity"].as_str().unwrap(), result) {
             ("invalid", Ok(model)) => assert!(
                 !model.diagnostics.is_empty(),
@@ -797,12 +700,16 @@ fn mutated_files_never_panic() {
                     b[j] = 0xFE;
                 }
             }
-            let _ = formats::parse(vitrine::model::Format::Pet, &b, name, &Default::default()).map(
-                |m| {
-                    m.validate()
-                        .unwrap_or_else(|e| panic!("{src} mutation gave an invalid model: {e}"))
-                },
-            );
+            let _ = formats::parse(
+                vitrine_core::model::Format::Pet,
+                &b,
+                name,
+                &Default::default(),
+            )
+            .map(|m| {
+                m.validate()
+                    .unwrap_or_else(|e| panic!("{src} mutation gave an invalid model: {e}"))
+            });
             variants += 1;
         }
     }

@@ -9,8 +9,8 @@ use glam::{Mat4, Vec3};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use vitrine::formats::{self, ErrorKind, LoadOptions};
-use vitrine::model::{Format, Location, Model, NodeKind, Pose};
+use vitrine_core::formats::{self, ErrorKind, LoadOptions};
+use vitrine_core::model::{Format, Location, Model, NodeKind, Pose};
 use vitrine_test_needs::vitrine_test;
 
 fn manifest(dir: &Path) -> Value {
@@ -18,7 +18,7 @@ fn manifest(dir: &Path) -> Value {
 }
 
 fn load(path: &Path) -> Model {
-    formats::load_path(path, &LoadOptions::default())
+    common::load_path(path, &LoadOptions::default())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -334,7 +334,7 @@ fn lab_scene_ground_truth() {
     // its Windows path to the lower-case file next to the scene.
     let fence_mat = model.materials.iter().find(|x| x.name == "Fence").unwrap();
     assert!(fence_mat.opacity.is_some() && fence_mat.double_sided);
-    assert_eq!(fence_mat.blend, vitrine::model::BlendMode::AlphaTest);
+    assert_eq!(fence_mat.blend, vitrine_core::model::BlendMode::AlphaTest);
     assert_eq!(
         resolved_file_name(&model, "Map\\Lab\\Crate.BMP").as_deref(),
         Some("crate.bmp")
@@ -351,59 +351,6 @@ fn lab_scene_ground_truth() {
     // which is model -Y.
     assert_eq!(crate_box.corners[0].normal, Some(Vec3::NEG_Y));
     assert!(model.diagnostics.is_empty(), "{:?}", model.diagnostics);
-}
-
-#[vitrine_test(shared)]
-fn info_json_reports_file_axes_world_and_vertices() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
-    let m = manifest(&dir);
-    let gt = &m["files"]["tpm/lab_scene.tpm"]["ground_truth"];
-    let path = dir.join("tpm/lab_scene.tpm");
-    let model = load(&path);
-    let args = vitrine::cli::info::InfoArgs {
-        files: vec![path.clone()],
-        json: true,
-        world: true,
-        at: None,
-        vertices: true,
-        ..Default::default()
-    };
-    let j = vitrine::cli::info::model_json(&model, &path, &args).unwrap();
-    assert_eq!(j["format"], "tpm");
-    assert_eq!(j["axes"], "z-up right-handed");
-    assert_eq!(j["tpm"]["fileinfo"]["formatversion"], "1.0.1");
-    assert_eq!(j["tpm"]["fileinfo"]["name"], "lab_scene.max");
-    let crate02 = j["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["name"] == "Crate02")
-        .unwrap();
-    let cols: Vec<f32> = crate02["world"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap() as f32)
-        .collect();
-    let world = Mat4::from_cols_slice(&cols);
-    let mesh = j["meshes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["name"] == "CrateBox")
-        .unwrap();
-    let tol = gt["tolerance"].as_f64().unwrap() as f32;
-    for (p, want) in mesh["positions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .zip(gt["instance2_all_vertices_world"].as_array().unwrap())
-    {
-        let got = world.transform_point3(vec3(p));
-        assert!(got.abs_diff_eq(vec3(want), tol), "{got} vs {want}");
-    }
 }
 
 #[vitrine_test(shared)]
@@ -564,7 +511,7 @@ fn bad_files_fail_or_warn_as_the_manifest_says() {
     for rel in &listed {
         let facts = &bad[rel];
         let code = facts["error"].as_str().unwrap();
-        let result = formats::load_path(&dir.join(rel), &LoadOptions::default());
+        let result = common::load_path(&dir.join(rel), &LoadOptions::default());
         match facts["severity"].as_str().unwrap() {
             "fatal" => {
                 let e = match result {

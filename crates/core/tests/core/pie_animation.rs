@@ -7,8 +7,8 @@
 use crate::common;
 
 use glam::{Quat, Vec2, Vec3};
-use vitrine::formats::{self, LoadOptions};
-use vitrine::model::Pose;
+use vitrine_core::formats::LoadOptions;
+use vitrine_core::model::Pose;
 use vitrine_test_needs::vitrine_test;
 
 /// The ANIMOBJECT header and frame `frame` of level `level`, read by plain string
@@ -62,7 +62,7 @@ fn derrick_levels_2_and_3_at_frame_6_and_between_6_and_7() {
     };
     let path = wz.join("data/base/structs/blderik_anim.pie");
     let text = std::fs::read_to_string(&path).expect("derrick file");
-    let m = formats::load_path(&path, &LoadOptions::default()).expect("derrick loads");
+    let m = common::load_path(&path, &LoadOptions::default()).expect("derrick loads");
     assert!(m.clips[0].looping);
 
     // Transforms are compared in the game's own (left-handed) axes: `matrix_to_file`
@@ -136,7 +136,7 @@ fn derrick_levels_2_and_3_at_frame_6_and_between_6_and_7() {
 #[test]
 fn effect_texture_offsets_follow_time_over_rate_mod_frames() {
     let path = common::fixtures().join("pie/texanim_effect.pie");
-    let m = formats::load_path(&path, &LoadOptions::default()).expect("fixture loads");
+    let m = common::load_path(&path, &LoadOptions::default()).expect("fixture loads");
     // From the fixture's polygon lines: 4 frames, 300 ms each, cells 0.5 × 0.5, so two
     // frames per row: frame f sits at ((f mod 2) × 0.5, floor(f / 2) × 0.5).
     let cases: &[(f32, Vec2)] = &[
@@ -167,7 +167,7 @@ fn fireknee_plays_both_cycles_and_marks_their_ends() {
     let text = std::fs::read_to_string(&path).expect("fireknee file");
     let ([ms, cycles, frames], _) = animobject_line(&text, 1, 0);
     assert_eq!((ms, cycles, frames), (150.0, 2.0, 3.0));
-    let m = formats::load_path(&path, &LoadOptions::default()).expect("fireknee loads");
+    let m = common::load_path(&path, &LoadOptions::default()).expect("fireknee loads");
     let clip = &m.clips[0];
     // 2 cycles × 3 frames × 150 ms, played once.
     assert_eq!((clip.frame_count, clip.looping), (6, false));
@@ -183,7 +183,7 @@ fn fireknee_plays_both_cycles_and_marks_their_ends() {
 fn interpolate_1_blends_and_0_holds_as_the_game_draws() {
     let path = common::fixtures().join("pie/interpolate_both.pie");
     let text = std::fs::read_to_string(&path).expect("fixture");
-    let m = formats::load_path(&path, &LoadOptions::default()).expect("fixture loads");
+    let m = common::load_path(&path, &LoadOptions::default()).expect("fixture loads");
     let clip = &m.clips[0];
     let ([ms, _, _], f0) = animobject_line(&text, 1, 0);
     let (_, f1) = animobject_line(&text, 1, 1);

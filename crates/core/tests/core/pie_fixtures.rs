@@ -5,20 +5,20 @@ use crate::common;
 
 use glam::{Quat, Vec2, Vec3};
 use std::path::PathBuf;
-use vitrine::formats::{self, ErrorKind, LoadOptions};
-use vitrine::model::{Billboard, BlendMode, Location, Model, Pose, TextureRole};
+use vitrine_core::formats::{self, ErrorKind, LoadOptions};
+use vitrine_core::model::{Billboard, BlendMode, Location, Model, Pose, TextureRole};
 
 fn path(name: &str) -> PathBuf {
     common::fixtures().join("pie").join(name)
 }
 
 fn load(name: &str) -> Model {
-    formats::load_path(&path(name), &LoadOptions::default())
+    common::load_path(&path(name), &LoadOptions::default())
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn load_err(name: &str) -> formats::LoadError {
-    match formats::load_path(&path(name), &LoadOptions::default()) {
+    match common::load_path(&path(name), &LoadOptions::default()) {
         Ok(_) => panic!("{name} loaded but should fail"),
         Err(e) => e,
     }
@@ -28,7 +28,7 @@ fn warnings(m: &Model) -> Vec<String> {
     m.diagnostics.iter().map(|d| d.display_with("f")).collect()
 }
 
-fn texture(m: &Model, role: TextureRole, tileset: u8) -> &vitrine::model::TextureRef {
+fn texture(m: &Model, role: TextureRole, tileset: u8) -> &vitrine_core::model::TextureRef {
     m.textures
         .iter()
         .find(|t| t.role == role && t.tileset == Some(tileset))
@@ -77,7 +77,7 @@ fn errors_name_the_same_line_whatever_the_line_endings() {
         let broken = text.replacen("\t-10 20 -10", "\tX 20 -10", 1);
         assert_ne!(broken, text, "{name}");
         let e = formats::parse(
-            vitrine::model::Format::Pie,
+            vitrine_core::model::Format::Pie,
             broken.as_bytes(),
             name,
             &Default::default(),

@@ -1,19 +1,16 @@
 //! Every PMF sample of `../shared/corpus/synthetic` against its `MANIFEST.json` facts:
 //! names, parents, counts, animations, the ground-truth world positions (through the pose
-//! sampler and through `info --json --world --at`), the misreadings the manifest
+//! sampler; `info --json --world --at` is the program's `tests/cli/info_synthetic.rs`), the misreadings the manifest
 //! lists (reproduced by the matching settings), and every broken `bad/pmf_*` file.
 
 use crate::common;
 
-use clap::Parser;
 use glam::{Mat3, Vec3};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use vitrine::cli::info::model_json;
-use vitrine::cli::{Cli, Command};
-use vitrine::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
-use vitrine::formats::{ErrorKind, LoadOptions, load_path};
-use vitrine::model::{Location, Model, Pose};
+use vitrine_core::formats::pmf::{EulerOrder, PmfOptions, RootMode, RotationUnits};
+use vitrine_core::formats::{ErrorKind, LoadOptions};
+use vitrine_core::model::{Location, Model, Pose};
 use vitrine_test_needs::vitrine_test;
 
 fn manifest(dir: &Path) -> Value {
@@ -35,7 +32,7 @@ fn load(path: &Path, pmf: PmfOptions) -> Model {
         pmf,
         ..LoadOptions::default()
     };
-    load_path(path, &options).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    common::load_path(path, &options).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn node(model: &Model, name: &str) -> usize {
@@ -338,106 +335,6 @@ fn crate_and_tentacle_ground_truth() {
     );
 }
 
-/// `vitrine info --json <args> <file>` through the CLI's own argument parser and JSON
-/// writer (in-process: the shared build folder's binary may belong to another branch).
-fn info_json(args: &[&str], file: &Path) -> Value {
-    let mut argv = vec!["vitrine", "info", "--json"];
-    argv.extend_from_slice(args);
-    let file_arg = file.to_string_lossy().into_owned();
-    argv.push(&file_arg);
-    let cli = Cli::try_parse_from(&argv).unwrap_or_else(|e| panic!("{argv:?}: {e}"));
-    let Some(Command::Info(info)) = cli.command else {
-        panic!("{argv:?} is not an info command");
-    };
-    let model = load_path(file, &info.load_options()).expect("loads");
-    model_json(&model, file, &info).expect("JSON")
-}
-
-fn json_origin(v: &Value, name: &str) -> Vec3 {
-    let n = v["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["name"] == name)
-        .unwrap_or_else(|| panic!("no node {name}"));
-    let w = n["world"].as_array().expect("--world adds world");
-    v3(&Value::Array(w[12..15].to_vec()))
-}
-
-#[vitrine_test(shared)]
-fn info_json_world_at_walk_4_and_flags() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
-    let truth = &manifest(&dir)["files"]["pmf/robot.pmf"]["ground_truth"];
-    let tol = truth["tolerance"].as_f64().unwrap() as f32;
-    let robot = dir.join("pmf/robot.pmf");
-
-    let v = info_json(&["--world", "--at", "walk:4"], &robot);
-    assert_eq!(v["format"], "pmf");
-    assert_eq!(v["nodes"].as_array().unwrap().len(), 11);
-    assert_eq!(v["nodes"][2]["parent"], 1, "head's parent is the torso");
-    assert_eq!(v["meshes"][2]["name"], "head");
-    assert_eq!(v["meshes"][2]["node"], 2);
-    let walk = &v["clips"][0];
-    assert_eq!(walk["name"], "walk");
-    assert_eq!(walk["keyframes"], serde_json::json!([0, 4, 8, 12]));
-    let events: Vec<&Value> = walk["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| &e["frame"])
-        .collect();
-    assert_eq!(events, [4, 12]);
-    assert_eq!(v["pmf"]["options"]["units"], "degrees");
-    assert_eq!(v["pmf"]["options"]["euler"], "xyz");
-    assert_eq!(v["pmf"]["options"]["root"], "replace");
-    for (name, want) in truth["piece_origins_world_walk_frame4"]
-        .as_object()
-        .unwrap()
-    {
-        assert_close(
-            json_origin(&v, name),
-            v3(want),
-            tol,
-            &format!("json {name}"),
-        );
-    }
-    let rest = info_json(&["--world"], &robot);
-    assert_close(
-        json_origin(&rest, "head"),
-        v3(&truth["head_origin_world_rest"]),
-        tol,
-        "json rest head",
-    );
-
-    let wrong = &truth["wrong_interpretations_head_walk_frame4"];
-    for (flags, key) in [
-        (["--pmf-units", "radians"], "radians"),
-        (["--pmf-euler", "zyx"], "zyx"),
-        (["--pmf-root", "add"], "root_added"),
-    ] {
-        let mut args = vec!["--world", "--at", "walk:4"];
-        args.extend(flags);
-        let v = info_json(&args, &robot);
-        assert_close(json_origin(&v, "head"), v3(&wrong[key]), tol, key);
-        let opt = flags[0].trim_start_matches("--pmf-");
-        assert_eq!(v["pmf"]["options"][opt], flags[1], "{key}");
-    }
-
-    // --vertices: mesh-local positions; the crate piece is unrotated at rest, so its
-    // first vertex in the world is its origin plus the local position.
-    let crate_truth = &manifest(&dir)["files"]["pmf/crate.pmf"]["ground_truth"];
-    let v = info_json(&["--vertices"], &dir.join("pmf/crate.pmf"));
-    let first = v3(&v["meshes"][0]["positions"][0]);
-    assert_close(
-        first + v3(&crate_truth["piece_origin_world_rest"]),
-        v3(&crate_truth["first_vertex_world_rest"]),
-        1e-4,
-        "crate first vertex via --vertices",
-    );
-}
-
 /// MANIFEST error code → the ErrorKind this loader reports for it.
 fn kind_of(code: &str) -> ErrorKind {
     match code {
@@ -478,7 +375,7 @@ fn every_bad_pmf_fails_or_warns_as_the_manifest_says() {
     for (rel, facts) in bad.iter().filter(|(k, _)| k.starts_with("bad/pmf_")) {
         let path = dir.join(rel);
         let code = facts["error"].as_str().unwrap();
-        let result = load_path(&path, &LoadOptions::default());
+        let result = common::load_path(&path, &LoadOptions::default());
         match facts["severity"].as_str().unwrap() {
             "fatal" => {
                 let e = result.expect_err(rel);
@@ -582,7 +479,7 @@ fn ten_thousand_mutations_never_panic() {
                 }
             }
         }
-        match vitrine::formats::pmf::parse(&b, &PmfOptions::default()) {
+        match vitrine_core::formats::pmf::parse(&b, &PmfOptions::default()) {
             Ok(model) => {
                 model
                     .validate()

@@ -1,10 +1,12 @@
 //! Replays every committed fuzz input — `fuzz/regressions/<target>/*` (inputs that once
 //! broke a loader, kept after the fix) and `fuzz/seeds/<target>/*` — through the same
-//! checks the fuzz targets run (`vitrine::formats::fuzzing::run`), on the stable
+//! checks the fuzz targets run (`vitrine_core::formats::fuzzing::run`), on the stable
 //! toolchain, so a fixed finding stays fixed without nightly or cargo-fuzz.
 
-use std::path::{Path, PathBuf};
-use vitrine::formats::fuzzing::{Outcome, Target, run};
+use crate::common;
+
+use std::path::PathBuf;
+use vitrine_core::formats::fuzzing::{Outcome, Target, run};
 
 /// A fuzz target's checks on one input.
 type Check = Box<dyn Fn(&[u8]) -> Result<Outcome, String> + std::panic::RefUnwindSafe>;
@@ -16,15 +18,13 @@ fn targets() -> Vec<(&'static str, Check)> {
         .into_iter()
         .map(|t| (t.name(), Box::new(move |d: &[u8]| run(t, d)) as Check))
         .collect();
-    out.push(("check", Box::new(vitrine::check::fuzzing::run)));
+    out.push(("check", Box::new(vitrine_core::check::fuzzing::run)));
     out
 }
 
 /// `fuzz/<kind>` (`regressions` or `seeds`).
 fn folder(kind: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fuzz")
-        .join(kind)
+    common::workspace().join("fuzz").join(kind)
 }
 
 /// The inputs in `fuzz/<kind>/<target>`, sorted; panics when the folder is missing,

@@ -5,8 +5,8 @@
 use crate::common;
 
 use std::path::Path;
-use vitrine::formats::{self, LoadOptions};
-use vitrine::model::Model;
+use vitrine_core::formats::LoadOptions;
+use vitrine_core::model::Model;
 use vitrine_test_needs::vitrine_test;
 
 /// Per level: (points, triangles after fanning, connectors), read the simple way: the
@@ -83,7 +83,7 @@ fn every_corpus_file_loads_with_the_counts_its_records_give() {
     for path in &files {
         let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
         let (version, want) = count_records(&text);
-        let model = match formats::load_path(path, &LoadOptions::default()) {
+        let model = match common::load_path(path, &LoadOptions::default()) {
             Ok(m) => m,
             Err(e) => {
                 failures.push(format!("{e}"));

@@ -1,26 +1,27 @@
 //! Warzone 2100 droids and structures assembled from the game's 4.3.3 stats and parts
 //! (`../shared/corpus/wz2100`): positions against hand-computed values, the VTOL rule,
-//! and every template of `mp` and `base` (folders, and `mp.wz` over `data/base`).
+//! and every template of `mp` and `base` (folders, and `mp.wz` over `data/base`), read
+//! through the corpus's files in memory (`common::corpus`).
 
 use crate::common;
 
 use glam::{Mat4, Vec3};
-use vitrine::files::FileRef;
-use vitrine::model::Pose;
-use vitrine::wz::{self, Design, PartFinder, Stats, TurretPose};
+use vitrine_core::files::FileRef;
+use vitrine_core::model::Pose;
+use vitrine_core::wz::{self, Design, PartFinder, Stats, TurretPose};
 use vitrine_test_needs::vitrine_test;
 
 fn roots(wz: &std::path::Path, layers: &[&str]) -> Vec<FileRef> {
     layers
         .iter()
-        .map(|l| vitrine::files::parse(&wz.join(l)))
+        .map(|l| common::corpus().parse(&wz.join(l)))
         .collect()
 }
 
 fn assemble(roots: &[FileRef], design: Design, pose: TurretPose) -> wz::Assembly {
-    let (stats, warnings) = Stats::load(vitrine::files::disk(), roots);
+    let (stats, warnings) = Stats::load(&common::corpus(), roots);
     assert!(warnings.is_empty(), "{warnings:?}");
-    let mut finder = PartFinder::new(vitrine::files::disk(), roots);
+    let mut finder = PartFinder::new(&common::corpus(), roots);
     wz::assemble(&stats, &mut finder, &design, pose).expect("assembles")
 }
 
@@ -107,7 +108,7 @@ fn dragon_two_weapons_use_connectors_0_and_1() {
 fn cyborg_gun_sits_at_the_torso_connector() {
     let Some(wz) = common::wz2100() else { return };
     let r = roots(&wz, &["data/mp", "data/base"]);
-    let (stats, _) = Stats::load(vitrine::files::disk(), &r);
+    let (stats, _) = Stats::load(&common::corpus(), &r);
     let t = stats
         .templates
         .entries
@@ -224,9 +225,9 @@ fn guard_tower_carries_its_machinegun() {
 
 /// Every template assembles with every part file found; returns (count, failures).
 fn all_templates(r: &[FileRef]) -> (usize, Vec<String>) {
-    let (stats, warnings) = Stats::load(vitrine::files::disk(), r);
+    let (stats, warnings) = Stats::load(&common::corpus(), r);
     assert!(warnings.is_empty(), "{warnings:?}");
-    let mut finder = PartFinder::new(vitrine::files::disk(), r);
+    let mut finder = PartFinder::new(&common::corpus(), r);
     let mut failures = Vec::new();
     for t in &stats.templates.entries {
         match wz::assemble(&stats, &mut finder, &template(&t.id), TurretPose::default()) {
@@ -298,8 +299,8 @@ fn every_template_assembles_from_folders_and_from_mp_wz() {
 fn every_structure_assembles_and_defences_carry_their_weapons() {
     let Some(wz) = common::wz2100() else { return };
     let r = roots(&wz, &["data/mp", "data/base"]);
-    let (stats, _) = Stats::load(vitrine::files::disk(), &r);
-    let mut finder = PartFinder::new(vitrine::files::disk(), &r);
+    let (stats, _) = Stats::load(&common::corpus(), &r);
+    let mut finder = PartFinder::new(&common::corpus(), &r);
     let mut failures = Vec::new();
     let mut armed = 0;
     for s in &stats.structures.entries {

@@ -1,0 +1,151 @@
+//! Where the tests' data is, the same from every package of the workspace: the shared
+//! corpus (`../shared` beside the checkout, or `$VITRINE_SHARED`), the committed fixtures
+//! (`tests/fixtures`) and fuzz inputs (`fuzz/`). A package's own folder is not the
+//! workspace's (`crates/core` is two levels down), so these are found from this crate's
+//! place in the workspace, not from the calling package's `CARGO_MANIFEST_DIR`.
+
+#![allow(
+    clippy::disallowed_methods,
+    reason = "finding the tests' data is reading the disk (crates/clippy.toml bans it in the \
+              library crates); this crate is only a dev- and build-dependency"
+)]
+
+use crate::{Need, require};
+use std::path::{Path, PathBuf};
+
+/// The workspace's root folder (this crate is `crates/test-needs` in it).
+pub fn workspace() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .and_then(Path::parent)
+        .expect("crates/test-needs is two levels below the workspace root")
+}
+
+/// The committed fixtures, `tests/fixtures` at the workspace root.
+pub fn fixtures() -> PathBuf {
+    workspace().join("tests/fixtures")
+}
+
+/// Where the shared test data is looked for, by the build scripts ([`shared_cfg`]) and
+/// the tests alike: `$VITRINE_SHARED` (a relative one from the workspace root), else
+/// `../shared` beside the workspace.
+pub fn shared_path() -> PathBuf {
+    match std::env::var_os("VITRINE_SHARED") {
+        Some(dir) => workspace().join(dir),
+        None => workspace().parent().map_or_else(
+            || workspace().join("../shared"),
+            |beside| beside.join("shared"),
+        ),
+    }
+}
+
+/// The project's shared test data (`../shared` beside the checkout, or `$VITRINE_SHARED`).
+///
+/// Only for a test marked `#[vitrine_test(shared)]` (directly or through [`wz2100`] /
+/// [`synthetic`]): it panics in any other, on every machine, so a test that needs the
+/// corpus cannot be written without saying so. The package's build script
+/// ([`shared_cfg`]) sets `vitrine_no_shared` when the corpus is absent, and libtest then
+/// reports the marked tests as ignored with that reason. So this never returns `None`
+/// (the `Option` is kept for the callers' `let Some(..) else`); it panics when the corpus
+/// is absent after all — a marked test run with `--ignored`, or a corpus removed since
+/// the build.
+#[track_caller]
+pub fn shared_dir() -> Option<PathBuf> {
+    require(Need::Shared, "the shared corpus");
+    let dir = shared_path();
+    if dir.join("corpus").is_dir() {
+        return Some(dir);
+    }
+    panic!(
+        "{} has no corpus/: a test that needs it is reported as ignored when the build \
+         finds none (run it with --ignored only where it is present); if it was there when \
+         the tests were built, put it back, or `touch build.rs` of the package under test so \
+         the tests that need it are reported as ignored",
+        dir.display()
+    );
+}
+
+/// `../shared/corpus/wz2100` (see [`shared_dir`]).
+#[track_caller]
+pub fn wz2100() -> Option<PathBuf> {
+    shared_dir().map(|d| d.join("corpus/wz2100"))
+}
+
+/// `../shared/corpus/synthetic` (see [`shared_dir`]).
+#[track_caller]
+pub fn synthetic() -> Option<PathBuf> {
+    shared_dir().map(|d| d.join("corpus/synthetic"))
+}
+
+/// The synthetic corpus's `MANIFEST.json` (the facts a correct loader must report).
+pub fn manifest(synthetic: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(synthetic.join("MANIFEST.json")).expect("MANIFEST.json");
+    serde_json::from_str(&text).expect("MANIFEST.json parses")
+}
+
+/// A fresh temporary folder (`tag` names the test), removed when dropped — also when the
+/// test panics.
+pub fn temp_dir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("vitrine-{tag}-"))
+        .tempdir()
+        .expect("a temporary folder")
+}
+
+/// For a build script of a package whose tests use `#[vitrine_test(shared)]`: sets the cfg
+/// `vitrine_no_shared` when `corpus/` is not in [`shared_path`] (with a warning), so those
+/// tests are reported as ignored with the reason; with `VITRINE_REQUIRE_SHARED=1` (CI) an
+/// absent corpus fails the build instead.
+pub fn shared_cfg() {
+    println!("cargo::rustc-check-cfg=cfg(vitrine_no_shared)");
+    println!("cargo::rerun-if-env-changed=VITRINE_SHARED");
+    println!("cargo::rerun-if-env-changed=VITRINE_REQUIRE_SHARED");
+    let corpus = shared_path().join("corpus");
+    if corpus.is_dir() {
+        // Watched while it exists (cargo compares the files' times), so removing it
+        // reruns the script; a missing path is not watched, as cargo would rerun the
+        // script, and rebuild the package, on every build.
+        println!("cargo::rerun-if-changed={}", corpus.display());
+        return;
+    }
+    if std::env::var("VITRINE_REQUIRE_SHARED").as_deref() == Ok("1") {
+        eprintln!(
+            "error: VITRINE_REQUIRE_SHARED=1 but {} is not a folder (set VITRINE_SHARED to the \
+             shared/ folder, or unset VITRINE_REQUIRE_SHARED to skip the tests that need it)",
+            corpus.display()
+        );
+        std::process::exit(1);
+    }
+    println!("cargo::rustc-cfg=vitrine_no_shared");
+    println!(
+        "cargo::warning={} not found: the tests that need it are reported as ignored \
+         (after adding it, `touch build.rs` to run them)",
+        corpus.display()
+    );
+}
+
+/// The mutation tests' random numbers: seeded, so a failing variant is the same on every
+/// run and machine.
+#[derive(Debug)]
+pub struct Rng(fastrand::Rng);
+
+impl Rng {
+    /// A generator that always yields the same sequence for `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(fastrand::Rng::with_seed(seed))
+    }
+
+    /// Any `u64`.
+    #[allow(
+        clippy::should_implement_trait,
+        reason = "the mutation tests' one call, not an iterator"
+    )]
+    pub fn next(&mut self) -> u64 {
+        self.0.u64(..)
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 { 0 } else { self.0.usize(..n) }
+    }
+}
