@@ -50,8 +50,7 @@ fn head_at_walk_4(model: &Model) -> Vec3 {
 }
 
 fn manifest_v3(v: &serde_json::Value) -> Vec3 {
-    let f = |i: usize| v[i].as_f64().unwrap() as f32;
-    Vec3::new(f(0), f(1), f(2))
+    Vec3::from(common::manifest_xyz(v))
 }
 
 #[vitrine_test(shared)]

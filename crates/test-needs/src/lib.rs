@@ -20,8 +20,8 @@ use std::cell::Cell;
 mod places;
 
 pub use places::{
-    Rng, fixtures, manifest, shared_cfg, shared_dir, shared_path, synthetic, temp_dir, workspace,
-    wz2100,
+    Rng, fixtures, manifest, manifest_xyz, shared_cfg, shared_dir, shared_path, synthetic,
+    temp_dir, workspace, wz2100,
 };
 pub use vitrine_test_macros::vitrine_test;
 

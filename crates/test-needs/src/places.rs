@@ -83,6 +83,14 @@ pub fn manifest(synthetic: &Path) -> serde_json::Value {
     serde_json::from_str(&text).expect("MANIFEST.json parses")
 }
 
+/// A vector of the manifest (`[x, y, z]`), as the tests compare it with a model's.
+pub fn manifest_xyz(v: &serde_json::Value) -> [f32; 3] {
+    let a = v.as_array().unwrap_or_else(|| panic!("not a vector: {v}"));
+    assert_eq!(a.len(), 3, "not an [x, y, z] vector: {v}");
+    let f = |i: usize| a[i].as_f64().unwrap_or_else(|| panic!("not a number: {v}")) as f32;
+    [f(0), f(1), f(2)]
+}
+
 /// A fresh temporary folder (`tag` names the test), removed when dropped — also when the
 /// test panics.
 pub fn temp_dir(tag: &str) -> tempfile::TempDir {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 // Where the tests' data is, the same for every package's tests (crates/test-needs).
 #[allow(unused_imports, reason = "each test crate uses some of them")]
 pub use vitrine_test_needs::{
-    Rng, fixtures, manifest, shared_dir, shared_path, synthetic, temp_dir, wz2100,
+    Rng, fixtures, manifest, manifest_xyz, shared_dir, shared_path, synthetic, temp_dir, wz2100,
 };
 
 /// Every model file under `dir` (sorted, through the app's one folder walk); panics if the

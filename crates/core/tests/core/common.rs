@@ -9,7 +9,9 @@ use vitrine_core::files::{EntryKind, FileRef, Files, MemorySource};
 use vitrine_core::formats::{self, LoadError, LoadOptions};
 use vitrine_core::model::Model;
 
-pub use vitrine_test_needs::{Rng, fixtures, manifest, synthetic, temp_dir, workspace, wz2100};
+pub use vitrine_test_needs::{
+    Rng, fixtures, manifest, manifest_xyz, synthetic, temp_dir, workspace, wz2100,
+};
 
 /// The folders read once and kept for the whole run: the shared corpus, the fixtures and
 /// the fuzz inputs (a path under none of them, a test's temporary folder, is read afresh).

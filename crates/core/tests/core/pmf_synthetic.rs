@@ -18,13 +18,7 @@ fn manifest(dir: &Path) -> Value {
 }
 
 fn v3(v: &Value) -> Vec3 {
-    let a: Vec<f32> = v
-        .as_array()
-        .unwrap_or_else(|| panic!("not a vector: {v}"))
-        .iter()
-        .map(|x| x.as_f64().unwrap() as f32)
-        .collect();
-    Vec3::new(a[0], a[1], a[2])
+    Vec3::from(common::manifest_xyz(v))
 }
 
 fn load(path: &Path, pmf: PmfOptions) -> Model {
