@@ -393,7 +393,13 @@ impl FrontEnd for PageFrame<'_> {
                 .info("The animation will be downloaded under the name in Save as"),
             Effect::ExportAnimation(job) => match self.frame.wgpu_render_state() {
                 Some(rs) => {
-                    page.animation = start_stepped(state, &rs.device, &rs.queue, *job);
+                    page.animation = start_stepped(
+                        &mut state.services,
+                        &mut state.dialogs.running_export,
+                        &rs.device,
+                        &rs.queue,
+                        *job,
+                    );
                     ctx.request_repaint();
                 }
                 None => state

@@ -26,7 +26,7 @@ pub fn window_ui(
     state: &mut AppState,
     view_ui: impl FnOnce(&mut egui::Ui, &AppState) -> Vec<AppCommand>,
 ) -> Vec<AppCommand> {
-    super::dialogs::export_animation::poll(state);
+    super::dialogs::export_animation::poll(&mut state.services, &mut state.dialogs.running_export);
     let gallery_shown = state.panels.gallery.as_ref().is_some_and(|g| g.shown);
     // Before the shortcuts: Esc goes back to the gallery when nothing is selected.
     let mut out = if gallery_shown {

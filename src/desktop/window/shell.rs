@@ -340,7 +340,8 @@ impl FrontEnd for WindowFrame<'_> {
                 Some(rs) => {
                     let ctx = ctx.clone();
                     crate::app::dialogs::export_animation::start(
-                        state,
+                        &mut state.services,
+                        &mut state.dialogs.running_export,
                         rs.device.clone(),
                         rs.queue.clone(),
                         *job,

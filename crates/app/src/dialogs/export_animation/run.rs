@@ -6,7 +6,7 @@
 use super::state::RunningExport;
 use crate::export::animation::encoder::Destination;
 use crate::export::animation::{ExportError, Job, Progress, SteppedExport, Summary};
-use crate::state::AppState;
+use crate::services::Services;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Sender, TryRecvError};
@@ -20,7 +20,8 @@ const SLICE: Duration = Duration::from_millis(30);
 /// `device`; `repaint` is asked to draw the window again when it ends.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn start(
-    state: &mut AppState,
+    services: &mut Services,
+    running: &mut Option<RunningExport>,
     device: wgpu::Device,
     queue: wgpu::Queue,
     job: Job,
@@ -30,8 +31,8 @@ pub fn start(
     let (tx, rx) = std::sync::mpsc::channel();
     let output = job.output.clone();
     let worker_progress = progress.clone();
-    let host = state.services.host.clone();
-    let spawned = state.services.host.spawn(
+    let host = services.host.clone();
+    let spawned = services.host.spawn(
         "animation export",
         Box::new(move || {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -52,14 +53,13 @@ pub fn start(
     );
     match spawned {
         Ok(()) => {
-            state.dialogs.running_export = Some(RunningExport {
+            *running = Some(RunningExport {
                 progress,
                 output,
                 result: rx,
             })
         }
-        Err(e) => state
-            .services
+        Err(e) => services
             .toasts
             .error(format!("Could not start the export: {e}")),
     }
@@ -77,16 +77,16 @@ pub struct PageExport {
 /// download in the browser) when the export ends. `None` (and a toast) when it cannot
 /// start.
 pub fn start_stepped(
-    state: &mut AppState,
+    services: &mut Services,
+    running: &mut Option<RunningExport>,
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     job: Job,
 ) -> Option<PageExport> {
-    let destination = match Destination::file(&*state.services.host, &job) {
+    let destination = match Destination::file(&*services.host, &job) {
         Ok(d) => d,
         Err(e) => {
-            state
-                .services
+            services
                 .toasts
                 .error(format!("Could not start the export: {e}"));
             return None;
@@ -95,9 +95,9 @@ pub fn start_stepped(
     let progress = Arc::new(Progress::default());
     let (tx, rx) = std::sync::mpsc::channel();
     let output = job.output.clone();
-    let files = state.services.host.files();
+    let files = services.host.files();
     let export = SteppedExport::new(destination, &files, device, queue, job, progress.clone());
-    state.dialogs.running_export = Some(RunningExport {
+    *running = Some(RunningExport {
         progress,
         output,
         result: rx,
@@ -120,8 +120,8 @@ impl PageExport {
 }
 
 /// Checks the running export; when it has ended, says how in a toast.
-pub fn poll(state: &mut AppState) {
-    let Some(run) = &state.dialogs.running_export else {
+pub fn poll(services: &mut Services, running: &mut Option<RunningExport>) {
+    let Some(run) = running else {
         return;
     };
     let result = match run.result.try_recv() {
@@ -130,7 +130,7 @@ pub fn poll(state: &mut AppState) {
         Err(TryRecvError::Disconnected) => Err(ExportError::Failed("the export stopped".into())),
     };
     let output = run.output.clone();
-    state.dialogs.running_export = None;
+    *running = None;
     match result {
         Ok(s) => {
             let folder = s
@@ -151,27 +151,24 @@ pub fn poll(state: &mut AppState) {
                 s.size.1,
                 s.duration
             );
-            if state.services.host.has_folders() {
-                state.services.toasts.info_with_action(
+            if services.host.has_folders() {
+                services.toasts.info_with_action(
                     text,
                     "Open folder",
                     crate::effect::Effect::OpenFolder(folder),
                 );
             } else {
                 // The browser: the file went to the downloads.
-                state
-                    .services
-                    .toasts
-                    .info(format!("{text} to your downloads"));
+                services.toasts.info(format!("{text} to your downloads"));
             }
         }
-        Err(ExportError::Cancelled) => state.services.toasts.info(format!(
+        Err(ExportError::Cancelled) => services.toasts.info(format!(
             "Export of {} cancelled; nothing was written",
             output.display()
         )),
         Err(ExportError::Failed(e)) => {
             log::error!("animation export failed: {e}");
-            state.services.toasts.error(format!("Export failed: {e}"))
+            services.toasts.error(format!("Export failed: {e}"))
         }
     }
 }
