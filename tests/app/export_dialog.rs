@@ -39,7 +39,14 @@ fn frame(ui: &mut egui::Ui, w: &mut World) {
         match effect {
             Effect::ExportAnimation(job) => {
                 let (d, q) = (w.gpu.device.clone(), w.gpu.queue.clone());
-                start(&mut w.state, d, q, *job, || {});
+                start(
+                    &mut w.state.services,
+                    &mut w.state.dialogs.running_export,
+                    d,
+                    q,
+                    *job,
+                    || {},
+                );
             }
             e => w.effects.push(e),
         }
