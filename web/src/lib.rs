@@ -7,6 +7,7 @@
 //! The parts that touch the browser build for `wasm32-unknown-unknown` only; the rest is
 //! plain Rust, tested natively. `web/build.sh OUT_DIR` builds the page.
 
+pub mod data_roots;
 pub mod listing;
 pub mod page_files;
 pub mod ranges;

@@ -175,6 +175,8 @@ impl Page {
     /// The commands of what arrived from the browser since the last frame.
     fn take_incoming(&mut self, state: &mut AppState) -> Vec<AppCommand> {
         let mut out = Vec::new();
+        // Archives arriving in this frame add to each other's roots.
+        let mut roots = crate::data_roots::Arriving::default();
         while let Ok(msg) = self.inbox.try_recv() {
             match msg {
                 Incoming::OpenUrl(url) => self.open_url(fetch::absolute(&url), Vec::new()),
@@ -185,12 +187,7 @@ impl Page {
                     self.downloading = None;
                 }
                 Incoming::AddDataRoots(new) => {
-                    let mut roots = new;
-                    for r in &state.services.settings.data_roots {
-                        if !roots.contains(r) {
-                            roots.push(r.clone());
-                        }
-                    }
+                    let roots = roots.add(new, &state.services.settings.data_roots);
                     out.push(AppCommand::Document(DocumentCommand::SetDataRoots(roots)));
                 }
                 Incoming::Failed(path, message) => {
