@@ -111,21 +111,27 @@ fn bar_ui(ui: &mut egui::Ui, g: &mut Gallery, has_document: bool, out: &mut Vec<
         ui.checkbox(&mut g.group, "Group by folder");
         ui.add(egui::Slider::new(&mut g.tile_size, TILE_SIZES).text("Size"));
         ui.separator();
-        let shown = g.visible().len();
-        if shown != g.tiles.len() {
-            ui.label(format!("{shown} of {} models", g.tiles.len()));
+        let (shown, all) = (g.visible().len(), g.tiles.len());
+        let models = if all == 1 { "model" } else { "models" };
+        if shown != all {
+            ui.label(format!("{shown} of {all} {models}"));
         } else {
-            ui.label(format!("{} models", g.tiles.len()));
+            ui.label(format!("{all} {models}"));
         }
         if let Some(t) = &g.thumbs {
             let text = match t.elapsed {
-                Some(d) if t.done == t.total => format!(
-                    "thumbnails {} / {} in {:.2} s ({} cached)",
-                    t.done,
-                    t.total,
-                    d.as_secs_f32(),
-                    t.from_cache
-                ),
+                Some(d) if t.done == t.total => {
+                    let cached = match t.from_cache {
+                        0 => String::new(),
+                        n => format!(" ({n} from the cache)"),
+                    };
+                    format!(
+                        "thumbnails {} / {} in {:.2} s{cached}",
+                        t.done,
+                        t.total,
+                        d.as_secs_f32()
+                    )
+                }
                 _ => format!("thumbnails {} / {}", t.done, t.total),
             };
             ui.label(text);
