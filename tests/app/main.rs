@@ -10,8 +10,7 @@ mod animation_support;
 mod app_support;
 #[path = "../support/common/mod.rs"]
 mod common;
-#[path = "../support/render/mod.rs"]
-mod render_support;
+use vitrine_test_support::render as render_support;
 
 mod assemble_panel;
 mod checks_panel;

@@ -3,19 +3,14 @@
 
 use glam::{Mat4, Vec2, Vec3};
 use std::path::{Path, PathBuf};
-use vitrine::model::{
+use vitrine_core::model::{
     Corner, Format, Material, Mesh, Model, Node, NodeKind, Skin, SkinInfluence, Submesh,
     TextureRef, TextureRole,
 };
 
 /// A fresh temp folder for one test's textures, removed when dropped (also when the test
 /// fails).
-pub fn temp_dir(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("vitrine-render-{name}-"))
-        .tempdir()
-        .expect("a temporary folder")
-}
+pub use vitrine_test_needs::temp_dir;
 
 /// Writes `img` as `dir/name` and returns the path.
 pub fn write_png(dir: &Path, name: &str, img: &image::RgbaImage) -> PathBuf {
@@ -176,12 +171,12 @@ pub fn tc_quad(dir: &Path) -> Model {
 }
 
 /// The game's formula in sRGB bytes, as the library states it once for the renderer and
-/// the glTF exporter (`vitrine::model::team::blend_texel`): the render tests check the
+/// the glTF exporter (`vitrine_core::model::team::blend_texel`): the render tests check the
 /// shader against it.
 pub fn team_formula(base: [u8; 3], team: [u8; 3], mask: f32) -> [u8; 3] {
     let mask = (mask * 255.0).round() as u8;
     let [r, g, b, _] =
-        vitrine::model::team::blend_texel([base[0], base[1], base[2], 255], team, mask);
+        vitrine_core::model::team::blend_texel([base[0], base[1], base[2], 255], team, mask);
     [r, g, b]
 }
 

@@ -7,12 +7,12 @@ use crate::render_support;
 
 use glam::{Mat4, Vec2, Vec3};
 use render_support::{Rig, fixtures, framed};
-use vitrine::model::{CollisionBox, Connector, Model, Node, NodeKind, Pose, ShadowMesh, Skin};
-use vitrine::render::inspect::overlays::colours;
-use vitrine::render::inspect::picking::{Ray, ray_through, ray_triangle};
-use vitrine::render::inspect::posed::shadow_casters;
-use vitrine::render::inspect::shadows::shadow_light;
-use vitrine::render::{Camera, Lighting, OverlayKind, Overlays, ViewSettings};
+use vitrine_core::model::{CollisionBox, Connector, Model, Node, NodeKind, Pose, ShadowMesh, Skin};
+use vitrine_render::inspect::overlays::colours;
+use vitrine_render::inspect::picking::{Ray, ray_through, ray_triangle};
+use vitrine_render::inspect::posed::shadow_casters;
+use vitrine_render::inspect::shadows::shadow_light;
+use vitrine_render::{Camera, Lighting, OverlayKind, Overlays, ViewSettings};
 use vitrine_test_needs::vitrine_test;
 
 const SIZE: u32 = 160;
@@ -386,7 +386,7 @@ fn bones_join_each_joint_to_its_parent_over_the_mesh() {
         "joint at the centre {c:?}"
     );
     // The window labels the joints by name.
-    let names: Vec<String> = vitrine::render::inspect::overlays::labels(
+    let names: Vec<String> = vitrine_render::inspect::overlays::labels(
         &model,
         &Pose::rest(&model),
         &view_for(&model, only(OverlayKind::Bones)),
@@ -507,9 +507,9 @@ fn shadow_view(model: &Model) -> ViewSettings {
         ..Default::default()
     };
     // From above, so the shadows fall beside the casters, not behind them.
-    v.camera.set_preset(vitrine::render::ViewPreset::Top);
+    v.camera.set_preset(vitrine_render::ViewPreset::Top);
     // Frame the box and the plate with room for the ground around them.
-    let mut pts = vitrine::render::visible_points(model, &pose);
+    let mut pts = vitrine_render::visible_points(model, &pose);
     pts.extend(
         model
             .shadow_meshes
@@ -746,9 +746,8 @@ fn save_debug(name: &str, img: &image::RgbaImage) {
 /// The PIE fixture through the real loader: a body with two connectors and a shadow mesh
 /// (a wide plate 40 units up) that differs from the body.
 fn shadow_plate_pie() -> Model {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/pie/shadow_plate.pie");
-    let m = vitrine::formats::load_path(&path, &Default::default()).expect("fixture loads");
+    let path = vitrine_test_needs::fixtures().join("pie/shadow_plate.pie");
+    let m = vitrine_test_support::load_path(&path, &Default::default()).expect("fixture loads");
     assert_eq!(m.shadow_meshes.len(), 1);
     assert_eq!(m.connectors.len(), 2);
     m
@@ -804,45 +803,4 @@ fn pie_shadow_mesh_casts_and_its_connectors_are_marked() {
             "no marker at {want}: {centre:?}"
         );
     }
-}
-
-#[vitrine_test(gpu)]
-fn render_cli_draws_the_overlays_it_is_asked_for() {
-    crate::common::needs_gpu();
-    let dir_guard = fixtures::temp_dir("cli-overlays");
-    let dir = dir_guard.path().to_path_buf();
-    let input = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/pie/shadow_plate.pie");
-    let run = |name: &str, extra: &[&str]| {
-        let out = dir.join(name);
-        let status = std::process::Command::new(env!("CARGO_BIN_EXE_vitrine"))
-            .arg("render")
-            .arg(&input)
-            .arg("-o")
-            .arg(&out)
-            .args(["--size", "96x96"])
-            .args(extra)
-            .output()
-            .unwrap();
-        (status, out)
-    };
-    let (plain, plain_png) = run("plain.png", &[]);
-    assert!(plain.status.success());
-    let (with, with_png) = run("wire.png", &["--overlays", "wireframe,bounds", "--shadows"]);
-    assert!(
-        with.status.success(),
-        "{}",
-        String::from_utf8_lossy(&with.stderr)
-    );
-    let a = image::open(plain_png).unwrap().into_rgba8();
-    let b = image::open(with_png).unwrap().into_rgba8();
-    let differ = a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count();
-    assert!(differ > 200, "only {differ} pixels differ with overlays on");
-    let (bad, _) = run("bad.png", &["--overlays", "wireframe,sparkles"]);
-    assert!(!bad.status.success());
-    let err = String::from_utf8_lossy(&bad.stderr);
-    assert!(
-        err.contains("sparkles") && err.contains("shadow-mesh"),
-        "{err}"
-    );
 }

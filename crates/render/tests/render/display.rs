@@ -9,18 +9,19 @@
 use crate::common;
 use crate::render_support;
 
+use crate::golden;
 use glam::{Mat4, Vec2, Vec3};
 use render_support::fixtures::{self, add_mesh, mesh_from, quad};
-use render_support::{Rig, framed, golden, near, unlit_front};
+use render_support::{Rig, framed, near, unlit_front};
 use std::path::Path;
-use vitrine::formats::pmf::{EulerOrder, PmfOptions, RotationUnits};
-use vitrine::formats::{self, LoadOptions};
-use vitrine::model::{
+use vitrine_core::formats::LoadOptions;
+use vitrine_core::formats::pmf::{EulerOrder, PmfOptions, RotationUnits};
+use vitrine_core::model::{
     Format, Material, Mesh, Model, Node, NodeKind, Pose, Skin, SkinInfluence, skin_positions,
 };
-use vitrine::render::colour_mode::{UNBOUND, point_joint_nodes};
-use vitrine::render::textures::CHECKER_COLOURS;
-use vitrine::render::{Camera, ColourMode, Lighting, ViewPreset, ViewSettings, node_colour};
+use vitrine_render::colour_mode::{UNBOUND, point_joint_nodes};
+use vitrine_render::textures::CHECKER_COLOURS;
+use vitrine_render::{Camera, ColourMode, Lighting, ViewPreset, ViewSettings, node_colour};
 use vitrine_test_needs::vitrine_test;
 
 const SIZE: u32 = 128;
@@ -44,13 +45,14 @@ fn pixel(camera: &Camera, p: Vec3, size: u32) -> (u32, u32) {
 /// The synthetic PET samples were written with the plain reading of ANIM rotations.
 fn as_stored() -> LoadOptions {
     LoadOptions {
-        pet_rotations: vitrine::formats::pet::PetRotations::AsStored,
+        pet_rotations: vitrine_core::formats::pet::PetRotations::AsStored,
         ..LoadOptions::default()
     }
 }
 
 fn load(dir: &Path, file: &str, options: &LoadOptions) -> Model {
-    formats::load_path(&dir.join(file), options).unwrap_or_else(|e| panic!("{file}: {e}"))
+    vitrine_test_support::load_path(&dir.join(file), options)
+        .unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
 /// Unlit view (colours come out as the palette's bytes) from `preset`.
@@ -520,7 +522,7 @@ fn pet_puppet_gpu_skinning_matches_the_cpu_reference() {
     // Solid: the cape's alpha mask would cut holes where points lie.
     for m in &mut model.materials {
         m.opacity = None;
-        m.blend = vitrine::model::BlendMode::Opaque;
+        m.blend = vitrine_core::model::BlendMode::Opaque;
     }
     let posed = puppet_pose(&model, 35.0);
     let reference = cpu_skinned(&model, &posed);

@@ -7,17 +7,17 @@ use crate::render_support;
 
 use glam::Vec3;
 use render_support::Rig;
-use vitrine::files::FileRef;
-use vitrine::model::Pose;
-use vitrine::render::{ViewPreset, ViewSettings, visible_points};
-use vitrine::wz::{self, Design, PartFinder, Stats, TurretPose};
+use vitrine_core::files::FileRef;
+use vitrine_core::model::Pose;
+use vitrine_core::wz::{self, Design, PartFinder, Stats, TurretPose};
+use vitrine_render::{ViewPreset, ViewSettings, visible_points};
 use vitrine_test_needs::vitrine_test;
 
 const SIZE: u32 = 256;
 
 /// Shows only the nodes of the parts `roles` (their group and level nodes; the mask is
 /// per node, so the parts hung under them stay hidden).
-fn only(model: &vitrine::model::Model, roles: &[&str]) -> Vec<bool> {
+fn only(model: &vitrine_core::model::Model, roles: &[&str]) -> Vec<bool> {
     model
         .nodes
         .iter()
@@ -39,10 +39,10 @@ fn the_weapon_is_drawn_at_the_body_connector_and_the_droid_covers_more_than_its_
     let mut rig = Rig::new();
     let roots: Vec<FileRef> = ["data/mp", "data/base"]
         .iter()
-        .map(|l| vitrine::files::parse(&wz.join(l)))
+        .map(|l| vitrine_test_support::disk().parse(&wz.join(l)))
         .collect();
-    let (stats, _) = Stats::load(vitrine::files::disk(), &roots);
-    let mut finder = PartFinder::new(vitrine::files::disk(), &roots);
+    let (stats, _) = Stats::load(vitrine_test_support::disk(), &roots);
+    let mut finder = PartFinder::new(vitrine_test_support::disk(), &roots);
     let design = Design::Template {
         id: "ViperMG01Wheels".into(),
     };

@@ -5,8 +5,8 @@ use crate::render_support;
 
 use render_support::{Rig, unlit_front};
 use std::path::Path;
-use vitrine::formats::{self, LoadOptions};
-use vitrine::render::textures::CHECKER_COLOURS;
+use vitrine_core::formats::LoadOptions;
+use vitrine_render::textures::CHECKER_COLOURS;
 use vitrine_test_needs::vitrine_test;
 
 /// The PCX's one colour and the decoy PNG's.
@@ -61,7 +61,8 @@ fn a_pcx_page_beside_the_model_is_drawn() {
     .save(dir.join("page-7-ruins.png"))
     .unwrap();
 
-    let model = formats::load_path(&dir.join("ruin.pie"), &LoadOptions::default()).unwrap();
+    let model =
+        vitrine_test_support::load_path(&dir.join("ruin.pie"), &LoadOptions::default()).unwrap();
     let resolved = model.textures[0].resolved.as_ref().expect("page found");
     assert_eq!(
         resolved.file_name(),

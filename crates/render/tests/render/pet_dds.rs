@@ -7,9 +7,9 @@ use crate::render_support;
 
 use render_support::{Rig, near, unlit_front};
 use std::path::Path;
-use vitrine::formats::{self, LoadOptions};
-use vitrine::model::BlendMode;
-use vitrine::render::textures::CHECKER_COLOURS;
+use vitrine_core::formats::LoadOptions;
+use vitrine_core::model::BlendMode;
+use vitrine_render::textures::CHECKER_COLOURS;
 use vitrine_test_needs::vitrine_test;
 
 /// A DXT1 `.dds` of `side`² texels (multiple of 4), every block colour `c0` (RGB565),
@@ -70,7 +70,7 @@ fn prefixed_dds_texture_is_found_decoded_and_uses_its_own_alpha() {
     // r 31, g 16, b 6: an orange no checkerboard texel has.
     let colour: u16 = (31 << 11) | (16 << 5) | 6;
     let path = ball_with_dds(&src, &dir, colour);
-    let model = formats::load_path(&path, &LoadOptions::default()).unwrap();
+    let model = vitrine_test_support::load_path(&path, &LoadOptions::default()).unwrap();
 
     let tex = &model.textures[0];
     assert_eq!(

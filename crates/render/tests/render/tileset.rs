@@ -7,8 +7,8 @@ use crate::common;
 use crate::render_support;
 
 use render_support::{Rig, unlit_front};
-use vitrine::formats::pie::Tileset;
-use vitrine::formats::{self, LoadOptions};
+use vitrine_core::formats::LoadOptions;
+use vitrine_core::formats::pie::Tileset;
 use vitrine_test_needs::vitrine_test;
 
 fn render(rig: &mut Rig, file: &std::path::Path, tileset: Tileset) -> image::RgbaImage {
@@ -16,7 +16,7 @@ fn render(rig: &mut Rig, file: &std::path::Path, tileset: Tileset) -> image::Rgb
         tileset,
         ..LoadOptions::default()
     };
-    let model = formats::load_path(file, &options).expect("corpus model loads");
+    let model = vitrine_test_support::load_path(file, &options).expect("corpus model loads");
     let mut view = unlit_front();
     view.camera.yaw = 0.6;
     view.camera.pitch = 0.5;
@@ -95,7 +95,7 @@ fn the_textures_list_names_each_tilesets_page() {
             tileset,
             ..LoadOptions::default()
         };
-        let m = formats::load_path(&path, &options).unwrap();
+        let m = vitrine_test_support::load_path(&path, &options).unwrap();
         // The material draws the tileset's page, found in the corpus' texpages.
         let base = &m.textures[m.materials[0].base.unwrap()];
         assert_eq!(base.name, page, "{tileset}");

@@ -5,10 +5,11 @@
 use crate::common;
 use crate::render_support;
 
-use render_support::{Rig, golden};
-use vitrine::formats::{self, LoadOptions};
-use vitrine::model::Billboard;
-use vitrine::render::{ViewPreset, ViewSettings};
+use crate::golden;
+use render_support::Rig;
+use vitrine_core::formats::{self, LoadOptions};
+use vitrine_core::model::Billboard;
+use vitrine_render::{ViewPreset, ViewSettings};
 use vitrine_test_needs::vitrine_test;
 
 fn view(preset: ViewPreset, team: usize) -> ViewSettings {
@@ -45,7 +46,7 @@ fn corpus_golden_images() {
         ),
     ];
     for (name, file, view) in cases {
-        let model = formats::load_path(&dir.join(file), &LoadOptions::default())
+        let model = vitrine_test_support::load_path(&dir.join(file), &LoadOptions::default())
             .unwrap_or_else(|e| panic!("{file}: {e}"));
         let img = rig.render(&model, &view, 128);
         golden::check(name, &img);
@@ -56,8 +57,9 @@ fn corpus_golden_images() {
 #[vitrine_test(gpu)]
 fn demo_golden_images() {
     let mut rig = Rig::new();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/tank.pie");
-    let model = formats::load_path(&path, &LoadOptions::default()).expect("demo loads");
+    let path = vitrine_test_needs::workspace().join("assets/demo/tank.pie");
+    let model =
+        vitrine_test_support::load_path(&path, &LoadOptions::default()).expect("demo loads");
     assert!(
         model.textures.iter().all(|t| t.resolved.is_some()),
         "the demo ships its texture page and tcmask"
@@ -99,7 +101,7 @@ fn wz2100_golden_images() {
         ),
     ];
     for (name, file, view) in cases {
-        let model = formats::load_path(&dir.join(file), &LoadOptions::default())
+        let model = vitrine_test_support::load_path(&dir.join(file), &LoadOptions::default())
             .unwrap_or_else(|e| panic!("{file}: {e}"));
         golden::check(name, &rig.render(&model, &view, 160));
     }
@@ -115,7 +117,7 @@ fn every_wz2100_model_renders() {
     let mut rig = Rig::new();
     let files = common::model_files(&dir);
     assert_eq!(files.len(), 855, "the corpus holds 855 .pie files");
-    let mut resolver = formats::resolve::Resolver::new(vitrine::files::disk());
+    let mut resolver = formats::resolve::Resolver::new(vitrine_test_support::disk());
     let mut wrong = Vec::new();
     for file in &files {
         let model = formats::load_with(
@@ -176,19 +178,19 @@ fn animated_golden_images() {
         // The puppet's reference was drawn with the plain reading of its ANIM rotations,
         // the one the synthetic samples were written with.
         let options = LoadOptions {
-            pet_rotations: vitrine::formats::pet::PetRotations::AsStored,
+            pet_rotations: vitrine_core::formats::pet::PetRotations::AsStored,
             ..LoadOptions::default()
         };
-        let model =
-            formats::load_path(&dir.join(file), &options).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let model = vitrine_test_support::load_path(&dir.join(file), &options)
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
         let c = model
             .clip_index(clip)
             .unwrap_or_else(|| panic!("{file}: no clip {clip}"));
         let mut view = view(ViewPreset::Iso, 0);
         view.camera
-            .frame_points(&vitrine::render::clip_points(&model, Some(c), 0), 1.0);
+            .frame_points(&vitrine_render::clip_points(&model, Some(c), 0), 1.0);
         let pose =
-            vitrine::model::Pose::sample(&model, Some(c), model.clips[c].frame_time(frame), 0);
+            vitrine_core::model::Pose::sample(&model, Some(c), model.clips[c].frame_time(frame), 0);
         golden::check(name, &rig.render_pose(&model, &pose, &view, 160));
     }
 }

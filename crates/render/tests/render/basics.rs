@@ -3,12 +3,13 @@
 
 use crate::render_support;
 
+use crate::golden;
 use glam::{Mat4, Vec2, Vec3};
 use render_support::fixtures::{self, TC_BASE};
-use render_support::{Rig, foreground_box, framed, golden, near, unlit_front};
-use vitrine::model::{BlendMode, Material, Pose, TextureRole};
-use vitrine::render::textures::CHECKER_COLOURS;
-use vitrine::render::{TEAM_COLOURS, ViewPreset, ViewSettings};
+use render_support::{Rig, foreground_box, framed, near, unlit_front};
+use vitrine_core::model::{BlendMode, Material, Pose, TextureRole};
+use vitrine_render::textures::CHECKER_COLOURS;
+use vitrine_render::{TEAM_COLOURS, ViewPreset, ViewSettings};
 use vitrine_test_needs::vitrine_test;
 
 const SIZE: u32 = 128;
@@ -395,7 +396,7 @@ fn golden_images() {
     let dir = dir_guard.path().to_path_buf();
     let boxed = fixtures::box_model(Vec3::new(-1.0, -0.5, -0.7), Vec3::new(1.0, 0.5, 0.7));
     let tc = fixtures::tc_quad(&dir);
-    let cases: Vec<(&str, &vitrine::model::Model, ViewSettings)> = vec![
+    let cases: Vec<(&str, &vitrine_core::model::Model, ViewSettings)> = vec![
         ("box-iso", &boxed, ViewSettings::default()),
         ("box-top-transparent", &boxed, {
             let mut v = ViewSettings {

@@ -9,10 +9,8 @@ use crate::render_support;
 use glam::Vec3;
 use render_support::fixtures::{add_mesh, box_model};
 use render_support::{Rig, near};
-use std::path::Path;
-use std::process::Command;
-use vitrine::model::{Clip, Interpolation, Model, NodeTrack, Pose, Track};
-use vitrine::render::{ViewSettings, visible_points};
+use vitrine_core::model::{Clip, Interpolation, Model, NodeTrack, Pose, Track};
+use vitrine_render::{ViewSettings, visible_points};
 use vitrine_test_needs::vitrine_test;
 
 /// Pixels per channel two renders may differ by and count as equal.
@@ -114,7 +112,7 @@ fn robot_walk_frames_differ_only_on_moving_pieces() {
         return;
     };
     let mut rig = Rig::new();
-    let robot = vitrine::formats::load_path(&dir.join("pmf/robot.pmf"), &Default::default())
+    let robot = vitrine_test_support::load_path(&dir.join("pmf/robot.pmf"), &Default::default())
         .expect("robot loads");
     check_moving_part(&mut rig, &robot, 0.0, 4.0);
 }
@@ -126,89 +124,11 @@ fn derrick_pump_moves_and_its_frame_stays_put() {
     };
     let mut rig = Rig::new();
     let path = wz.join("data/base/structs/blderik_anim.pie");
-    let derrick = vitrine::formats::load_path(&path, &Default::default()).expect("derrick loads");
+    let derrick =
+        vitrine_test_support::load_path(&path, &Default::default()).expect("derrick loads");
     // 25 frames × 60 ms, as the game plays it; level 1 (the frame) does not move.
     let clip = &derrick.clips[0];
     assert_eq!((clip.frame_count, clip.looping), (25, true));
     assert!((clip.duration() - 1.5).abs() < 1e-4);
     check_moving_part(&mut rig, &derrick, 0.0, 12.0);
-}
-
-fn vitrine() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_vitrine"))
-}
-
-fn out_dir(name: &str) -> std::path::PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("render-anim-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Runs `vitrine render MODEL -o OUT --size 160x160 ARGS`; returns (success, stderr).
-fn render(model: &Path, out: &Path, args: &[&str]) -> (bool, String) {
-    let o = vitrine()
-        .args(["render", "--size", "160x160"])
-        .arg(model)
-        .arg("-o")
-        .arg(out)
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.success(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
-#[vitrine_test(shared, gpu)]
-fn cli_frame_and_time_pose_the_model() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
-    crate::common::needs_gpu();
-    let robot = dir.join("pmf/robot.pmf");
-    let out = out_dir("frames");
-    let png = |n: &str| out.join(format!("{n}.png"));
-    for (name, args) in [
-        ("f0", vec!["--frame", "0"]),
-        ("f4", vec!["--frame", "4"]),
-        // walk runs at 15 fps: frame 4 is at 4/15 s.
-        ("t4", vec!["--time", "0.26666668"]),
-        ("walk4", vec!["--clip", "walk", "--frame", "4"]),
-        ("wave4", vec!["--clip", "wave", "--frame", "4"]),
-    ] {
-        let (ok, err) = render(&robot, &png(name), &args);
-        assert!(ok, "{args:?}: {err}");
-    }
-    let read = |n: &str| image::open(png(n)).unwrap().into_rgba8();
-    let differing = |a: &str, b: &str| {
-        let (a, b) = (read(a), read(b));
-        a.pixels()
-            .zip(b.pixels())
-            .filter(|(p, q)| !near(p.0, q.0, TOL))
-            .count()
-    };
-    assert!(differing("f0", "f4") > 200, "frame 4 looks like frame 0");
-    assert_eq!(differing("f4", "t4"), 0, "--time 4/15 is not --frame 4");
-    assert_eq!(
-        differing("f4", "walk4"),
-        0,
-        "--clip defaults to the first clip"
-    );
-    assert!(differing("walk4", "wave4") > 200, "--clip wave was ignored");
-
-    // Refusals name the problem.
-    let (ok, err) = render(&robot, &png("bad"), &["--clip", "run", "--frame", "1"]);
-    assert!(
-        !ok && err.contains("no clip \"run\"") && err.contains("\"walk\""),
-        "{err}"
-    );
-    let (ok, err) = render(&robot, &png("bad"), &["--frame", "16"]);
-    assert!(!ok && err.contains("frames 0 to 15"), "{err}");
-    let (ok, err) = render(&dir.join("pmf/crate.pmf"), &png("bad"), &["--time", "1"]);
-    assert!(!ok && err.contains("no animation"), "{err}");
-    let (ok, _) = render(&robot, &png("bad"), &["--frame", "1", "--time", "1"]);
-    assert!(!ok, "--frame and --time together are refused");
-    assert!(!png("bad").exists());
 }

@@ -6,6 +6,14 @@
 //! sees them, and encoders (GIF's transparent index, premultiplied readbacks) do not keep
 //! them. Comparing pictures of different sizes is a test failure of its own.
 
+/// The tolerance written down for pictures that should look the same (golden images,
+/// a glTF round trip rendered again), as wgpu's and ruffle's image tests do: a pixel
+/// matches when every channel is within this of the reference (0–255)…
+pub const CHANNEL_TOLERANCE: u8 = 6;
+/// …and up to this fraction of the pixels may fail that (MSAA edge coverage and texture
+/// filtering differ slightly between lavapipe, llvmpipe-GL and hardware GPUs).
+pub const MAX_OUTLIER_FRACTION: f64 = 0.01;
+
 /// How two pictures of one size differ, pixel by pixel.
 pub struct ImageDiff {
     width: u32,

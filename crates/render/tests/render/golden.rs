@@ -8,15 +8,11 @@
 //! mismatch, a missing reference, or an image with no pixels fails.
 //!
 //! On failure `<name>-actual.png` and `<name>-diff.png` are written to the cargo target
-//! temp dir. `UPDATE_GOLDEN=1 cargo test` (re)writes the references under `tests/golden/`
-//! — look at them before committing.
+//! temp dir. `UPDATE_GOLDEN=1 cargo test -p vitrine-render --test render` (re)writes the
+//! references under `crates/render/tests/golden/` — look at them before committing.
 
+use crate::common::image_diff::{CHANNEL_TOLERANCE, MAX_OUTLIER_FRACTION};
 use std::path::PathBuf;
-
-/// Per-channel difference (0–255) still counted as equal.
-pub const CHANNEL_TOLERANCE: u8 = 6;
-/// Fraction of pixels allowed outside the tolerance.
-pub const MAX_OUTLIER_FRACTION: f64 = 0.01;
 
 /// Where references live.
 pub fn golden_dir() -> PathBuf {

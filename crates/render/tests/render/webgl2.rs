@@ -11,9 +11,9 @@
 
 use crate::render_support::{self, fixtures};
 use naga::back::glsl;
-use vitrine::model::{Pose, TextureRole};
-use vitrine::render::wgpu;
-use vitrine::render::{Lighting, OverlayKind, Overlays, RenderTarget, SceneRenderer, ViewSettings};
+use vitrine_core::model::{Pose, TextureRole};
+use vitrine_render::wgpu;
+use vitrine_render::{Lighting, OverlayKind, Overlays, RenderTarget, SceneRenderer, ViewSettings};
 use vitrine_test_needs::vitrine_test;
 
 /// What a WebGL2 context is guaranteed to offer.
@@ -130,7 +130,7 @@ fn every_shader_translates_to_webgl2_glsl_within_its_limits() {
     let limits = webgl2();
     let mut failures = Vec::new();
     let (mut translated, mut expected) = (0, 0);
-    for (name, source) in vitrine::render::pipelines::SHADERS {
+    for (name, source) in vitrine_render::pipelines::SHADERS {
         let module = naga::front::wgsl::parse_str(source)
             .unwrap_or_else(|e| panic!("{}", e.emit_to_string_with_path(source, name)));
         // A WebGL2 device has no optional feature: naga's capabilities stay empty.
@@ -275,7 +275,7 @@ fn the_renderer_draws_everything_within_webgl2_limits() {
     assert!(tc.textures.iter().any(|t| t.role == TextureRole::Tcmask));
     let skinned = fixtures::skinned_pair();
     assert!(!skinned.skins.is_empty());
-    let mut scene = SceneRenderer::new(&device, &queue, vitrine::files::disk());
+    let mut scene = SceneRenderer::new(&device, &queue, vitrine_test_support::disk());
     let target = RenderTarget::new(&device, 96, 96);
     let mut overlays = Overlays::NONE;
     for kind in OverlayKind::ALL {
@@ -323,7 +323,7 @@ fn reading_back_without_waiting_gives_the_same_picture() {
     let pose = Pose::rest(&model);
     let mut view = ViewSettings::default();
     render_support::framed(&mut view.camera, &model, &pose);
-    let mut scene = SceneRenderer::new(&device, &queue, vitrine::files::disk());
+    let mut scene = SceneRenderer::new(&device, &queue, vitrine_test_support::disk());
     let target = RenderTarget::new(&device, 64, 48);
     scene.set_model(&device, &queue, &model);
     scene.render(&device, &queue, &target, &pose, &view);

@@ -4,7 +4,7 @@
 /// Every `.wgsl` file under `crates/render/shaders/` is one the renderer builds (none forgotten).
 #[test]
 fn every_shader_file_is_built() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/render/shaders");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .flatten()
@@ -12,7 +12,7 @@ fn every_shader_file_is_built() {
         .filter(|n| n.ends_with(".wgsl"))
         .collect();
     files.sort();
-    let mut built: Vec<String> = vitrine::render::pipelines::SHADERS
+    let mut built: Vec<String> = vitrine_render::pipelines::SHADERS
         .iter()
         .map(|(n, _)| n.to_string())
         .collect();
@@ -22,9 +22,9 @@ fn every_shader_file_is_built() {
 
 #[test]
 fn every_shader_validates() {
-    assert!(!vitrine::render::pipelines::SHADERS.is_empty());
+    assert!(!vitrine_render::pipelines::SHADERS.is_empty());
     let mut failures = Vec::new();
-    for (name, source) in vitrine::render::pipelines::SHADERS {
+    for (name, source) in vitrine_render::pipelines::SHADERS {
         let module = match naga::front::wgsl::parse_str(source) {
             Ok(m) => m,
             Err(e) => {
@@ -47,7 +47,7 @@ fn every_shader_validates() {
 /// scramble matrices silently).
 #[test]
 fn uniform_layouts_match_the_rust_structs() {
-    let source = vitrine::render::pipelines::SCENE_WGSL;
+    let source = vitrine_render::pipelines::SCENE_WGSL;
     let module = naga::front::wgsl::parse_str(source).unwrap();
     let mut layouter = naga::proc::Layouter::default();
     layouter.update(module.to_ctx()).unwrap();
@@ -59,7 +59,7 @@ fn uniform_layouts_match_the_rust_structs() {
             .unwrap_or_else(|| panic!("no struct {name}"));
         layouter[handle].size as usize
     };
-    use vitrine::render::uniforms_sizes as s;
+    use vitrine_render::uniforms_sizes as s;
     assert_eq!(size_of("Frame"), s::FRAME);
     assert_eq!(size_of("Material"), s::MATERIAL);
     assert_eq!(size_of("Draw"), s::DRAW);

@@ -1,28 +1,32 @@
-//! Shared by the render tests: models built in code, rendering helpers and the golden
-//! image comparison.
-#![allow(dead_code)]
+//! The renderer driven as the tests drive it: a device and a renderer reused across one
+//! test's renders ([`Rig`]), views and framing, and models built in code ([`fixtures`]).
 
 pub mod fixtures;
-pub mod golden;
 
-use vitrine::model::{Model, Pose};
-use vitrine::render::{
+use vitrine_core::model::{Model, Pose};
+use vitrine_render::{
     Camera, Gpu, Lighting, RenderTarget, SceneRenderer, ViewSettings, visible_points,
 };
 
 /// A device plus a renderer, reused across the renders of one test.
 pub struct Rig {
+    /// The headless device.
     pub gpu: Gpu,
+    /// The renderer, with the last model set.
     pub scene: SceneRenderer,
 }
 
 impl Rig {
-    /// For a test marked `#[vitrine_test(gpu)]` (see `common::gpu`, which panics in any
-    /// other test and without an adapter).
+    /// For a test marked `#[vitrine_test(gpu)]` (see [`crate::gpu`], which panics in any
+    /// other test and without an adapter); textures are read from [`crate::disk`].
     #[track_caller]
+    #[allow(
+        clippy::new_without_default,
+        reason = "it opens a GPU device and panics without one: not a default value"
+    )]
     pub fn new() -> Rig {
-        let gpu = crate::common::gpu();
-        let scene = SceneRenderer::new(&gpu.device, &gpu.queue, vitrine::files::disk());
+        let gpu = crate::gpu();
+        let scene = SceneRenderer::new(&gpu.device, &gpu.queue, crate::disk());
         Rig { gpu, scene }
     }
 
@@ -90,4 +94,22 @@ pub fn foreground_box(img: &image::RgbaImage, bg: [u8; 4]) -> Option<(u32, u32, 
 /// Whether two colours are within `tol` per channel.
 pub fn near(a: [u8; 4], b: [u8; 4], tol: u8) -> bool {
     a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= tol)
+}
+
+/// Mean brightness of the model's pixels (those not `bg`) in the left and right thirds
+/// of the picture, rows in the middle fifth (below a cube's top face in the iso view):
+/// which side a light reaches.
+pub fn side_brightness(bg: [u8; 4], img: &image::RgbaImage) -> (f32, f32) {
+    let (w, h) = img.dimensions();
+    let mean = |x0: u32, x1: u32| {
+        let v: Vec<f32> = (x0..x1)
+            .flat_map(|x| (h * 3 / 5..h * 4 / 5).map(move |y| (x, y)))
+            .map(|(x, y)| img.get_pixel(x, y).0)
+            .filter(|p| *p != bg)
+            .map(|p| (p[0] as f32 + p[1] as f32 + p[2] as f32) / 3.0)
+            .collect();
+        assert!(v.len() > 20, "model pixels in the band: {}", v.len());
+        v.iter().sum::<f32>() / v.len() as f32
+    };
+    (mean(0, w / 3), mean(w * 2 / 3, w))
 }

@@ -9,15 +9,16 @@ use crate::common;
 use crate::render_support;
 
 use render_support::{Rig, unlit_front};
-use vitrine::formats::{self, LoadOptions};
-use vitrine::model::{Billboard, Pose};
+use vitrine_core::formats::LoadOptions;
+use vitrine_core::model::{Billboard, Pose};
 use vitrine_test_needs::vitrine_test;
 
 /// Foreground pixels of the model seen from (yaw, pitch), all views at the distance
 /// that frames the sprite seen from above (where it lies square to the camera as
 /// modelled).
 fn covered(rig: &mut Rig, file: &std::path::Path, yaw: f32, pitch: f32) -> usize {
-    let model = formats::load_path(file, &LoadOptions::default()).expect("corpus effect loads");
+    let model = vitrine_test_support::load_path(file, &LoadOptions::default())
+        .expect("corpus effect loads");
     let pose = Pose::rest(&model);
     let mut view = unlit_front();
     view.camera.yaw = 0.3;
@@ -43,7 +44,7 @@ fn effects_cover_a_similar_area_from_the_front_the_side_and_above() {
         ("fxplasma.pie", Billboard::Screen),
     ] {
         let path = effects.join(file);
-        let m = formats::load_path(&path, &LoadOptions::default()).unwrap();
+        let m = vitrine_test_support::load_path(&path, &LoadOptions::default()).unwrap();
         assert_eq!(m.materials[0].billboard, kind, "{file}");
         let views = [
             ("front", 0.0, 0.0),
