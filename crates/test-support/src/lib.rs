@@ -1,8 +1,9 @@
 //! What the tests of the renderer (crates/render), the app (crates/app) and the program
 //! share, so none keeps a copy: a GPU device for a test that declared it ([`gpu`]), the
 //! renderer driven as the tests drive it ([`render`]: the rig, views, models built in
-//! code), the disk as the tests read it ([`disk`], [`load_path`]) and the one image
-//! comparison ([`image_diff`]). The places of the tests' data and the
+//! code), the disk as the tests read it ([`disk`], [`load_path`]), the one image
+//! comparison ([`image_diff`]) and, with the feature `app`, the app driven by
+//! egui_kittest (`app`). The places of the tests' data and the
 //! `#[vitrine_test(shared, gpu)]` attribute are crates/test-needs'.
 //!
 //! A dev-dependency only: it reads the disk (the library crates' lints ban that in the
@@ -14,6 +15,8 @@
               is only a dev-dependency"
 )]
 
+#[cfg(feature = "app")]
+pub mod app;
 mod disk;
 pub mod image_diff;
 pub mod render;

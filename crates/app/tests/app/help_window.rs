@@ -4,13 +4,13 @@
 
 use crate::app_support;
 
-use eframe::egui::{Key, KeyboardShortcut, Modifiers};
+use egui::{Key, KeyboardShortcut, Modifiers};
 use egui_kittest::kittest::Queryable;
-use vitrine::app::help::HelpTab;
-use vitrine::app::state::AppState;
+use vitrine_app::help::HelpTab;
+use vitrine_app::state::AppState;
 
 fn harness() -> egui_kittest::Harness<'static, AppState> {
-    app_support::fresh_harness(900.0)
+    app_support::harness(app_support::fresh_state(), 900.0)
 }
 
 #[test]
@@ -47,7 +47,7 @@ fn f1_and_question_mark_toggle_the_reference_built_from_the_key_tables() {
         );
     }
     // Every binding of the reference is on the page.
-    for section in vitrine::app::help::reference::sections(&ctx) {
+    for section in vitrine_app::help::reference::sections(&ctx) {
         assert!(h.query_all_by_label(section.title).next().is_some());
         for b in section.bindings {
             assert!(

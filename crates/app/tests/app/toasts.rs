@@ -4,12 +4,11 @@
 
 use crate::app_support;
 
-use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::PathBuf;
-use vitrine::app::effect::Effect;
-use vitrine::app::state::AppState;
+use vitrine_app::effect::Effect;
+use vitrine_app::state::AppState;
 
 /// The window's state and the effects the window would perform.
 struct World {
@@ -24,10 +23,7 @@ fn frame(ui: &mut egui::Ui, w: &mut World) {
 
 #[test]
 fn a_toasts_button_performs_the_effect_it_carries() {
-    let state = AppState::new(
-        vitrine::app::settings::Settings::default(),
-        vitrine::desktop::window::DesktopHost::new(None),
-    );
+    let state = app_support::fresh_state();
     let mut h = Harness::builder()
         .with_size(egui::vec2(900.0, 700.0))
         .build_ui_state(

@@ -7,15 +7,15 @@
 use crate::app_support;
 
 use app_support::harness;
-use eframe::egui::{Key, Modifiers};
+use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use std::path::Path;
-use vitrine::app::commands::{AppCommand, DocumentCommand};
-use vitrine::app::dispatch::apply;
-use vitrine::app::gallery::GalleryCommand;
-use vitrine::app::settings::Settings;
-use vitrine::app::state::AppState;
-use vitrine::files::FileRef;
+use vitrine_app::commands::{AppCommand, DocumentCommand};
+use vitrine_app::dispatch::apply;
+use vitrine_app::gallery::GalleryCommand;
+use vitrine_app::settings::Settings;
+use vitrine_app::state::AppState;
+use vitrine_core::files::FileRef;
 
 /// A one-triangle PIE model.
 const PIE: &str = "PIE 3\nTYPE 200\nLEVELS 1\nLEVEL 1\nPOINTS 3\n\t0 0 0\n\t10 0 0\n\t0 10 0\n\
@@ -35,10 +35,7 @@ fn mod_folder(dir: &Path, n_bodies: usize, n_weapons: usize) {
 }
 
 fn open_gallery(dir: &Path) -> AppState {
-    let mut state = AppState::new(
-        Settings::default(),
-        vitrine::desktop::window::DesktopHost::new(None),
-    );
+    let mut state = AppState::new(Settings::default(), app_support::DiskHost::new());
     apply(
         &mut state,
         AppCommand::Document(DocumentCommand::Open(FileRef::Disk(dir.to_path_buf()))),
@@ -153,10 +150,7 @@ fn a_broken_model_is_an_error_tile_and_the_rest_works() {
 fn page_down_without_a_gallery_steps_through_the_folder() {
     let dir = tempfile::tempdir().unwrap();
     mod_folder(dir.path(), 3, 0);
-    let mut state = AppState::new(
-        Settings::default(),
-        vitrine::desktop::window::DesktopHost::new(None),
-    );
+    let mut state = AppState::new(Settings::default(), app_support::DiskHost::new());
     let first = dir.path().join("bodies/body00.pie");
     apply(
         &mut state,
@@ -179,10 +173,7 @@ fn page_down_without_a_gallery_steps_through_the_folder() {
 fn several_dropped_files_open_as_a_gallery() {
     let dir = tempfile::tempdir().unwrap();
     mod_folder(dir.path(), 3, 2);
-    let mut state = AppState::new(
-        Settings::default(),
-        vitrine::desktop::window::DesktopHost::new(None),
-    );
+    let mut state = AppState::new(Settings::default(), app_support::DiskHost::new());
     let files = vec![
         FileRef::Disk(dir.path().join("bodies/body01.pie")),
         FileRef::Disk(dir.path().join("weapons")),
@@ -203,7 +194,7 @@ fn several_dropped_files_open_as_a_gallery() {
 
 #[test]
 fn ctrl_shift_o_asks_for_a_folder_and_ctrl_o_for_a_file() {
-    use eframe::egui;
+    use egui;
     let press = |modifiers: Modifiers| {
         let ctx = egui::Context::default();
         let input = egui::RawInput {
@@ -217,7 +208,7 @@ fn ctrl_shift_o_asks_for_a_folder_and_ctrl_o_for_a_file() {
             ..Default::default()
         };
         ctx.begin_pass(input);
-        let got = vitrine::app::menu::shortcuts(&ctx);
+        let got = vitrine_app::menu::shortcuts(&ctx);
         ctx.end_pass().textures_delta.clear();
         got
     };
@@ -229,17 +220,14 @@ fn ctrl_shift_o_asks_for_a_folder_and_ctrl_o_for_a_file() {
         press(Modifiers::COMMAND),
         [AppCommand::Document(DocumentCommand::OpenDialog)]
     );
-    let mut state = AppState::new(
-        Settings::default(),
-        vitrine::desktop::window::DesktopHost::new(None),
-    );
+    let mut state = AppState::new(Settings::default(), app_support::DiskHost::new());
     state.services.settings.last_folder = Some("/mods".into());
     assert_eq!(
         apply(
             &mut state,
             AppCommand::Document(DocumentCommand::OpenFolderDialog)
         ),
-        Some(vitrine::app::commands::Effect::PickGalleryFolder(Some(
+        Some(vitrine_app::commands::Effect::PickGalleryFolder(Some(
             "/mods".into()
         )))
     );

@@ -9,13 +9,13 @@ use crate::app_support;
 use crate::render_support;
 
 use render_support::{Rig, foreground_box, framed, near, unlit_front};
-use vitrine::model::{Material, Pose};
-use vitrine::render::{DeviceWatch, Gpu, RenderTarget, SceneRenderer};
+use vitrine_core::model::{Material, Pose};
+use vitrine_render::{DeviceWatch, Gpu, RenderTarget, SceneRenderer};
 use vitrine_test_needs::vitrine_test;
 
 const SIZE: u32 = 64;
 
-fn quad() -> vitrine::model::Model {
+fn quad() -> vitrine_core::model::Model {
     render_support::fixtures::quad_model(Material::new("grey", [0.6, 0.6, 0.6, 1.0]), vec![])
 }
 
@@ -64,7 +64,7 @@ fn a_destroyed_device_reports_loss_and_a_rebuilt_renderer_shows_the_model_again(
     }));
     assert!(used.is_ok(), "using the lost device panicked");
     let rebuilt_on_dead = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        SceneRenderer::new(d, q, vitrine::files::disk());
+        SceneRenderer::new(d, q, vitrine_test_support::disk());
     }));
     assert!(
         rebuilt_on_dead.is_ok(),
@@ -73,7 +73,7 @@ fn a_destroyed_device_reports_loss_and_a_rebuilt_renderer_shows_the_model_again(
 
     // A new device and a renderer built on it show the model again.
     let gpu = Gpu::headless().expect("a second device");
-    let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue, vitrine::files::disk());
+    let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue, vitrine_test_support::disk());
     scene.set_model(&gpu.device, &gpu.queue, &model);
     let target = RenderTarget::new(&gpu.device, SIZE, SIZE);
     scene.render(&gpu.device, &gpu.queue, &target, &pose, &view);
@@ -91,21 +91,20 @@ fn a_destroyed_device_reports_loss_and_a_rebuilt_renderer_shows_the_model_again(
 #[vitrine_test(gpu)]
 fn a_texture_out_of_gpu_memory_shows_the_checkerboard_and_a_warning_in_the_side_panel() {
     use egui_kittest::kittest::Queryable;
-    use vitrine::app::commands::{AppCommand, DocumentCommand};
-    use vitrine::app::dispatch::apply;
-    use vitrine::app::settings::Settings;
-    use vitrine::app::state::AppState;
-    use vitrine::render::textures::CHECKER_COLOURS;
+    use vitrine_app::commands::{AppCommand, DocumentCommand};
+    use vitrine_app::dispatch::apply;
+    use vitrine_app::settings::Settings;
+    use vitrine_app::state::AppState;
+    use vitrine_render::textures::CHECKER_COLOURS;
 
     let mut rig = Rig::new();
-    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pie/cube.pie");
-    let mut state = AppState::new(
-        Settings::default(),
-        vitrine::desktop::window::DesktopHost::new(None),
-    );
+    let file = vitrine_test_needs::fixtures().join("pie/cube.pie");
+    let mut state = AppState::new(Settings::default(), app_support::DiskHost::new());
     apply(
         &mut state,
-        AppCommand::Document(DocumentCommand::Open(vitrine::files::parse(&file))),
+        AppCommand::Document(DocumentCommand::Open(
+            vitrine_test_support::disk().parse(&file),
+        )),
     );
     let doc = state.document.open.as_ref().expect("cube.pie opens");
     let (model, generation) = (doc.model.clone(), doc.generation);
@@ -134,7 +133,11 @@ fn a_texture_out_of_gpu_memory_shows_the_checkerboard_and_a_warning_in_the_side_
     );
 
     // A fresh renderer: the page is not in its cache, so it is uploaded again.
-    rig.scene = SceneRenderer::new(&rig.gpu.device, &rig.gpu.queue, vitrine::files::disk());
+    rig.scene = SceneRenderer::new(
+        &rig.gpu.device,
+        &rig.gpu.queue,
+        vitrine_test_support::disk(),
+    );
     rig.scene.simulate_texture_out_of_memory(page.clone());
     let fallback = rig.render(&model, &view, SIZE);
     assert!(

@@ -3,27 +3,26 @@
 //! the window would hand the renderer are then rendered headless to check the picture.
 
 use crate::app_support;
-use eframe::egui::Key;
+use egui::Key;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use glam::{Vec2, Vec3};
-use vitrine::app::inspect::view_inspect::{pick_at, view_inspect_ui};
-use vitrine::app::settings::Settings;
-use vitrine::app::state::AppState;
-use vitrine::app::viewport::camera_input;
-use vitrine::model::{Corner, Format, Material, Mesh, Model, Node, NodeKind, Submesh};
-use vitrine::render::{RenderTarget, SceneRenderer};
+use vitrine_app::inspect::view_inspect::{pick_at, view_inspect_ui};
+use vitrine_app::state::AppState;
+use vitrine_app::viewport::camera_input;
+use vitrine_core::model::{Corner, Format, Material, Mesh, Model, Node, NodeKind, Submesh};
+use vitrine_render::{RenderTarget, SceneRenderer};
 use vitrine_test_needs::vitrine_test;
 
 /// The view's rectangle in the last frame (the stand-in records it).
-static VIEW_RECT: std::sync::Mutex<Option<eframe::egui::Rect>> = std::sync::Mutex::new(None);
+static VIEW_RECT: std::sync::Mutex<Option<egui::Rect>> = std::sync::Mutex::new(None);
 
 /// The app's frame ([`app_support::run_frame`]) with the real view's input (camera and
 /// picking) on a plain area.
-fn frame(ui: &mut eframe::egui::Ui, state: &mut AppState) {
+fn frame(ui: &mut egui::Ui, state: &mut AppState) {
     app_support::run_frame(ui, state, |ui, state| {
         let rect = ui.available_rect_before_wrap();
-        let response = ui.allocate_rect(rect, eframe::egui::Sense::click_and_drag());
+        let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
         *VIEW_RECT.lock().unwrap() = Some(rect);
         let mut out = camera_input(ui, &response);
         out.extend(view_inspect_ui(ui, &response, state));
@@ -85,7 +84,7 @@ fn tank() -> Model {
 }
 
 /// A press and release of the primary button at `pos`.
-fn click_at(h: &mut Harness<'static, AppState>, pos: eframe::egui::Pos2) {
+fn click_at(h: &mut Harness<'static, AppState>, pos: egui::Pos2) {
     h.hover_at(pos);
     h.run();
     h.drag_at(pos);
@@ -95,16 +94,13 @@ fn click_at(h: &mut Harness<'static, AppState>, pos: eframe::egui::Pos2) {
 }
 
 fn harness() -> Harness<'static, AppState> {
-    let mut state = AppState::new(
-        Settings::default(),
-        vitrine::desktop::window::DesktopHost::new(None),
-    );
+    let mut state = app_support::fresh_state();
     state.set_document(
-        vitrine::files::FileRef::Disk("/models/tank.pie".into()),
+        vitrine_core::files::FileRef::Disk("/models/tank.pie".into()),
         tank(),
     );
     let mut h = Harness::builder()
-        .with_size(eframe::egui::vec2(1100.0, 800.0))
+        .with_size(egui::vec2(1100.0, 800.0))
         .build_ui_state(frame, state);
     h.run();
     h
@@ -115,7 +111,7 @@ fn harness() -> Harness<'static, AppState> {
 fn turret_pixels(state: &AppState) -> usize {
     let gpu = crate::common::gpu();
     let doc = state.document.open.as_ref().unwrap();
-    let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue, vitrine::files::disk());
+    let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue, vitrine_test_support::disk());
     scene.set_model(&gpu.device, &gpu.queue, &doc.model);
     let mut view = state.view_settings();
     // Looking from +Z towards −Z.
@@ -205,7 +201,7 @@ fn clicking_the_view_picks_the_part_under_the_cursor() {
     let camera = h.state().view.camera;
     let at = |p: Vec3| {
         let q = camera.project(p, rect.width(), rect.height()).unwrap();
-        rect.min + eframe::egui::vec2(q.x, q.y)
+        rect.min + egui::vec2(q.x, q.y)
     };
     // What the hover names: the turret's top centre, the hull's front.
     let turret = at(Vec3::new(0.0, 1.6, 0.0));
@@ -217,7 +213,7 @@ fn clicking_the_view_picks_the_part_under_the_cursor() {
     click_at(&mut h, hull);
     assert_eq!(h.state().document.inspect.selected, Some(0));
     // Empty background clears it.
-    click_at(&mut h, rect.min + eframe::egui::vec2(5.0, 5.0));
+    click_at(&mut h, rect.min + egui::vec2(5.0, 5.0));
     assert_eq!(h.state().document.inspect.selected, None);
 }
 

@@ -2,8 +2,8 @@
 //! the game's 4.3.3 stats (`../shared/corpus/wz2100`).
 
 use egui_kittest::kittest::Queryable;
-use vitrine::app::settings::Settings;
-use vitrine::app::state::AppState;
+use vitrine_app::settings::Settings;
+use vitrine_app::state::AppState;
 
 fn state_with_data() -> Option<AppState> {
     let wz = common::wz2100()?;
@@ -11,9 +11,9 @@ fn state_with_data() -> Option<AppState> {
         data_roots: vec![wz.join("data/mp"), wz.join("data/base")],
         ..Settings::default()
     };
-    let mut state = AppState::new(settings, vitrine::desktop::window::DesktopHost::new(None));
+    let mut state = AppState::new(settings, app_support::DiskHost::new());
     // The stats are read by a job (inline here), taken in as the window's first frame does.
-    vitrine::app::dispatch::poll_jobs(&mut state);
+    vitrine_app::dispatch::poll_jobs(&mut state);
     Some(state)
 }
 
@@ -33,10 +33,10 @@ fn picking_a_template_shows_body_propulsion_and_weapon_in_the_hierarchy() {
     h.get_by_label("Assemble");
     h.get_by_label("Template").click();
     h.run();
-    let search = h.get_by_role(eframe::egui::accesskit::Role::TextInput);
+    let search = h.get_by_role(egui::accesskit::Role::TextInput);
     search.click();
     h.run();
-    h.get_by_role(eframe::egui::accesskit::Role::TextInput)
+    h.get_by_role(egui::accesskit::Role::TextInput)
         .type_text("ViperMG01");
     h.run();
     h.get_by_label("Machinegun Viper Wheels").click();
@@ -54,7 +54,7 @@ fn picking_a_template_shows_body_propulsion_and_weapon_in_the_hierarchy() {
     let findings = &h.state().document.checks.findings;
     assert!(!findings.is_empty(), "no findings on the parts");
     for f in findings {
-        assert_ne!(f.level, vitrine::check::Level::Error, "{f:?}");
+        assert_ne!(f.level, vitrine_core::check::Level::Error, "{f:?}");
         assert!(
             ["body ", "propulsion ", "weapon 1 mount ", "weapon 1 "]
                 .iter()
@@ -83,7 +83,7 @@ fn picking_a_template_shows_body_propulsion_and_weapon_in_the_hierarchy() {
     let s = &h.state().services.settings;
     assert_eq!(s.recent_files[0].to_str(), Some("template:ViperMG01Wheels"));
     assert!(
-        matches!(&s.assembly, Some(vitrine::wz::Design::Template { id }) if id == "ViperMG01Wheels")
+        matches!(&s.assembly, Some(vitrine_core::wz::Design::Template { id }) if id == "ViperMG01Wheels")
     );
     // "Open part" opens the barrel alone.
     let opens = h.query_all_by_label("Open part").count();
@@ -92,7 +92,7 @@ fn picking_a_template_shows_body_propulsion_and_weapon_in_the_hierarchy() {
 
 #[vitrine_test(shared)]
 fn the_panel_is_absent_without_stats_and_a_recent_template_reopens() {
-    let mut h = app_support::fresh_harness(900.0);
+    let mut h = app_support::harness(app_support::fresh_state(), 900.0);
     h.run();
     assert!(h.query_by_label("Assemble").is_none());
 
@@ -101,13 +101,11 @@ fn the_panel_is_absent_without_stats_and_a_recent_template_reopens() {
     };
     let mut h = app_support::harness(state, 900.0);
     h.run();
-    let _ = vitrine::app::dispatch::apply(
+    let _ = vitrine_app::dispatch::apply(
         h.state_mut(),
-        vitrine::app::commands::AppCommand::Document(
-            vitrine::app::commands::DocumentCommand::Open(vitrine::files::parse(
-                std::path::Path::new("template:ATESTVTOL"),
-            )),
-        ),
+        vitrine_app::commands::AppCommand::Document(vitrine_app::commands::DocumentCommand::Open(
+            vitrine_test_support::disk().parse(std::path::Path::new("template:ATESTVTOL")),
+        )),
     );
     h.run();
     for part in [
@@ -131,11 +129,11 @@ fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
     let mut h = app_support::harness(state, 1400.0);
     h.run();
     let gun = wz.join("data/base/components/weapons/gnhgss.pie");
-    let _ = vitrine::app::dispatch::apply(
+    let _ = vitrine_app::dispatch::apply(
         h.state_mut(),
-        vitrine::app::commands::AppCommand::Document(
-            vitrine::app::commands::DocumentCommand::Open(vitrine::files::parse(&gun)),
-        ),
+        vitrine_app::commands::AppCommand::Document(vitrine_app::commands::DocumentCommand::Open(
+            vitrine_test_support::disk().parse(&gun),
+        )),
     );
     h.run();
     h.get_by_label("Show gnhgss.pie on a droid").click();
@@ -164,14 +162,14 @@ fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
         d.model.nodes[i].rotation
     };
     assert!(node(h.state()).abs_diff_eq(glam::Quat::IDENTITY, 1e-6));
-    let pose = vitrine::wz::TurretPose {
+    let pose = vitrine_core::wz::TurretPose {
         yaw_deg: 90.0,
         ..Default::default()
     };
-    let _ = vitrine::app::dispatch::apply(
+    let _ = vitrine_app::dispatch::apply(
         h.state_mut(),
-        vitrine::app::commands::AppCommand::Assemble(
-            vitrine::app::panels::assemble::AssembleCommand::SetPose(pose),
+        vitrine_app::commands::AppCommand::Assemble(
+            vitrine_app::panels::assemble::AssembleCommand::SetPose(pose),
         ),
     );
     h.run();
@@ -188,21 +186,18 @@ fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
 /// panel has none and the progress line says what runs.
 #[vitrine_test(shared)]
 fn the_stats_of_new_data_roots_are_read_in_the_background() {
-    use vitrine::app::commands::AppCommand;
-    use vitrine::app::dispatch::{apply, poll_jobs};
+    use vitrine_app::commands::AppCommand;
+    use vitrine_app::dispatch::{apply, poll_jobs};
     let Some(wz) = common::wz2100() else {
         return;
     };
-    let mut state = AppState::new(
-        Settings::default(),
-        vitrine::desktop::window::DesktopHost::new(None),
-    );
-    let queue = vitrine::app::jobs::Queued::default();
+    let mut state = AppState::new(Settings::default(), app_support::DiskHost::new());
+    let queue = vitrine_app::jobs::Queued::default();
     state.services.work.set_runner(queue.clone());
     let roots = vec![wz.join("data/mp"), wz.join("data/base")];
     apply(
         &mut state,
-        AppCommand::Document(vitrine::app::commands::DocumentCommand::SetDataRoots(roots)),
+        AppCommand::Document(vitrine_app::commands::DocumentCommand::SetDataRoots(roots)),
     );
     assert!(
         state.panels.assemble.stats.is_none(),
@@ -234,15 +229,13 @@ fn a_template_whose_parts_are_missing_says_which_and_where_to_look() {
         data_roots: vec![wz.join("data/mp")],
         ..Settings::default()
     };
-    let mut state = AppState::new(settings, vitrine::desktop::window::DesktopHost::new(None));
-    vitrine::app::dispatch::poll_jobs(&mut state);
-    let _ = vitrine::app::dispatch::apply(
+    let mut state = AppState::new(settings, app_support::DiskHost::new());
+    vitrine_app::dispatch::poll_jobs(&mut state);
+    let _ = vitrine_app::dispatch::apply(
         &mut state,
-        vitrine::app::commands::AppCommand::Document(
-            vitrine::app::commands::DocumentCommand::Open(vitrine::files::parse(
-                std::path::Path::new("template:ViperMG01Wheels"),
-            )),
-        ),
+        vitrine_app::commands::AppCommand::Document(vitrine_app::commands::DocumentCommand::Open(
+            vitrine_test_support::disk().parse(std::path::Path::new("template:ViperMG01Wheels")),
+        )),
     );
     let said: Vec<&str> = state
         .services

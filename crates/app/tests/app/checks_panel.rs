@@ -6,18 +6,18 @@ use crate::app_support;
 use crate::common;
 
 use egui_kittest::kittest::Queryable;
-use vitrine::app::commands::{AppCommand, DocumentCommand};
-use vitrine::app::state::AppState;
-use vitrine::check::Element;
-use vitrine::files::FileRef;
+use vitrine_app::commands::{AppCommand, DocumentCommand};
+use vitrine_app::state::AppState;
+use vitrine_core::check::Element;
+use vitrine_core::files::FileRef;
 
 fn open(name: &str) -> egui_kittest::Harness<'static, AppState> {
     let path = common::fixtures()
         .join("check/pie")
         .join(format!("{name}.pie"));
-    let mut h = app_support::fresh_harness(900.0);
+    let mut h = app_support::harness(app_support::fresh_state(), 900.0);
     h.run();
-    vitrine::app::dispatch::apply(
+    vitrine_app::dispatch::apply(
         h.state_mut(),
         AppCommand::Document(DocumentCommand::Open(FileRef::Disk(path))),
     );

@@ -4,15 +4,14 @@
 use crate::app_support;
 use crate::common;
 
-use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use vitrine::app::commands::{AppCommand, DocumentCommand};
-use vitrine::app::dispatch::apply;
-use vitrine::app::settings::Settings;
-use vitrine::app::state::AppState;
-use vitrine::app::timeline::{tick, timeline_ui};
-use vitrine::model::{
+use vitrine_app::commands::{AppCommand, DocumentCommand};
+use vitrine_app::dispatch::apply;
+use vitrine_app::settings::Settings;
+use vitrine_app::state::AppState;
+use vitrine_app::timeline::{tick, timeline_ui};
+use vitrine_core::model::{
     Clip, EventMarker, Format, Interpolation, Model, ModelEvent, Motion, Node, NodeKind, NodeTrack,
     Track,
 };
@@ -50,11 +49,11 @@ fn animated() -> Model {
 }
 
 fn state_with(model: Model) -> AppState {
-    let mut s = AppState::new(
-        Settings::default(),
-        vitrine::desktop::window::DesktopHost::new(None),
+    let mut s = AppState::new(Settings::default(), app_support::DiskHost::new());
+    s.set_document(
+        vitrine_core::files::FileRef::Disk("animated.pet".into()),
+        model,
     );
-    s.set_document(vitrine::files::FileRef::Disk("animated.pet".into()), model);
     s
 }
 
@@ -115,7 +114,7 @@ fn the_windows_frame_plays_the_animation_by_its_clock() {
     );
     let _ = apply(
         h.state_mut(),
-        AppCommand::Timeline(vitrine::app::timeline::playback::TimelineCommand::PlayPause),
+        AppCommand::Timeline(vitrine_app::timeline::playback::TimelineCommand::PlayPause),
     );
     let t = time(&h);
     h.run_steps(6);
@@ -315,21 +314,18 @@ fn reloading_keeps_clip_and_time() {
     let Some(dir) = common::synthetic() else {
         return;
     };
-    let mut s = AppState::new(
-        Settings::default(),
-        vitrine::desktop::window::DesktopHost::new(None),
-    );
+    let mut s = AppState::new(Settings::default(), app_support::DiskHost::new());
     let _ = apply(
         &mut s,
         AppCommand::Document(DocumentCommand::Open(dir.join("pmf/robot.pmf").into())),
     );
     for cmd in [
-        vitrine::app::timeline::playback::TimelineCommand::SelectClip {
+        vitrine_app::timeline::playback::TimelineCommand::SelectClip {
             clip: 1,
             motion: None,
         },
-        vitrine::app::timeline::playback::TimelineCommand::Seek(0.5),
-        vitrine::app::timeline::playback::TimelineCommand::PlayPause,
+        vitrine_app::timeline::playback::TimelineCommand::Seek(0.5),
+        vitrine_app::timeline::playback::TimelineCommand::PlayPause,
     ] {
         let _ = apply(&mut s, AppCommand::Timeline(cmd));
     }

@@ -7,18 +7,15 @@ use crate::{app_support, common};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use vitrine::app::commands::{AppCommand, DocumentCommand};
-use vitrine::app::dispatch::apply;
-use vitrine::app::jobs::Queued;
-use vitrine::app::settings::Settings;
-use vitrine::app::state::AppState;
+use vitrine_app::commands::{AppCommand, DocumentCommand};
+use vitrine_app::dispatch::apply;
+use vitrine_app::jobs::Queued;
+use vitrine_app::settings::Settings;
+use vitrine_app::state::AppState;
 
 /// A window whose jobs wait on the returned queue.
 fn window() -> (Harness<'static, AppState>, Queued) {
-    let mut state = AppState::new(
-        Settings::default(),
-        vitrine::desktop::window::DesktopHost::new(None),
-    );
+    let mut state = AppState::new(Settings::default(), app_support::DiskHost::new());
     let queue = Queued::default();
     state.services.work.set_runner(queue.clone());
     let mut h = app_support::harness(state, 900.0);
@@ -33,7 +30,7 @@ fn copied(h: &Harness<'static, AppState>) -> Option<String> {
         .commands
         .iter()
         .find_map(|c| match c {
-            eframe::egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
             _ => None,
         })
 }
