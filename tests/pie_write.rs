@@ -9,10 +9,9 @@
 
 #[path = "support/common/mod.rs"]
 mod common;
-#[path = "support/render/mod.rs"]
-mod render_support;
+use vitrine_test_support::render as render_support;
 
-use render_support::golden;
+use common::image_diff as golden;
 
 use glam::Vec3;
 use std::collections::HashSet;

@@ -1,7 +1,10 @@
-//! Sets the cfg `vitrine_no_gpu` when the build finds no GPU adapter, so the unit tests
-//! marked `#[vitrine_test(gpu)]` are reported as ignored (see crates/build-probe).
+//! Sets the cfg `vitrine_no_gpu` when the build finds no GPU adapter (crates/build-probe)
+//! and `vitrine_no_shared` when the shared corpus is absent (crates/test-needs), so the
+//! tests marked `#[vitrine_test(gpu)]` / `#[vitrine_test(shared)]` are reported as ignored
+//! with the reason (`VITRINE_REQUIRE_GPU=1`, `VITRINE_REQUIRE_SHARED=1`: a build error).
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     vitrine_build_probe::gpu_cfg();
+    vitrine_test_needs::shared_cfg();
 }

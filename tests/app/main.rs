@@ -1,8 +1,13 @@
-//! The window's app driven through egui_kittest with the real layout and command handling
-//! (panels, timeline, gallery, dialogs, help, inspection, Korean text, crash notice), live
-//! reload, and the app's handling of GPU faults.
+//! The window's app driven through egui_kittest with the real layout and command handling,
+//! where the desktop front-end is part of what is tested: its host (atomic writes into
+//! the folders the user chose, the settings file, jobs on threads, the gallery's disk
+//! cache, live reload through the file watcher), the system fonts (Korean text, the
+//! menus' arrows), the desktop's file picker and crash notice — the side panel, display
+//! and export dialogs, loading, the Share menu. The app's own tests, on a host that reads
+//! the disk (timeline, gallery, Help, checks, messages, assembly, inspection, GPU faults),
+//! are crates/app/tests/app (`cargo test -p vitrine-app`).
 //!
-//! Run one file's tests with `cargo test --test app gallery_ui::`.
+//! Run one file's tests with `cargo test --test app panels::`.
 
 #[path = "../support/animation/mod.rs"]
 mod animation_support;
@@ -10,29 +15,19 @@ mod animation_support;
 mod app_support;
 #[path = "../support/common/mod.rs"]
 mod common;
-#[path = "../support/render/mod.rs"]
-mod render_support;
+use vitrine_test_support::render as render_support;
 
-mod assemble_panel;
-mod checks_panel;
 mod cjk_text_ui;
 mod crash_notice_ui;
-mod device_faults;
 mod display;
 mod export_app;
 mod export_dialog;
 mod export_pie_dialog;
 mod fallback_picker;
 mod gallery_archives;
-mod gallery_ui;
-mod help_window;
-mod inspect_app;
 mod live_reload;
 mod loading;
-mod messages_window;
 mod panels;
 mod share_menu;
 mod side_panel_ui;
 mod side_panel_width;
-mod timeline_ui;
-mod toasts;

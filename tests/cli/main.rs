@@ -8,8 +8,7 @@
 
 #[path = "../support/common/mod.rs"]
 mod common;
-#[path = "../support/render/mod.rs"]
-mod render_support;
+use vitrine_test_support::render as render_support;
 
 mod archive_hardening;
 mod assemble;

@@ -1,5 +1,8 @@
 //! `vitrine render` end to end through the binary, on the shared synthetic corpus (PMF and
-//! TPM models). Marked `#[vitrine_test(shared, gpu)]`: ignored without either.
+//! TPM models) and the fixtures: framing, batches, MSAA, posing by frame, time and clip,
+//! the light and the overlays the user asks for (the renderer itself is tested in
+//! crates/render/tests/render). Marked `#[vitrine_test(gpu)]`, and `shared` where they read
+//! the corpus: ignored without either.
 
 use crate::common;
 use crate::render_support;
@@ -211,5 +214,145 @@ fn headless_render_prints_no_error_without_a_display_session() {
     assert!(
         !stderr.to_lowercase().contains("error"),
         "a successful render printed an error:\n{stderr}"
+    );
+}
+
+/// The background the light test's renders ask for (`#0000c0`).
+const BLUE: [u8; 4] = [0, 0, 192, 255];
+
+/// Runs `vitrine render MODEL -o OUT --size 160x160 ARGS`; returns (success, stderr).
+fn render_with(model: &Path, out: &Path, args: &[&str]) -> (bool, String) {
+    let o = vitrine()
+        .args(["render", "--size", "160x160"])
+        .arg(model)
+        .arg("-o")
+        .arg(out)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[vitrine_test(shared, gpu)]
+fn cli_frame_and_time_pose_the_model() {
+    let Some(dir) = common::synthetic() else {
+        return;
+    };
+    crate::common::needs_gpu();
+    let robot = dir.join("pmf/robot.pmf");
+    let out = out_dir("frames");
+    let png = |n: &str| out.join(format!("{n}.png"));
+    for (name, args) in [
+        ("f0", vec!["--frame", "0"]),
+        ("f4", vec!["--frame", "4"]),
+        // walk runs at 15 fps: frame 4 is at 4/15 s.
+        ("t4", vec!["--time", "0.26666668"]),
+        ("walk4", vec!["--clip", "walk", "--frame", "4"]),
+        ("wave4", vec!["--clip", "wave", "--frame", "4"]),
+    ] {
+        let (ok, err) = render_with(&robot, &png(name), &args);
+        assert!(ok, "{args:?}: {err}");
+    }
+    let read = |n: &str| image::open(png(n)).unwrap().into_rgba8();
+    let differing = |a: &str, b: &str| {
+        let (a, b) = (read(a), read(b));
+        a.pixels()
+            .zip(b.pixels())
+            .filter(|(p, q)| !render_support::near(p.0, q.0, 2))
+            .count()
+    };
+    assert!(differing("f0", "f4") > 200, "frame 4 looks like frame 0");
+    assert_eq!(differing("f4", "t4"), 0, "--time 4/15 is not --frame 4");
+    assert_eq!(
+        differing("f4", "walk4"),
+        0,
+        "--clip defaults to the first clip"
+    );
+    assert!(differing("walk4", "wave4") > 200, "--clip wave was ignored");
+
+    // Refusals name the problem.
+    let (ok, err) = render_with(&robot, &png("bad"), &["--clip", "run", "--frame", "1"]);
+    assert!(
+        !ok && err.contains("no clip \"run\"") && err.contains("\"walk\""),
+        "{err}"
+    );
+    let (ok, err) = render_with(&robot, &png("bad"), &["--frame", "16"]);
+    assert!(!ok && err.contains("frames 0 to 15"), "{err}");
+    let (ok, err) = render_with(&dir.join("pmf/crate.pmf"), &png("bad"), &["--time", "1"]);
+    assert!(!ok && err.contains("no animation"), "{err}");
+    let (ok, _) = render_with(&robot, &png("bad"), &["--frame", "1", "--time", "1"]);
+    assert!(!ok, "--frame and --time together are refused");
+    assert!(!png("bad").exists());
+}
+
+#[vitrine_test(gpu)]
+fn render_cli_uses_the_light_options() {
+    crate::common::needs_gpu();
+    let tmp = common::temp_dir("render-light");
+    let render = |name: &str, az: &str| {
+        let out = tmp.path().join(name);
+        let status = vitrine()
+            .env("VITRINE_CONFIG_DIR", tmp.path().join("config"))
+            .arg("render")
+            .arg(common::fixtures().join("pie/cube.pie"))
+            .args(["-o", out.to_str().unwrap(), "--size", "128x128"])
+            .args(["--colour-mode", "per-node", "--background", "#0000c0"])
+            .args(["--light-dir", az, "--light-fixed"])
+            .args(["--ambient", "0", "--light-intensity", "1"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        image::open(&out).unwrap().into_rgba8()
+    };
+    let (right_dark, front_lit) =
+        render_support::side_brightness(BLUE, &render("front.png", "0,0"));
+    let (right_lit, front_dark) =
+        render_support::side_brightness(BLUE, &render("right.png", "90,0"));
+    assert!(
+        front_lit > right_dark + 60.0 && right_lit > front_dark + 60.0,
+        "{front_lit} {right_dark} {front_dark} {right_lit}"
+    );
+}
+
+#[vitrine_test(gpu)]
+fn render_cli_draws_the_overlays_it_is_asked_for() {
+    crate::common::needs_gpu();
+    let dir_guard = common::temp_dir("cli-overlays");
+    let dir = dir_guard.path().to_path_buf();
+    let input = common::fixtures().join("pie/shadow_plate.pie");
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let status = vitrine()
+            .arg("render")
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .args(["--size", "96x96"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (status, out)
+    };
+    let (plain, plain_png) = run("plain.png", &[]);
+    assert!(plain.status.success());
+    let (with, with_png) = run("wire.png", &["--overlays", "wireframe,bounds", "--shadows"]);
+    assert!(
+        with.status.success(),
+        "{}",
+        String::from_utf8_lossy(&with.stderr)
+    );
+    let a = image::open(plain_png).unwrap().into_rgba8();
+    let b = image::open(with_png).unwrap().into_rgba8();
+    let differ = a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count();
+    assert!(differ > 200, "only {differ} pixels differ with overlays on");
+    let (bad, _) = run("bad.png", &["--overlays", "wireframe,sparkles"]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("sparkles") && err.contains("shadow-mesh"),
+        "{err}"
     );
 }

@@ -13,7 +13,7 @@
 //! PIE 3/4 with UVs in 0–1 rather than texels (the same model loaded).
 
 use super::{Trip, common, compare_trip, render_support};
-use render_support::golden;
+use crate::common::image_diff as golden;
 use std::path::{Path, PathBuf};
 use vitrine::check::{CheckOptions, Checker};
 use vitrine::cli::convert::{self, Mode};

@@ -4,8 +4,7 @@
 #![allow(dead_code)]
 
 pub mod compare;
-#[path = "../render/fixtures.rs"]
-pub mod fixtures;
+pub use vitrine_test_support::render::fixtures;
 
 use glam::{Mat4, Quat, Vec3};
 use gltf::animation::util::ReadOutputs;
