@@ -56,7 +56,21 @@ pub(crate) struct LevEntry {
     pub game: Option<String>,
 }
 
-/// The `level` entries of a `.lev` file (comments `/* */` and `//` skipped; `campaign`
+/// The keywords that start a level: skirmish `level`, and the campaign's kinds
+/// (`camstart`, `expand`, `miss_keep`, … in `base.wz`'s `gamedesc.lev`).
+const LEVEL_KEYWORDS: &[&str] = &[
+    "level",
+    "camstart",
+    "camchange",
+    "expand",
+    "expand_limbo",
+    "between",
+    "miss_keep",
+    "miss_keep_limbo",
+    "miss_clear",
+];
+
+/// The level entries of a `.lev` file (comments `/* */` and `//` skipped; `campaign`
 /// blocks and their `data` lines ignored).
 pub(crate) fn parse_lev(text: &str) -> Result<Vec<LevEntry>, LoadError> {
     let mut out: Vec<LevEntry> = Vec::new();
@@ -93,7 +107,7 @@ pub(crate) fn parse_lev(text: &str) -> Result<Vec<LevEntry>, LoadError> {
         };
         let at = || Location::Line(i as u32 + 1);
         match (key, value) {
-            ("level", Some(name)) => {
+            (k, Some(name)) if LEVEL_KEYWORDS.contains(&k) => {
                 in_level = true;
                 out.push(LevEntry {
                     name: name.to_string(),

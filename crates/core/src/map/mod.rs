@@ -12,8 +12,7 @@
 //! in degrees by [`MapObject::degrees`].
 //!
 //! Not here: script-generated maps (`game.js`) are found and refused with a clear error —
-//! running their JavaScript is not done yet; the riverbed pass that lowers water corners
-//! at load (`generateRiverbed`); drawing.
+//! running their JavaScript is not done yet; drawing.
 
 mod bjo;
 mod find;
@@ -23,13 +22,14 @@ mod json;
 mod level;
 mod place;
 mod read;
+mod riverbed;
 mod terrain;
 
 #[cfg(test)]
 mod tests;
 
 pub use find::{MapSource, find_maps, open, open_source};
-pub use level::{Level, Tileset};
+pub use level::{Level, Shape, Tileset};
 pub use place::{Placement, Removal, Removed, place};
 pub use read::{read_game_map, read_terrain_types};
 pub use terrain::{Terrain, bits};

@@ -13,10 +13,13 @@
 //! - defences, walls, gates and rearm pads are not flattened: z = the highest
 //!   `map_Height` under the four corners of their model's box, turned with them;
 //! - features keep their file position and direction, at the height of their footprint's
-//!   top-left corner; droids keep theirs, at `map_Height`.
+//!   top-left corner; droids keep theirs, at `map_Height` — ground droids raised out of
+//!   a trough to the mean of the heights 20 units either side along x and along y
+//!   (`updateDroidOrientation`), on the ground as it is before structures flatten it.
 //!
-//! Not done: the riverbed pass that lowers water corners (objects on water come out at the
-//! stored height, the game's are lower).
+//! Water: features in water stand on the riverbed the game digs at load
+//! (`generateRiverbed`, [`super::riverbed`]); the heights given stay the stored ones, as
+//! the game saves them.
 
 use super::terrain::Terrain;
 use super::{Map, MapObject, ObjectKind, Owner, TILE_UNITS};
@@ -102,6 +105,8 @@ struct State<'a> {
     stats: &'a Stats,
     bounds: BoundsCache<'a>,
     terrain: Terrain,
+    /// Corner heights after the riverbed pass (where features in water stand).
+    riverbed: Vec<i32>,
     tiles: Vec<Option<Occupant>>,
     placed: Vec<Placed>,
     /// Per placed object: its model (structures), whether it was removed later.
@@ -122,6 +127,7 @@ pub fn place(map: &Map, stats: &Stats, files: &Files, roots: &[FileRef]) -> Plac
         stats,
         bounds: BoundsCache::new(files, roots),
         terrain: map.terrain.clone(),
+        riverbed: super::riverbed::riverbed(&map.terrain, &map.terrain_types),
         tiles: vec![None; area],
         placed: Vec::new(),
         models: Vec::new(),
@@ -212,7 +218,7 @@ impl State<'_> {
             });
             return;
         }
-        let z = self.terrain.height_at(o.x, o.y);
+        let z = self.droid_height(o);
         let p = Placed {
             index,
             object: o.clone(),
@@ -237,7 +243,20 @@ impl State<'_> {
         let dim = |v: Option<f64>| v.map_or(1, |v| v.clamp(1.0, 16.0) as i32);
         let size = stats.map_or((1, 1), |f| (dim(f.width), dim(f.breadth)));
         let (mx, my) = (map_coord(o.x) - size.0 / 2, map_coord(o.y) - size.1 / 2);
-        let z = self.terrain.corner(mx, my);
+        // The footprint's top-left corner; in water, on the riverbed.
+        let z = match self.tile(mx, my) {
+            Some(t)
+                if super::riverbed::is_water_corner(
+                    &self.terrain,
+                    &self.map.terrain_types,
+                    mx,
+                    my,
+                ) =>
+            {
+                self.riverbed[t]
+            }
+            _ => self.terrain.corner(mx, my),
+        };
         let slot = self.placed.len();
         for ty in my..my + size.1 {
             for tx in mx..mx + size.0 {

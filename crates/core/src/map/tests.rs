@@ -129,3 +129,98 @@ fn terrain_types() {
         Location::Offset(16)
     );
 }
+
+/// A 4×4 v40 game.map.
+fn small_map() -> Vec<u8> {
+    game_map(40, 4, 4, &[(1, 100); 16], &[])
+}
+
+fn package(files: &[(&str, &[u8])]) -> crate::files::Files {
+    let mut source = crate::files::MemorySource::new();
+    for (path, bytes) in files {
+        source.insert(format!("p/{path}"), bytes.to_vec());
+    }
+    crate::files::Files::new(source)
+}
+
+#[test]
+fn the_three_package_shapes_a_folder_and_a_bare_game_map() {
+    use crate::files::FileRef;
+    let root = FileRef::Disk("p".into());
+    let map = small_map();
+    let structs = br#"{"version": 2, "structures": [{"name": "A0LightFactory", "position": [320, 320], "rotation": 0, "player": 0}]}"#;
+    // Classic: a .lev naming multiplay/maps/2c-x.gam; BJO and INI beside each other.
+    let mut bjo = b"stru".to_vec();
+    bjo.extend(8u32.to_le_bytes());
+    bjo.extend(0u32.to_le_bytes());
+    let lev = b"level Sk-X\nplayers 2\ndataset MULTI_CAM_3\ngame \"multiplay/maps/2c-x.gam\"\n";
+    let ini = b"[structure_0]\nname = A0LightFactory\nposition = 320, 320, 0\nplayer = 0\n";
+    let files = package(&[
+        ("2c-x.addon.lev", lev),
+        ("multiplay/maps/2c-x/game.map", &map),
+        ("multiplay/maps/2c-x/struct.bjo", &bjo),
+        ("multiplay/maps/2c-x/struct.ini", ini),
+    ]);
+    let levels = find_maps(&files, &root).unwrap();
+    assert_eq!(levels.len(), 1);
+    assert_eq!(
+        (levels[0].shape, levels[0].tileset),
+        (Shape::Classic, Tileset::Rockies)
+    );
+    let m = open(&files, &levels[0]).unwrap();
+    // The game reads the BJO (empty here); the INI is listed, not used.
+    assert_eq!(m.objects.len(), 0);
+    let used: Vec<(&str, bool)> = m.files.iter().map(|f| (f.name.as_str(), f.used)).collect();
+    assert_eq!(
+        used,
+        [
+            ("game.map", true),
+            ("struct.bjo", true),
+            ("struct.ini", false)
+        ]
+    );
+    // The map folder alone finds the same level through the .lev two folders up.
+    let folder = root.join("multiplay").join("maps").join("2c-x");
+    assert_eq!(find_maps(&files, &folder).unwrap()[0].name, "Sk-X");
+    assert_eq!(
+        find_maps(&files, &folder.join("game.map")).unwrap()[0].name,
+        "Sk-X"
+    );
+    // 4.x map database: level.json at the root beside game.map and the JSON objects.
+    let level = br#"{"name": "Mini", "players": 2, "tileset": "urban"}"#;
+    let files = package(&[
+        ("level.json", level),
+        ("game.map", &map),
+        ("struct.json", structs),
+    ]);
+    let l = open_source(&files, &root, None).unwrap();
+    assert_eq!(
+        (l.shape, l.tileset, l.name.as_str()),
+        (Shape::LevelJson, Tileset::Urban, "Mini")
+    );
+    assert_eq!(open(&files, &l).unwrap().objects.len(), 1);
+    // Script-generated: found, refused with a clear error.
+    let files = package(&[
+        ("level.json", level),
+        ("game.js", b"setMapData();"),
+        ("ttypes.ttp", b""),
+    ]);
+    let l = open_source(&files, &root, None).unwrap();
+    assert_eq!(l.shape, Shape::Script);
+    let e = open(&files, &l).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("script-generated maps are not read yet"),
+        "{e}"
+    );
+    // A folder no level names: the folder's name and the game's fallback tileset.
+    let files = package(&[("4c-lone/game.map", &map)]);
+    let l = open_source(&files, &root.join("4c-lone"), None).unwrap();
+    assert_eq!(
+        (l.shape, l.players, l.tileset),
+        (Shape::Folder, Some(4), Tileset::Arizona)
+    );
+    // Nothing there.
+    let files = package(&[("readme.txt", b"hi")]);
+    assert!(find_maps(&files, &root).is_err());
+}

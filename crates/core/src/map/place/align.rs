@@ -96,6 +96,37 @@ impl State<'_> {
         .fold(0, i32::max)
     }
 
+    /// A droid's z: `map_Height`, and for a ground droid at least the mean of the heights
+    /// 20 units either side of it along x, and along y (`updateDroidOrientation`). People,
+    /// cyborgs, transporters and lift propulsion are not raised.
+    pub(super) fn droid_height(&self, o: &super::MapObject) -> i32 {
+        const D: i32 = 20;
+        let (x, y) = (o.x, o.y);
+        let t = &self.terrain;
+        let z = t.height_at(x, y);
+        if !self.ground_droid(&o.stats_id) {
+            return z;
+        }
+        let along_x = (t.height_at(x + D, y) + t.height_at(x - D, y)) / 2;
+        let along_y = (t.height_at(x, y - D) + t.height_at(x, y + D)) / 2;
+        z.max(along_x).max(along_y)
+    }
+
+    /// Whether the template is a droid the game tilts to the ground (not a person, a
+    /// cyborg, a transporter or a lift propulsion); unknown templates count as ground.
+    fn ground_droid(&self, template: &str) -> bool {
+        let Some(t) = self.stats.templates.get(template) else {
+            return true;
+        };
+        let kind = t.kind.as_deref().unwrap_or("").to_ascii_uppercase();
+        let lift = self
+            .stats
+            .propulsion
+            .get(&t.propulsion)
+            .is_some_and(|p| p.is_lift());
+        !(kind == "PERSON" || kind.starts_with("CYBORG") || kind.contains("TRANSPORTER") || lift)
+    }
+
     /// Removes the oil resource on tile (x, y), if any (a derrick is built on it).
     pub(super) fn remove_oil(&mut self, x: i32, y: i32) {
         let Some(Occupant::Feature(f)) = self.tile(x, y).and_then(|t| self.tiles[t]) else {
