@@ -6,7 +6,7 @@
 //! corners excepted: the game saves them as stored, so the judge cannot see the riverbed).
 //!
 //! Runs three maps, one per tileset (Sk-Rush, Sk-Concrete, Sk-Mountain: ~20 s); with
-//! `VITRINE_MAP_JUDGE_ALL=1`, every map of `mp.wz` (~7 min), printing the figures
+//! `VITRINE_MAP_JUDGE_ALL=1`, every map of `mp.wz` (~8 min), printing the figures
 //! `docs/maps.md` gives. Skips without the game (`VITRINE_REQUIRE_GAME=1` makes that a
 //! failure).
 
