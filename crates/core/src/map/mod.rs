@@ -2,7 +2,7 @@
 //! BJO or INI), where a map package keeps them, and where the game puts each object when
 //! it loads the map. Pure: bytes come through [`crate::files::Files`].
 //!
-//! bytes → [`read`] (one reader per file, each refusal naming the file and the byte offset
+//! bytes → `read` (one reader per file, each refusal naming the file and the byte offset
 //! or line) → [`Map`] (the map as its files hold it, format-neutral) → [`place`] (the
 //! game's rules at load: footprints snapped, ground flattened, oil under derricks removed,
 //! stacked structures refused, modules merged) → [`Placement`].

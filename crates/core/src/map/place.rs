@@ -18,7 +18,7 @@
 //!   (`updateDroidOrientation`), on the ground as it is before structures flatten it.
 //!
 //! Water: features in water stand on the riverbed the game digs at load
-//! (`generateRiverbed`, [`super::riverbed`]); the heights given stay the stored ones, as
+//! (`generateRiverbed`, `riverbed.rs`); the heights given stay the stored ones, as
 //! the game saves them.
 
 use super::terrain::Terrain;
