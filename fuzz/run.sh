@@ -50,7 +50,19 @@ case "$target" in
       for f in "$shared/synthetic/${k#*:}"/*."${k#*:}"; do
         [ -f "$f" ] && { printf "\\x0${k%%:*}"; cat "$f"; } > "$extra/${k#*:}-${f##*/}"; done
     done ;;
-  *) echo "unknown target $target (pie pmf pet pet_group tpm archive gltf obj check)" >&2; exit 2 ;;
+  map)
+    # A selector byte (vitrine::map::fuzzing::run: 0 game.map, 1 ttypes.ttp) before each
+    # skirmish map's files of the corpus's mp.wz.
+    max=262144
+    wz="$shared/wz2100/archives/mp.wz"
+    if [ -f "$wz" ] && command -v unzip > /dev/null; then
+      for e in $(unzip -Z1 "$wz" 'multiplay/maps/*/game.map' 'multiplay/maps/*/ttypes.ttp'); do
+        n=${e#multiplay/maps/}; n=${n%%/*}
+        case "$e" in *game.map) b='\x00' ;; *) b='\x01' ;; esac
+        { printf "$b"; unzip -p "$wz" "$e"; } > "$extra/$n-${e##*/}"
+      done
+    fi ;;
+  *) echo "unknown target $target (pie pmf pet pet_group tpm archive gltf obj check map)" >&2; exit 2 ;;
 esac
 mkdir -p "corpus/$target"
 cargo +nightly fuzz run "${fuzz_opts[@]}" "$target" "corpus/$target" "seeds/$target" "$extra" \

@@ -33,6 +33,15 @@ pub struct InfoArgs {
     /// Add each mesh's rest positions ("positions"), mesh-local, in file order.
     #[arg(long)]
     pub vertices: bool,
+    /// A Warzone 2100 map (a package, a map folder, game.map, or ARCHIVE!/multiplay/maps/NAME):
+    /// with --json, add every tile corner's height after the map is loaded ("heights",
+    /// rows of width numbers).
+    #[arg(long)]
+    pub heights: bool,
+    /// The level to read from a package or archive holding several maps (`Sk-Rush`, or its
+    /// folder's name `4c-rush`).
+    #[arg(long, value_name = "NAME")]
+    pub level: Option<String>,
     /// Data roots and PMF rules.
     #[command(flatten)]
     pub load: super::LoadArgs,
@@ -83,8 +92,20 @@ pub fn run(args: &InfoArgs) -> i32 {
         return crate::cli::assemble::info(args, &design);
     }
     let options = args.load_options();
-    let walk = super::model_inputs(&args.files);
-    let mut failed = walk.errors.len();
+    let (maps, models): (Vec<&PathBuf>, Vec<&PathBuf>) = args.files.iter().partition(|p| {
+        super::map_info::is_map_input(&crate::files::parse(p), args.level.as_deref())
+    });
+    let mut failed = maps_info(&maps, args);
+    if maps.len() == args.files.len() {
+        return if failed > 0 {
+            super::exit::FAILED
+        } else {
+            super::exit::OK
+        };
+    }
+    let models: Vec<PathBuf> = models.into_iter().cloned().collect();
+    let walk = super::model_inputs(&models);
+    failed += walk.errors.len();
     for (path, message) in &walk.errors {
         if args.json {
             println!("{}", json!({"path": path, "error": message}));
@@ -132,6 +153,34 @@ pub fn run(args: &InfoArgs) -> i32 {
     } else {
         super::exit::OK
     }
+}
+
+/// `info` of each map input; the number that failed.
+fn maps_info(maps: &[&PathBuf], args: &InfoArgs) -> usize {
+    let mut failed = 0;
+    for path in maps {
+        let file = crate::files::parse(path);
+        let shown = file.to_string();
+        let result = super::catch_per_file(&file, || {
+            super::map_info::map_info(
+                &file,
+                args.level.as_deref(),
+                &args.load.data,
+                args.heights,
+                args.json,
+            )
+        });
+        failed += usize::from(result.is_err());
+        match (result, args.json) {
+            (Ok(out), true) => println!("{out}"),
+            (Ok(out), false) => print!("{out}"),
+            (Err(e), true) => println!("{}", json!({"path": shown, "error": e})),
+            (Err(e), false) => {
+                println!("{}", printable_text(&format!("{shown}: error: {e}\n")));
+            }
+        }
+    }
+    failed
 }
 
 /// The common-schema JSON object of one model, as `--world`, `--at` and `--vertices`

@@ -15,6 +15,7 @@ pub mod desktop;
 pub mod export;
 pub mod info;
 pub mod light;
+pub mod map_info;
 pub(crate) mod progress;
 pub mod publish;
 pub mod render;

@@ -20,6 +20,7 @@ mod info;
 mod info_synthetic;
 mod inputs;
 mod install_desktop;
+mod map_judge;
 mod publish;
 mod render;
 mod shared_data;

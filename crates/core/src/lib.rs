@@ -12,5 +12,6 @@ pub mod crash;
 pub mod export;
 pub mod files;
 pub mod formats;
+pub mod map;
 pub mod model;
 pub mod wz;

@@ -236,6 +236,33 @@ pub struct Structure {
     /// ECM (or repair-facility) turret.
     #[serde(rename = "ecmID")]
     pub(crate) ecm_id: Option<String>,
+    /// Footprint along x, in tiles (before rotation).
+    #[serde(deserialize_with = "lenient_num")]
+    pub width: Option<f64>,
+    /// Footprint along y, in tiles (before rotation).
+    #[serde(deserialize_with = "lenient_num")]
+    pub breadth: Option<f64>,
+}
+
+/// `features.json` entry: trees, boulders, oil resources, wrecks.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct Feature {
+    /// Stats id.
+    pub id: String,
+    /// Human name.
+    pub name: String,
+    /// OIL RESOURCE, TREE, BOULDER, BUILDING, …
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// The model.
+    pub model: Option<String>,
+    /// Footprint along x, in tiles.
+    #[serde(deserialize_with = "lenient_num")]
+    pub width: Option<f64>,
+    /// Footprint along y, in tiles.
+    #[serde(deserialize_with = "lenient_num")]
+    pub breadth: Option<f64>,
 }
 
 impl Structure {
@@ -320,6 +347,7 @@ fn some<'a>(v: &[(&'static str, &'a Option<String>)]) -> Vec<(&'static str, &'a 
         .collect()
 }
 
+entry!(Feature, |s| some(&[("model", &s.model)]));
 entry!(Body, |s| {
     let mut v = some(&[("model", &s.model)]);
     for m in s.propulsion_extra_models.values() {
@@ -436,6 +464,8 @@ pub struct Stats {
     pub structures: Table<Structure>,
     /// `templates.json`.
     pub templates: Table<Template>,
+    /// `features.json`.
+    pub features: Table<Feature>,
 }
 
 impl Stats {
@@ -456,6 +486,7 @@ impl Stats {
         s.brains = load_table(lk, roots, "brain.json", &mut w);
         s.structures = load_table(lk, roots, "structure.json", &mut w);
         s.templates = load_table(lk, roots, "templates.json", &mut w);
+        s.features = load_table(lk, roots, "features.json", &mut w);
         (s, w)
     }
 

@@ -19,6 +19,7 @@ fn targets() -> Vec<(&'static str, Check)> {
         .map(|t| (t.name(), Box::new(move |d: &[u8]| run(t, d)) as Check))
         .collect();
     out.push(("check", Box::new(vitrine_core::check::fuzzing::run)));
+    out.push(("map", Box::new(vitrine_core::map::fuzzing::run)));
     out
 }
 

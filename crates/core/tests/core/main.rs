@@ -25,3 +25,4 @@ mod pie_robustness;
 mod pmf_synthetic;
 mod tpm_synthetic;
 mod wz_assembly;
+mod wz_maps;

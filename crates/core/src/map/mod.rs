@@ -1,0 +1,194 @@
+//! Warzone 2100 maps: the files of a map (`game.map`, `ttypes.ttp`, the objects as JSON,
+//! BJO or INI), where a map package keeps them, and where the game puts each object when
+//! it loads the map. Pure: bytes come through [`crate::files::Files`].
+//!
+//! bytes → `read` (one reader per file, each refusal naming the file and the byte offset
+//! or line) → [`Map`] (the map as its files hold it, format-neutral) → [`place`] (the
+//! game's rules at load: footprints snapped, ground flattened, oil under derricks removed,
+//! stacked structures refused, modules merged) → [`Placement`].
+//!
+//! Units are the game's: 1 tile = 128 world units, x east, y south, z up; heights in the
+//! same units. Directions are kept as the game keeps them (1/65536 of a turn) and given
+//! in degrees by [`MapObject::degrees`].
+//!
+//! Not here: script-generated maps (`game.js`) are found and refused with a clear error —
+//! running their JavaScript is not done yet; drawing.
+
+mod bjo;
+mod find;
+pub mod fuzzing;
+mod ini;
+mod json;
+mod level;
+mod place;
+mod read;
+mod riverbed;
+mod terrain;
+
+#[cfg(test)]
+mod tests;
+
+pub use find::{MapSource, find_maps, open, open_source};
+pub use level::{Level, Shape, Tileset};
+pub use place::{Placement, Removal, Removed, place};
+pub use read::{read_game_map, read_terrain_types};
+pub use terrain::{Terrain, bits};
+
+use crate::formats::LoadError;
+
+/// Largest map the game loads, in tiles (`MAP_MAXAREA`).
+pub const MAX_AREA: u64 = 256 * 256;
+
+/// World units per tile (`TILE_UNITS`).
+pub const TILE_UNITS: i32 = 128;
+
+/// Largest corner height the game stores (`TILE_MAX_HEIGHT`).
+pub const MAX_HEIGHT: i32 = 510;
+
+/// What an object on the map is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObjectKind {
+    /// A building, defence, wall or module (`struct.*`).
+    Structure,
+    /// A tree, boulder, oil resource, wreck (`feature.*`).
+    Feature,
+    /// A unit, by its template (`droid.*`, `dinit.bjo`).
+    Droid,
+}
+
+impl ObjectKind {
+    /// The three kinds, in the order the game loads them.
+    pub const ALL: [ObjectKind; 3] = [
+        ObjectKind::Droid,
+        ObjectKind::Feature,
+        ObjectKind::Structure,
+    ];
+
+    /// `structure`, `feature`, `droid`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ObjectKind::Structure => "structure",
+            ObjectKind::Feature => "feature",
+            ObjectKind::Droid => "droid",
+        }
+    }
+}
+
+/// Who owns an object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Owner {
+    /// A player slot (a start position in skirmish).
+    Player(u32),
+    /// The scavengers.
+    Scavenger,
+    /// Nobody: features.
+    None,
+}
+
+/// One object as the map's file holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapObject {
+    /// What it is.
+    pub kind: ObjectKind,
+    /// The stats id (`name`, or a droid's `template`).
+    pub stats_id: String,
+    /// Who owns it.
+    pub owner: Owner,
+    /// World x (east), the object's centre.
+    pub x: i32,
+    /// World y (south).
+    pub y: i32,
+    /// Direction, 1/65536 of a turn (0x4000 = 90°).
+    pub direction: u16,
+    /// The file's id, when it gives one.
+    pub id: Option<u32>,
+    /// Modules the entry adds to its building (JSON `modules`, INI `modules`).
+    pub modules: u32,
+    /// Where in its file the entry is (`structure_0017`, `record 3`, `[structure_4]`).
+    pub key: String,
+}
+
+impl MapObject {
+    /// The direction in degrees, 0 ≤ d < 360.
+    pub fn degrees(&self) -> f64 {
+        f64::from(self.direction) * 360.0 / 65536.0
+    }
+}
+
+/// Which format one of the map's files is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileFormat {
+    /// `game.map`.
+    GameMap,
+    /// `ttypes.ttp`.
+    TerrainTypes,
+    /// JSON objects, `"version": 2` lists.
+    JsonV2,
+    /// JSON objects keyed `structure_N` (no version).
+    JsonV1,
+    /// Binary objects (`stru`, `feat`, `dint`).
+    Bjo,
+    /// 3.x INI objects.
+    Ini,
+    /// `.gam`, the level's scroll limits.
+    Gam,
+    /// A script that builds the map (`game.js`).
+    Script,
+}
+
+/// One file of the map, as `vitrine info` lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapFile {
+    /// Its name in the map's folder (`struct.json`).
+    pub name: String,
+    /// The format.
+    pub format: FileFormat,
+    /// The version the file states (0 where the format has none).
+    pub version: u32,
+    /// Records or objects in it.
+    pub records: usize,
+    /// Whether the game reads it (a package with `struct.json` and `struct.bjo` loads the
+    /// JSON; INI files are never read by 4.x).
+    pub used: bool,
+}
+
+/// A gateway: a line of tiles the pathfinder uses (not drawn).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gateway {
+    /// First tile.
+    pub from: (u8, u8),
+    /// Last tile.
+    pub to: (u8, u8),
+}
+
+/// A map as its files hold it: the terrain, the terrain types, the objects, the level's
+/// facts. Format-neutral: whatever the files' formats, this is what the viewer and the
+/// placement read.
+#[derive(Debug, Clone)]
+pub struct Map {
+    /// The level: name, players, tileset, where it came from.
+    pub level: Level,
+    /// Heights, tile textures and gateways (`game.map`).
+    pub terrain: Terrain,
+    /// Terrain type per tile number (`ttypes.ttp`).
+    pub terrain_types: Vec<u16>,
+    /// Every object of the files the game reads, in file order, droids then features then
+    /// structures (the order the game loads them in).
+    pub objects: Vec<MapObject>,
+    /// Each file read, with its format and version.
+    pub files: Vec<MapFile>,
+    /// What was read but is not used, or is odd (trailing bytes, an INI the game ignores).
+    pub notes: Vec<String>,
+}
+
+impl Map {
+    /// Objects of one kind.
+    pub fn of_kind(&self, kind: ObjectKind) -> impl Iterator<Item = &MapObject> {
+        self.objects.iter().filter(move |o| o.kind == kind)
+    }
+}
+
+/// Why a map cannot be opened: a file's own error (offset or line), or none found.
+pub type MapError = LoadError;

@@ -1,0 +1,437 @@
+//! Where the game puts each object when it loads a map, and what it refuses — read in
+//! `src/game.cpp` (`loadWzMap{DroidInit,Feature,Structure}`: droids, then features, then
+//! structures) and `src/structure.cpp` (`buildStructureDir`, `alignStructure`,
+//! `foundationHeight`, `buildFlatten`):
+//!
+//! - structures: direction rounded to 90°, the footprint (`width` × `breadth`, swapped at
+//!   90°/270°) snapped to the grid (odd sizes on a tile centre, even on an edge), refused
+//!   within 3 tiles of the edge or on another structure's tile (a defence or gate replaces
+//!   a wall); a derrick removes the oil resource on its tile; a module entry upgrades the
+//!   building on its tile;
+//! - non-defensive structures flatten their footprint's corners to (min + max) / 2 and
+//!   sit at that height, raising features on those tiles and realigning defences around;
+//! - defences, walls, gates and rearm pads are not flattened: z = the highest
+//!   `map_Height` under the four corners of their model's box, turned with them;
+//! - features keep their file position and direction, at the height of their footprint's
+//!   top-left corner; droids keep theirs, at `map_Height` — ground droids raised out of
+//!   a trough to the mean of the heights 20 units either side along x and along y
+//!   (`updateDroidOrientation`), on the ground as it is before structures flatten it.
+//!
+//! Water: features in water stand on the riverbed the game digs at load
+//! (`generateRiverbed`, `riverbed.rs`); the heights given stay the stored ones, as
+//! the game saves them.
+
+use super::terrain::Terrain;
+use super::{Map, MapObject, ObjectKind, Owner, TILE_UNITS};
+use crate::files::{FileRef, Files};
+use crate::wz::Stats;
+
+/// Tiles from the edge within which the game refuses structures (`TOO_NEAR_EDGE`).
+const TOO_NEAR_EDGE: i32 = 3;
+
+/// Why an object of the files is not on the loaded map.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Removal {
+    /// An oil resource under a derrick.
+    UnderDerrick,
+    /// A module entry merged into the building on its tile (the building's index).
+    Module(usize),
+    /// The owner's slot is beyond the level's player count (dropped silently).
+    NoSuchPlayer,
+    /// A wall a defence or gate was built on.
+    ReplacedWall,
+    /// Refused by the game, with its reason.
+    Refused(String),
+}
+
+impl Removal {
+    /// A short tag (`under_derrick`, `module`, `no_such_player`, `replaced_wall`, `refused`).
+    pub fn tag(&self) -> &'static str {
+        match self {
+            Removal::UnderDerrick => "under_derrick",
+            Removal::Module(_) => "module",
+            Removal::NoSuchPlayer => "no_such_player",
+            Removal::ReplacedWall => "replaced_wall",
+            Removal::Refused(_) => "refused",
+        }
+    }
+}
+
+/// One object of the files that is not on the loaded map.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Removed {
+    /// Index in [`Map::objects`].
+    pub index: usize,
+    /// Why.
+    pub why: Removal,
+}
+
+/// One object as the game holds it after loading.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Placed {
+    /// Index in [`Map::objects`].
+    pub index: usize,
+    /// The object, with `x`, `y`, `direction` and `modules` as placed.
+    pub object: MapObject,
+    /// Height of its origin, world units.
+    pub z: i32,
+    /// Footprint in tiles (width along x, breadth along y) after rotation.
+    pub size: (i32, i32),
+}
+
+/// The map as the game holds it after loading: the objects it keeps, where, and the
+/// terrain after flattening.
+#[derive(Debug, Clone)]
+pub struct Placement {
+    /// Objects kept, in load order (droids, features, structures).
+    pub objects: Vec<Placed>,
+    /// Objects of the files the game does not keep.
+    pub removed: Vec<Removed>,
+    /// The terrain after structures flattened it.
+    pub terrain: Terrain,
+    /// Stats ids without stats in the data roots (placed with a 1×1 footprint).
+    pub unknown: Vec<String>,
+}
+
+/// What occupies a tile.
+#[derive(Clone, Copy, PartialEq)]
+enum Occupant {
+    Feature(usize),
+    Structure(usize),
+}
+
+struct State<'a> {
+    map: &'a Map,
+    stats: &'a Stats,
+    bounds: BoundsCache<'a>,
+    terrain: Terrain,
+    /// Corner heights after the riverbed pass (where features in water stand).
+    riverbed: Vec<i32>,
+    tiles: Vec<Option<Occupant>>,
+    placed: Vec<Placed>,
+    /// Per placed object: its model (structures), whether it was removed later.
+    models: Vec<Option<String>>,
+    gone: Vec<bool>,
+    removed: Vec<Removed>,
+    unknown: Vec<String>,
+}
+
+/// Places the map's objects as the game does at load. `stats` gives footprints and types
+/// (the data roots' `structure.json`, `features.json`); `files` and `roots` give the
+/// structure models whose boxes set a defence's height. Objects whose stats are missing
+/// are placed with a 1×1 footprint and listed in [`Placement::unknown`].
+pub fn place(map: &Map, stats: &Stats, files: &Files, roots: &[FileRef]) -> Placement {
+    let area = map.terrain.heights.len();
+    let mut s = State {
+        map,
+        stats,
+        bounds: BoundsCache::new(files, roots),
+        terrain: map.terrain.clone(),
+        riverbed: super::riverbed::riverbed(&map.terrain, &map.terrain_types),
+        tiles: vec![None; area],
+        placed: Vec::new(),
+        models: Vec::new(),
+        gone: Vec::new(),
+        removed: Vec::new(),
+        unknown: Vec::new(),
+    };
+    for kind in ObjectKind::ALL {
+        for (i, o) in map
+            .objects
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.kind == kind)
+        {
+            if let Some(why) = s.owner_check(o) {
+                s.removed.push(Removed { index: i, why });
+                continue;
+            }
+            match kind {
+                ObjectKind::Droid => s.droid(i, o),
+                ObjectKind::Feature => s.feature(i, o),
+                ObjectKind::Structure => s.structure(i, o),
+            }
+        }
+    }
+    let gone = std::mem::take(&mut s.gone);
+    let mut kept: Vec<Placed> = s
+        .placed
+        .into_iter()
+        .zip(gone)
+        .filter(|(_, g)| !g)
+        .map(|(p, _)| p)
+        .collect();
+    kept.sort_by_key(|p| (kind_order(p.object.kind), p.index));
+    s.unknown.sort();
+    s.unknown.dedup();
+    Placement {
+        objects: kept,
+        removed: s.removed,
+        terrain: s.terrain,
+        unknown: s.unknown,
+    }
+}
+
+fn kind_order(k: ObjectKind) -> usize {
+    ObjectKind::ALL.iter().position(|&x| x == k).unwrap_or(0)
+}
+
+fn map_coord(v: i32) -> i32 {
+    v.div_euclid(TILE_UNITS)
+}
+
+impl State<'_> {
+    fn push(&mut self, p: Placed, model: Option<String>) -> usize {
+        self.placed.push(p);
+        self.models.push(model);
+        self.gone.push(false);
+        self.placed.len() - 1
+    }
+
+    fn owner_check(&self, o: &MapObject) -> Option<Removal> {
+        match (o.owner, self.map.level.players) {
+            (Owner::Player(p), Some(n)) if p >= n => Some(Removal::NoSuchPlayer),
+            _ => None,
+        }
+    }
+
+    fn tile(&self, x: i32, y: i32) -> Option<usize> {
+        let t = &self.terrain;
+        (x >= 0 && y >= 0 && (x as u32) < t.width && (y as u32) < t.height)
+            .then(|| x as usize + y as usize * t.width as usize)
+    }
+
+    /// `mapTile`: coordinates clamped onto the map.
+    fn clamped_tile(&self, x: i32, y: i32) -> usize {
+        let t = &self.terrain;
+        let x = x.clamp(0, t.width as i32 - 1);
+        let y = y.clamp(0, t.height as i32 - 1);
+        x as usize + y as usize * t.width as usize
+    }
+
+    fn droid(&mut self, index: usize, o: &MapObject) {
+        if self.stats.templates.source.is_some() && self.stats.templates.get(&o.stats_id).is_none()
+        {
+            self.removed.push(Removed {
+                index,
+                why: Removal::Refused(format!("Unable to find template {}", o.stats_id)),
+            });
+            return;
+        }
+        let z = self.droid_height(o);
+        let p = Placed {
+            index,
+            object: o.clone(),
+            z,
+            size: (1, 1),
+        };
+        self.push(p, None);
+    }
+
+    fn feature(&mut self, index: usize, o: &MapObject) {
+        let stats = self.stats.features.get(&o.stats_id);
+        if stats.is_none() {
+            if self.stats.features.source.is_some() {
+                self.removed.push(Removed {
+                    index,
+                    why: Removal::Refused(format!("Feature type \"{}\" unknown", o.stats_id)),
+                });
+                return;
+            }
+            self.unknown.push(o.stats_id.clone());
+        }
+        let dim = |v: Option<f64>| v.map_or(1, |v| v.clamp(1.0, 16.0) as i32);
+        let size = stats.map_or((1, 1), |f| (dim(f.width), dim(f.breadth)));
+        let (mx, my) = (map_coord(o.x) - size.0 / 2, map_coord(o.y) - size.1 / 2);
+        // The footprint's top-left corner; in water, on the riverbed.
+        let z = match self.tile(mx, my) {
+            Some(t)
+                if super::riverbed::is_water_corner(
+                    &self.terrain,
+                    &self.map.terrain_types,
+                    mx,
+                    my,
+                ) =>
+            {
+                self.riverbed[t]
+            }
+            _ => self.terrain.corner(mx, my),
+        };
+        let slot = self.placed.len();
+        for ty in my..my + size.1 {
+            for tx in mx..mx + size.0 {
+                if let Some(t) = self.tile(tx, ty) {
+                    self.tiles[t] = Some(Occupant::Feature(slot));
+                }
+            }
+        }
+        let p = Placed {
+            index,
+            object: o.clone(),
+            z,
+            size,
+        };
+        self.push(p, None);
+    }
+
+    fn structure(&mut self, index: usize, o: &MapObject) {
+        let Some(st) = self.stats.structures.get(&o.stats_id) else {
+            if self.stats.structures.source.is_some() {
+                self.removed.push(Removed {
+                    index,
+                    why: Removal::Refused(format!("Structure type \"{}\" unknown", o.stats_id)),
+                });
+                return;
+            }
+            self.unknown.push(o.stats_id.clone());
+            return self.building(index, o, "", (1, 1), None);
+        };
+        let kind = st.kind.clone().unwrap_or_default().to_ascii_uppercase();
+        if kind.ends_with("MODULE") {
+            return self.module(index, o, &kind);
+        }
+        let dim = |v: Option<f64>| v.map_or(1, |v| v.clamp(1.0, 16.0) as i32);
+        let (w, b) = (dim(st.width), dim(st.breadth));
+        let turned = (o.direction.wrapping_add(0x2000)) & 0x4000 != 0;
+        let size = if turned { (b, w) } else { (w, b) };
+        let model = st.structure_model.first().cloned();
+        self.building(index, o, &kind, size, model)
+    }
+
+    fn module(&mut self, index: usize, o: &MapObject, kind: &str) {
+        let host = self
+            .tile(map_coord(o.x), map_coord(o.y))
+            .and_then(|t| self.tiles[t]);
+        let Some(Occupant::Structure(slot)) = host else {
+            self.removed.push(Removed {
+                index,
+                why: Removal::Refused(format!("{} has no building to upgrade", o.stats_id)),
+            });
+            return;
+        };
+        let host_kind = self.structure_kind(slot);
+        let fits = match kind {
+            "FACTORY MODULE" => host_kind == "FACTORY" || host_kind == "VTOL FACTORY",
+            "RESEARCH MODULE" => host_kind == "RESEARCH",
+            "POWER MODULE" => host_kind == "POWER GENERATOR",
+            _ => false,
+        };
+        if !fits {
+            self.removed.push(Removed {
+                index,
+                why: Removal::Refused(format!("{} does not fit a {host_kind}", o.stats_id)),
+            });
+            return;
+        }
+        self.placed[slot].object.modules += 1;
+        let host_index = self.placed[slot].index;
+        self.removed.push(Removed {
+            index,
+            why: Removal::Module(host_index),
+        });
+    }
+
+    fn structure_kind(&self, slot: usize) -> String {
+        let id = &self.placed[slot].object.stats_id;
+        self.stats
+            .structures
+            .get(id)
+            .and_then(|s| s.kind.clone())
+            .unwrap_or_default()
+            .to_ascii_uppercase()
+    }
+
+    fn building(
+        &mut self,
+        index: usize,
+        o: &MapObject,
+        kind: &str,
+        size: (i32, i32),
+        model: Option<String>,
+    ) {
+        let snap = |v: i32, n: i32| (v & !(TILE_UNITS - 1)) + (n % 2) * TILE_UNITS / 2;
+        let (x, y) = (snap(o.x, size.0), snap(o.y, size.1));
+        let (w, h) = (self.terrain.width as i32, self.terrain.height as i32);
+        let (cx, cy) = (map_coord(x), map_coord(y));
+        if cx < TOO_NEAR_EDGE
+            || cx > w - TOO_NEAR_EDGE
+            || cy < TOO_NEAR_EDGE
+            || cy > h - TOO_NEAR_EDGE
+        {
+            self.removed.push(Removed {
+                index,
+                why: Removal::Refused("coord too near the edge of the map".into()),
+            });
+            return;
+        }
+        let (mx, my) = (cx - size.0 / 2, cy - size.1 / 2);
+        if kind == "RESOURCE EXTRACTOR" {
+            self.remove_oil(cx, cy);
+        }
+        let on_walls = kind == "DEFENSE" || kind == "GATE";
+        let mut walls = Vec::new();
+        for ty in my..my + size.1 {
+            for tx in mx..mx + size.0 {
+                let Some(Occupant::Structure(s)) = self.tile(tx, ty).and_then(|t| self.tiles[t])
+                else {
+                    continue;
+                };
+                let other = self.structure_kind(s);
+                if on_walls && (other == "WALL" || other == "CORNER WALL") {
+                    walls.push(s);
+                } else {
+                    let why = format!(
+                        "{} couldn't be built (probably on top of another structure: {})",
+                        o.stats_id, self.placed[s].object.stats_id
+                    );
+                    self.removed.push(Removed {
+                        index,
+                        why: Removal::Refused(why),
+                    });
+                    return;
+                }
+            }
+        }
+        for s in walls {
+            self.remove_placed(s, Removal::ReplacedWall);
+        }
+        let slot = self.placed.len();
+        for ty in my..my + size.1 {
+            for tx in mx..mx + size.0 {
+                if let Some(t) = self.tile(tx, ty) {
+                    self.tiles[t] = Some(Occupant::Structure(slot));
+                }
+            }
+        }
+        let mut object = o.clone();
+        object.x = x;
+        object.y = y;
+        object.direction = o.direction.wrapping_add(0x2000) & 0xC000;
+        self.push(
+            Placed {
+                index,
+                object,
+                z: 0,
+                size,
+            },
+            model,
+        );
+        self.align(slot);
+        self.placed[slot].object.modules = o.modules.min(max_modules(kind));
+    }
+}
+
+/// Most modules a building of `kind` takes.
+fn max_modules(kind: &str) -> u32 {
+    match kind {
+        "FACTORY" | "VTOL FACTORY" => 2,
+        "RESEARCH" | "POWER GENERATOR" => 1,
+        _ => 0,
+    }
+}
+
+mod align;
+use align::BoundsCache;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,144 @@
+use super::*;
+use crate::files::MemorySource;
+use crate::map::level::{Level, Shape};
+use crate::map::{FileFormat, MapFile};
+
+fn map_with(objects: Vec<MapObject>) -> Map {
+    let (w, h) = (16u32, 16u32);
+    let mut heights = vec![100; (w * h) as usize];
+    heights[5 + 5 * 16] = 300;
+    Map {
+        level: Level {
+            name: "t".into(),
+            players: Some(2),
+            tileset: Default::default(),
+            tileset_from: String::new(),
+            folder: FileRef::Disk("t".into()),
+            gam: None,
+            defined_in: None,
+            shape: Shape::Folder,
+        },
+        terrain: Terrain {
+            width: w,
+            height: h,
+            heights,
+            textures: vec![0; (w * h) as usize],
+            gateways: Vec::new(),
+            version: 40,
+        },
+        terrain_types: Vec::new(),
+        objects,
+        files: vec![MapFile {
+            name: "game.map".into(),
+            format: FileFormat::GameMap,
+            version: 40,
+            records: 0,
+            used: true,
+        }],
+        notes: Vec::new(),
+    }
+}
+
+fn obj(kind: ObjectKind, id: &str, x: i32, y: i32, owner: Owner) -> MapObject {
+    MapObject {
+        kind,
+        stats_id: id.into(),
+        owner,
+        x,
+        y,
+        direction: 0,
+        id: None,
+        modules: 0,
+        key: String::new(),
+    }
+}
+
+fn stats() -> Stats {
+    let files = Files::new(
+        MemorySource::new()
+            .with(
+                "d/stats/structure.json",
+                r#"{"A0PowerGen": {"type": "POWER GENERATOR", "width": 2, "breadth": 2},
+                    "A0ResourceExtractor": {"type": "RESOURCE EXTRACTOR", "width": 1, "breadth": 1},
+                    "A0PowMod1": {"type": "POWER MODULE", "width": 2, "breadth": 2}}"#,
+            )
+            .with(
+                "d/stats/features.json",
+                r#"{"OilResource": {"type": "OIL RESOURCE", "width": 1, "breadth": 1}}"#,
+            ),
+    );
+    Stats::load(&files, &[FileRef::Disk("d".into())]).0
+}
+
+#[test]
+fn flattens_removes_oil_merges_modules_and_refuses() {
+    use ObjectKind::*;
+    let map = map_with(vec![
+        obj(
+            Feature,
+            "OilResource",
+            7 * 128 + 64,
+            7 * 128 + 64,
+            Owner::None,
+        ),
+        obj(
+            Structure,
+            "A0PowerGen",
+            5 * 128 + 10,
+            5 * 128 + 100,
+            Owner::Player(0),
+        ),
+        obj(Structure, "A0PowMod1", 5 * 128, 5 * 128, Owner::Player(0)),
+        obj(
+            Structure,
+            "A0ResourceExtractor",
+            7 * 128 + 64,
+            7 * 128 + 64,
+            Owner::Player(1),
+        ),
+        obj(
+            Structure,
+            "A0ResourceExtractor",
+            7 * 128 + 64,
+            7 * 128 + 64,
+            Owner::Player(1),
+        ),
+        obj(Structure, "A0ResourceExtractor", 64, 64, Owner::Player(1)),
+        obj(Droid, "X", 64, 64, Owner::Player(5)),
+    ]);
+    let files = Files::new(MemorySource::new());
+    let p = place(&map, &stats(), &files, &[]);
+    let why: Vec<(usize, &str)> = p.removed.iter().map(|r| (r.index, r.why.tag())).collect();
+    assert_eq!(
+        why,
+        [
+            (6, "no_such_player"),
+            (2, "module"),
+            (0, "under_derrick"),
+            (4, "refused"),
+            (5, "refused")
+        ]
+    );
+    let building = &p.objects[0];
+    // A 2×2 building snaps to the tile edge and flattens its 3×3 corners to (100 + 300) / 2.
+    assert_eq!(
+        (
+            building.object.x,
+            building.object.y,
+            building.z,
+            building.object.modules
+        ),
+        (640, 640, 200, 1)
+    );
+    assert_eq!(p.terrain.corner(4, 4), 200);
+    assert_eq!(p.terrain.corner(6, 6), 200);
+    assert_eq!(p.terrain.corner(7, 4), 100);
+    assert_eq!(p.objects.len(), 2);
+}
+
+#[test]
+fn pie_box_reads_the_first_level() {
+    let pie = "PIE 2\nTYPE 200\nLEVELS 2\nLEVEL 1\nPOINTS 2\n -10 0 20\n 30 5 -40\nPOLYGONS 0\nLEVEL 2\nPOINTS 1\n 99 0 99\n";
+    assert_eq!(align::pie_box(pie), Some([-10, 30, -40, 20]));
+    assert_eq!(align::pie_box("PIE 2\n"), None);
+}

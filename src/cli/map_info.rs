@@ -1,0 +1,266 @@
+//! `vitrine info MAP`: a Warzone 2100 map's facts and every object as the game places it
+//! when it loads the map (text, or one JSON object per map with `--json`; `--heights`
+//! adds every tile corner's height after flattening).
+//!
+//! MAP is a map package (`.wz`/`.zip`), a map folder, a `game.map`, a `.gam`, or a map
+//! inside an archive: `mp.wz!/multiplay/maps/4c-rush`, or `mp.wz --level Sk-Rush`.
+
+use crate::files::{FileRef, printable_text};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use vitrine_core::files::EntryKind;
+use vitrine_core::map::{self, Map, ObjectKind, Owner, Placement};
+use vitrine_core::wz::Stats;
+
+/// Whether `file` (a command-line input) is a map rather than models: a `game.map`,
+/// `game.js` or `.gam` file; a folder holding `game.map` or `game.js`; or, with
+/// `--level`, anything holding levels; or a package root with a `.lev` or `level.json`
+/// and no model folders.
+pub fn is_map_input(file: &FileRef, level: Option<&str>) -> bool {
+    let files = crate::files::disk();
+    let name = file.file_name().to_ascii_lowercase();
+    match files.kind(file) {
+        Some(EntryKind::File) => name == "game.map" || name == "game.js" || name.ends_with(".gam"),
+        Some(EntryKind::Dir) => {
+            let Ok(list) = files.list(file) else {
+                return false;
+            };
+            let has = |f: &dyn Fn(&str, EntryKind) -> bool| {
+                list.iter().any(|(n, _, k)| f(&n.to_ascii_lowercase(), *k))
+            };
+            if has(&|n, k| k == EntryKind::File && (n == "game.map" || n == "game.js")) {
+                return true;
+            }
+            if level.is_some() {
+                return true;
+            }
+            let levels =
+                has(&|n, k| k == EntryKind::File && (n.ends_with(".lev") || n == "level.json"));
+            let models = has(&|n, k| {
+                k == EntryKind::Dir
+                    && ["components", "structs", "features", "texpages"].contains(&n)
+            });
+            levels && !models
+        }
+        None => false,
+    }
+}
+
+/// The data roots a map's stats and models come from: `--data`, else `mp.wz` and
+/// `base.wz` beside an `mp.wz` the map is in, else the detected Warzone 2100 install.
+fn roots_for(file: &FileRef, data: &[PathBuf]) -> Vec<FileRef> {
+    if !data.is_empty() {
+        return data.iter().map(|p| crate::files::parse(p)).collect();
+    }
+    if let FileRef::Entry { archive, .. } = file
+        && archive
+            .file_name()
+            .is_some_and(|n| n.eq_ignore_ascii_case("mp.wz"))
+        && let Some(base) = archive
+            .parent()
+            .map(|d| d.join("base.wz"))
+            .filter(|b| b.exists())
+    {
+        return vec![FileRef::archive_root(archive), FileRef::archive_root(&base)];
+    }
+    crate::files::folders::find_warzone2100()
+        .unwrap_or_default()
+        .iter()
+        .map(|p| crate::files::parse(p))
+        .collect()
+}
+
+/// Runs `info` on one map input; the JSON object or the text, or the error.
+pub fn map_info(
+    file: &FileRef,
+    level: Option<&str>,
+    data: &[PathBuf],
+    heights: bool,
+    as_json: bool,
+) -> Result<String, String> {
+    let files = crate::files::disk();
+    let source = map::open_source(files, file, level).map_err(|e| e.to_string())?;
+    let map = map::open(files, &source).map_err(|e| e.to_string())?;
+    let roots = roots_for(file, data);
+    let (stats, _warnings) = Stats::load(files, &roots);
+    let placed = map::place(&map, &stats, files, &roots);
+    let mut notes = map.notes.clone();
+    if roots.is_empty() {
+        notes.push(
+            "no Warzone 2100 data found (use --data mp.wz --data base.wz): footprints, \
+             removals and defence heights are not the game's"
+                .into(),
+        );
+    }
+    if as_json {
+        let v = map_json(file, &map, &placed, &notes, heights);
+        return Ok(v.to_string());
+    }
+    Ok(map_text(file, &map, &placed, &notes))
+}
+
+fn scavenger_slot(map: &Map) -> u32 {
+    map.level.players.unwrap_or(0).max(7)
+}
+
+fn player(map: &Map, owner: Owner) -> (Value, bool) {
+    match owner {
+        Owner::Player(p) => (json!(p), false),
+        Owner::Scavenger => (json!(scavenger_slot(map)), true),
+        Owner::None => (Value::Null, false),
+    }
+}
+
+fn owner_label(owner: Owner) -> String {
+    match owner {
+        Owner::Player(p) => format!("player {p}"),
+        Owner::Scavenger => "scavengers".into(),
+        Owner::None => "features".into(),
+    }
+}
+
+fn map_json(
+    file: &FileRef,
+    map: &Map,
+    placed: &Placement,
+    notes: &[String],
+    heights: bool,
+) -> Value {
+    let objects: Vec<Value> = placed
+        .objects
+        .iter()
+        .map(|p| {
+            let o = &p.object;
+            let (pl, scav) = player(map, o.owner);
+            let mut v = json!({
+                "kind": o.kind.name(), "stats_id": o.stats_id, "player": pl,
+                "x": o.x, "y": o.y, "z": p.z, "direction": o.degrees(),
+                "key": o.key,
+            });
+            if scav {
+                v["scavenger"] = json!(true);
+            }
+            if o.kind == ObjectKind::Structure {
+                v["modules"] = json!(o.modules);
+            }
+            if let Some(id) = o.id {
+                v["id"] = json!(id);
+            }
+            v
+        })
+        .collect();
+    let removed: Vec<Value> = placed
+        .removed
+        .iter()
+        .map(|r| {
+            let o = &map.objects[r.index];
+            let mut v = json!({"kind": o.kind.name(), "stats_id": o.stats_id, "key": o.key,
+                "x": o.x, "y": o.y, "why": r.why.tag()});
+            if let map::Removal::Refused(m) = &r.why {
+                v["message"] = json!(m);
+            }
+            v
+        })
+        .collect();
+    let mut v = json!({
+        "path": file.to_string(),
+        "map": map.level.name,
+        "shape": map.level.shape,
+        "folder": map.level.folder.to_string(),
+        "players": map.level.players,
+        "scavenger_player": scavenger_slot(map),
+        "tileset": map.level.tileset,
+        "tileset_from": map.level.tileset_from,
+        "width": map.terrain.width,
+        "height": map.terrain.height,
+        "files": map.files.iter().map(|f| json!({"name": f.name, "format": f.format,
+            "version": f.version, "records": f.records, "used": f.used})).collect::<Vec<_>>(),
+        "counts": counts_json(map, placed),
+        "file_counts": ObjectKind::ALL.iter().map(|k| (k.name(), map.of_kind(*k).count()))
+            .collect::<BTreeMap<_, _>>(),
+        "objects": objects,
+        "removed": removed,
+        "unknown_stats": placed.unknown,
+        "notes": notes,
+    });
+    if heights {
+        let w = placed.terrain.width as usize;
+        let rows: Vec<&[i32]> = placed.terrain.heights.chunks(w.max(1)).collect();
+        v["heights"] = json!(rows);
+    }
+    v
+}
+
+/// Objects kept by kind and owner (`player 0`, `scavengers`, `features`).
+fn counts(placed: &Placement) -> BTreeMap<ObjectKind, BTreeMap<String, usize>> {
+    let mut c: BTreeMap<ObjectKind, BTreeMap<String, usize>> = BTreeMap::new();
+    for p in &placed.objects {
+        *c.entry(p.object.kind)
+            .or_default()
+            .entry(owner_label(p.object.owner))
+            .or_default() += 1;
+    }
+    c
+}
+
+fn counts_json(_map: &Map, placed: &Placement) -> Value {
+    let c = counts(placed);
+    let mut out = serde_json::Map::new();
+    for k in ObjectKind::ALL {
+        let by = c.get(&k).cloned().unwrap_or_default();
+        let total: usize = by.values().sum();
+        out.insert(k.name().into(), json!({"total": total, "by_owner": by}));
+    }
+    Value::Object(out)
+}
+
+fn map_text(file: &FileRef, map: &Map, placed: &Placement, notes: &[String]) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let l = &map.level;
+    let _ = writeln!(s, "{file}: Warzone 2100 map {}", l.name);
+    let _ = writeln!(
+        s,
+        "  size: {}×{} tiles",
+        map.terrain.width, map.terrain.height
+    );
+    let _ = writeln!(s, "  tileset: {} ({})", l.tileset, l.tileset_from);
+    let players = l.players.map_or("not stated".into(), |p| p.to_string());
+    let _ = writeln!(s, "  players: {players}");
+    let _ = writeln!(s, "  shape: {:?}, folder {}", l.shape, l.folder);
+    for f in &map.files {
+        let used = if f.used {
+            ""
+        } else {
+            " (not read by the game)"
+        };
+        let _ = writeln!(
+            s,
+            "  file {}: {:?} version {}, {} records{used}",
+            f.name, f.format, f.version, f.records
+        );
+    }
+    for (kind, by) in counts(placed) {
+        let total: usize = by.values().sum();
+        let parts: Vec<String> = by.iter().map(|(o, n)| format!("{o}: {n}")).collect();
+        let in_files = map.of_kind(kind).count();
+        let _ = writeln!(
+            s,
+            "  {}s: {total} placed of {in_files} in the files ({})",
+            kind.name(),
+            parts.join(", ")
+        );
+    }
+    let mut why: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in &placed.removed {
+        *why.entry(r.why.tag()).or_default() += 1;
+    }
+    for (w, n) in why {
+        let _ = writeln!(s, "  not on the loaded map: {n} {w}");
+    }
+    for n in notes {
+        let _ = writeln!(s, "  note: {n}");
+    }
+    printable_text(&s).into_owned()
+}
