@@ -235,9 +235,10 @@ fn map_text(file: &FileRef, map: &Map, placed: &Placement, notes: &[String]) -> 
         } else {
             " (not read by the game)"
         };
+        let records = if f.records == 1 { "record" } else { "records" };
         let _ = writeln!(
             s,
-            "  file {}: {:?} version {}, {} records{used}",
+            "  file {}: {:?} version {}, {} {records}{used}",
             f.name, f.format, f.version, f.records
         );
     }
