@@ -66,11 +66,22 @@ Exit codes (every subcommand):
   2  usage error; vitrine check: errors found (see vitrine check --help)
   3  no GPU adapter (vitrine render)";
 
+/// The version `--version` prints: the crate's, the commit and the day it was built
+/// (build.rs, `vitrine_build_probe::build_stamp`).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("VITRINE_COMMIT"),
+    ", built ",
+    env!("VITRINE_BUILD_DATE"),
+    ")"
+);
+
 /// Vitrine — a viewer for retro game 3D models (Warzone 2100 PIE, PMF, PangYa PET, Trespasser TPM).
 #[derive(Debug, Parser)]
 #[command(
     name = "vitrine",
-    version,
+    version = VERSION,
     about,
     after_help = AFTER_HELP,
     args_conflicts_with_subcommands = true

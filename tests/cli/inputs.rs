@@ -188,6 +188,43 @@ fn archives_are_walked_and_entries_addressed_with_their_textures_in_a_lower_root
     assert_eq!(json(&with)["textures"][0]["resolved"], true);
 }
 
+/// `--version` names the commit checked out here (what a bug report must say), or
+/// "unknown" where git cannot tell, and the day of the build.
+#[test]
+fn version_names_the_commit_and_the_day_of_the_build() {
+    let out = vitrine(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    let t = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=10", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let commit = std::env::var("VITRINE_COMMIT")
+        .ok()
+        .filter(|c| !c.trim().is_empty())
+        .or(head)
+        .unwrap_or_else(|| "unknown".into());
+    let prefix = format!(
+        "vitrine {} (commit {commit}, built ",
+        env!("CARGO_PKG_VERSION")
+    );
+    let date = t
+        .strip_prefix(&prefix)
+        .and_then(|rest| rest.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{t:?} is not {prefix:?}YYYY-MM-DD)"));
+    let digits: Vec<&str> = date.split('-').collect();
+    assert!(
+        digits.len() == 3
+            && [4, 2, 2].iter().zip(&digits).all(|(n, d)| d.len() == *n)
+            && digits.iter().all(|d| d.bytes().all(|b| b.is_ascii_digit()))
+            && date > "2025-01-01",
+        "the day of the build: {date:?}"
+    );
+}
+
 #[test]
 fn completions_and_help_document_the_exit_codes() {
     let help = vitrine(&["--help"]);

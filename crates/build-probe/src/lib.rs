@@ -15,6 +15,12 @@
 //!
 //! Hiding the drivers from the probe and the tests alike:
 //! `VK_DRIVER_FILES=/nonexistent __EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent`.
+//!
+//! Also for build scripts: [`build_stamp`], the commit and the day of the build that
+//! `vitrine --version` and Help ▸ About show.
+
+pub mod stamp;
+pub use stamp::build_stamp;
 
 use std::ffi::CStr;
 

@@ -86,16 +86,18 @@ pub const FORMATS: &[FormatInfo] = &[
 pub const TEXTURES: &str = "PNG, JPEG, BMP, DDS (DXT1/3/5), PCX; inside folders or .wz / \
                             .zip archives";
 
-/// The About text: version, licence, the GPU adapter in use and the platform — what a
+/// The About text: version (with the commit and day of the build), licence, the GPU adapter in use and the platform — what a
 /// bug report needs (the Copy button copies exactly this).
 pub fn about_text(adapter: Option<&str>) -> String {
     let mut text = format!(
-        "Vitrine {version}\n\
+        "Vitrine {version} (commit {commit}, built {date})\n\
          A viewer for retro game 3D models.\n\
          Licence: {licence}\n\
          GPU adapter: {adapter}\n\
          Platform: {os} {arch}",
         version = env!("CARGO_PKG_VERSION"),
+        commit = env!("VITRINE_COMMIT"),
+        date = env!("VITRINE_BUILD_DATE"),
         licence = env!("CARGO_PKG_LICENSE"),
         adapter = adapter.unwrap_or("none (no GPU device was created)"),
         os = std::env::consts::OS,
@@ -115,6 +117,12 @@ mod tests {
     fn about_names_version_licence_and_adapter() {
         let t = about_text(Some("llvmpipe (Vulkan, Cpu)"));
         assert!(t.contains(env!("CARGO_PKG_VERSION")), "{t}");
+        let built = format!(
+            "(commit {}, built {})",
+            env!("VITRINE_COMMIT"),
+            env!("VITRINE_BUILD_DATE")
+        );
+        assert!(t.lines().next().is_some_and(|l| l.ends_with(&built)), "{t}");
         assert!(t.contains("MIT OR Apache-2.0"), "{t}");
         assert!(t.contains("GPU adapter: llvmpipe (Vulkan, Cpu)"), "{t}");
         assert!(about_text(None).contains("GPU adapter: none"));
