@@ -86,12 +86,14 @@ pub const FORMATS: &[FormatInfo] = &[
 pub const TEXTURES: &str = "PNG, JPEG, BMP, DDS (DXT1/3/5), PCX; inside folders or .wz / \
                             .zip archives";
 
-/// The About text: version (with the commit and day of the build), licence, the GPU adapter in use and the platform — what a
-/// bug report needs (the Copy button copies exactly this).
+/// The About text: version, the commit and day of the build, licence, the GPU adapter in
+/// use and the platform — what a bug report needs (the Copy button copies exactly this).
 pub fn about_text(adapter: Option<&str>) -> String {
     let mut text = format!(
-        "Vitrine {version} (commit {commit}, built {date})\n\
+        "Vitrine {version}\n\
          A viewer for retro game 3D models.\n\
+         Commit: {commit}\n\
+         Built: {date}\n\
          Licence: {licence}\n\
          GPU adapter: {adapter}\n\
          Platform: {os} {arch}",
@@ -117,12 +119,15 @@ mod tests {
     fn about_names_version_licence_and_adapter() {
         let t = about_text(Some("llvmpipe (Vulkan, Cpu)"));
         assert!(t.contains(env!("CARGO_PKG_VERSION")), "{t}");
-        let built = format!(
-            "(commit {}, built {})",
-            env!("VITRINE_COMMIT"),
-            env!("VITRINE_BUILD_DATE")
+        // The commit and the day of the build, as `vitrine --version` says them.
+        assert!(
+            t.contains(&format!("\nCommit: {}\n", env!("VITRINE_COMMIT"))),
+            "{t}"
         );
-        assert!(t.lines().next().is_some_and(|l| l.ends_with(&built)), "{t}");
+        assert!(
+            t.contains(&format!("\nBuilt: {}\n", env!("VITRINE_BUILD_DATE"))),
+            "{t}"
+        );
         assert!(t.contains("MIT OR Apache-2.0"), "{t}");
         assert!(t.contains("GPU adapter: llvmpipe (Vulkan, Cpu)"), "{t}");
         assert!(about_text(None).contains("GPU adapter: none"));
