@@ -22,25 +22,7 @@ pub fn is_verdict(line: &str) -> bool {
 
 /// The game checker script, when the game is installed; else a message and `None`.
 pub fn game_checker() -> Option<PathBuf> {
-    let script = common::shared_dir()?.join("tools/wz_game_load.sh");
-    let bin =
-        std::env::var_os("WZ_BIN").map_or(PathBuf::from("/usr/games/warzone2100"), PathBuf::from);
-    if !bin.is_file() || !script.is_file() {
-        if std::env::var("VITRINE_REQUIRE_GAME").as_deref() == Ok("1") {
-            panic!(
-                "VITRINE_REQUIRE_GAME=1 but {} or {} is missing",
-                bin.display(),
-                script.display()
-            );
-        }
-        eprintln!(
-            "SKIPPED: Warzone 2100 is not installed ({} missing); `apt-get install warzone2100 \
-             unzip` runs the game-as-judge tests",
-            bin.display()
-        );
-        return None;
-    }
-    Some(script)
+    common::game_tool("wz_game_load.sh")
 }
 
 /// Runs the game on `mod_dir` (checking `models`, or every PIE in it); the report.

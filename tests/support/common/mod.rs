@@ -11,3 +11,29 @@ pub use vitrine_test_needs::{
 // for the renderer's and the app's tests (crates/test-support).
 #[allow(unused_imports, reason = "each test crate uses some of them")]
 pub use vitrine_test_support::{gpu, image_diff, model_files, needs_gpu, no_gpu};
+
+/// The game-as-judge script `../shared/tools/NAME` (`wz_game_load.sh`, `wz_game_map.sh`)
+/// when it and the game (`WZ_BIN`, else `/usr/games/warzone2100`) are there; else a
+/// message and `None` — a failure instead under `VITRINE_REQUIRE_GAME=1`.
+pub fn game_tool(name: &str) -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    let script = shared_dir()?.join("tools").join(name);
+    let bin =
+        std::env::var_os("WZ_BIN").map_or(PathBuf::from("/usr/games/warzone2100"), PathBuf::from);
+    if !bin.is_file() || !script.is_file() {
+        if std::env::var("VITRINE_REQUIRE_GAME").as_deref() == Ok("1") {
+            panic!(
+                "VITRINE_REQUIRE_GAME=1 but {} or {} is missing",
+                bin.display(),
+                script.display()
+            );
+        }
+        eprintln!(
+            "SKIPPED: Warzone 2100 is not installed ({} missing); `apt-get install warzone2100 \
+             unzip` runs the game-as-judge tests",
+            bin.display()
+        );
+        return None;
+    }
+    Some(script)
+}
