@@ -49,7 +49,7 @@ pub fn is_map_input(file: &FileRef, level: Option<&str>) -> bool {
 
 /// The data roots a map's stats and models come from: `--data`, else `mp.wz` and
 /// `base.wz` beside an `mp.wz` the map is in, else the detected Warzone 2100 install.
-fn roots_for(file: &FileRef, data: &[PathBuf]) -> Vec<FileRef> {
+pub(crate) fn roots_for(file: &FileRef, data: &[PathBuf]) -> Vec<FileRef> {
     if !data.is_empty() {
         return data.iter().map(|p| crate::files::parse(p)).collect();
     }

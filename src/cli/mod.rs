@@ -19,6 +19,7 @@ pub mod map_info;
 pub(crate) mod progress;
 pub mod publish;
 pub mod render;
+pub mod render_map;
 
 use crate::files::FileRef;
 use crate::formats::LoadOptions;

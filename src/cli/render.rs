@@ -1,4 +1,4 @@
-//! `vitrine render`: models to PNG without a window.
+//! `vitrine render`: models to PNG without a window (maps: [`super::render_map`]).
 //!
 //! One file: `vitrine render FILE -o out.png`. A folder or an archive: every model in
 //! it, in one process on one device with one [`SceneRenderer`] and one [`RenderTarget`],
@@ -91,6 +91,17 @@ pub struct RenderArgs {
     /// Animated output (`-o out.gif|out.apng|out.webp`, or `--animate` for PNG frames).
     #[command(flatten)]
     pub animate: crate::cli::animate::AnimateArgs,
+    /// A Warzone 2100 map: the level to draw from a package or archive holding several
+    /// (`Sk-Rush`, or its folder's name `4c-rush`).
+    #[arg(long, value_name = "NAME")]
+    pub level: Option<String>,
+    /// A Warzone 2100 map: draw every map of the package, folder or archive into the
+    /// output folder (`LEVEL.png`).
+    #[arg(long, conflicts_with_all = ["level", "all_templates"])]
+    pub all_maps: bool,
+    /// A Warzone 2100 map: draw the terrain and water only, not the objects.
+    #[arg(long)]
+    pub no_objects: bool,
 }
 
 /// Which moment of which clip to render.
@@ -273,6 +284,9 @@ pub fn run(args: &RenderArgs) -> i32 {
         }
     }
     let assembly = args.all_templates || args.wz.design().is_some();
+    if !assembly && crate::cli::render_map::requested(args) {
+        return crate::cli::render_map::run(args);
+    }
     let input_path = args.input.clone().unwrap_or_default();
     let input = crate::files::parse(&input_path);
     let is_file = assembly || crate::files::is_file(&input);

@@ -11,8 +11,11 @@
 //! same units. Directions are kept as the game keeps them (1/65536 of a turn) and given
 //! in degrees by [`MapObject::degrees`].
 //!
+//! [`scene`] turns a map and its placement into a [`crate::model::Model`] the renderer
+//! draws: the terrain, the water and every object.
+//!
 //! Not here: script-generated maps (`game.js`) are found and refused with a clear error —
-//! running their JavaScript is not done yet; drawing.
+//! running their JavaScript is not done yet.
 
 mod bjo;
 mod find;
@@ -23,6 +26,7 @@ mod level;
 mod place;
 mod read;
 mod riverbed;
+pub mod scene;
 mod terrain;
 
 #[cfg(test)]
@@ -30,7 +34,7 @@ mod tests;
 
 pub use find::{MapSource, find_maps, open, open_source};
 pub use level::{Level, Shape, Tileset};
-pub use place::{Placement, Removal, Removed, place};
+pub use place::{Placed, Placement, Removal, Removed, place};
 pub use read::{read_game_map, read_terrain_types};
 pub use terrain::{Terrain, bits};
 

@@ -272,8 +272,21 @@ pub fn assemble(
             assemble_droid(stats, finder, &t.name, t.kind.as_deref(), &parts, pose)
         }
         Design::Parts(p) => assemble_droid(stats, finder, "", None, p, pose),
-        Design::Structure { id } => assemble_structure(stats, finder, id, pose),
+        Design::Structure { id } => assemble_structure(stats, finder, id, 0, pose),
     }
+}
+
+/// Assembles structure `id` with `modules` modules built on it (a factory with two, a
+/// research facility with one): the model the game draws for that many is
+/// `structureModel[min(2 · modules, len − 1)]` (notes §6, inferred from
+/// `buildStructureDir`'s comment).
+pub fn assemble_structure_with_modules(
+    stats: &Stats,
+    finder: &mut PartFinder,
+    id: &str,
+    modules: u32,
+) -> Result<Assembly, String> {
+    assemble_structure(stats, finder, id, modules, TurretPose::default())
 }
 
 fn new_builder(finder: &mut PartFinder) -> Builder<'_> {

@@ -7,7 +7,7 @@ pub mod design;
 pub mod parts;
 pub mod stats;
 
-pub use assemble::{Assembly, PartInfo, TurretPose, assemble};
+pub use assemble::{Assembly, PartInfo, TurretPose, assemble, assemble_structure_with_modules};
 pub use design::Design;
 pub use parts::PartFinder;
 pub use stats::{Stats, Warning};

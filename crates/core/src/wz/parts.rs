@@ -19,6 +19,7 @@ pub(crate) use crate::formats::resolve::WZ_MODEL_DIRS as MODEL_DIRS;
 pub struct PartFinder {
     roots: Vec<FileRef>,
     lookup: Lookup,
+    tileset: crate::formats::pie::Tileset,
     loaded: HashMap<String, Result<(FileRef, Arc<Model>), String>>,
 }
 
@@ -28,8 +29,17 @@ impl PartFinder {
         PartFinder {
             roots: roots.to_vec(),
             lookup: Lookup::new(files),
+            tileset: crate::formats::pie::Tileset::default(),
             loaded: HashMap::new(),
         }
+    }
+
+    /// The same finder drawing parts for `tileset` (their PIE 4 `TEXTURE` lines and the
+    /// pages the game's rules script swaps), as a map of that tileset shows them.
+    pub fn with_tileset(mut self, tileset: crate::formats::pie::Tileset) -> Self {
+        self.tileset = tileset;
+        self.loaded.clear();
+        self
     }
 
     /// The data roots searched.
@@ -68,7 +78,7 @@ impl PartFinder {
                 "{name} not found in the data roots ({})",
                 MODEL_DIRS.join(", ")
             )),
-            Some(f) => load_part(self.lookup.files(), &f, &self.roots)
+            Some(f) => load_part(self.lookup.files(), &f, &self.roots, self.tileset)
                 .map(|m| (f, Arc::new(m)))
                 .map_err(|e| e.to_string()),
         };
@@ -86,9 +96,11 @@ pub(crate) fn load_part(
     files: &Files,
     file: &FileRef,
     roots: &[FileRef],
+    tileset: crate::formats::pie::Tileset,
 ) -> Result<Model, LoadError> {
     let options = LoadOptions {
         data_roots: roots.to_vec(),
+        tileset,
         ..LoadOptions::default()
     };
     formats::load(files, file, &options)

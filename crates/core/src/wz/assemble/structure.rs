@@ -7,6 +7,7 @@ pub(super) fn assemble_structure(
     stats: &Stats,
     finder: &mut PartFinder,
     id: &str,
+    modules: u32,
     pose: TurretPose,
 ) -> Result<Assembly, String> {
     let s = stats
@@ -19,7 +20,10 @@ pub(super) fn assemble_structure(
     {
         b.add("base", &s.id, base, None, Mat4::IDENTITY);
     }
-    let Some(main) = s.structure_model.first() else {
+    // `structureModel` alternates whole buildings and module-only models: [base,
+    // module 1, base + 1, module 2, base + 2] (`buildStructureDir`).
+    let models = &s.structure_model;
+    let Some(main) = models.get((2 * modules as usize).min(models.len().saturating_sub(1))) else {
         return Err(format!("structure {} names no structureModel", s.id));
     };
     let placed = b.add("structure", &s.id, main, None, Mat4::IDENTITY);

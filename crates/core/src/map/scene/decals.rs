@@ -1,0 +1,134 @@
+//! Decal tiles and what is drawn under them.
+//!
+//! In 4.x the tile images of `tertilesc{1,2,3}hw-128` listed in the tileset's
+//! `tileset/*decals.txt` are decals: cut-outs (cliff edges, roads, craters) drawn over the
+//! blended ground textures (`SetDecals`, `drawDecals`); elsewhere their pixels are
+//! transparent. The blended ground comes from KTX2 pages Vitrine does not decode yet, so
+//! under each decal tile the scene draws the classic image of a tile made only of the
+//! ground the decal's corners mostly stand on (`tileset/*ground.txt`, the table
+//! `determineGroundType` reads): the nearest the tile images alone come to the ground the
+//! game shows there.
+
+use super::super::Tileset;
+use crate::files::{FileRef, Files, Lookup};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Largest table read (tile numbers are 9 bits).
+const MAX_TILES: usize = 512;
+
+/// The tileset's decal tiles, each with the tile drawn under it (if one is found).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Decals {
+    /// Decal tile number → the plain tile of its ground, or `None`.
+    pub under: BTreeMap<u16, Option<u16>>,
+}
+
+impl Decals {
+    /// Whether tile `n` is a decal.
+    pub fn is_decal(&self, n: u16) -> bool {
+        self.under.contains_key(&n)
+    }
+}
+
+/// The file names of a tileset's tables (`arizona`, `urban`, `rockie`).
+fn stem(tileset: Tileset) -> &'static str {
+    match tileset {
+        Tileset::Arizona => "arizona",
+        Tileset::Urban => "urban",
+        Tileset::Rockies => "rockie",
+    }
+}
+
+/// Reads `tileset/{stem}decals.txt` and `{stem}ground.txt` from the first root that has
+/// them; `None` where either is missing. Lines that are not what the game writes are
+/// skipped: a table is advice for drawing, never a reason to refuse a map.
+pub(crate) fn read(
+    files: &Files,
+    lookup: &mut Lookup,
+    roots: &[FileRef],
+    tileset: Tileset,
+) -> Option<Decals> {
+    let mut text = |name: String| {
+        let f = roots
+            .iter()
+            .find_map(|r| lookup.walk(r, &["tileset", &name]))?;
+        let bytes = files.read(&f).ok()?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    };
+    let decals = text(format!("{}decals.txt", stem(tileset)))?;
+    let ground = text(format!("{}ground.txt", stem(tileset)))?;
+    Some(parse(&decals, &ground))
+}
+
+/// Builds [`Decals`] from the two tables' text.
+pub fn parse(decals: &str, ground: &str) -> Decals {
+    // The first line of each is `name,count`.
+    let listed: HashSet<u16> = decals
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.trim().parse::<u16>().ok())
+        .filter(|&n| usize::from(n) < MAX_TILES)
+        .collect();
+    let table: Vec<Vec<&str>> = ground
+        .lines()
+        .skip(1)
+        .take(MAX_TILES)
+        .map(|l| l.split(',').map(str::trim).collect())
+        .collect();
+    // The first plain tile whose four corners are all of one ground.
+    let mut plain: HashMap<&str, u16> = HashMap::new();
+    for (n, corners) in table.iter().enumerate() {
+        let n = n as u16;
+        if listed.contains(&n) || corners.len() != 4 {
+            continue;
+        }
+        if corners.iter().all(|c| *c == corners[0]) {
+            plain.entry(corners[0]).or_insert(n);
+        }
+    }
+    let under = listed
+        .iter()
+        .map(|&n| {
+            let corners = table.get(usize::from(n)).cloned().unwrap_or_default();
+            (n, by_votes(&corners).find_map(|g| plain.get(g).copied()))
+        })
+        .collect();
+    Decals { under }
+}
+
+/// The corners' grounds, the most frequent first (ties: the first named).
+fn by_votes<'a>(corners: &[&'a str]) -> impl Iterator<Item = &'a str> {
+    let mut votes: Vec<(&str, usize, usize)> = Vec::new();
+    for (i, c) in corners.iter().enumerate() {
+        match votes.iter_mut().find(|v| v.0 == *c) {
+            Some(v) => v.1 += 1,
+            None => votes.push((c, 1, i)),
+        }
+    }
+    votes.sort_by_key(|&(_, n, first)| (std::cmp::Reverse(n), first));
+    votes.into_iter().map(|(g, _, _)| g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_decal_stands_on_the_plain_tile_of_its_main_ground() {
+        let decals = "x_decals,2\n02\n03\n900\nnot a number\n";
+        let ground = "x_ground,5\n\
+            grass,grass,grass,grass\n\
+            rock,rock,rock,rock\n\
+            rock,grass,rock,rock\n\
+            snow,snow,grass,snow\n\
+            short,line\n";
+        let d = parse(decals, ground);
+        assert!(d.is_decal(2) && d.is_decal(3) && !d.is_decal(0));
+        // Three rock corners: the plain rock tile 1.
+        assert_eq!(d.under[&2], Some(1));
+        // Snow has no plain tile: the next ground by votes, grass (tile 0).
+        assert_eq!(d.under[&3], Some(0));
+        assert_eq!(d.under.len(), 2);
+        assert_eq!(parse("", ""), Decals::default());
+    }
+}

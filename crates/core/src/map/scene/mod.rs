@@ -1,0 +1,339 @@
+//! A map as a scene: the terrain, the water and every placed object as one format-neutral
+//! [`Model`], which the renderer draws like any other (it never learns it is a map).
+//!
+//! What is drawn, and how it follows the game (notes §5–6):
+//! - the terrain mesh the game builds ([`terrain::terrain_mesh`]): corner heights after
+//!   loading (structures' flattening, the riverbed dug under water), the zero border
+//!   ring, four triangles per tile around its centre;
+//! - each tile's classic image of the level's tileset
+//!   (`texpages/tertilesc{1,2,3}hw-128/tile-NN.png`) with the texture word's flips and
+//!   quarter turns, one material per tile number (the images stay the data roots' own
+//!   files, so the renderer reads and caches them as it does any texture page, and no
+//!   atlas has to be made: a map uses at most a few dozen tile numbers, one draw each);
+//! - decal tiles (cut-outs in 4.x) blended over the plain tile of their ground
+//!   ([`decals`]);
+//! - the light: per-point normals summed from the faces around each point, lit by the
+//!   renderer's directional light. The game lights each vertex with |normal · sun|, a
+//!   Lambert term on the same summed normals; the viewer's `Lighting` is that term plus
+//!   ambient, and models on the map are lit by the same light, so terrain and objects
+//!   agree. `vitrine render` points the light along the game's default sun
+//!   ([`SUN_AZIMUTH_DEG`], [`SUN_ELEVATION_DEG`]);
+//! - water at the water level with `page-80-water-1.png`, blended over the riverbed;
+//! - every object the placement keeps, at its x, y, z and direction ([`objects`]).
+//!
+//! Without the game's data, the ground is one colour lit by the sun (the heights show
+//! in the shading), objects are boxes of their footprint, and a warning says which data
+//! to add.
+//!
+//! Not drawn yet: the 4.x ground-type blending (the tileset's KTX2 ground textures),
+//! decals as a separate pass, cliffs' own texturing, the second water page, fog and sky,
+//! and per-object team colours (the renderer has one team colour per view).
+
+pub mod decals;
+mod objects;
+pub mod terrain;
+
+#[cfg(test)]
+mod tests;
+
+use super::{Map, ObjectKind, Placement, Tileset};
+use crate::files::{FileRef, Files, Lookup};
+use crate::model::{
+    BlendMode, FileAxes, Format, Location, Material, Model, Node, NodeKind, TextureRef, TextureRole,
+};
+use crate::wz::{PartFinder, Stats};
+use decals::Decals;
+use std::collections::BTreeMap;
+
+/// The azimuth of the game's default sun (`init3DView`: (225, −600, 450) in the game's
+/// render space) as `Lighting` measures it with the light fixed to the model: from the
+/// map's south, turned towards its west.
+pub const SUN_AZIMUTH_DEG: f32 = 26.565;
+/// The sun's elevation above the ground, degrees.
+pub const SUN_ELEVATION_DEG: f32 = 50.03;
+
+/// What to put in the scene.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SceneOptions {
+    /// Draw the placed objects (else the terrain and water only).
+    pub objects: bool,
+}
+
+impl Default for SceneOptions {
+    fn default() -> Self {
+        SceneOptions { objects: true }
+    }
+}
+
+/// The colour of the ground without tile images (linear): a dry earth, so the sun's
+/// shading of the heights reads.
+const BARE_GROUND: [f32; 4] = [0.45, 0.36, 0.24, 1.0];
+/// Water without its page: a blue, blended like the page.
+const BARE_WATER: [f32; 4] = [0.05, 0.18, 0.35, 0.75];
+/// How opaque the water page is drawn over the riverbed.
+const WATER_ALPHA: f32 = 0.75;
+/// The game multiplies the first water page by the second's red (`water.frag`); the
+/// second page's mean red is 0.81 (sRGB), 0.62 linear: the first page is drawn times that.
+const WATER_SHADE: f32 = 0.62;
+
+/// The scene of `map` as `placement` placed it. `stats`, `files` and `roots` give the
+/// tile images, the water page and the objects' models; with none of them the scene is
+/// still whole (see the module's documentation). Problems are the model's warnings.
+pub fn scene(
+    map: &Map,
+    placement: &Placement,
+    stats: &Stats,
+    files: &Files,
+    roots: &[FileRef],
+    options: &SceneOptions,
+) -> Model {
+    let mut model = Model::new(Format::Pie, "map");
+    model.axes = FileAxes::y_up_left_handed();
+    model.grid_unit = Some(super::TILE_UNITS as f32);
+    let mut lookup = Lookup::new(files);
+    add_terrain(&mut model, map, placement, &mut lookup, roots);
+    add_water(&mut model, map, placement, &mut lookup, roots);
+    if options.objects {
+        add_objects(
+            &mut model,
+            placement,
+            stats,
+            files,
+            roots,
+            map.level.tileset,
+        );
+    }
+    facts(&mut model, map, placement);
+    model
+}
+
+/// The data file at `path` (components matched in any case) in the first root that has it.
+fn find(lookup: &mut Lookup, roots: &[FileRef], path: &[&str]) -> Option<FileRef> {
+    roots.iter().find_map(|r| lookup.walk(r, path))
+}
+
+/// The ground as the game draws it: the placement's terrain with the water corners
+/// lowered to the riverbed.
+fn ground(map: &Map, placement: &Placement) -> super::Terrain {
+    let mut ground = placement.terrain.clone();
+    let dug = super::riverbed::riverbed(&map.terrain, &map.terrain_types);
+    for y in 0..ground.height as i32 {
+        for x in 0..ground.width as i32 {
+            if super::riverbed::is_water_corner(&ground, &map.terrain_types, x, y) {
+                let i = x as usize + y as usize * ground.width as usize;
+                ground.set_corner(x, y, dug[i]);
+            }
+        }
+    }
+    ground
+}
+
+fn add_terrain(
+    model: &mut Model,
+    map: &Map,
+    placement: &Placement,
+    lookup: &mut Lookup,
+    roots: &[FileRef],
+) {
+    let ground = ground(map, placement);
+    let tileset = map.level.tileset;
+    let folder = format!("tertilesc{}hw-128", tileset.slot() + 1);
+    let files = lookup.files().clone();
+    let decals = decals::read(&files, lookup, roots, tileset).unwrap_or_default();
+    if let Some((mesh, tiles)) = terrain::under_decals_mesh(&ground, &decals) {
+        let first = model.materials.len();
+        tile_materials(model, lookup, roots, &folder, &tiles, &Decals::default());
+        add_mesh(model, mesh, first, "under decals");
+    }
+    let (mesh, tiles) = terrain::terrain_mesh(&ground);
+    let first = model.materials.len();
+    let missing = tile_materials(model, lookup, roots, &folder, &tiles, &decals);
+    if missing.len() == tiles.len() {
+        model.warn(
+            Location::File,
+            format!(
+                "no tile images (texpages/{folder}/ of the game's base.wz): the ground is \
+                 drawn in one colour, shaded by its heights; add the Warzone 2100 data \
+                 (--data base.wz, or install the game)"
+            ),
+        );
+    } else if !missing.is_empty() {
+        let mut list: Vec<String> = missing
+            .iter()
+            .take(8)
+            .map(|t| format!("tile-{t:02}"))
+            .collect();
+        if missing.len() > list.len() {
+            list.push("…".into());
+        }
+        model.warn(
+            Location::File,
+            format!(
+                "{} tile images missing in texpages/{folder}/ ({}): those tiles are drawn in \
+                 one colour",
+                missing.len(),
+                list.join(", ")
+            ),
+        );
+    }
+    add_mesh(model, mesh, first, "terrain");
+}
+
+/// One material per tile of `tiles` with its image from `folder` (decals blended over
+/// what is under them); returns the tiles whose image is missing (drawn in one colour).
+fn tile_materials(
+    model: &mut Model,
+    lookup: &mut Lookup,
+    roots: &[FileRef],
+    folder: &str,
+    tiles: &[u16],
+    decals: &Decals,
+) -> Vec<u16> {
+    let mut missing = Vec::new();
+    for &tile in tiles {
+        let name = format!("tile-{tile:02}.png");
+        let mut material = Material::new(format!("{folder}/{name}"), [1.0; 4]);
+        if decals.is_decal(tile) {
+            material.blend = BlendMode::AlphaBlend;
+        }
+        match find(lookup, roots, &["texpages", folder, &name]) {
+            Some(file) => {
+                let mut t = TextureRef::new(TextureRole::Base, format!("texpages/{folder}/{name}"));
+                t.resolved = Some(file);
+                material.base = Some(model.textures.len());
+                model.textures.push(t);
+            }
+            None => {
+                material.base_color = BARE_GROUND;
+                material.blend = BlendMode::Opaque;
+                missing.push(tile);
+            }
+        }
+        model.materials.push(material);
+    }
+    missing
+}
+
+/// Adds `mesh` (its submeshes' materials counted from `first_material`) under a new top
+/// node.
+fn add_mesh(model: &mut Model, mut mesh: crate::model::Mesh, first_material: usize, name: &str) {
+    for s in &mut mesh.submeshes {
+        s.material += first_material;
+    }
+    let mut node = Node::new(name, None, NodeKind::Part);
+    node.mesh = Some(model.meshes.len());
+    model.meshes.push(mesh);
+    model.nodes.push(node);
+}
+
+fn add_water(
+    model: &mut Model,
+    map: &Map,
+    placement: &Placement,
+    lookup: &mut Lookup,
+    roots: &[FileRef],
+) {
+    let Some(mesh) = terrain::water_mesh(&placement.terrain, &map.terrain_types) else {
+        return;
+    };
+    let name = "page-80-water-1.png";
+    let shade = WATER_SHADE;
+    let mut material = Material::new("water", [shade, shade, shade, WATER_ALPHA]);
+    material.blend = BlendMode::AlphaBlend;
+    match find(lookup, roots, &["texpages", name]) {
+        Some(file) => {
+            let mut t = TextureRef::new(TextureRole::Base, format!("texpages/{name}"));
+            t.resolved = Some(file);
+            material.base = Some(model.textures.len());
+            model.textures.push(t);
+        }
+        None => {
+            material.base_color = BARE_WATER;
+            model.warn(
+                Location::File,
+                format!("no texpages/{name} in the data: water is drawn in one colour"),
+            );
+        }
+    }
+    let first = model.materials.len();
+    model.materials.push(material);
+    add_mesh(model, mesh, first, "water");
+}
+
+fn add_objects(
+    model: &mut Model,
+    placement: &Placement,
+    stats: &Stats,
+    files: &Files,
+    roots: &[FileRef],
+    tileset: Tileset,
+) {
+    let finder = (!roots.is_empty()).then(|| PartFinder::new(files, roots).with_tileset(tileset));
+    let data = finder.is_some();
+    let mut objects = objects::Objects::new(stats, finder);
+    // Why each object is a box, with how many times it is (warnings stay readable on a
+    // map of a thousand trees).
+    let mut boxed: BTreeMap<(ObjectKind, String, String), usize> = BTreeMap::new();
+    for p in &placement.objects {
+        if let Some(why) = objects.add(model, p) {
+            *boxed
+                .entry((p.object.kind, p.object.stats_id.clone(), why))
+                .or_default() += 1;
+        }
+    }
+    if !data && !placement.objects.is_empty() {
+        model.warn(
+            Location::File,
+            format!(
+                "no Warzone 2100 data: the {} objects are drawn as boxes of their footprint; \
+                 add the game's mp.wz and base.wz (--data) to draw their models",
+                placement.objects.len()
+            ),
+        );
+        return;
+    }
+    for note in std::mem::take(&mut objects.notes) {
+        model.warn(Location::File, note);
+    }
+    for ((kind, id, why), n) in boxed {
+        let times = if n > 1 {
+            format!(" (×{n})")
+        } else {
+            String::new()
+        };
+        model.warn(
+            Location::File,
+            format!("{} {id}{times} drawn as a box: {why}", kind.name()),
+        );
+    }
+}
+
+/// The map's facts as panel properties.
+fn facts(model: &mut Model, map: &Map, placement: &Placement) {
+    let t = &placement.terrain;
+    model.property("Map", map.level.name.clone());
+    model.property("Size", format!("{} × {} tiles", t.width, t.height));
+    model.property("Tileset", map.level.tileset.name());
+    if let Some(p) = map.level.players {
+        model.property("Players", p.to_string());
+    }
+    for kind in [
+        ObjectKind::Structure,
+        ObjectKind::Feature,
+        ObjectKind::Droid,
+    ] {
+        let n = placement
+            .objects
+            .iter()
+            .filter(|p| p.object.kind == kind)
+            .count();
+        model.property(format!("{}s", capitalised(kind.name())), n.to_string());
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}

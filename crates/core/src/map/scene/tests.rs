@@ -1,0 +1,298 @@
+use super::terrain::{drawn_height, model_point, terrain_mesh, tile_uvs, water_mesh};
+use super::*;
+use crate::files::MemorySource;
+use crate::map::level::{Level, Shape};
+use crate::map::{MapObject, Owner, Terrain, bits, place};
+use glam::{Vec2, Vec3};
+
+const W: u32 = 8;
+const H: u32 = 7;
+/// A tile number no tile has by its place.
+const WATER_TILE: u16 = 60;
+
+/// An 8×7 map whose corner (x, y) stands at 10·x + 100·y + 7, tile (x, y) numbered
+/// x + y·W; `water` lists tiles of tile number [`WATER_TILE`] (terrain type water).
+fn map(objects: Vec<MapObject>, water: &[(u32, u32)]) -> Map {
+    let heights = (0..W * H)
+        .map(|i| (10 * (i % W) + 100 * (i / W) + 7) as i32)
+        .collect();
+    let mut textures: Vec<u16> = (0..(W * H) as u16).collect();
+    for &(x, y) in water {
+        textures[(x + y * W) as usize] = WATER_TILE;
+    }
+    let mut types = vec![0u16; 64];
+    types[usize::from(WATER_TILE)] = 7;
+    Map {
+        level: Level {
+            name: "Sk-Test".into(),
+            players: Some(2),
+            tileset: Tileset::Urban,
+            tileset_from: String::new(),
+            folder: FileRef::Disk("m".into()),
+            gam: None,
+            defined_in: None,
+            shape: Shape::Folder,
+        },
+        terrain: Terrain {
+            width: W,
+            height: H,
+            heights,
+            textures,
+            gateways: Vec::new(),
+            version: 40,
+        },
+        terrain_types: types,
+        objects,
+        files: Vec::new(),
+        notes: Vec::new(),
+    }
+}
+
+const CUBE: &str = "PIE 3\nTYPE 200\nTEXTURE 0 page-90-fixture.png 0 0\nLEVELS 1\nLEVEL 1\n\
+POINTS 4\n\t-10 0 -10\n\t10 0 -10\n\t10 20 10\n\t-10 20 10\nPOLYGONS 2\n\
+\t200 3 0 2 1 0 1 1 0 1 1\n\t200 3 0 3 2 0 1 0 0 1 0\n";
+
+/// Data roots with the Urban tile images of tiles 0–9 and a structure `Hut` whose model
+/// is a small PIE.
+fn data() -> (Files, Vec<FileRef>) {
+    let mut source = MemorySource::new()
+        .with(
+            "d/stats/structure.json",
+            r#"{"Hut": {"type": "GENERIC", "width": 1, "breadth": 1, "structureModel": ["hut.pie"]}}"#,
+        )
+        .with("d/structs/hut.pie", CUBE)
+        .with("d/tileset/urbandecals.txt", "urban_decals,1\n03\n")
+        .with(
+            "d/tileset/urbanground.txt",
+            "urban_ground,4\nu_a,u_a,u_a,u_a\nu_b,u_b,u_b,u_b\nu_a,u_b,u_a,u_b\nu_b,u_a,u_b,u_b\n",
+        );
+    for t in 0..10 {
+        source = source.with(
+            format!("d/texpages/tertilesc2hw-128/tile-{t:02}.png"),
+            "png",
+        );
+    }
+    (Files::new(source), vec![FileRef::Disk("d".into())])
+}
+
+fn hut(x: i32, y: i32, direction: u16) -> MapObject {
+    MapObject {
+        kind: ObjectKind::Structure,
+        stats_id: "Hut".into(),
+        owner: Owner::Player(0),
+        x,
+        y,
+        direction,
+        id: None,
+        modules: 0,
+        key: "structure_0".into(),
+    }
+}
+
+#[test]
+fn terrain_is_four_triangles_per_tile_with_a_zero_border_ring() {
+    let m = map(Vec::new(), &[]);
+    let (mesh, tiles) = terrain_mesh(&m.terrain);
+    let corners = ((W + 1) * (H + 1)) as usize;
+    assert_eq!(mesh.points.len(), corners + (W * H) as usize);
+    assert_eq!(mesh.triangle_count(), (4 * W * H) as usize);
+    // One submesh per tile number, covering every triangle in order.
+    assert_eq!(tiles, (0..(W * H) as u16).collect::<Vec<_>>());
+    assert_eq!(mesh.submeshes.len(), tiles.len());
+    let stride = (W + 1) as usize;
+    for j in 0..=H as i32 {
+        for i in 0..=W as i32 {
+            let p = mesh.points[i as usize + j as usize * stride];
+            let ring = i == 0 || j == 0 || i == W as i32 || j == H as i32;
+            let want = if ring { 0 } else { 10 * i + 100 * j + 7 };
+            assert_eq!(drawn_height(&m.terrain, i, j), want);
+            assert_eq!(
+                p,
+                model_point((i * 128) as f32, (j * 128) as f32, want as f32),
+                "corner ({i}, {j})"
+            );
+        }
+    }
+    // Tile (2, 1)'s centre: the mean of its corners, in the middle of the tile.
+    let c = mesh.points[corners + 2 + W as usize];
+    let mean = [(2, 1), (3, 1), (3, 2), (2, 2)]
+        .iter()
+        .map(|&(i, j)| (10 * i + 100 * j + 7) as f32)
+        .sum::<f32>()
+        / 4.0;
+    assert_eq!(c, model_point(2.5 * 128.0, 1.5 * 128.0, mean));
+    // Every triangle faces up, and every normal is lit from above.
+    for t in 0..mesh.triangle_count() {
+        assert!(mesh.face_normal(t).y > 0.0, "triangle {t} faces down");
+    }
+    assert!(mesh.corners.iter().all(|c| c.normal.unwrap().y > 0.0));
+}
+
+#[test]
+fn tile_uvs_follow_flips_then_turns() {
+    let v = |x: f32, y: f32| Vec2::new(x, y);
+    let plain = [v(0., 0.), v(1., 0.), v(1., 1.), v(0., 1.)];
+    assert_eq!(tile_uvs(5), plain);
+    // x-flip: the image's left edge on the tile's right.
+    assert_eq!(
+        tile_uvs(bits::XFLIP),
+        [v(1., 0.), v(0., 0.), v(0., 1.), v(1., 1.)]
+    );
+    assert_eq!(
+        tile_uvs(bits::YFLIP),
+        [v(0., 1.), v(1., 1.), v(1., 0.), v(0., 0.)]
+    );
+    // One quarter turn: TL takes BL's UV (the image turned clockwise, y down).
+    assert_eq!(
+        tile_uvs(0x1000),
+        [v(0., 1.), v(0., 0.), v(1., 0.), v(1., 1.)]
+    );
+    // Four turns are none; two flips are a half turn.
+    assert_eq!(tile_uvs(bits::XFLIP | bits::YFLIP), tile_uvs(0x2000));
+    // Flip first, then turn.
+    assert_eq!(
+        tile_uvs(bits::XFLIP | 0x1000),
+        [v(1., 1.), v(1., 0.), v(0., 0.), v(0., 1.)]
+    );
+    // In the mesh: tile (1, 1) turned once puts its TL corner at the image's bottom-left
+    // (inset by half a texel).
+    let mut m = map(Vec::new(), &[]);
+    m.terrain.textures[1 + W as usize] = 61 | 0x1000;
+    let (mesh, tiles) = terrain_mesh(&m.terrain);
+    let s = mesh.submeshes[tiles.iter().position(|&t| t == 61).unwrap()];
+    let tl = 1 + (W + 1);
+    let first = s.first_triangle as usize * 3;
+    let corner = mesh.corners[first..first + 12]
+        .iter()
+        .find(|c| c.point == tl)
+        .unwrap();
+    assert!(corner.uv[0].abs_diff_eq(v(0.5 / 128.0, 1.0 - 0.5 / 128.0), 1e-6));
+}
+
+#[test]
+fn water_stands_a_third_of_a_tile_under_the_stored_height() {
+    let m = map(Vec::new(), &[(2, 2)]);
+    let mesh = water_mesh(&m.terrain, &m.terrain_types).unwrap();
+    // Tile (2, 2) and its east, south and south-east neighbours.
+    assert_eq!(mesh.triangle_count(), 4 * 4);
+    let top_left = model_point(256.0, 256.0, (20 + 200 + 7 - 42) as f32);
+    assert!(mesh.points.contains(&top_left));
+    assert!(water_mesh(&map(Vec::new(), &[]).terrain, &m.terrain_types).is_none());
+}
+
+#[test]
+fn the_scene_has_terrain_tiles_water_and_objects_at_their_place() {
+    let (files, roots) = data();
+    let (stats, _) = Stats::load(&files, &roots);
+    let m = map(vec![hut(4 * 128 + 64, 4 * 128 + 64, 0x4000)], &[(1, 3)]);
+    let p = place(&m, &stats, &files, &roots);
+    assert_eq!(p.objects.len(), 1);
+    let s = scene(&m, &p, &stats, &files, &roots, &SceneOptions::default());
+    s.validate().unwrap();
+    // Tiles 0–9 found, the others and the water page not.
+    let tiles = s
+        .materials
+        .iter()
+        .filter(|m| m.name.starts_with("tertilesc2hw-128/"));
+    let textured: std::collections::HashSet<&str> = tiles
+        .filter(|m| m.base.is_some())
+        .map(|m| m.name.as_str())
+        .collect();
+    let textured = textured.len();
+    assert_eq!(textured, 10);
+    assert!(s.textures[0].name.ends_with("tertilesc2hw-128/tile-01.png"));
+    let warnings: Vec<&str> = s.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    let missing = format!("{} tile images missing", W * H - 10);
+    assert!(
+        warnings.iter().any(|w| w.contains(&missing)),
+        "{warnings:?}"
+    );
+    assert!(warnings.iter().any(|w| w.contains("page-80-water-1.png")));
+    assert!(s.nodes.iter().any(|n| n.name == "water"));
+    // The hut at its place, turned a quarter: its group node.
+    let pose = crate::model::Pose::rest(&s);
+    let g = s
+        .nodes
+        .iter()
+        .position(|n| n.name.starts_with("structure Hut"))
+        .unwrap();
+    let at = pose.world[g].transform_point3(Vec3::ZERO);
+    assert!(at.abs_diff_eq(model_point(576.0, 576.0, p.objects[0].z as f32), 1e-3));
+    let x = pose.world[g].transform_vector3(Vec3::X);
+    assert!(x.abs_diff_eq(Vec3::new(0.0, 0.0, -1.0), 1e-5), "{x}");
+    assert!(
+        s.properties
+            .iter()
+            .any(|p| p.key == "Structures" && p.value == "1")
+    );
+    // Tile 3 is a decal: blended, over tile 1 (its corners mostly u_b) on a layer under it.
+    let decal = s
+        .materials
+        .iter()
+        .find(|m| m.name.ends_with("/tile-03.png"))
+        .unwrap();
+    assert_eq!(decal.blend, BlendMode::AlphaBlend);
+    let under = s.nodes.iter().find(|n| n.name == "under decals").unwrap();
+    let mesh = &s.meshes[under.mesh.unwrap()];
+    assert_eq!(mesh.triangle_count(), 4);
+    assert!(
+        s.materials[mesh.submeshes[0].material]
+            .name
+            .ends_with("/tile-01.png")
+    );
+    // Without objects: no hut.
+    let bare = scene(
+        &m,
+        &p,
+        &stats,
+        &files,
+        &roots,
+        &SceneOptions { objects: false },
+    );
+    assert!(!bare.nodes.iter().any(|n| n.name.starts_with("structure")));
+}
+
+#[test]
+fn without_data_the_ground_is_plain_and_objects_are_boxes() {
+    let files = Files::new(MemorySource::new());
+    let stats = Stats::default();
+    let m = map(vec![hut(4 * 128 + 64, 4 * 128 + 64, 0)], &[]);
+    let p = place(&m, &stats, &files, &[]);
+    let s = scene(&m, &p, &stats, &files, &[], &SceneOptions::default());
+    s.validate().unwrap();
+    assert!(s.textures.is_empty());
+    let warnings: Vec<&str> = s.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        warnings.iter().any(|w| w.contains("no tile images")),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings.iter().any(|w| w.contains("drawn as boxes")),
+        "{warnings:?}"
+    );
+    let marker = s.meshes.iter().find(|m| m.name == "marker").unwrap();
+    assert_eq!(marker.triangle_count(), 12);
+}
+
+#[test]
+fn an_unknown_structure_is_a_box_with_a_warning() {
+    let (files, roots) = data();
+    let (stats, _) = Stats::load(&files, &roots);
+    // The hut's model file is missing from these roots: a box, and the reason.
+    let files2 = Files::new(MemorySource::new().with(
+        "d/stats/structure.json",
+        r#"{"Hut": {"type": "GENERIC", "width": 1, "breadth": 1, "structureModel": ["gone.pie"]}}"#,
+    ));
+    let (stats2, _) = Stats::load(&files2, &roots);
+    let m = map(vec![hut(4 * 128 + 64, 4 * 128 + 64, 0)], &[]);
+    let p = place(&m, &stats2, &files2, &roots);
+    let s = scene(&m, &p, &stats2, &files2, &roots, &SceneOptions::default());
+    let w: Vec<&str> = s.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        w.iter()
+            .any(|w| w.contains("structure Hut drawn as a box") && w.contains("gone.pie")),
+        "{w:?}"
+    );
+    assert!(s.meshes.iter().any(|m| m.name == "marker"));
+    let _ = stats;
+}
