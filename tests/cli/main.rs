@@ -23,5 +23,6 @@ mod install_desktop;
 mod map_judge;
 mod publish;
 mod render;
+mod render_map;
 mod shared_data;
 mod test_needs;

@@ -37,3 +37,29 @@ pub fn game_tool(name: &str) -> Option<std::path::PathBuf> {
     }
     Some(script)
 }
+
+/// The installed Warzone 2100 data folder (`base.wz` and `mp.wz`: `$WZ_DATA`, else
+/// `/usr/share/games/warzone2100`, where Debian's `warzone2100-data` puts it) when both
+/// archives are there; else a message and `None` — a failure instead under
+/// `VITRINE_REQUIRE_GAME=1`.
+pub fn game_data() -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    let dir = std::env::var_os("WZ_DATA")
+        .map_or(PathBuf::from("/usr/share/games/warzone2100"), PathBuf::from);
+    let present = ["base.wz", "mp.wz"].iter().all(|f| dir.join(f).is_file());
+    if !present {
+        if std::env::var("VITRINE_REQUIRE_GAME").as_deref() == Ok("1") {
+            panic!(
+                "VITRINE_REQUIRE_GAME=1 but {} has no base.wz and mp.wz",
+                dir.display()
+            );
+        }
+        eprintln!(
+            "SKIPPED: the Warzone 2100 data is not installed ({} has no base.wz and mp.wz); \
+             `apt-get install warzone2100-data` runs the tests that draw maps",
+            dir.display()
+        );
+        return None;
+    }
+    Some(dir)
+}

@@ -5,7 +5,9 @@
 //! blended ground textures (`SetDecals`, `drawDecals`); elsewhere their pixels are
 //! transparent. The blended ground comes from KTX2 pages Vitrine does not decode yet, so
 //! under each decal tile the scene draws the classic image of a tile made only of the
-//! ground the decal's corners mostly stand on (`tileset/*ground.txt`, the table
+//! ground the decal's corners mostly stand on (else the plain tile with most of that
+//! ground; else the next ground; else what is under the decal with most of that ground)
+//! (`tileset/*ground.txt`, the table
 //! `determineGroundType` reads): the nearest the tile images alone come to the ground the
 //! game shows there.
 
@@ -27,6 +29,12 @@ impl Decals {
     /// Whether tile `n` is a decal.
     pub fn is_decal(&self, n: u16) -> bool {
         self.under.contains_key(&n)
+    }
+
+    /// Whether tile `n` is a decal with a tile to draw under it (one without is drawn
+    /// opaque: its transparent pixels' colour, rather than a hole).
+    pub fn is_blended(&self, n: u16) -> bool {
+        matches!(self.under.get(&n), Some(Some(_)))
     }
 }
 
@@ -75,24 +83,44 @@ pub fn parse(decals: &str, ground: &str) -> Decals {
         .take(MAX_TILES)
         .map(|l| l.split(',').map(str::trim).collect())
         .collect();
-    // The first plain tile whose four corners are all of one ground.
-    let mut plain: HashMap<&str, u16> = HashMap::new();
+    // For each ground, the plain tile with the most corners of it (ties: the lowest
+    // number): all four where the tileset has such a tile.
+    let mut plain: HashMap<&str, (usize, u16)> = HashMap::new();
     for (n, corners) in table.iter().enumerate() {
         let n = n as u16;
         if listed.contains(&n) || corners.len() != 4 {
             continue;
         }
-        if corners.iter().all(|c| *c == corners[0]) {
-            plain.entry(corners[0]).or_insert(n);
+        for g in corners {
+            let count = corners.iter().filter(|c| *c == g).count();
+            let best = plain.entry(g).or_insert((count, n));
+            if count > best.0 {
+                *best = (count, n);
+            }
         }
     }
-    let under = listed
+    let plain: HashMap<&str, u16> = plain.into_iter().map(|(g, (_, n))| (g, n)).collect();
+    let corners_of = |n: u16| table.get(usize::from(n)).cloned().unwrap_or_default();
+    let mut under: BTreeMap<u16, Option<u16>> = listed
         .iter()
-        .map(|&n| {
-            let corners = table.get(usize::from(n)).cloned().unwrap_or_default();
-            (n, by_votes(&corners).find_map(|g| plain.get(g).copied()))
-        })
+        .map(|&n| (n, by_votes(&corners_of(n)).find_map(|g| plain.get(g).copied())))
         .collect();
+    // A decal all of whose grounds only decals have (a cliff between snow-cliffs): the
+    // tile under the decal with the most corners of the same ground that has one.
+    let resolved: Vec<(u16, u16)> = under
+        .iter()
+        .filter_map(|(&n, u)| u.map(|u| (n, u)))
+        .collect();
+    for (&n, u) in under.iter_mut().filter(|(_, u)| u.is_none()) {
+        *u = by_votes(&corners_of(n)).find_map(|g| {
+            let count = |d: u16| corners_of(d).iter().filter(|c| **c == g).count();
+            let best = resolved
+                .iter()
+                .filter(|(d, _)| count(*d) > 0)
+                .max_by_key(|(d, _)| (count(*d), std::cmp::Reverse(*d)));
+            best.map(|&(_, u)| u)
+        });
+    }
     Decals { under }
 }
 
@@ -129,6 +157,21 @@ mod tests {
         // Snow has no plain tile: the next ground by votes, grass (tile 0).
         assert_eq!(d.under[&3], Some(0));
         assert_eq!(d.under.len(), 2);
+        assert!(d.is_blended(2) && !d.is_blended(0));
+        // A ground only some corners of a plain tile have: that tile.
+        let d = parse("x,1\n01\n", "x,2\nsand,mud,mud,mud\ncliff,cliff,sand,cliff\n");
+        assert_eq!(d.under[&1], Some(0));
+        // Only decals have cliff: the tile under the decal with the most cliff corners.
+        let d = parse(
+            "x,3\n00\n01\n02\n",
+            "x,4\ncliff,cliff,cliff,cliff\ncliff,cliff,cliff,sand\ncliff,sand,sand,sand\nsand,sand,sand,sand\n",
+        );
+        assert_eq!((d.under[&1], d.under[&2]), (Some(3), Some(3)));
+        assert_eq!(d.under[&0], Some(3));
+        // Nothing plain at all: no tile under it, drawn opaque.
+        let d = parse("x,1\n00\n", "x,1\ncliff,cliff,cliff,cliff\n");
+        assert_eq!(d.under[&0], None);
+        assert!(d.is_decal(0) && !d.is_blended(0));
         assert_eq!(parse("", ""), Decals::default());
     }
 }

@@ -193,7 +193,7 @@ fn tile_materials(
     for &tile in tiles {
         let name = format!("tile-{tile:02}.png");
         let mut material = Material::new(format!("{folder}/{name}"), [1.0; 4]);
-        if decals.is_decal(tile) {
+        if decals.is_blended(tile) {
             material.blend = BlendMode::AlphaBlend;
         }
         match find(lookup, roots, &["texpages", folder, &name]) {

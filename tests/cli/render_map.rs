@@ -1,0 +1,203 @@
+//! `vitrine render MAP` on the skirmish maps of the installed game (`base.wz` holds the
+//! tile images, `mp.wz` the maps: [`common::game_data`], skipped without them): a top
+//! view puts the terrain where the map's tiles are, north up and east right (a lake tile
+//! is water-coloured), the objects change the picture where a structure stands, and
+//! every map of `mp.wz` Vitrine reads is drawn. Marked `#[vitrine_test(gpu)]`.
+
+use crate::common;
+use image::RgbaImage;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use vitrine_test_needs::vitrine_test;
+
+fn vitrine() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_vitrine"))
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("render-map-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The background `vitrine render` clears to.
+const BACKGROUND: [u8; 3] = [48, 52, 60];
+
+/// Renders `level` of the game's `mp.wz` in the top view at 512², with `extra` options.
+fn top_view(data: &Path, level: &str, out: &Path, extra: &[&str]) -> RgbaImage {
+    let output = vitrine()
+        .args(["render", "--view", "top", "--size", "512x512", "--level", level])
+        .args(extra)
+        .arg(data.join("mp.wz"))
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{level}: {err}");
+    image::open(out).unwrap().into_rgba8()
+}
+
+/// The box of pixels that are not the background: the map's rectangle in a top view.
+fn terrain_box(img: &RgbaImage) -> (f32, f32, f32, f32) {
+    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    for (x, y, p) in img.enumerate_pixels() {
+        let d: i32 = (0..3).map(|i| (p[i] as i32 - BACKGROUND[i] as i32).abs()).sum();
+        if d > 12 {
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+        }
+    }
+    assert!(x1 > x0 && y1 > y0, "nothing drawn");
+    (x0 as f32, y0 as f32, (x1 + 1) as f32, (y1 + 1) as f32)
+}
+
+/// The pixel over world (x, y) (world units) of a `w`×`h`-tile map in a top view.
+fn pixel_at(b: (f32, f32, f32, f32), size: (u32, u32), x: f32, y: f32) -> (u32, u32) {
+    let px = b.0 + x / (size.0 as f32 * 128.0) * (b.2 - b.0);
+    let py = b.1 + y / (size.1 as f32 * 128.0) * (b.3 - b.1);
+    (px as u32, py as u32)
+}
+
+/// `vitrine info --json` of `level`.
+fn info(data: &Path, level: &str) -> Value {
+    let out = vitrine()
+        .args(["info", "--json", "--level", level])
+        .arg(data.join("mp.wz"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The water tile of `level` farthest inside its lake (the most water tiles in the 5×5
+/// around it), read with the core's map readers.
+fn lake_tile(data: &Path, level: &str) -> (u32, u32) {
+    use vitrine_core::files::FileRef;
+    use vitrine_core::map;
+    let files = vitrine::files::disk();
+    let wz = FileRef::archive_root(&data.join("mp.wz"));
+    let source = map::open_source(files, &wz, Some(level)).unwrap();
+    let m = map::open(files, &source).unwrap();
+    let t = &m.terrain;
+    let water = |x: i32, y: i32| {
+        (x >= 0 && y >= 0)
+            .then(|| t.tile_number(x as u32, y as u32))
+            .flatten()
+            .is_some_and(|n| m.terrain_types.get(usize::from(n)) == Some(&7))
+    };
+    let score = |x: i32, y: i32| {
+        let around = (-2..=2).flat_map(|dy| (-2..=2).map(move |dx| (dx, dy)));
+        around.filter(|(dx, dy)| water(x + dx, y + dy)).count()
+    };
+    let (x, y) = (0..t.height as i32)
+        .flat_map(|y| (0..t.width as i32).map(move |x| (x, y)))
+        .filter(|&(x, y)| water(x, y))
+        .max_by_key(|&(x, y)| score(x, y))
+        .expect("the map has water");
+    (x as u32, y as u32)
+}
+
+#[vitrine_test(gpu)]
+fn a_top_view_puts_the_lake_where_the_map_has_it() {
+    let Some(data) = common::game_data() else {
+        return;
+    };
+    common::needs_gpu();
+    let level = "Sk-Mountain";
+    let img = top_view(&data, level, &out_dir("lake").join("top.png"), &[]);
+    let b = terrain_box(&img);
+    let facts = info(&data, level);
+    let size = (
+        facts["width"].as_u64().unwrap() as u32,
+        facts["height"].as_u64().unwrap() as u32,
+    );
+    // A square map stays square.
+    assert!(((b.2 - b.0) - (b.3 - b.1)).abs() <= 2.0, "{b:?}");
+    let (tx, ty) = lake_tile(&data, level);
+    let at = |x: u32, y: u32| {
+        let (x, y) = (x as f32 * 128.0 + 64.0, y as f32 * 128.0 + 64.0);
+        *img.get_pixel(pixel_at(b, size, x, y).0, pixel_at(b, size, x, y).1)
+    };
+    let water = at(tx, ty);
+    assert!(
+        water[2] as i32 >= water[0] as i32 + 15,
+        "tile ({tx}, {ty}) is not water-blue: {water:?}"
+    );
+    // Mirrored east–west or north–south, the same pixel is not the lake.
+    for (mx, my) in [(size.0 - 1 - tx, ty), (tx, size.1 - 1 - ty)] {
+        let p = at(mx, my);
+        assert!(
+            (p[2] as i32) < p[0] as i32 + 15,
+            "the mirror ({mx}, {my}) of the lake is blue too: {p:?}"
+        );
+    }
+}
+
+#[vitrine_test(gpu)]
+fn objects_change_the_picture_where_a_structure_stands() {
+    let Some(data) = common::game_data() else {
+        return;
+    };
+    common::needs_gpu();
+    let level = "Sk-Rush";
+    let dir = out_dir("objects");
+    let with = top_view(&data, level, &dir.join("with.png"), &[]);
+    let without = top_view(&data, level, &dir.join("without.png"), &["--no-objects"]);
+    let facts = info(&data, level);
+    let size = (
+        facts["width"].as_u64().unwrap() as u32,
+        facts["height"].as_u64().unwrap() as u32,
+    );
+    let b = terrain_box(&without);
+    let factory = facts["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["stats_id"] == "A0LightFactory")
+        .expect("Sk-Rush has factories");
+    let (x, y) = (
+        factory["x"].as_f64().unwrap() as f32,
+        factory["y"].as_f64().unwrap() as f32,
+    );
+    let (px, py) = pixel_at(b, size, x, y);
+    let diff = |a: &RgbaImage, c: &RgbaImage, px: u32, py: u32| -> i32 {
+        let (p, q) = (a.get_pixel(px, py), c.get_pixel(px, py));
+        (0..3).map(|i| (p[i] as i32 - q[i] as i32).abs()).sum()
+    };
+    assert!(
+        diff(&with, &without, px, py) > 30,
+        "the factory at ({x}, {y}) does not show at pixel ({px}, {py})"
+    );
+    // Away from every object (the map's corner tile), the two agree.
+    let (cx, cy) = pixel_at(b, size, 100.0, 100.0);
+    assert!(diff(&with, &without, cx, cy) < 8);
+}
+
+#[vitrine_test(gpu)]
+fn every_map_of_mp_wz_vitrine_reads_is_drawn() {
+    let Some(data) = common::game_data() else {
+        return;
+    };
+    common::needs_gpu();
+    let dir = out_dir("all");
+    let out = vitrine()
+        .args(["render", "--all-maps", "--size", "96x64", "--msaa", "1"])
+        .arg(data.join("mp.wz"))
+        .arg("-o")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    // The five script-generated maps are not read yet: they fail, named, and only they.
+    assert!(err.contains("39 of 44 maps rendered"), "{err}");
+    for name in ["WaterLoop", "DustyMaze", "Entropy"] {
+        assert!(err.contains(name), "{name} not named in {err}");
+    }
+    assert_eq!(err.matches("script-generated maps are not read yet").count(), 5);
+    let pngs = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(pngs, 39);
+    let rush = image::open(dir.join("Sk-Rush.png")).unwrap().into_rgba8();
+    assert_eq!(rush.dimensions(), (96, 64));
+}
