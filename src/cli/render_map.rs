@@ -122,12 +122,12 @@ pub fn run(args: &RenderArgs) -> i32 {
         }
     }
     let secs = start.elapsed().as_secs_f64();
+    let drawn = levels.len() - failures.len();
     eprintln!(
-        "{} of {} maps rendered to {} in {secs:.2} s ({:.2} maps/s)",
-        levels.len() - failures.len(),
+        "{drawn} of {} maps rendered to {} in {secs:.2} s ({:.2} maps/s)",
         levels.len(),
         args.output.display(),
-        levels.len() as f64 / secs.max(1e-9)
+        drawn as f64 / secs.max(1e-9)
     );
     super::report_failures(&failures)
 }

@@ -28,7 +28,9 @@ const BACKGROUND: [u8; 3] = [48, 52, 60];
 /// Renders `level` of the game's `mp.wz` in the top view at 512², with `extra` options.
 fn top_view(data: &Path, level: &str, out: &Path, extra: &[&str]) -> RgbaImage {
     let output = vitrine()
-        .args(["render", "--view", "top", "--size", "512x512", "--level", level])
+        .args([
+            "render", "--view", "top", "--size", "512x512", "--level", level,
+        ])
         .args(extra)
         .arg(data.join("mp.wz"))
         .arg("-o")
@@ -44,7 +46,9 @@ fn top_view(data: &Path, level: &str, out: &Path, extra: &[&str]) -> RgbaImage {
 fn terrain_box(img: &RgbaImage) -> (f32, f32, f32, f32) {
     let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
     for (x, y, p) in img.enumerate_pixels() {
-        let d: i32 = (0..3).map(|i| (p[i] as i32 - BACKGROUND[i] as i32).abs()).sum();
+        let d: i32 = (0..3)
+            .map(|i| (p[i] as i32 - BACKGROUND[i] as i32).abs())
+            .sum();
         if d > 12 {
             (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
         }
@@ -195,7 +199,11 @@ fn every_map_of_mp_wz_vitrine_reads_is_drawn() {
     for name in ["WaterLoop", "DustyMaze", "Entropy"] {
         assert!(err.contains(name), "{name} not named in {err}");
     }
-    assert_eq!(err.matches("script-generated maps are not read yet").count(), 5);
+    assert_eq!(
+        err.matches("script-generated maps are not read yet")
+            .count(),
+        5
+    );
     let pngs = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(pngs, 39);
     let rush = image::open(dir.join("Sk-Rush.png")).unwrap().into_rgba8();

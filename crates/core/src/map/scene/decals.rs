@@ -103,7 +103,12 @@ pub fn parse(decals: &str, ground: &str) -> Decals {
     let corners_of = |n: u16| table.get(usize::from(n)).cloned().unwrap_or_default();
     let mut under: BTreeMap<u16, Option<u16>> = listed
         .iter()
-        .map(|&n| (n, by_votes(&corners_of(n)).find_map(|g| plain.get(g).copied())))
+        .map(|&n| {
+            (
+                n,
+                by_votes(&corners_of(n)).find_map(|g| plain.get(g).copied()),
+            )
+        })
         .collect();
     // A decal all of whose grounds only decals have (a cliff between snow-cliffs): the
     // tile under the decal with the most corners of the same ground that has one.
@@ -159,7 +164,10 @@ mod tests {
         assert_eq!(d.under.len(), 2);
         assert!(d.is_blended(2) && !d.is_blended(0));
         // A ground only some corners of a plain tile have: that tile.
-        let d = parse("x,1\n01\n", "x,2\nsand,mud,mud,mud\ncliff,cliff,sand,cliff\n");
+        let d = parse(
+            "x,1\n01\n",
+            "x,2\nsand,mud,mud,mud\ncliff,cliff,sand,cliff\n",
+        );
         assert_eq!(d.under[&1], Some(0));
         // Only decals have cliff: the tile under the decal with the most cliff corners.
         let d = parse(
