@@ -27,6 +27,7 @@ mod device_faults;
 mod gallery_ui;
 mod help_window;
 mod inspect_app;
+mod map_document;
 mod messages_window;
 mod timeline_ui;
 mod toasts;

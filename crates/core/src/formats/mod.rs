@@ -137,12 +137,16 @@ pub fn load_with(
 ) -> Result<Model, LoadError> {
     let _processing = crate::crash::processing(file);
     let name = file.file_name();
+    if name.eq_ignore_ascii_case("game.map") {
+        // A Warzone 2100 map opens as its scene, through the same path as a model.
+        return crate::map::scene::load(resolver.files(), file, options);
+    }
     let format = format_for_name(&name).ok_or_else(|| {
         LoadError::new(
             ErrorKind::Unsupported,
             crate::model::Location::File,
             "not a model file this viewer reads (.pie, .pmf, .pet/.apet/.bpet/.mpet, .tpm, \
-             .glb/.gltf, .obj)",
+             .glb/.gltf, .obj, a Warzone 2100 game.map)",
         )
         .in_file(&name)
     })?;

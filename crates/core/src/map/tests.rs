@@ -5,7 +5,13 @@ use super::*;
 use crate::formats::ErrorKind;
 use crate::model::Location;
 
-fn game_map(version: u32, w: u32, h: u32, tiles: &[(u16, u16)], gateways: &[[u8; 4]]) -> Vec<u8> {
+pub(crate) fn game_map(
+    version: u32,
+    w: u32,
+    h: u32,
+    tiles: &[(u16, u16)],
+    gateways: &[[u8; 4]],
+) -> Vec<u8> {
     let mut b = b"map ".to_vec();
     for v in [version, w, h] {
         b.extend(v.to_le_bytes());

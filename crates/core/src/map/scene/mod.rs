@@ -107,6 +107,43 @@ pub fn scene(
     model
 }
 
+/// Opens the map whose `game.map` is `file` (its level found as `vitrine info` finds
+/// it), places its objects with the stats of `options`' data roots and returns its
+/// scene: what [`crate::formats::load`] gives for a `game.map`, so every front-end opens
+/// a map the way it opens a model. Without data roots the scene is the plain one (see
+/// the module's documentation), with a warning naming the data to add.
+///
+/// # Errors
+/// The map's own: a file of it that cannot be read, naming the file and offset.
+pub fn load(
+    files: &Files,
+    file: &FileRef,
+    options: &crate::formats::LoadOptions,
+) -> Result<Model, super::MapError> {
+    let level = super::open_source(files, file, None)?;
+    let map = super::open(files, &level)?;
+    let roots = &options.data_roots;
+    let (stats, _) = Stats::load(files, roots);
+    let placed = super::place(&map, &stats, files, roots);
+    let model = scene(
+        &map,
+        &placed,
+        &stats,
+        files,
+        roots,
+        &SceneOptions::default(),
+    );
+    model.validate().map_err(|msg| {
+        crate::formats::LoadError::new(
+            crate::formats::ErrorKind::Invalid,
+            Location::File,
+            format!("internal: the map's scene is invalid: {msg}"),
+        )
+        .in_file(&file.file_name())
+    })?;
+    Ok(model)
+}
+
 /// The data file at `path` (components matched in any case) in the first root that has it.
 fn find(lookup: &mut Lookup, roots: &[FileRef], path: &[&str]) -> Option<FileRef> {
     roots.iter().find_map(|r| lookup.walk(r, path))

@@ -296,3 +296,37 @@ fn an_unknown_structure_is_a_box_with_a_warning() {
     assert!(s.meshes.iter().any(|m| m.name == "marker"));
     let _ = stats;
 }
+
+#[test]
+fn a_game_map_opens_through_the_model_loader() {
+    use crate::formats::{LoadOptions, load};
+    let tiles: Vec<(u16, u16)> = (0..64).map(|i| (i % 10, 20 * (i / 8))).collect();
+    let mut source = MemorySource::new().with(
+        "p/game.map",
+        crate::map::tests::game_map(40, 8, 8, &tiles, &[]),
+    );
+    for t in 0..10 {
+        source = source.with(
+            format!("d/texpages/tertilesc1hw-128/tile-{t:02}.png"),
+            "png",
+        );
+    }
+    let files = Files::new(source);
+    let options = LoadOptions {
+        data_roots: vec![FileRef::Disk("d".into())],
+        ..LoadOptions::default()
+    };
+    let m = load(&files, &FileRef::Disk("p/game.map".into()), &options).unwrap();
+    let terrain = m.nodes.iter().find(|n| n.name == "terrain").unwrap();
+    assert_eq!(m.meshes[terrain.mesh.unwrap()].triangle_count(), 4 * 64);
+    assert!(
+        m.properties
+            .iter()
+            .any(|p| p.key == "Size" && p.value == "8 × 8 tiles")
+    );
+    assert!(m.textures.iter().all(|t| t.resolved.is_some()));
+    // A broken game.map: the loader's error names the file and offset.
+    let bad = Files::new(MemorySource::new().with("p/game.map", b"map \x28\0\0\0".to_vec()));
+    let e = load(&bad, &FileRef::Disk("p/game.map".into()), &options).unwrap_err();
+    assert!(e.to_string().contains("game.map @0x"), "{e}");
+}

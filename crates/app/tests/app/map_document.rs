@@ -1,0 +1,66 @@
+//! A Warzone 2100 `game.map` opened like a model (File ▸ Open, a drop, Open Recent all
+//! reach the same loader): the map's scene is the document, its facts are on the side
+//! panel, and without the game's data the warning says which data to add.
+
+use crate::app_support;
+
+use egui_kittest::kittest::Queryable;
+use vitrine_app::commands::{AppCommand, DocumentCommand};
+use vitrine_app::dispatch::apply;
+use vitrine_app::jobs::Queued;
+use vitrine_app::settings::Settings;
+use vitrine_app::state::AppState;
+
+/// An 8×6 `game.map` (version 40): tile i numbered i % 10, corners rising to the south.
+fn game_map() -> Vec<u8> {
+    let (w, h) = (8u32, 6u32);
+    let mut b = b"map ".to_vec();
+    for v in [40, w, h] {
+        b.extend(v.to_le_bytes());
+    }
+    for i in 0..w * h {
+        b.extend(((i % 10) as u16).to_le_bytes());
+        b.extend(((i / w) as u16 * 30).to_le_bytes());
+    }
+    b.extend(1u32.to_le_bytes());
+    b.extend(0u32.to_le_bytes());
+    b
+}
+
+#[test]
+fn a_game_map_opens_as_a_scene_with_its_facts_on_the_side_panel() {
+    let dir = vitrine_test_needs::temp_dir("map-document");
+    let file = dir.path().join("game.map");
+    std::fs::write(&file, game_map()).unwrap();
+    let mut state = AppState::new(Settings::default(), app_support::DiskHost::new());
+    let queue = Queued::default();
+    state.services.work.set_runner(queue.clone());
+    let mut h = app_support::harness(state, 900.0);
+    h.run_steps(2);
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(file.into())),
+    );
+    queue.run_all();
+    h.run_steps(4);
+    let doc = h.state().document.open.as_ref().expect("the map is open");
+    let terrain = doc
+        .model
+        .nodes
+        .iter()
+        .find(|n| n.name == "terrain")
+        .unwrap();
+    assert_eq!(
+        doc.model.meshes[terrain.mesh.unwrap()].triangle_count(),
+        4 * 48
+    );
+    h.get_by_label("8 × 6 tiles");
+    assert!(
+        doc.model
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("no tile images")),
+        "{:?}",
+        doc.model.diagnostics
+    );
+}
