@@ -19,7 +19,7 @@
 //!   agree. `vitrine render` points the light along the game's default sun
 //!   ([`SUN_AZIMUTH_DEG`], [`SUN_ELEVATION_DEG`]);
 //! - water at the water level with `page-80-water-1.png`, blended over the riverbed;
-//! - every object the placement keeps, at its x, y, z and direction ([`objects`]).
+//! - every object the placement keeps, at its x, y, z and direction (`objects.rs`).
 //!
 //! Without the game's data, the ground is one colour lit by the sun (the heights show
 //! in the shading), objects are boxes of their footprint, and a warning says which data

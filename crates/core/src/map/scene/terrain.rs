@@ -25,10 +25,10 @@ use std::collections::BTreeMap;
 pub(crate) const WATER: u16 = 7;
 
 /// How far under the stored height the water stands (`TILE_UNITS / 3`).
-pub(crate) const WATER_DEPTH: i32 = TILE_UNITS / 3;
+pub const WATER_DEPTH: i32 = TILE_UNITS / 3;
 
 /// Tiles one repeat of the water page covers.
-const WATER_REPEAT: f32 = 4.0;
+pub const WATER_REPEAT: f32 = 4.0;
 
 /// The model-space point of world (x east, y south, z up).
 pub fn model_point(x: f32, y: f32, z: f32) -> Vec3 {
