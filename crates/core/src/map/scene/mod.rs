@@ -305,7 +305,15 @@ fn add_objects(
     roots: &[FileRef],
     tileset: Tileset,
 ) {
-    let finder = (!roots.is_empty()).then(|| PartFinder::new(files, roots).with_tileset(tileset));
+    // Roots without any of the stats the objects need (a folder of something else) are
+    // no game data.
+    let has_stats = [
+        stats.structures.source.is_some(),
+        stats.features.source.is_some(),
+        stats.templates.source.is_some(),
+    ];
+    let finder = (!roots.is_empty() && has_stats.contains(&true))
+        .then(|| PartFinder::new(files, roots).with_tileset(tileset));
     let data = finder.is_some();
     let mut objects = objects::Objects::new(stats, finder);
     // Why each object is a box, with how many times it is (warnings stay readable on a
