@@ -25,3 +25,4 @@ mod publish;
 mod render;
 mod shared_data;
 mod test_needs;
+mod thumbnail;
