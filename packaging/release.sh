@@ -48,6 +48,10 @@ version="$(awk '/^\[workspace.package\]/ { f = 1 } f && /^version *=/ { gsub(/["
 # change the program's build date and so rebuild the crates that print it).
 stamp="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}"
 say "vitrine $version into $dist"
+# `--version` names the commit the build saw (build.rs): uncommitted changes are not in it.
+if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+  say "warning: the tree has uncommitted changes; --version will name commit $(git rev-parse --short HEAD) without them"
+fi
 
 # cargo-deb, kept in the target folder between runs (MIT; compiles for a few minutes once).
 cargo_deb="$(command -v cargo-deb || true)"
