@@ -15,7 +15,9 @@ fn main() {
         Some(Command::Convert(args)) => vitrine::cli::convert::run(args),
         Some(Command::Publish(args)) => vitrine::cli::publish::run(args),
         Some(Command::InstallDesktop(args)) => vitrine::cli::desktop::run(args),
+        Some(Command::Thumbnail(args)) => vitrine::cli::thumbnail::run(args),
         Some(Command::Completions { shell }) => vitrine::cli::completions(*shell),
+        Some(Command::Manpage) => vitrine::cli::manpage(),
         None => window(&cli),
     };
     std::process::exit(code);

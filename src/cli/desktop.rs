@@ -49,7 +49,7 @@ pub fn run(args: &DesktopArgs) -> i32 {
     refresh(&data);
     if !args.uninstall {
         println!(
-            "Vitrine is now offered for .pie, .pmf, .pet/.apet/.bpet/.mpet and .tpm files \
+            "Vitrine is now offered for .pie, .pmf, .pet/.apet/.bpet/.mpet, .tpm and .wz files \
              (types {})",
             crate::desktop::mime_types().join(", ")
         );

@@ -1,6 +1,7 @@
 //! The command line: `vitrine [FILE]` opens the viewer; `vitrine info`, `vitrine render`
 //! and `vitrine export` work without a window; `vitrine completions` prints shell
-//! completions.
+//! completions, `vitrine manpage` the man page (both from this one clap definition: the
+//! packages install them); `vitrine thumbnail` is the file managers' thumbnailer.
 //!
 //! Every subcommand shares the loader flags ([`LoadArgs`]: `--data`, the PMF rules), the
 //! input syntax (files, folders, archives, `mod.wz!/path/in/archive.pie`, expanded by
@@ -20,6 +21,7 @@ pub(crate) mod progress;
 pub mod publish;
 pub mod render;
 pub mod render_map;
+pub mod thumbnail;
 
 use crate::files::FileRef;
 use crate::formats::LoadOptions;
@@ -118,15 +120,23 @@ pub enum Command {
     /// files its models need) for GitHub Pages, itch.io or any web host; --serve shows it.
     Publish(publish::PublishArgs),
     /// Add Vitrine to the desktop's applications and make it the program for .pie, .pmf,
-    /// .pet/.apet/.bpet/.mpet and .tpm files, and one offered for .glb/.gltf/.obj (Linux
+    /// .pet/.apet/.bpet/.mpet, .tpm and .wz files, and one offered for .glb/.gltf/.obj (Linux
     /// and other freedesktop.org desktops; writes under ~/.local/share). --uninstall
     /// removes it again.
     InstallDesktop(desktop::DesktopArgs),
+    /// Render one model to a square PNG for a file manager's thumbnails (the
+    /// `.thumbnailer` file's `Exec=vitrine thumbnail %i %o %s`): nothing written on
+    /// failure, a time budget.
+    Thumbnail(thumbnail::ThumbnailArgs),
     /// Print shell completions (bash, zsh, fish, powershell, elvish) to standard output.
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
+    /// Print the man page (roff, section 1) to standard output: what packages install
+    /// as vitrine.1.
+    #[command(hide = true)]
+    Manpage,
 }
 
 /// The loader flags every subcommand takes.
@@ -192,6 +202,60 @@ pub fn completions(shell: clap_complete::Shell) -> i32 {
     exit::OK
 }
 
+/// Prints the man page (roff) of the whole command line, subcommands included, to
+/// standard output.
+pub fn manpage() -> i32 {
+    match manpage_to(&mut std::io::stdout().lock()) {
+        Ok(()) => exit::OK,
+        Err(e) => {
+            eprintln!("vitrine manpage: {e}");
+            exit::FAILED
+        }
+    }
+}
+
+/// Writes the man page to `out`: `vitrine(1)`, then one section per visible subcommand
+/// (its about line, usage and options), from the clap definition.
+pub fn manpage_to(out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    use clap::CommandFactory;
+    let cmd = Cli::command().version(env!("CARGO_PKG_VERSION"));
+    let man = clap_mangen::Man::new(cmd.clone());
+    man.render_title(out)?;
+    man.render_name_section(out)?;
+    man.render_synopsis_section(out)?;
+    man.render_description_section(out)?;
+    man.render_options_section(out)?;
+    // clap_mangen lists each subcommand as a page of its own (`vitrine\-info(1)`); here
+    // they are sections of this page, named as they are typed.
+    let mut list = Vec::new();
+    man.render_subcommands_section(&mut list)?;
+    for line in String::from_utf8_lossy(&list).lines() {
+        match line
+            .strip_prefix("vitrine\\-")
+            .and_then(|l| l.strip_suffix("(1)"))
+        {
+            Some(name) => writeln!(out, "\\fBvitrine {name}\\fR")?,
+            None => writeln!(out, "{line}")?,
+        }
+    }
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        writeln!(out, ".SH \"VITRINE {}\"", sub.get_name().to_uppercase())?;
+        let sub = sub.clone().bin_name(format!("vitrine {}", sub.get_name()));
+        let man = clap_mangen::Man::new(sub);
+        let mut body = Vec::new();
+        man.render_synopsis_section(&mut body)?;
+        man.render_description_section(&mut body)?;
+        man.render_options_section(&mut body)?;
+        man.render_extra_section(&mut body)?;
+        // Each part opens with its own .SH; within the subcommand they are .SS.
+        let body = String::from_utf8_lossy(&body).replace(".SH ", ".SS ");
+        out.write_all(body.as_bytes())?;
+    }
+    man.render_extra_section(out)?;
+    man.render_version_section(out)?;
+    Ok(())
+}
+
 /// The end of a batch: lists the inputs that failed (file, error) on standard error and
 /// gives the exit code — [`exit::OK`] when none did, [`exit::FAILED`] otherwise.
 pub fn report_failures(failures: &[(String, String)]) -> i32 {
@@ -245,4 +309,34 @@ pub fn print_walk_warnings(walk: &crate::files::walk::Walk) {
 /// Expands the inputs of a subcommand into model files (see [`crate::files::walk`]).
 pub fn model_inputs(inputs: &[PathBuf]) -> crate::files::walk::Walk {
     crate::files::walk::walk(inputs, crate::formats::is_model_name)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_man_page_has_a_section_per_subcommand_and_names_them_as_typed() {
+        let mut page = Vec::new();
+        super::manpage_to(&mut page).unwrap();
+        let page = String::from_utf8(page).unwrap();
+        assert!(
+            page.starts_with(".ie") && page.contains(".TH vitrine 1"),
+            "{page}"
+        );
+        for sub in [
+            "INFO",
+            "RENDER",
+            "CHECK",
+            "PUBLISH",
+            "THUMBNAIL",
+            "COMPLETIONS",
+        ] {
+            assert!(page.contains(&format!(".SH \"VITRINE {sub}\"")), "{sub}");
+        }
+        assert!(page.contains("\\fBvitrine thumbnail\\fR\n"), "{page}");
+        assert!(!page.contains("(1)"), "no other page is referred to");
+        assert!(
+            !page.to_lowercase().contains("manpage"),
+            "the hidden subcommand"
+        );
+    }
 }

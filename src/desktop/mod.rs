@@ -25,6 +25,10 @@ pub const DESKTOP_ENTRY: &str = include_str!("../../packaging/linux/vitrine.desk
 /// The shared-mime-info package of the model formats.
 pub const MIME_PACKAGE: &str = include_str!("../../packaging/linux/vitrine-mime.xml");
 
+/// The file managers' thumbnailer (`Exec=vitrine thumbnail %i %o %s`), which packages
+/// install as `/usr/share/thumbnailers/vitrine.thumbnailer` (`vitrine` on `PATH`).
+pub const THUMBNAILER: &str = include_str!("../../packaging/linux/vitrine.thumbnailer");
+
 /// The files `install-desktop` writes, relative to the data folder.
 pub const FILES: [&str; 3] = [
     "applications/vitrine.desktop",
@@ -124,7 +128,7 @@ mod tests {
     #[test]
     fn every_model_extension_has_a_mime_type_the_launcher_declares() {
         let types = mime_types();
-        assert_eq!(types.len(), 7, "{types:?}");
+        assert_eq!(types.len(), 8, "{types:?}");
         for t in &types {
             let defined = MIME_PACKAGE.contains(&format!("<mime-type type=\"{t}\">"));
             // Vitrine's own formats are defined by its package; glTF and OBJ are the
@@ -143,9 +147,12 @@ mod tests {
             assert!(crate::formats::is_model_name(&format!("a.{ext}")));
             assert!(globs.contains(&ext), ".{ext} has no glob: {globs:?}");
         }
-        for g in &globs {
+        // A .wz is no model but an archive of them (the viewer's gallery, a thumbnail of
+        // its first model).
+        for g in globs.iter().filter(|g| **g != "wz") {
             assert!(crate::formats::is_model_name(&format!("a.{g}")), "*.{g}");
         }
+        assert!(globs.contains(&"wz"));
     }
 
     #[test]

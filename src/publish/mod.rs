@@ -53,7 +53,9 @@ pub const NO_PAGE: &str = "the web page is not built: run `web/build.sh target/w
     minutes) or pass --page DIR";
 
 /// The built web page: `--page`, else `$VITRINE_WEB_DIR`, else `web/` next to the
-/// program, else `target/web` of the source checkout it was built from.
+/// program, else `../share/vitrine/web` from the program's folder (a package's
+/// `/usr/share/vitrine/web`, [`installed_pages`]), else `target/web` of the source
+/// checkout it was built from.
 ///
 /// # Errors
 /// [`NO_PAGE`], or which of the page's files a given folder lacks.
@@ -77,15 +79,29 @@ pub fn find_page(page: Option<&Path>) -> Result<PathBuf, String> {
             missing.join(", ")
         ));
     }
-    let beside = std::env::current_exe()
-        .ok()
-        .and_then(|e| e.parent().map(|p| p.join("web")));
+    let installed = std::env::current_exe()
+        .map(|e| installed_pages(&e))
+        .unwrap_or_default();
     let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web");
-    beside
+    installed
         .into_iter()
         .chain([checkout])
         .find(|d| complete(d))
         .ok_or_else(|| NO_PAGE.to_string())
+}
+
+/// Where an installed program's page is, for the program at `exe`: `web/` beside it
+/// (the unpacked tarball), then `../share/vitrine/web` (a package: `/usr/bin/vitrine`
+/// and `/usr/share/vitrine/web`, or any other prefix).
+pub fn installed_pages(exe: &Path) -> Vec<PathBuf> {
+    let Some(dir) = exe.parent() else {
+        return Vec::new();
+    };
+    let mut found = vec![dir.join("web")];
+    if let Some(prefix) = dir.parent() {
+        found.push(prefix.join("share/vitrine/web"));
+    }
+    found
 }
 
 /// The viewer link of a tile.

@@ -26,3 +26,4 @@ mod render;
 mod render_map;
 mod shared_data;
 mod test_needs;
+mod thumbnail;

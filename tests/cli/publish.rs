@@ -356,6 +356,49 @@ fn a_missing_web_page_is_a_clear_error() {
     assert!(!site.exists(), "nothing is written");
 }
 
+/// A package's layout: the program in `PREFIX/bin`, the page in
+/// `PREFIX/share/vitrine/web` (`/usr/bin`, `/usr/share/vitrine/web` in the .deb); the
+/// program finds it without `--page` or `$VITRINE_WEB_DIR`.
+#[cfg(unix)]
+#[test]
+fn an_installed_program_finds_the_page_under_share() {
+    let tmp = common::temp_dir("publish-installed");
+    let prefix = tmp.path().join("usr");
+    let bin = prefix.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let exe = bin.join("vitrine");
+    std::fs::copy(env!("CARGO_BIN_EXE_vitrine"), &exe).unwrap();
+    let page = fake_page(tmp.path());
+    let shared = prefix.join("share/vitrine/web");
+    std::fs::create_dir_all(shared.parent().unwrap()).unwrap();
+    std::fs::rename(&page, &shared).unwrap();
+    // Which page was taken: the installed one, not a source checkout's target/web.
+    std::fs::write(shared.join("index.html"), "<title>installed page</title>").unwrap();
+    let (a, _) = loose_mod(tmp.path());
+    let site = tmp.path().join("site");
+    let out = Command::new(&exe)
+        .args([
+            "publish".as_ref(),
+            a.as_os_str(),
+            "-o".as_ref(),
+            site.as_os_str(),
+        ])
+        .arg("--no-thumbnails")
+        .env_remove("VITRINE_WEB_DIR")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let view = std::fs::read_to_string(site.join("view.html")).unwrap();
+    assert_eq!(view, "<title>installed page</title>");
+    assert_eq!(
+        vitrine::publish::installed_pages(Path::new("/usr/bin/vitrine")),
+        [
+            PathBuf::from("/usr/bin/web"),
+            PathBuf::from("/usr/share/vitrine/web")
+        ]
+    );
+}
+
 #[test]
 fn a_folder_with_other_files_needs_force_and_keeps_them() {
     let tmp = common::temp_dir("publish-force");

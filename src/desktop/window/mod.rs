@@ -137,16 +137,24 @@ pub fn window_icon() -> Result<egui::IconData, String> {
 }
 
 /// The demo model shipped in `assets/demo/tank.pie`: beside the source tree when run
-/// from a checkout, else in `assets/` next to the executable.
+/// from a checkout, else in `assets/` next to the executable (the tarball), else in
+/// `../share/vitrine/assets/` from the executable's folder (a package:
+/// `/usr/share/vitrine/assets`).
 pub fn demo_model_path() -> PathBuf {
     let rel = Path::new("assets").join("demo").join("tank.pie");
     let in_tree = Path::new(env!("CARGO_MANIFEST_DIR")).join(&rel);
     if in_tree.is_file() {
         return in_tree;
     }
-    std::env::current_exe()
+    let Some(dir) = std::env::current_exe()
         .ok()
-        .and_then(|exe| exe.parent().map(|d| d.join(&rel)))
-        .filter(|p| p.is_file())
+        .and_then(|exe| exe.parent().map(Path::to_path_buf))
+    else {
+        return in_tree;
+    };
+    let shared = dir.join("..").join("share").join("vitrine").join(&rel);
+    [dir.join(&rel), shared]
+        .into_iter()
+        .find(|p| p.is_file())
         .unwrap_or(in_tree)
 }
