@@ -63,7 +63,15 @@ pub fn part_findings(files: &Files, assembly: &Assembly, options: &LoadOptions) 
 
 /// Starts loading `path` for `purpose` (cancelling the document job running).
 pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
-    let options = services.load_options();
+    let mut options = services.load_options();
+    // A map holds no models or tiles: with no data roots set, they come from the
+    // Warzone 2100 installation found on this machine (as `vitrine render MAP` does).
+    if options.data_roots.is_empty()
+        && path.file_name().eq_ignore_ascii_case("game.map")
+        && let Some(found) = &services.detected_warzone
+    {
+        options.data_roots = found.iter().map(|p| services.files.parse(p)).collect();
+    }
     let verb = match purpose {
         Purpose::Open | Purpose::Tile(_) => "Opening",
         Purpose::Reload | Purpose::LiveReload => "Reloading",

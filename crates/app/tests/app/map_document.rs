@@ -64,3 +64,47 @@ fn a_game_map_opens_as_a_scene_with_its_facts_on_the_side_panel() {
         doc.model.diagnostics
     );
 }
+
+/// With no data roots set, a map's tiles come from the Warzone 2100 installation the host
+/// found (here a folder holding the Arizona tiles the map uses): the ground is textured,
+/// not the one-colour fallback; data roots the user set win over it.
+#[test]
+fn a_map_without_data_roots_takes_the_detected_installation() {
+    let dir = vitrine_test_needs::temp_dir("map-detected");
+    let file = dir.path().join("game.map");
+    std::fs::write(&file, game_map()).unwrap();
+    let install = dir.path().join("warzone2100");
+    let tiles = install.join("texpages/tertilesc1hw-128");
+    std::fs::create_dir_all(&tiles).unwrap();
+    for n in 0..10 {
+        image::RgbaImage::from_pixel(4, 4, image::Rgba([200, 150, 90, 255]))
+            .save(tiles.join(format!("tile-{n:02}.png")))
+            .unwrap();
+    }
+    let open = |roots: Vec<std::path::PathBuf>| {
+        let settings = Settings {
+            data_roots: roots,
+            ..Settings::default()
+        };
+        let mut state = AppState::new(settings, app_support::DiskHost::new());
+        state.services.detected_warzone = Some(vec![install.clone()]);
+        state.services.work.set_runner(vitrine_app::jobs::Inline);
+        let _ = apply(
+            &mut state,
+            AppCommand::Document(DocumentCommand::Open(file.clone().into())),
+        );
+        vitrine_app::dispatch::poll_jobs(&mut state);
+        let doc = state.document.open.as_ref().expect("the map is open");
+        doc.model
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("no tile images"))
+    };
+    assert!(
+        !open(Vec::new()),
+        "the detected installation's tiles are used"
+    );
+    let elsewhere = dir.path().join("empty-root");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    assert!(open(vec![elsewhere]), "the user's data roots win");
+}
