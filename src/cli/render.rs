@@ -257,7 +257,7 @@ pub fn write_png_atomic(path: &Path, img: &image::RgbaImage) -> Result<(), Strin
 }
 
 /// PNG bytes of `img` for `path` (named in the error), fast compression.
-fn encode_png_fast(path: &Path, img: &image::RgbaImage) -> Result<Vec<u8>, String> {
+pub(crate) fn encode_png_fast(path: &Path, img: &image::RgbaImage) -> Result<Vec<u8>, String> {
     use image::ImageEncoder;
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());

@@ -133,23 +133,7 @@ fn render(input: &Path, size: u32) -> Result<Vec<u8>, String> {
     let img = super::catch_per_file(&file, || {
         super::render::render_model(&gpu, &mut scene, &target, &model, &view, None)
     })?;
-    png_bytes(&img)
-}
-
-/// `img` as PNG, fast compression (a cache entry, written once and read a few times).
-fn png_bytes(img: &image::RgbaImage) -> Result<Vec<u8>, String> {
-    use image::ImageEncoder;
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    let mut bytes = Vec::new();
-    PngEncoder::new_with_quality(&mut bytes, CompressionType::Fast, FilterType::Adaptive)
-        .write_image(
-            img.as_raw(),
-            img.width(),
-            img.height(),
-            image::ExtendedColorType::Rgba8,
-        )
-        .map_err(|e| e.to_string())?;
-    Ok(bytes)
+    super::render::encode_png_fast(input, &img)
 }
 
 #[cfg(test)]
