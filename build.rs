@@ -9,11 +9,14 @@
 //! `VITRINE_SHARED` points elsewhere; `VITRINE_REQUIRE_SHARED=1` and
 //! `VITRINE_REQUIRE_GPU=1` (CI) make an absence a build error. The corpus half is
 //! `vitrine_test_needs::shared_cfg`, which `crates/core`'s build script calls too.
+//! Without Warzone 2100 installed, `vitrine_no_game` (`vitrine_test_needs::game_cfg`;
+//! `VITRINE_REQUIRE_GAME=1` makes it a build error).
 //! Also names the commit and day of the build for `vitrine --version` (`build_stamp`).
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     vitrine_build_probe::gpu_cfg();
     vitrine_test_needs::shared_cfg();
+    vitrine_test_needs::game_cfg();
     vitrine_build_probe::build_stamp();
 }

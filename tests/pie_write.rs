@@ -4,8 +4,8 @@
 //! animation frames, shadow meshes, events, texture names) and renders the same
 //! picture; `vitrine convert` on files, folders and archives; and the real game
 //! (Warzone 2100 4.3.3 through `../shared/tools/wz_game_load.sh`) loading what the
-//! writer wrote. Ignored without `../shared` (`#[vitrine_test(shared)]`); the game test
-//! skips without the game.
+//! writer wrote. Ignored without `../shared` (`#[vitrine_test(shared)]`); the game tests
+//! without the game too (`#[vitrine_test(shared, game)]`).
 
 #[path = "support/common/mod.rs"]
 mod common;
@@ -429,7 +429,7 @@ fn convert_command_writes_checks_and_mirrors_paths() {
 
 /// The game's own loader reads every PIE 3 the writer made of the models a skirmish
 /// loads (mp over base, written over the same paths in a mod): no complaint.
-#[vitrine_test(shared)]
+#[vitrine_test(shared, game)]
 fn the_game_loads_every_written_model() {
     let Some(wz) = common::wz2100() else { return };
     let Some(game) = game::game_checker() else {

@@ -8,8 +8,8 @@
 //! Runs three maps, one per tileset (Sk-Rush, Sk-Concrete, Sk-Mountain: ~20 s), and two
 //! packages built from `mp.wz` maps in the other shapes (BJO classic, JSON v2 database); with
 //! `VITRINE_MAP_JUDGE_ALL=1`, every map of `mp.wz` (~8 min), printing the figures
-//! `docs/maps.md` gives. Skips without the game (`VITRINE_REQUIRE_GAME=1` makes that a
-//! failure).
+//! `docs/maps.md` gives. Marked `#[vitrine_test(shared, game)]`: reported ignored without the
+//! game (`VITRINE_REQUIRE_GAME=1` makes that a build error).
 
 use crate::common;
 use serde_json::Value;
@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use vitrine_test_needs::vitrine_test;
 
-/// The map judge script, when the game is installed; else a message and `None`.
+/// The map judge script (the test declared `shared, game`).
 fn map_judge() -> Option<PathBuf> {
     common::game_tool("wz_game_map.sh")
 }
@@ -177,7 +177,7 @@ fn all_maps(wz: &Path) -> Vec<String> {
     names.split(", ").map(str::to_string).collect()
 }
 
-#[vitrine_test(shared)]
+#[vitrine_test(shared, game)]
 fn the_game_places_every_object_where_vitrine_does() {
     let Some(wz) = common::wz2100() else { return };
     let Some(script) = map_judge() else { return };
@@ -272,7 +272,7 @@ fn json_v2(v1: &[u8], list: &str) -> Vec<u8> {
 /// own), and a 4.x map-database package (root `level.json`, JSON v2) of 2c-highground.
 /// The judge cannot tie BJO objects to their records, so objects are matched by kind,
 /// stats id and the nearest position.
-#[vitrine_test(shared)]
+#[vitrine_test(shared, game)]
 fn the_game_agrees_on_packages_in_each_shape() {
     let Some(wz) = common::wz2100() else { return };
     let Some(script) = map_judge() else { return };

@@ -1,8 +1,8 @@
 //! `vitrine render MAP` on the skirmish maps of the installed game (`base.wz` holds the
-//! tile images, `mp.wz` the maps: [`common::game_data`], skipped without them): a top
+//! tile images, `mp.wz` the maps: [`common::game_data`], reported ignored without them): a top
 //! view puts the terrain where the map's tiles are, north up and east right (a lake tile
 //! is water-coloured), the objects change the picture where a structure stands, and
-//! every map of `mp.wz` Vitrine reads is drawn. Marked `#[vitrine_test(gpu)]`.
+//! every map of `mp.wz` Vitrine reads is drawn. Marked `#[vitrine_test(gpu, game)]`.
 
 use crate::common;
 use image::RgbaImage;
@@ -103,11 +103,9 @@ fn lake_tile(data: &Path, level: &str) -> (u32, u32) {
     (x as u32, y as u32)
 }
 
-#[vitrine_test(gpu)]
+#[vitrine_test(gpu, game)]
 fn a_top_view_puts_the_lake_where_the_map_has_it() {
-    let Some(data) = common::game_data() else {
-        return;
-    };
+    let data = common::game_data();
     common::needs_gpu();
     let level = "Sk-Mountain";
     let img = top_view(&data, level, &out_dir("lake").join("top.png"), &[]);
@@ -139,11 +137,9 @@ fn a_top_view_puts_the_lake_where_the_map_has_it() {
     }
 }
 
-#[vitrine_test(gpu)]
+#[vitrine_test(gpu, game)]
 fn objects_change_the_picture_where_a_structure_stands() {
-    let Some(data) = common::game_data() else {
-        return;
-    };
+    let data = common::game_data();
     common::needs_gpu();
     let level = "Sk-Rush";
     let dir = out_dir("objects");
@@ -179,11 +175,9 @@ fn objects_change_the_picture_where_a_structure_stands() {
     assert!(diff(&with, &without, cx, cy) < 8);
 }
 
-#[vitrine_test(gpu)]
+#[vitrine_test(gpu, game)]
 fn every_map_of_mp_wz_vitrine_reads_is_drawn() {
-    let Some(data) = common::game_data() else {
-        return;
-    };
+    let data = common::game_data();
     common::needs_gpu();
     let dir = out_dir("all");
     let out = vitrine()

@@ -186,7 +186,7 @@ fn blender_files_convert_check_clean_and_render_like_their_sources() {
 }
 
 /// The game's own loader reads each conversion with no complaint.
-#[vitrine_test(shared)]
+#[vitrine_test(shared, game)]
 fn the_game_loads_every_blender_conversion() {
     let (Some(shared), Some(wz)) = (common::shared_dir(), common::wz2100()) else {
         return;

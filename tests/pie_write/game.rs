@@ -20,7 +20,7 @@ pub fn is_verdict(line: &str) -> bool {
     word.len() > 1 && word.chars().all(|c| c.is_ascii_uppercase() || c == '-') && word != "RESULT"
 }
 
-/// The game checker script, when the game is installed; else a message and `None`.
+/// The game checker script (the test declared `shared, game`).
 pub fn game_checker() -> Option<PathBuf> {
     common::game_tool("wz_game_load.sh")
 }
@@ -166,7 +166,7 @@ fn game_verdicts(
 
 /// `vitrine check`'s error level means exactly "the game gives this model up", and the
 /// loader accepts what the game accepts: each mutation in its own host model.
-#[vitrine_test(shared)]
+#[vitrine_test(shared, game)]
 fn check_errors_agree_with_the_game() {
     let Some(wz) = common::wz2100() else { return };
     let Some(game) = game_checker() else { return };

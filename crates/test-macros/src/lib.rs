@@ -1,13 +1,14 @@
-//! `#[vitrine_test(shared)]`, `#[vitrine_test(gpu)]`, `#[vitrine_test(shared, gpu)]`: a
-//! test that needs the shared corpus (`../shared/corpus`) or a GPU adapter says so, and
-//! the attribute turns that into what libtest and the helpers check.
+//! `#[vitrine_test(shared)]`, `#[vitrine_test(gpu)]`, `#[vitrine_test(game)]` or several
+//! (`#[vitrine_test(shared, gpu)]`): a test that needs the shared corpus
+//! (`../shared/corpus`), a GPU adapter or the installed Warzone 2100 says so, and the
+//! attribute turns that into what libtest and the helpers check.
 //!
 //! `#[vitrine_test(gpu)] fn f() { body }` becomes
 //!
 //! ```text
 //! #[test]
-//! #[cfg_attr(vitrine_no_gpu, ignore = "needs a GPU adapter (…)")]
-//! fn f() { let _needs = ::vitrine_test_needs::__enter("f", false, true); body }
+//! #[cfg_attr(all(vitrine_no_gpu), ignore = "needs a GPU adapter (…)")]
+//! fn f() { let _needs = ::vitrine_test_needs::__enter("f", false, true, false); body }
 //! ```
 //!
 //! The cfgs are set by the test crate's build script when the corpus or an adapter is
@@ -26,9 +27,35 @@ use proc_macro::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenSt
 const NO_SHARED: &str = "needs ../shared/corpus";
 /// … and for one that needs an adapter when the build found none.
 const NO_GPU: &str = "needs a GPU adapter (none found at build time; install mesa-vulkan-drivers)";
+/// … and for one that needs the installed game when the build found none.
+const NO_GAME: &str =
+    "needs Warzone 2100 installed (its base.wz, mp.wz and program; apt-get install warzone2100)";
 
-/// Marks a test that needs the shared corpus (`shared`), a GPU adapter (`gpu`) or both;
-/// see the crate's documentation.
+/// What a test declared: the shared corpus, a GPU adapter, the installed game.
+#[derive(Clone, Copy, Default)]
+struct Declared {
+    shared: bool,
+    gpu: bool,
+    game: bool,
+}
+
+impl Declared {
+    /// The declared needs as (cfg the build scripts set when it is absent, reason).
+    fn absent_cases(self) -> Vec<(&'static str, &'static str)> {
+        [
+            (self.shared, "vitrine_no_shared", NO_SHARED),
+            (self.gpu, "vitrine_no_gpu", NO_GPU),
+            (self.game, "vitrine_no_game", NO_GAME),
+        ]
+        .into_iter()
+        .filter(|(declared, _, _)| *declared)
+        .map(|(_, cfg, reason)| (cfg, reason))
+        .collect()
+    }
+}
+
+/// Marks a test that needs the shared corpus (`shared`), a GPU adapter (`gpu`), the
+/// installed game (`game`) or several; see the crate's documentation.
 #[proc_macro_attribute]
 pub fn vitrine_test(attr: TokenStream, item: TokenStream) -> TokenStream {
     match expand(attr, item) {
@@ -40,7 +67,7 @@ pub fn vitrine_test(attr: TokenStream, item: TokenStream) -> TokenStream {
 type Error = (Span, String);
 
 fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error> {
-    let (shared, gpu) = needs(attr)?;
+    let declared = needs(attr)?;
     let mut tokens: Vec<TokenTree> = item.into_iter().collect();
     check_attributes(&tokens)?;
     let name = fn_name(&tokens)?;
@@ -57,8 +84,8 @@ fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error> {
         unreachable!("found as a brace group")
     };
     let enter: TokenStream = format!(
-        "let _vitrine_test_needs = ::vitrine_test_needs::__enter({:?}, {shared}, {gpu});",
-        name
+        "let _vitrine_test_needs = ::vitrine_test_needs::__enter({:?}, {}, {}, {});",
+        name, declared.shared, declared.gpu, declared.game
     )
     .parse()
     .expect("a statement");
@@ -69,36 +96,42 @@ fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error> {
     tokens[body_at] = TokenTree::Group(group);
 
     let mut out: TokenStream = "#[test]".parse().expect("an attribute");
-    out.extend(ignore_attributes(shared, gpu));
+    out.extend(ignore_attributes(declared));
     out.extend(tokens);
     Ok(out)
 }
 
-/// `shared`, `gpu` or both, comma separated.
-fn needs(attr: TokenStream) -> Result<(bool, bool), Error> {
-    let (mut shared, mut gpu) = (false, false);
+/// `shared`, `gpu`, `game`, comma separated, at least one.
+fn needs(attr: TokenStream) -> Result<Declared, Error> {
+    let mut d = Declared::default();
     for t in attr {
-        match &t {
-            TokenTree::Ident(i) if i.to_string() == "shared" && !shared => shared = true,
-            TokenTree::Ident(i) if i.to_string() == "gpu" && !gpu => gpu = true,
-            TokenTree::Punct(p) if p.as_char() == ',' => {}
-            other => {
-                return Err((
-                    other.span(),
-                    format!("#[vitrine_test]: unknown or repeated need `{other}` (shared, gpu)"),
-                ));
-            }
+        let word = t.to_string();
+        // Anything else is refused below (it reads as already declared).
+        let mut unknown = true;
+        let slot = match (&t, word.as_str()) {
+            (TokenTree::Punct(p), _) if p.as_char() == ',' => continue,
+            (TokenTree::Ident(_), "shared") => &mut d.shared,
+            (TokenTree::Ident(_), "gpu") => &mut d.gpu,
+            (TokenTree::Ident(_), "game") => &mut d.game,
+            _ => &mut unknown,
+        };
+        if *slot {
+            return Err((
+                t.span(),
+                format!("#[vitrine_test]: unknown or repeated need `{t}` (shared, gpu, game)"),
+            ));
         }
+        *slot = true;
     }
-    if !shared && !gpu {
+    if d.absent_cases().is_empty() {
         return Err((
             Span::call_site(),
-            "#[vitrine_test] names what the test needs: shared, gpu or both (a test that \
-             needs neither is a plain #[test])"
+            "#[vitrine_test] names what the test needs: shared, gpu, game or several (a test \
+             that needs none is a plain #[test])"
                 .to_string(),
         ));
     }
-    Ok((shared, gpu))
+    Ok(d)
 }
 
 /// Refuses the attributes the expansion adds (a second `#[test]`, the older hand-written
@@ -144,20 +177,27 @@ fn fn_name(tokens: &[TokenTree]) -> Result<String, Error> {
 
 /// One `cfg_attr(…, ignore = "…")` per combination of absent needs, so an ignored test
 /// has one `ignore` attribute whose reason names everything it lacks.
-fn ignore_attributes(shared: bool, gpu: bool) -> TokenStream {
-    let both = format!("{NO_SHARED}; {NO_GPU}");
-    let cases: Vec<(&str, &str)> = match (shared, gpu) {
-        (true, false) => vec![("vitrine_no_shared", NO_SHARED)],
-        (false, true) => vec![("vitrine_no_gpu", NO_GPU)],
-        _ => vec![
-            ("all(vitrine_no_shared, not(vitrine_no_gpu))", NO_SHARED),
-            ("all(vitrine_no_gpu, not(vitrine_no_shared))", NO_GPU),
-            ("all(vitrine_no_shared, vitrine_no_gpu)", both.as_str()),
-        ],
-    };
+fn ignore_attributes(declared: Declared) -> TokenStream {
+    let needs = declared.absent_cases();
     let mut out = TokenStream::new();
-    for (cfg, reason) in cases {
-        let attr = format!("#[cfg_attr({cfg}, ignore = {})]", Literal::string(reason));
+    // Each non-empty subset of the declared needs: those absent, the others present.
+    for mask in 1u32..(1 << needs.len()) {
+        let absent = |i: usize| mask & (1 << i) != 0;
+        let conditions: Vec<String> = (0..needs.len())
+            .map(|i| match absent(i) {
+                true => needs[i].0.to_string(),
+                false => format!("not({})", needs[i].0),
+            })
+            .collect();
+        let reason: Vec<&str> = (0..needs.len())
+            .filter(|&i| absent(i))
+            .map(|i| needs[i].1)
+            .collect();
+        let attr = format!(
+            "#[cfg_attr(all({}), ignore = {})]",
+            conditions.join(", "),
+            Literal::string(&reason.join("; "))
+        );
         out.extend(attr.parse::<TokenStream>().expect("an attribute"));
     }
     out

@@ -1,10 +1,11 @@
-//! A test says what it needs with `#[vitrine_test(shared)]`, `#[vitrine_test(gpu)]` or
-//! `#[vitrine_test(shared, gpu)]` (re-exported here); the helpers that reach the shared
-//! corpus or a GPU call [`require`], which panics when the running test did not say so.
+//! A test says what it needs with `#[vitrine_test(shared)]`, `#[vitrine_test(gpu)]`,
+//! `#[vitrine_test(game)]` or several (`#[vitrine_test(shared, gpu)]`, re-exported here);
+//! the helpers that reach the shared corpus, a GPU or the installed game call [`require`],
+//! which panics when the running test did not say so.
 //!
 //! Why both halves: the attribute makes libtest report the test as *ignored, needs …*
-//! where the build script found no corpus or no adapter (cfgs `vitrine_no_shared`,
-//! `vitrine_no_gpu`); [`require`] makes forgetting the attribute fail on every machine,
+//! where the build script found no corpus, no adapter or no game (cfgs
+//! `vitrine_no_shared`, `vitrine_no_gpu`, `vitrine_no_game`); [`require`] makes forgetting the attribute fail on every machine,
 //! also where the corpus and a GPU are present, instead of passing there and failing (or,
 //! worse, passing silently) where they are not.
 //!
@@ -13,15 +14,16 @@
 //! unmarked test.
 //!
 //! The places the tests' data is found (the shared corpus, the fixtures) are here too, the
-//! same for every package's tests, with the build scripts' half ([`shared_cfg`]).
+//! same for every package's tests, with the build scripts' half ([`shared_cfg`],
+//! [`game_cfg`]).
 
 use std::cell::Cell;
 
 mod places;
 
 pub use places::{
-    Rng, fixtures, manifest, manifest_xyz, shared_cfg, shared_dir, shared_path, synthetic,
-    temp_dir, workspace, wz2100,
+    Rng, fixtures, game_bin, game_cfg, game_data, manifest, manifest_xyz, shared_cfg, shared_dir,
+    shared_path, synthetic, temp_dir, workspace, wz2100,
 };
 pub use vitrine_test_macros::vitrine_test;
 
@@ -32,6 +34,8 @@ pub enum Need {
     Shared,
     /// A GPU adapter (a software one such as lavapipe or llvmpipe counts).
     Gpu,
+    /// Warzone 2100 installed: its data (`base.wz`, `mp.wz`) and its program.
+    Game,
 }
 
 impl Need {
@@ -40,6 +44,7 @@ impl Need {
         match self {
             Need::Shared => "shared",
             Need::Gpu => "gpu",
+            Need::Game => "game",
         }
     }
 }
@@ -53,6 +58,8 @@ pub struct Needs {
     pub shared: bool,
     /// It needs a GPU adapter.
     pub gpu: bool,
+    /// It needs the installed game.
+    pub game: bool,
 }
 
 impl Needs {
@@ -61,6 +68,7 @@ impl Needs {
         match need {
             Need::Shared => self.shared,
             Need::Gpu => self.gpu,
+            Need::Game => self.game,
         }
     }
 
@@ -92,8 +100,14 @@ impl Drop for Declared {
 
 /// Called by the `#[vitrine_test]` expansion at the top of the test's body.
 #[doc(hidden)]
-pub fn __enter(test: &'static str, shared: bool, gpu: bool) -> Declared {
-    Needs { test, shared, gpu }.enter()
+pub fn __enter(test: &'static str, shared: bool, gpu: bool, game: bool) -> Declared {
+    Needs {
+        test,
+        shared,
+        gpu,
+        game,
+    }
+    .enter()
 }
 
 /// The running thread's declaration, if it runs a `#[vitrine_test]` (or was [`carry`]d one).
@@ -130,7 +144,7 @@ pub fn check(need: Need, what: &str) -> Result<Needs, String> {
     match current() {
         Some(needs) if needs.has(need) => Ok(needs),
         Some(needs) => {
-            let mut all: Vec<&str> = [Need::Shared, Need::Gpu]
+            let mut all: Vec<&str> = [Need::Shared, Need::Gpu, Need::Game]
                 .into_iter()
                 .filter(|n| needs.has(*n) || *n == need)
                 .map(Need::word)
@@ -164,7 +178,7 @@ mod tests {
 
     #[test]
     fn a_test_that_declared_another_need_is_told_the_full_attribute() {
-        let _d = __enter("t", false, true);
+        let _d = __enter("t", false, true, false);
         let e = check(Need::Shared, "the shared corpus").unwrap_err();
         assert!(e.contains("#[vitrine_test(shared, gpu)]"), "{e}");
         assert!(check(Need::Gpu, "a GPU").is_ok());
@@ -177,7 +191,7 @@ mod tests {
     )]
     fn the_declaration_ends_with_its_guard_and_travels_with_carry() {
         {
-            let _d = __enter("t", true, false);
+            let _d = __enter("t", true, false, false);
             let on_thread = std::thread::spawn(carry(|| current().map(|n| n.shared)));
             assert_eq!(on_thread.join().unwrap(), Some(true));
             let bare = std::thread::spawn(current);

@@ -132,6 +132,83 @@ pub fn shared_cfg() {
     );
 }
 
+/// Where the installed Warzone 2100 is looked for: its data folder (`$WZ_DATA`, else
+/// `/usr/share/games/warzone2100`, Debian's `warzone2100-data`) and its program
+/// (`$WZ_BIN`, else `/usr/games/warzone2100`).
+fn game_paths() -> (PathBuf, PathBuf) {
+    let data = std::env::var_os("WZ_DATA").map_or_else(
+        || PathBuf::from("/usr/share/games/warzone2100"),
+        PathBuf::from,
+    );
+    let bin = std::env::var_os("WZ_BIN")
+        .map_or_else(|| PathBuf::from("/usr/games/warzone2100"), PathBuf::from);
+    (data, bin)
+}
+
+/// Whether the game is installed: `base.wz` and `mp.wz` in its data folder, and its program.
+fn game_present() -> bool {
+    let (data, bin) = game_paths();
+    ["base.wz", "mp.wz"].iter().all(|f| data.join(f).is_file()) && bin.is_file()
+}
+
+/// For a build script of a package whose tests use `#[vitrine_test(game)]`: sets the cfg
+/// `vitrine_no_game` when Warzone 2100 is not installed (with a warning), so those tests
+/// are reported as ignored with the reason; with `VITRINE_REQUIRE_GAME=1` (CI) its absence
+/// fails the build instead.
+pub fn game_cfg() {
+    println!("cargo::rustc-check-cfg=cfg(vitrine_no_game)");
+    for var in ["WZ_DATA", "WZ_BIN", "VITRINE_REQUIRE_GAME"] {
+        println!("cargo::rerun-if-env-changed={var}");
+    }
+    let (data, bin) = game_paths();
+    if game_present() {
+        println!("cargo::rerun-if-changed={}", data.display());
+        println!("cargo::rerun-if-changed={}", bin.display());
+        return;
+    }
+    if std::env::var("VITRINE_REQUIRE_GAME").as_deref() == Ok("1") {
+        eprintln!(
+            "error: VITRINE_REQUIRE_GAME=1 but Warzone 2100 is not installed ({} with base.wz \
+             and mp.wz, and {}; set WZ_DATA and WZ_BIN, or apt-get install warzone2100)",
+            data.display(),
+            bin.display()
+        );
+        std::process::exit(1);
+    }
+    println!("cargo::rustc-cfg=vitrine_no_game");
+    println!(
+        "cargo::warning=Warzone 2100 is not installed ({}, {}): the tests that need it are \
+         reported as ignored (after installing it, `touch build.rs` to run them)",
+        data.display(),
+        bin.display()
+    );
+}
+
+/// The installed game's data folder (`base.wz`, `mp.wz`). Only for a test marked
+/// `#[vitrine_test(game)]` (it panics in any other); the build reports such tests as
+/// ignored where the game is absent ([`game_cfg`]), so this panics only when the game
+/// went away after the build.
+#[track_caller]
+pub fn game_data() -> PathBuf {
+    require(Need::Game, "the installed Warzone 2100");
+    assert!(
+        game_present(),
+        "Warzone 2100 is no longer installed since the build"
+    );
+    game_paths().0
+}
+
+/// The installed game's program (see [`game_data`]).
+#[track_caller]
+pub fn game_bin() -> PathBuf {
+    require(Need::Game, "the installed Warzone 2100");
+    assert!(
+        game_present(),
+        "Warzone 2100 is no longer installed since the build"
+    );
+    game_paths().1
+}
+
 /// The mutation tests' random numbers: seeded, so a failing variant is the same on every
 /// run and machine.
 #[derive(Debug)]
