@@ -190,23 +190,24 @@ pub fn game_cfg() {
 /// went away after the build.
 #[track_caller]
 pub fn game_data() -> PathBuf {
-    require(Need::Game, "the installed Warzone 2100");
-    assert!(
-        game_present(),
-        "Warzone 2100 is no longer installed since the build"
-    );
-    game_paths().0
+    installed_game().0
 }
 
 /// The installed game's program (see [`game_data`]).
 #[track_caller]
 pub fn game_bin() -> PathBuf {
+    installed_game().1
+}
+
+/// [`game_paths`] for a test that declared the game, which must still be there.
+#[track_caller]
+fn installed_game() -> (PathBuf, PathBuf) {
     require(Need::Game, "the installed Warzone 2100");
     assert!(
         game_present(),
         "Warzone 2100 is no longer installed since the build"
     );
-    game_paths().1
+    game_paths()
 }
 
 /// The mutation tests' random numbers: seeded, so a failing variant is the same on every

@@ -234,12 +234,12 @@ fn tile_materials(
             material.blend = BlendMode::AlphaBlend;
         }
         match find(lookup, roots, &["texpages", folder, &name]) {
-            Some(file) => {
-                let mut t = TextureRef::new(TextureRole::Base, format!("texpages/{folder}/{name}"));
-                t.resolved = Some(file);
-                material.base = Some(model.textures.len());
-                model.textures.push(t);
-            }
+            Some(file) => attach(
+                model,
+                &mut material,
+                format!("texpages/{folder}/{name}"),
+                file,
+            ),
             None => {
                 material.base_color = BARE_GROUND;
                 material.blend = BlendMode::Opaque;
@@ -249,6 +249,14 @@ fn tile_materials(
         model.materials.push(material);
     }
     missing
+}
+
+/// Makes `file` (found at data path `path`) the base texture of `material`.
+fn attach(model: &mut Model, material: &mut Material, path: String, file: FileRef) {
+    let mut t = TextureRef::new(TextureRole::Base, path);
+    t.resolved = Some(file);
+    material.base = Some(model.textures.len());
+    model.textures.push(t);
 }
 
 /// Adds `mesh` (its submeshes' materials counted from `first_material`) under a new top
@@ -278,12 +286,7 @@ fn add_water(
     let mut material = Material::new("water", [shade, shade, shade, WATER_ALPHA]);
     material.blend = BlendMode::AlphaBlend;
     match find(lookup, roots, &["texpages", name]) {
-        Some(file) => {
-            let mut t = TextureRef::new(TextureRole::Base, format!("texpages/{name}"));
-            t.resolved = Some(file);
-            material.base = Some(model.textures.len());
-            model.textures.push(t);
-        }
+        Some(file) => attach(model, &mut material, format!("texpages/{name}"), file),
         None => {
             material.base_color = BARE_WATER;
             model.warn(
