@@ -1,5 +1,7 @@
 //! `vitrine check`: lint model files, folders and `.wz` archives against what the games
-//! accept (rules in [`crate::check::rules`]); compiler-style text, JSON lines or SARIF.
+//! accept (rules in [`crate::check::rules`]), and Warzone 2100 maps against what the game
+//! refuses or complains about when it loads them (`map/…` rules, any input `vitrine info`
+//! takes as a map); compiler-style text, JSON lines or SARIF.
 
 use crate::check::{self, CheckOptions, Checker, Counts, Finding, config::Config, report};
 use crate::files::{self, FileRef};
@@ -25,9 +27,15 @@ Exit status:
 A vitrine.toml at the root of a checked folder or archive (or in the current folder)
 sets allow = [rules], data = [roots, relative to the file] and deny = \"warnings\".")]
 pub struct CheckArgs {
-    /// Model files, folders or `.wz` archives (`mod.wz!/components` for a folder inside).
+    /// Model files, folders or `.wz` archives (`mod.wz!/components` for a folder inside),
+    /// or Warzone 2100 maps: a map package, a map folder, a game.map, or
+    /// `mp.wz!/multiplay/maps/NAME` (every level of a package is checked).
     #[arg(required_unless_present_any = ["explain", "rules"])]
     pub files: Vec<PathBuf>,
+    /// The one level to check in a package or archive holding several maps (`Sk-Rush`, or
+    /// its folder's name `4c-rush`).
+    #[arg(long, value_name = "NAME")]
+    pub level: Option<String>,
     /// Data roots (`--data`, searched after the checked files' own tree, in order: a
     /// mod's own data over mp over base) and the PMF rules.
     #[command(flatten)]
@@ -139,7 +147,18 @@ pub fn run(args: &CheckArgs) -> i32 {
         eprintln!("vitrine check: --allow {bad}: no such rule (vitrine check --rules lists them)");
         return 2;
     }
-    let (findings, files) = check_inputs(&args.files, options);
+    let level = args.level.as_deref();
+    let (maps, models): (Vec<PathBuf>, Vec<PathBuf>) = args
+        .files
+        .iter()
+        .cloned()
+        .partition(|p| super::map_info::is_map_input(&crate::files::parse(p), level));
+    let (mut findings, mut files) = check_maps(&maps, level, &options);
+    if !models.is_empty() || maps.is_empty() {
+        let (f, n) = check_inputs(&models, options);
+        findings.extend(f);
+        files += n;
+    }
     if args.json {
         for f in &findings {
             println!("{}", report::json_line(f));
@@ -177,6 +196,39 @@ fn base_join(base: &FileRef, rel: &str) -> FileRef {
         FileRef::Disk(dir) => crate::files::parse(&dir.join(rel)),
         entry => entry.join(rel),
     }
+}
+
+/// Checks the maps at each input (every level, or the one named `level`) with the data
+/// roots `vitrine info` uses (`--data` and vitrine.toml's, else `mp.wz` and `base.wz`
+/// beside a map in `mp.wz`, else the detected Warzone 2100 installation). Returns the
+/// findings and the number of maps checked.
+fn check_maps(
+    inputs: &[PathBuf],
+    level: Option<&str>,
+    options: &CheckOptions,
+) -> (Vec<Finding>, usize) {
+    let disk = crate::files::disk();
+    let (mut findings, mut maps) = (Vec::new(), 0);
+    for input in inputs {
+        let file = crate::files::parse(input);
+        let roots = if options.data_roots.is_empty() {
+            super::map_info::roots_for(&file, &[])
+        } else {
+            options.data_roots.clone()
+        };
+        let report = super::catch_per_file(&file, || {
+            Ok(check::map_check::check_maps(disk, &file, level, &roots))
+        });
+        match report {
+            Ok(r) => {
+                maps += r.maps;
+                findings.extend(r.findings);
+            }
+            Err(e) => findings.push(check::walk_error(&file.to_string(), &e)),
+        }
+    }
+    findings.retain(|f| !options.allow.iter().any(|a| a == f.rule));
+    (findings, maps)
 }
 
 /// Walks the inputs, checks every model file (with a progress bar on large inputs) and

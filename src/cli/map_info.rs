@@ -157,8 +157,9 @@ fn map_json(
             let o = &map.objects[r.index];
             let mut v = json!({"kind": o.kind.name(), "stats_id": o.stats_id, "key": o.key,
                 "x": o.x, "y": o.y, "why": r.why.tag()});
-            if let map::Removal::Refused(m) = &r.why {
-                v["message"] = json!(m);
+            if let map::Removal::Refused { rule, message } = &r.why {
+                v["message"] = json!(message);
+                v["rule"] = json!(rule);
             }
             v
         })

@@ -14,6 +14,7 @@ mod archive_hardening;
 mod assemble;
 mod check;
 mod check_inputs;
+mod check_map;
 mod convert;
 mod export;
 mod info;

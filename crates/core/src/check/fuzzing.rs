@@ -59,7 +59,7 @@ fn check_finding(f: &Finding, name: &str, model: Option<&Model>) -> Result<(), S
     }
     let in_range = match (f.element, model) {
         (Element::File, _) => true,
-        (_, None) => false,
+        (_, None) | (Element::Object { .. }, _) => false,
         (Element::Node { node }, Some(m)) => node < m.nodes.len(),
         (Element::Texture { texture }, Some(m)) => texture < m.textures.len(),
         (Element::Material { material }, Some(m)) => material < m.materials.len(),

@@ -14,6 +14,7 @@ pub mod config;
 pub mod fuzzing;
 mod geometry;
 mod load;
+pub mod map_check;
 pub(crate) mod model_rules;
 pub mod report;
 pub mod rules;
@@ -93,6 +94,11 @@ pub enum Element {
     Material {
         /// Index into the model's materials.
         material: usize,
+    },
+    /// An object of a Warzone 2100 map.
+    Object {
+        /// Index into the map's objects ([`crate::map::Map::objects`]).
+        object: usize,
     },
 }
 

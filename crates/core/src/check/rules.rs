@@ -18,7 +18,8 @@ pub struct Rule {
     pub source: &'static str,
 }
 
-const fn r(
+/// A rule (the registry's tables are written with this).
+pub(crate) const fn r(
     id: &'static str,
     level: Level,
     summary: &'static str,
@@ -39,8 +40,30 @@ use Level::{Error as E, Note as N, Warning as W};
 const LOADER: &str = "Warzone 2100 lib/ivis_opengl/imdload.cpp (the current PIE loader)";
 const PIE_DOC: &str = "Warzone 2100 doc/PIE.md (PIE 2/3/4 format description)";
 
-/// The registry, grouped by format.
-pub const RULES: &[Rule] = &[
+/// The registry, grouped by format: the model and mod rules, then the map rules
+/// (`check::map_check`).
+pub const RULES: &[Rule] = &ALL;
+
+const ALL: [Rule; MODEL.len() + super::map_check::RULES.len()] =
+    concat(MODEL, super::map_check::RULES);
+
+/// `a` then `b`, as one array of `N` rules.
+const fn concat<const N: usize>(a: &[Rule], b: &[Rule]) -> [Rule; N] {
+    let mut out = [a[0]; N];
+    let mut i = 0;
+    while i < a.len() {
+        out[i] = a[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = b[i - a.len()];
+        i += 1;
+    }
+    out
+}
+
+/// The model and mod rules.
+const MODEL: &[Rule] = &[
     // ---- loading -------------------------------------------------------------------
     r(
         "load/unreadable",

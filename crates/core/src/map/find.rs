@@ -170,6 +170,10 @@ fn lev_levels(lookup: &mut Lookup, root: &FileRef, lev: &FileRef) -> Result<Vec<
                 (Some(d), None) => format!("unknown dataset {d}: Arizona, the game's fallback"),
                 (None, _) => "no dataset: Arizona, the game's fallback".into(),
             },
+            tileset_unknown: match (&e.dataset, tileset) {
+                (Some(d), None) => Some(d.clone()),
+                _ => None,
+            },
             folder,
             gam,
             defined_in: Some(lev.clone()),
@@ -185,6 +189,7 @@ fn json_level(lookup: &mut Lookup, folder: FileRef, file: &FileRef) -> Result<Le
         name,
         players,
         tileset,
+        tileset_unknown,
     } = level::parse_level_json(&bytes).map_err(|e| e.in_file(&file.to_string()))?;
     let script =
         lookup.child(&folder, "game.map").is_none() && lookup.child(&folder, "game.js").is_some();
@@ -196,6 +201,7 @@ fn json_level(lookup: &mut Lookup, folder: FileRef, file: &FileRef) -> Result<Le
             Some(t) => format!("\"tileset\": \"{t}\" in level.json"),
             None => "no tileset in level.json: Arizona, the game's fallback".into(),
         },
+        tileset_unknown,
         folder,
         gam: None,
         defined_in: Some(file.clone()),
@@ -217,6 +223,7 @@ fn bare_level(lookup: &mut Lookup, folder: &FileRef) -> Level {
         name,
         tileset: Default::default(),
         tileset_from: "no .lev or level.json names this map: Arizona, the game's fallback".into(),
+        tileset_unknown: None,
         folder: folder.clone(),
         gam,
         defined_in: None,

@@ -113,6 +113,7 @@ fn game_map(bytes: &[u8], mut outcome: Outcome) -> Result<Outcome, String> {
             folder: FileRef::Disk("fuzz".into()),
             gam: None,
             defined_in: None,
+            tileset_unknown: None,
             shape: super::level::Shape::Folder,
         },
         terrain,

@@ -37,6 +37,9 @@ pub struct Level {
     pub tileset: Tileset,
     /// Where the tileset came from (`dataset MULTI_CAM_1 in addon.lev`).
     pub tileset_from: String,
+    /// The dataset or tileset name the level states that the game does not know (it
+    /// falls back to Arizona), if any.
+    pub tileset_unknown: Option<String>,
     /// The folder holding `game.map` (or `game.js`).
     pub folder: FileRef,
     /// The `.gam` beside it, if any.
@@ -157,6 +160,8 @@ pub(crate) struct LevelJson {
     pub name: Option<String>,
     pub players: Option<u32>,
     pub tileset: Option<Tileset>,
+    /// The `tileset` string when it names none of the three (the game then uses Arizona).
+    pub tileset_unknown: Option<String>,
 }
 
 /// `level.json`'s facts: name, players, tileset.
@@ -173,18 +178,21 @@ pub(crate) fn parse_level_json(bytes: &[u8]) -> Result<LevelJson, LoadError> {
         .get("players")
         .and_then(|n| n.as_u64())
         .and_then(|n| u32::try_from(n).ok());
-    let tileset =
-        v.get("tileset")
-            .and_then(|t| t.as_str())
-            .map(|t| match t.to_ascii_lowercase().as_str() {
-                "urban" => Tileset::Urban,
-                "rockies" | "rockie" => Tileset::Rockies,
-                _ => Tileset::Arizona,
-            });
+    let stated = v.get("tileset").and_then(|t| t.as_str());
+    let tileset = stated.map(|t| match t.to_ascii_lowercase().as_str() {
+        "urban" => Tileset::Urban,
+        "rockies" | "rockie" => Tileset::Rockies,
+        _ => Tileset::Arizona,
+    });
+    let known = ["arizona", "urban", "rockies", "rockie"];
+    let tileset_unknown = stated
+        .filter(|t| !known.contains(&t.to_ascii_lowercase().as_str()))
+        .map(str::to_string);
     Ok(LevelJson {
         name,
         players,
         tileset,
+        tileset_unknown,
     })
 }
 

@@ -40,8 +40,13 @@ pub enum Removal {
     NoSuchPlayer,
     /// A wall a defence or gate was built on.
     ReplacedWall,
-    /// Refused by the game, with its reason.
-    Refused(String),
+    /// Refused by the game: the `vitrine check` rule it breaks and the game's reason.
+    Refused {
+        /// The check rule (`map/structure-stacked`).
+        rule: &'static str,
+        /// What the game logs.
+        message: String,
+    },
 }
 
 impl Removal {
@@ -52,7 +57,7 @@ impl Removal {
             Removal::Module(_) => "module",
             Removal::NoSuchPlayer => "no_such_player",
             Removal::ReplacedWall => "replaced_wall",
-            Removal::Refused(_) => "refused",
+            Removal::Refused { .. } => "refused",
         }
     }
 }
@@ -172,6 +177,14 @@ pub fn place(map: &Map, stats: &Stats, files: &Files, roots: &[FileRef]) -> Plac
     }
 }
 
+/// A refusal of `rule` with the game's message.
+fn refused(rule: &'static str, message: impl Into<String>) -> Removal {
+    Removal::Refused {
+        rule,
+        message: message.into(),
+    }
+}
+
 fn kind_order(k: ObjectKind) -> usize {
     ObjectKind::ALL.iter().position(|&x| x == k).unwrap_or(0)
 }
@@ -214,7 +227,10 @@ impl State<'_> {
         {
             self.removed.push(Removed {
                 index,
-                why: Removal::Refused(format!("Unable to find template {}", o.stats_id)),
+                why: refused(
+                    "map/unknown-stats",
+                    format!("Unable to find template {}", o.stats_id),
+                ),
             });
             return;
         }
@@ -234,7 +250,10 @@ impl State<'_> {
             if self.stats.features.source.is_some() {
                 self.removed.push(Removed {
                     index,
-                    why: Removal::Refused(format!("Feature type \"{}\" unknown", o.stats_id)),
+                    why: refused(
+                        "map/unknown-stats",
+                        format!("Feature type \"{}\" unknown", o.stats_id),
+                    ),
                 });
                 return;
             }
@@ -243,6 +262,18 @@ impl State<'_> {
         let dim = |v: Option<f64>| v.map_or(1, |v| v.clamp(1.0, 16.0) as i32);
         let size = stats.map_or((1, 1), |f| (dim(f.width), dim(f.breadth)));
         let (mx, my) = (map_coord(o.x) - size.0 / 2, map_coord(o.y) - size.1 / 2);
+        // `buildFeature` gives up a footprint that leaves the map ("coord bigger than map").
+        let (w, h) = (self.terrain.width as i32, self.terrain.height as i32);
+        if mx < 0 || my < 0 || mx + size.0 > w || my + size.1 > h {
+            self.removed.push(Removed {
+                index,
+                why: refused(
+                    "map/feature-off-map",
+                    format!("Unable to create feature {}: off the map", o.stats_id),
+                ),
+            });
+            return;
+        }
         // The footprint's top-left corner; in water, on the riverbed.
         let z = match self.tile(mx, my) {
             Some(t)
@@ -279,7 +310,10 @@ impl State<'_> {
             if self.stats.structures.source.is_some() {
                 self.removed.push(Removed {
                     index,
-                    why: Removal::Refused(format!("Structure type \"{}\" unknown", o.stats_id)),
+                    why: refused(
+                        "map/unknown-stats",
+                        format!("Structure type \"{}\" unknown", o.stats_id),
+                    ),
                 });
                 return;
             }
@@ -305,7 +339,10 @@ impl State<'_> {
         let Some(Occupant::Structure(slot)) = host else {
             self.removed.push(Removed {
                 index,
-                why: Removal::Refused(format!("{} has no building to upgrade", o.stats_id)),
+                why: refused(
+                    "map/module-orphan",
+                    format!("{} has no building to upgrade", o.stats_id),
+                ),
             });
             return;
         };
@@ -319,7 +356,10 @@ impl State<'_> {
         if !fits {
             self.removed.push(Removed {
                 index,
-                why: Removal::Refused(format!("{} does not fit a {host_kind}", o.stats_id)),
+                why: refused(
+                    "map/module-orphan",
+                    format!("{} does not fit a {host_kind}", o.stats_id),
+                ),
             });
             return;
         }
@@ -360,7 +400,10 @@ impl State<'_> {
         {
             self.removed.push(Removed {
                 index,
-                why: Removal::Refused("coord too near the edge of the map".into()),
+                why: refused(
+                    "map/structure-near-edge",
+                    "coord too near the edge of the map",
+                ),
             });
             return;
         }
@@ -386,7 +429,7 @@ impl State<'_> {
                     );
                     self.removed.push(Removed {
                         index,
-                        why: Removal::Refused(why),
+                        why: refused("map/structure-stacked", why),
                     });
                     return;
                 }

@@ -40,7 +40,8 @@ pub fn read_game_map(bytes: &[u8]) -> Result<(Terrain, usize), LoadError> {
             ErrorKind::UnsupportedVersion,
             Location::Offset(4),
             format!("game.map version {version}; the game reads 10 to 40"),
-        ));
+        )
+        .with_rule("map/game-map-version"));
     }
     let width = r.u32("width")?;
     let height = r.u32("height")?;
@@ -52,10 +53,13 @@ pub fn read_game_map(bytes: &[u8]) -> Result<(Terrain, usize), LoadError> {
             format!(
                 "map size {width}×{height}; the game needs both above 1 and at most {MAX_AREA} tiles"
             ),
-        ));
+        )
+        .with_rule("map/size"));
     }
     let record = if version >= 40 { 4 } else { 3 };
-    let n = r.check_count(area, record, "tiles")?;
+    let n = r
+        .check_count(area, record, "tiles")
+        .map_err(|e| e.with_rule("map/tile-count"))?;
     let mut heights = Vec::with_capacity(n);
     let mut textures = Vec::with_capacity(n);
     for i in 0..n {
@@ -137,7 +141,8 @@ pub fn read_terrain_types(bytes: &[u8]) -> Result<(Vec<u16>, u32), LoadError> {
             ErrorKind::UnsupportedVersion,
             Location::Offset(4),
             format!("ttypes.ttp version {version}; the game reads 7 to 39"),
-        ));
+        )
+        .with_rule("map/ttypes-version"));
     }
     let count = r.u32("count")?;
     if count > MAX_TERRAIN_TYPES {

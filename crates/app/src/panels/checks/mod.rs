@@ -26,7 +26,10 @@ pub fn element_node(model: &Model, e: Element) -> Option<usize> {
     match e {
         Element::Node { node } => Some(node),
         Element::Polygon { mesh, .. } | Element::Point { mesh, .. } => model.mesh_node(mesh),
-        Element::File | Element::Texture { .. } | Element::Material { .. } => None,
+        Element::File
+        | Element::Texture { .. }
+        | Element::Material { .. }
+        | Element::Object { .. } => None,
     }
 }
 

@@ -16,6 +16,7 @@ fn map_with(objects: Vec<MapObject>) -> Map {
             folder: FileRef::Disk("t".into()),
             gam: None,
             defined_in: None,
+            tileset_unknown: None,
             shape: Shape::Folder,
         },
         terrain: Terrain {

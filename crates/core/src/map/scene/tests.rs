@@ -31,6 +31,7 @@ fn map(objects: Vec<MapObject>, water: &[(u32, u32)]) -> Map {
             folder: FileRef::Disk("m".into()),
             gam: None,
             defined_in: None,
+            tileset_unknown: None,
             shape: Shape::Folder,
         },
         terrain: Terrain {

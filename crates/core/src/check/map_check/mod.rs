@@ -1,0 +1,161 @@
+//! `vitrine check MAP`: what Warzone 2100 refuses, drops or complains about when it loads
+//! a map, as findings of the `map/…` rules ([`RULES`]).
+//!
+//! The facts come from the map readers and the game's placement ([`crate::map`]): a file
+//! the game refuses is one finding (the reader's refusal, tagged with its rule and byte
+//! offset), and every object the game does not keep as the file has it is one finding —
+//! at its file, its record's byte offset (BJO) or its key's line (JSON v1), and its index
+//! in [`crate::map::Map::objects`] ([`Element::Object`]).
+//!
+//! Not checked: script-generated maps (their `game.js` is not run: one note says so);
+//! `ttypes.ttp`'s count against the tileset's tiles (the game neither refuses nor logs a
+//! difference: `loadTerrainTypeMap` cuts an over-long table and the three tilesets' table
+//! is then replaced from `tileset/tileTypes.json`); objects outside the `.gam` scroll
+//! limits (not checked at load); features stacked on features (`buildFeature` removes the
+//! older one; the placement does not model it yet).
+
+mod objects;
+mod rules;
+
+pub(crate) use rules::RULES;
+
+use super::{Element, Finding};
+use crate::files::{FileRef, Files};
+use crate::formats::LoadError;
+use crate::map::{self, Level, Shape};
+use crate::model::Location;
+use crate::wz::Stats;
+
+/// What `vitrine check` found on the maps of one input.
+#[derive(Debug, Clone, Default)]
+pub struct MapReport {
+    /// Every finding, map after map.
+    pub findings: Vec<Finding>,
+    /// The maps (levels) looked at.
+    pub maps: usize,
+}
+
+/// Checks every map `at` holds (a package, a map folder, a `game.map`, a `.gam`), or the
+/// one named `level`, against the game's rules. `roots` are the data roots the stats come
+/// from (the map's structures, features and droid templates); with none, the stats check
+/// is skipped with a note.
+pub fn check_maps(
+    files: &Files,
+    at: &FileRef,
+    level: Option<&str>,
+    roots: &[FileRef],
+) -> MapReport {
+    let levels = match level {
+        Some(name) => map::open_source(files, at, Some(name)).map(|l| vec![l]),
+        None => map::find_maps(files, at),
+    };
+    let levels = match levels {
+        Ok(l) => l,
+        Err(e) => {
+            return MapReport {
+                findings: vec![refusal(e, &at.to_string())],
+                maps: 0,
+            };
+        }
+    };
+    let (stats, _warnings) = Stats::load(files, roots);
+    let mut report = MapReport::default();
+    for level in &levels {
+        report.maps += 1;
+        report
+            .findings
+            .extend(check_level(files, level, &stats, roots));
+    }
+    report
+}
+
+/// The findings of one level, with `stats` from `roots`.
+pub fn check_level(files: &Files, level: &Level, stats: &Stats, roots: &[FileRef]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let level_file = level
+        .defined_in
+        .clone()
+        .unwrap_or_else(|| level.folder.join("game.map"))
+        .to_string();
+    if let Some(name) = &level.tileset_unknown {
+        out.push(Finding::new(
+            "map/tileset-unknown",
+            &level_file,
+            Location::File,
+            Element::File,
+            format!(
+                "{}: tileset {name:?} is none of arizona, urban, rockies; the game loads Arizona",
+                level.name
+            ),
+        ));
+    }
+    let has = |name: &str| files.kind(&level.folder.join(name)).is_some();
+    if level.shape == Shape::Script || (!has("game.map") && has("game.js")) {
+        out.push(Finding::new(
+            "map/script-unchecked",
+            &level.folder.join("game.js").to_string(),
+            Location::File,
+            Element::File,
+            format!(
+                "{}: built by game.js, which Vitrine does not run; not checked",
+                level.name
+            ),
+        ));
+        return out;
+    }
+    let map = match map::open(files, level) {
+        Ok(m) => m,
+        Err(e) => {
+            out.push(refusal(e, &level.folder.to_string()));
+            return out;
+        }
+    };
+    if let Some(why) = unchecked_stats(stats, roots) {
+        out.push(Finding::new(
+            "map/stats-unchecked",
+            &level_file,
+            Location::File,
+            Element::File,
+            format!("{}: {why}", level.name),
+        ));
+    }
+    let placed = map::place(&map, stats, files, roots);
+    out.extend(objects::findings(files, &map, &placed));
+    out
+}
+
+/// Why the stats ids could not be checked, if they could not: which tables are missing.
+fn unchecked_stats(stats: &Stats, roots: &[FileRef]) -> Option<String> {
+    if roots.is_empty() {
+        return Some(
+            "stats ids not checked: no data roots (--data) and no Warzone 2100 installation found"
+                .into(),
+        );
+    }
+    let missing: Vec<&str> = [
+        ("structure.json", stats.structures.source.is_none()),
+        ("features.json", stats.features.source.is_none()),
+        ("templates.json", stats.templates.source.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(name, none)| none.then_some(name))
+    .collect();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "stats ids not checked against {}: no data root has stats/{}",
+            missing.join(", "),
+            missing.join(", stats/")
+        )
+    })
+}
+
+/// A file the game refuses (or that cannot be read): one finding of the reader's rule,
+/// at its place, else `load/refused`.
+fn refusal(e: LoadError, fallback_file: &str) -> Finding {
+    let rule = e.rule.unwrap_or(match e.kind {
+        crate::formats::ErrorKind::Io => "load/unreadable",
+        _ => "load/refused",
+    });
+    let file = e.file.clone().unwrap_or_else(|| fallback_file.to_string());
+    Finding::new(rule, &file, e.location, Element::File, e.message)
+}

@@ -1,0 +1,181 @@
+//! The findings on a map's objects: every object the game does not keep as its file has
+//! it ([`Placement::removed`]), and droids off the map; each at its file, its place in the
+//! file and its index in [`Map::objects`].
+
+use super::super::{Element, Finding};
+use crate::files::{FileRef, Files};
+use crate::map::{FileFormat, Map, MapObject, ObjectKind, Owner, Placement, Removal, TILE_UNITS};
+use crate::model::Location;
+
+/// Where one kind's objects were read from: the file, its format and version, and its
+/// bytes where a place inside it can be found.
+struct Source {
+    file: String,
+    format: FileFormat,
+    version: u32,
+    /// Start of each line (JSON v1 keys are found by their line).
+    text: Option<(String, Vec<usize>)>,
+}
+
+/// The findings on `map`'s objects after `placed`.
+pub(super) fn findings(files: &Files, map: &Map, placed: &Placement) -> Vec<Finding> {
+    let sources: Vec<Option<Source>> = ObjectKind::ALL
+        .iter()
+        .map(|&k| source(files, map, k))
+        .collect();
+    let at = |index: usize| -> (String, Location) {
+        let o = &map.objects[index];
+        let kind_index = map.objects[..index]
+            .iter()
+            .filter(|x| x.kind == o.kind)
+            .count();
+        let slot = ObjectKind::ALL.iter().position(|&k| k == o.kind);
+        match slot.and_then(|s| sources[s].as_ref()) {
+            Some(s) => (s.file.clone(), s.place(o, kind_index)),
+            None => (map.level.folder.to_string(), Location::File),
+        }
+    };
+    let mut out = Vec::new();
+    for r in &placed.removed {
+        let o = &map.objects[r.index];
+        let (rule, message) = match &r.why {
+            Removal::UnderDerrick => (
+                "map/oil-under-derrick",
+                "removed by the derrick built on it".to_string(),
+            ),
+            Removal::Module(host) => {
+                let h = &map.objects[*host];
+                (
+                    "map/module-record",
+                    format!("merged into {} [{}] on its tile", h.stats_id, h.key),
+                )
+            }
+            Removal::NoSuchPlayer => (
+                "map/player-beyond-count",
+                format!(
+                    "{}; the level has {} players: dropped",
+                    owner(o.owner),
+                    map.level.players.unwrap_or(0)
+                ),
+            ),
+            Removal::ReplacedWall => continue,
+            Removal::Refused { rule, message } => (*rule, message.clone()),
+        };
+        let (file, location) = at(r.index);
+        out.push(finding(rule, &file, location, r.index, o, &message));
+    }
+    let (w, h) = (
+        map.terrain.width as i64 * i64::from(TILE_UNITS),
+        map.terrain.height as i64 * i64::from(TILE_UNITS),
+    );
+    for p in placed
+        .objects
+        .iter()
+        .filter(|p| p.object.kind == ObjectKind::Droid)
+    {
+        let (x, y) = (i64::from(p.object.x), i64::from(p.object.y));
+        if x < 0 || y < 0 || x >= w || y >= h {
+            let (file, location) = at(p.index);
+            let message = format!("off the {w}×{h} map; the game asserts and builds it there");
+            out.push(finding(
+                "map/droid-off-map",
+                &file,
+                location,
+                p.index,
+                &p.object,
+                &message,
+            ));
+        }
+    }
+    out
+}
+
+fn finding(
+    rule: &'static str,
+    file: &str,
+    location: Location,
+    index: usize,
+    o: &MapObject,
+    message: &str,
+) -> Finding {
+    Finding::new(
+        rule,
+        file,
+        location,
+        Element::Object { object: index },
+        format!(
+            "{} {} [{}] at ({}, {}): {message}",
+            o.kind.name(),
+            o.stats_id,
+            o.key,
+            o.x,
+            o.y
+        ),
+    )
+}
+
+fn owner(o: Owner) -> String {
+    match o {
+        Owner::Player(p) => format!("player {p}"),
+        Owner::Scavenger => "scavengers".into(),
+        Owner::None => "no player".into(),
+    }
+}
+
+/// The file the game read `kind`'s objects from.
+fn source(files: &Files, map: &Map, kind: ObjectKind) -> Option<Source> {
+    let names: &[&str] = match kind {
+        ObjectKind::Structure => &["struct.json", "struct.bjo"],
+        ObjectKind::Feature => &["feature.json", "feat.bjo"],
+        ObjectKind::Droid => &["droid.json", "dinit.bjo"],
+    };
+    let f = map
+        .files
+        .iter()
+        .find(|f| f.used && names.contains(&f.name.as_str()))?;
+    let file: FileRef = map.level.folder.join(&f.name);
+    let text = (f.format == FileFormat::JsonV1)
+        .then(|| files.read(&file).ok())
+        .flatten()
+        .map(|b| {
+            let text = String::from_utf8_lossy(&b).into_owned();
+            let starts = std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect();
+            (text, starts)
+        });
+    Some(Source {
+        file: file.to_string(),
+        format: f.format,
+        version: f.version,
+        text,
+    })
+}
+
+impl Source {
+    /// The place of the `n`th object of its kind: a BJO record's byte offset, a JSON v1
+    /// key's line, else the file.
+    fn place(&self, o: &MapObject, n: usize) -> Location {
+        match self.format {
+            FileFormat::Bjo => {
+                let name = if self.version <= 19 { 40 } else { 60 };
+                let extra = match o.kind {
+                    ObjectKind::Structure => 44,
+                    ObjectKind::Feature if self.version >= 14 => 8,
+                    _ => 0,
+                };
+                Location::Offset(12 + n as u64 * (name + 36 + extra))
+            }
+            FileFormat::JsonV1 => {
+                let Some((text, starts)) = &self.text else {
+                    return Location::File;
+                };
+                match text.find(&format!("\"{}\"", o.key)) {
+                    Some(at) => Location::Line(starts.partition_point(|&s| s <= at) as u32),
+                    None => Location::File,
+                }
+            }
+            _ => Location::File,
+        }
+    }
+}

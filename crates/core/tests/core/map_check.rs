@@ -1,0 +1,513 @@
+//! `vitrine check MAP` in the core (`check::map_check`): one map built in code per rule,
+//! breaking exactly that rule, and a clean map with no finding; the map's files and the
+//! game's stats are bytes in a `MemorySource`, as a front-end would hand them over.
+
+use vitrine_core::check::map_check::{MapReport, check_maps};
+use vitrine_core::check::{Element, Level, RULES, rule};
+use vitrine_core::files::{FileRef, Files, MemorySource};
+use vitrine_core::model::Location;
+
+const STATS: &[(&str, &str)] = &[
+    (
+        "data/stats/structure.json",
+        r#"{"A0LightFactory": {"type": "FACTORY", "width": 3, "breadth": 3},
+            "A0FacMod1": {"type": "FACTORY MODULE", "width": 3, "breadth": 3},
+            "A0ResourceExtractor": {"type": "RESOURCE EXTRACTOR", "width": 1, "breadth": 1},
+            "A0HardcreteMk1Wall": {"type": "WALL", "width": 1, "breadth": 1}}"#,
+    ),
+    (
+        "data/stats/features.json",
+        r#"{"OilResource": {"type": "OIL RESOURCE", "width": 1, "breadth": 1},
+            "Boulder1": {"type": "BOULDER", "width": 1, "breadth": 1}}"#,
+    ),
+    (
+        "data/stats/templates.json",
+        r#"{"ConstructorDroid": {"id": "ConstructorDroid", "body": "Body1REC",
+            "propulsion": "wheeled01", "construct": "Spade1Mk1"}}"#,
+    ),
+];
+
+/// `game.map` of `version`, `w`×`h`, with `tiles` tile records (all height 100) and no
+/// gateways.
+fn game_map(version: u32, w: u32, h: u32, tiles: usize) -> Vec<u8> {
+    let mut b = b"map ".to_vec();
+    for v in [version, w, h] {
+        b.extend(v.to_le_bytes());
+    }
+    for _ in 0..tiles {
+        b.extend(0u16.to_le_bytes());
+        if version >= 40 {
+            b.extend(100u16.to_le_bytes());
+        } else {
+            b.push(50);
+        }
+    }
+    b.extend(1u32.to_le_bytes());
+    b.extend(0u32.to_le_bytes());
+    b
+}
+
+fn ttypes(version: u32) -> Vec<u8> {
+    let mut b = b"ttyp".to_vec();
+    b.extend(version.to_le_bytes());
+    b.extend(2u32.to_le_bytes());
+    b.extend([0u8; 4]);
+    b
+}
+
+/// One JSON v1 entry per `(key, name, x, y, player)`; `player` `None` for features.
+fn objects(list: &[(&str, &str, i32, i32, Option<u32>)], name_key: &str) -> String {
+    let entries: Vec<String> = list
+        .iter()
+        .map(|(key, name, x, y, player)| {
+            let owner = player.map_or(String::new(), |p| format!(", \"startpos\": {p}"));
+            format!(
+                "\"{key}\": {{\"{name_key}\": \"{name}\", \"position\": [{x}, {y}, 0], \
+                 \"rotation\": [0, 0, 0]{owner}}}"
+            )
+        })
+        .collect();
+    format!("{{\n{}\n}}", entries.join(",\n"))
+}
+
+/// A 16×16 map folder `m/2c-test` (2 players, from its name) with these objects and
+/// extra files, and the game's stats under `data/` unless `stats` is false.
+struct MapBuilder {
+    source: MemorySource,
+    structures: Vec<(&'static str, &'static str, i32, i32, Option<u32>)>,
+    features: Vec<(&'static str, &'static str, i32, i32, Option<u32>)>,
+    droids: Vec<(&'static str, &'static str, i32, i32, Option<u32>)>,
+}
+
+const DIR: &str = "m/2c-test";
+
+impl MapBuilder {
+    fn new() -> MapBuilder {
+        let source = MemorySource::new()
+            .with(format!("{DIR}/game.map"), game_map(10, 16, 16, 256))
+            .with(format!("{DIR}/ttypes.ttp"), ttypes(8));
+        MapBuilder {
+            source,
+            structures: Vec::new(),
+            features: Vec::new(),
+            droids: Vec::new(),
+        }
+    }
+
+    fn file(mut self, name: &str, bytes: impl Into<Vec<u8>>) -> MapBuilder {
+        self.source.insert(format!("{DIR}/{name}"), bytes);
+        self
+    }
+
+    fn check(self, stats: bool) -> MapReport {
+        let mut source = self.source;
+        source.insert(
+            format!("{DIR}/struct.json"),
+            objects(&self.structures, "name"),
+        );
+        source.insert(
+            format!("{DIR}/feature.json"),
+            objects(&self.features, "name"),
+        );
+        source.insert(
+            format!("{DIR}/droid.json"),
+            objects(&self.droids, "template"),
+        );
+        let mut roots = Vec::new();
+        if stats {
+            for (path, text) in STATS {
+                source.insert(*path, *text);
+            }
+            roots.push(FileRef::Disk("data".into()));
+        }
+        let files = Files::new(source);
+        check_maps(&files, &FileRef::Disk(DIR.into()), None, &roots)
+    }
+}
+
+/// The rule ids found, sorted.
+fn rules(r: &MapReport) -> Vec<&'static str> {
+    let mut v: Vec<&str> = r.findings.iter().map(|f| f.rule).collect();
+    v.sort();
+    v
+}
+
+/// A tile's centre, world units.
+fn c(tile: i32) -> i32 {
+    tile * 128 + 64
+}
+
+#[test]
+fn a_clean_map_has_no_finding() {
+    let mut m = MapBuilder::new();
+    m.structures = vec![("structure_1", "A0LightFactory", c(6), c(6), Some(0))];
+    m.features = vec![("feature_1", "Boulder1", c(10), c(10), None)];
+    m.droids = vec![("droid_1", "ConstructorDroid", c(12), c(12), Some(1))];
+    let r = m.check(true);
+    assert_eq!(r.maps, 1);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+}
+
+#[test]
+fn every_map_rule_is_registered_and_tested() {
+    let ids = [
+        "map/game-map-version",
+        "map/size",
+        "map/tile-count",
+        "map/ttypes-version",
+        "map/tileset-unknown",
+        "map/structure-near-edge",
+        "map/feature-off-map",
+        "map/droid-off-map",
+        "map/structure-stacked",
+        "map/module-record",
+        "map/module-orphan",
+        "map/oil-under-derrick",
+        "map/unknown-stats",
+        "map/stats-unchecked",
+        "map/player-beyond-count",
+        "map/script-unchecked",
+    ];
+    for id in ids {
+        let r = rule(id).unwrap_or_else(|| panic!("{id} is not registered"));
+        assert!(!r.source.is_empty() && !r.explanation.is_empty(), "{id}");
+    }
+    // And no map rule without its test here.
+    for r in RULES.iter().filter(|r| r.id.starts_with("map/")) {
+        assert!(ids.contains(&r.id), "rule {} has no test case", r.id);
+    }
+}
+
+/// A map whose `file` is replaced: exactly one finding, of `rule`, at `at` in that file.
+fn refused_file(file: &str, bytes: Vec<u8>, want: &str, at: Location) {
+    let r = MapBuilder::new().file(file, bytes).check(true);
+    assert_eq!(rules(&r), [want], "{:?}", r.findings);
+    let f = &r.findings[0];
+    assert_eq!(f.level, Level::Error);
+    assert!(f.file.ends_with(file), "{}", f.file);
+    assert_eq!(f.location, at, "{}", f.message);
+}
+
+#[test]
+fn game_map_version_size_and_tile_count() {
+    refused_file(
+        "game.map",
+        game_map(9, 16, 16, 256),
+        "map/game-map-version",
+        Location::Offset(4),
+    );
+    refused_file(
+        "game.map",
+        game_map(41, 16, 16, 256),
+        "map/game-map-version",
+        Location::Offset(4),
+    );
+    refused_file(
+        "game.map",
+        game_map(10, 1, 16, 16),
+        "map/size",
+        Location::Offset(8),
+    );
+    refused_file(
+        "game.map",
+        game_map(10, 257, 256, 0),
+        "map/size",
+        Location::Offset(8),
+    );
+    // 16×16 says 256 tiles; 200 are there (and the gateway header after them).
+    refused_file(
+        "game.map",
+        game_map(10, 16, 16, 200),
+        "map/tile-count",
+        Location::Offset(16),
+    );
+}
+
+#[test]
+fn ttypes_version() {
+    refused_file(
+        "ttypes.ttp",
+        ttypes(6),
+        "map/ttypes-version",
+        Location::Offset(4),
+    );
+    refused_file(
+        "ttypes.ttp",
+        ttypes(40),
+        "map/ttypes-version",
+        Location::Offset(4),
+    );
+}
+
+#[test]
+fn unknown_tileset() {
+    let r = MapBuilder::new()
+        .file(
+            "level.json",
+            r#"{"name": "Test", "players": 2, "tileset": "moon"}"#,
+        )
+        .check(true);
+    assert_eq!(rules(&r), ["map/tileset-unknown"], "{:?}", r.findings);
+    assert_eq!(r.findings[0].level, Level::Warning);
+    assert!(r.findings[0].file.ends_with("level.json"));
+    assert!(r.findings[0].message.contains("\"moon\""));
+}
+
+/// The one finding's rule, level, line in its file and object index.
+fn one(r: &MapReport) -> (&'static str, Level, Location, Element) {
+    assert_eq!(r.findings.len(), 1, "{:?}", r.findings);
+    let f = &r.findings[0];
+    (f.rule, f.level, f.location, f.element)
+}
+
+#[test]
+fn structure_near_or_off_the_edge() {
+    let mut m = MapBuilder::new();
+    m.structures = vec![
+        ("structure_1", "A0ResourceExtractor", c(8), c(8), Some(0)),
+        ("structure_2", "A0ResourceExtractor", c(2), c(8), Some(0)),
+    ];
+    let r = m.check(true);
+    assert_eq!(
+        one(&r),
+        (
+            "map/structure-near-edge",
+            Level::Error,
+            Location::Line(3),
+            Element::Object { object: 1 }
+        )
+    );
+    assert!(r.findings[0].file.ends_with("struct.json"));
+    let mut m = MapBuilder::new();
+    m.structures = vec![("structure_1", "A0ResourceExtractor", c(40), c(8), Some(0))];
+    assert_eq!(one(&m.check(true)).0, "map/structure-near-edge");
+}
+
+#[test]
+fn feature_off_the_map() {
+    let mut m = MapBuilder::new();
+    m.features = vec![
+        ("feature_1", "Boulder1", c(3), c(3), None),
+        ("feature_2", "Boulder1", c(16), c(3), None),
+    ];
+    let r = m.check(true);
+    assert_eq!(
+        one(&r),
+        (
+            "map/feature-off-map",
+            Level::Error,
+            Location::Line(3),
+            Element::Object { object: 1 }
+        )
+    );
+    let mut m = MapBuilder::new();
+    m.features = vec![("feature_1", "Boulder1", -5, c(3), None)];
+    assert_eq!(one(&m.check(true)).0, "map/feature-off-map");
+}
+
+#[test]
+fn droid_off_the_map() {
+    let mut m = MapBuilder::new();
+    m.droids = vec![("droid_1", "ConstructorDroid", c(3), 16 * 128 + 10, Some(0))];
+    let r = m.check(true);
+    assert_eq!(
+        one(&r),
+        (
+            "map/droid-off-map",
+            Level::Warning,
+            Location::Line(2),
+            Element::Object { object: 0 }
+        )
+    );
+}
+
+#[test]
+fn stacked_structures_keep_the_first() {
+    let mut m = MapBuilder::new();
+    m.structures = vec![
+        ("structure_1", "A0HardcreteMk1Wall", c(5), c(5), Some(0)),
+        (
+            "structure_2",
+            "A0HardcreteMk1Wall",
+            c(5) + 20,
+            c(5),
+            Some(0),
+        ),
+        (
+            "structure_3",
+            "A0HardcreteMk1Wall",
+            c(5),
+            c(5) - 30,
+            Some(1),
+        ),
+        // The factory's 3×3 footprint covers the wall's tile (6 ± 1).
+        ("structure_4", "A0LightFactory", c(6), c(6), Some(0)),
+    ];
+    let r = m.check(true);
+    assert_eq!(
+        rules(&r),
+        [
+            "map/structure-stacked",
+            "map/structure-stacked",
+            "map/structure-stacked"
+        ]
+    );
+    let objects: Vec<Element> = r.findings.iter().map(|f| f.element).collect();
+    assert_eq!(
+        objects,
+        [1, 2, 3].map(|object| Element::Object { object }),
+        "the first in file order is kept"
+    );
+    assert!(r.findings.iter().all(|f| f.level == Level::Error));
+}
+
+#[test]
+fn module_records_are_merged_and_orphans_refused() {
+    let mut m = MapBuilder::new();
+    m.structures = vec![
+        ("structure_1", "A0LightFactory", c(6), c(6), Some(0)),
+        ("structure_2", "A0FacMod1", c(6), c(6), Some(0)),
+    ];
+    let r = m.check(true);
+    assert_eq!(
+        one(&r),
+        (
+            "map/module-record",
+            Level::Note,
+            Location::Line(3),
+            Element::Object { object: 1 }
+        )
+    );
+    assert!(
+        r.findings[0]
+            .message
+            .contains("A0LightFactory [structure_1]")
+    );
+    let mut m = MapBuilder::new();
+    m.structures = vec![("structure_1", "A0FacMod1", c(10), c(10), Some(0))];
+    let (rule, level, ..) = one(&m.check(true));
+    assert_eq!((rule, level), ("map/module-orphan", Level::Error));
+}
+
+#[test]
+fn oil_under_a_derrick_is_removed() {
+    let mut m = MapBuilder::new();
+    m.features = vec![
+        ("feature_1", "OilResource", c(8), c(8), None),
+        ("feature_2", "OilResource", c(10), c(8), None),
+    ];
+    m.structures = vec![("structure_1", "A0ResourceExtractor", c(8), c(8), Some(0))];
+    let r = m.check(true);
+    assert_eq!(
+        one(&r),
+        (
+            "map/oil-under-derrick",
+            Level::Note,
+            Location::Line(2),
+            Element::Object { object: 0 }
+        )
+    );
+    assert!(r.findings[0].file.ends_with("feature.json"));
+}
+
+#[test]
+fn unknown_stats_ids_or_the_check_skipped_without_data() {
+    let mut m = MapBuilder::new();
+    m.structures = vec![("structure_1", "A0NoSuchThing", c(6), c(6), Some(0))];
+    m.features = vec![("feature_1", "NoSuchTree", c(9), c(9), None)];
+    m.droids = vec![("droid_1", "NoSuchTemplate", c(11), c(11), Some(0))];
+    let r = m.check(true);
+    assert_eq!(rules(&r), ["map/unknown-stats"; 3], "{:?}", r.findings);
+    assert!(r.findings.iter().all(|f| f.level == Level::Error));
+    let files: Vec<&str> = r
+        .findings
+        .iter()
+        .map(|f| f.file.rsplit('/').next().unwrap())
+        .collect();
+    assert_eq!(files, ["droid.json", "feature.json", "struct.json"]);
+    // Without data roots: one note, and no guess.
+    let mut m = MapBuilder::new();
+    m.structures = vec![("structure_1", "A0NoSuchThing", c(6), c(6), Some(0))];
+    let r = m.check(false);
+    assert_eq!(rules(&r), ["map/stats-unchecked"]);
+    assert_eq!(r.findings[0].level, Level::Note);
+    assert!(r.findings[0].message.contains("no data roots"));
+}
+
+#[test]
+fn objects_of_players_the_level_does_not_have() {
+    let mut m = MapBuilder::new();
+    m.structures = vec![("structure_1", "A0ResourceExtractor", c(8), c(8), Some(2))];
+    m.droids = vec![("droid_1", "ConstructorDroid", c(11), c(11), Some(1))];
+    let r = m.check(true);
+    assert_eq!(
+        one(&r),
+        (
+            "map/player-beyond-count",
+            Level::Error,
+            Location::Line(2),
+            Element::Object { object: 1 }
+        )
+    );
+    assert!(
+        r.findings[0]
+            .message
+            .contains("player 2; the level has 2 players")
+    );
+}
+
+#[test]
+fn a_script_map_is_not_checked_and_says_so() {
+    let files = Files::new(
+        MemorySource::new()
+            .with(
+                "s/level.json",
+                r#"{"name": "S", "players": 2, "tileset": "urban"}"#,
+            )
+            .with("s/game.js", "setMapData(2, 2, [], [], [], [], []);")
+            .with("s/ttypes.ttp", ttypes(8)),
+    );
+    let r = check_maps(&files, &FileRef::Disk("s".into()), None, &[]);
+    assert_eq!(rules(&r), ["map/script-unchecked"]);
+    assert!(r.findings[0].file.ends_with("game.js"));
+}
+
+#[test]
+fn bjo_objects_are_placed_by_their_record_offset() {
+    // Two feat v8 records (76 bytes each: a 40-byte name, 9 words); the second off the
+    // map. Without feature.json the game reads feat.bjo.
+    let mut b = b"feat".to_vec();
+    b.extend(8u32.to_le_bytes());
+    b.extend(2u32.to_le_bytes());
+    for x in [c(3), c(30)] {
+        let mut name = [0u8; 40];
+        name[..8].copy_from_slice(b"Boulder1");
+        b.extend(name);
+        for w in [1, x as u32, c(3) as u32, 0, 0, 0, 0, 0, 0] {
+            b.extend(w.to_le_bytes());
+        }
+    }
+    let mut source = MemorySource::new()
+        .with(format!("{DIR}/game.map"), game_map(10, 16, 16, 256))
+        .with(format!("{DIR}/feat.bjo"), b);
+    for (path, text) in STATS {
+        source.insert(*path, *text);
+    }
+    let files = Files::new(source);
+    let r = check_maps(
+        &files,
+        &FileRef::Disk(DIR.into()),
+        None,
+        &[FileRef::Disk("data".into())],
+    );
+    assert_eq!(
+        one(&r),
+        (
+            "map/feature-off-map",
+            Level::Error,
+            Location::Offset(12 + 76),
+            Element::Object { object: 1 }
+        )
+    );
+    assert!(r.findings[0].file.ends_with("feat.bjo"));
+}
