@@ -1,5 +1,5 @@
 //! `vitrine check MAP`: what Warzone 2100 refuses, drops or complains about when it loads
-//! a map, as findings of the `map/…` rules ([`RULES`]).
+//! a map, as findings of the `map/…` rules of [`crate::check::RULES`].
 //!
 //! The facts come from the map readers and the game's placement ([`crate::map`]): a file
 //! the game refuses is one finding (the reader's refusal, tagged with its rule and byte
