@@ -169,7 +169,8 @@ pub fn run(args: &CheckArgs) -> i32 {
         if !findings.is_empty() {
             println!();
         }
-        print!("{}", report::summary(files, &findings));
+        let noun = if models.is_empty() { "map" } else { "file" };
+        print!("{}", report::summary_of(files, noun, &findings));
     }
     if let Some(out) = &args.sarif
         && let Err(e) = files::atomic::write(out, check::sarif::to_json(&findings).as_bytes())

@@ -63,6 +63,7 @@ const JUDGED: &[(&str, [usize; 4])] = &[
 const REMOVING: &[&str] = &[
     "map/structure-near-edge",
     "map/feature-off-map",
+    "map/feature-stacked",
     "map/structure-stacked",
     "map/module-record",
     "map/module-orphan",

@@ -53,11 +53,16 @@ pub(crate) fn per_rule(findings: &[Finding]) -> Vec<(&'static str, Level, usize)
 
 /// `checked 855 files: 0 errors, 3 warnings, 120 notes` plus one line per rule.
 pub fn summary(files: usize, findings: &[Finding]) -> String {
+    summary_of(files, "file", findings)
+}
+
+/// [`summary`] counting `count` of something else (`checked 44 maps: …`).
+pub fn summary_of(count: usize, noun: &str, findings: &[Finding]) -> String {
     let c = Counts::of(findings);
     let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
     let mut s = format!(
         "checked {}: {}, {}, {}\n",
-        plural(files, "file"),
+        plural(count, noun),
         plural(c.errors, "error"),
         plural(c.warnings, "warning"),
         plural(c.notes, "note")

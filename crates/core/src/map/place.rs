@@ -13,7 +13,8 @@
 //! - defences, walls, gates and rearm pads are not flattened: z = the highest
 //!   `map_Height` under the four corners of their model's box, turned with them;
 //! - features keep their file position and direction, at the height of their footprint's
-//!   top-left corner; droids keep theirs, at `map_Height` — ground droids raised out of
+//!   top-left corner; one whose footprint leaves the map is refused, and one placed on
+//!   another feature removes that older one (`buildFeature`); droids keep theirs, at `map_Height` — ground droids raised out of
 //!   a trough to the mean of the heights 20 units either side along x and along y
 //!   (`updateDroidOrientation`), on the ground as it is before structures flatten it.
 //!
@@ -291,9 +292,16 @@ impl State<'_> {
         let slot = self.placed.len();
         for ty in my..my + size.1 {
             for tx in mx..mx + size.0 {
-                if let Some(t) = self.tile(tx, ty) {
-                    self.tiles[t] = Some(Occupant::Feature(slot));
+                let Some(t) = self.tile(tx, ty) else { continue };
+                // `buildFeature`: a feature already on the tile is removed (logged).
+                if let Some(Occupant::Feature(older)) = self.tiles[t] {
+                    let why = format!(
+                        "{} already placed when placing {} [{}] on its tile - removing it",
+                        self.placed[older].object.stats_id, o.stats_id, o.key
+                    );
+                    self.remove_placed(older, refused("map/feature-stacked", why));
                 }
+                self.tiles[t] = Some(Occupant::Feature(slot));
             }
         }
         let p = Placed {

@@ -158,6 +158,7 @@ fn every_map_rule_is_registered_and_tested() {
         "map/tileset-unknown",
         "map/structure-near-edge",
         "map/feature-off-map",
+        "map/feature-stacked",
         "map/droid-off-map",
         "map/structure-stacked",
         "map/module-record",
@@ -303,6 +304,33 @@ fn feature_off_the_map() {
     let mut m = MapBuilder::new();
     m.features = vec![("feature_1", "Boulder1", -5, c(3), None)];
     assert_eq!(one(&m.check(true)).0, "map/feature-off-map");
+}
+
+#[test]
+fn a_feature_on_a_feature_removes_the_older() {
+    let mut m = MapBuilder::new();
+    m.features = vec![
+        ("feature_1", "Boulder1", c(4), c(4), None),
+        ("feature_2", "Boulder1", c(9), c(9), None),
+        ("feature_3", "OilResource", c(9) + 30, c(9) - 20, None),
+    ];
+    let r = m.check(true);
+    assert_eq!(
+        one(&r),
+        (
+            "map/feature-stacked",
+            Level::Error,
+            Location::Line(3),
+            Element::Object { object: 1 }
+        )
+    );
+    assert!(
+        r.findings[0]
+            .message
+            .contains("placing OilResource [feature_3]"),
+        "{}",
+        r.findings[0].message
+    );
 }
 
 #[test]

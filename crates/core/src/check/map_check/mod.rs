@@ -11,8 +11,7 @@
 //! `ttypes.ttp`'s count against the tileset's tiles (the game neither refuses nor logs a
 //! difference: `loadTerrainTypeMap` cuts an over-long table and the three tilesets' table
 //! is then replaced from `tileset/tileTypes.json`); objects outside the `.gam` scroll
-//! limits (not checked at load); features stacked on features (`buildFeature` removes the
-//! older one; the placement does not model it yet).
+//! limits (not checked at load).
 
 mod objects;
 mod rules;

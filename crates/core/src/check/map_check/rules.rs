@@ -59,6 +59,13 @@ pub(crate) const RULES: &[Rule] = &[
         "Warzone 2100 src/feature.cpp (buildFeature), src/game.cpp (loadWzMapFeature)",
     ),
     r(
+        "map/feature-stacked",
+        E,
+        "a feature on another feature's tile (the older one is removed)",
+        "buildFeature, placing a feature on a tile another feature already holds, logs an error (\"already placed … - removing it\") and removes the feature that was there first; only the later one (in file order) is on the loaded map.",
+        "Warzone 2100 src/feature.cpp (buildFeature), src/game.cpp (loadWzMapFeature)",
+    ),
+    r(
         "map/droid-off-map",
         W,
         "a droid placed off the map",
