@@ -14,8 +14,9 @@
 //!   `map_Height` under the four corners of their model's box, turned with them;
 //! - features keep their file position and direction, at the height of their footprint's
 //!   top-left corner; one whose footprint leaves the map is refused, and one placed on
-//!   another feature removes that older one (`buildFeature`); droids keep theirs, at `map_Height` — ground droids raised out of
-//!   a trough to the mean of the heights 20 units either side along x and along y
+//!   another feature removes that older one (`buildFeature`);
+//! - droids keep theirs, at `map_Height` — ground droids raised out of a trough to the
+//!   mean of the heights 20 units either side along x and along y
 //!   (`updateDroidOrientation`), on the ground as it is before structures flatten it.
 //!
 //! Water: features in water stand on the riverbed the game digs at load
