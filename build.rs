@@ -11,12 +11,43 @@
 //! `vitrine_test_needs::shared_cfg`, which `crates/core`'s build script calls too.
 //! Without Warzone 2100 installed, `vitrine_no_game` (`vitrine_test_needs::game_cfg`;
 //! `VITRINE_REQUIRE_GAME=1` makes it a build error).
-//! Also names the commit and day of the build for `vitrine --version` (`build_stamp`).
+//! Also names the commit and day of the build for `vitrine --version` (`build_stamp`), and
+//! gives the Windows program its icon and version resource (`windows_resource`).
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     vitrine_build_probe::gpu_cfg();
     vitrine_test_needs::shared_cfg();
     vitrine_test_needs::game_cfg();
-    vitrine_build_probe::build_stamp();
+    let commit = vitrine_build_probe::build_stamp();
+    windows_resource(&commit);
+}
+
+/// For a Windows target: the icon Explorer and the taskbar show (`assets/icon/vitrine.ico`,
+/// made from `vitrine-256.png`) and the version resource (File ▸ Properties ▸ Details),
+/// compiled by windres — mingw-w64's `x86_64-w64-mingw32-windres` when cross-compiling.
+fn windows_resource(commit: &str) {
+    println!("cargo::rerun-if-changed=assets/icon/vitrine.ico");
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("windows") {
+        return;
+    }
+    let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
+    let mut res = winresource::WindowsResource::new();
+    res.set_icon("assets/icon/vitrine.ico")
+        .set("ProductName", "Vitrine")
+        .set(
+            "FileDescription",
+            "Vitrine, a viewer for retro game 3D models and maps",
+        )
+        .set("CompanyName", "The Vitrine authors")
+        .set("LegalCopyright", "MIT OR Apache-2.0")
+        .set("OriginalFilename", "vitrine.exe")
+        .set("InternalName", "vitrine");
+    res.set("ProductVersion", &format!("{version} ({commit})"));
+    if let Err(e) = res.compile() {
+        // A Windows build without its resource would ship without an icon: stop.
+        panic!(
+            "windows resource (icon, version): {e}; install mingw-w64 (x86_64-w64-mingw32-windres)"
+        );
+    }
 }

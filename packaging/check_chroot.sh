@@ -7,32 +7,52 @@
 # line writing a PNG.
 #
 #   packaging/check_chroot.sh DEB VERSION
+#   packaging/check_chroot.sh --prepare DIR    only the debootstrap, into DIR (CI starts it
+#                                              early, beside its builds: it waits on the
+#                                              network, not the CPU)
+#   VITRINE_CHROOT_ROOT=DIR packaging/check_chroot.sh DEB VERSION
+#                                              uses DIR, made by --prepare, as the clean root
 #
 # Needs root, debootstrap (apt-get install debootstrap) and a Debian mirror
 # ($DEBIAN_MIRROR, default http://deb.debian.org/debian). The root is made in a
 # temporary folder and removed afterwards.
 set -euo pipefail
-deb="$(realpath "$1")"
-version="$2"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 [ "$(id -u)" = 0 ] || { echo "check_chroot.sh: needs root (debootstrap, chroot)" >&2; exit 1; }
 command -v debootstrap >/dev/null || { echo "check_chroot.sh: apt-get install debootstrap" >&2; exit 1; }
 
+# debootstrap ROOT LOG: a clean bookworm (minbase) at ROOT.
+bootstrap() {
+  debootstrap --variant=minbase bookworm "$1" "$mirror" > "$2" 2>&1
+}
+if [ "${1:-}" = --prepare ]; then
+  [ $# -eq 2 ] || { echo "usage: check_chroot.sh --prepare DIR" >&2; exit 2; }
+  bootstrap "$2" "$2.log" || { tail -20 "$2.log" >&2; exit 1; }
+  exit 0
+fi
+deb="$(realpath "$1")"
+version="$2"
 ok() { echo "ok (chroot): $*"; }
 fail() { echo "FAILED (chroot): $*" >&2; exit 1; }
 
 work="$(mktemp -d)"
-root="$work/root"
+root="${VITRINE_CHROOT_ROOT:-$work/root}"
 cleanup() {
-  for m in proc dev/pts dev sys; do umount "$root/$m" 2>/dev/null || true; done
-  rm -rf "$work"
+  for m in sys dev/pts dev proc; do umount "$root/$m" 2>/dev/null || umount -l "$root/$m" 2>/dev/null || true; done
+  # --one-file-system: a mount left behind (the host's /dev) is never descended into.
+  rm -rf --one-file-system "$work"
+  [ -z "${VITRINE_CHROOT_ROOT:-}" ] || rm -rf --one-file-system "$VITRINE_CHROOT_ROOT"
 }
 trap cleanup EXIT
 
 t0=$(date +%s)
-debootstrap --variant=minbase bookworm "$root" "$mirror" > "$work/debootstrap.log" 2>&1 ||
-  { tail -20 "$work/debootstrap.log" >&2; fail "debootstrap"; }
-ok "debootstrap bookworm minbase in $(( $(date +%s) - t0 )) s"
+if [ -n "${VITRINE_CHROOT_ROOT:-}" ]; then
+  [ -x "$root/usr/bin/apt-get" ] || fail "VITRINE_CHROOT_ROOT=$root is not a prepared root (check_chroot.sh --prepare)"
+  ok "the clean root prepared beforehand at $root"
+else
+  bootstrap "$root" "$work/debootstrap.log" || { tail -20 "$work/debootstrap.log" >&2; fail "debootstrap"; }
+  ok "debootstrap bookworm minbase in $(( $(date +%s) - t0 )) s"
+fi
 
 mount -t proc proc "$root/proc"
 mount --bind /dev "$root/dev"

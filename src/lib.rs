@@ -21,6 +21,8 @@ pub mod files;
 pub mod formats;
 #[cfg(feature = "cli")]
 pub mod publish;
+#[cfg(windows)]
+pub mod windows_console;
 pub use vitrine_core::{check, model, wz};
 #[cfg(feature = "cli")]
 pub use vitrine_render as render;

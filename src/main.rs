@@ -1,9 +1,14 @@
 //! The `vitrine` binary: a thin shell over the library.
+// Windows: no console window on a double-click; a terminal still gets the output
+// (`vitrine::windows_console`).
+#![cfg_attr(all(windows, feature = "gui"), windows_subsystem = "windows")]
 
 use clap::Parser;
 use vitrine::cli::{Cli, Command};
 
 fn main() {
+    #[cfg(all(windows, feature = "gui"))]
+    vitrine::windows_console::attach_parent_console();
     // A panic writes a crash report and names the file being processed.
     vitrine::crash::install_hook();
     let cli = Cli::parse();

@@ -155,6 +155,42 @@ mod tests {
         assert!(globs.contains(&"wz"));
     }
 
+    /// The Windows program's icon (`assets/icon/vitrine.ico`, built into `vitrine.exe` by
+    /// build.rs) is the same picture as the Linux one at every size Explorer asks for: its
+    /// 256×256 entry holds exactly the pixels of `vitrine-256.png`.
+    #[test]
+    fn the_windows_icon_is_the_linux_icon_at_every_size() {
+        let ico = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/icon/vitrine.ico"
+        ))
+        .unwrap();
+        let u16_at = |o: usize| u16::from_le_bytes([ico[o], ico[o + 1]]);
+        let u32_at = |o: usize| u32::from_le_bytes(ico[o..o + 4].try_into().unwrap());
+        assert_eq!((u16_at(0), u16_at(2)), (0, 1), "an ICO header");
+        let mut sizes = Vec::new();
+        let mut big = None;
+        for i in 0..usize::from(u16_at(4)) {
+            let e = 6 + 16 * i;
+            let side = if ico[e] == 0 { 256 } else { u32::from(ico[e]) };
+            sizes.push(side);
+            let (len, at) = (u32_at(e + 8) as usize, u32_at(e + 12) as usize);
+            assert!(at + len <= ico.len(), "entry {i} lies past the file's end");
+            if side == 256 {
+                big = Some(&ico[at..at + len]);
+            }
+        }
+        sizes.sort_unstable();
+        assert_eq!(sizes, [16, 32, 48, 64, 256]);
+        let big = image::load_from_memory(big.expect("a 256×256 entry")).unwrap();
+        let png = image::load_from_memory(ICON_PNG).unwrap();
+        assert_eq!(
+            big.to_rgba8(),
+            png.to_rgba8(),
+            "remake it: convert vitrine-256.png -define icon:auto-resize=256,64,48,32,16 vitrine.ico"
+        );
+    }
+
     #[test]
     fn install_writes_three_files_and_uninstall_removes_them() {
         let dir = tempfile::tempdir().unwrap();

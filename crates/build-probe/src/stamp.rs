@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Emits `VITRINE_COMMIT` and `VITRINE_BUILD_DATE` for the crate being built.
-pub fn build_stamp() {
+/// Emits `VITRINE_COMMIT` and `VITRINE_BUILD_DATE` for the crate being built; returns the
+/// commit (the Windows version resource names it too).
+pub fn build_stamp() -> String {
     println!("cargo::rerun-if-env-changed=VITRINE_COMMIT");
     println!("cargo::rerun-if-env-changed=SOURCE_DATE_EPOCH");
     let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
@@ -35,6 +36,7 @@ pub fn build_stamp() {
         });
     println!("cargo::rustc-env=VITRINE_COMMIT={commit}");
     println!("cargo::rustc-env=VITRINE_BUILD_DATE={}", utc_date(seconds));
+    commit
 }
 
 /// What `git` prints for `args` in `dir`, trimmed; `None` without git or a repository.

@@ -7,8 +7,23 @@ use std::sync::{Arc, Mutex};
 /// A render failure.
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
-    /// No GPU adapter (not even a software one such as lavapipe) was found.
-    #[error("no GPU adapter found (install Mesa's lavapipe: mesa-vulkan-drivers): {0}")]
+    /// No GPU adapter (not even a software one such as lavapipe) was found: the message
+    /// names what each backend said, and how to pick one (`WGPU_BACKEND`).
+    #[cfg_attr(
+        windows,
+        error(
+            "no GPU adapter found: {0}. Update the graphics driver, or pick a backend by \
+             setting the environment variable WGPU_BACKEND to dx12, vulkan or gl"
+        )
+    )]
+    #[cfg_attr(
+        not(windows),
+        error(
+            "no GPU adapter found: {0}. Install Mesa's lavapipe (mesa-vulkan-drivers) or your \
+             GPU's driver, or pick a backend by setting the environment variable WGPU_BACKEND \
+             to vulkan or gl"
+        )
+    )]
     NoAdapter(String),
     /// The adapter refused to create a device.
     #[error("could not create a GPU device: {0}")]

@@ -158,3 +158,41 @@ pub fn demo_model_path() -> PathBuf {
         .find(|p| p.is_file())
         .unwrap_or(in_tree)
 }
+
+#[cfg(test)]
+mod tests {
+    /// Without an adapter the window's error names what each backend said and how to
+    /// pick one (`WGPU_BACKEND`), on every platform.
+    #[test]
+    fn no_adapter_says_which_backends_were_tried_and_how_to_pick_one() {
+        use eframe::egui_wgpu::WgpuError;
+        let all = wgpu::Backends::all();
+        let tried = wgpu::Backends::PRIMARY | wgpu::Backends::GL;
+        let e = eframe::Error::Wgpu(WgpuError::RequestAdapterError(
+            wgpu::RequestAdapterError::NotFound {
+                active_backends: tried,
+                requested_backends: tried,
+                supported_backends: all,
+                no_fallback_backends: wgpu::Backends::empty(),
+                no_adapter_backends: tried,
+                incompatible_surface_backends: wgpu::Backends::empty(),
+            },
+        ));
+        let m = super::window_error_message(&e);
+        assert!(
+            m.starts_with("could not open the window: no GPU adapter found"),
+            "{m}"
+        );
+        assert!(
+            m.contains("vulkan found no adapters") && m.contains("gl found no adapters"),
+            "{m}"
+        );
+        assert!(m.contains("WGPU_BACKEND"), "{m}");
+        let pick = if cfg!(windows) {
+            "dx12, vulkan or gl"
+        } else {
+            "vulkan or gl"
+        };
+        assert!(m.contains(pick), "{m}");
+    }
+}
