@@ -44,7 +44,7 @@ for f in "$tarball" "$deb" "$webzip" "$dist/SHA256SUMS"; do
   [ -f "$f" ] || fail "$f missing (run packaging/release.sh)"
 done
 (cd "$dist" && sha256sum --quiet -c SHA256SUMS) || fail "SHA256SUMS does not match"
-ok "SHA256SUMS matches the three artefacts"
+ok "SHA256SUMS matches every artefact ($(wc -l < "$dist/SHA256SUMS") files)"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

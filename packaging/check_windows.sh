@@ -29,7 +29,7 @@ root="$PWD"
 dist="$(realpath "$1")"
 ok() { echo "ok (windows): $*"; }
 fail() { echo "FAILED (windows): $*" >&2; exit 1; }
-for tool in wine x86_64-w64-mingw32-gcc x86_64-w64-mingw32-objdump x86_64-w64-mingw32-windres unzip compare; do
+for tool in wine winepath xvfb-run x86_64-w64-mingw32-gcc x86_64-w64-mingw32-objdump x86_64-w64-mingw32-windres unzip compare; do
   command -v "$tool" >/dev/null || fail "needs $tool (apt-get install wine wine64 mingw-w64 unzip imagemagick)"
 done
 started=$(date +%s)
@@ -58,13 +58,14 @@ done
 grep -q $'\r$' "$dir/README.txt" || fail "README.txt has Unix line ends (Notepad of old shows one line)"
 pe="$(x86_64-w64-mingw32-objdump -p "$dir/vitrine.exe")"
 grep -q "^Subsystem.*(Windows GUI)" <<<"$pe" || fail "vitrine.exe is not a GUI-subsystem program: $(grep Subsystem <<<"$pe")"
-x86_64-w64-mingw32-objdump -h "$dir/vitrine.exe" | grep -q "\.debug" && fail "vitrine.exe is not stripped"
+sections="$(x86_64-w64-mingw32-objdump -h "$dir/vitrine.exe")"
+! grep -q "\.debug" <<<"$sections" || fail "vitrine.exe is not stripped"
 rc="$(x86_64-w64-mingw32-windres -i "$dir/vitrine.exe" -O rc 2>/dev/null)" || fail "windres cannot read vitrine.exe's resources"
 grep -q "ICON" <<<"$rc" || fail "vitrine.exe has no icon"
 grep -q "VALUE \"ProductVersion\", \"$version (" <<<"$rc" || fail "vitrine.exe's version resource does not name $version"
 grep -q "VALUE \"ProductName\", \"Vitrine\"" <<<"$rc" || fail "vitrine.exe's version resource has no product name"
-x86_64-w64-mingw32-objdump -p "$dir/vitrine.com" | grep -q "^Subsystem.*(Windows CUI)" ||
-  fail "vitrine.com is not a console program"
+com_pe="$(x86_64-w64-mingw32-objdump -p "$dir/vitrine.com")"
+grep -q "^Subsystem.*(Windows CUI)" <<<"$com_pe" || fail "vitrine.com is not a console program"
 ok "zip holds vitrine.exe (stripped, GUI subsystem, icon, version $version), vitrine.com (console), web/, assets/demo/, licences, README.txt"
 
 # --- Wine, with the stand-in DLL beside a copy of the program (never in the zip).
@@ -77,6 +78,9 @@ cp -r "$dir" "$run"
 x86_64-w64-mingw32-gcc -O2 -shared -o "$run/bcryptprimitives.dll" \
   packaging/windows/wine/bcryptprimitives.c packaging/windows/wine/bcryptprimitives.def -ladvapi32
 win() { (cd "$run" && WGPU_BACKEND=vulkan wine ./vitrine.exe "$@"); }
+win_run="$(winepath -w "$run" 2>/dev/null)"
+[ -n "$win_run" ] || fail "winepath -w $run"
+win_run="${win_run%\\}"
 lin() { (cd "$run" && "$linux" "$@"); }
 
 # Same command, same folder: stdout and exit code must match the Linux program's.
@@ -87,6 +91,8 @@ same() {
   lin "$@" >"$work/$name.linux" 2>"$work/$name.linux.err" || lrc=$?
   win "$@" >"$work/$name.windows" 2>"$work/$name.windows.err" || wrc=$?
   [ "$lrc" = "$wrc" ] || fail "$name: exit $wrc under Wine, $lrc on Linux: $(head -5 "$work/$name.windows.err")"
+  # Absolute paths (where a texture was found) compared in the Linux form (unix_paths.py).
+  python3 packaging/windows/wine/unix_paths.py "$work/$name.windows" "$run" "$win_run"
   cmp -s "$work/$name.linux" "$work/$name.windows" ||
     fail "$name: output differs from Linux: $(diff "$work/$name.linux" "$work/$name.windows" | head -10)"
   ok "$name: same output as Linux ($(wc -c <"$work/$name.windows") bytes, exit $wrc)"
@@ -117,14 +123,18 @@ com_rc=0
 [ "$lrc" != 0 ] && [ "$com_rc" = "$lrc" ] || fail "vitrine.com check on a missing file: exit $com_rc, Linux $lrc"
 ok "vitrine.com passes on vitrine.exe's output and its exit code ($com_rc for a missing file)"
 
-# Files written: the same bytes.
+# Files written: the same bytes, every file of them (an OBJ's .mtl and pages too), each
+# program writing into a folder of its own under the same names.
 written() {
   local name="$1" out="$2"
   shift 2
-  lin "$@" -o "linux-$out" >/dev/null 2>&1 || fail "$name on Linux"
-  win "$@" -o "windows-$out" >/dev/null 2>"$work/$name.err" || fail "$name under Wine: $(head -5 "$work/$name.err")"
-  cmp -s "$run/linux-$out" "$run/windows-$out" || fail "$name: $out differs from Linux's"
-  ok "$name: $out byte-identical to Linux's ($(wc -c <"$run/windows-$out") bytes)"
+  rm -rf "$run/out-linux" "$run/out-windows"
+  mkdir -p "$run/out-linux" "$run/out-windows"
+  lin "$@" -o "out-linux/$out" >/dev/null 2>&1 || fail "$name on Linux"
+  win "$@" -o "out-windows/$out" >/dev/null 2>"$work/$name.err" || fail "$name under Wine: $(head -5 "$work/$name.err")"
+  diff -r "$run/out-linux" "$run/out-windows" >"$work/$name.diff" ||
+    fail "$name: what it wrote differs from Linux's: $(head -5 "$work/$name.diff")"
+  ok "$name: $(ls "$run/out-windows" | tr '\n' ' ')byte-identical to Linux's ($(du -cb "$run"/out-windows/* | tail -1 | cut -f1) bytes)"
 }
 written export-glb tank.glb export assets/demo/tank.pie
 written export-obj tank.obj export assets/demo/tank.pie
@@ -133,13 +143,19 @@ written convert-pie tank4.pie convert assets/demo/tank.pie --pie 4
 
 # render: Wine's Vulkan driver over Mesa's lavapipe, the same pixels as Linux.
 lin render assets/demo/tank.pie -o linux.png --size 320x240 >/dev/null 2>&1 || fail "render on Linux"
-win render assets/demo/tank.pie -o windows.png --size 320x240 >/dev/null 2>"$work/render.err" ||
+# (Wine's Vulkan goes through its X11 driver, so under Wine even a windowless render needs a
+# display: Xvfb's. On Windows it needs none. The Wine session the commands above started has
+# none, so it is ended first: the next one starts on the display it is given.)
+wineserver -k >/dev/null 2>&1 || true
+(cd "$run" && WGPU_BACKEND=vulkan xvfb-run -a wine ./vitrine.exe render assets/demo/tank.pie \
+  -o windows.png --size 320x240) >/dev/null 2>"$work/render.err" ||
   fail "render under Wine: $(head -5 "$work/render.err")"
 diff_px="$(compare -metric AE "$run/linux.png" "$run/windows.png" null: 2>&1 || true)"
 [ "$diff_px" = 0 ] || fail "render: $diff_px pixels differ from the Linux render"
 ok "render: 320×240, pixel-identical to Linux's"
 
 # --- The window under Xvfb: the demo drawn, then it closes itself with exit code 0.
+wineserver -k >/dev/null 2>&1 || true
 wrapper="$work/vitrine-under-wine"
 printf '#!/bin/sh\ncd "%s" && WGPU_BACKEND=vulkan exec wine ./vitrine.exe "$@"\n' "$run" >"$wrapper"
 chmod +x "$wrapper"

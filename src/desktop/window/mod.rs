@@ -136,25 +136,23 @@ pub fn window_icon() -> Result<egui::IconData, String> {
     })
 }
 
-/// The demo model shipped in `assets/demo/tank.pie`: beside the source tree when run
-/// from a checkout, else in `assets/` next to the executable (the tarball), else in
-/// `../share/vitrine/assets/` from the executable's folder (a package:
-/// `/usr/share/vitrine/assets`).
+/// The demo model shipped in `assets/demo/tank.pie`: in `assets/` next to the executable
+/// (the tarball, the Windows zip), else in `../share/vitrine/assets/` from the executable's
+/// folder (a package: `/usr/share/vitrine/assets`), else in the source tree (`cargo run`).
+/// The shipped copies come first, so a release built on this machine still opens its own.
 pub fn demo_model_path() -> PathBuf {
     let rel = Path::new("assets").join("demo").join("tank.pie");
     let in_tree = Path::new(env!("CARGO_MANIFEST_DIR")).join(&rel);
-    if in_tree.is_file() {
-        return in_tree;
-    }
-    let Some(dir) = std::env::current_exe()
+    let beside = std::env::current_exe()
         .ok()
         .and_then(|exe| exe.parent().map(Path::to_path_buf))
-    else {
-        return in_tree;
-    };
-    let shared = dir.join("..").join("share").join("vitrine").join(&rel);
-    [dir.join(&rel), shared]
+        .map(|dir| {
+            let shared = dir.join("..").join("share").join("vitrine").join(&rel);
+            [dir.join(&rel), shared]
+        });
+    beside
         .into_iter()
+        .flatten()
         .find(|p| p.is_file())
         .unwrap_or(in_tree)
 }
