@@ -232,6 +232,30 @@ fn the_scene_has_terrain_tiles_water_and_objects_at_their_place() {
         .find(|m| m.name.ends_with("/tile-03.png"))
         .unwrap();
     assert_eq!(decal.blend, BlendMode::AlphaBlend);
+    // Its tiles are a node of their own (the decals' layer), the rest the terrain's.
+    let crate::model::Details::Map(d) = &s.details else {
+        panic!("no map details");
+    };
+    let [decals] = d.layer_nodes(Layer::Decals) else {
+        panic!("{:?}", d.layers);
+    };
+    let decal_mesh = &s.meshes[s.nodes[*decals].mesh.unwrap()];
+    assert_eq!(decal_mesh.submeshes.len(), 1);
+    assert!(
+        s.materials[decal_mesh.submeshes[0].material]
+            .name
+            .ends_with("/tile-03.png")
+    );
+    let terrain: usize = d
+        .layer_nodes(Layer::Terrain)
+        .iter()
+        .map(|&n| s.meshes[s.nodes[n].mesh.unwrap()].triangle_count())
+        .sum();
+    assert_eq!(
+        terrain + decal_mesh.triangle_count(),
+        (W * H * 4 + 4) as usize,
+        "every tile, and the one under the decal"
+    );
     let under = s.nodes.iter().find(|n| n.name == "under decals").unwrap();
     let mesh = &s.meshes[under.mesh.unwrap()];
     assert_eq!(mesh.triangle_count(), 4);
@@ -272,6 +296,24 @@ fn without_data_the_ground_is_plain_and_objects_are_boxes() {
     );
     let marker = s.meshes.iter().find(|m| m.name == "marker").unwrap();
     assert_eq!(marker.triangle_count(), 12);
+    // The details name the hut's node, under the structures' layer node.
+    let crate::model::Details::Map(d) = &s.details else {
+        panic!("no map details: {:?}", s.details);
+    };
+    assert_eq!(d.objects.len(), 1);
+    let hut = &d.objects[0];
+    assert!(s.nodes[hut.node].name.starts_with("structure Hut"));
+    let layer = d.layer_nodes(Layer::Structures);
+    assert_eq!(layer, [s.nodes[hut.node].parent.unwrap()]);
+    assert_eq!(s.nodes[layer[0]].name, "structures");
+    let leaf = (0..s.nodes.len())
+        .find(|&n| s.nodes[n].mesh.is_some() && s.nodes[n].parent == Some(hut.node))
+        .unwrap();
+    assert_eq!(d.object_at_node(&s, leaf), Some(0));
+    assert_eq!(d.object_at_node(&s, layer[0]), None);
+    assert_eq!(d.counts()[0].1.structures, 1);
+    assert_eq!(d.layer_nodes(Layer::Terrain).len(), 1);
+    assert!(d.layer_nodes(Layer::Droids).is_empty());
 }
 
 #[test]
