@@ -24,7 +24,10 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
         .show(ui, |ui| {
             match &state.document.open {
                 Some(doc) => {
-                    file_ui(ui, doc);
+                    match doc.map() {
+                        Some(map) => crate::panels::map::ui::head_ui(ui, doc, map),
+                        None => file_ui(ui, doc),
+                    }
                     crate::panels::format_panels::banners_ui(ui, state);
                     crate::fonts::missing_cjk_note_ui(ui, &doc.model, &*state.services.host);
                 }
@@ -35,7 +38,13 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             }
             ui.separator();
             if let Some(doc) = &state.document.open {
-                crate::panels::format_panels::format_sections_ui(ui, &mut s, state, doc);
+                match doc.map() {
+                    // A map's facts, layers and objects instead of a model's.
+                    Some(map) => crate::panels::map::ui::sections_ui(ui, &mut s, state, doc, map),
+                    None => {
+                        crate::panels::format_panels::format_sections_ui(ui, &mut s, state, doc)
+                    }
+                }
             }
             team_colour_section_ui(ui, &mut s, state);
             s.show(ui, "view", "View", true, |ui| {
@@ -152,10 +161,19 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     out
 }
 
-/// Everything else the model holds (what the format's own sections did not show).
+/// Everything else the model holds (what the format's own sections did not show); for a
+/// map, its scene's hierarchy, statistics and warnings (its facts are the map panel's).
 fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, state: &AppState) {
     let m = &doc.model;
     crate::panels::checks::checks_ui(ui, s, state, doc);
+    if doc.map().is_some() {
+        let title = format!("Map scene ({} nodes)", m.nodes.len());
+        s.show(ui, "hierarchy", title, true, |ui| {
+            crate::panels::hierarchy::hierarchy_ui(ui, state, doc)
+        });
+        crate::panels::hierarchy::stats_ui(ui, s, state);
+        return warnings_ui(ui, s, doc);
+    }
     if !m.properties.is_empty() {
         s.show(ui, "properties", "Properties", true, |ui| {
             // Keys and values wrap inside the panel: keys in at most 38 % of it, values
@@ -226,6 +244,12 @@ fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, st
             },
         );
     }
+    warnings_ui(ui, s, doc);
+}
+
+/// The loader's and the renderer's warnings (a map's: missing stats, models, tiles).
+fn warnings_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document) {
+    let m = &doc.model;
     let count = m.diagnostics.len() + doc.render_warnings.len();
     let key = if count > 0 {
         "warnings"
