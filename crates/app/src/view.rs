@@ -8,6 +8,7 @@
 use crate::document::{Document, DocumentState};
 use crate::render::{Camera, ColourMode, TEAM_COLOURS, ViewPreset, ViewSettings, clip_points};
 use crate::settings::Settings;
+use glam::Vec3;
 
 /// What the renderer needs for this frame: `view`'s camera and colour mode, `document`'s
 /// selection, visibility, grid and checks' highlight, `settings`' team, background,
@@ -151,19 +152,25 @@ impl View {
     }
 
     /// Frames node `node` of `document` and what hangs under it, as posed now (a map's
-    /// object: all its parts); the whole model if they have nothing to draw.
+    /// object: all its parts), with as much again of its surroundings around it; the
+    /// whole model if they have nothing to draw.
     pub fn frame_node(&mut self, document: &Document, node: usize) {
         let model = &document.model;
         let mask = crate::render::inspect::isolate_mask(model, node);
-        let points: Vec<glam::Vec3> =
+        let points: Vec<Vec3> =
             crate::render::inspect::posed::posed_meshes(model, &document.pose, &mask)
                 .into_iter()
                 .flat_map(|m| m.points)
                 .collect();
-        if points.is_empty() {
+        let Some((lo, hi)) = points.iter().fold(None, |b: Option<(Vec3, Vec3)>, &p| {
+            Some(b.map_or((p, p), |(lo, hi)| (lo.min(p), hi.max(p))))
+        }) else {
             return self.frame(Some(document), 0);
-        }
-        self.camera.frame_points(&points, self.aspect);
+        };
+        // Twice its size around its centre: the object and the ground it stands on.
+        let (centre, half) = ((lo + hi) / 2.0, hi - lo);
+        self.camera
+            .frame_points(&[centre - half, centre + half], self.aspect);
         // A resize keeps this framing rather than framing the whole map again.
         self.camera_moved = true;
     }

@@ -167,6 +167,10 @@ fn search_select_frame_and_pick_an_object() {
         .type_text(&format!("lightfactory {owner}"));
     h.run();
     assert_eq!(h.state().panels.map.search, format!("lightfactory {owner}"));
+    // Keys typed into the search are text, not the view's shortcuts (C: connectors).
+    h.key_press(Key::C);
+    h.run();
+    assert!(!h.state().services.settings.overlays.connectors);
     let row = format!(
         "structure A0LightFactory · {owner} · {}, {}",
         factory.x, factory.y

@@ -87,7 +87,8 @@ fn facts_ui(ui: &mut egui::Ui, map: &MapDetails) {
     ui.add_space(4.0);
     ui.label("Files:");
     for f in &map.files {
-        let text = format!("{} · {} records", file_label(f), f.records);
+        let records = if f.records == 1 { "record" } else { "records" };
+        let text = format!("{} · {} {records}", file_label(f), f.records);
         if f.used {
             ui.monospace(text);
         } else {
