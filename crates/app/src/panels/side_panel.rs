@@ -165,7 +165,6 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
 /// map, its scene's hierarchy, statistics and warnings (its facts are the map panel's).
 fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, state: &AppState) {
     let m = &doc.model;
-    crate::panels::checks::checks_ui(ui, s, state, doc);
     if doc.map().is_some() {
         let title = format!("Map scene ({} nodes)", m.nodes.len());
         s.show(ui, "hierarchy", title, true, |ui| {
@@ -174,6 +173,7 @@ fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, st
         crate::panels::hierarchy::stats_ui(ui, s, state);
         return warnings_ui(ui, s, doc);
     }
+    crate::panels::checks::checks_ui(ui, s, state, doc);
     if !m.properties.is_empty() {
         s.show(ui, "properties", "Properties", true, |ui| {
             // Keys and values wrap inside the panel: keys in at most 38 % of it, values

@@ -143,6 +143,9 @@ fn the_side_panel_shows_the_maps_facts_and_its_real_counts() {
     h.get_by_label_contains(&format!("Map scene ({} nodes)", doc.model.nodes.len()));
     assert!(doc.title().contains("map"), "{}", doc.title());
     h.get_by_label_contains("(map)");
+    // `vitrine check` reads models, not maps: a map is not checked (no "not a model file"
+    // error on it).
+    assert!(h.state().document.checks.findings.is_empty());
 }
 
 /// The first object of the list whose stats id is `id`.
