@@ -54,8 +54,10 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             });
             crate::panels::format_panels::display_sections_ui(ui, &mut s, state);
             crate::panels::assemble::ui::sections_ui(ui, &mut s, state);
-            if let Some(doc) = &state.document.open {
-                model_sections_ui(ui, &mut s, doc, state);
+            match &state.document.open {
+                Some(doc) if doc.map().is_some() => map_scene_sections_ui(ui, &mut s, doc, state),
+                Some(doc) => model_sections_ui(ui, &mut s, doc, state),
+                None => {}
             }
         });
     s.out
@@ -161,18 +163,25 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     out
 }
 
-/// Everything else the model holds (what the format's own sections did not show); for a
-/// map, its scene's hierarchy, statistics and warnings (its facts are the map panel's).
+/// A map's scene after the map's own sections: its hierarchy, statistics and warnings
+/// (its facts are the map panel's; `vitrine check` does not read maps).
+fn map_scene_sections_ui(
+    ui: &mut egui::Ui,
+    s: &mut Sections<'_>,
+    doc: &Document,
+    state: &AppState,
+) {
+    let title = format!("Map scene ({} nodes)", doc.model.nodes.len());
+    s.show(ui, "hierarchy", title, true, |ui| {
+        crate::panels::hierarchy::hierarchy_ui(ui, state, doc)
+    });
+    crate::panels::hierarchy::stats_ui(ui, s, state);
+    warnings_ui(ui, s, doc);
+}
+
+/// Everything else the model holds (what the format's own sections did not show).
 fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, state: &AppState) {
     let m = &doc.model;
-    if doc.map().is_some() {
-        let title = format!("Map scene ({} nodes)", m.nodes.len());
-        s.show(ui, "hierarchy", title, true, |ui| {
-            crate::panels::hierarchy::hierarchy_ui(ui, state, doc)
-        });
-        crate::panels::hierarchy::stats_ui(ui, s, state);
-        return warnings_ui(ui, s, doc);
-    }
     crate::panels::checks::checks_ui(ui, s, state, doc);
     if !m.properties.is_empty() {
         s.show(ui, "properties", "Properties", true, |ui| {

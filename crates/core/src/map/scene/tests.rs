@@ -232,7 +232,30 @@ fn the_scene_has_terrain_tiles_water_and_objects_at_their_place() {
         .find(|m| m.name.ends_with("/tile-03.png"))
         .unwrap();
     assert_eq!(decal.blend, BlendMode::AlphaBlend);
-    // Its tiles are a node of their own (the decals' layer), the rest the terrain's.
+    decals_are_their_own_layer(&s);
+    let under = s.nodes.iter().find(|n| n.name == "under decals").unwrap();
+    let mesh = &s.meshes[under.mesh.unwrap()];
+    assert_eq!(mesh.triangle_count(), 4);
+    assert!(
+        s.materials[mesh.submeshes[0].material]
+            .name
+            .ends_with("/tile-01.png")
+    );
+    // Without objects: no hut.
+    let bare = scene(
+        &m,
+        &p,
+        &stats,
+        &files,
+        &roots,
+        &SceneOptions { objects: false },
+    );
+    assert!(!bare.nodes.iter().any(|n| n.name.starts_with("structure")));
+}
+
+/// The decal tiles (tile 3) of `s` are a node of their own (the decals' layer), every
+/// other tile and the plain tile under the decal the terrain's.
+fn decals_are_their_own_layer(s: &Model) {
     let crate::model::Details::Map(d) = &s.details else {
         panic!("no map details");
     };
@@ -256,24 +279,6 @@ fn the_scene_has_terrain_tiles_water_and_objects_at_their_place() {
         (W * H * 4 + 4) as usize,
         "every tile, and the one under the decal"
     );
-    let under = s.nodes.iter().find(|n| n.name == "under decals").unwrap();
-    let mesh = &s.meshes[under.mesh.unwrap()];
-    assert_eq!(mesh.triangle_count(), 4);
-    assert!(
-        s.materials[mesh.submeshes[0].material]
-            .name
-            .ends_with("/tile-01.png")
-    );
-    // Without objects: no hut.
-    let bare = scene(
-        &m,
-        &p,
-        &stats,
-        &files,
-        &roots,
-        &SceneOptions { objects: false },
-    );
-    assert!(!bare.nodes.iter().any(|n| n.name.starts_with("structure")));
 }
 
 #[test]
