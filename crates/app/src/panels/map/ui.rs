@@ -164,6 +164,8 @@ fn objects_ui(
         let r = ui
             .add(
                 egui::TextEdit::singleline(&mut search)
+                    // A fixed id: the focus stays on it however the panel above changes.
+                    .id_salt("map object search")
                     .hint_text("stats id, kind, player…")
                     .desired_width(f32::INFINITY),
             )
