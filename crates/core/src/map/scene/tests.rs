@@ -208,7 +208,11 @@ fn the_scene_has_terrain_tiles_water_and_objects_at_their_place() {
         "{warnings:?}"
     );
     assert!(warnings.iter().any(|w| w.contains("page-80-water-1.png")));
-    assert!(s.nodes.iter().any(|n| n.name == "water"));
+    let water = s.nodes.iter().position(|n| n.name == "water").unwrap();
+    let crate::model::Details::Map(d) = &s.details else {
+        panic!("no map details");
+    };
+    assert_eq!(d.layer_nodes(Layer::Water), [water]);
     // The hut at its place, turned a quarter: its group node.
     let pose = crate::model::Pose::rest(&s);
     let g = s
