@@ -15,7 +15,7 @@ use crate::commands::{AppCommand, Applied};
 
 use crate::dialogs::{export_animation, export_gltf, export_pie, screenshot_dialog};
 use crate::effect::Effect;
-use crate::panels::{assemble, checks};
+use crate::panels::{assemble, checks, map};
 use crate::state::AppState;
 use crate::{gallery, help, inspect, lighting, messages, opening, settings, share, timeline, view};
 use std::collections::VecDeque;
@@ -98,6 +98,7 @@ fn apply_to_part(state: &mut AppState, cmd: AppCommand) -> Applied {
             done(|| help::state::apply(&mut s.dialogs.help, &mut s.services.toasts, c))
         }
         AppCommand::Messages(c) => messages::state::apply(&mut s.panels.messages, c).into(),
+        AppCommand::Map(c) => done(|| map::state::apply(&mut s.panels.map, c)),
         AppCommand::Quit => Effect::Quit.into(),
     }
 }
@@ -113,6 +114,10 @@ fn view_context(s: &mut AppState) -> view::ViewContext<'_> {
         team: s.services.team(),
         view: &mut s.view,
         document: s.document.open.as_ref(),
+        selected: s
+            .document
+            .inspect_current()
+            .and(s.document.inspect.selected),
     }
 }
 

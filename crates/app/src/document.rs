@@ -92,6 +92,25 @@ impl Document {
         self.path.file_name()
     }
 
+    /// The map's facts and what each node of its scene is, when the document is a
+    /// Warzone 2100 map (a `game.map` opened as its scene): a map is a document of its
+    /// own kind, whose side panel shows the map instead of a model's facts.
+    pub fn map(&self) -> Option<&crate::map::scene::MapDetails> {
+        match &self.base_model().details {
+            crate::model::Details::Map(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// What the window's title names: the file, and for a map the level
+    /// (`game.map — map 2c-Startup`).
+    pub fn title(&self) -> String {
+        match self.map() {
+            Some(map) => format!("{} — map {}", self.file_name(), map.name),
+            None => self.file_name(),
+        }
+    }
+
     /// The file name without extension (screenshot names).
     pub fn stem(&self) -> String {
         Some(self.path.stem())

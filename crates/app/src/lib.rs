@@ -50,5 +50,5 @@ pub mod watching;
 pub mod work;
 
 // The core and the renderer under the names the app's modules use.
-pub use vitrine_core::{check, crash, files, formats, model, wz};
+pub use vitrine_core::{check, crash, files, formats, map, model, wz};
 pub use vitrine_render as render;

@@ -81,8 +81,10 @@ pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
     services.work.document.start_reading(what, move |cancel| {
         let path = path.clone();
         let result = load_model(&files, &path, &options).map(|model| {
-            // Not wanted any more: skip the second read the checks make.
-            let findings = if cancel.is_set() {
+            // Not wanted any more: skip the second read the checks make. A map's scene is
+            // no model file for `vitrine check` (which refuses it): not checked.
+            let map = matches!(model.details, crate::model::Details::Map(_));
+            let findings = if cancel.is_set() || map {
                 Vec::new()
             } else {
                 check_file(&files, &path, &options)

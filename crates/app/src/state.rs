@@ -64,6 +64,8 @@ pub struct PanelStates {
     pub live_reload: super::watching::LiveReload,
     /// The session's messages (View ▸ Messages…).
     pub messages: super::messages::state::MessageLog,
+    /// The map panel's object search.
+    pub map: super::panels::map::MapPanelState,
 }
 
 /// Everything the window shows, by owner (the wgpu device and the eframe window are the

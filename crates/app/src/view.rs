@@ -8,6 +8,7 @@
 use crate::document::{Document, DocumentState};
 use crate::render::{Camera, ColourMode, TEAM_COLOURS, ViewPreset, ViewSettings, clip_points};
 use crate::settings::Settings;
+use glam::Vec3;
 
 /// What the renderer needs for this frame: `view`'s camera and colour mode, `document`'s
 /// selection, visibility, grid and checks' highlight, `settings`' team, background,
@@ -66,7 +67,7 @@ impl Default for View {
 /// A change to the view.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ViewCommand {
-    /// Frame the model (F).
+    /// Frame the model (F); in a map, the selected object if there is one.
     Frame,
     /// A standard view (1 / 3 / 7 / 0).
     Preset(ViewPreset),
@@ -103,13 +104,18 @@ pub struct ViewContext<'a> {
     pub document: Option<&'a Document>,
     /// The team colour drawn (legacy team-colour frames move points).
     pub team: usize,
+    /// The node selected in the open document (a map frames it rather than the whole).
+    pub selected: Option<usize>,
 }
 
 /// Applies `cmd` to the view.
 pub fn apply(ctx: ViewContext<'_>, cmd: ViewCommand) {
     let view = ctx.view;
     match cmd {
-        ViewCommand::Frame => view.frame(ctx.document, ctx.team),
+        ViewCommand::Frame => match (ctx.document, ctx.selected) {
+            (Some(doc), Some(node)) if doc.map().is_some() => view.frame_node(doc, node),
+            (doc, _) => view.frame(doc, ctx.team),
+        },
         ViewCommand::Preset(p) => view.camera.set_preset(p),
         ViewCommand::ToggleOrtho => view.camera.orthographic = !view.camera.orthographic,
         ViewCommand::Orbit { dx, dy } => {
@@ -143,6 +149,30 @@ impl View {
             self.camera.frame_points(&points, self.aspect);
         }
         self.camera_moved = false;
+    }
+
+    /// Frames node `node` of `document` and what hangs under it, as posed now (a map's
+    /// object: all its parts), with as much again of its surroundings around it; the
+    /// whole model if they have nothing to draw.
+    pub fn frame_node(&mut self, document: &Document, node: usize) {
+        let model = &document.model;
+        let mask = crate::render::inspect::isolate_mask(model, node);
+        let points: Vec<Vec3> =
+            crate::render::inspect::posed::posed_meshes(model, &document.pose, &mask)
+                .into_iter()
+                .flat_map(|m| m.points)
+                .collect();
+        let Some((lo, hi)) = points.iter().fold(None, |b: Option<(Vec3, Vec3)>, &p| {
+            Some(b.map_or((p, p), |(lo, hi)| (lo.min(p), hi.max(p))))
+        }) else {
+            return self.frame(Some(document), 0);
+        };
+        // Twice its size around its centre: the object and the ground it stands on.
+        let (centre, half) = ((lo + hi) / 2.0, hi - lo);
+        self.camera
+            .frame_points(&[centre - half, centre + half], self.aspect);
+        // A resize keeps this framing rather than framing the whole map again.
+        self.camera_moved = true;
     }
 
     /// Takes the view's width / height; re-frames `document` if the user has not moved

@@ -253,7 +253,7 @@ impl Window {
     /// Keeps the window title naming the open file.
     fn update_title(&mut self, ctx: &egui::Context, state: &AppState) {
         let title = match &state.document.open {
-            Some(doc) => format!("{} — Vitrine", doc.file_name()),
+            Some(doc) => format!("{} — Vitrine", doc.title()),
             None => "Vitrine".to_string(),
         };
         if title != self.title {

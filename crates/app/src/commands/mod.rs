@@ -51,6 +51,8 @@ pub enum AppCommand {
     Help(crate::help::state::HelpCommand),
     /// View ▸ Messages…: the session's messages.
     Messages(crate::messages::state::MessagesCommand),
+    /// The map panel's object search.
+    Map(crate::panels::map::MapCommand),
     /// Close the window.
     Quit,
 }

@@ -58,15 +58,30 @@ pub fn view_inspect_ui(
         let hit = response
             .interact_pointer_pos()
             .and_then(|p| pick_at(state, rect, p));
+        // In a map, a part selects the object it belongs to.
+        let target = |node| match doc.map() {
+            Some(map) => crate::panels::map::state::selection_target(map, &doc.model, node),
+            None => node,
+        };
         out.push(AppCommand::Inspect(InspectCommand::Select(
-            hit.map(|h| h.node),
+            hit.map(|h| target(h.node)),
         )));
     } else if !dragging
         && let Some(pos) = response.hover_pos()
         && let Some(hit) = pick_at(state, rect, pos)
         && let Some(node) = doc.model.nodes.get(hit.node)
     {
-        let text = format!("{} [{:?}]", node.name, node.kind);
+        let object = doc.map().and_then(|map| {
+            let i = map.object_at_node(&doc.model, hit.node)?;
+            let o = &map.objects[i];
+            Some(format!(
+                "{} {} ({})",
+                o.kind.name(),
+                o.stats_id,
+                o.owner.label()
+            ))
+        });
+        let text = object.unwrap_or_else(|| format!("{} [{:?}]", node.name, node.kind));
         let galley =
             painter.layout_no_wrap(text, egui::FontId::proportional(13.0), egui::Color32::WHITE);
         let at = pos + egui::vec2(14.0, 16.0);

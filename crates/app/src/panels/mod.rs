@@ -4,6 +4,7 @@ pub mod data_roots;
 pub mod display;
 pub mod format_panels;
 pub mod hierarchy;
+pub mod map;
 pub mod sections;
 pub mod side_panel;
 pub mod stats;

@@ -24,7 +24,10 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
         .show(ui, |ui| {
             match &state.document.open {
                 Some(doc) => {
-                    file_ui(ui, doc);
+                    match doc.map() {
+                        Some(map) => crate::panels::map::ui::head_ui(ui, doc, map),
+                        None => file_ui(ui, doc),
+                    }
                     crate::panels::format_panels::banners_ui(ui, state);
                     crate::fonts::missing_cjk_note_ui(ui, &doc.model, &*state.services.host);
                 }
@@ -35,7 +38,13 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             }
             ui.separator();
             if let Some(doc) = &state.document.open {
-                crate::panels::format_panels::format_sections_ui(ui, &mut s, state, doc);
+                match doc.map() {
+                    // A map's facts, layers and objects instead of a model's.
+                    Some(map) => crate::panels::map::ui::sections_ui(ui, &mut s, state, doc, map),
+                    None => {
+                        crate::panels::format_panels::format_sections_ui(ui, &mut s, state, doc)
+                    }
+                }
             }
             team_colour_section_ui(ui, &mut s, state);
             s.show(ui, "view", "View", true, |ui| {
@@ -45,8 +54,10 @@ pub fn side_panel_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
             });
             crate::panels::format_panels::display_sections_ui(ui, &mut s, state);
             crate::panels::assemble::ui::sections_ui(ui, &mut s, state);
-            if let Some(doc) = &state.document.open {
-                model_sections_ui(ui, &mut s, doc, state);
+            match &state.document.open {
+                Some(doc) if doc.map().is_some() => map_scene_sections_ui(ui, &mut s, doc, state),
+                Some(doc) => model_sections_ui(ui, &mut s, doc, state),
+                None => {}
             }
         });
     s.out
@@ -152,6 +163,22 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     out
 }
 
+/// A map's scene after the map's own sections: its hierarchy, statistics and warnings
+/// (its facts are the map panel's; `vitrine check` does not read maps).
+fn map_scene_sections_ui(
+    ui: &mut egui::Ui,
+    s: &mut Sections<'_>,
+    doc: &Document,
+    state: &AppState,
+) {
+    let title = format!("Map scene ({} nodes)", doc.model.nodes.len());
+    s.show(ui, "hierarchy", title, true, |ui| {
+        crate::panels::hierarchy::hierarchy_ui(ui, state, doc)
+    });
+    crate::panels::hierarchy::stats_ui(ui, s, state);
+    warnings_ui(ui, s, doc);
+}
+
 /// Everything else the model holds (what the format's own sections did not show).
 fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, state: &AppState) {
     let m = &doc.model;
@@ -226,6 +253,12 @@ fn model_sections_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document, st
             },
         );
     }
+    warnings_ui(ui, s, doc);
+}
+
+/// The loader's and the renderer's warnings (a map's: missing stats, models, tiles).
+fn warnings_ui(ui: &mut egui::Ui, s: &mut Sections<'_>, doc: &Document) {
+    let m = &doc.model;
     let count = m.diagnostics.len() + doc.render_warnings.len();
     let key = if count > 0 {
         "warnings"

@@ -61,15 +61,18 @@ impl ModelStats {
                 })
             })
             .collect();
+        // Each file read once: a map's scene names the same pages once per object.
+        let mut read = std::collections::HashMap::new();
         let textures = model
             .textures
             .iter()
             .map(|t| TextureStats {
                 name: t.name.clone(),
-                size: t
-                    .resolved
-                    .as_ref()
-                    .and_then(|f| crate::formats::texture::dimensions(files, f)),
+                size: t.resolved.as_ref().and_then(|f| {
+                    *read
+                        .entry(f)
+                        .or_insert_with(|| crate::formats::texture::dimensions(files, f))
+                }),
             })
             .collect();
         ModelStats { nodes, textures }

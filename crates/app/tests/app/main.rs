@@ -28,6 +28,7 @@ mod gallery_ui;
 mod help_window;
 mod inspect_app;
 mod map_document;
+mod map_window;
 mod messages_window;
 mod timeline_ui;
 mod toasts;

@@ -54,7 +54,7 @@ fn a_game_map_opens_as_a_scene_with_its_facts_on_the_side_panel() {
         doc.model.meshes[terrain.mesh.unwrap()].triangle_count(),
         4 * 48
     );
-    h.get_by_label("8 × 6 tiles");
+    h.get_by_label("Size: 8 × 6 tiles");
     assert!(
         doc.model
             .diagnostics

@@ -80,7 +80,8 @@ impl ObjectKind {
 }
 
 /// Who owns an object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Owner {
     /// A player slot (a start position in skirmish).
     Player(u32),
@@ -143,7 +144,7 @@ pub enum FileFormat {
 }
 
 /// One file of the map, as `vitrine info` lists it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct MapFile {
     /// Its name in the map's folder (`struct.json`).
     pub name: String,

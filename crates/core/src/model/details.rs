@@ -34,6 +34,8 @@ pub enum Details {
     Gltf(GltfDetails),
     /// A Wavefront OBJ file.
     Obj(ObjDetails),
+    /// A Warzone 2100 map's scene: the map's facts and what each node is.
+    Map(Box<crate::map::scene::MapDetails>),
 }
 
 impl Details {

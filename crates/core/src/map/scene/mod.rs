@@ -30,6 +30,7 @@
 //! and per-object team colours (the renderer has one team colour per view).
 
 pub mod decals;
+mod details;
 mod objects;
 pub mod terrain;
 
@@ -43,6 +44,7 @@ use crate::model::{
 };
 use crate::wz::{PartFinder, Stats};
 use decals::Decals;
+pub use details::{Counts, Layer, MapDetails, SceneObject, file_label};
 use std::collections::BTreeMap;
 
 /// The azimuth of the game's default sun (`init3DView`: (225, −600, 450) in the game's
@@ -91,20 +93,45 @@ pub fn scene(
     model.axes = FileAxes::y_up_left_handed();
     model.grid_unit = Some(super::TILE_UNITS as f32);
     let mut lookup = Lookup::new(files);
-    add_terrain(&mut model, map, placement, &mut lookup, roots);
-    add_water(&mut model, map, placement, &mut lookup, roots);
+    let mut layers = Layers::default();
+    add_terrain(&mut model, map, placement, &mut lookup, roots, &mut layers);
+    add_water(&mut model, map, placement, &mut lookup, roots, &mut layers);
+    let mut objects = Vec::new();
     if options.objects {
-        add_objects(
-            &mut model,
-            placement,
+        let data = ObjectData {
             stats,
             files,
             roots,
-            map.level.tileset,
-        );
+            tileset: map.level.tileset,
+        };
+        objects = add_objects(&mut model, placement, &data, &mut layers);
     }
     facts(&mut model, map, placement);
+    model.details = crate::model::Details::Map(Box::new(MapDetails {
+        name: map.level.name.clone(),
+        size: (placement.terrain.width, placement.terrain.height),
+        tileset: map.level.tileset.name().to_string(),
+        players: map.level.players,
+        shape: map.level.shape,
+        files: map.files.clone(),
+        objects,
+        removed: placement.removed.len(),
+        layers: layers.0,
+    }));
     model
+}
+
+/// The nodes of each layer, as the scene is built.
+#[derive(Default)]
+struct Layers(Vec<(Layer, Vec<usize>)>);
+
+impl Layers {
+    fn push(&mut self, layer: Layer, node: usize) {
+        match self.0.iter_mut().find(|(l, _)| *l == layer) {
+            Some((_, nodes)) => nodes.push(node),
+            None => self.0.push((layer, vec![node])),
+        }
+    }
 }
 
 /// Opens the map whose `game.map` is `file` (its level found as `vitrine info` finds
@@ -165,12 +192,15 @@ fn ground(map: &Map, placement: &Placement) -> super::Terrain {
     ground
 }
 
+/// The terrain: the tiles' mesh (its decal tiles a node of their own, layer
+/// [`Layer::Decals`]) and the plain tiles under the decals.
 fn add_terrain(
     model: &mut Model,
     map: &Map,
     placement: &Placement,
     lookup: &mut Lookup,
     roots: &[FileRef],
+    layers: &mut Layers,
 ) {
     let ground = ground(map, placement);
     let tileset = map.level.tileset;
@@ -180,9 +210,9 @@ fn add_terrain(
     if let Some((mesh, tiles)) = terrain::under_decals_mesh(&ground, &decals) {
         let first = model.materials.len();
         tile_materials(model, lookup, roots, &folder, &tiles, &Decals::default());
-        add_mesh(model, mesh, first, "under decals");
+        layers.push(Layer::Terrain, add_mesh(model, mesh, first, "under decals"));
     }
-    let (mesh, tiles) = terrain::terrain_mesh(&ground);
+    let (mut mesh, tiles) = terrain::terrain_mesh(&ground);
     let first = model.materials.len();
     let missing = tile_materials(model, lookup, roots, &folder, &tiles, &decals);
     if missing.len() == tiles.len() {
@@ -213,7 +243,13 @@ fn add_terrain(
             ),
         );
     }
-    add_mesh(model, mesh, first, "terrain");
+    let decal_tiles = terrain::split_off(&mut mesh, "decals", |s| {
+        tiles.get(s.material).is_some_and(|&t| decals.is_decal(t))
+    });
+    layers.push(Layer::Terrain, add_mesh(model, mesh, first, "terrain"));
+    if let Some(mesh) = decal_tiles {
+        layers.push(Layer::Decals, add_mesh(model, mesh, first, "decals"));
+    }
 }
 
 /// One material per tile of `tiles` with its image from `folder` (decals blended over
@@ -260,8 +296,13 @@ fn attach(model: &mut Model, material: &mut Material, path: String, file: FileRe
 }
 
 /// Adds `mesh` (its submeshes' materials counted from `first_material`) under a new top
-/// node.
-fn add_mesh(model: &mut Model, mut mesh: crate::model::Mesh, first_material: usize, name: &str) {
+/// node; returns the node.
+fn add_mesh(
+    model: &mut Model,
+    mut mesh: crate::model::Mesh,
+    first_material: usize,
+    name: &str,
+) -> usize {
     for s in &mut mesh.submeshes {
         s.material += first_material;
     }
@@ -269,6 +310,7 @@ fn add_mesh(model: &mut Model, mut mesh: crate::model::Mesh, first_material: usi
     node.mesh = Some(model.meshes.len());
     model.meshes.push(mesh);
     model.nodes.push(node);
+    model.nodes.len() - 1
 }
 
 fn add_water(
@@ -277,6 +319,7 @@ fn add_water(
     placement: &Placement,
     lookup: &mut Lookup,
     roots: &[FileRef],
+    layers: &mut Layers,
 ) {
     let Some(mesh) = terrain::water_mesh(&placement.terrain, &map.terrain_types) else {
         return;
@@ -297,17 +340,31 @@ fn add_water(
     }
     let first = model.materials.len();
     model.materials.push(material);
-    add_mesh(model, mesh, first, "water");
+    layers.push(Layer::Water, add_mesh(model, mesh, first, "water"));
 }
 
+/// What the objects' models are found with.
+struct ObjectData<'a> {
+    stats: &'a Stats,
+    files: &'a Files,
+    roots: &'a [FileRef],
+    tileset: Tileset,
+}
+
+/// Adds every placed object under the group node of its layer (`structures`,
+/// `features`, `droids`); returns each with its node.
 fn add_objects(
     model: &mut Model,
     placement: &Placement,
-    stats: &Stats,
-    files: &Files,
-    roots: &[FileRef],
-    tileset: Tileset,
-) {
+    data: &ObjectData<'_>,
+    layers: &mut Layers,
+) -> Vec<SceneObject> {
+    let ObjectData {
+        stats,
+        files,
+        roots,
+        tileset,
+    } = *data;
     // Roots without any of the stats the objects need (a folder of something else) are
     // no game data.
     let has_stats = [
@@ -322,10 +379,22 @@ fn add_objects(
     // Why each object is a box, with how many times it is (warnings stay readable on a
     // map of a thousand trees).
     let mut boxed: BTreeMap<(ObjectKind, String, String), usize> = BTreeMap::new();
+    let mut groups: BTreeMap<ObjectKind, usize> = BTreeMap::new();
+    let mut placed = Vec::with_capacity(placement.objects.len());
     for p in &placement.objects {
-        if let Some(why) = objects.add(model, p) {
+        let kind = p.object.kind;
+        let group = *groups.entry(kind).or_insert_with(|| {
+            let layer = Layer::of_kind(kind);
+            let name = layer.name().to_lowercase();
+            model.nodes.push(Node::new(name, None, NodeKind::Group));
+            layers.push(layer, model.nodes.len() - 1);
+            model.nodes.len() - 1
+        });
+        let (node, why) = objects.add(model, Some(group), p);
+        placed.push(SceneObject::new(p, node));
+        if let Some(why) = why {
             *boxed
-                .entry((p.object.kind, p.object.stats_id.clone(), why))
+                .entry((kind, p.object.stats_id.clone(), why))
                 .or_default() += 1;
         }
     }
@@ -338,7 +407,7 @@ fn add_objects(
                 placement.objects.len()
             ),
         );
-        return;
+        return placed;
     }
     for note in std::mem::take(&mut objects.notes) {
         model.warn(Location::File, note);
@@ -354,6 +423,7 @@ fn add_objects(
             format!("{} {id}{times} drawn as a box: {why}", kind.name()),
         );
     }
+    placed
 }
 
 /// The map's facts as panel properties.

@@ -100,9 +100,14 @@ impl<'a> Objects<'a> {
         }
     }
 
-    /// Adds `p`'s model (or its marker box) to `scene` under a node named after it;
-    /// returns why it is a box, if it is.
-    pub(crate) fn add(&mut self, scene: &mut Model, p: &Placed) -> Option<String> {
+    /// Adds `p`'s model (or its marker box) to `scene` under a node named after it, a
+    /// child of `parent`; returns that node, and why it is a box, if it is.
+    pub(crate) fn add(
+        &mut self,
+        scene: &mut Model,
+        parent: Option<usize>,
+        p: &Placed,
+    ) -> (usize, Option<String>) {
         let o = &p.object;
         let turn = f32::from(o.direction) * std::f32::consts::TAU / 65536.0;
         let at = Mat4::from_translation(model_point(o.x as f32, o.y as f32, p.z as f32))
@@ -112,14 +117,14 @@ impl<'a> Objects<'a> {
             Ok(part) => {
                 // The part's warnings are in `notes` once, not once per copy.
                 let before = scene.diagnostics.len();
-                compose::attach(scene, None, &group, &o.stats_id, at, &part);
+                let node = compose::attach(scene, parent, &group, &o.stats_id, at, &part);
                 scene.diagnostics.truncate(before);
-                None
+                (node, None)
             }
             Err(why) => {
                 let marker = marker(p);
-                compose::attach(scene, None, &group, &o.stats_id, at, &marker);
-                Some(why)
+                let node = compose::attach(scene, parent, &group, &o.stats_id, at, &marker);
+                (node, Some(why))
             }
         }
     }

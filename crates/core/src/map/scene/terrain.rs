@@ -173,6 +173,32 @@ fn layer_mesh(
     (mesh, tiles)
 }
 
+/// Splits `mesh` in two by submesh: those `moved` says yes to go to a second mesh named
+/// `name` (`None` where there are none), the rest stay. Both keep every point, so each
+/// submesh's triangles are unchanged.
+pub fn split_off(mesh: &mut Mesh, name: &str, moved: impl Fn(&Submesh) -> bool) -> Option<Mesh> {
+    if !mesh.submeshes.iter().any(&moved) {
+        return None;
+    }
+    let corners = std::mem::take(&mut mesh.corners);
+    let submeshes = std::mem::take(&mut mesh.submeshes);
+    let mut other = Mesh {
+        name: name.into(),
+        ..mesh.clone()
+    };
+    for s in &submeshes {
+        let to = if moved(s) { &mut other } else { &mut *mesh };
+        let first = s.first_triangle as usize * 3;
+        let end = first + s.triangle_count as usize * 3;
+        to.submeshes.push(Submesh {
+            first_triangle: (to.corners.len() / 3) as u32,
+            ..*s
+        });
+        to.corners.extend_from_slice(&corners[first..end]);
+    }
+    Some(other)
+}
+
 /// Gives every corner the normalised sum of the face normals at its point.
 fn smooth_normals(mesh: &mut Mesh) {
     let mut sum = vec![Vec3::ZERO; mesh.points.len()];

@@ -209,7 +209,11 @@ fn the_scene_has_terrain_tiles_water_and_objects_at_their_place() {
         "{warnings:?}"
     );
     assert!(warnings.iter().any(|w| w.contains("page-80-water-1.png")));
-    assert!(s.nodes.iter().any(|n| n.name == "water"));
+    let water = s.nodes.iter().position(|n| n.name == "water").unwrap();
+    let crate::model::Details::Map(d) = &s.details else {
+        panic!("no map details");
+    };
+    assert_eq!(d.layer_nodes(Layer::Water), [water]);
     // The hut at its place, turned a quarter: its group node.
     let pose = crate::model::Pose::rest(&s);
     let g = s
@@ -233,6 +237,7 @@ fn the_scene_has_terrain_tiles_water_and_objects_at_their_place() {
         .find(|m| m.name.ends_with("/tile-03.png"))
         .unwrap();
     assert_eq!(decal.blend, BlendMode::AlphaBlend);
+    decals_are_their_own_layer(&s);
     let under = s.nodes.iter().find(|n| n.name == "under decals").unwrap();
     let mesh = &s.meshes[under.mesh.unwrap()];
     assert_eq!(mesh.triangle_count(), 4);
@@ -251,6 +256,34 @@ fn the_scene_has_terrain_tiles_water_and_objects_at_their_place() {
         &SceneOptions { objects: false },
     );
     assert!(!bare.nodes.iter().any(|n| n.name.starts_with("structure")));
+}
+
+/// The decal tiles (tile 3) of `s` are a node of their own (the decals' layer), every
+/// other tile and the plain tile under the decal the terrain's.
+fn decals_are_their_own_layer(s: &Model) {
+    let crate::model::Details::Map(d) = &s.details else {
+        panic!("no map details");
+    };
+    let [decals] = d.layer_nodes(Layer::Decals) else {
+        panic!("{:?}", d.layers);
+    };
+    let decal_mesh = &s.meshes[s.nodes[*decals].mesh.unwrap()];
+    assert_eq!(decal_mesh.submeshes.len(), 1);
+    assert!(
+        s.materials[decal_mesh.submeshes[0].material]
+            .name
+            .ends_with("/tile-03.png")
+    );
+    let terrain: usize = d
+        .layer_nodes(Layer::Terrain)
+        .iter()
+        .map(|&n| s.meshes[s.nodes[n].mesh.unwrap()].triangle_count())
+        .sum();
+    assert_eq!(
+        terrain + decal_mesh.triangle_count(),
+        (W * H * 4 + 4) as usize,
+        "every tile, and the one under the decal"
+    );
 }
 
 #[test]
@@ -273,6 +306,24 @@ fn without_data_the_ground_is_plain_and_objects_are_boxes() {
     );
     let marker = s.meshes.iter().find(|m| m.name == "marker").unwrap();
     assert_eq!(marker.triangle_count(), 12);
+    // The details name the hut's node, under the structures' layer node.
+    let crate::model::Details::Map(d) = &s.details else {
+        panic!("no map details: {:?}", s.details);
+    };
+    assert_eq!(d.objects.len(), 1);
+    let hut = &d.objects[0];
+    assert!(s.nodes[hut.node].name.starts_with("structure Hut"));
+    let layer = d.layer_nodes(Layer::Structures);
+    assert_eq!(layer, [s.nodes[hut.node].parent.unwrap()]);
+    assert_eq!(s.nodes[layer[0]].name, "structures");
+    let leaf = (0..s.nodes.len())
+        .find(|&n| s.nodes[n].mesh.is_some() && s.nodes[n].parent == Some(hut.node))
+        .unwrap();
+    assert_eq!(d.object_at_node(&s, leaf), Some(0));
+    assert_eq!(d.object_at_node(&s, layer[0]), None);
+    assert_eq!(d.counts()[0].1.structures, 1);
+    assert_eq!(d.layer_nodes(Layer::Terrain).len(), 1);
+    assert!(d.layer_nodes(Layer::Droids).is_empty());
 }
 
 #[test]

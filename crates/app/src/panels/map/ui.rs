@@ -1,0 +1,223 @@
+//! The side panel of an open map: its facts (size, tileset, players, the objects of each
+//! owner, the files with their formats and versions), the layer toggles, the object list
+//! with its search, and the selected object's facts. Reads [`AppState`], returns
+//! commands: a layer or an object is a node of the scene, so showing, hiding and
+//! selecting are the inspection's commands.
+
+use super::state::{MapCommand, filtered, selected_object};
+use crate::commands::{AppCommand, ViewCommand};
+use crate::document::Document;
+use crate::inspect::InspectCommand;
+use crate::map::scene::{Counts, Layer, MapDetails, SceneObject, file_label};
+use crate::panels::sections::Sections;
+use crate::state::AppState;
+
+/// Height of the object list before it scrolls, points.
+const LIST_HEIGHT: f32 = 240.0;
+
+/// The panel's head for a map: the level's name, what it is, where it is.
+pub fn head_ui(ui: &mut egui::Ui, doc: &Document, map: &MapDetails) {
+    ui.heading(format!("{} (map)", map.name))
+        .on_hover_text(doc.path.to_string());
+    ui.label(format!(
+        "Warzone 2100 map · {} · {} × {} tiles · {}",
+        doc.file_name(),
+        map.size.0,
+        map.size.1,
+        map.tileset
+    ));
+    if let Some(dir) = doc.path.parent() {
+        ui.small(dir.to_string());
+    }
+}
+
+/// The map's own sections, shown first: facts, layers, objects, the selection.
+pub fn sections_ui(
+    ui: &mut egui::Ui,
+    s: &mut Sections<'_>,
+    state: &AppState,
+    doc: &Document,
+    map: &MapDetails,
+) {
+    s.show(ui, "map facts", "Map", true, |ui| {
+        facts_ui(ui, map);
+        Vec::new()
+    });
+    s.show(ui, "map layers", "Layers", true, |ui| {
+        layers_ui(ui, state, map)
+    });
+    let title = format!("Objects ({})", map.objects.len());
+    s.show(ui, "map objects", title, true, |ui| {
+        objects_ui(ui, state, doc, map)
+    });
+    let selected = state
+        .document
+        .inspect_current()
+        .and_then(|_| selected_object(map, state.document.inspect.selected));
+    if let Some(o) = selected {
+        s.show(ui, "map selection", "Selected object", true, |ui| {
+            selection_ui(ui, o)
+        });
+    }
+}
+
+/// Size, tileset, players, shape, the objects of each owner and the files.
+fn facts_ui(ui: &mut egui::Ui, map: &MapDetails) {
+    ui.label(format!("Size: {} × {} tiles", map.size.0, map.size.1));
+    ui.label(format!("Tileset: {}", map.tileset));
+    match map.players {
+        Some(p) => ui.label(format!("Players: {p}")),
+        None => ui.weak("Players: not stated"),
+    };
+    ui.label(format!("Package: {}", shape_name(map.shape)));
+    let mut total = Counts::default();
+    for (owner, c) in map.counts() {
+        ui.label(format!("{}: {}", owner.label(), counts_text(&c)));
+        total.structures += c.structures;
+        total.features += c.features;
+        total.droids += c.droids;
+    }
+    ui.strong(format!("All: {}", counts_text(&total)));
+    if map.removed > 0 {
+        ui.weak(format!(
+            "{} more in the files, which the game removes on load",
+            map.removed
+        ));
+    }
+    ui.add_space(4.0);
+    ui.label("Files:");
+    for f in &map.files {
+        let records = if f.records == 1 { "record" } else { "records" };
+        let text = format!("{} · {} {records}", file_label(f), f.records);
+        if f.used {
+            ui.monospace(text);
+        } else {
+            ui.weak(format!("{text} (not read by the game)"));
+        }
+    }
+}
+
+/// `12 structures, 3 features, 0 droids`.
+fn counts_text(c: &Counts) -> String {
+    format!(
+        "{} structures, {} features, {} droids",
+        c.structures, c.features, c.droids
+    )
+}
+
+fn shape_name(shape: crate::map::Shape) -> &'static str {
+    match shape {
+        crate::map::Shape::Classic => "classic (.lev, .gam, game.map)",
+        crate::map::Shape::LevelJson => "level.json",
+        crate::map::Shape::Script => "script (game.js)",
+        crate::map::Shape::Folder => "a folder no level names",
+    }
+}
+
+/// A checkbox per layer the map has: hiding one hides its nodes in the view.
+fn layers_ui(ui: &mut egui::Ui, state: &AppState, map: &MapDetails) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    let inspect = &state.document.inspect;
+    for layer in Layer::ALL {
+        let nodes = map.layer_nodes(layer);
+        if nodes.is_empty() {
+            continue;
+        }
+        let was = nodes.iter().all(|&n| !inspect.is_hidden(n));
+        let mut shown = was;
+        if ui.checkbox(&mut shown, layer.name()).changed() {
+            // Each node to the same state, whatever the hierarchy's eyes did to them.
+            out.extend(
+                nodes
+                    .iter()
+                    .filter(|&&n| inspect.is_hidden(n) == shown)
+                    .map(|&n| AppCommand::Inspect(InspectCommand::ToggleHidden(n))),
+            );
+        }
+    }
+    out
+}
+
+/// The object's row text: `structure A0LightFactory · player 0 · 1088, 2240`.
+fn row_text(o: &SceneObject) -> String {
+    format!(
+        "{} {} · {} · {}, {}",
+        o.kind.name(),
+        o.stats_id,
+        o.owner.label(),
+        o.x,
+        o.y
+    )
+}
+
+/// The search box and the objects that match it; a click selects one.
+fn objects_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    doc: &Document,
+    map: &MapDetails,
+) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    let mut search = state.panels.map.search.clone();
+    ui.horizontal(|ui| {
+        let l = ui.label("Search");
+        let r = ui
+            .add(
+                egui::TextEdit::singleline(&mut search)
+                    // A fixed id: the focus stays on it however the panel above changes.
+                    .id_salt("map object search")
+                    .hint_text("stats id, kind, player…")
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(l.id);
+        if r.changed() {
+            out.push(AppCommand::Map(MapCommand::Search(search.clone())));
+        }
+    });
+    let shown = filtered(map, &search);
+    ui.weak(format!("{} of {} objects", shown.len(), map.objects.len()));
+    let selected = state
+        .document
+        .inspect_current()
+        .and(state.document.inspect.selected);
+    let row = ui.text_style_height(&egui::TextStyle::Button) + ui.spacing().item_spacing.y;
+    egui::ScrollArea::vertical()
+        .id_salt(("map objects", doc.generation))
+        .max_height(LIST_HEIGHT)
+        .auto_shrink([false, true])
+        .show_rows(ui, row, shown.len(), |ui, rows| {
+            for &i in &shown[rows] {
+                let o = &map.objects[i];
+                let on = selected == Some(o.node);
+                if ui.selectable_label(on, row_text(o)).clicked() {
+                    let node = (!on).then_some(o.node);
+                    out.push(AppCommand::Inspect(InspectCommand::Select(node)));
+                }
+            }
+        });
+    out
+}
+
+/// The selected object's facts, and Frame.
+fn selection_ui(ui: &mut egui::Ui, o: &SceneObject) -> Vec<AppCommand> {
+    ui.label(format!("Stats id: {}", o.stats_id));
+    ui.label(format!("Kind: {}", o.kind.name()));
+    ui.label(format!("Player: {}", o.owner.label()));
+    ui.label(format!("Position: x {}, y {}, z {}", o.x, o.y, o.z));
+    ui.weak("world units: x east, y south, z up");
+    ui.label(format!("Direction: {:.1}°", o.degrees()));
+    ui.label(format!(
+        "Footprint: {} × {} tiles",
+        o.footprint.0, o.footprint.1
+    ));
+    ui.weak(format!("In its file: {}", o.key));
+    let mut out = Vec::new();
+    if ui
+        .button("Frame object")
+        .on_hover_text("Frame the selected object (F)")
+        .clicked()
+    {
+        out.push(AppCommand::View(ViewCommand::Frame));
+    }
+    out
+}

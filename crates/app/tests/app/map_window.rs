@@ -1,0 +1,290 @@
+//! A skirmish map of the game's `mp.wz` in the window (`2c-startup`, over the corpus'
+//! `data/mp` and `data/base`): the side panel shows the map's facts and the objects of
+//! each owner as the map reader and the placement count them, the object list's search
+//! narrows it, a click in the list or in the view selects an object and shows its facts,
+//! F frames it, and a layer toggle takes its objects out of the drawn picture.
+
+use crate::app_support;
+use egui::Key;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use std::cell::Cell;
+use vitrine_app::commands::{AppCommand, DocumentCommand};
+use vitrine_app::dispatch::{apply, poll_jobs};
+use vitrine_app::inspect::view_inspect::view_inspect_ui;
+use vitrine_app::settings::Settings;
+use vitrine_app::state::AppState;
+use vitrine_app::viewport::camera_input;
+use vitrine_core::files::{FileRef, Files};
+use vitrine_core::map::scene::{Layer, MapDetails, SceneObject};
+use vitrine_core::map::{ObjectKind, Owner, Placement};
+use vitrine_core::wz::Stats;
+use vitrine_render::{RenderTarget, SceneRenderer};
+use vitrine_test_needs::vitrine_test;
+
+/// The map opened.
+const MAP: &str = "multiplay/maps/2c-startup/game.map";
+
+thread_local! {
+    static VIEW_RECT: Cell<egui::Rect> = const { Cell::new(egui::Rect::NOTHING) };
+}
+
+/// The app's frame with the real view's input (camera, picking) on a plain area.
+fn frame(ui: &mut egui::Ui, state: &mut AppState) {
+    app_support::run_frame(ui, state, |ui, state| {
+        let rect = ui.available_rect_before_wrap();
+        VIEW_RECT.with(|r| r.set(rect));
+        let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
+        let mut out = camera_input(ui, &response);
+        out.extend(view_inspect_ui(ui, &response, state));
+        out
+    });
+}
+
+/// The map file and the data roots, read through `files`.
+fn paths(files: &Files) -> Option<(FileRef, Vec<FileRef>)> {
+    let wz = crate::common::wz2100()?;
+    let map = format!("{}!/{MAP}", wz.join("archives/mp.wz").display());
+    let roots = [wz.join("data/mp"), wz.join("data/base")];
+    Some((
+        files.parse(std::path::Path::new(&map)),
+        roots.iter().map(|r| files.parse(r)).collect(),
+    ))
+}
+
+/// A window (tall enough for the whole panel) with the map open over the corpus' data.
+fn open_map() -> Option<Harness<'static, AppState>> {
+    let wz = crate::common::wz2100()?;
+    let settings = Settings {
+        data_roots: vec![wz.join("data/mp"), wz.join("data/base")],
+        ..Settings::default()
+    };
+    let mut state = AppState::new(settings, app_support::DiskHost::new());
+    state.services.work.set_runner(vitrine_app::jobs::Inline);
+    let (file, _) = paths(&state.services.files)?;
+    let _ = apply(
+        &mut state,
+        AppCommand::Document(DocumentCommand::Open(file)),
+    );
+    poll_jobs(&mut state);
+    assert!(
+        state.document.load_error.is_none(),
+        "{:?}",
+        state.document.load_error
+    );
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1100.0, 1800.0))
+        .with_max_steps(12)
+        .build_ui_state(frame, state);
+    h.run();
+    Some(h)
+}
+
+/// The open document's map facts.
+fn details(h: &Harness<'static, AppState>) -> MapDetails {
+    let doc = h.state().document.open.as_ref().expect("the map is open");
+    doc.map().expect("the document is a map").clone()
+}
+
+/// The map as the reader reads it and the game places it, with the same data.
+fn read_and_place() -> (vitrine_core::map::Map, Placement) {
+    let files = vitrine_test_support::disk();
+    let (file, roots) = paths(files).unwrap();
+    let level = vitrine_core::map::open_source(files, &file, None).unwrap();
+    let map = vitrine_core::map::open(files, &level).unwrap();
+    let (stats, _) = Stats::load(files, &roots);
+    let placed = vitrine_core::map::place(&map, &stats, files, &roots);
+    (map, placed)
+}
+
+#[vitrine_test(shared)]
+fn the_side_panel_shows_the_maps_facts_and_its_real_counts() {
+    let Some(h) = open_map() else { return };
+    let (map, placed) = read_and_place();
+    let (w, ht) = (map.terrain.width, map.terrain.height);
+    h.get_by_label(&format!("Size: {w} × {ht} tiles"));
+    h.get_by_label(&format!("Tileset: {}", map.level.tileset.name()));
+    if let Some(p) = map.level.players {
+        h.get_by_label(&format!("Players: {p}"));
+    }
+    // The objects of each owner, counted here from the placement.
+    let mut owners: Vec<Owner> = placed.objects.iter().map(|p| p.object.owner).collect();
+    owners.sort();
+    owners.dedup();
+    assert!(owners.len() >= 3, "players and features: {owners:?}");
+    for owner in owners {
+        let n = |kind| {
+            let of = |p: &&vitrine_core::map::Placed| p.object.owner == owner;
+            placed
+                .objects
+                .iter()
+                .filter(of)
+                .filter(|p| p.object.kind == kind)
+                .count()
+        };
+        let text = format!(
+            "{}: {} structures, {} features, {} droids",
+            owner.label(),
+            n(ObjectKind::Structure),
+            n(ObjectKind::Feature),
+            n(ObjectKind::Droid)
+        );
+        h.get_by_label(&text);
+    }
+    let structures = map.of_kind(ObjectKind::Structure).count();
+    assert!(structures > 10, "{structures} structures in the files");
+    // The files with their shapes and versions: game.map's own, the objects' JSON.
+    let game_map = map.files.iter().find(|f| f.name == "game.map").unwrap();
+    h.get_by_label_contains(&format!("game.map v{}", game_map.version));
+    h.get_by_label_contains("struct.json JSON v");
+    // Not a model's facts: no "PIE version map"; the hierarchy says it is a map's scene.
+    assert!(h.query_by_label_contains("PIE").is_none());
+    let doc = h.state().document.open.as_ref().unwrap();
+    h.get_by_label_contains(&format!("Map scene ({} nodes)", doc.model.nodes.len()));
+    assert!(doc.title().contains("map"), "{}", doc.title());
+    h.get_by_label_contains("(map)");
+    // `vitrine check` reads models, not maps: a map is not checked (no "not a model file"
+    // error on it).
+    assert!(h.state().document.checks.findings.is_empty());
+}
+
+/// The first object of the list whose stats id is `id`.
+fn object(d: &MapDetails, id: &str) -> SceneObject {
+    d.objects
+        .iter()
+        .find(|o| o.stats_id == id)
+        .unwrap_or_else(|| panic!("no {id} on the map"))
+        .clone()
+}
+
+#[vitrine_test(shared)]
+fn search_select_frame_and_pick_an_object() {
+    let Some(mut h) = open_map() else { return };
+    let d = details(&h);
+    let factory = object(&d, "A0LightFactory");
+    // The search narrows the list to the one player's factories.
+    let owner = factory.owner.label();
+    h.get_by_label("Search").click();
+    h.run();
+    h.get_by_label("Search")
+        .type_text(&format!("lightfactory {owner}"));
+    h.run();
+    assert_eq!(h.state().panels.map.search, format!("lightfactory {owner}"));
+    // Keys typed into the search are text, not the view's shortcuts (C: connectors).
+    h.key_press(Key::C);
+    h.run();
+    assert!(!h.state().services.settings.overlays.connectors);
+    let row = format!(
+        "structure A0LightFactory · {owner} · {}, {}",
+        factory.x, factory.y
+    );
+    let matching = d
+        .objects
+        .iter()
+        .filter(|o| o.stats_id == "A0LightFactory" && o.owner == factory.owner)
+        .count();
+    let count = format!("{matching} of {} objects", d.objects.len());
+    if h.query_by_label(&count).is_none() {
+        let seen: Vec<String> = h
+            .query_all_by_label_contains("objects")
+            .map(|n| format!("{n:?}"))
+            .collect();
+        panic!("no {count:?}: {seen:?}");
+    }
+    assert!(h.query_by_label_contains("feature OilResource ·").is_none());
+    h.get_by_label(&row).click();
+    h.run();
+    assert_eq!(h.state().document.inspect.selected, Some(factory.node));
+    h.get_by_label("Stats id: A0LightFactory");
+    h.get_by_label(&format!(
+        "Position: x {}, y {}, z {}",
+        factory.x, factory.y, factory.z
+    ));
+    h.get_by_label(&format!(
+        "Footprint: {} × {} tiles",
+        factory.footprint.0, factory.footprint.1
+    ));
+    // F frames the factory: the camera turns on it, much closer than the whole map.
+    let whole = h.state().view.camera;
+    h.key_press(Key::F);
+    h.run();
+    let camera = h.state().view.camera;
+    let at = glam::Vec3::new(-factory.x as f32, factory.z as f32, -factory.y as f32);
+    assert!(
+        camera.target.distance(at) < 256.0,
+        "{} from the factory",
+        camera.target.distance(at)
+    );
+    assert!(camera.distance < whole.distance / 4.0);
+    // Esc clears the selection; a click on the factory in the view (now in its middle)
+    // selects the whole factory, not one of its parts.
+    h.key_press(Key::Escape);
+    h.run();
+    assert_eq!(h.state().document.inspect.selected, None);
+    let centre = VIEW_RECT.with(|r| r.get()).center();
+    h.hover_at(centre);
+    h.run();
+    h.drag_at(centre);
+    h.run();
+    h.drop_at(centre);
+    h.run();
+    assert_eq!(h.state().document.inspect.selected, Some(factory.node));
+    h.get_by_label("Stats id: A0LightFactory");
+}
+
+/// The picture the window's renderer draws for this state, 512² pixels.
+fn picture(state: &AppState) -> image::RgbaImage {
+    let gpu = crate::common::gpu();
+    let doc = state.document.open.as_ref().unwrap();
+    let mut scene = SceneRenderer::new(&gpu.device, &gpu.queue, vitrine_test_support::disk());
+    scene.set_model(&gpu.device, &gpu.queue, &doc.model);
+    let target = RenderTarget::new(&gpu.device, 512, 512);
+    scene.render(
+        &gpu.device,
+        &gpu.queue,
+        &target,
+        &doc.pose,
+        &state.view_settings(),
+    );
+    target.read_rgba(&gpu.device, &gpu.queue).unwrap()
+}
+
+/// Pixels of `a` and `b` that differ by more than a rounding.
+fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> usize {
+    a.pixels()
+        .zip(b.pixels())
+        .filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > 8))
+        .count()
+}
+
+#[vitrine_test(shared, gpu)]
+fn a_layer_toggle_takes_its_objects_out_of_the_picture() {
+    let Some(mut h) = open_map() else { return };
+    let d = details(&h);
+    let before = picture(h.state());
+    h.get_by_label("Structures").click();
+    h.run();
+    // Every structure's node is masked out, the terrain's is not.
+    let mask = h.state().view_settings().node_mask;
+    assert!(d.objects.iter().all(|o| {
+        let hidden = !mask[o.node];
+        hidden == (o.kind == ObjectKind::Structure)
+    }));
+    assert!(d.layer_nodes(Layer::Terrain).iter().all(|&n| mask[n]));
+    let hidden = picture(h.state());
+    let gone = differing(&before, &hidden);
+    assert!(
+        gone > 1000,
+        "only {gone} pixels changed without the structures"
+    );
+    // Shown again: the same picture as before.
+    h.get_by_label("Structures").click();
+    h.run();
+    assert!(h.state().view_settings().node_mask.iter().all(|&v| v));
+    let again = picture(h.state());
+    assert!(differing(&before, &again) < 10);
+    // Hiding the features changes the picture too (trees, boulders, oil).
+    h.get_by_label("Features").click();
+    h.run();
+    assert!(differing(&before, &picture(h.state())) > 50);
+}

@@ -1,0 +1,212 @@
+//! What a map's scene says about itself beyond the drawn model ([`MapDetails`], the
+//! model's [`crate::model::Details::Map`]): the map's facts (size, tileset, players, its
+//! files with their formats and versions), every placed object with the node that holds
+//! it, and the nodes of each layer (terrain, decals, water, features, structures,
+//! droids). A viewer hides a layer or an object, selects and frames one, by these node
+//! numbers, without loading the map again; the renderer only sees nodes and never learns
+//! it draws a map.
+
+use super::super::{FileFormat, MapFile, ObjectKind, Owner, Placed};
+use crate::model::Model;
+use serde::Serialize;
+
+/// A part of the map's picture that can be shown or hidden as a whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layer {
+    /// The ground's tiles (and the plain tiles drawn under decals).
+    Terrain,
+    /// The decal tiles blended over the ground.
+    Decals,
+    /// The water surface.
+    Water,
+    /// Trees, boulders, oil resources, wrecks.
+    Features,
+    /// Buildings, defences, walls.
+    Structures,
+    /// Units.
+    Droids,
+}
+
+impl Layer {
+    /// Every layer, in the order a panel lists them.
+    pub const ALL: [Layer; 6] = [
+        Layer::Terrain,
+        Layer::Decals,
+        Layer::Water,
+        Layer::Features,
+        Layer::Structures,
+        Layer::Droids,
+    ];
+
+    /// `Terrain`, `Decals`, … (a panel's label).
+    pub fn name(self) -> &'static str {
+        match self {
+            Layer::Terrain => "Terrain",
+            Layer::Decals => "Decals",
+            Layer::Water => "Water",
+            Layer::Features => "Features",
+            Layer::Structures => "Structures",
+            Layer::Droids => "Droids",
+        }
+    }
+
+    /// The layer objects of `kind` are drawn in.
+    pub fn of_kind(kind: ObjectKind) -> Layer {
+        match kind {
+            ObjectKind::Structure => Layer::Structures,
+            ObjectKind::Feature => Layer::Features,
+            ObjectKind::Droid => Layer::Droids,
+        }
+    }
+}
+
+/// One placed object of the scene.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SceneObject {
+    /// What it is.
+    pub kind: ObjectKind,
+    /// Its stats id (a droid's template).
+    pub stats_id: String,
+    /// Who owns it.
+    pub owner: Owner,
+    /// World x (east) of its centre, as placed.
+    pub x: i32,
+    /// World y (south).
+    pub y: i32,
+    /// Height of its origin (world z, up).
+    pub z: i32,
+    /// Direction, 1/65536 of a turn.
+    pub direction: u16,
+    /// Footprint in tiles (along x, along y) after rotation.
+    pub footprint: (i32, i32),
+    /// Where in its file the entry is (`structure_0017`, `record 3`).
+    pub key: String,
+    /// The group node holding its model (or its marker box); always a node of the scene.
+    pub node: usize,
+}
+
+impl SceneObject {
+    /// The object `p` of the placement, held by node `node`.
+    pub(crate) fn new(p: &Placed, node: usize) -> SceneObject {
+        let o = &p.object;
+        SceneObject {
+            kind: o.kind,
+            stats_id: o.stats_id.clone(),
+            owner: o.owner,
+            x: o.x,
+            y: o.y,
+            z: p.z,
+            direction: o.direction,
+            footprint: p.size,
+            key: o.key.clone(),
+            node,
+        }
+    }
+
+    /// The direction in degrees, 0 ≤ d < 360.
+    pub fn degrees(&self) -> f64 {
+        f64::from(self.direction) * 360.0 / 65536.0
+    }
+}
+
+impl Owner {
+    /// `player 0`, `scavengers`, `none` (features).
+    pub fn label(self) -> String {
+        match self {
+            Owner::Player(p) => format!("player {p}"),
+            Owner::Scavenger => "scavengers".into(),
+            Owner::None => "none".into(),
+        }
+    }
+}
+
+/// A file of the map in words: `game.map v40`, `struct.json JSON v2`.
+pub fn file_label(f: &MapFile) -> String {
+    let format = match f.format {
+        FileFormat::GameMap | FileFormat::TerrainTypes | FileFormat::Gam => "",
+        FileFormat::JsonV2 => " JSON v2",
+        FileFormat::JsonV1 => " JSON v1",
+        FileFormat::Bjo => " BJO",
+        FileFormat::Ini => " INI",
+        FileFormat::Script => " script",
+    };
+    let version = match f.format {
+        FileFormat::JsonV1 | FileFormat::JsonV2 | FileFormat::Ini => String::new(),
+        _ if f.version == 0 => String::new(),
+        _ => format!(" v{}", f.version),
+    };
+    format!("{}{format}{version}", f.name)
+}
+
+/// Objects of each kind one owner has: structures, features, droids.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Structures (a building with its modules counts once).
+    pub structures: usize,
+    /// Features.
+    pub features: usize,
+    /// Droids.
+    pub droids: usize,
+}
+
+/// The map's facts and what each node of its scene is.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MapDetails {
+    /// The level's name.
+    pub name: String,
+    /// Width and height in tiles.
+    pub size: (u32, u32),
+    /// The tileset's name (`Arizona`).
+    pub tileset: String,
+    /// Player slots, where the level says.
+    pub players: Option<u32>,
+    /// How the package keeps the map.
+    pub shape: super::super::Shape,
+    /// Each file read, with its format and version.
+    pub files: Vec<MapFile>,
+    /// Every object the game keeps, in load order (droids, features, structures).
+    pub objects: Vec<SceneObject>,
+    /// Objects of the files the game removes on load (oil under derricks, stacked
+    /// structures…).
+    pub removed: usize,
+    /// The nodes of each layer that has any.
+    pub layers: Vec<(Layer, Vec<usize>)>,
+}
+
+impl MapDetails {
+    /// The nodes of `layer` (none where the map has nothing of it).
+    pub fn layer_nodes(&self, layer: Layer) -> &[usize] {
+        self.layers
+            .iter()
+            .find(|(l, _)| *l == layer)
+            .map_or(&[], |(_, n)| n.as_slice())
+    }
+
+    /// The object whose node is `node` or an ancestor of it in `model` (a part picked in
+    /// the view belongs to the object it is under).
+    pub fn object_at_node(&self, model: &Model, node: usize) -> Option<usize> {
+        let mut at = Some(node);
+        while let Some(n) = at {
+            if let Some(i) = self.objects.iter().position(|o| o.node == n) {
+                return Some(i);
+            }
+            at = model.nodes.get(n).and_then(|x| x.parent);
+        }
+        None
+    }
+
+    /// The objects of each owner, owners in order (players, scavengers, none).
+    pub fn counts(&self) -> Vec<(Owner, Counts)> {
+        let mut by: std::collections::BTreeMap<Owner, Counts> = Default::default();
+        for o in &self.objects {
+            let c = by.entry(o.owner).or_default();
+            match o.kind {
+                ObjectKind::Structure => c.structures += 1,
+                ObjectKind::Feature => c.features += 1,
+                ObjectKind::Droid => c.droids += 1,
+            }
+        }
+        by.into_iter().collect()
+    }
+}
