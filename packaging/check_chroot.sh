@@ -27,6 +27,7 @@ bootstrap() {
 }
 if [ "${1:-}" = --prepare ]; then
   [ $# -eq 2 ] || { echo "usage: check_chroot.sh --prepare DIR" >&2; exit 2; }
+  mkdir -p "$(dirname "$2")"
   bootstrap "$2" "$2.log" || { tail -20 "$2.log" >&2; exit 1; }
   exit 0
 fi
