@@ -84,6 +84,9 @@ pub struct SceneObject {
     pub key: String,
     /// The group node holding its model (or its marker box); always a node of the scene.
     pub node: usize,
+    /// Its index in [`crate::map::Map::objects`] (what a `vitrine check` finding on it
+    /// names: [`crate::check::Element::Object`]).
+    pub index: usize,
 }
 
 impl SceneObject {
@@ -101,6 +104,7 @@ impl SceneObject {
             footprint: p.size,
             key: o.key.clone(),
             node,
+            index: p.index,
         }
     }
 
@@ -194,6 +198,29 @@ impl MapDetails {
             at = model.nodes.get(n).and_then(|x| x.parent);
         }
         None
+    }
+
+    /// The object the game keeps whose index in [`crate::map::Map::objects`] is `index`.
+    pub fn object_of_index(&self, index: usize) -> Option<usize> {
+        self.objects.iter().position(|o| o.index == index)
+    }
+
+    /// The object whose footprint covers the world point (`x`, `y`), the one whose centre
+    /// is nearest if several do (where a stacked wall or a merged module stood).
+    pub fn object_at(&self, x: i32, y: i32) -> Option<usize> {
+        let half = i64::from(crate::map::TILE_UNITS) / 2;
+        let (x, y) = (i64::from(x), i64::from(y));
+        (0..self.objects.len())
+            .filter(|&i| {
+                let o = &self.objects[i];
+                let (w, h) = (i64::from(o.footprint.0), i64::from(o.footprint.1));
+                (x - i64::from(o.x)).abs() < w.max(1) * half
+                    && (y - i64::from(o.y)).abs() < h.max(1) * half
+            })
+            .min_by_key(|&i| {
+                let o = &self.objects[i];
+                (x - i64::from(o.x)).pow(2) + (y - i64::from(o.y)).pow(2)
+            })
     }
 
     /// The objects of each owner, owners in order (players, scavengers, none).
