@@ -237,3 +237,63 @@ impl MapDetails {
         by.into_iter().collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(
+        kind: ObjectKind,
+        x: i32,
+        y: i32,
+        footprint: (i32, i32),
+        index: usize,
+    ) -> SceneObject {
+        SceneObject {
+            kind,
+            stats_id: "id".into(),
+            owner: Owner::None,
+            x,
+            y,
+            z: 0,
+            direction: 0,
+            footprint,
+            key: format!("k{index}"),
+            node: 10 + index,
+            index,
+        }
+    }
+
+    #[test]
+    fn objects_found_by_file_index_and_by_place() {
+        let d = MapDetails {
+            name: "m".into(),
+            size: (8, 8),
+            tileset: "Arizona".into(),
+            players: None,
+            shape: super::super::super::Shape::Classic,
+            files: Vec::new(),
+            // A 2×2 factory on tiles (1..3, 1..3), a wall on tile (5, 5); file index 1 is
+            // not kept (merged, stacked).
+            objects: vec![
+                object(ObjectKind::Structure, 256, 256, (2, 2), 0),
+                object(ObjectKind::Structure, 704, 704, (1, 1), 2),
+            ],
+            removed: 1,
+            layers: Vec::new(),
+        };
+        assert_eq!(d.object_of_index(2), Some(1));
+        assert_eq!(d.object_of_index(1), None);
+        for (x, y, want) in [
+            (256, 256, Some(0)),
+            (140, 370, Some(0)),
+            (127, 256, None),
+            (384, 256, None),
+            (704, 704, Some(1)),
+            (650, 760, Some(1)),
+            (768, 704, None),
+        ] {
+            assert_eq!(d.object_at(x, y), want, "({x}, {y})");
+        }
+    }
+}
