@@ -12,9 +12,10 @@ pub use super::document::Purpose;
 use super::document::load_model;
 pub use super::jobs::JobKind;
 use super::services::Services;
-use crate::check::{CheckOptions, Checker, Element, Finding};
+use crate::check::{CheckOptions, Checker, Element, Finding, map_check};
 use crate::files::{FileRef, Files};
 use crate::formats::LoadOptions;
+use crate::map::scene::MapDetails;
 use crate::work::{Assembled, Listing, LoadedFile, Outcome, StatsRead, Work};
 use crate::wz::{Assembly, Design, PartFinder, Stats, TurretPose};
 use std::sync::{Arc, Mutex};
@@ -61,6 +62,41 @@ pub fn part_findings(files: &Files, assembly: &Assembly, options: &LoadOptions) 
     out
 }
 
+/// The `vitrine check MAP` findings on the level whose scene is `scene`, opened from
+/// `path` over the viewer's data roots ([`crate::check::map_check::check_maps`]). A
+/// finding on an object selects the object's node in the scene: the object itself where
+/// the game keeps it, else (a stacked wall, a module merged into its building, oil under
+/// a derrick) the object standing at its place; one with neither keeps its
+/// [`Element::Object`] and selects nothing.
+pub fn map_findings(
+    files: &Files,
+    path: &FileRef,
+    scene: &MapDetails,
+    options: &LoadOptions,
+) -> Vec<Finding> {
+    let roots = &options.data_roots;
+    let mut findings = map_check::check_maps(files, path, Some(&scene.name), roots).findings;
+    // The objects as the files have them: where each removed one stood.
+    let read = crate::map::open_source(files, path, Some(&scene.name))
+        .ok()
+        .and_then(|level| crate::map::open(files, &level).ok());
+    for f in &mut findings {
+        let Element::Object { object } = f.element else {
+            continue;
+        };
+        let at = scene.object_of_index(object).or_else(|| {
+            let o = read.as_ref()?.objects.get(object)?;
+            scene.object_at(o.x, o.y)
+        });
+        if let Some(i) = at {
+            f.element = Element::Node {
+                node: scene.objects[i].node,
+            };
+        }
+    }
+    findings
+}
+
 /// Starts loading `path` for `purpose` (cancelling the document job running).
 pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
     let mut options = services.load_options();
@@ -81,13 +117,12 @@ pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
     services.work.document.start_reading(what, move |cancel| {
         let path = path.clone();
         let result = load_model(&files, &path, &options).map(|model| {
-            // Not wanted any more: skip the second read the checks make. A map's scene is
-            // no model file for `vitrine check` (which refuses it): not checked.
-            let map = matches!(model.details, crate::model::Details::Map(_));
-            let findings = if cancel.is_set() || map {
-                Vec::new()
-            } else {
-                check_file(&files, &path, &options)
+            // Not wanted any more: skip the second read the checks make. A map is checked
+            // as `vitrine check MAP` checks it, its scene being no model file.
+            let findings = match &model.details {
+                _ if cancel.is_set() => Vec::new(),
+                crate::model::Details::Map(scene) => map_findings(&files, &path, scene, &options),
+                _ => check_file(&files, &path, &options),
             };
             (model, findings)
         });

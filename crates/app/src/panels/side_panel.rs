@@ -163,14 +163,15 @@ fn view_controls_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     out
 }
 
-/// A map's scene after the map's own sections: its hierarchy, statistics and warnings
-/// (its facts are the map panel's; `vitrine check` does not read maps).
+/// A map's scene after the map's own sections: its `vitrine check` findings, hierarchy,
+/// statistics and warnings (its facts are the map panel's).
 fn map_scene_sections_ui(
     ui: &mut egui::Ui,
     s: &mut Sections<'_>,
     doc: &Document,
     state: &AppState,
 ) {
+    crate::panels::checks::checks_ui(ui, s, state, doc);
     let title = format!("Map scene ({} nodes)", doc.model.nodes.len());
     s.show(ui, "hierarchy", title, true, |ui| {
         crate::panels::hierarchy::hierarchy_ui(ui, state, doc)

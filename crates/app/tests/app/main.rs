@@ -27,6 +27,7 @@ mod device_faults;
 mod gallery_ui;
 mod help_window;
 mod inspect_app;
+mod map_checks;
 mod map_document;
 mod map_window;
 mod messages_window;

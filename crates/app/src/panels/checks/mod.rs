@@ -1,6 +1,7 @@
-//! The Checks panel: the open model's `vitrine check` findings grouped by level, counts
-//! (and a red badge when there are errors) in its header; picking a finding selects its
-//! node, scrolls the hierarchy to it and marks the polygon or point in the view.
+//! The Checks panel: the open model's `vitrine check` findings (a map's: `vitrine check
+//! MAP`'s) grouped by level, counts (and a red badge when there are errors) in its
+//! header; picking a finding selects its node (a map's object), scrolls the hierarchy to
+//! it and marks the polygon or point in the view.
 
 pub mod state;
 

@@ -27,7 +27,8 @@ pub enum ChecksCommand {
 
 impl ChecksState {
     /// The findings of `vitrine check` on the open file (run by the job that loaded it,
-    /// [`crate::loading::check_file`]), none picked.
+    /// [`crate::loading::check_file`], or [`crate::loading::map_findings`] for a map),
+    /// none picked.
     pub fn with_findings(findings: Vec<Finding>) -> ChecksState {
         ChecksState {
             findings,

@@ -86,6 +86,7 @@ mod tests {
             footprint: (1, 1),
             key: "k".into(),
             node: 0,
+            index: 0,
         }
     }
 

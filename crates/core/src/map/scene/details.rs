@@ -84,6 +84,9 @@ pub struct SceneObject {
     pub key: String,
     /// The group node holding its model (or its marker box); always a node of the scene.
     pub node: usize,
+    /// Its index in [`crate::map::Map::objects`] (what a `vitrine check` finding on it
+    /// names: [`crate::check::Element::Object`]).
+    pub index: usize,
 }
 
 impl SceneObject {
@@ -101,6 +104,7 @@ impl SceneObject {
             footprint: p.size,
             key: o.key.clone(),
             node,
+            index: p.index,
         }
     }
 
@@ -196,6 +200,29 @@ impl MapDetails {
         None
     }
 
+    /// The object the game keeps whose index in [`crate::map::Map::objects`] is `index`.
+    pub fn object_of_index(&self, index: usize) -> Option<usize> {
+        self.objects.iter().position(|o| o.index == index)
+    }
+
+    /// The object whose footprint covers the world point (`x`, `y`), the one whose centre
+    /// is nearest if several do (where a stacked wall or a merged module stood).
+    pub fn object_at(&self, x: i32, y: i32) -> Option<usize> {
+        let half = i64::from(crate::map::TILE_UNITS) / 2;
+        let (x, y) = (i64::from(x), i64::from(y));
+        (0..self.objects.len())
+            .filter(|&i| {
+                let o = &self.objects[i];
+                let (w, h) = (i64::from(o.footprint.0), i64::from(o.footprint.1));
+                (x - i64::from(o.x)).abs() < w.max(1) * half
+                    && (y - i64::from(o.y)).abs() < h.max(1) * half
+            })
+            .min_by_key(|&i| {
+                let o = &self.objects[i];
+                (x - i64::from(o.x)).pow(2) + (y - i64::from(o.y)).pow(2)
+            })
+    }
+
     /// The objects of each owner, owners in order (players, scavengers, none).
     pub fn counts(&self) -> Vec<(Owner, Counts)> {
         let mut by: std::collections::BTreeMap<Owner, Counts> = Default::default();
@@ -208,5 +235,65 @@ impl MapDetails {
             }
         }
         by.into_iter().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(
+        kind: ObjectKind,
+        x: i32,
+        y: i32,
+        footprint: (i32, i32),
+        index: usize,
+    ) -> SceneObject {
+        SceneObject {
+            kind,
+            stats_id: "id".into(),
+            owner: Owner::None,
+            x,
+            y,
+            z: 0,
+            direction: 0,
+            footprint,
+            key: format!("k{index}"),
+            node: 10 + index,
+            index,
+        }
+    }
+
+    #[test]
+    fn objects_found_by_file_index_and_by_place() {
+        let d = MapDetails {
+            name: "m".into(),
+            size: (8, 8),
+            tileset: "Arizona".into(),
+            players: None,
+            shape: super::super::super::Shape::Classic,
+            files: Vec::new(),
+            // A 2×2 factory on tiles (1..3, 1..3), a wall on tile (5, 5); file index 1 is
+            // not kept (merged, stacked).
+            objects: vec![
+                object(ObjectKind::Structure, 256, 256, (2, 2), 0),
+                object(ObjectKind::Structure, 704, 704, (1, 1), 2),
+            ],
+            removed: 1,
+            layers: Vec::new(),
+        };
+        assert_eq!(d.object_of_index(2), Some(1));
+        assert_eq!(d.object_of_index(1), None);
+        for (x, y, want) in [
+            (256, 256, Some(0)),
+            (140, 370, Some(0)),
+            (127, 256, None),
+            (384, 256, None),
+            (704, 704, Some(1)),
+            (650, 760, Some(1)),
+            (768, 704, None),
+        ] {
+            assert_eq!(d.object_at(x, y), want, "({x}, {y})");
+        }
     }
 }
