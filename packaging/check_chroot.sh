@@ -14,10 +14,18 @@
 #                                              uses DIR, made by --prepare, as the clean root
 #
 # Needs root, debootstrap (apt-get install debootstrap) and a Debian mirror
-# ($DEBIAN_MIRROR, default http://deb.debian.org/debian). The root is made in a
+# ($DEBIAN_MIRROR, default the one this machine's apt uses, else http://deb.debian.org/debian). The root is made in a
 # temporary folder and removed afterwards.
 set -euo pipefail
-mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+# The mirror: $DEBIAN_MIRROR, else the one this machine's apt uses (a CI image may point at
+# its own), else Debian's.
+host_mirror() {
+  { cat /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 's|^URIs: *\([^ ]*/debian\)/*$|\1|p'
+    grep -h '^deb ' /etc/apt/sources.list 2>/dev/null | awk '$2 ~ /\/debian\/?$/ { print $2 }'
+  } | awk 'NR == 1' || true
+}
+mirror="${DEBIAN_MIRROR:-$(host_mirror)}"
+mirror="${mirror:-http://deb.debian.org/debian}"
 [ "$(id -u)" = 0 ] || { echo "check_chroot.sh: needs root (debootstrap, chroot)" >&2; exit 1; }
 command -v debootstrap >/dev/null || { echo "check_chroot.sh: apt-get install debootstrap" >&2; exit 1; }
 
