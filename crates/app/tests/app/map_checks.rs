@@ -4,65 +4,16 @@
 //! finding selects the object at its place in the map panel and F frames it.
 
 use crate::app_support;
-use egui::Key;
-use egui_kittest::Harness;
+use crate::map_support::{details, f_frames, open_map, paths};
 use egui_kittest::kittest::Queryable;
-use vitrine_app::commands::{AppCommand, DocumentCommand};
-use vitrine_app::dispatch::{apply, poll_jobs};
-use vitrine_app::settings::Settings;
-use vitrine_app::state::AppState;
 use vitrine_core::check::{Counts, Element, Finding, map_check};
-use vitrine_core::files::{FileRef, Files};
 use vitrine_core::map::ObjectKind;
-use vitrine_core::map::scene::MapDetails;
 use vitrine_test_needs::vitrine_test;
 
 /// Sk-Concrete: two of its walls stand on a third (the game refuses them).
 const CONCRETE: &str = "multiplay/maps/8c-concreteplayground/game.map";
 /// Sk-Startup: a small map the game loads as it is.
 const STARTUP: &str = "multiplay/maps/2c-startup/game.map";
-
-/// The map `map` of `mp.wz` and the data roots, read through `files`.
-fn paths(files: &Files, map: &str) -> Option<(FileRef, Vec<FileRef>)> {
-    let wz = crate::common::wz2100()?;
-    let map = format!("{}!/{map}", wz.join("archives/mp.wz").display());
-    let roots = [wz.join("data/mp"), wz.join("data/base")];
-    Some((
-        files.parse(std::path::Path::new(&map)),
-        roots.iter().map(|r| files.parse(r)).collect(),
-    ))
-}
-
-/// A window (tall enough for the whole panel) with `map` open over the corpus' data.
-fn open_map(map: &str) -> Option<Harness<'static, AppState>> {
-    let wz = crate::common::wz2100()?;
-    let settings = Settings {
-        data_roots: vec![wz.join("data/mp"), wz.join("data/base")],
-        ..Settings::default()
-    };
-    let mut state = AppState::new(settings, app_support::DiskHost::new());
-    state.services.work.set_runner(vitrine_app::jobs::Inline);
-    let (file, _) = paths(&state.services.files, map)?;
-    let _ = apply(
-        &mut state,
-        AppCommand::Document(DocumentCommand::Open(file)),
-    );
-    poll_jobs(&mut state);
-    assert!(
-        state.document.load_error.is_none(),
-        "{:?}",
-        state.document.load_error
-    );
-    let mut h = app_support::harness(state, 2400.0);
-    h.run();
-    Some(h)
-}
-
-/// The open document's map facts.
-fn details(h: &Harness<'static, AppState>) -> MapDetails {
-    let doc = h.state().document.open.as_ref().expect("the map is open");
-    doc.map().expect("the document is a map").clone()
-}
 
 /// The core's `vitrine check` findings on the open level of `map`, run here.
 fn core_findings(map: &str, level: &str) -> Vec<Finding> {
@@ -73,7 +24,9 @@ fn core_findings(map: &str, level: &str) -> Vec<Finding> {
 
 #[vitrine_test(shared)]
 fn map_checks_list_sk_concretes_stacked_walls() {
-    let Some(h) = open_map(CONCRETE) else { return };
+    let Some(h) = open_map(CONCRETE, |state| app_support::harness(state, 2400.0)) else {
+        return;
+    };
     let d = details(&h);
     let core = core_findings(CONCRETE, &d.name);
     let stacked: Vec<&Finding> = core
@@ -103,7 +56,9 @@ fn map_checks_list_sk_concretes_stacked_walls() {
 
 #[vitrine_test(shared)]
 fn map_checks_show_no_error_on_a_clean_map() {
-    let Some(h) = open_map(STARTUP) else { return };
+    let Some(h) = open_map(STARTUP, |state| app_support::harness(state, 2400.0)) else {
+        return;
+    };
     let d = details(&h);
     let counts = Counts::of(&core_findings(STARTUP, &d.name));
     assert_eq!((counts.errors, counts.warnings), (0, 0));
@@ -118,7 +73,7 @@ fn map_checks_show_no_error_on_a_clean_map() {
 
 #[vitrine_test(shared)]
 fn map_checks_picking_a_finding_selects_and_frames_its_object() {
-    let Some(mut h) = open_map(CONCRETE) else {
+    let Some(mut h) = open_map(CONCRETE, |state| app_support::harness(state, 2400.0)) else {
         return;
     };
     let d = details(&h);
@@ -154,15 +109,5 @@ fn map_checks_picking_a_finding_selects_and_frames_its_object() {
     // The map panel shows the object selected.
     h.get_by_label(&format!("Stats id: {}", kept.stats_id));
     // F frames it: the camera turns on it, much closer than the whole map.
-    let whole = h.state().view.camera;
-    h.key_press(Key::F);
-    h.run();
-    let camera = h.state().view.camera;
-    let at = glam::Vec3::new(-kept.x as f32, kept.z as f32, -kept.y as f32);
-    assert!(
-        camera.target.distance(at) < 256.0,
-        "{} from the object",
-        camera.target.distance(at)
-    );
-    assert!(camera.distance < whole.distance / 4.0);
+    f_frames(&mut h, (kept.x, kept.y, kept.z), "object");
 }

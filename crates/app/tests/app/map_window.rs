@@ -5,17 +5,14 @@
 //! F frames it, and a layer toggle takes its objects out of the drawn picture.
 
 use crate::app_support;
+use crate::map_support::{details, f_frames, open_map, paths};
 use egui::Key;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::cell::Cell;
-use vitrine_app::commands::{AppCommand, DocumentCommand};
-use vitrine_app::dispatch::{apply, poll_jobs};
 use vitrine_app::inspect::view_inspect::view_inspect_ui;
-use vitrine_app::settings::Settings;
 use vitrine_app::state::AppState;
 use vitrine_app::viewport::camera_input;
-use vitrine_core::files::{FileRef, Files};
 use vitrine_core::map::scene::{Layer, MapDetails, SceneObject};
 use vitrine_core::map::{ObjectKind, Owner, Placement};
 use vitrine_core::wz::Stats;
@@ -27,6 +24,14 @@ const MAP: &str = "multiplay/maps/2c-startup/game.map";
 
 thread_local! {
     static VIEW_RECT: Cell<egui::Rect> = const { Cell::new(egui::Rect::NOTHING) };
+}
+
+/// The window the tests drive: tall enough for the whole panel, with [`frame`].
+fn window(state: AppState) -> Harness<'static, AppState> {
+    Harness::builder()
+        .with_size(egui::vec2(1100.0, 1800.0))
+        .with_max_steps(12)
+        .build_ui_state(frame, state)
 }
 
 /// The app's frame with the real view's input (camera, picking) on a plain area.
@@ -41,55 +46,10 @@ fn frame(ui: &mut egui::Ui, state: &mut AppState) {
     });
 }
 
-/// The map file and the data roots, read through `files`.
-fn paths(files: &Files) -> Option<(FileRef, Vec<FileRef>)> {
-    let wz = crate::common::wz2100()?;
-    let map = format!("{}!/{MAP}", wz.join("archives/mp.wz").display());
-    let roots = [wz.join("data/mp"), wz.join("data/base")];
-    Some((
-        files.parse(std::path::Path::new(&map)),
-        roots.iter().map(|r| files.parse(r)).collect(),
-    ))
-}
-
-/// A window (tall enough for the whole panel) with the map open over the corpus' data.
-fn open_map() -> Option<Harness<'static, AppState>> {
-    let wz = crate::common::wz2100()?;
-    let settings = Settings {
-        data_roots: vec![wz.join("data/mp"), wz.join("data/base")],
-        ..Settings::default()
-    };
-    let mut state = AppState::new(settings, app_support::DiskHost::new());
-    state.services.work.set_runner(vitrine_app::jobs::Inline);
-    let (file, _) = paths(&state.services.files)?;
-    let _ = apply(
-        &mut state,
-        AppCommand::Document(DocumentCommand::Open(file)),
-    );
-    poll_jobs(&mut state);
-    assert!(
-        state.document.load_error.is_none(),
-        "{:?}",
-        state.document.load_error
-    );
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1100.0, 1800.0))
-        .with_max_steps(12)
-        .build_ui_state(frame, state);
-    h.run();
-    Some(h)
-}
-
-/// The open document's map facts.
-fn details(h: &Harness<'static, AppState>) -> MapDetails {
-    let doc = h.state().document.open.as_ref().expect("the map is open");
-    doc.map().expect("the document is a map").clone()
-}
-
 /// The map as the reader reads it and the game places it, with the same data.
 fn read_and_place() -> (vitrine_core::map::Map, Placement) {
     let files = vitrine_test_support::disk();
-    let (file, roots) = paths(files).unwrap();
+    let (file, roots) = paths(files, MAP).unwrap();
     let level = vitrine_core::map::open_source(files, &file, None).unwrap();
     let map = vitrine_core::map::open(files, &level).unwrap();
     let (stats, _) = Stats::load(files, &roots);
@@ -99,7 +59,9 @@ fn read_and_place() -> (vitrine_core::map::Map, Placement) {
 
 #[vitrine_test(shared)]
 fn the_side_panel_shows_the_maps_facts_and_its_real_counts() {
-    let Some(h) = open_map() else { return };
+    let Some(h) = open_map(MAP, window) else {
+        return;
+    };
     let (map, placed) = read_and_place();
     let (w, ht) = (map.terrain.width, map.terrain.height);
     h.get_by_label(&format!("Size: {w} × {ht} tiles"));
@@ -161,7 +123,9 @@ fn object(d: &MapDetails, id: &str) -> SceneObject {
 
 #[vitrine_test(shared)]
 fn search_select_frame_and_pick_an_object() {
-    let Some(mut h) = open_map() else { return };
+    let Some(mut h) = open_map(MAP, window) else {
+        return;
+    };
     let d = details(&h);
     let factory = object(&d, "A0LightFactory");
     // The search narrows the list to the one player's factories.
@@ -207,17 +171,7 @@ fn search_select_frame_and_pick_an_object() {
         factory.footprint.0, factory.footprint.1
     ));
     // F frames the factory: the camera turns on it, much closer than the whole map.
-    let whole = h.state().view.camera;
-    h.key_press(Key::F);
-    h.run();
-    let camera = h.state().view.camera;
-    let at = glam::Vec3::new(-factory.x as f32, factory.z as f32, -factory.y as f32);
-    assert!(
-        camera.target.distance(at) < 256.0,
-        "{} from the factory",
-        camera.target.distance(at)
-    );
-    assert!(camera.distance < whole.distance / 4.0);
+    f_frames(&mut h, (factory.x, factory.y, factory.z), "factory");
     // Esc clears the selection; a click on the factory in the view (now in its middle)
     // selects the whole factory, not one of its parts.
     h.key_press(Key::Escape);
@@ -261,7 +215,9 @@ fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> usize {
 
 #[vitrine_test(shared, gpu)]
 fn a_layer_toggle_takes_its_objects_out_of_the_picture() {
-    let Some(mut h) = open_map() else { return };
+    let Some(mut h) = open_map(MAP, window) else {
+        return;
+    };
     let d = details(&h);
     let before = picture(h.state());
     h.get_by_label("Structures").click();
