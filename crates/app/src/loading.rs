@@ -76,19 +76,11 @@ pub fn map_findings(
 ) -> Vec<Finding> {
     let roots = &options.data_roots;
     let mut findings = map_check::check_maps(files, path, Some(&scene.name), roots).findings;
-    // The objects as the files have them: where each removed one stood.
-    let read = crate::map::open_source(files, path, Some(&scene.name))
-        .ok()
-        .and_then(|level| crate::map::open(files, &level).ok());
     for f in &mut findings {
         let Element::Object { object } = f.element else {
             continue;
         };
-        let at = scene.object_of_index(object).or_else(|| {
-            let o = read.as_ref()?.objects.get(object)?;
-            scene.object_at(o.x, o.y)
-        });
-        if let Some(i) = at {
+        if let Some(i) = scene.object_for_index(object) {
             f.element = Element::Node {
                 node: scene.objects[i].node,
             };

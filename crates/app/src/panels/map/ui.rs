@@ -78,10 +78,10 @@ fn facts_ui(ui: &mut egui::Ui, map: &MapDetails) {
         total.droids += c.droids;
     }
     ui.strong(format!("All: {}", counts_text(&total)));
-    if map.removed > 0 {
+    if !map.removed.is_empty() {
         ui.weak(format!(
             "{} more in the files, which the game removes on load",
-            map.removed
+            map.removed.len()
         ));
     }
     ui.add_space(4.0);

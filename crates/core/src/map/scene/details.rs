@@ -172,10 +172,21 @@ pub struct MapDetails {
     /// Every object the game keeps, in load order (droids, features, structures).
     pub objects: Vec<SceneObject>,
     /// Objects of the files the game removes on load (oil under derricks, stacked
-    /// structures…).
-    pub removed: usize,
+    /// structures…), each with where it stood.
+    pub removed: Vec<RemovedObject>,
     /// The nodes of each layer that has any.
     pub layers: Vec<(Layer, Vec<usize>)>,
+}
+
+/// An object of the map's files that the game removes on load, where it stood.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RemovedObject {
+    /// Its index in the files' objects (what `vitrine check MAP`'s findings name).
+    pub index: usize,
+    /// World x of its origin, as the file has it.
+    pub x: i32,
+    /// World y of its origin, as the file has it.
+    pub y: i32,
 }
 
 impl MapDetails {
@@ -203,6 +214,16 @@ impl MapDetails {
     /// The object the game keeps whose index in [`crate::map::Map::objects`] is `index`.
     pub fn object_of_index(&self, index: usize) -> Option<usize> {
         self.objects.iter().position(|o| o.index == index)
+    }
+
+    /// The object that stands for the files' object `index`: itself where the game keeps
+    /// it, else (a stacked wall, a merged module, oil under a derrick) the object at the
+    /// place the removed one stood.
+    pub fn object_for_index(&self, index: usize) -> Option<usize> {
+        self.object_of_index(index).or_else(|| {
+            let gone = self.removed.iter().find(|r| r.index == index)?;
+            self.object_at(gone.x, gone.y)
+        })
     }
 
     /// The object whose footprint covers the world point (`x`, `y`), the one whose centre
@@ -279,11 +300,19 @@ mod tests {
                 object(ObjectKind::Structure, 256, 256, (2, 2), 0),
                 object(ObjectKind::Structure, 704, 704, (1, 1), 2),
             ],
-            removed: 1,
+            removed: vec![RemovedObject {
+                index: 1,
+                x: 256,
+                y: 256,
+            }],
             layers: Vec::new(),
         };
         assert_eq!(d.object_of_index(2), Some(1));
         assert_eq!(d.object_of_index(1), None);
+        // The removed object 1 stood on the factory: the factory stands for it.
+        assert_eq!(d.object_for_index(2), Some(1));
+        assert_eq!(d.object_for_index(1), Some(0));
+        assert_eq!(d.object_for_index(7), None);
         for (x, y, want) in [
             (256, 256, Some(0)),
             (140, 370, Some(0)),

@@ -44,7 +44,7 @@ use crate::model::{
 };
 use crate::wz::{PartFinder, Stats};
 use decals::Decals;
-pub use details::{Counts, Layer, MapDetails, SceneObject, file_label};
+pub use details::{Counts, Layer, MapDetails, RemovedObject, SceneObject, file_label};
 use std::collections::BTreeMap;
 
 /// The azimuth of the game's default sun (`init3DView`: (225, −600, 450) in the game's
@@ -115,7 +115,18 @@ pub fn scene(
         shape: map.level.shape,
         files: map.files.clone(),
         objects,
-        removed: placement.removed.len(),
+        removed: placement
+            .removed
+            .iter()
+            .filter_map(|r| {
+                let o = map.objects.get(r.index)?;
+                Some(RemovedObject {
+                    index: r.index,
+                    x: o.x,
+                    y: o.y,
+                })
+            })
+            .collect(),
         layers: layers.0,
     }));
     model
