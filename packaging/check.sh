@@ -36,7 +36,7 @@ ok() { echo "ok: $*"; }
 fail() { echo "FAILED: $*" >&2; exit 1; }
 started=$(date +%s)
 
-version="$(awk '/^\[workspace.package\]/ { f = 1 } f && /^version *=/ { gsub(/[" ]/, "", $0); sub(/version=/, ""); print; exit }' Cargo.toml)"
+version="$(packaging/version.sh)"
 tarball="$dist/vitrine-$version-x86_64-linux.tar.gz"
 deb="$dist/vitrine_${version}_amd64.deb"
 webzip="$dist/vitrine-web-$version.zip"

@@ -33,7 +33,7 @@ for tool in wine winepath xvfb-run x86_64-w64-mingw32-gcc x86_64-w64-mingw32-obj
   command -v "$tool" >/dev/null || fail "needs $tool (apt-get install wine wine64 mingw-w64 unzip imagemagick)"
 done
 started=$(date +%s)
-version="$(awk '/^\[workspace.package\]/ { f = 1 } f && /^version *=/ { gsub(/[" ]/, "", $0); sub(/version=/, ""); print; exit }' Cargo.toml)"
+version="$(packaging/version.sh)"
 zip="$dist/vitrine-$version-x86_64-windows.zip"
 tarball="$dist/vitrine-$version-x86_64-linux.tar.gz"
 for f in "$zip" "$tarball"; do

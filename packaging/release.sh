@@ -68,8 +68,7 @@ for t in wasm32-unknown-unknown x86_64-pc-windows-gnu; do
   }
 done
 
-version="$(awk '/^\[workspace.package\]/ { f = 1 } f && /^version *=/ { gsub(/[" ]/, "", $0); sub(/version=/, ""); print; exit }' Cargo.toml)"
-[ -n "$version" ] || { say "no version in Cargo.toml's [workspace.package]"; exit 1; }
+version="$(packaging/version.sh)"
 # The archives date every file at the commit (not exported: given to cargo it would
 # change the program's build date and so rebuild the crates that print it).
 stamp="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}"
