@@ -15,7 +15,7 @@ use crate::files::FileRef;
 use crate::model::Model;
 use crate::render::{Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
 use std::time::Instant;
-use vitrine_core::map::{self, scene::SceneOptions};
+use vitrine_core::map::{self, scene::Layer, scene::SceneOptions};
 use vitrine_core::wz::Stats;
 
 /// Whether `args` ask for a map: `--all-maps`, or an input that is one.
@@ -85,11 +85,20 @@ pub fn run(args: &RenderArgs) -> i32 {
     let (w, h) = args.size;
     let target = RenderTarget::with_samples(&gpu.device, w, h, args.msaa);
     let view = map_view(args);
+    let layers = match parse_layers(args.layers.as_deref()) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("vitrine render: --layers: {e}");
+            return super::exit::USAGE;
+        }
+    };
     let data = Data::for_input(&input, args);
     let draw = |scene: &mut SceneRenderer, level: &map::MapSource, out: &std::path::Path| {
         let name = level.name.clone();
         super::catch_per_file(&level.folder, || {
             let model = data.scene(level, !args.no_objects, &name)?;
+            let mut view = view.clone();
+            view.node_mask = layer_mask(&model, &layers);
             let img = render_model(&gpu, scene, &target, &model, &view, None)?;
             write_png_atomic(out, &img)
         })
@@ -132,6 +141,47 @@ pub fn run(args: &RenderArgs) -> i32 {
     super::report_failures(&failures)
 }
 
+/// The layers `--layers` names (`all`: every one), else those a map opens with.
+fn parse_layers(list: Option<&str>) -> Result<Vec<Layer>, String> {
+    let Some(list) = list else {
+        return Ok(Layer::ALL
+            .into_iter()
+            .filter(|l| l.shown_at_first())
+            .collect());
+    };
+    let mut out = Vec::new();
+    for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if part.eq_ignore_ascii_case("all") {
+            out.extend(Layer::ALL);
+            continue;
+        }
+        out.push(Layer::parse(part).ok_or_else(|| {
+            let names: Vec<String> = Layer::ALL
+                .iter()
+                .map(|l| l.name().to_lowercase().replace(' ', "-"))
+                .collect();
+            format!("{part}: expected all or one of {}", names.join(", "))
+        })?);
+    }
+    Ok(out)
+}
+
+/// The node mask that hides the nodes of every layer of `model`'s map not in `shown`.
+fn layer_mask(model: &Model, shown: &[Layer]) -> Vec<bool> {
+    let vitrine_core::model::Details::Map(map) = &model.details else {
+        return Vec::new();
+    };
+    let mut mask = vec![true; model.nodes.len()];
+    for (layer, nodes) in &map.layers {
+        if !shown.contains(layer) {
+            for &n in nodes {
+                mask[n] = false;
+            }
+        }
+    }
+    crate::render::inspect::hidden_mask(model, &mask.iter().map(|m| !m).collect::<Vec<_>>())
+}
+
 /// A level's name as a file name: letters, digits, `-`, `_` and `.` kept, the rest `_`.
 fn safe_name(name: &str) -> String {
     let s: String = name
@@ -154,6 +204,23 @@ fn safe_name(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn layers_parse_by_name_and_default_to_what_a_map_opens_with() {
+        let default = parse_layers(None).unwrap();
+        assert!(default.contains(&Layer::StartPositions) && default.contains(&Layer::Terrain));
+        assert!(!default.contains(&Layer::Grid) && !default.contains(&Layer::Gateways));
+        assert_eq!(
+            parse_layers(Some("terrain, Start-Positions,grid")).unwrap(),
+            vec![Layer::Terrain, Layer::StartPositions, Layer::Grid]
+        );
+        assert_eq!(parse_layers(Some("all")).unwrap().len(), Layer::ALL.len());
+        let e = parse_layers(Some("terrain,roads")).unwrap_err();
+        assert!(
+            e.starts_with("roads: expected all or one of") && e.contains("start-positions"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn level_names_make_safe_file_names() {

@@ -26,5 +26,6 @@ mod publish;
 mod render;
 mod render_map;
 mod shared_data;
+mod start_positions;
 mod test_needs;
 mod thumbnail;

@@ -332,14 +332,20 @@ impl SceneRenderer {
         let Some(model) = &self.source else {
             return extras;
         };
-        let want_overlays =
+        let inspecting =
             overlays::wanted(&view.overlays, view.selected) || !view.highlight.is_empty();
+        let want_overlays = inspecting || !model.guides.is_empty();
         if !want_overlays && !view.shadows {
             return extras;
         }
         let aspect = target.width as f32 / target.height.max(1) as f32;
         let view_proj = view.camera.view_proj(aspect);
-        let meshes = posed_meshes(model, pose, &view.node_mask);
+        // Guides alone need no posed meshes (posing a map's every mesh each frame would).
+        let meshes = if inspecting || view.shadows {
+            posed_meshes(model, pose, &view.node_mask)
+        } else {
+            Vec::new()
+        };
         if view.shadows {
             let casters = shadow_casters(model, pose, &view.node_mask);
             let points = casters.iter().flatten().copied();

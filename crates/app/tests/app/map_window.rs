@@ -220,6 +220,7 @@ fn a_layer_toggle_takes_its_objects_out_of_the_picture() {
     };
     let d = details(&h);
     let before = picture(h.state());
+    let opened = h.state().view_settings().node_mask;
     h.get_by_label("Structures").click();
     h.run();
     // Every structure's node is masked out, the terrain's is not.
@@ -238,11 +239,58 @@ fn a_layer_toggle_takes_its_objects_out_of_the_picture() {
     // Shown again: the same picture as before.
     h.get_by_label("Structures").click();
     h.run();
-    assert!(h.state().view_settings().node_mask.iter().all(|&v| v));
+    assert_eq!(h.state().view_settings().node_mask, opened);
     let again = picture(h.state());
     assert!(differing(&before, &again) < 10);
     // Hiding the features changes the picture too (trees, boulders, oil).
     h.get_by_label("Features").click();
     h.run();
     assert!(differing(&before, &picture(h.state())) > 50);
+}
+
+#[vitrine_test(shared, gpu)]
+fn inspecting_layers_open_hidden_and_show_on_their_toggle() {
+    let Some(mut h) = open_map(MAP, window) else {
+        return;
+    };
+    let d = details(&h);
+    // Each player's start is marked and shown; grid and footprints open hidden.
+    assert_eq!(d.start_positions.len(), 2, "{:?}", d.start_positions);
+    let mask = h.state().view_settings().node_mask;
+    let shown = |layer: Layer, mask: &[bool]| d.layer_nodes(layer).iter().all(|&n| mask[n]);
+    assert!(shown(Layer::StartPositions, &mask));
+    for layer in [Layer::Grid, Layer::Footprints] {
+        assert!(!d.layer_nodes(layer).is_empty(), "{layer:?}");
+        assert!(d.layer_nodes(layer).iter().all(|&n| !mask[n]), "{layer:?}");
+    }
+    // The panel lists them, each at its player's truck.
+    let trucks: Vec<String> = d
+        .start_positions
+        .iter()
+        .map(|s| {
+            let o = d.objects.iter().find(|o| o.index == s.index).unwrap();
+            assert_eq!(
+                (o.kind, o.owner),
+                (ObjectKind::Droid, Owner::Player(s.player))
+            );
+            format!("{} ({}, {})", s.player, o.x, o.y)
+        })
+        .collect();
+    h.get_by_label(&format!("Start positions: {}", trucks.join(", ")));
+    let before = picture(h.state());
+    h.get_by_label("Grid").click();
+    h.run();
+    let mask = h.state().view_settings().node_mask;
+    assert!(shown(Layer::Grid, &mask));
+    let grid = differing(&before, &picture(h.state()));
+    assert!(
+        grid > 2000,
+        "only {grid} pixels changed with the grid shown"
+    );
+    h.get_by_label("Start positions").click();
+    h.run();
+    assert!(!shown(
+        Layer::StartPositions,
+        &h.state().view_settings().node_mask
+    ));
 }

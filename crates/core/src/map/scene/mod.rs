@@ -31,6 +31,7 @@
 
 pub mod decals;
 mod details;
+mod guides;
 mod objects;
 pub mod terrain;
 
@@ -94,7 +95,8 @@ pub fn scene(
     model.grid_unit = Some(super::TILE_UNITS as f32);
     let mut lookup = Lookup::new(files);
     let mut layers = Layers::default();
-    add_terrain(&mut model, map, placement, &mut lookup, roots, &mut layers);
+    let ground = ground(map, placement);
+    add_terrain(&mut model, map, &ground, &mut lookup, roots, &mut layers);
     add_water(&mut model, map, placement, &mut lookup, roots, &mut layers);
     let mut objects = Vec::new();
     if options.objects {
@@ -106,6 +108,15 @@ pub fn scene(
         };
         objects = add_objects(&mut model, placement, &data, &mut layers);
     }
+    let start_positions = super::start_positions(placement, stats);
+    guides::add_guides(
+        &mut model,
+        map,
+        placement,
+        &ground,
+        &start_positions,
+        &mut layers,
+    );
     facts(&mut model, map, placement);
     model.details = crate::model::Details::Map(Box::new(MapDetails {
         name: map.level.name.clone(),
@@ -127,6 +138,7 @@ pub fn scene(
                 })
             })
             .collect(),
+        start_positions,
         layers: layers.0,
     }));
     model
@@ -208,22 +220,21 @@ fn ground(map: &Map, placement: &Placement) -> super::Terrain {
 fn add_terrain(
     model: &mut Model,
     map: &Map,
-    placement: &Placement,
+    ground: &super::Terrain,
     lookup: &mut Lookup,
     roots: &[FileRef],
     layers: &mut Layers,
 ) {
-    let ground = ground(map, placement);
     let tileset = map.level.tileset;
     let folder = format!("tertilesc{}hw-128", tileset.slot() + 1);
     let files = lookup.files().clone();
     let decals = decals::read(&files, lookup, roots, tileset).unwrap_or_default();
-    if let Some((mesh, tiles)) = terrain::under_decals_mesh(&ground, &decals) {
+    if let Some((mesh, tiles)) = terrain::under_decals_mesh(ground, &decals) {
         let first = model.materials.len();
         tile_materials(model, lookup, roots, &folder, &tiles, &Decals::default());
         layers.push(Layer::Terrain, add_mesh(model, mesh, first, "under decals"));
     }
-    let (mut mesh, tiles) = terrain::terrain_mesh(&ground);
+    let (mut mesh, tiles) = terrain::terrain_mesh(ground);
     let first = model.materials.len();
     let missing = tile_materials(model, lookup, roots, &folder, &tiles, &decals);
     if missing.len() == tiles.len() {
