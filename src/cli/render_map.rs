@@ -14,6 +14,8 @@ use super::render::{RenderArgs, render_model, write_png_atomic};
 use crate::files::FileRef;
 use crate::model::Model;
 use crate::render::{Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
+use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Instant;
 use vitrine_core::map::{self, scene::Layer, scene::SceneOptions};
 use vitrine_core::wz::Stats;
@@ -53,17 +55,20 @@ impl Data {
         Data { roots, stats }
     }
 
-    /// The scene of `level`, its warnings printed under `name`.
-    fn scene(&self, level: &map::MapSource, objects: bool, name: &str) -> Result<Model, String> {
+    /// The scene of `level` (its problems are the model's diagnostics).
+    fn scene(&self, level: &map::MapSource, objects: bool) -> Result<Model, String> {
         let files = crate::files::disk();
         let m = map::open(files, level).map_err(|e| e.to_string())?;
         let placed = map::place(&m, &self.stats, files, &self.roots);
         let options = SceneOptions { objects };
-        let model = map::scene::scene(&m, &placed, &self.stats, files, &self.roots, &options);
-        for d in &model.diagnostics {
-            eprintln!("warning: {}", d.display_with(name));
-        }
-        Ok(model)
+        Ok(map::scene::scene(
+            &m,
+            &placed,
+            &self.stats,
+            files,
+            &self.roots,
+            &options,
+        ))
     }
 }
 
@@ -80,10 +85,6 @@ pub fn run(args: &RenderArgs) -> i32 {
         }
     };
     let files = crate::files::disk();
-    let mut scene =
-        SceneRenderer::with_samples(&gpu.device, &gpu.queue, args.msaa, crate::files::disk());
-    let (w, h) = args.size;
-    let target = RenderTarget::with_samples(&gpu.device, w, h, args.msaa);
     let view = map_view(args);
     let layers = match parse_layers(args.layers.as_deref()) {
         Ok(l) => l,
@@ -93,29 +94,49 @@ pub fn run(args: &RenderArgs) -> i32 {
         }
     };
     let data = Data::for_input(&input, args);
-    let draw = |scene: &mut SceneRenderer, level: &map::MapSource, out: &std::path::Path| {
-        let name = level.name.clone();
-        super::catch_per_file(&level.folder, || {
-            let model = data.scene(level, !args.no_objects, &name)?;
-            let mut view = view.clone();
-            view.node_mask = layer_mask(&model, &layers);
-            let img = render_model(&gpu, scene, &target, &model, &view, None)?;
-            write_png_atomic(out, &img)
-        })
-    };
-    if !args.all_maps {
-        let result = map::open_source(files, &input, args.level.as_deref())
-            .map_err(|e| e.to_string())
-            .and_then(|level| draw(&mut scene, &level, &args.output));
-        return match result {
-            Ok(()) => super::exit::OK,
-            Err(e) => {
-                eprintln!("vitrine render: {e}");
-                super::exit::FAILED
-            }
-        };
+    if args.all_maps {
+        return render_all(args, &gpu, &input, data, layers, view);
     }
-    let levels = match map::find_maps(files, &input) {
+    let mut scene =
+        SceneRenderer::with_samples(&gpu.device, &gpu.queue, args.msaa, crate::files::disk());
+    let (w, h) = args.size;
+    let target = RenderTarget::with_samples(&gpu.device, w, h, args.msaa);
+    let result = map::open_source(files, &input, args.level.as_deref())
+        .map_err(|e| e.to_string())
+        .and_then(|level| {
+            super::catch_per_file(&level.folder, || {
+                let mut model = data.scene(&level, !args.no_objects)?;
+                for d in &model.diagnostics {
+                    eprintln!("warning: {}", d.display_with(&level.name));
+                }
+                show_layers(&mut model, &layers);
+                let img = render_model(&gpu, &mut scene, &target, &model, &view, None)?;
+                write_png_atomic(&args.output, &img)
+            })
+        });
+    match result {
+        Ok(()) => super::exit::OK,
+        Err(e) => {
+            eprintln!("vitrine render: {e}");
+            super::exit::FAILED
+        }
+    }
+}
+
+/// `--all-maps`: every map of the input into the output folder, through the batch
+/// pipeline the model thumbnails use ([`crate::render::batch`]): each map read, placed and
+/// made a scene (its models and pages decoded) on one prepare thread per core, drawn on
+/// one, the PNGs encoded and written here.
+fn render_all(
+    args: &RenderArgs,
+    gpu: &Gpu,
+    input: &FileRef,
+    data: Data,
+    layers: Vec<Layer>,
+    view: ViewSettings,
+) -> i32 {
+    use crate::render::batch::{self, BatchDevice, BatchOptions, Job, Loaded, Step};
+    let levels = match map::find_maps(crate::files::disk(), input) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("vitrine render: {e}");
@@ -123,10 +144,45 @@ pub fn run(args: &RenderArgs) -> i32 {
         }
     };
     let start = Instant::now();
+    // A job is its level's folder; levels sharing one (a map under several names) are
+    // the same map, drawn from the first.
+    let mut first: HashMap<FileRef, usize> = HashMap::new();
+    for (i, l) in levels.iter().enumerate() {
+        first.entry(l.folder.clone()).or_insert(i);
+    }
+    let shared = Arc::new((data, levels, first, layers));
+    let objects = !args.no_objects;
+    let run = batch::start(
+        BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
+        BatchOptions {
+            samples: args.msaa,
+            ..BatchOptions::new(args.size, view, crate::files::disk())
+        },
+        || {
+            let shared = shared.clone();
+            move |folder: &FileRef| {
+                let (data, levels, first, layers) = &*shared;
+                let level = &levels[*first.get(folder).ok_or("no such level")?];
+                let mut model = data.scene(level, objects)?;
+                show_layers(&mut model, layers);
+                Ok(Step::Draw(Box::new(Loaded { model, at: None })))
+            }
+        },
+    );
+    let levels = &shared.1;
+    run.queue.push(levels.iter().enumerate().map(|(i, l)| Job {
+        id: i as u64,
+        file: l.folder.clone(),
+    }));
+    run.queue.close();
     let mut failures = Vec::new();
-    for level in &levels {
+    for done in run.results.iter() {
+        let level = &levels[done.id as usize];
         let out = args.output.join(format!("{}.png", safe_name(&level.name)));
-        if let Err(e) = draw(&mut scene, level, &out) {
+        for w in &done.warnings {
+            eprintln!("warning: {}: {w}", level.name);
+        }
+        if let Err(e) = done.image.and_then(|img| write_png_atomic(&out, &img)) {
             failures.push((level.name.clone(), e));
         }
     }
@@ -166,20 +222,19 @@ fn parse_layers(list: Option<&str>) -> Result<Vec<Layer>, String> {
     Ok(out)
 }
 
-/// The node mask that hides the nodes of every layer of `model`'s map not in `shown`.
-fn layer_mask(model: &Model, shown: &[Layer]) -> Vec<bool> {
+/// Shows the layers of `model`'s map in `shown` and hides the others (the nodes'
+/// [`Node::hidden`](vitrine_core::model::Node::hidden), which a picture drawn without a
+/// node mask follows).
+fn show_layers(model: &mut Model, shown: &[Layer]) {
     let vitrine_core::model::Details::Map(map) = &model.details else {
-        return Vec::new();
+        return;
     };
-    let mut mask = vec![true; model.nodes.len()];
-    for (layer, nodes) in &map.layers {
-        if !shown.contains(layer) {
-            for &n in nodes {
-                mask[n] = false;
-            }
+    let layers = map.layers.clone();
+    for (layer, nodes) in layers {
+        for n in nodes {
+            model.nodes[n].hidden = !shown.contains(&layer);
         }
     }
-    crate::render::inspect::hidden_mask(model, &mask.iter().map(|m| !m).collect::<Vec<_>>())
 }
 
 /// A level's name as a file name: letters, digits, `-`, `_` and `.` kept, the rest `_`.

@@ -26,21 +26,13 @@ pub struct InspectState {
 }
 
 impl InspectState {
-    /// Fresh state for `model` of document generation `generation`: nothing selected
-    /// or hidden, but a map's layers that open hidden (its grid, footprints, gateways:
-    /// [`crate::map::scene::MapDetails::hidden_at_first`]).
+    /// Fresh state for `model` of document generation `generation`: nothing selected,
+    /// the nodes that start hidden hidden ([`crate::model::Node::hidden`]: a map's grid,
+    /// footprints and gateways).
     pub fn for_model(model: &Model, files: &crate::files::Files, generation: u64) -> InspectState {
-        let mut hidden = vec![false; model.nodes.len()];
-        if let crate::model::Details::Map(map) = &model.details {
-            for n in map.hidden_at_first() {
-                if let Some(h) = hidden.get_mut(n) {
-                    *h = true;
-                }
-            }
-        }
         InspectState {
             selected: None,
-            hidden,
+            hidden: model.nodes.iter().map(|n| n.hidden).collect(),
             isolate: false,
             stats: ModelStats::of(model, files),
             generation,

@@ -186,6 +186,15 @@ pub struct Model {
 }
 
 impl Model {
+    /// Per node: whether it starts hidden ([`Node::hidden`]); empty when none does.
+    pub fn hidden_at_first(&self) -> Vec<bool> {
+        if self.nodes.iter().any(|n| n.hidden) {
+            self.nodes.iter().map(|n| n.hidden).collect()
+        } else {
+            Vec::new()
+        }
+    }
+
     /// An empty model of the given format and version, with identity axes.
     pub fn new(format: Format, version: impl Into<String>) -> Self {
         Model {

@@ -37,6 +37,10 @@ pub struct Node {
     pub scale: Vec3,
     /// Mesh drawn at this node (rigidly, unless the mesh is skinned).
     pub mesh: Option<usize>,
+    /// Hidden (with its descendants) until the viewer asks for it: a map's grid,
+    /// footprints and gateways. A picture drawn without a node mask leaves it out; the
+    /// window opens with it hidden and shows it on its toggle.
+    pub hidden: bool,
 }
 
 impl Node {
@@ -50,6 +54,7 @@ impl Node {
             rotation: Quat::IDENTITY,
             scale: Vec3::ONE,
             mesh: None,
+            hidden: false,
         }
     }
 }

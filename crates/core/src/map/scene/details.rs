@@ -277,16 +277,6 @@ impl MapDetails {
             })
     }
 
-    /// The nodes a map opens with hidden: those of the layers not
-    /// [`Layer::shown_at_first`].
-    pub fn hidden_at_first(&self) -> Vec<usize> {
-        self.layers
-            .iter()
-            .filter(|(l, _)| !l.shown_at_first())
-            .flat_map(|(_, n)| n.iter().copied())
-            .collect()
-    }
-
     /// The objects of each owner, owners in order (players, scavengers, none).
     pub fn counts(&self) -> Vec<(Owner, Counts)> {
         let mut by: std::collections::BTreeMap<Owner, Counts> = Default::default();

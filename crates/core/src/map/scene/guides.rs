@@ -72,11 +72,9 @@ fn add_layer(model: &mut Model, layers: &mut Layers, layer: Layer, guides: Vec<G
         return;
     }
     let node = model.nodes.len();
-    model.nodes.push(Node::new(
-        layer.name().to_lowercase(),
-        None,
-        NodeKind::Group,
-    ));
+    let mut group = Node::new(layer.name().to_lowercase(), None, NodeKind::Group);
+    group.hidden = !layer.shown_at_first();
+    model.nodes.push(group);
     layers.push(layer, node);
     model
         .guides

@@ -450,7 +450,7 @@ fn start_positions_are_each_players_first_truck_away_from_the_corner() {
         .filter_map(|g| g.label.as_deref())
         .collect();
     assert_eq!(labels, vec!["0", "1"]);
-    assert!(!d.hidden_at_first().contains(&nodes[0]));
+    assert!(!s.nodes[nodes[0]].hidden);
 }
 
 #[test]
@@ -512,17 +512,10 @@ fn grid_footprints_and_gateways_lie_on_the_drawn_ground_and_open_hidden() {
     assert_eq!(gate[0].points.len(), 2 * (4 + 1));
     assert!(gate[0].points.iter().all(|&v| on_corner(v)));
     // Inspecting layers open hidden; the others, and no start positions without trucks.
-    let hidden = d.hidden_at_first();
+    let hidden = s.hidden_at_first();
     for layer in [Layer::Grid, Layer::Footprints, Layer::Gateways] {
-        assert!(
-            d.layer_nodes(layer).iter().all(|n| hidden.contains(n)),
-            "{layer:?}"
-        );
+        assert!(d.layer_nodes(layer).iter().all(|&n| hidden[n]), "{layer:?}");
     }
-    assert!(
-        d.layer_nodes(Layer::Terrain)
-            .iter()
-            .all(|n| !hidden.contains(n))
-    );
+    assert!(d.layer_nodes(Layer::Terrain).iter().all(|&n| !hidden[n]));
     assert!(d.layer_nodes(Layer::StartPositions).is_empty());
 }
