@@ -107,3 +107,4 @@ fn broken_ground_textures_are_refused_at_their_offset() {
         }
     }
 }
+
