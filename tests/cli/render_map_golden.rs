@@ -97,5 +97,9 @@ fn classic_mode_draws_the_tile_images() {
     let blended = render("Sk-Rush", &["--terrain", "blended"]);
     let d = image_diff::diff(&blended, &classic);
     let ground = d.count_over(CHANNEL_TOLERANCE);
-    assert!(ground > d.pixels() / 10, "{ground} of {} pixels", d.pixels());
+    assert!(
+        ground > d.pixels() / 10,
+        "{ground} of {} pixels",
+        d.pixels()
+    );
 }

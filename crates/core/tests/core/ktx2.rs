@@ -107,4 +107,3 @@ fn broken_ground_textures_are_refused_at_their_offset() {
         }
     }
 }
-
