@@ -161,6 +161,23 @@ pub struct LoadArgs {
     /// synthetic samples were written with).
     #[arg(long, value_name = "READING", default_value = "conjugated", value_parser = pet_rotations_parser())]
     pub pet_rotations: crate::formats::pet::PetRotations,
+    /// How a Warzone 2100 map's terrain is drawn: `blended` (the default: the tileset's
+    /// ground textures blended by ground type with the decal tiles over them, as the game
+    /// 4.3 draws it; the classic tiles, with a note, where the data has no ground
+    /// textures) or `classic` (the 128-pixel tile images only).
+    #[arg(long, value_name = "MODE", default_value = "blended", value_parser = terrain_parser())]
+    pub terrain: vitrine_core::map::scene::TerrainMode,
+}
+
+/// `--terrain`'s values.
+fn terrain_parser()
+-> impl clap::builder::TypedValueParser<Value = vitrine_core::map::scene::TerrainMode> {
+    use clap::builder::TypedValueParser;
+    use vitrine_core::map::scene::TerrainMode;
+    clap::builder::PossibleValuesParser::new(["blended", "classic"]).map(|s| match s.as_str() {
+        "classic" => TerrainMode::Classic,
+        _ => TerrainMode::Blended,
+    })
 }
 
 /// `--tileset`'s values, offered by completion and `--help`.
@@ -190,6 +207,7 @@ impl LoadArgs {
             pmf: self.pmf.options(),
             tileset: self.tileset,
             pet_rotations: self.pet_rotations,
+            map_terrain: self.terrain,
         }
     }
 }

@@ -46,13 +46,18 @@ fn map_view(args: &RenderArgs) -> ViewSettings {
 struct Data {
     roots: Vec<FileRef>,
     stats: Stats,
+    terrain: map::scene::TerrainMode,
 }
 
 impl Data {
     fn for_input(file: &FileRef, args: &RenderArgs) -> Data {
         let roots = roots_for(file, &args.load.data);
         let (stats, _warnings) = Stats::load(crate::files::disk(), &roots);
-        Data { roots, stats }
+        Data {
+            roots,
+            stats,
+            terrain: args.load.terrain,
+        }
     }
 
     /// The scene of `level` (its problems are the model's diagnostics).
@@ -60,7 +65,10 @@ impl Data {
         let files = crate::files::disk();
         let m = map::open(files, level).map_err(|e| e.to_string())?;
         let placed = map::place(&m, &self.stats, files, &self.roots);
-        let options = SceneOptions { objects };
+        let options = SceneOptions {
+            objects,
+            terrain: self.terrain,
+        };
         Ok(map::scene::scene(
             &m,
             &placed,

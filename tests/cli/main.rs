@@ -25,6 +25,7 @@ mod map_judge;
 mod publish;
 mod render;
 mod render_map;
+mod render_map_golden;
 mod shared_data;
 mod start_positions;
 mod test_needs;

@@ -209,6 +209,8 @@ pub enum DocumentCommand {
     SetTileset(crate::formats::pie::Tileset),
     /// Read PET ANIM rotations this way (saved; reloads an open PET).
     SetPetRotations(crate::formats::pet::PetRotations),
+    /// Draw Warzone 2100 maps' terrain this way (saved; reloads an open map).
+    SetMapTerrain(crate::map::scene::TerrainMode),
     /// Show a dialog to add a data root (a folder, or an archive).
     PickDataRoot {
         /// An archive (`.wz`, `.zip`) rather than a folder.

@@ -63,6 +63,8 @@ pub struct Settings {
     pub tileset: crate::formats::pie::Tileset,
     /// How PET ANIM rotation keys are read.
     pub pet_rotations: crate::formats::pet::PetRotations,
+    /// How a Warzone 2100 map's terrain is drawn (the map panel's *Classic tiles*).
+    pub map_terrain: crate::map::scene::TerrainMode,
     /// Side panel sections the user opened or closed, by title (absent: the section's
     /// default).
     pub open_sections: std::collections::BTreeMap<String, bool>,
@@ -96,6 +98,7 @@ impl Default for Settings {
             animation: Default::default(),
             tileset: Default::default(),
             pet_rotations: Default::default(),
+            map_terrain: Default::default(),
             open_sections: Default::default(),
             watch_files: true,
             published_sites: Vec::new(),
@@ -119,6 +122,7 @@ impl Settings {
             pmf: self.pmf,
             tileset: self.tileset,
             pet_rotations: self.pet_rotations,
+            map_terrain: self.map_terrain,
         }
     }
 

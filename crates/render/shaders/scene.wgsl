@@ -82,14 +82,20 @@ struct VertexIn {
     @location(5) weights: vec4<f32>,
     // sRGB colour of the dominant joint (colour mode 2).
     @location(6) joint_colour: vec4<f32>,
+    // Opacity of the point (1 unless the mesh sets one), multiplied into the alpha: an
+    // additive layer adds colour × α, so splatted layers whose opacities sum to 1 blend.
+    @location(7) alpha: f32,
 };
 
 struct VertexOut {
-    @builtin(position) clip: vec4<f32>,
+    // Invariant: the terrain's additive layers are drawn over a depth pre-pass of the same
+    // points with depth test "less or equal", so every pipeline must compute the same depth.
+    @builtin(position) @invariant clip: vec4<f32>,
     @location(0) world_pos: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) uv: vec2<f32>,
     @location(3) joint_colour: vec3<f32>,
+    @location(4) alpha: f32,
 };
 
 fn joint(i: u32) -> mat4x4<f32> {
@@ -118,6 +124,7 @@ fn vs_main(v: VertexIn) -> VertexOut {
     out.normal = n;
     out.uv = v.uv + draw.extra.xy * v.animated;
     out.joint_colour = srgb_decode(v.joint_colour.rgb);
+    out.alpha = v.alpha;
     return out;
 }
 
@@ -181,6 +188,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     }
 
     var base = base_s * material.base_color;
+    base.a = base.a * in.alpha;
     // Colour modes replace the colour, keep the alpha (cut-outs still cut).
     let colour_mode = frame.mode.x;
     if colour_mode == 1u {

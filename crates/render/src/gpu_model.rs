@@ -104,6 +104,7 @@ impl GpuModel {
                         .get(c.point as usize)
                         .copied()
                         .unwrap_or(UNBOUND_RGBA),
+                    alpha: mesh.corner_alpha(c),
                 }
             }));
         }

@@ -69,11 +69,13 @@ pub struct Vertex {
     pub weights: [f32; 4],
     /// sRGB colour of the point's dominant joint (grey if unbound), for the by-joint mode.
     pub(crate) joint_colour: [u8; 4],
+    /// Opacity of the corner's point (`Mesh::point_alpha`), multiplied into the alpha.
+    pub alpha: f32,
 }
 
 impl Vertex {
     /// Attribute layout matching `VertexIn` in the shader.
-    pub(crate) const ATTRIBUTES: [wgpu::VertexAttribute; 7] = wgpu::vertex_attr_array![
+    pub(crate) const ATTRIBUTES: [wgpu::VertexAttribute; 8] = wgpu::vertex_attr_array![
         0 => Float32x3,
         1 => Float32x3,
         2 => Float32x2,
@@ -81,6 +83,7 @@ impl Vertex {
         4 => Uint16x4,
         5 => Float32x4,
         6 => Unorm8x4,
+        7 => Float32,
     ];
 
     /// The buffer layout.

@@ -58,6 +58,7 @@ pub fn apply(mut ctx: DocumentContext<'_>, cmd: DocumentCommand) -> Applied {
         DocumentCommand::SetPmfOptions(o) => display::set_pmf_options(ctx, o),
         DocumentCommand::SetTileset(t) => display::set_tileset(ctx, t),
         DocumentCommand::SetPetRotations(r) => display::set_pet_rotations(ctx, r),
+        DocumentCommand::SetMapTerrain(t) => display::set_map_terrain(ctx, t),
         DocumentCommand::SetDataRoots(roots) => display::set_data_roots(ctx, roots),
         DocumentCommand::ShowEvent(index) => crate::timeline::event_models::show_event(ctx, index),
     }

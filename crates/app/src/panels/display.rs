@@ -39,6 +39,15 @@ pub fn set_pet_rotations(
     });
 }
 
+/// Draws maps' terrain as `terrain` says from now on (saved); reloads the open model if
+/// it is a map (a map's scene is a PIE-format model: a PIE reloads too, unchanged).
+pub fn set_map_terrain(ctx: &mut DocumentContext<'_>, terrain: crate::map::scene::TerrainMode) {
+    let unchanged = terrain == ctx.services.settings.map_terrain;
+    set_load_setting(ctx, Format::Pie, unchanged, |c| {
+        c.services.settings.map_terrain = terrain
+    });
+}
+
 /// A loader setting changed by the user: `apply` stores it in the settings (the load
 /// options are the settings'), and the open model is reloaded when it is of `format`
 /// (the only one the setting affects). Nothing happens when it is `unchanged`.

@@ -108,3 +108,98 @@ fn a_map_without_data_roots_takes_the_detected_installation() {
     std::fs::create_dir_all(&elsewhere).unwrap();
     assert!(open(vec![elsewhere]), "the user's data roots win");
 }
+
+/// A data root with what the blended ground needs for `game_map`'s Arizona tiles 0–9:
+/// the tile images, the tileset's ground tables (tiles 0–4 ground `a_x`, 5–9 `a_y`) and
+/// the two ground textures.
+fn blended_install(root: &std::path::Path) {
+    let save = |path: &str, rgb: [u8; 3]| {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        image::RgbaImage::from_pixel(4, 4, image::Rgba([rgb[0], rgb[1], rgb[2], 255]))
+            .save(p)
+            .unwrap();
+    };
+    for n in 0..10 {
+        save(
+            &format!("texpages/tertilesc1hw-128/tile-{n:02}.png"),
+            [200, 150, 90],
+        );
+    }
+    save("texpages/page-1-x.png", [220, 180, 60]);
+    save("texpages/page-2-y.png", [60, 120, 40]);
+    let tables = root.join("tileset");
+    std::fs::create_dir_all(&tables).unwrap();
+    let ground: String = (0..10)
+        .map(|n| {
+            if n < 5 {
+                "a_x,a_x,a_x,a_x\n"
+            } else {
+                "a_y,a_y,a_y,a_y\n"
+            }
+        })
+        .collect();
+    for (name, text) in [
+        ("arizona_enum.txt", "arizona_enum,2\na_x\na_y\n".to_string()),
+        (
+            "tertilesc1hwGtype.txt",
+            "tertilesc1hw,2\na_x,page-1-x.png,4\na_y,page-2-y.png,4\n".to_string(),
+        ),
+        ("arizonaground.txt", format!("arizona_ground,10\n{ground}")),
+        ("arizonadecals.txt", "arizona_decals,0\n".to_string()),
+    ] {
+        std::fs::write(tables.join(name), text).unwrap();
+    }
+}
+
+/// The map panel's *Classic tiles* switches the open map between the blended ground and
+/// the tile images, reloading it, and the choice is saved in the settings.
+#[test]
+fn classic_tiles_in_the_map_panel_switches_the_ground_and_is_saved() {
+    let dir = vitrine_test_needs::temp_dir("map-terrain");
+    let file = dir.path().join("game.map");
+    std::fs::write(&file, game_map()).unwrap();
+    let install = dir.path().join("data");
+    blended_install(&install);
+    let settings = Settings {
+        data_roots: vec![install],
+        ..Settings::default()
+    };
+    let mut state = AppState::new(settings, app_support::DiskHost::new());
+    let queue = Queued::default();
+    state.services.work.set_runner(queue.clone());
+    let mut h = app_support::harness(state, 1400.0);
+    h.run_steps(2);
+    let _ = apply(
+        h.state_mut(),
+        AppCommand::Document(DocumentCommand::Open(file.into())),
+    );
+    queue.run_all();
+    h.run_steps(4);
+    let nodes = |h: &egui_kittest::Harness<'_, AppState>| -> Vec<String> {
+        let doc = h.state().document.open.as_ref().expect("the map is open");
+        doc.model.nodes.iter().map(|n| n.name.clone()).collect()
+    };
+    let blended = nodes(&h);
+    assert!(
+        blended.contains(&"ground a_x".to_string()) && blended.contains(&"ground a_y".to_string()),
+        "{blended:?}"
+    );
+    assert!(!blended.contains(&"terrain".to_string()));
+    h.get_by_label("Classic tiles").click();
+    h.run_steps(2);
+    queue.run_all();
+    h.run_steps(4);
+    assert_eq!(
+        h.state().services.settings.map_terrain,
+        vitrine_core::map::scene::TerrainMode::Classic
+    );
+    let classic = nodes(&h);
+    assert!(classic.contains(&"terrain".to_string()), "{classic:?}");
+    assert!(!classic.iter().any(|n| n.starts_with("ground ")));
+    h.get_by_label("Classic tiles").click();
+    h.run_steps(2);
+    queue.run_all();
+    h.run_steps(4);
+    assert!(nodes(&h).contains(&"ground a_x".to_string()));
+}

@@ -8,6 +8,7 @@
 mod error;
 pub mod fuzzing;
 pub mod gltf;
+pub mod ktx2;
 pub mod obj;
 pub mod pet;
 pub mod pie;
@@ -37,6 +38,9 @@ pub struct LoadOptions {
     pub tileset: pie::Tileset,
     /// How PET ANIM rotation keys are read.
     pub pet_rotations: pet::PetRotations,
+    /// How a Warzone 2100 map's terrain is drawn (blended ground textures, or the
+    /// classic tile images).
+    pub map_terrain: crate::map::scene::TerrainMode,
 }
 
 /// Picks the format from a file name's extension (case-insensitive).

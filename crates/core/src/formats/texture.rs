@@ -4,7 +4,8 @@
 //! Decoded with the `image` crate (PNG incl. paletted with `tRNS`, JPEG, BMP incl. 8-bit
 //! palettised, DDS with DXT1/3/5 blocks) and the `pcx` crate (ZSoft PCX, the 1999-era
 //! Warzone 2100 texture pages: 8-bit paletted, 24-bit, and the 1–4-bit EGA kinds; no
-//! alpha, so every texel is opaque). The format comes from the content, falling back to
+//! alpha, so every texel is opaque) and `ktx2` (Basis Universal KTX2, Warzone 2100 4.x's
+//! ground textures). The format comes from the content, falling back to
 //! the name's extension. Decoding is bounded (`decode_limits`): a claim past the limits
 //! is refused from the header, before anything is allocated for it.
 
@@ -39,6 +40,9 @@ pub fn decode(files: &Files, file: &FileRef) -> Result<image::RgbaImage, String>
 pub fn decode_bytes(bytes: &[u8], name: &str) -> Result<image::RgbaImage, String> {
     if is_pcx(bytes, name) {
         return decode_pcx(bytes);
+    }
+    if super::ktx2::is_ktx2(bytes) {
+        return super::ktx2::decode(bytes);
     }
     let reader = || -> Result<_, String> {
         let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
@@ -89,7 +93,9 @@ pub fn is_image_name(name: &str) -> bool {
     std::path::Path::new(name)
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .is_some_and(|e| e == "pcx" || image::ImageFormat::from_extension(&e).is_some())
+        .is_some_and(|e| {
+            e == "pcx" || e == "ktx2" || image::ImageFormat::from_extension(&e).is_some()
+        })
 }
 
 /// Whether `bytes` are a PCX file: ZSoft's header (`0x0A`, version 0–5, encoding 0 or 1,
@@ -129,6 +135,11 @@ pub fn dimensions(files: &Files, file: &FileRef) -> Option<(u32, u32)> {
     if is_pcx(&bytes, &file.file_name()) {
         let (w, h) = pcx::Reader::from_mem(&bytes).ok()?.dimensions();
         return Some((w.into(), h.into()));
+    }
+    if super::ktx2::is_ktx2(&bytes) {
+        return super::ktx2::header(&bytes)
+            .ok()
+            .map(|h| (h.width, h.height));
     }
     header_dimensions(&bytes).ok()
 }

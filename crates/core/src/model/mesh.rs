@@ -70,12 +70,25 @@ pub struct Mesh {
     pub skin: Option<usize>,
     /// How many UV sets the file stored (0, 1 or 2).
     pub uv_sets: u8,
+    /// Per-point opacity, 0–1, interpolated across each triangle and multiplied into its
+    /// material's alpha (so an additive layer adds `colour · α`); empty: 1 everywhere.
+    /// Otherwise one per point. A splatted ground layer's weight (a Warzone 2100 map's
+    /// ground types) is one; no loader of a model file sets it.
+    pub point_alpha: Vec<f32>,
 }
 
 impl Mesh {
     /// Number of triangles.
     pub fn triangle_count(&self) -> usize {
         self.corners.len() / 3
+    }
+
+    /// The opacity of `corner`'s point ([`Mesh::point_alpha`]; 1 where it is empty).
+    pub fn corner_alpha(&self, corner: &Corner) -> f32 {
+        self.point_alpha
+            .get(corner.point as usize)
+            .copied()
+            .unwrap_or(1.0)
     }
 
     /// Position of a corner.

@@ -56,6 +56,16 @@ pub(super) fn validate(m: &Model) -> Result<(), String> {
                 mesh.triangle_count()
             ));
         }
+        if !mesh.point_alpha.is_empty() && mesh.point_alpha.len() != mesh.points.len() {
+            return Err(format!(
+                "mesh {i}: {} point opacities for {} points",
+                mesh.point_alpha.len(),
+                mesh.points.len()
+            ));
+        }
+        if mesh.point_alpha.iter().any(|a| !(0.0..=1.0).contains(a)) {
+            return Err(format!("mesh {i}: a point opacity outside 0–1"));
+        }
         if let Some(s) = mesh.skin {
             let Some(skin) = m.skins.get(s) else {
                 return Err(format!("mesh {i} uses skin {s}"));

@@ -17,6 +17,7 @@ mod common;
 
 mod check_rules;
 mod fuzz_regressions;
+mod ktx2;
 mod map_check;
 mod pet_synthetic;
 mod pie_animation;

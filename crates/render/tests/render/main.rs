@@ -36,5 +36,6 @@ mod overlays;
 mod pcx_texture;
 mod pet_dds;
 mod shader_validation;
+mod splat;
 mod tileset;
 mod webgl2;

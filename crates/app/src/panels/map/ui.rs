@@ -6,9 +6,9 @@
 
 use super::state::{MapCommand, filtered, selected_object};
 use crate::commands::{AppCommand, ViewCommand};
-use crate::document::Document;
+use crate::document::{Document, DocumentCommand};
 use crate::inspect::InspectCommand;
-use crate::map::scene::{Counts, Layer, MapDetails, SceneObject, file_label};
+use crate::map::scene::{Counts, Layer, MapDetails, SceneObject, TerrainMode, file_label};
 use crate::panels::sections::Sections;
 use crate::state::AppState;
 
@@ -146,7 +146,28 @@ fn layers_ui(ui: &mut egui::Ui, state: &AppState, map: &MapDetails) -> Vec<AppCo
             );
         }
     }
+    out.extend(terrain_ui(ui, state.services.settings.map_terrain));
     out
+}
+
+/// *Classic tiles*: the terrain drawn with the tile images only, or (off, the default)
+/// the ground textures blended as the game draws them.
+fn terrain_ui(ui: &mut egui::Ui, current: TerrainMode) -> Option<AppCommand> {
+    let mut classic = current == TerrainMode::Classic;
+    let changed = ui
+        .checkbox(&mut classic, "Classic tiles")
+        .on_hover_text(
+            "The terrain drawn with the 128-pixel tile images only. Off (the default): the \
+             tileset's ground textures blended by ground type, the decal tiles over them, as \
+             Warzone 2100 4.3 draws it (data without ground textures falls back to the tiles).",
+        )
+        .changed();
+    let mode = if classic {
+        TerrainMode::Classic
+    } else {
+        TerrainMode::Blended
+    };
+    changed.then_some(AppCommand::Document(DocumentCommand::SetMapTerrain(mode)))
 }
 
 /// The object's row text: `structure A0LightFactory · player 0 · 1088, 2240`.

@@ -308,6 +308,7 @@ impl Builder {
             submeshes,
             skin: Some(skin),
             uv_sets: mesh.uv_sets.min(2),
+            point_alpha: Vec::new(),
         });
         let mut node = Node::new(name, None, NodeKind::Part);
         node.mesh = Some(mesh_index);

@@ -106,6 +106,7 @@ fn piece_mesh(piece: &RawPiece, name: String, material: usize) -> Mesh {
         submeshes,
         skin: None,
         uv_sets: 1,
+        point_alpha: Vec::new(),
     }
 }
 

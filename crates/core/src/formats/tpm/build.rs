@@ -191,6 +191,7 @@ fn mesh(axes: &Axes, def: &MeshDef, material_of_m: &[usize]) -> Mesh {
         submeshes: submeshes(&face_materials),
         skin: None,
         uv_sets: 1,
+        point_alpha: Vec::new(),
     }
 }
 

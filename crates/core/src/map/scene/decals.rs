@@ -39,7 +39,7 @@ impl Decals {
 }
 
 /// The file names of a tileset's tables (`arizona`, `urban`, `rockie`).
-fn stem(tileset: Tileset) -> &'static str {
+pub(crate) fn stem(tileset: Tileset) -> &'static str {
     match tileset {
         Tileset::Arizona => "arizona",
         Tileset::Urban => "urban",

@@ -29,8 +29,10 @@
 //! decals as a separate pass, cliffs' own texturing, the second water page, fog and sky,
 //! and per-object team colours (the renderer has one team colour per view).
 
+pub mod blend;
 pub mod decals;
 mod details;
+pub mod ground;
 mod guides;
 mod objects;
 pub mod terrain;
@@ -55,16 +57,46 @@ pub const SUN_AZIMUTH_DEG: f32 = 26.565;
 /// The sun's elevation above the ground, degrees.
 pub const SUN_ELEVATION_DEG: f32 = 50.03;
 
+/// How the terrain is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TerrainMode {
+    /// As Warzone 2100 4.3 draws it (the default): the tileset's ground textures blended
+    /// by the ground type of each corner, the decal tiles' images over them ([`blend`]).
+    /// Without the ground tables or textures (data older than 4.1, or none) the scene
+    /// falls back to [`TerrainMode::Classic`] with a note.
+    #[default]
+    Blended,
+    /// The classic tile images only: every tile its 128-pixel image, decals on the plain
+    /// tile of their ground ([`decals`]); what the game's pixel-art look is made of.
+    Classic,
+}
+
+impl TerrainMode {
+    /// The name `--terrain` takes and the panel shows.
+    pub fn name(self) -> &'static str {
+        match self {
+            TerrainMode::Blended => "blended",
+            TerrainMode::Classic => "classic",
+        }
+    }
+}
+
 /// What to put in the scene.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SceneOptions {
     /// Draw the placed objects (else the terrain and water only).
     pub objects: bool,
+    /// How the terrain is drawn.
+    pub terrain: TerrainMode,
 }
 
 impl Default for SceneOptions {
     fn default() -> Self {
-        SceneOptions { objects: true }
+        SceneOptions {
+            objects: true,
+            terrain: TerrainMode::default(),
+        }
     }
 }
 
@@ -96,7 +128,15 @@ pub fn scene(
     let mut lookup = Lookup::new(files);
     let mut layers = Layers::default();
     let ground = ground(map, placement);
-    add_terrain(&mut model, map, &ground, &mut lookup, roots, &mut layers);
+    let drawn = add_terrain(
+        &mut model,
+        map,
+        &ground,
+        &mut lookup,
+        roots,
+        &mut layers,
+        options.terrain,
+    );
     add_water(&mut model, map, placement, &mut lookup, roots, &mut layers);
     let mut objects = Vec::new();
     if options.objects {
@@ -118,6 +158,13 @@ pub fn scene(
         &mut layers,
     );
     facts(&mut model, map, placement);
+    model.property(
+        "Terrain",
+        match drawn {
+            TerrainMode::Blended => "blended ground textures (as 4.3)",
+            TerrainMode::Classic => "classic tiles",
+        },
+    );
     model.details = crate::model::Details::Map(Box::new(MapDetails {
         name: map.level.name.clone(),
         size: (placement.terrain.width, placement.terrain.height),
@@ -175,14 +222,11 @@ pub fn load(
     let roots = &options.data_roots;
     let (stats, _) = Stats::load(files, roots);
     let placed = super::place(&map, &stats, files, roots);
-    let model = scene(
-        &map,
-        &placed,
-        &stats,
-        files,
-        roots,
-        &SceneOptions::default(),
-    );
+    let scene_options = SceneOptions {
+        terrain: options.map_terrain,
+        ..SceneOptions::default()
+    };
+    let model = scene(&map, &placed, &stats, files, roots, &scene_options);
     model.validate().map_err(|msg| {
         crate::formats::LoadError::new(
             crate::formats::ErrorKind::Invalid,
@@ -215,9 +259,117 @@ fn ground(map: &Map, placement: &Placement) -> super::Terrain {
     ground
 }
 
-/// The terrain: the tiles' mesh (its decal tiles a node of their own, layer
-/// [`Layer::Decals`]) and the plain tiles under the decals.
+/// The terrain as `mode` asks, falling back to the classic tiles (with a note) where
+/// the blended ground's tables or textures are missing; returns how it was drawn.
 fn add_terrain(
+    model: &mut Model,
+    map: &Map,
+    ground: &super::Terrain,
+    lookup: &mut Lookup,
+    roots: &[FileRef],
+    layers: &mut Layers,
+    mode: TerrainMode,
+) -> TerrainMode {
+    if mode == TerrainMode::Blended {
+        match add_blended(model, map, ground, lookup, roots, layers) {
+            Ok(()) => return TerrainMode::Blended,
+            Err(why) if !roots.is_empty() => model.warn(
+                Location::File,
+                format!(
+                    "the ground is drawn with the classic tile images (no blended ground: \
+                     {why}; Warzone 2100 4.1 or later has it)"
+                ),
+            ),
+            Err(_) => {}
+        }
+    }
+    add_classic(model, map, ground, lookup, roots, layers);
+    TerrainMode::Classic
+}
+
+/// The blended ground ([`blend`]): the depth pre-pass, one additive layer per ground type
+/// with the tileset's ground texture, then the decal tiles' images over them
+/// (layer [`Layer::Decals`]).
+///
+/// # Errors
+/// The tileset table or ground texture that is missing; nothing is added then.
+fn add_blended(
+    model: &mut Model,
+    map: &Map,
+    ground: &super::Terrain,
+    lookup: &mut Lookup,
+    roots: &[FileRef],
+    layers: &mut Layers,
+) -> Result<(), String> {
+    let files = lookup.files().clone();
+    let table = ground::read(&files, lookup, roots, map.level.tileset)?;
+    let mut textures = Vec::with_capacity(table.grounds.len());
+    for g in &table.grounds {
+        let stem = g
+            .texture
+            .rsplit_once('.')
+            .map_or(&g.texture[..], |(s, _)| s);
+        let found = ["ktx2", "png"].iter().find_map(|ext| {
+            let name = format!("{stem}.{ext}");
+            find(lookup, roots, &["texpages", &name]).map(|f| (format!("texpages/{name}"), f))
+        });
+        textures.push(found.ok_or_else(|| format!("no texpages/{stem}.ktx2 (or .png)"))?);
+    }
+    let grounds = ground::corner_grounds(ground, &map.terrain_types, &table);
+    let points = terrain::grid_points(ground, 0.0);
+    let normals = blend::grid_normals(ground, &points);
+    if let Some(depth) = blend::depth_mesh(ground, &grounds, &normals) {
+        let first = model.materials.len();
+        let black = Material::new("ground depth", [0.0, 0.0, 0.0, 1.0]);
+        model.materials.push(black);
+        layers.push(
+            Layer::Terrain,
+            add_mesh(model, depth, first, "ground depth"),
+        );
+    }
+    let sizes: Vec<f32> = table.grounds.iter().map(|g| g.size).collect();
+    for (g, mesh) in blend::layer_meshes(ground, &points, &normals, &grounds, &sizes) {
+        let name = format!("ground {}", table.grounds[g].name);
+        let first = model.materials.len();
+        for blend in [BlendMode::Opaque, BlendMode::Additive] {
+            let mut material = Material::new(name.clone(), [1.0; 4]);
+            material.blend = blend;
+            let (path, file) = textures[g].clone();
+            attach(model, &mut material, path, file);
+            model.materials.push(material);
+        }
+        layers.push(Layer::Terrain, add_mesh(model, mesh, first, &name));
+    }
+    let decals = decals::read(&files, lookup, roots, map.level.tileset).unwrap_or_default();
+    let Some((mut decal_mesh, decal_tiles)) = terrain::decal_mesh(ground, &decals) else {
+        return Ok(());
+    };
+    // Lit as the ground under them (the whole terrain's normals, not the decals' own).
+    for c in &mut decal_mesh.corners {
+        c.normal = normals.get(c.point as usize).copied();
+    }
+    let folder = format!("tertilesc{}hw-128", map.level.tileset.slot() + 1);
+    let first = model.materials.len();
+    tile_materials(
+        model,
+        lookup,
+        roots,
+        &folder,
+        &decal_tiles,
+        &Decals::default(),
+    );
+    for m in &mut model.materials[first..] {
+        if m.base.is_some() {
+            m.blend = BlendMode::AlphaBlend;
+        }
+    }
+    layers.push(Layer::Decals, add_mesh(model, decal_mesh, first, "decals"));
+    Ok(())
+}
+
+/// The classic terrain: the tiles' mesh (its decal tiles a node of their own, layer
+/// [`Layer::Decals`]) and the plain tiles under the decals.
+fn add_classic(
     model: &mut Model,
     map: &Map,
     ground: &super::Terrain,

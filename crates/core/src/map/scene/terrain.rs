@@ -76,7 +76,7 @@ fn tile_corners(x: i32, y: i32) -> [(i32, i32); 4] {
 
 /// The four triangles of a tile around its centre `c` over its corners `k` (TL, TR, BR,
 /// BL), each counter-clockwise seen from above in model space.
-const FAN: [[usize; 2]; 4] = [[1, 0], [2, 1], [3, 2], [0, 3]];
+pub(crate) const FAN: [[usize; 2]; 4] = [[1, 0], [2, 1], [3, 2], [0, 3]];
 
 /// Keeps UVs half a texel (of a 128-pixel tile) inside the image, so the repeating
 /// sampler does not bleed the opposite edge in.
@@ -110,6 +110,16 @@ pub fn under_decals_mesh(
     (!tiles.is_empty()).then_some((mesh, tiles))
 }
 
+/// The decal tiles of `decals` alone, each with its own image (one submesh per tile
+/// number, as [`terrain_mesh`]); `None` where the map has none.
+pub fn decal_mesh(ground: &Terrain, decals: &super::decals::Decals) -> Option<(Mesh, Vec<u16>)> {
+    let (mesh, tiles) = layer_mesh(ground, "decals", 0.0, |word| {
+        let n = word & bits::NUMBER;
+        decals.is_decal(n).then_some(n)
+    });
+    (!tiles.is_empty()).then_some((mesh, tiles))
+}
+
 /// One layer of the terrain: the tiles `image` gives a tile number to, at the drawn
 /// heights plus `lift`.
 fn layer_mesh(
@@ -119,29 +129,13 @@ fn layer_mesh(
     image: impl Fn(u16) -> Option<u16>,
 ) -> (Mesh, Vec<u16>) {
     let (w, h) = (ground.width as i32, ground.height as i32);
-    let stride = w as usize + 1;
-    let mut points = Vec::with_capacity(stride * (h as usize + 1) + (w * h) as usize);
-    for j in 0..=h {
-        for i in 0..=w {
-            let z = drawn_height(ground, i, j) as f32 + lift;
-            points.push(model_point(
-                (i * TILE_UNITS) as f32,
-                (j * TILE_UNITS) as f32,
-                z,
-            ));
-        }
-    }
-    let corner_index = |i: i32, j: i32| (i as usize + j as usize * stride) as u32;
+    let points = grid_points(ground, lift);
     let mut by_tile: BTreeMap<u16, Vec<Corner>> = BTreeMap::new();
     for y in 0..h {
         for x in 0..w {
             let word = ground.textures[x as usize + y as usize * w as usize];
-            let tile = image(word);
-            let k = tile_corners(x, y).map(|(i, j)| corner_index(i, j));
-            let centre = points.len() as u32;
-            let mean = k.iter().fold(Vec3::ZERO, |s, &p| s + points[p as usize]) / 4.0;
-            points.push(mean);
-            let Some(tile) = tile else {
+            let (k, centre) = tile_points(ground, x, y);
+            let Some(tile) = image(word) else {
                 continue;
             };
             let uv = tile_uvs(word).map(inset);
@@ -171,6 +165,42 @@ fn layer_mesh(
     }
     smooth_normals(&mut mesh);
     (mesh, tiles)
+}
+
+/// The points of the terrain grid at the drawn heights plus `lift`: the (w+1)·(h+1)
+/// corners at `i + j·(w+1)`, then the w·h tile centres (the mean of their four corners)
+/// at `(w+1)·(h+1) + x + y·w`.
+pub(crate) fn grid_points(ground: &Terrain, lift: f32) -> Vec<Vec3> {
+    let (w, h) = (ground.width as i32, ground.height as i32);
+    let stride = w as usize + 1;
+    let mut points = Vec::with_capacity(stride * (h as usize + 1) + (w * h) as usize);
+    for j in 0..=h {
+        for i in 0..=w {
+            let z = drawn_height(ground, i, j) as f32 + lift;
+            points.push(model_point(
+                (i * TILE_UNITS) as f32,
+                (j * TILE_UNITS) as f32,
+                z,
+            ));
+        }
+    }
+    for y in 0..h {
+        for x in 0..w {
+            let (k, _) = tile_points(ground, x, y);
+            let mean = k.iter().fold(Vec3::ZERO, |s, &p| s + points[p as usize]) / 4.0;
+            points.push(mean);
+        }
+    }
+    points
+}
+
+/// The [`grid_points`] indices of tile (x, y)'s corners (TL, TR, BR, BL) and centre.
+pub(crate) fn tile_points(ground: &Terrain, x: i32, y: i32) -> ([u32; 4], u32) {
+    let (w, h) = (ground.width as usize, ground.height as usize);
+    let stride = w + 1;
+    let k = tile_corners(x, y).map(|(i, j)| (i as usize + j as usize * stride) as u32);
+    let centre = stride * (h + 1) + x as usize + y as usize * w;
+    (k, centre as u32)
 }
 
 /// Splits `mesh` in two by submesh: those `moved` says yes to go to a second mesh named

@@ -57,6 +57,11 @@ POINTS 4\n\t-10 0 -10\n\t10 0 -10\n\t10 20 10\n\t-10 20 10\nPOLYGONS 2\n\
 /// Data roots with the Urban tile images of tiles 0–9 and a structure `Hut` whose model
 /// is a small PIE.
 fn data() -> (Files, Vec<FileRef>) {
+    (Files::new(source()), vec![FileRef::Disk("d".into())])
+}
+
+/// The files of [`data`].
+fn source() -> MemorySource {
     let mut source = MemorySource::new()
         .with(
             "d/stats/structure.json",
@@ -74,7 +79,114 @@ fn data() -> (Files, Vec<FileRef>) {
             "png",
         );
     }
-    (Files::new(source), vec![FileRef::Disk("d".into())])
+    source
+}
+
+/// [`data`] with the Urban ground tables and the ground textures (one missing, `u_b`'s,
+/// unless `all`).
+fn blended_data(all: bool) -> (Files, Vec<FileRef>) {
+    let mut s = source()
+        .with("d/tileset/urban_enum.txt", "urban_enum,2\nu_a\nu_b\n")
+        .with(
+            "d/tileset/tertilesc2hwGtype.txt",
+            "tertilesc2hw,2\nu_b,page-91-b.png,2\nu_a,page-90-a.png,4\n",
+        )
+        .with("d/texpages/page-90-a.ktx2", "ktx2");
+    if all {
+        s = s.with("d/texpages/page-91-b.png", "png");
+    }
+    (Files::new(s), vec![FileRef::Disk("d".into())])
+}
+
+#[test]
+fn blended_ground_is_a_pre_pass_and_a_layer_per_ground_with_decals_over_it() {
+    let (files, roots) = blended_data(true);
+    let (stats, _) = Stats::load(&files, &roots);
+    let mut m = map(Vec::new(), &[]);
+    // A block of u_b tiles (tile 1) in the north-west; the rest u_a.
+    for y in 0..3 {
+        for x in 0..3 {
+            m.terrain.textures[x + y * W as usize] = 1;
+        }
+    }
+    let p = place(&m, &stats, &files, &roots);
+    let s = scene(&m, &p, &stats, &files, &roots, &SceneOptions::default());
+    s.validate().unwrap();
+    let property = |k: &str| {
+        s.properties
+            .iter()
+            .find(|p| p.key == k)
+            .unwrap()
+            .value
+            .clone()
+    };
+    assert_eq!(property("Terrain"), "blended ground textures (as 4.3)");
+    let names: Vec<&str> = s.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert!(
+        names.contains(&"ground u_a") && names.contains(&"ground u_b"),
+        "{names:?}"
+    );
+    assert!(!names.contains(&"under decals") && !names.contains(&"terrain"));
+    // Each ground: an opaque and an additive material on its texture (KTX2 found first).
+    let textured = |name: &str| {
+        s.materials
+            .iter()
+            .filter(|m| m.name == name)
+            .map(|m| (m.blend, s.textures[m.base.unwrap()].name.clone()))
+            .collect::<Vec<_>>()
+    };
+    let a = "texpages/page-90-a.ktx2".to_string();
+    assert_eq!(
+        textured("ground u_a"),
+        [(BlendMode::Opaque, a.clone()), (BlendMode::Additive, a)]
+    );
+    assert_eq!(textured("ground u_b")[1].1, "texpages/page-91-b.png");
+    // The pre-pass is black and opaque; the decal tile is blended over the ground.
+    let depth = s
+        .materials
+        .iter()
+        .find(|m| m.name == "ground depth")
+        .unwrap();
+    assert_eq!(
+        (depth.base_color, depth.blend),
+        ([0.0, 0.0, 0.0, 1.0], BlendMode::Opaque)
+    );
+    let crate::model::Details::Map(d) = &s.details else {
+        panic!("no map details");
+    };
+    let [decals] = d.layer_nodes(Layer::Decals) else {
+        panic!("{:?}", d.layers);
+    };
+    let decal_mesh = &s.meshes[s.nodes[*decals].mesh.unwrap()];
+    let decal = &s.materials[decal_mesh.submeshes[0].material];
+    assert!(decal.name.ends_with("/tile-03.png"));
+    assert_eq!(
+        (decal.blend, decal_mesh.triangle_count()),
+        (BlendMode::AlphaBlend, 4)
+    );
+    // Classic when asked: the tiles and the plain tile under the decal.
+    let classic = SceneOptions {
+        terrain: TerrainMode::Classic,
+        ..SceneOptions::default()
+    };
+    let c = scene(&m, &p, &stats, &files, &roots, &classic);
+    assert!(c.nodes.iter().any(|n| n.name == "under decals"));
+    assert!(!c.materials.iter().any(|m| m.blend == BlendMode::Additive));
+    // A ground texture missing: the classic tiles, with a note naming it.
+    let (files, roots) = blended_data(false);
+    let f = scene(&m, &p, &stats, &files, &roots, &SceneOptions::default());
+    assert!(f.nodes.iter().any(|n| n.name == "under decals"));
+    let note = f
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("classic tile images"))
+        .unwrap();
+    assert!(
+        note.message
+            .contains("no texpages/page-91-b.ktx2 (or .png)"),
+        "{}",
+        note.message
+    );
 }
 
 fn hut(x: i32, y: i32, direction: u16) -> MapObject {
@@ -254,7 +366,10 @@ fn the_scene_has_terrain_tiles_water_and_objects_at_their_place() {
         &stats,
         &files,
         &roots,
-        &SceneOptions { objects: false },
+        &SceneOptions {
+            objects: false,
+            ..SceneOptions::default()
+        },
     );
     assert!(!bare.nodes.iter().any(|n| n.name.starts_with("structure")));
 }

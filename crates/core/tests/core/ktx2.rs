@@ -1,0 +1,109 @@
+//! The installed game's KTX2 ground textures (`base.wz`, Warzone 2100 4.3: UASTC blocks,
+//! Zstd supercompressed) decoded by the core, and the same bytes broken. Marked
+//! `#[vitrine_test(game)]`: reported ignored without the game.
+
+use std::io::Read;
+use vitrine_core::formats::{ktx2, texture};
+use vitrine_test_needs::vitrine_test;
+
+/// The bytes of `name` in the installed game's `base.wz`.
+fn base_entry(name: &str) -> Vec<u8> {
+    let path = vitrine_test_needs::game_data().join("base.wz");
+    let file = std::fs::File::open(&path).unwrap();
+    let mut zip = zip::ZipArchive::new(file).unwrap();
+    let mut entry = zip.by_name(name).unwrap();
+    let mut bytes = Vec::new();
+    entry.read_to_end(&mut bytes).unwrap();
+    bytes
+}
+
+/// The mean of each channel and the spread of red over the image.
+fn stats(img: &image::RgbaImage) -> ([f64; 4], f64) {
+    let n = f64::from(img.width() * img.height());
+    let mut mean = [0.0; 4];
+    for p in img.pixels() {
+        for (m, c) in mean.iter_mut().zip(p.0) {
+            *m += f64::from(c) / n;
+        }
+    }
+    let var = img
+        .pixels()
+        .map(|p| (f64::from(p[0]) - mean[0]).powi(2) / n)
+        .sum::<f64>();
+    (mean, var.sqrt())
+}
+
+#[vitrine_test(game)]
+fn the_games_ground_textures_decode_to_their_colours() {
+    let name = "texpages/page-82-yellow-sand-arizona.ktx2";
+    let bytes = base_entry(name);
+    let header = ktx2::header(&bytes).unwrap();
+    assert_eq!(
+        (
+            header.width,
+            header.height,
+            header.levels,
+            header.supercompression
+        ),
+        (1024, 1024, 11, 2)
+    );
+    let img = texture::decode_bytes(&bytes, name).unwrap();
+    assert_eq!(img.dimensions(), (1024, 1024));
+    // Measured once (the transcoder is bit-exact, so these hold to the texel): yellow
+    // sand, green-brown grass, white snow; opaque; textured, not one flat colour.
+    let cases = [
+        (name, [180.5, 140.7, 77.9]),
+        ("texpages/page-88-grass-arizona.ktx2", [68.7, 67.2, 36.8]),
+        ("texpages/page-105-snow-rockies.ktx2", [237.7, 239.9, 240.6]),
+    ];
+    for (name, want) in cases {
+        let img = texture::decode_bytes(&base_entry(name), name).unwrap();
+        let (mean, spread) = stats(&img);
+        for c in 0..3 {
+            assert!((mean[c] - want[c]).abs() < 0.5, "{name}: mean {mean:?}");
+        }
+        assert_eq!(mean[3], 255.0, "{name}");
+        assert!(spread > 10.0, "{name}: red spread {spread}");
+    }
+}
+
+#[vitrine_test(game)]
+fn broken_ground_textures_are_refused_at_their_offset() {
+    let name = "texpages/page-82-yellow-sand-arizona.ktx2";
+    let bytes = base_entry(name);
+    // Cut inside level 0's data: the level index points past the end.
+    let cut = &bytes[..bytes.len() / 2];
+    let err = texture::decode_bytes(cut, name).unwrap_err();
+    assert!(
+        err.starts_with("KTX2 @0x50: level 0 at 0x53565, 1043747 bytes, is outside the file"),
+        "{err}"
+    );
+    // Level 0's Zstd frame overwritten.
+    let level0 = u64::from_le_bytes(bytes[80..88].try_into().unwrap()) as usize;
+    let mut broken = bytes.clone();
+    for b in &mut broken[level0..level0 + 64] {
+        *b = 0xA5;
+    }
+    let err = texture::decode_bytes(&broken, name).unwrap_err();
+    assert!(
+        err.starts_with("KTX2 @0x53565: cannot transcode level 0"),
+        "{err}"
+    );
+    // Random bytes changed anywhere: an image or an error, never a panic, never an
+    // allocation the header did not pass (the header's sizes are checked first).
+    let mut rng = vitrine_test_needs::Rng::new(33);
+    for _ in 0..24 {
+        let mut m = bytes.clone();
+        for _ in 0..8 {
+            let at = if rng.below(2) == 0 {
+                rng.below(level0 + 64)
+            } else {
+                rng.below(m.len())
+            };
+            m[at] = rng.next() as u8;
+        }
+        if let Ok(img) = texture::decode_bytes(&m, name) {
+            assert!(img.width() <= 1024 && img.height() <= 1024);
+        }
+    }
+}

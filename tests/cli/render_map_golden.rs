@@ -1,0 +1,105 @@
+//! Golden images of `vitrine render MAP` on the installed game's maps: one map per
+//! tileset with the ground blended as Warzone 2100 4.3 draws it (Arizona `Sk-Rush`, Urban
+//! `Sk-UrbanDuel`, Rockies `Sk-Mountain`), and `Sk-Rush` in Classic mode (the tile images
+//! only). References: `tests/golden/maps/`; `UPDATE_GOLDEN=1 cargo test --test cli
+//! render_map_golden` rewrites them (look at them before committing). On failure
+//! `<name>-actual.png` and `<name>-diff.png` are written to the cargo target temp dir.
+//!
+//! Tolerance: the golden images' (`image_diff`): a pixel matches within
+//! [`CHANNEL_TOLERANCE`] of 255 per channel, and up to [`MAX_OUTLIER_FRACTION`] of the
+//! pixels may fail that. The references are rendered on Mesa's lavapipe (CPU Vulkan, as
+//! CI renders); the ground textures are minified about 60× at this size, so a GPU whose
+//! mipmap filtering differs may need a fresh set. Marked `#[vitrine_test(gpu, game)]`.
+
+use crate::common::image_diff::{self, CHANNEL_TOLERANCE, MAX_OUTLIER_FRACTION};
+use image::RgbaImage;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use vitrine_test_needs::vitrine_test;
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/maps")
+}
+
+/// Renders `level` of the game's `mp.wz` at 320² in the default (isometric) view with
+/// `extra` options.
+fn render(level: &str, extra: &[&str]) -> RgbaImage {
+    let data = crate::common::game_data();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("render-map-golden");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join(format!("{level}{}.png", extra.join("")));
+    let output = Command::new(env!("CARGO_BIN_EXE_vitrine"))
+        .args(["render", "--size", "320x320", "--level", level])
+        .args(extra)
+        .arg(data.join("mp.wz"))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{level}: {err}");
+    image::open(&out).unwrap().into_rgba8()
+}
+
+/// Compares `actual` with `tests/golden/maps/<name>.png`.
+fn check(name: &str, actual: &RgbaImage) {
+    let path = golden_dir().join(format!("{name}.png"));
+    if std::env::var("UPDATE_GOLDEN").as_deref() == Ok("1") {
+        std::fs::create_dir_all(golden_dir()).unwrap();
+        actual.save(&path).unwrap();
+        eprintln!("wrote {}", path.display());
+        return;
+    }
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
+    std::fs::create_dir_all(&out).unwrap();
+    let expected = image::open(&path)
+        .unwrap_or_else(|e| {
+            actual.save(out.join(format!("{name}-actual.png"))).unwrap();
+            panic!("{name}: no reference {} ({e})", path.display())
+        })
+        .into_rgba8();
+    let d = image_diff::diff(actual, &expected);
+    let outliers = d.count_over(CHANNEL_TOLERANCE);
+    let allowed = (d.pixels() as f64 * MAX_OUTLIER_FRACTION) as usize;
+    if outliers > allowed {
+        actual.save(out.join(format!("{name}-actual.png"))).unwrap();
+        d.picture(CHANNEL_TOLERANCE, &expected)
+            .save(out.join(format!("{name}-diff.png")))
+            .unwrap();
+        panic!(
+            "{name}: {outliers} of {} pixels differ by more than {CHANNEL_TOLERANCE} (allowed \
+             {allowed}; worst {}); see {}",
+            d.pixels(),
+            d.max(),
+            out.display()
+        );
+    }
+}
+
+#[vitrine_test(gpu, game)]
+fn each_tileset_draws_its_blended_ground() {
+    crate::common::needs_gpu();
+    for (level, name) in [
+        ("Sk-Rush", "map-rush-arizona"),
+        ("Sk-UrbanDuel", "map-urbanduel-urban"),
+        ("Sk-Mountain", "map-mountain-rockies"),
+    ] {
+        check(name, &render(level, &[]));
+    }
+}
+
+#[vitrine_test(gpu, game)]
+fn classic_mode_draws_the_tile_images() {
+    crate::common::needs_gpu();
+    let classic = render("Sk-Rush", &["--terrain", "classic"]);
+    check("map-rush-classic", &classic);
+    // The two modes differ over the whole ground, not at a few pixels.
+    let blended = render("Sk-Rush", &["--terrain", "blended"]);
+    let d = image_diff::diff(&blended, &classic);
+    let ground = d.count_over(CHANNEL_TOLERANCE);
+    assert!(
+        ground > d.pixels() / 10,
+        "{ground} of {} pixels",
+        d.pixels()
+    );
+}
