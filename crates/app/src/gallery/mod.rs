@@ -419,12 +419,13 @@ pub fn apply(ctx: GalleryContext<'_>, cmd: GalleryCommand) -> Vec<AppCommand> {
 }
 
 /// A listing finished: the gallery of what it found, shown (a toast when it found no
-/// model).
+/// model). A package of one map and no model opens its map too (the gallery stays
+/// behind it, for Esc): the commands that do.
 pub fn listed(
     gallery: &mut Option<Gallery>,
     services: &mut Services,
     listing: crate::work::Listing,
-) {
+) -> Vec<AppCommand> {
     if let Some(redo) = &listing.relist {
         // Models added or removed on disk: the open gallery takes in the new listing.
         if let Some(g) = gallery
@@ -432,7 +433,7 @@ pub fn listed(
         {
             g.relist(listing.walk, &listing.maps, redo);
         }
-        return;
+        return Vec::new();
     }
     let g = match listing.source {
         Some(source) => {
@@ -444,7 +445,12 @@ pub fn listed(
             Gallery::new(None, title, listing.walk, &listing.maps)
         }
     };
+    let one_map = matches!(g.tiles.as_slice(), [t] if t.kind == TileKind::Map);
     show(gallery, services, g);
+    if one_map && gallery.is_some() {
+        return vec![AppCommand::Gallery(GalleryCommand::OpenTile(0))];
+    }
+    Vec::new()
 }
 
 fn show(gallery: &mut Option<Gallery>, services: &mut Services, g: Gallery) {

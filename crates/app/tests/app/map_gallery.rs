@@ -2,7 +2,7 @@
 //! corpus' `mp.wz` opens as a gallery of its models and its maps, each map a tile named
 //! after its level under `multiplay/maps`; the format menu offers the maps alone; a
 //! click on a map's tile opens the map document, Esc comes back; a dropped map folder is
-//! a gallery with its map.
+//! a gallery with its map; a package of one map (and no model) opens the map at once.
 
 use crate::app_support::{self, harness};
 use egui::Key;
@@ -92,14 +92,9 @@ fn mp_wz_lists_its_maps_as_tiles_and_a_click_opens_the_map() {
     assert!(h.state().panels.gallery.as_ref().unwrap().shown);
 }
 
-#[vitrine_test(shared)]
-fn a_dropped_map_folder_is_a_gallery_with_its_map() {
-    let Some(wz) = crate::common::wz2100() else {
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let folder = dir.path().join("2c-startup");
-    std::fs::create_dir(&folder).unwrap();
+/// Copies `mp.wz`'s 2c-startup folder (`game.map`, `ttypes.ttp`, the objects) into `to`.
+fn copy_startup(wz: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
     let state = AppState::new(Settings::default(), app_support::DiskHost::new());
     let files = &state.services.files;
     let at = format!(
@@ -108,8 +103,18 @@ fn a_dropped_map_folder_is_a_gallery_with_its_map() {
     );
     let entries = files.list(&files.parse(std::path::Path::new(&at))).unwrap();
     for (name, file, _) in entries {
-        std::fs::write(folder.join(name), files.read(&file).unwrap()).unwrap();
+        std::fs::write(to.join(name), files.read(&file).unwrap()).unwrap();
     }
+}
+
+#[vitrine_test(shared)]
+fn a_dropped_map_folder_is_a_gallery_with_its_map() {
+    let Some(wz) = crate::common::wz2100() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("2c-startup");
+    copy_startup(&wz, &folder);
     let model = dir.path().join("tank.pie");
     std::fs::write(&model, PIE).unwrap();
     let cmd = AppCommand::Gallery(GalleryCommand::OpenFiles(vec![
@@ -135,6 +140,36 @@ fn a_dropped_map_folder_is_a_gallery_with_its_map() {
         "a bare map folder's tile is named after the folder"
     );
     assert_eq!(g.tiles[0].file, FileRef::Disk(folder.join("game.map")));
+    assert!(
+        state.document.open.is_none(),
+        "two tiles: the gallery shows"
+    );
+}
+
+#[vitrine_test(shared)]
+fn a_package_of_one_map_opens_its_map() {
+    let Some(wz) = crate::common::wz2100() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("startup");
+    copy_startup(&wz, &package.join("multiplay/maps/2c-startup"));
+    let lev = "level Sk-Startup\nplayers 2\ntype 14\ndataset MULTI_CAM_1\n\
+               game \"multiplay/maps/2c-startup.gam\"\n";
+    std::fs::write(package.join("2c-startup.xplayers.lev"), lev).unwrap();
+    let state = opened(AppCommand::Document(DocumentCommand::Open(FileRef::Disk(
+        package.clone(),
+    ))))
+    .unwrap();
+    let g = state
+        .panels
+        .gallery
+        .as_ref()
+        .expect("the package's gallery");
+    assert_eq!(g.tiles.len(), 1);
+    assert!(!g.shown, "the map shows, its gallery behind it");
+    let doc = state.document.open.as_ref().expect("the one map opened");
+    assert_eq!(doc.map().expect("a map document").name, "Sk-Startup");
 }
 
 /// A one-triangle PIE model.
