@@ -58,13 +58,14 @@ fn rows(g: &Gallery, columns: usize) -> Vec<Row> {
 }
 
 /// What the bar says of the tiles: `9 models`, `3 of 9 models`; with maps among them,
-/// `102 models, 39 maps` and `39 of 141 tiles`.
+/// `102 models, 39 maps` (`39 maps` without models) and `39 of 141 tiles`.
 fn count_label(shown: usize, all: usize, maps: usize) -> String {
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     match (maps, shown == all) {
         (0, true) => plural(all, "model", "models"),
         (0, false) => format!("{shown} of {}", plural(all, "model", "models")),
+        (_, true) if maps == all => plural(maps, "map", "maps"),
         (_, true) => format!(
             "{}, {}",
             plural(all - maps, "model", "models"),
@@ -542,4 +543,22 @@ pub fn viewer_keys(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> {
         }
     });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_bar_counts_models_and_maps() {
+        for (shown, all, maps, said) in [
+            (9, 9, 0, "9 models"),
+            (1, 1, 0, "1 model"),
+            (3, 9, 0, "3 of 9 models"),
+            (141, 141, 39, "102 models, 39 maps"),
+            (39, 39, 39, "39 maps"),
+            (1, 1, 1, "1 map"),
+            (39, 141, 39, "39 of 141 tiles"),
+        ] {
+            assert_eq!(super::count_label(shown, all, maps), said);
+        }
+    }
 }
