@@ -23,6 +23,7 @@ mod inputs;
 mod install_desktop;
 mod map_judge;
 mod publish;
+mod publish_maps;
 mod render;
 mod render_map;
 mod render_map_golden;

@@ -303,8 +303,14 @@ fn add_blended(
 ) -> Result<(), String> {
     let files = lookup.files().clone();
     let table = ground::read(&files, lookup, roots, map.level.tileset)?;
+    let grounds = ground::corner_grounds(ground, &map.terrain_types, &table);
+    // The textures of the grounds the map has (a published map carries no others).
     let mut textures = Vec::with_capacity(table.grounds.len());
-    for g in &table.grounds {
+    for (i, g) in table.grounds.iter().enumerate() {
+        if !grounds.iter().any(|&c| usize::from(c) == i) {
+            textures.push(None);
+            continue;
+        }
         let stem = g
             .texture
             .rsplit_once('.')
@@ -313,9 +319,9 @@ fn add_blended(
             let name = format!("{stem}.{ext}");
             find(lookup, roots, &["texpages", &name]).map(|f| (format!("texpages/{name}"), f))
         });
-        textures.push(found.ok_or_else(|| format!("no texpages/{stem}.ktx2 (or .png)"))?);
+        let found = found.ok_or_else(|| format!("no texpages/{stem}.ktx2 (or .png)"))?;
+        textures.push(Some(found));
     }
-    let grounds = ground::corner_grounds(ground, &map.terrain_types, &table);
     let points = terrain::grid_points(ground, 0.0);
     let normals = blend::grid_normals(ground, &points);
     if let Some(depth) = blend::depth_mesh(ground, &grounds, &normals) {
@@ -329,13 +335,16 @@ fn add_blended(
     }
     let sizes: Vec<f32> = table.grounds.iter().map(|g| g.size).collect();
     for (g, mesh) in blend::layer_meshes(ground, &points, &normals, &grounds, &sizes) {
+        // A layer is only made for a ground some corner has, whose texture was found.
+        let Some((path, file)) = textures[g].clone() else {
+            continue;
+        };
         let name = format!("ground {}", table.grounds[g].name);
         let first = model.materials.len();
         for blend in [BlendMode::Opaque, BlendMode::Additive] {
             let mut material = Material::new(name.clone(), [1.0; 4]);
             material.blend = blend;
-            let (path, file) = textures[g].clone();
-            attach(model, &mut material, path, file);
+            attach(model, &mut material, path.clone(), file.clone());
             model.materials.push(material);
         }
         layers.push(Layer::Terrain, add_mesh(model, mesh, first, &name));
