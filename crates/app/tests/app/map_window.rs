@@ -294,3 +294,43 @@ fn inspecting_layers_open_hidden_and_show_on_their_toggle() {
         &h.state().view_settings().node_mask
     ));
 }
+
+#[vitrine_test(shared)]
+fn the_game_view_starts_where_the_game_does() {
+    let Some(mut h) = open_map(MAP, window) else {
+        return;
+    };
+    let d = details(&h);
+    h.state_mut().view.camera.orthographic = true;
+    h.key_press(Key::Num9);
+    h.run();
+    let cam = h.state().view.camera;
+    // Over player 0's truck, looking north (the game's −40° pitch), in perspective.
+    let s = d
+        .start_positions
+        .first()
+        .expect("Sk-Startup's players have trucks");
+    assert_eq!(s.player, 0);
+    let truck = d.objects.iter().find(|o| o.index == s.index).unwrap();
+    let want = vitrine_core::map::scene::terrain::model_point(
+        truck.x as f32,
+        truck.y as f32,
+        truck.z as f32,
+    );
+    assert!(
+        cam.target.abs_diff_eq(want, 1e-3),
+        "{} vs {want}",
+        cam.target
+    );
+    assert!(
+        (cam.pitch.to_degrees() - 40.0).abs() < 1e-3,
+        "{}",
+        cam.pitch
+    );
+    assert!((cam.yaw - std::f32::consts::PI).abs() < 1e-4, "{}", cam.yaw);
+    assert!(!cam.orthographic);
+    assert_eq!(cam.distance, vitrine_app::view::GAME_START_DISTANCE);
+    // The eye is south of the truck (world y larger: model z smaller) and above it.
+    let eye = cam.eye();
+    assert!(eye.z < want.z && eye.y > want.y, "{eye} vs {want}");
+}
