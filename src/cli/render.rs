@@ -102,6 +102,10 @@ pub struct RenderArgs {
     /// A Warzone 2100 map: draw the terrain and water only, not the objects.
     #[arg(long)]
     pub no_objects: bool,
+    /// A folder or `--all-maps`: the threads that read models and maps and decode their
+    /// pages (default: one per core, at most 8); one thread draws.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: Option<u16>,
     /// A Warzone 2100 map: the layers to draw, comma-separated (terrain, decals, water,
     /// features, structures, droids, grid, footprints, gateways, start-positions; `all`).
     /// Default: all but grid, footprints and gateways, as the window opens a map.
@@ -218,6 +222,17 @@ pub fn parse_colour(s: &str) -> Result<[u8; 3], String> {
 }
 
 impl RenderArgs {
+    /// The batch pipeline's options for a folder or `--all-maps`: the size, samples and
+    /// `--jobs` of these options, drawn with `view`.
+    pub fn batch_options(&self, view: ViewSettings) -> crate::render::batch::BatchOptions {
+        let mut o = crate::render::batch::BatchOptions::new(self.size, view, crate::files::disk());
+        o.samples = self.msaa;
+        if let Some(n) = self.jobs {
+            o.prepare_threads = usize::from(n);
+        }
+        o
+    }
+
     /// The view these options ask for (camera preset, team, background, overlays…).
     pub fn view_settings(&self) -> ViewSettings {
         let mut view = ViewSettings {
@@ -418,7 +433,7 @@ fn run_batch(
     view: &ViewSettings,
     options: &LoadOptions,
 ) -> i32 {
-    use crate::render::batch::{self, BatchOptions, Job, Loaded, Step};
+    use crate::render::batch::{self, Job, Loaded, Step};
     let walk = super::model_inputs(&[input.to_path_buf()]);
     let base = crate::files::parse(input);
     let items = output_names(&walk.files, &base);
@@ -431,10 +446,7 @@ fn run_batch(
     // and writing here: see `render::batch`.
     let run = batch::start(
         batch::BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
-        BatchOptions {
-            samples: args.msaa,
-            ..BatchOptions::new(args.size, view.clone(), crate::files::disk())
-        },
+        args.batch_options(view.clone()),
         || {
             let mut resolver = Resolver::new(crate::files::disk());
             let (options, anim) = (options.clone(), args.anim.clone());

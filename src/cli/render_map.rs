@@ -143,7 +143,7 @@ fn render_all(
     layers: Vec<Layer>,
     view: ViewSettings,
 ) -> i32 {
-    use crate::render::batch::{self, BatchDevice, BatchOptions, Job, Loaded, Step};
+    use crate::render::batch::{self, BatchDevice, Job, Loaded, Step};
     let levels = match map::find_maps(crate::files::disk(), input) {
         Ok(l) => l,
         Err(e) => {
@@ -162,10 +162,7 @@ fn render_all(
     let objects = !args.no_objects;
     let run = batch::start(
         BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
-        BatchOptions {
-            samples: args.msaa,
-            ..BatchOptions::new(args.size, view, crate::files::disk())
-        },
+        args.batch_options(view),
         || {
             let shared = shared.clone();
             move |folder: &FileRef| {
