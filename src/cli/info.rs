@@ -42,6 +42,11 @@ pub struct InfoArgs {
     /// folder's name `4c-rush`).
     #[arg(long, value_name = "NAME")]
     pub level: Option<String>,
+    /// A script-generated Warzone 2100 map (game.js): the seed its gameRand starts from.
+    /// The game draws a new one per game and logs it ("Loaded script-generated map …
+    /// with random seed: N"); the default is 5489, std::mt19937's own.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u32>,
     /// Data roots and PMF rules.
     #[command(flatten)]
     pub load: super::LoadArgs,
@@ -165,6 +170,7 @@ fn maps_info(maps: &[&PathBuf], args: &InfoArgs) -> usize {
             super::map_info::map_info(
                 &file,
                 args.level.as_deref(),
+                args.seed,
                 &args.load.data,
                 args.heights,
                 args.json,

@@ -75,12 +75,16 @@ pub(crate) fn roots_for(file: &FileRef, data: &[PathBuf]) -> Vec<FileRef> {
 pub fn map_info(
     file: &FileRef,
     level: Option<&str>,
+    seed: Option<u32>,
     data: &[PathBuf],
     heights: bool,
     as_json: bool,
 ) -> Result<String, String> {
     let files = crate::files::disk();
-    let source = map::open_source(files, file, level).map_err(|e| e.to_string())?;
+    let mut source = map::open_source(files, file, level).map_err(|e| e.to_string())?;
+    if let Some(seed) = seed {
+        source.seed = seed;
+    }
     let map = map::open(files, &source).map_err(|e| e.to_string())?;
     let roots = roots_for(file, data);
     let (stats, _warnings) = Stats::load(files, &roots);

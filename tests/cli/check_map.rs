@@ -19,6 +19,15 @@ fn vitrine(args: &[&str]) -> Output {
         .expect("runs")
 }
 
+/// The script-generated maps of `mp.wz`.
+const SCRIPTED: [&str; 5] = [
+    "10c-WaterLoop",
+    "2c-DustyMaze",
+    "4c-DustyMaze-2v2",
+    "4c-DustyMaze-FFA",
+    "6c-Entropy",
+];
+
 fn json_lines(o: &Output) -> Vec<Value> {
     String::from_utf8_lossy(&o.stdout)
         .lines()
@@ -131,28 +140,30 @@ fn every_mp_map_is_checked_and_agrees_with_the_game() {
     assert_eq!(count("4c-rush", "map/oil-under-derrick"), 29 - 8);
     assert_eq!(count("4c-mountain", "map/oil-under-derrick"), 165 - 148);
     assert_eq!(count("2c-highground", "map/oil-under-derrick"), 51 - 41);
-    // The five script-generated maps: one note each, nothing else.
-    for map in [
-        "10c-WaterLoop",
-        "2c-DustyMaze",
-        "4c-DustyMaze-2v2",
-        "4c-DustyMaze-FFA",
-        "6c-Entropy",
-    ] {
+    // The five script-generated maps run (their game.js) and are checked like the others.
+    for map in SCRIPTED {
         let v = per_map.get(map).map(Vec::as_slice).unwrap_or_default();
-        assert_eq!(v.len(), 1, "{map}: {v:?}");
-        assert_eq!(v[0]["rule"], "map/script-unchecked");
+        assert!(
+            v.iter()
+                .all(|f| !f["rule"].as_str().unwrap().starts_with("map/script")),
+            "{map}: {v:?}"
+        );
     }
+    assert_eq!(per_rule.get("map/script-refused"), None);
     // With the game's own data (mp.wz and base.wz beside it), every stats id is defined.
     assert_eq!(per_rule.get("map/unknown-stats"), None);
     assert_eq!(per_rule.get("map/stats-unchecked"), None);
     // Every skirmish map gives each of its players a truck, so a start position.
     assert_eq!(per_rule.get("map/start-position-missing"), None);
-    // Every finding on an object names it; the JSON v1 files give the key's line.
+    // Every finding on an object names it; the JSON v1 files give the key's line (a
+    // script's objects have none: they name the script's map folder).
     for f in &findings {
         if f["element"]["kind"] == "object" {
             assert!(f["element"]["object"].as_u64().is_some(), "{f}");
-            assert!(f["line"].as_u64().is_some_and(|l| l > 1), "{f}");
+            let script = SCRIPTED
+                .iter()
+                .any(|m| f["file"].as_str().unwrap().ends_with(m));
+            assert!(script || f["line"].as_u64().is_some_and(|l| l > 1), "{f}");
         }
     }
     sarif_reads_back(&sarif, findings.len());
@@ -239,4 +250,78 @@ fn exit_codes_text_and_levels_as_the_model_check() {
         f[0]["message"].as_str().unwrap().contains("Sk-Rush"),
         "{f:?}"
     );
+}
+
+/// A script-generated package as the community shares them (`level.json`, `gam.json`,
+/// `game.js`, `ttypes.ttp` at the archive root) opens: `info` gives the map its script
+/// builds (with `--seed`, another map), `check` runs on it, and a failing script is named
+/// with its line.
+#[test]
+fn a_root_level_script_package_opens() {
+    use std::io::Write;
+    let dir = common::temp_dir("script-package");
+    let js = "var h = [];\nfor (var i = 0; i < 12; i++) h.push(gameRand(500));\n\
+              setMapData(4, 3, Array(12).fill(1), h,\n\
+              [{name: 'A0CommandCentre', position: [192, 192], direction: 0, modules: 0, player: 0}],\n\
+              [{name: 'ConstructionDroid', position: [320, 64], direction: 0, player: 1}],\n\
+              [{name: 'OilResource', position: [64, 320], direction: 0}]);\n";
+    let ttp = [
+        b"ttyp".as_slice(),
+        &8u32.to_le_bytes(),
+        &2u32.to_le_bytes(),
+        &[0, 0, 0, 0],
+    ]
+    .concat();
+    let zip_of = |path: &Path, script: &str| {
+        let mut z = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+        let opts = zip::write::SimpleFileOptions::default();
+        let level =
+            br#"{"name": "Scripted", "type": "skirmish", "players": 2, "tileset": "rockies"}"#;
+        for (name, bytes) in [
+            ("level.json", level.as_slice()),
+            ("gam.json", b"{\"version\": 8}".as_slice()),
+            ("game.js", script.as_bytes()),
+            ("ttypes.ttp", ttp.as_slice()),
+        ] {
+            z.start_file(name, opts).unwrap();
+            z.write_all(bytes).unwrap();
+        }
+        z.finish().unwrap();
+    };
+    let package = dir.path().join("scripted.wz");
+    zip_of(&package, js);
+    let info = |seed: &str| -> Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_vitrine"))
+            .args(["info", "--json", "--heights", "--seed", seed])
+            .arg(&package)
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).expect("info --json")
+    };
+    let v = info("5489");
+    assert!(v.get("error").is_none(), "{v}");
+    assert_eq!(v["heights"].as_array().unwrap().len(), 3, "{v}");
+    // The droid and the feature; the command centre is too near the edge of a 4×3 map
+    // for the game, which refuses it.
+    assert_eq!(v["objects"].as_array().unwrap().len(), 2, "{v}");
+    assert_eq!(v["file_counts"]["structure"], 1, "{v}");
+    // std::mt19937(5489)'s first output is 3499211612: the first corner is its % 500.
+    assert_eq!(v["heights"][0][0], 3_499_211_612u64 % 500, "{v}");
+    assert_ne!(v["heights"], info("1")["heights"]);
+    let out = vitrine(&[package.to_str().unwrap(), "--json"]);
+    assert!(
+        json_lines(&out)
+            .iter()
+            .all(|f| f["rule"] != "map/script-refused"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let broken = dir.path().join("broken.wz");
+    zip_of(&broken, "var a = 1;\nthrow new Error('no map today');\n");
+    let out = vitrine(&[broken.to_str().unwrap(), "--json"]);
+    let f = json_lines(&out);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0]["rule"], "map/script-refused");
+    assert!(f[0]["file"].as_str().unwrap().ends_with("game.js"), "{f:?}");
+    assert_eq!(f[0]["line"], 2, "{f:?}");
 }

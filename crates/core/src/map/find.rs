@@ -3,7 +3,8 @@
 //! Where the game looks (`MapPackage::loadPackage`, `map_levparse.cpp`): a `.lev` at the
 //! package root names each level and its `multiplay/maps/NAME.gam`, the map's files being
 //! in `multiplay/maps/NAME/`; a 4.x package has a `level.json` at the root (or in
-//! `multiplay/maps/NAME/`) beside `game.map` or, for a script-generated map, `game.js`.
+//! `multiplay/maps/NAME/`) beside `game.map` or, for a script-generated map, `game.js`
+//! (which the game prefers when both are there).
 //! Objects: JSON is tried first, then BJO (`Map::mapStructures`); 4.x never reads INI.
 
 use super::bjo::read_bjo;
@@ -11,6 +12,8 @@ use super::ini::read_ini_objects;
 use super::json::read_json_objects;
 use super::level::{self, Level, Shape};
 use super::read::{read_gam, read_game_map, read_terrain_types};
+use super::script::{DEFAULT_SEED, run_script};
+use super::terrain::Terrain;
 use super::{FileFormat, Map, MapFile, MapObject, ObjectKind};
 use crate::files::{EntryKind, FileRef, Files, Lookup};
 use crate::formats::{ErrorKind, LoadError};
@@ -155,8 +158,7 @@ fn lev_levels(lookup: &mut Lookup, root: &FileRef, lev: &FileRef) -> Result<Vec<
             .child(&folder, stem)
             .map_or_else(|| folder.join(stem), |(r, _)| r);
         let tileset = e.dataset.as_deref().and_then(level::dataset_tileset);
-        let shape = if is_map_folder(lookup, &folder) && lookup.child(&folder, "game.map").is_none()
-        {
+        let shape = if matches!(lookup.child(&folder, "game.js"), Some((_, EntryKind::File))) {
             Shape::Script
         } else {
             Shape::Classic
@@ -178,6 +180,7 @@ fn lev_levels(lookup: &mut Lookup, root: &FileRef, lev: &FileRef) -> Result<Vec<
             gam,
             defined_in: Some(lev.clone()),
             shape,
+            seed: DEFAULT_SEED,
         });
     }
     Ok(out)
@@ -191,8 +194,7 @@ fn json_level(lookup: &mut Lookup, folder: FileRef, file: &FileRef) -> Result<Le
         tileset,
         tileset_unknown,
     } = level::parse_level_json(&bytes).map_err(|e| e.in_file(&file.to_string()))?;
-    let script =
-        lookup.child(&folder, "game.map").is_none() && lookup.child(&folder, "game.js").is_some();
+    let script = matches!(lookup.child(&folder, "game.js"), Some((_, EntryKind::File)));
     Ok(Level {
         name: name.unwrap_or_else(|| folder.file_name()),
         players,
@@ -210,6 +212,7 @@ fn json_level(lookup: &mut Lookup, folder: FileRef, file: &FileRef) -> Result<Le
         } else {
             Shape::LevelJson
         },
+        seed: DEFAULT_SEED,
     })
 }
 
@@ -228,6 +231,7 @@ fn bare_level(lookup: &mut Lookup, folder: &FileRef) -> Level {
         gam,
         defined_in: None,
         shape: Shape::Folder,
+        seed: DEFAULT_SEED,
     }
 }
 
@@ -267,49 +271,26 @@ pub fn open_source(files: &Files, at: &FileRef, level: Option<&str>) -> Result<L
     }
 }
 
-/// Reads the map of `level`: `game.map`, `ttypes.ttp`, the `.gam` and the objects the game
-/// reads (JSON, else BJO; INI only listed). A script-generated map is refused: running
-/// `game.js` is not done yet.
+/// Reads the map of `level`: `game.map` (or, for a script-generated map, what running
+/// `game.js` with `level.seed` gives), `ttypes.ttp`, the `.gam` and the objects the game
+/// reads (JSON, else BJO; INI only listed).
 pub fn open(files: &Files, level: &Level) -> Result<Map, LoadError> {
     let mut lookup = Lookup::new(files);
     let folder = &level.folder;
-    let Some((map_file, _)) = lookup.child(folder, "game.map") else {
-        if let Some((js, _)) = lookup.child(folder, "game.js") {
-            return Err(error(
-                &js,
-                ErrorKind::Unsupported,
-                "script-generated maps are not read yet: this map's terrain and objects come \
-                 from running game.js, which Vitrine does not do",
-            ));
-        }
-        return Err(error(
-            folder,
-            ErrorKind::Missing,
-            "no game.map in the map's folder",
-        ));
+    // The game tries `game.js` first (`Map::loadFromPath`).
+    let mut map = match lookup.child(folder, "game.js") {
+        Some((js, EntryKind::File)) => script_map(files, level, &js)?,
+        _ => match lookup.child(folder, "game.map") {
+            Some((map_file, _)) => binary_map(files, level, &map_file)?,
+            None => {
+                return Err(error(
+                    folder,
+                    ErrorKind::Missing,
+                    "no game.map or game.js in the map's folder",
+                ));
+            }
+        },
     };
-    let bytes = read(files, &map_file)?;
-    let (terrain, trailing) =
-        read_game_map(&bytes).map_err(|e| e.in_file(&map_file.to_string()))?;
-    let mut map = Map {
-        level: level.clone(),
-        files: vec![MapFile {
-            name: "game.map".into(),
-            format: FileFormat::GameMap,
-            version: terrain.version,
-            records: terrain.heights.len(),
-            used: true,
-        }],
-        terrain,
-        terrain_types: Vec::new(),
-        objects: Vec::new(),
-        notes: Vec::new(),
-    };
-    if trailing > 0 {
-        map.notes.push(format!(
-            "game.map: {trailing} bytes after the gateways (old zone data), ignored as the game ignores them"
-        ));
-    }
     if let Some((ttp, _)) = lookup.child(folder, "ttypes.ttp") {
         let bytes = read(files, &ttp)?;
         let (types, version) =
@@ -334,10 +315,70 @@ pub fn open(files: &Files, level: &Level) -> Result<Map, LoadError> {
             used: true,
         });
     }
-    for kind in ObjectKind::ALL {
-        read_objects(&mut lookup, &mut map, kind)?;
+    if !map.files.iter().any(|f| f.format == FileFormat::Script) {
+        for kind in ObjectKind::ALL {
+            read_objects(&mut lookup, &mut map, kind)?;
+        }
     }
     Ok(map)
+}
+
+/// The map of `game.map`, objects still to read.
+fn binary_map(files: &Files, level: &Level, map_file: &FileRef) -> Result<Map, LoadError> {
+    let bytes = read(files, map_file)?;
+    let (terrain, trailing) =
+        read_game_map(&bytes).map_err(|e| e.in_file(&map_file.to_string()))?;
+    let mut map = Map {
+        level: level.clone(),
+        files: vec![MapFile {
+            name: "game.map".into(),
+            format: FileFormat::GameMap,
+            version: terrain.version,
+            records: terrain.heights.len(),
+            used: true,
+        }],
+        terrain,
+        terrain_types: Vec::new(),
+        objects: Vec::new(),
+        notes: Vec::new(),
+    };
+    if trailing > 0 {
+        map.notes.push(format!(
+            "game.map: {trailing} bytes after the gateways (old zone data), ignored as the game ignores them"
+        ));
+    }
+    Ok(map)
+}
+
+/// The map `game.js` builds: terrain and objects from `setMapData` (the game reads no
+/// object files beside a script).
+fn script_map(files: &Files, level: &Level, js: &FileRef) -> Result<Map, LoadError> {
+    let bytes = read(files, js)?;
+    let out = run_script(&bytes, level.seed, level.players.unwrap_or(0))
+        .map_err(|e| e.with_rule("map/script-refused").in_file(&js.to_string()))?;
+    let mut notes = vec![format!("game.js run with seed {}", level.seed)];
+    notes.extend(out.notes);
+    Ok(Map {
+        level: level.clone(),
+        files: vec![MapFile {
+            name: "game.js".into(),
+            format: FileFormat::Script,
+            version: 0,
+            records: out.objects.len(),
+            used: true,
+        }],
+        terrain: Terrain {
+            width: out.width,
+            height: out.height,
+            heights: out.heights,
+            textures: out.textures,
+            gateways: Vec::new(),
+            version: 0,
+        },
+        terrain_types: Vec::new(),
+        objects: out.objects,
+        notes,
+    })
 }
 
 /// The file names of one kind's objects: JSON, BJO, INI.

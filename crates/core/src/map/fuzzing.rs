@@ -1,7 +1,8 @@
 //! The map readers on untrusted bytes, with their promises checked: what the `map` fuzz
 //! target and the replay of its committed inputs share. The first byte picks the reader
 //! (`game.map`, `ttypes.ttp`, JSON, BJO or INI objects of each kind, a `.lev`,
-//! `level.json`); a `game.map` that reads is also placed with a few objects on it.
+//! `level.json`; 0xFF: a map script, `game.js`, run with its bounds); a `game.map` that
+//! reads is also placed with a few objects on it.
 //!
 //! Checked: no panic; a refusal names its place (an offset or a line, or the whole file
 //! for JSON roots); a map read holds `width × height` heights within 0–510 and textures;
@@ -33,6 +34,9 @@ pub fn run(data: &[u8]) -> Result<Outcome, String> {
         ObjectKind::Droid,
     ];
     let kind = kinds[usize::from(first / 16) % 3];
+    if first == 0xFF {
+        return script(bytes, outcome);
+    }
     let result: Result<(), LoadError> = match first % 8 {
         0 => return game_map(bytes, outcome),
         1 => super::read_terrain_types(bytes).map(|_| ()),
@@ -46,6 +50,42 @@ pub fn run(data: &[u8]) -> Result<Outcome, String> {
     match result {
         Ok(()) => outcome.loaded += 1,
         Err(e) => refused(&e, &mut outcome)?,
+    }
+    Ok(outcome)
+}
+
+/// A map script: no panic; a refusal names `game.js`'s line or the whole file; a map
+/// given holds `width × height` tiles within the game's limits.
+fn script(bytes: &[u8], mut outcome: Outcome) -> Result<Outcome, String> {
+    match super::script::run_script(bytes, super::script::DEFAULT_SEED, 4) {
+        Ok(m) => {
+            let area = m.width as usize * m.height as usize;
+            if m.heights.len() != area
+                || m.textures.len() != area
+                || m.width > 256
+                || m.height > 256
+            {
+                return Err(format!(
+                    "script map {}×{} with {} heights",
+                    m.width,
+                    m.height,
+                    m.heights.len()
+                ));
+            }
+            if m.heights
+                .iter()
+                .any(|h| !(0..=super::MAX_HEIGHT).contains(h))
+            {
+                return Err("a script height outside 0–510".into());
+            }
+            outcome.loaded += 1;
+        }
+        Err(e) => {
+            if matches!(e.location, Location::Offset(_)) {
+                return Err(format!("a script refusal at a byte offset: {e}"));
+            }
+            refused(&e, &mut outcome)?;
+        }
     }
     Ok(outcome)
 }
@@ -115,6 +155,7 @@ fn game_map(bytes: &[u8], mut outcome: Outcome) -> Result<Outcome, String> {
             defined_in: None,
             tileset_unknown: None,
             shape: super::level::Shape::Folder,
+            seed: super::script::DEFAULT_SEED,
         },
         terrain,
         terrain_types: Vec::new(),

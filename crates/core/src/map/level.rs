@@ -48,6 +48,9 @@ pub struct Level {
     pub defined_in: Option<FileRef>,
     /// The package's shape.
     pub shape: Shape,
+    /// The seed a script-generated map's `gameRand` starts from
+    /// ([`super::script::DEFAULT_SEED`] unless set; the game draws a new one per game).
+    pub seed: u32,
 }
 
 /// One `level` entry of a `.lev` file.

@@ -14,8 +14,8 @@
 //! [`scene`] turns a map and its placement into a [`crate::model::Model`] the renderer
 //! draws: the terrain, the water and every object.
 //!
-//! Not here: script-generated maps (`game.js`) are found and refused with a clear error —
-//! running their JavaScript is not done yet.
+//! Script-generated maps (`game.js`): [`script`] runs the script (Boa, bounded) and gives
+//! the terrain and objects it hands to `setMapData`; from there the map is like any other.
 
 mod bjo;
 mod find;
@@ -27,6 +27,7 @@ mod place;
 mod read;
 mod riverbed;
 pub mod scene;
+pub mod script;
 mod start;
 mod terrain;
 

@@ -205,20 +205,32 @@ fn the_three_package_shapes_a_folder_and_a_bare_game_map() {
         (Shape::LevelJson, Tileset::Urban, "Mini")
     );
     assert_eq!(open(&files, &l).unwrap().objects.len(), 1);
-    // Script-generated: found, refused with a clear error.
-    let files = package(&[
-        ("level.json", level),
-        ("game.js", b"setMapData();"),
-        ("ttypes.ttp", b""),
-    ]);
+    // Script-generated, at the package root: the script's map, the terrain types beside.
+    let js: &[u8] = b"setMapData(2, 3, [1, 2, 3, 4, 5, 6], [0, 2, 4, 6, 8, 10],\n\
+        [{name: 'A0CommandCentre', position: [128, 128], direction: 0, modules: 0, player: 0}],\n\
+        [], [{name: 'OilResource', position: [64, 320], direction: 0}]);";
+    let ttp = [
+        b"ttyp".as_slice(),
+        &8u32.to_le_bytes(),
+        &1u32.to_le_bytes(),
+        &7u16.to_le_bytes(),
+    ]
+    .concat();
+    let files = package(&[("level.json", level), ("game.js", js), ("ttypes.ttp", &ttp)]);
     let l = open_source(&files, &root, None).unwrap();
     assert_eq!(l.shape, Shape::Script);
+    let m = open(&files, &l).unwrap();
+    assert_eq!((m.terrain.width, m.terrain.height), (2, 3));
+    assert_eq!(m.terrain.heights, [0, 2, 4, 6, 8, 10]);
+    assert_eq!(m.terrain_types, [7]);
+    assert_eq!(m.objects.len(), 2);
+    assert_eq!(m.files[0].format, super::FileFormat::Script);
+    // A script that fails: refused, naming game.js and the line.
+    let files = package(&[("level.json", level), ("game.js", b"\nsetMapData();")]);
+    let l = open_source(&files, &root, None).unwrap();
     let e = open(&files, &l).unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("script-generated maps are not read yet"),
-        "{e}"
-    );
+    assert!(e.to_string().contains("game.js:2: "), "{e}");
+    assert_eq!(e.rule, Some("map/script-refused"));
     // A folder no level names: the folder's name and the game's fallback tileset.
     let files = package(&[("4c-lone/game.map", &map)]);
     let l = open_source(&files, &root.join("4c-lone"), None).unwrap();

@@ -184,7 +184,7 @@ fn every_map_rule_is_registered_and_tested() {
         "map/stats-unchecked",
         "map/player-beyond-count",
         "map/start-position-missing",
-        "map/script-unchecked",
+        "map/script-refused",
     ];
     for id in ids {
         let r = rule(id).unwrap_or_else(|| panic!("{id} is not registered"));
@@ -502,7 +502,7 @@ fn objects_of_players_the_level_does_not_have() {
 }
 
 #[test]
-fn a_script_map_is_not_checked_and_says_so() {
+fn a_script_map_is_checked_and_a_failing_one_refused() {
     let files = Files::new(
         MemorySource::new()
             .with(
@@ -513,8 +513,33 @@ fn a_script_map_is_not_checked_and_says_so() {
             .with("s/ttypes.ttp", ttypes(8)),
     );
     let r = check_maps(&files, &FileRef::Disk("s".into()), None, &[]);
-    assert_eq!(rules(&r), ["map/script-unchecked"]);
+    assert_eq!(rules(&r), ["map/script-refused"]);
     assert!(r.findings[0].file.ends_with("game.js"));
+    assert!(
+        r.findings[0].message.contains("texture array length"),
+        "{:?}",
+        r.findings
+    );
+    // A script that works is checked like any map: an object off the map is found.
+    let files = Files::new(
+        MemorySource::new()
+            .with(
+                "s/level.json",
+                r#"{"name": "S", "players": 2, "tileset": "urban"}"#,
+            )
+            .with(
+                "s/game.js",
+                "setMapData(2, 2, [0, 0, 0, 0], [0, 0, 0, 0], [], [], \
+                 [{name: 'Tree1', position: [9000, 64], direction: 0}]);",
+            )
+            .with("s/ttypes.ttp", ttypes(8)),
+    );
+    let r = check_maps(&files, &FileRef::Disk("s".into()), None, &[]);
+    assert!(
+        rules(&r).contains(&"map/feature-off-map"),
+        "{:?}",
+        rules(&r)
+    );
 }
 
 #[test]

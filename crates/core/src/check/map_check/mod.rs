@@ -21,7 +21,7 @@ pub(crate) use rules::RULES;
 use super::{Element, Finding};
 use crate::files::{FileRef, Files};
 use crate::formats::LoadError;
-use crate::map::{self, Level, Map, Shape};
+use crate::map::{self, Level, Map};
 use crate::model::Location;
 use crate::wz::Stats;
 
@@ -87,20 +87,6 @@ pub fn check_level(files: &Files, level: &Level, stats: &Stats, roots: &[FileRef
                 level.name
             ),
         ));
-    }
-    let has = |name: &str| files.kind(&level.folder.join(name)).is_some();
-    if level.shape == Shape::Script || (!has("game.map") && has("game.js")) {
-        out.push(Finding::new(
-            "map/script-unchecked",
-            &level.folder.join("game.js").to_string(),
-            Location::File,
-            Element::File,
-            format!(
-                "{}: built by game.js, which Vitrine does not run; not checked",
-                level.name
-            ),
-        ));
-        return out;
     }
     let map = match map::open(files, level) {
         Ok(m) => m,

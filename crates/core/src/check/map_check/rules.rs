@@ -129,10 +129,10 @@ pub(crate) const RULES: &[Rule] = &[
         "Warzone 2100 src/game.cpp (loadWzMapDroidInit, scriptSetStartPos)",
     ),
     r(
-        "map/script-unchecked",
-        N,
-        "a script-generated map (game.js) is not checked",
-        "The map's terrain and objects come from running its game.js (setMapData); Vitrine does not run map scripts, so none of the map rules were checked for it.",
-        "vitrine (lib/wzmaplib/src/map_script.cpp runs the script in the game)",
+        "map/script-refused",
+        E,
+        "a script-generated map's game.js fails",
+        "The map's terrain and objects come from running its game.js, which must call setMapData(width, height, texture, height, structures, droids, features) with the game's shapes and limits (each side 2 to 256 tiles, width·height values per array, at most 65535 objects of each kind). A syntax error, an uncaught throw, a misused or missing setMapData, or a script that runs past Vitrine's bounds (work, recursion, memory) leaves the game without a map. The message gives game.js's line where the engine reports one.",
+        "Warzone 2100 lib/wzmaplib/src/map_script.cpp (runMapScript, runMap_setMapData)",
     ),
 ];

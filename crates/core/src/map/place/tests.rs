@@ -18,6 +18,7 @@ fn map_with(objects: Vec<MapObject>) -> Map {
             defined_in: None,
             tileset_unknown: None,
             shape: Shape::Folder,
+            seed: crate::map::script::DEFAULT_SEED,
         },
         terrain: Terrain {
             width: w,

@@ -34,6 +34,7 @@ fn map(objects: Vec<MapObject>, water: &[(u32, u32)]) -> Map {
             defined_in: None,
             tileset_unknown: None,
             shape: Shape::Folder,
+            seed: crate::map::script::DEFAULT_SEED,
         },
         terrain: Terrain {
             width: W,

@@ -1,0 +1,210 @@
+//! Running `game.js`: the context (limits, globals, the wrapped natives), the budgeted
+//! evaluation, and errors turned into a [`LoadError`] with the script's line.
+
+use super::api::{self, State};
+use super::{LOOP_ITERATIONS, MAX_SLICES, RECURSION, SLICE_COST, STACK_VALUES};
+use crate::formats::{ErrorKind, LoadError};
+use crate::map::MapObject;
+use crate::model::Location;
+use boa_engine::{Context, JsError, JsString, Script, Source};
+use std::future::Future;
+use std::path::Path;
+use std::task::{Poll, Waker};
+
+/// What a script gave to `setMapData`, as the game keeps it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScriptMap {
+    /// Tiles east.
+    pub width: u32,
+    /// Tiles south.
+    pub height: u32,
+    /// Tile textures, row-major.
+    pub textures: Vec<u16>,
+    /// Corner heights in world units (over 510 capped, as the game does).
+    pub heights: Vec<i32>,
+    /// Droids, then features, then structures: the game's load order.
+    pub objects: Vec<MapObject>,
+    /// The script's `log` lines and the game's non-fatal complaints (capped heights).
+    pub notes: Vec<String>,
+    /// The work the script took: slices of [`SLICE_COST`] instruction costs begun.
+    pub slices: u64,
+    /// Elements and string units the wrapped natives built (of [`super::MAX_ELEMENTS`]).
+    pub elements: u64,
+}
+
+/// The globals the game's limited context leaves out (`JS_NewLimitedContext` with only
+/// base objects and Map/Set).
+const REMOVED: &[&str] = &[
+    "Date",
+    "eval",
+    "RegExp",
+    "JSON",
+    "Proxy",
+    "Promise",
+    "BigInt",
+    "WeakRef",
+    "FinalizationRegistry",
+    "ArrayBuffer",
+    "SharedArrayBuffer",
+    "DataView",
+    "Atomics",
+    "Int8Array",
+    "Uint8Array",
+    "Uint8ClampedArray",
+    "Int16Array",
+    "Uint16Array",
+    "Int32Array",
+    "Uint32Array",
+    "Float32Array",
+    "Float64Array",
+    "BigInt64Array",
+    "BigUint64Array",
+];
+
+/// Wraps the natives whose work grows with a length (see the module's Bounds). Runs
+/// before the script, in the script's realm; `__vitrine_charge` is removed after.
+const GUARDS: &str = r#"(() => {
+  const charge = globalThis.__vitrine_charge;
+  const wrap = (owner, name, size, builds) => {
+    const inner = owner[name];
+    if (typeof inner !== 'function') return;
+    const guarded = { [name](...args) { charge(size(this, args), builds); return Reflect.apply(inner, this, args); } }[name];
+    Object.defineProperty(owner, name, { value: guarded, writable: true, configurable: true, enumerable: false });
+  };
+  const own = (self) => (self == null ? 0 : Number(self.length) || 0);
+  for (const name of ['fill', 'map', 'filter', 'join', 'slice', 'splice', 'concat', 'flat', 'flatMap',
+    'toString', 'toReversed', 'toSorted', 'toSpliced', 'with']) {
+    wrap(Array.prototype, name, own, true);
+  }
+  for (const name of ['forEach', 'reduce', 'reduceRight', 'some', 'every', 'find', 'findIndex',
+    'findLast', 'findLastIndex', 'indexOf', 'lastIndexOf', 'includes', 'reverse', 'sort', 'copyWithin']) {
+    wrap(Array.prototype, name, own, false);
+  }
+  wrap(Array, 'from', (_, args) => own(args[0]), true);
+  wrap(String.prototype, 'repeat', (self, args) => String(self).length * (Number(args[0]) || 0), true);
+  wrap(String.prototype, 'padStart', (_, args) => Number(args[0]) || 0, true);
+  wrap(String.prototype, 'padEnd', (_, args) => Number(args[0]) || 0, true);
+})();"#;
+
+/// Runs `source` (the bytes of `game.js`) with `seed`; `players` is the level's player
+/// count (a player number equal to `max(players, 7)` is the scavengers, as in BJO files).
+///
+/// # Errors
+/// A syntax error, an uncaught throw, a budget exceeded, `setMapData` never called or
+/// given the wrong shapes: each a [`LoadError`] at the script's line where Boa gives one.
+pub fn run_script(source: &[u8], seed: u32, players: u32) -> Result<ScriptMap, LoadError> {
+    run_limited(source, seed, players, MAX_SLICES)
+}
+
+/// [`run_script`] with a work budget of `max_slices` (the tests' short one).
+pub(super) fn run_limited(
+    source: &[u8],
+    seed: u32,
+    players: u32,
+    max_slices: u64,
+) -> Result<ScriptMap, LoadError> {
+    let mut context = Context::default();
+    let limits = context.runtime_limits_mut();
+    limits.set_loop_iteration_limit(LOOP_ITERATIONS);
+    limits.set_recursion_limit(RECURSION);
+    limits.set_stack_size_limit(STACK_VALUES);
+    context.insert_data(State::new(seed, players));
+    prepare(&mut context).map_err(|e| refusal(&e, "setting up the script's context"))?;
+    let script = Script::parse(
+        Source::from_bytes(source).with_path(Path::new("game.js")),
+        None,
+        &mut context,
+    )
+    .map_err(|e| syntax(&e))?;
+    let slices = evaluate(&script, &mut context, max_slices)?;
+    let state = context.remove_data::<State>().ok_or_else(|| {
+        LoadError::new(ErrorKind::Invalid, Location::File, "lost the script state")
+    })?;
+    let mut map = state.into_map()?;
+    map.slices = slices;
+    Ok(map)
+}
+
+/// Globals, the game's API, the removed builtins and the wrapped natives.
+fn prepare(context: &mut Context) -> Result<(), JsError> {
+    let global = context.global_object();
+    for name in REMOVED {
+        global.delete_property_or_throw(JsString::from(*name), context)?;
+    }
+    api::register(context)?;
+    context.eval(Source::from_bytes(GUARDS))?;
+    global.delete_property_or_throw(JsString::from("__vitrine_charge"), context)?;
+    Ok(())
+}
+
+/// Evaluates in slices of [`SLICE_COST`]; stops after `max_slices`.
+fn evaluate(script: &Script, context: &mut Context, max_slices: u64) -> Result<u64, LoadError> {
+    let mut slices = 1u64;
+    let outcome = {
+        let mut run = std::pin::pin!(script.evaluate_async_with_budget(context, SLICE_COST));
+        let mut cx = std::task::Context::from_waker(Waker::noop());
+        loop {
+            match run.as_mut().poll(&mut cx) {
+                Poll::Ready(r) => break Some(r),
+                Poll::Pending => {
+                    slices += 1;
+                    if slices >= max_slices {
+                        break None;
+                    }
+                }
+            }
+        }
+    };
+    match outcome {
+        None => Err(LoadError::new(
+            ErrorKind::Invalid,
+            Location::File,
+            format!(
+                "ran past the work budget ({max_slices} slices of {SLICE_COST} instruction \
+                 costs) without finishing: an endless loop?"
+            ),
+        )),
+        Some(Err(e)) => Err(refusal(&e, "the script stopped")),
+        Some(Ok(_)) => Ok(slices),
+    }
+}
+
+/// The line in Boa's text of an error: the first `game.js:LINE` (its position or
+/// backtrace), else a parser's `at line LINE`.
+fn line_of(text: &str) -> Option<u32> {
+    let after = |mark: &str| {
+        let at = text.find(mark)?;
+        let digits: String = text[at + mark.len()..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
+    };
+    after("game.js:").or_else(|| after("at line "))
+}
+
+fn located(text: &str) -> Location {
+    line_of(text).map_or(Location::File, Location::Line)
+}
+
+fn syntax(e: &JsError) -> LoadError {
+    let text = e.to_string();
+    LoadError::new(
+        ErrorKind::Syntax,
+        located(&text),
+        format!("syntax error: {}", first_line(&text)),
+    )
+}
+
+fn refusal(e: &JsError, what: &str) -> LoadError {
+    let text = e.to_string();
+    LoadError::new(
+        ErrorKind::Invalid,
+        located(&text),
+        format!("{what}: {}", first_line(&text)),
+    )
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or(text).trim()
+}
