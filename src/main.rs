@@ -12,6 +12,10 @@ fn main() {
     // A panic writes a crash report and names the file being processed.
     vitrine::crash::install_hook();
     let cli = Cli::parse();
+    #[cfg(unix)]
+    if cli.command.as_ref().is_some_and(prints_for_a_pipe) {
+        end_quietly_on_a_closed_pipe();
+    }
     let code = match &cli.command {
         Some(Command::Info(args)) => vitrine::cli::info::run(args),
         Some(Command::Render(args)) => vitrine::cli::render::run(args),
@@ -43,4 +47,25 @@ fn window(_cli: &Cli) -> i32 {
          use a subcommand (vitrine --help)"
     );
     vitrine::cli::exit::USAGE
+}
+
+/// Subcommands whose output is text a shell may pipe into `head` (not `publish`, whose
+/// server writes to sockets that may close, nor the window).
+#[cfg(unix)]
+fn prints_for_a_pipe(c: &Command) -> bool {
+    matches!(
+        c,
+        Command::Info(_) | Command::Check(_) | Command::Completions { .. } | Command::Manpage
+    )
+}
+
+/// `vitrine info … | head` ends as Unix tools do when the reader goes away (killed by
+/// SIGPIPE, silently), instead of a panic and a crash report: Rust programs ignore SIGPIPE
+/// unless told otherwise.
+#[cfg(unix)]
+fn end_quietly_on_a_closed_pipe() {
+    // SAFETY: called once at start-up, before any thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }

@@ -110,6 +110,13 @@ impl Choice for ViewPreset {
                 ViewPreset::Iso,
                 value("iso", "Three-quarter view from above front-right"),
             ),
+            (
+                ViewPreset::Game,
+                value(
+                    "game",
+                    "Warzone 2100's camera: 40° down, looking along +Z (a map: north up)",
+                ),
+            ),
         ]
     }
 }

@@ -93,11 +93,13 @@ pub fn map_info(
                 .into(),
         );
     }
+    let starts = map::start_positions(&placed, &stats);
     if as_json {
-        let v = map_json(file, &map, &placed, &notes, heights);
+        let mut v = map_json(file, &map, &placed, &notes, heights);
+        v["start_positions"] = json!(starts);
         return Ok(v.to_string());
     }
-    Ok(map_text(file, &map, &placed, &notes))
+    Ok(map_text(file, &map, &placed, &notes, &starts))
 }
 
 fn scavenger_slot(map: &Map) -> u32 {
@@ -216,7 +218,13 @@ fn counts_json(_map: &Map, placed: &Placement) -> Value {
     Value::Object(out)
 }
 
-fn map_text(file: &FileRef, map: &Map, placed: &Placement, notes: &[String]) -> String {
+fn map_text(
+    file: &FileRef,
+    map: &Map,
+    placed: &Placement,
+    notes: &[String],
+    starts: &[map::StartPosition],
+) -> String {
     use std::fmt::Write;
     let mut s = String::new();
     let l = &map.level;
@@ -253,6 +261,13 @@ fn map_text(file: &FileRef, map: &Map, placed: &Placement, notes: &[String]) -> 
             kind.name(),
             parts.join(", ")
         );
+    }
+    if !starts.is_empty() {
+        let list: Vec<String> = starts
+            .iter()
+            .map(|p| format!("player {} at {}, {}", p.player, p.x, p.y))
+            .collect();
+        let _ = writeln!(s, "  start positions: {}", list.join("; "));
     }
     let mut why: BTreeMap<&str, usize> = BTreeMap::new();
     for r in &placed.removed {

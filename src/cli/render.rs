@@ -102,6 +102,11 @@ pub struct RenderArgs {
     /// A Warzone 2100 map: draw the terrain and water only, not the objects.
     #[arg(long)]
     pub no_objects: bool,
+    /// A Warzone 2100 map: the layers to draw, comma-separated (terrain, decals, water,
+    /// features, structures, droids, grid, footprints, gateways, start-positions; `all`).
+    /// Default: all but grid, footprints and gateways, as the window opens a map.
+    #[arg(long, value_name = "LIST")]
+    pub layers: Option<String>,
 }
 
 /// Which moment of which clip to render.

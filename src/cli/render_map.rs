@@ -14,8 +14,10 @@ use super::render::{RenderArgs, render_model, write_png_atomic};
 use crate::files::FileRef;
 use crate::model::Model;
 use crate::render::{Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
+use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Instant;
-use vitrine_core::map::{self, scene::SceneOptions};
+use vitrine_core::map::{self, scene::Layer, scene::SceneOptions};
 use vitrine_core::wz::Stats;
 
 /// Whether `args` ask for a map: `--all-maps`, or an input that is one.
@@ -58,8 +60,8 @@ impl Data {
         }
     }
 
-    /// The scene of `level`, its warnings printed under `name`.
-    fn scene(&self, level: &map::MapSource, objects: bool, name: &str) -> Result<Model, String> {
+    /// The scene of `level` (its problems are the model's diagnostics).
+    fn scene(&self, level: &map::MapSource, objects: bool) -> Result<Model, String> {
         let files = crate::files::disk();
         let m = map::open(files, level).map_err(|e| e.to_string())?;
         let placed = map::place(&m, &self.stats, files, &self.roots);
@@ -67,11 +69,14 @@ impl Data {
             objects,
             terrain: self.terrain,
         };
-        let model = map::scene::scene(&m, &placed, &self.stats, files, &self.roots, &options);
-        for d in &model.diagnostics {
-            eprintln!("warning: {}", d.display_with(name));
-        }
-        Ok(model)
+        Ok(map::scene::scene(
+            &m,
+            &placed,
+            &self.stats,
+            files,
+            &self.roots,
+            &options,
+        ))
     }
 }
 
@@ -88,33 +93,58 @@ pub fn run(args: &RenderArgs) -> i32 {
         }
     };
     let files = crate::files::disk();
+    let view = map_view(args);
+    let layers = match parse_layers(args.layers.as_deref()) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("vitrine render: --layers: {e}");
+            return super::exit::USAGE;
+        }
+    };
+    let data = Data::for_input(&input, args);
+    if args.all_maps {
+        return render_all(args, &gpu, &input, data, layers, view);
+    }
     let mut scene =
         SceneRenderer::with_samples(&gpu.device, &gpu.queue, args.msaa, crate::files::disk());
     let (w, h) = args.size;
     let target = RenderTarget::with_samples(&gpu.device, w, h, args.msaa);
-    let view = map_view(args);
-    let data = Data::for_input(&input, args);
-    let draw = |scene: &mut SceneRenderer, level: &map::MapSource, out: &std::path::Path| {
-        let name = level.name.clone();
-        super::catch_per_file(&level.folder, || {
-            let model = data.scene(level, !args.no_objects, &name)?;
-            let img = render_model(&gpu, scene, &target, &model, &view, None)?;
-            write_png_atomic(out, &img)
-        })
-    };
-    if !args.all_maps {
-        let result = map::open_source(files, &input, args.level.as_deref())
-            .map_err(|e| e.to_string())
-            .and_then(|level| draw(&mut scene, &level, &args.output));
-        return match result {
-            Ok(()) => super::exit::OK,
-            Err(e) => {
-                eprintln!("vitrine render: {e}");
-                super::exit::FAILED
-            }
-        };
+    let result = map::open_source(files, &input, args.level.as_deref())
+        .map_err(|e| e.to_string())
+        .and_then(|level| {
+            super::catch_per_file(&level.folder, || {
+                let mut model = data.scene(&level, !args.no_objects)?;
+                for d in &model.diagnostics {
+                    eprintln!("warning: {}", d.display_with(&level.name));
+                }
+                show_layers(&mut model, &layers);
+                let img = render_model(&gpu, &mut scene, &target, &model, &view, None)?;
+                write_png_atomic(&args.output, &img)
+            })
+        });
+    match result {
+        Ok(()) => super::exit::OK,
+        Err(e) => {
+            eprintln!("vitrine render: {e}");
+            super::exit::FAILED
+        }
     }
-    let levels = match map::find_maps(files, &input) {
+}
+
+/// `--all-maps`: every map of the input into the output folder, through the batch
+/// pipeline the model thumbnails use ([`crate::render::batch`]): each map read, placed and
+/// made a scene (its models and pages decoded) on one prepare thread per core, drawn on
+/// one, the PNGs encoded and written here.
+fn render_all(
+    args: &RenderArgs,
+    gpu: &Gpu,
+    input: &FileRef,
+    data: Data,
+    layers: Vec<Layer>,
+    view: ViewSettings,
+) -> i32 {
+    use crate::render::batch::{self, BatchDevice, BatchOptions, Job, Loaded, Step};
+    let levels = match map::find_maps(crate::files::disk(), input) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("vitrine render: {e}");
@@ -122,10 +152,45 @@ pub fn run(args: &RenderArgs) -> i32 {
         }
     };
     let start = Instant::now();
+    // A job is its level's folder; levels sharing one (a map under several names) are
+    // the same map, drawn from the first.
+    let mut first: HashMap<FileRef, usize> = HashMap::new();
+    for (i, l) in levels.iter().enumerate() {
+        first.entry(l.folder.clone()).or_insert(i);
+    }
+    let shared = Arc::new((data, levels, first, layers));
+    let objects = !args.no_objects;
+    let run = batch::start(
+        BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
+        BatchOptions {
+            samples: args.msaa,
+            ..BatchOptions::new(args.size, view, crate::files::disk())
+        },
+        || {
+            let shared = shared.clone();
+            move |folder: &FileRef| {
+                let (data, levels, first, layers) = &*shared;
+                let level = &levels[*first.get(folder).ok_or("no such level")?];
+                let mut model = data.scene(level, objects)?;
+                show_layers(&mut model, layers);
+                Ok(Step::Draw(Box::new(Loaded { model, at: None })))
+            }
+        },
+    );
+    let levels = &shared.1;
+    run.queue.push(levels.iter().enumerate().map(|(i, l)| Job {
+        id: i as u64,
+        file: l.folder.clone(),
+    }));
+    run.queue.close();
     let mut failures = Vec::new();
-    for level in &levels {
+    for done in run.results.iter() {
+        let level = &levels[done.id as usize];
         let out = args.output.join(format!("{}.png", safe_name(&level.name)));
-        if let Err(e) = draw(&mut scene, level, &out) {
+        for w in &done.warnings {
+            eprintln!("warning: {}: {w}", level.name);
+        }
+        if let Err(e) = done.image.and_then(|img| write_png_atomic(&out, &img)) {
             failures.push((level.name.clone(), e));
         }
     }
@@ -138,6 +203,46 @@ pub fn run(args: &RenderArgs) -> i32 {
         drawn as f64 / secs.max(1e-9)
     );
     super::report_failures(&failures)
+}
+
+/// The layers `--layers` names (`all`: every one), else those a map opens with.
+fn parse_layers(list: Option<&str>) -> Result<Vec<Layer>, String> {
+    let Some(list) = list else {
+        return Ok(Layer::ALL
+            .into_iter()
+            .filter(|l| l.shown_at_first())
+            .collect());
+    };
+    let mut out = Vec::new();
+    for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if part.eq_ignore_ascii_case("all") {
+            out.extend(Layer::ALL);
+            continue;
+        }
+        out.push(Layer::parse(part).ok_or_else(|| {
+            let names: Vec<String> = Layer::ALL
+                .iter()
+                .map(|l| l.name().to_lowercase().replace(' ', "-"))
+                .collect();
+            format!("{part}: expected all or one of {}", names.join(", "))
+        })?);
+    }
+    Ok(out)
+}
+
+/// Shows the layers of `model`'s map in `shown` and hides the others (the nodes'
+/// [`Node::hidden`](vitrine_core::model::Node::hidden), which a picture drawn without a
+/// node mask follows).
+fn show_layers(model: &mut Model, shown: &[Layer]) {
+    let vitrine_core::model::Details::Map(map) = &model.details else {
+        return;
+    };
+    let layers = map.layers.clone();
+    for (layer, nodes) in layers {
+        for n in nodes {
+            model.nodes[n].hidden = !shown.contains(&layer);
+        }
+    }
 }
 
 /// A level's name as a file name: letters, digits, `-`, `_` and `.` kept, the rest `_`.
@@ -162,6 +267,23 @@ fn safe_name(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn layers_parse_by_name_and_default_to_what_a_map_opens_with() {
+        let default = parse_layers(None).unwrap();
+        assert!(default.contains(&Layer::StartPositions) && default.contains(&Layer::Terrain));
+        assert!(!default.contains(&Layer::Grid) && !default.contains(&Layer::Gateways));
+        assert_eq!(
+            parse_layers(Some("terrain, Start-Positions,grid")).unwrap(),
+            vec![Layer::Terrain, Layer::StartPositions, Layer::Grid]
+        );
+        assert_eq!(parse_layers(Some("all")).unwrap().len(), Layer::ALL.len());
+        let e = parse_layers(Some("terrain,roads")).unwrap_err();
+        assert!(
+            e.starts_with("roads: expected all or one of") && e.contains("start-positions"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn level_names_make_safe_file_names() {

@@ -47,6 +47,10 @@ pub struct Collected {
     pub templates: Vec<Item>,
     /// The mod's structures.
     pub structures: Vec<Item>,
+    /// Warzone 2100 maps among the inputs (each `game.map`, loaded as its scene over
+    /// the roots), in walk order; `id` is the `game.map`'s path in `site.wz`, `name` the
+    /// level's name.
+    pub maps: Vec<Item>,
     /// Errors: inputs that do not load, files outside every root; each names its model.
     pub problems: Vec<String>,
     /// Warnings: missing textures, incomplete assemblies, stats that do not parse.
@@ -199,7 +203,12 @@ pub fn assembly_lines(a: &wz::Assembly, site: &dyn Fn(&FileRef) -> String) -> Ve
 /// Loads the inputs and the mod's designs over `data` and lists the files they need.
 pub fn collect(inputs: &[PathBuf], options: &LoadOptions) -> Collected {
     let mut out = Collected::default();
-    let walk = crate::cli::model_inputs(inputs);
+    // Models, and maps: a map's `game.map` loads as its scene, and what it reads (its
+    // other files, the level file, the stats, the objects' models, the tiles) is recorded
+    // like a model's.
+    let walk = crate::files::walk::walk(inputs, |name| {
+        crate::formats::is_model_name(name) || name.eq_ignore_ascii_case("game.map")
+    });
     crate::cli::print_walk_warnings(&walk);
     for (path, e) in &walk.errors {
         out.problems.push(format!("{path}: {e}"));
@@ -375,8 +384,12 @@ pub fn collect(inputs: &[PathBuf], options: &LoadOptions) -> Collected {
         if grouped.contains(&file) {
             continue;
         }
-        out.models.push(Item {
-            name: file.file_name(),
+        let (list, name) = match &model.details {
+            crate::model::Details::Map(map) => (&mut out.maps, map.name.clone()),
+            _ => (&mut out.models, file.file_name()),
+        };
+        list.push(Item {
+            name,
             expected: model_lines(&model, &site),
             id,
             model,

@@ -1,6 +1,6 @@
 //! The gallery page, `index.html`: static HTML and CSS, no script (the page's CSP allows
 //! scripts from the site only, and the gallery needs none): a section per kind
-//! (models, droid templates, structures) with a tile per entry — its thumbnail, its name
+//! (maps, models, droid templates, structures) with a tile per entry — its thumbnail, its name
 //! and a link into the viewer — then the footer. Every text from the command line or the
 //! mod is HTML-escaped.
 
@@ -104,8 +104,27 @@ fn section(out: &mut String, heading: &str, tiles: &[Tile]) {
     out.push_str("</div>\n</section>\n");
 }
 
+/// The tiles of each section of the page.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sections<'a> {
+    /// Model files.
+    pub models: &'a [Tile],
+    /// The mod's droid templates.
+    pub templates: &'a [Tile],
+    /// The mod's structures.
+    pub structures: &'a [Tile],
+    /// Warzone 2100 maps.
+    pub maps: &'a [Tile],
+}
+
 /// The whole `index.html`.
-pub fn page(text: &PageText, models: &[Tile], templates: &[Tile], structures: &[Tile]) -> String {
+pub fn page(text: &PageText, tiles: &Sections<'_>) -> String {
+    let Sections {
+        models,
+        templates,
+        structures,
+        maps,
+    } = *tiles;
     let mut out = String::new();
     out.push_str(&format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -116,17 +135,21 @@ pub fn page(text: &PageText, models: &[Tile], templates: &[Tile], structures: &[
         escape(&text.generator),
         escape(&text.title)
     ));
-    let total = models.len() + templates.len() + structures.len();
-    let mut facts = vec![format!(
-        "{} model{}",
-        models.len(),
-        if models.len() == 1 { "" } else { "s" }
-    )];
+    let total = models.len() + templates.len() + structures.len() + maps.len();
+    let mut facts = Vec::new();
+    if !models.is_empty() || maps.is_empty() {
+        let s = if models.len() == 1 { "" } else { "s" };
+        facts.push(format!("{} model{s}", models.len()));
+    }
     if !templates.is_empty() {
         facts.push(format!("{} droid templates", templates.len()));
     }
     if !structures.is_empty() {
         facts.push(format!("{} structures", structures.len()));
+    }
+    if !maps.is_empty() {
+        let s = if maps.len() == 1 { "" } else { "s" };
+        facts.push(format!("{} map{s}", maps.len()));
     }
     let by = text
         .author
@@ -142,6 +165,7 @@ pub fn page(text: &PageText, models: &[Tile], templates: &[Tile], structures: &[
         out.push_str("<a class=\"open\" href=\"view.html?url=site.wz\">Open the viewer</a>\n");
     }
     out.push_str("</header>\n<main>\n");
+    section(&mut out, "Maps", maps);
     section(&mut out, "Models", models);
     section(&mut out, "Droid templates", templates);
     section(&mut out, "Structures", structures);
@@ -181,7 +205,13 @@ mod tests {
             thumb: None,
             link: "view.html?url=site.wz#model=x/%22a%3Cb%3E.pie".into(),
         };
-        let html = page(&text, &[tile], &[], &[]);
+        let html = page(
+            &text,
+            &Sections {
+                models: &[tile],
+                ..Sections::default()
+            },
+        );
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert!(html.contains("A &amp; B &quot;quoted&quot;"));
         assert!(html.contains("CC-BY &lt;4.0&gt;"));

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! SITE/index.html        the gallery (static HTML + CSS, no script): a tile per model,
-//!                        droid template and structure, each linking into the viewer
+//!                        droid template, structure and map, each linking into the viewer
 //! SITE/thumbs/*.png      the tiles' pictures (256×256, the renderer `vitrine render` uses)
 //! SITE/view.html, vitrine.js, vitrine_bg.wasm, icon.png    the web viewer (its build)
 //! SITE/site.wz           one zip of exactly the files the models need, at their paths
@@ -104,11 +104,11 @@ pub fn installed_pages(exe: &Path) -> Vec<PathBuf> {
     found
 }
 
-/// The viewer link of a tile.
+/// The viewer link of a tile (a map opens as its `game.map`, as a model does).
 fn link(kind: &str, id: &str) -> String {
     let encode = crate::files::percent_encode;
     match kind {
-        "model" => format!("view.html?url=site.wz#model={}", encode(id)),
+        "model" | "map" => format!("view.html?url=site.wz#model={}", encode(id)),
         k => format!("view.html?url=site.wz#design={k}:{}", encode(id)),
     }
 }
@@ -135,21 +135,23 @@ pub fn run(args: &PublishArgs) -> i32 {
         eprintln!("warning: {w}");
     }
     let mut problems = c.problems.clone();
-    if c.models.is_empty() && c.templates.is_empty() && c.structures.is_empty() {
+    if c.models.is_empty() && c.templates.is_empty() && c.structures.is_empty() && c.maps.is_empty()
+    {
         for p in &problems {
             eprintln!("error: {p}");
         }
-        return fail("nothing to publish: no input model loaded");
+        return fail("nothing to publish: no input model or map loaded");
     }
 
     // Tiles and their thumbnails.
     let mut taken = std::collections::HashSet::new();
-    let mut tiles: [Vec<Tile>; 3] = Default::default();
+    let mut tiles: [Vec<Tile>; 4] = Default::default();
     let mut jobs = Vec::new();
     for (n, (kind, items)) in [
         ("model", &c.models),
         ("template", &c.templates),
         ("structure", &c.structures),
+        ("map", &c.maps),
     ]
     .into_iter()
     .enumerate()
@@ -222,8 +224,16 @@ pub fn run(args: &PublishArgs) -> i32 {
         licence: args.licence.clone(),
         generator: generator(),
     };
-    let [models, templates, structures] = &tiles;
-    let html = gallery_html::page(&text, models, templates, structures);
+    let [models, templates, structures, maps] = &tiles;
+    let html = gallery_html::page(
+        &text,
+        &gallery_html::Sections {
+            models,
+            templates,
+            structures,
+            maps,
+        },
+    );
     let list = |tiles: &[Tile], key: &str| -> Vec<serde_json::Value> {
         tiles
             .iter()
@@ -240,6 +250,7 @@ pub fn run(args: &PublishArgs) -> i32 {
         "models": list(models, "path"),
         "templates": list(templates, "id"),
         "structures": list(structures, "id"),
+        "maps": list(maps, "path"),
         "files": c.files.keys().collect::<Vec<_>>(),
     });
     let json = serde_json::to_vec_pretty(&json).unwrap_or_default();
@@ -250,10 +261,11 @@ pub fn run(args: &PublishArgs) -> i32 {
     }
     let n = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     eprintln!(
-        "published {}, {}, {} ({}, site.wz {:.1} MiB, {}) to {} in {:.1} s",
+        "published {}, {}, {}, {} ({}, site.wz {:.1} MiB, {}) to {} in {:.1} s",
         n(models.len(), "model"),
         n(templates.len(), "template"),
         n(structures.len(), "structure"),
+        n(maps.len(), "map"),
         n(c.files.len(), "file"),
         size as f64 / 1048576.0,
         n(written.len(), "thumbnail"),

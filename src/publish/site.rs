@@ -91,12 +91,13 @@ pub fn verify(site_wz: &Path, c: &Collected, options: &LoadOptions) -> Vec<Strin
         }
         Ok(_) => {}
     };
-    for item in &c.models {
+    let models = c.models.iter().map(|i| ("model", i));
+    for (what, item) in models.chain(c.maps.iter().map(|i| ("map", i))) {
         let file = root.join(&item.id);
         let got = vitrine_core::formats::load(files, &file, &options)
             .map(|m| model_lines(&m, &site))
             .map_err(|e| e.to_string());
-        compare("model", item, got);
+        compare(what, item, got);
     }
     if c.templates.is_empty() && c.structures.is_empty() {
         return problems;

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use vitrine::app::commands::{AppCommand, DocumentCommand};
 use vitrine::app::dispatch::apply;
-use vitrine::app::gallery::thumbs::{ThumbDevice, Thumbnails, render_key};
+use vitrine::app::gallery::thumbs::{ThumbDevice, Thumbnails, TileOptions, render_key};
 use vitrine::app::settings::Settings;
 use vitrine::app::state::AppState;
 use vitrine::desktop::window::thumbnail_cache::DiskCache;
@@ -142,7 +142,7 @@ fn hostile_archive_thumbnails(device: impl Fn(&vitrine::render::Gpu) -> ThumbDev
         &g.tiles,
         None,
         key.clone(),
-        &LoadOptions::default(),
+        &TileOptions::all(LoadOptions::default()),
         || {},
     );
     finish(&mut t, &mut state);
@@ -169,7 +169,7 @@ fn hostile_archive_thumbnails(device: impl Fn(&vitrine::render::Gpu) -> ThumbDev
         &state.panels.gallery.as_ref().unwrap().tiles,
         None,
         key,
-        &LoadOptions::default(),
+        &TileOptions::all(LoadOptions::default()),
         || {},
     );
     finish(&mut again, &mut state);

@@ -25,6 +25,7 @@ mod export_dialog;
 mod export_pie_dialog;
 mod fallback_picker;
 mod gallery_archives;
+mod gallery_maps;
 mod live_reload;
 mod loading;
 mod panels;

@@ -146,6 +146,8 @@ fn every_mp_map_is_checked_and_agrees_with_the_game() {
     // With the game's own data (mp.wz and base.wz beside it), every stats id is defined.
     assert_eq!(per_rule.get("map/unknown-stats"), None);
     assert_eq!(per_rule.get("map/stats-unchecked"), None);
+    // Every skirmish map gives each of its players a truck, so a start position.
+    assert_eq!(per_rule.get("map/start-position-missing"), None);
     // Every finding on an object names it; the JSON v1 files give the key's line.
     for f in &findings {
         if f["element"]["kind"] == "object" {

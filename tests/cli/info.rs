@@ -59,3 +59,30 @@ fn corpus_json_lines_and_exit_status() {
     let err = lines[0]["error"].as_str().expect("error text");
     assert!(err.contains(":8:"), "{err}");
 }
+
+/// `vitrine info … | head`: the reader gone before the output is written ends the program
+/// as SIGPIPE ends Unix tools, with no panic and no crash report.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_info_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let config = tempfile::tempdir().unwrap();
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/tank.pie");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vitrine"))
+        .args(["info", "--json"])
+        .arg(&demo)
+        .env("VITRINE_CONFIG_DIR", config.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end at once: the program's first write finds no reader.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panic"), "{err}");
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
+    let reports = std::fs::read_dir(config.path()).unwrap().count();
+    assert_eq!(reports, 0, "files written to the config folder");
+}

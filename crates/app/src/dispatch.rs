@@ -51,7 +51,8 @@ fn run(state: &mut AppState, mut queue: VecDeque<AppCommand>) -> Option<Effect> 
             }
         }
         if let Some(listing) = state.services.work.gallery.poll() {
-            gallery::listed(&mut state.panels.gallery, &mut state.services, listing);
+            let then = gallery::listed(&mut state.panels.gallery, &mut state.services, listing);
+            queue.extend(then);
         }
         if let Some(read) = state.services.work.stats.poll() {
             state.panels.assemble.stats_read(read);
@@ -64,7 +65,8 @@ fn run(state: &mut AppState, mut queue: VecDeque<AppCommand>) -> Option<Effect> 
         }
         match state.services.work.document.poll() {
             Some(outcome) => queue.extend(opening::finish(&mut state.document_context(), outcome)),
-            None => break,
+            None if queue.is_empty() => break,
+            None => {}
         }
     }
     // What the jobs and the frame said outside a command.

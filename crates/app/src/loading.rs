@@ -91,15 +91,9 @@ pub fn map_findings(
 
 /// Starts loading `path` for `purpose` (cancelling the document job running).
 pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
-    let mut options = services.load_options();
     // A map holds no models or tiles: with no data roots set, they come from the
     // Warzone 2100 installation found on this machine (as `vitrine render MAP` does).
-    if options.data_roots.is_empty()
-        && path.file_name().eq_ignore_ascii_case("game.map")
-        && let Some(found) = &services.detected_warzone
-    {
-        options.data_roots = found.iter().map(|p| services.files.parse(p)).collect();
-    }
+    let options = services.load_options_for(&path);
     let verb = match purpose {
         Purpose::Open | Purpose::Tile(_) => "Opening",
         Purpose::Reload | Purpose::LiveReload => "Reloading",
@@ -204,11 +198,13 @@ pub fn list(services: &mut Services, source: Option<FileRef>, files: Vec<FileRef
     let host = services.host.clone();
     services.work.gallery.start_reading(what, move |_| {
         let inputs = source.clone().map_or_else(|| files.clone(), |s| vec![s]);
-        let walk = host.walk(&inputs, &crate::formats::is_model_name);
+        let walk = host.walk(&inputs, &crate::gallery::maps::is_listed_name);
+        let maps = crate::gallery::maps::level_names(&host.files(), &walk);
         Listing {
             source: source.clone(),
             files: files.clone(),
             walk,
+            maps,
             relist: None,
         }
     });
@@ -222,12 +218,14 @@ pub fn relist(services: &mut Services, source: FileRef, redo: std::collections::
     services.work.gallery.start(what, move |_| {
         let walk = host.walk(
             std::slice::from_ref(&source),
-            &crate::formats::is_model_name,
+            &crate::gallery::maps::is_listed_name,
         );
+        let maps = crate::gallery::maps::level_names(&host.files(), &walk);
         Listing {
             source: Some(source),
             files: Vec::new(),
             walk,
+            maps,
             relist: Some(redo),
         }
     });

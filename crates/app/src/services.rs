@@ -54,6 +54,29 @@ impl Services {
         self.settings.load_options(&self.files)
     }
 
+    /// The loader options for a Warzone 2100 map: the settings' own, or with no data
+    /// roots set, the installation found on this machine (a map holds no models or tile
+    /// images of its own; `vitrine render MAP` does the same).
+    pub fn map_load_options(&self) -> LoadOptions {
+        let mut options = self.load_options();
+        if options.data_roots.is_empty()
+            && let Some(found) = &self.detected_warzone
+        {
+            options.data_roots = found.iter().map(|p| self.files.parse(p)).collect();
+        }
+        options
+    }
+
+    /// The loader options for `file`: [`Services::map_load_options`] for a map's
+    /// `game.map`, else [`Services::load_options`].
+    pub fn load_options_for(&self, file: &crate::files::FileRef) -> LoadOptions {
+        if crate::gallery::maps::is_map_name(&file.file_name()) {
+            self.map_load_options()
+        } else {
+            self.load_options()
+        }
+    }
+
     /// The team colour drawn: an index into [`crate::render::TEAM_COLOURS`].
     pub fn team(&self) -> usize {
         self.settings

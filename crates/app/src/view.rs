@@ -116,7 +116,15 @@ pub fn apply(ctx: ViewContext<'_>, cmd: ViewCommand) {
             (Some(doc), Some(node)) if doc.map().is_some() => view.frame_node(doc, node),
             (doc, _) => view.frame(doc, ctx.team),
         },
-        ViewCommand::Preset(p) => view.camera.set_preset(p),
+        ViewCommand::Preset(p) => {
+            view.camera.set_preset(p);
+            if p == ViewPreset::Game
+                && let Some(doc) = ctx.document
+                && let Some(map) = doc.map()
+            {
+                view.game_camera(map);
+            }
+        }
         ViewCommand::ToggleOrtho => view.camera.orthographic = !view.camera.orthographic,
         ViewCommand::Orbit { dx, dy } => {
             view.camera.orbit(dx, dy);
@@ -138,7 +146,32 @@ pub fn apply(ctx: ViewContext<'_>, cmd: ViewCommand) {
     }
 }
 
+/// How far Warzone 2100's camera starts from the point it looks at, world units
+/// (`START_DISTANCE` of the game's display code; later versions start from the zoom in
+/// the player's settings).
+pub const GAME_START_DISTANCE: f32 = 2000.0;
+
 impl View {
+    /// The camera as the game starts a map: over player 0's start position (the map's
+    /// centre where no player has one), looking north and 40° down from
+    /// [`GAME_START_DISTANCE`], in perspective.
+    pub fn game_camera(&mut self, map: &crate::map::scene::MapDetails) {
+        use crate::map::scene::terrain::model_point;
+        let tile = crate::map::TILE_UNITS as f32;
+        let at = map.start_positions.first().and_then(|s| {
+            let o = map.objects.iter().find(|o| o.index == s.index)?;
+            Some(model_point(o.x as f32, o.y as f32, o.z as f32))
+        });
+        let centre = || {
+            let (w, h) = (map.size.0 as f32 * tile, map.size.1 as f32 * tile);
+            model_point(w / 2.0, h / 2.0, 0.0)
+        };
+        self.camera.target = at.unwrap_or_else(centre);
+        self.camera.distance = GAME_START_DISTANCE;
+        self.camera.orthographic = false;
+        self.camera_moved = true;
+    }
+
     /// Frames the whole of `document`'s current clip so it fills the view (keeps the
     /// view direction and projection), with team colour `team`.
     pub fn frame(&mut self, document: Option<&Document>, team: usize) {

@@ -293,7 +293,7 @@ pub fn preset_buttons() -> impl Iterator<Item = (&'static str, &'static str, Vie
 
 /// The view's keys (no modifier): what [`camera_input`] handles and the Help window
 /// lists.
-pub fn view_keys() -> [(egui::Key, AppCommand, &'static str); 6] {
+pub fn view_keys() -> [(egui::Key, AppCommand, &'static str); 7] {
     [
         (
             egui::Key::F,
@@ -319,6 +319,11 @@ pub fn view_keys() -> [(egui::Key, AppCommand, &'static str); 6] {
             egui::Key::Num0,
             AppCommand::View(ViewCommand::Preset(ViewPreset::Iso)),
             "Iso view",
+        ),
+        (
+            egui::Key::Num9,
+            AppCommand::View(ViewCommand::Preset(ViewPreset::Game)),
+            "Game view",
         ),
         (
             egui::Key::Num5,

@@ -56,6 +56,9 @@ pub struct Listing {
     pub files: Vec<FileRef>,
     /// What was found.
     pub walk: Found,
+    /// The level name of each map found, by its `game.map`
+    /// ([`crate::gallery::maps::level_names`]).
+    pub maps: std::collections::HashMap<FileRef, String>,
     /// A new listing of the open gallery's source (models added or removed on disk),
     /// with the tiles whose files changed (drawn again); `None` for a new gallery.
     pub relist: Option<std::collections::HashSet<FileRef>>,

@@ -20,6 +20,9 @@ pub enum ViewPreset {
     Top,
     /// Three-quarter view from above front-right.
     Iso,
+    /// Warzone 2100's camera: 40° down (`INITIAL_STARTING_PITCH`), looking along +Z at
+    /// the model's front, a map's north up the screen.
+    Game,
 }
 
 impl ViewPreset {
@@ -31,9 +34,13 @@ impl ViewPreset {
             ViewPreset::Side => (FRAC_PI_2, 0.0),
             ViewPreset::Top => (PI, FRAC_PI_2 - 1e-3),
             ViewPreset::Iso => (3.0 * FRAC_PI_4, 35.264_f32.to_radians()),
+            ViewPreset::Game => (PI, GAME_PITCH_DEG.to_radians()),
         }
     }
 }
+
+/// How far Warzone 2100's camera looks down, degrees (`INITIAL_STARTING_PITCH`, −40).
+pub const GAME_PITCH_DEG: f32 = 40.0;
 
 /// An orbit camera.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]

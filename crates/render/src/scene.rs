@@ -48,6 +48,7 @@ pub struct ViewSettings {
     /// Selected node: it and its descendants are tinted.
     pub selected: Option<usize>,
     /// Per node: shown by the user (ANDed with the pose's visibility; missing = shown).
+    /// Empty: every node but those that start hidden (`Node::hidden`).
     pub node_mask: Vec<bool>,
     /// Ground-grid spacing in model units (`None`: a round number from the model size).
     pub grid_unit: Option<f32>,
@@ -216,6 +217,18 @@ impl SceneRenderer {
             self.pipelines.samples(),
             "a render target must have the sample count its renderer was built for"
         );
+        // No mask from the caller: the nodes that start hidden stay hidden.
+        let defaults;
+        let view = match &self.source {
+            Some(m) if view.node_mask.is_empty() && m.nodes.iter().any(|n| n.hidden) => {
+                defaults = ViewSettings {
+                    node_mask: crate::inspect::hidden_mask(m, &m.hidden_at_first()),
+                    ..view.clone()
+                };
+                &defaults
+            }
+            _ => view,
+        };
         let aspect = target.width as f32 / target.height.max(1) as f32;
         let cam = &view.camera;
         let view_matrix = cam.view();
@@ -332,14 +345,20 @@ impl SceneRenderer {
         let Some(model) = &self.source else {
             return extras;
         };
-        let want_overlays =
+        let inspecting =
             overlays::wanted(&view.overlays, view.selected) || !view.highlight.is_empty();
+        let want_overlays = inspecting || !model.guides.is_empty();
         if !want_overlays && !view.shadows {
             return extras;
         }
         let aspect = target.width as f32 / target.height.max(1) as f32;
         let view_proj = view.camera.view_proj(aspect);
-        let meshes = posed_meshes(model, pose, &view.node_mask);
+        // Guides alone need no posed meshes (posing a map's every mesh each frame would).
+        let meshes = if inspecting || view.shadows {
+            posed_meshes(model, pose, &view.node_mask)
+        } else {
+            Vec::new()
+        };
         if view.shadows {
             let casters = shadow_casters(model, pose, &view.node_mask);
             let points = casters.iter().flatten().copied();

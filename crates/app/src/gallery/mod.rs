@@ -10,6 +10,7 @@
 
 pub mod cache;
 pub mod command;
+pub mod maps;
 mod sliced;
 pub mod thumbs;
 pub mod ui;
@@ -28,15 +29,42 @@ pub const THUMB_PX: u32 = 128;
 /// Tile sizes the slider offers, points.
 pub const TILE_SIZES: std::ops::RangeInclusive<f32> = 64.0..=192.0;
 
-/// One model of the gallery.
+/// What a tile shows: a model of a format, or a Warzone 2100 map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TileKind {
+    /// A model file, its format by extension.
+    Model(Format),
+    /// A Warzone 2100 map (its `game.map`): opens as a map document.
+    Map,
+}
+
+impl TileKind {
+    /// Every kind, in the order the format menu lists them.
+    pub fn all() -> impl Iterator<Item = TileKind> {
+        Format::ALL
+            .into_iter()
+            .map(TileKind::Model)
+            .chain([TileKind::Map])
+    }
+
+    /// The kind as the tiles and the format menu name it: the format's label, or `Map`.
+    pub fn label(self) -> &'static str {
+        match self {
+            TileKind::Model(f) => f.label(),
+            TileKind::Map => "Map",
+        }
+    }
+}
+
+/// One model or map of the gallery.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tile {
-    /// The model file.
+    /// The model file, or the map's `game.map`.
     pub file: FileRef,
-    /// Its file name.
+    /// Its file name, or the map's level name.
     pub name: String,
-    /// Its format (by extension).
-    pub format: Format,
+    /// A model's format, or a map.
+    pub kind: TileKind,
     /// The sub-folder it is in, relative to the gallery's source (`""` at the top).
     pub folder: String,
     /// Why it has no thumbnail (the loader's message), once known.
@@ -59,8 +87,8 @@ pub struct Gallery {
     pub listing_warnings: Vec<(String, String)>,
     /// Filter text: tiles whose relative path contains it (any case).
     pub filter: String,
-    /// Only this format, if set.
-    pub format: Option<Format>,
+    /// Only this format (or only maps), if set.
+    pub format: Option<TileKind>,
     /// Group the tiles under a heading per sub-folder.
     pub group: bool,
     /// Tile width, points.
@@ -102,26 +130,42 @@ impl std::fmt::Debug for Carried {
 }
 
 impl Gallery {
-    /// A gallery of the model files `files` found under `source`.
-    fn new(source: Option<FileRef>, title: String, walk: crate::host::Found) -> Self {
+    /// A gallery of the model files and maps `walk` found under `source` (`maps`: each
+    /// map's level name by its `game.map`, [`maps::level_names`]).
+    fn new(
+        source: Option<FileRef>,
+        title: String,
+        walk: crate::host::Found,
+        maps: &std::collections::HashMap<FileRef, String>,
+    ) -> Self {
         let tiles = walk
             .files
             .into_iter()
             .filter_map(|file| {
                 let name = file.file_name();
-                let format = crate::formats::format_for_name(&name)?;
-                let folder = source
-                    .as_ref()
-                    .and_then(|s| file.relative_to(s))
-                    .and_then(|r| r.rsplit_once('/').map(|(d, _)| d.to_string()))
-                    .unwrap_or_else(|| match source {
+                let (kind, name) = match maps.get(&file) {
+                    Some(level) => (TileKind::Map, level.clone()),
+                    None => (
+                        TileKind::Model(crate::formats::format_for_name(&name)?),
+                        name,
+                    ),
+                };
+                let relative = source.as_ref().and_then(|s| file.relative_to(s));
+                let folder = match (kind, relative) {
+                    (TileKind::Map, Some(r)) => maps::tile_folder(&r),
+                    (_, Some(r)) => r
+                        .rsplit_once('/')
+                        .map(|(d, _)| d.to_string())
+                        .unwrap_or_default(),
+                    (_, None) => match source {
                         Some(_) => String::new(),
                         None => file.parent().map(|p| p.to_string()).unwrap_or_default(),
-                    });
+                    },
+                };
                 Some(Tile {
                     file,
                     name,
-                    format,
+                    kind,
                     folder,
                     error: None,
                 })
@@ -165,7 +209,7 @@ impl Gallery {
                 let model = p
                     .file_name()
                     .and_then(|n| n.to_str())
-                    .is_some_and(crate::formats::is_model_name);
+                    .is_some_and(maps::is_listed_name);
                 model && {
                     let listed = self
                         .tiles
@@ -187,13 +231,14 @@ impl Gallery {
     pub fn relist(
         &mut self,
         found: crate::host::Found,
+        maps: &std::collections::HashMap<FileRef, String>,
         redo: &std::collections::HashSet<FileRef>,
     ) -> bool {
         let Some(source) = self.source.clone() else {
             return false;
         };
         let title = self.title.clone();
-        let mut fresh = Gallery::new(Some(source.clone()), title, found);
+        let mut fresh = Gallery::new(Some(source.clone()), title, found, maps);
         if fresh
             .tiles
             .iter()
@@ -241,12 +286,10 @@ impl Gallery {
 
     /// The gallery of a folder or an archive (or a folder inside one), listed by `host`.
     pub fn of_source(host: &dyn crate::host::Host, source: FileRef) -> Self {
-        let found = host.walk(
-            std::slice::from_ref(&source),
-            &crate::formats::is_model_name,
-        );
+        let found = host.walk(std::slice::from_ref(&source), &maps::is_listed_name);
+        let names = maps::level_names(&host.files(), &found);
         let title = source.file_name();
-        Gallery::new(Some(source), title, found)
+        Gallery::new(Some(source), title, found, &names)
     }
 
     /// The path shown and filtered on: relative to the source.
@@ -265,7 +308,7 @@ impl Gallery {
         let mut v: Vec<usize> = (0..self.tiles.len())
             .filter(|&i| {
                 let t = &self.tiles[i];
-                self.format.is_none_or(|f| f == t.format)
+                self.format.is_none_or(|f| f == t.kind)
                     && (needle.is_empty() || self.label(t).to_lowercase().contains(&needle))
             })
             .collect();
@@ -280,11 +323,10 @@ impl Gallery {
         self.tiles.iter().position(|t| t.file == *file)
     }
 
-    /// How many tiles of each format (for the format filter).
-    pub fn format_counts(&self) -> Vec<(Format, usize)> {
-        Format::ALL
-            .into_iter()
-            .map(|f| (f, self.tiles.iter().filter(|t| t.format == f).count()))
+    /// How many tiles of each format, and maps (for the format filter).
+    pub fn format_counts(&self) -> Vec<(TileKind, usize)> {
+        TileKind::all()
+            .map(|f| (f, self.tiles.iter().filter(|t| t.kind == f).count()))
             .filter(|(_, n)| *n > 0)
             .collect()
     }
@@ -377,32 +419,38 @@ pub fn apply(ctx: GalleryContext<'_>, cmd: GalleryCommand) -> Vec<AppCommand> {
 }
 
 /// A listing finished: the gallery of what it found, shown (a toast when it found no
-/// model).
+/// model). A package of one map and no model opens its map too (the gallery stays
+/// behind it, for Esc): the commands that do.
 pub fn listed(
     gallery: &mut Option<Gallery>,
     services: &mut Services,
     listing: crate::work::Listing,
-) {
+) -> Vec<AppCommand> {
     if let Some(redo) = &listing.relist {
         // Models added or removed on disk: the open gallery takes in the new listing.
         if let Some(g) = gallery
             && g.source == listing.source
         {
-            g.relist(listing.walk, redo);
+            g.relist(listing.walk, &listing.maps, redo);
         }
-        return;
+        return Vec::new();
     }
     let g = match listing.source {
         Some(source) => {
             let title = source.file_name();
-            Gallery::new(Some(source), title, listing.walk)
+            Gallery::new(Some(source), title, listing.walk, &listing.maps)
         }
         None => {
             let title = format!("{} dropped files", listing.files.len());
-            Gallery::new(None, title, listing.walk)
+            Gallery::new(None, title, listing.walk, &listing.maps)
         }
     };
+    let one_map = matches!(g.tiles.as_slice(), [t] if t.kind == TileKind::Map);
     show(gallery, services, g);
+    if one_map && gallery.is_some() {
+        return vec![AppCommand::Gallery(GalleryCommand::OpenTile(0))];
+    }
+    Vec::new()
 }
 
 fn show(gallery: &mut Option<Gallery>, services: &mut Services, g: Gallery) {
@@ -410,7 +458,7 @@ fn show(gallery: &mut Option<Gallery>, services: &mut Services, g: Gallery) {
         let what = g.source.as_ref().map_or(g.title.clone(), |s| s.to_string());
         services
             .toasts
-            .error(format!("No model files found in {what}"));
+            .error(format!("No model files or maps found in {what}"));
         return;
     }
     if let Some(source) = &g.source

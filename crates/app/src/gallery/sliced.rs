@@ -16,7 +16,7 @@
 use super::cache::{Key, RenderKey};
 use super::thumbs::Finished;
 use crate::files::{FileRef, Files, Stamp};
-use crate::formats::{LoadOptions, resolve::Resolver};
+use crate::formats::resolve::Resolver;
 use crate::host::ThumbnailCache;
 use crate::jobs::Refetch;
 use crate::render::batch::{self, JobQueue};
@@ -49,7 +49,7 @@ pub(super) struct Sliced {
     view: ViewSettings,
     files: Files,
     resolver: Resolver,
-    options: LoadOptions,
+    options: super::thumbs::TileOptions,
     settings: RenderKey,
     cache: Option<Arc<dyn ThumbnailCache>>,
     in_flight: VecDeque<InFlight>,
@@ -70,7 +70,7 @@ impl Sliced {
         (device, queue): (wgpu::Device, wgpu::Queue),
         view: ViewSettings,
         files: Files,
-        options: LoadOptions,
+        options: super::thumbs::TileOptions,
         settings: RenderKey,
         cache: Option<Arc<dyn ThumbnailCache>>,
         refetch: Option<Arc<dyn Refetch>>,
@@ -189,7 +189,11 @@ impl Sliced {
             }
             None => None,
         };
-        let loaded = crate::formats::load_with(&mut self.resolver, &job.file, &self.options);
+        let loaded = crate::formats::load_with(
+            &mut self.resolver,
+            &job.file,
+            self.options.for_file(&job.file),
+        );
         if self.waits(&job, tries) {
             return;
         }

@@ -101,6 +101,36 @@ impl std::fmt::Debug for Thumbnails {
     }
 }
 
+/// The loader's options for the gallery's tiles: the models', and the maps' (with no
+/// data roots set, the installation found on the machine:
+/// [`crate::services::Services::map_load_options`]).
+#[derive(Debug, Clone)]
+pub struct TileOptions {
+    /// For model files.
+    pub models: LoadOptions,
+    /// For maps (`game.map`).
+    pub maps: LoadOptions,
+}
+
+impl TileOptions {
+    /// The same options for models and maps.
+    pub fn all(options: LoadOptions) -> TileOptions {
+        TileOptions {
+            maps: options.clone(),
+            models: options,
+        }
+    }
+
+    /// The options `file` loads with.
+    pub fn for_file(&self, file: &FileRef) -> &LoadOptions {
+        if super::maps::is_map_name(&file.file_name()) {
+            &self.maps
+        } else {
+            &self.models
+        }
+    }
+}
+
 /// The render settings thumbnails follow: the viewer's team colour and background, the
 /// loader's data roots and rules.
 pub fn render_key(team: usize, background: [u8; 3], options: &LoadOptions) -> RenderKey {
@@ -162,7 +192,7 @@ impl Thumbnails {
         tiles: &[Tile],
         carried: Option<super::Carried>,
         settings: RenderKey,
-        options: &LoadOptions,
+        options: &TileOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Thumbnails {
         let (queue, producer) = match device {
@@ -341,7 +371,7 @@ fn start_batch(
     host: &dyn Host,
     device: batch::BatchDevice,
     settings: &RenderKey,
-    options: &LoadOptions,
+    options: &TileOptions,
     repaint: impl Fn() + Send + 'static,
 ) -> (Receiver<Finished>, JobQueue) {
     let files: Files = host.files();
@@ -374,7 +404,7 @@ fn start_batch(
                         .unwrap_or_else(|e| e.into_inner())
                         .insert(file_id(file), key);
                 }
-                let model = crate::formats::load_with(&mut resolver, file, &options)
+                let model = crate::formats::load_with(&mut resolver, file, options.for_file(file))
                     .map_err(|e| e.to_string())?;
                 Ok(Step::Draw(Box::new(Loaded { model, at: None })))
             }
@@ -448,11 +478,14 @@ fn collect(
 /// replace them), and turns finished ones into textures. Without a GPU the tiles keep
 /// their name and format only.
 pub fn sync(state: &mut crate::state::AppState, ctx: &egui::Context, device: Option<ThumbDevice>) {
-    let options = state.services.load_options();
+    let options = TileOptions {
+        models: state.services.load_options(),
+        maps: state.services.map_load_options(),
+    };
     let key = render_key(
         state.services.settings.team,
         state.services.settings.background,
-        &options,
+        &options.models,
     );
     let host = state.services.host.clone();
     let Some(g) = &mut state.panels.gallery else {

@@ -3,7 +3,7 @@
 //! viewer's browse bar, and the keys (arrows, Enter in the grid; Esc, Page Up / Page
 //! Down and the mouse's back / forward buttons in the viewer).
 
-use super::{Gallery, GalleryCommand, TILE_SIZES, Tile};
+use super::{Gallery, GalleryCommand, TILE_SIZES, Tile, TileKind};
 use crate::commands::AppCommand;
 use crate::state::AppState;
 use egui::{self, Color32, Key, Rect, Sense, Vec2};
@@ -57,6 +57,24 @@ fn rows(g: &Gallery, columns: usize) -> Vec<Row> {
     out
 }
 
+/// What the bar says of the tiles: `9 models`, `3 of 9 models`; with maps among them,
+/// `102 models, 39 maps` (`39 maps` without models) and `39 of 141 tiles`.
+fn count_label(shown: usize, all: usize, maps: usize) -> String {
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    match (maps, shown == all) {
+        (0, true) => plural(all, "model", "models"),
+        (0, false) => format!("{shown} of {}", plural(all, "model", "models")),
+        (_, true) if maps == all => plural(maps, "map", "maps"),
+        (_, true) => format!(
+            "{}, {}",
+            plural(all - maps, "model", "models"),
+            plural(maps, "map", "maps")
+        ),
+        (_, false) => format!("{shown} of {}", plural(all, "tile", "tiles")),
+    }
+}
+
 /// The gallery in the central area.
 pub fn gallery_ui(ui: &mut egui::Ui, state: &mut AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
@@ -99,7 +117,7 @@ fn bar_ui(ui: &mut egui::Ui, g: &mut Gallery, has_document: bool, out: &mut Vec<
         )
         .labelled_by(l.id);
         let counts = g.format_counts();
-        let label = g.format.map_or("All formats", crate::model::Format::label);
+        let label = g.format.map_or("All formats", TileKind::label);
         egui::ComboBox::from_label("Format")
             .selected_text(label)
             .show_ui(ui, |ui| {
@@ -111,13 +129,8 @@ fn bar_ui(ui: &mut egui::Ui, g: &mut Gallery, has_document: bool, out: &mut Vec<
         ui.checkbox(&mut g.group, "Group by folder");
         ui.add(egui::Slider::new(&mut g.tile_size, TILE_SIZES).text("Size"));
         ui.separator();
-        let (shown, all) = (g.visible().len(), g.tiles.len());
-        let models = if all == 1 { "model" } else { "models" };
-        if shown != all {
-            ui.label(format!("{shown} of {all} {models}"));
-        } else {
-            ui.label(format!("{all} {models}"));
-        }
+        let maps = g.tiles.iter().filter(|t| t.kind == TileKind::Map).count();
+        ui.label(count_label(g.visible().len(), g.tiles.len(), maps));
         if let Some(t) = &g.thumbs {
             let text = match t.elapsed {
                 Some(d) if t.done == t.total => {
@@ -277,7 +290,7 @@ fn tile_ui(ui: &mut egui::Ui, g: &Gallery, i: usize, rect: Rect) -> bool {
         }
         None => {
             let pending = g.thumbs.as_ref().is_some_and(|th| th.is_pending(i));
-            let text = if pending { "…" } else { t.format.label() };
+            let text = if pending { "…" } else { t.kind.label() };
             painter.text(
                 picture.center(),
                 egui::Align2::CENTER_CENTER,
@@ -303,7 +316,7 @@ fn tile_ui(ui: &mut egui::Ui, g: &Gallery, i: usize, rect: Rect) -> bool {
     painter.text(
         name_at + Vec2::new(0.0, 15.0),
         egui::Align2::LEFT_TOP,
-        t.format.label(),
+        t.kind.label(),
         egui::FontId::proportional(10.0),
         visuals.weak_text_color(),
     );
@@ -530,4 +543,22 @@ pub fn viewer_keys(ctx: &egui::Context, state: &AppState) -> Vec<AppCommand> {
         }
     });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_bar_counts_models_and_maps() {
+        for (shown, all, maps, said) in [
+            (9, 9, 0, "9 models"),
+            (1, 1, 0, "1 model"),
+            (3, 9, 0, "3 of 9 models"),
+            (141, 141, 39, "102 models, 39 maps"),
+            (39, 39, 39, "39 maps"),
+            (1, 1, 1, "1 map"),
+            (39, 141, 39, "39 of 141 tiles"),
+        ] {
+            assert_eq!(super::count_label(shown, all, maps), said);
+        }
+    }
 }

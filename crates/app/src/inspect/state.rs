@@ -26,12 +26,13 @@ pub struct InspectState {
 }
 
 impl InspectState {
-    /// Fresh state for `model` of document generation `generation`: nothing selected
-    /// or hidden.
+    /// Fresh state for `model` of document generation `generation`: nothing selected,
+    /// the nodes that start hidden hidden ([`crate::model::Node::hidden`]: a map's grid,
+    /// footprints and gateways).
     pub fn for_model(model: &Model, files: &crate::files::Files, generation: u64) -> InspectState {
         InspectState {
             selected: None,
-            hidden: vec![false; model.nodes.len()],
+            hidden: model.nodes.iter().map(|n| n.hidden).collect(),
             isolate: false,
             stats: ModelStats::of(model, files),
             generation,

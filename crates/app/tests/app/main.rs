@@ -29,6 +29,7 @@ mod help_window;
 mod inspect_app;
 mod map_checks;
 mod map_document;
+mod map_gallery;
 mod map_support;
 mod map_window;
 mod messages_window;

@@ -220,6 +220,7 @@ fn a_layer_toggle_takes_its_objects_out_of_the_picture() {
     };
     let d = details(&h);
     let before = picture(h.state());
+    let opened = h.state().view_settings().node_mask;
     h.get_by_label("Structures").click();
     h.run();
     // Every structure's node is masked out, the terrain's is not.
@@ -238,11 +239,98 @@ fn a_layer_toggle_takes_its_objects_out_of_the_picture() {
     // Shown again: the same picture as before.
     h.get_by_label("Structures").click();
     h.run();
-    assert!(h.state().view_settings().node_mask.iter().all(|&v| v));
+    assert_eq!(h.state().view_settings().node_mask, opened);
     let again = picture(h.state());
     assert!(differing(&before, &again) < 10);
     // Hiding the features changes the picture too (trees, boulders, oil).
     h.get_by_label("Features").click();
     h.run();
     assert!(differing(&before, &picture(h.state())) > 50);
+}
+
+#[vitrine_test(shared, gpu)]
+fn inspecting_layers_open_hidden_and_show_on_their_toggle() {
+    let Some(mut h) = open_map(MAP, window) else {
+        return;
+    };
+    let d = details(&h);
+    // Each player's start is marked and shown; grid and footprints open hidden.
+    assert_eq!(d.start_positions.len(), 2, "{:?}", d.start_positions);
+    let mask = h.state().view_settings().node_mask;
+    let shown = |layer: Layer, mask: &[bool]| d.layer_nodes(layer).iter().all(|&n| mask[n]);
+    assert!(shown(Layer::StartPositions, &mask));
+    for layer in [Layer::Grid, Layer::Footprints] {
+        assert!(!d.layer_nodes(layer).is_empty(), "{layer:?}");
+        assert!(d.layer_nodes(layer).iter().all(|&n| !mask[n]), "{layer:?}");
+    }
+    // The panel lists them, each at its player's truck.
+    let trucks: Vec<String> = d
+        .start_positions
+        .iter()
+        .map(|s| {
+            let o = d.objects.iter().find(|o| o.index == s.index).unwrap();
+            assert_eq!(
+                (o.kind, o.owner),
+                (ObjectKind::Droid, Owner::Player(s.player))
+            );
+            format!("{} ({}, {})", s.player, o.x, o.y)
+        })
+        .collect();
+    h.get_by_label(&format!("Start positions: {}", trucks.join(", ")));
+    let before = picture(h.state());
+    h.get_by_label("Grid").click();
+    h.run();
+    let mask = h.state().view_settings().node_mask;
+    assert!(shown(Layer::Grid, &mask));
+    let grid = differing(&before, &picture(h.state()));
+    assert!(
+        grid > 2000,
+        "only {grid} pixels changed with the grid shown"
+    );
+    h.get_by_label("Start positions").click();
+    h.run();
+    assert!(!shown(
+        Layer::StartPositions,
+        &h.state().view_settings().node_mask
+    ));
+}
+
+#[vitrine_test(shared)]
+fn the_game_view_starts_where_the_game_does() {
+    let Some(mut h) = open_map(MAP, window) else {
+        return;
+    };
+    let d = details(&h);
+    h.state_mut().view.camera.orthographic = true;
+    h.key_press(Key::Num9);
+    h.run();
+    let cam = h.state().view.camera;
+    // Over player 0's truck, looking north (the game's −40° pitch), in perspective.
+    let s = d
+        .start_positions
+        .first()
+        .expect("Sk-Startup's players have trucks");
+    assert_eq!(s.player, 0);
+    let truck = d.objects.iter().find(|o| o.index == s.index).unwrap();
+    let want = vitrine_core::map::scene::terrain::model_point(
+        truck.x as f32,
+        truck.y as f32,
+        truck.z as f32,
+    );
+    assert!(
+        cam.target.abs_diff_eq(want, 1e-3),
+        "{} vs {want}",
+        cam.target
+    );
+    assert!(
+        (cam.pitch.to_degrees() - 40.0).abs() < 1e-3,
+        "{}",
+        cam.pitch
+    );
+    assert!((cam.yaw - std::f32::consts::PI).abs() < 1e-4, "{}", cam.yaw);
+    assert!(!cam.orthographic);
+    assert_eq!(cam.distance, vitrine_app::view::GAME_START_DISTANCE);
+    // The eye is south of the truck (world y larger: model z smaller) and above it.
+    let eye = cam.eye();
+    assert!(eye.z < want.z && eye.y > want.y, "{eye} vs {want}");
 }

@@ -27,6 +27,7 @@ mod place;
 mod read;
 mod riverbed;
 pub mod scene;
+mod start;
 mod terrain;
 
 #[cfg(test)]
@@ -36,6 +37,7 @@ pub use find::{MapSource, find_maps, open, open_source};
 pub use level::{Level, Shape, Tileset};
 pub use place::{Placed, Placement, Removal, Removed, place};
 pub use read::{read_game_map, read_terrain_types};
+pub use start::{StartPosition, start_positions};
 pub use terrain::{Terrain, bits};
 
 use crate::formats::LoadError;

@@ -98,6 +98,11 @@ pub(crate) fn attach(
         s.node += node0;
         target.shadow_meshes.push(s);
     }
+    for g in &part.guides {
+        let mut g = g.clone();
+        g.node += node0;
+        target.guides.push(g);
+    }
     for b in &part.collision_boxes {
         let mut b = b.clone();
         b.node = b.node.map(|n| n + node0);

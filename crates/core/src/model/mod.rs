@@ -17,6 +17,7 @@ pub(crate) mod compose;
 pub mod details;
 mod diagnostics;
 mod extras;
+mod guide;
 pub mod json;
 mod material;
 mod mesh;
@@ -34,6 +35,7 @@ pub use axes::FileAxes;
 pub use details::Details;
 pub use diagnostics::{Diagnostic, Location};
 pub use extras::{CollisionBox, Connector, ModelEvent, ShadowMesh};
+pub use guide::Guide;
 pub use material::{AlphaSource, Billboard, BlendMode, Material, TextureRef, TextureRole};
 pub use mesh::{Corner, Mesh, SkinInfluence, Submesh};
 pub use node::{Node, NodeKind};
@@ -165,6 +167,9 @@ pub struct Model {
     pub shadow_meshes: Vec<ShadowMesh>,
     /// Collision boxes (PET `COLL`).
     pub collision_boxes: Vec<CollisionBox>,
+    /// Lines drawn over the model where their node is shown (a map's grid, footprints,
+    /// gateways, start positions).
+    pub guides: Vec<Guide>,
     /// Human-readable facts for the info panel, in display order.
     pub properties: Vec<Property>,
     /// The format-specific object of `info --json` (`"pie": {...}`), already in file terms.
@@ -181,6 +186,15 @@ pub struct Model {
 }
 
 impl Model {
+    /// Per node: whether it starts hidden ([`Node::hidden`]); empty when none does.
+    pub fn hidden_at_first(&self) -> Vec<bool> {
+        if self.nodes.iter().any(|n| n.hidden) {
+            self.nodes.iter().map(|n| n.hidden).collect()
+        } else {
+            Vec::new()
+        }
+    }
+
     /// An empty model of the given format and version, with identity axes.
     pub fn new(format: Format, version: impl Into<String>) -> Self {
         Model {
@@ -197,6 +211,7 @@ impl Model {
             events: Vec::new(),
             shadow_meshes: Vec::new(),
             collision_boxes: Vec::new(),
+            guides: Vec::new(),
             properties: Vec::new(),
             details: Details::None,
             diagnostics: Vec::new(),

@@ -41,6 +41,10 @@ pub struct Node {
     /// descendants are drawn with instead of the view's; `None`: its parent's, at the
     /// root the view's. A map's objects carry their player's; no model file sets it.
     pub team: Option<usize>,
+    /// Hidden (with its descendants) until the viewer asks for it: a map's grid,
+    /// footprints and gateways. A picture drawn without a node mask leaves it out; the
+    /// window opens with it hidden and shows it on its toggle.
+    pub hidden: bool,
 }
 
 impl Node {
@@ -55,6 +59,7 @@ impl Node {
             scale: Vec3::ONE,
             mesh: None,
             team: None,
+            hidden: false,
         }
     }
 }

@@ -154,5 +154,13 @@ pub(super) fn validate(m: &Model) -> Result<(), String> {
             return Err("shadow mesh out of range".into());
         }
     }
+    for (i, g) in m.guides.iter().enumerate() {
+        if g.node >= nn {
+            return Err(format!("guide {i} on missing node {}", g.node));
+        }
+        if g.points.iter().any(|p| !finite(&p.to_array())) || !g.width.is_finite() {
+            return Err(format!("guide {i} has a non-finite point or width"));
+        }
+    }
     Ok(())
 }

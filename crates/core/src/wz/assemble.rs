@@ -36,6 +36,7 @@ use glam::{Mat4, Vec3};
 
 mod droid_type;
 mod structure;
+pub use droid_type::is_construct_template;
 use droid_type::*;
 use structure::*;
 
@@ -259,16 +260,7 @@ pub fn assemble(
                 .templates
                 .find(id)
                 .ok_or_else(|| format!("no template {id:?} in templates.json"))?;
-            let parts = Parts {
-                body: t.body.clone(),
-                propulsion: t.propulsion.clone(),
-                weapons: t.weapons.clone(),
-                sensor: t.sensor.clone(),
-                construct: t.construct.clone(),
-                repair: t.repair.clone(),
-                ecm: t.ecm.clone(),
-                brain: t.brain.clone(),
-            };
+            let parts = template_parts(t);
             assemble_droid(stats, finder, &t.name, t.kind.as_deref(), &parts, pose)
         }
         Design::Parts(p) => assemble_droid(stats, finder, "", None, p, pose),

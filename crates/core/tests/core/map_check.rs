@@ -23,7 +23,9 @@ const STATS: &[(&str, &str)] = &[
     (
         "data/stats/templates.json",
         r#"{"ConstructorDroid": {"id": "ConstructorDroid", "body": "Body1REC",
-            "propulsion": "wheeled01", "construct": "Spade1Mk1"}}"#,
+            "propulsion": "wheeled01", "construct": "Spade1Mk1"},
+            "ViperMG": {"id": "ViperMG", "body": "Body1REC", "propulsion": "wheeled01",
+            "weapons": ["MG1Mk1"]}}"#,
     ),
 ];
 
@@ -77,6 +79,9 @@ struct MapBuilder {
     structures: Vec<(&'static str, &'static str, i32, i32, Option<u32>)>,
     features: Vec<(&'static str, &'static str, i32, i32, Option<u32>)>,
     droids: Vec<(&'static str, &'static str, i32, i32, Option<u32>)>,
+    /// Report `map/start-position-missing` (most cases give their players no truck: the
+    /// rule is checked by its own cases).
+    starts: bool,
 }
 
 const DIR: &str = "m/2c-test";
@@ -91,6 +96,7 @@ impl MapBuilder {
             structures: Vec::new(),
             features: Vec::new(),
             droids: Vec::new(),
+            starts: false,
         }
     }
 
@@ -121,7 +127,13 @@ impl MapBuilder {
             roots.push(FileRef::Disk("data".into()));
         }
         let files = Files::new(source);
-        check_maps(&files, &FileRef::Disk(DIR.into()), None, &roots)
+        let mut report = check_maps(&files, &FileRef::Disk(DIR.into()), None, &roots);
+        if !self.starts {
+            report
+                .findings
+                .retain(|f| f.rule != "map/start-position-missing");
+        }
+        report
     }
 }
 
@@ -142,7 +154,11 @@ fn a_clean_map_has_no_finding() {
     let mut m = MapBuilder::new();
     m.structures = vec![("structure_1", "A0LightFactory", c(6), c(6), Some(0))];
     m.features = vec![("feature_1", "Boulder1", c(10), c(10), None)];
-    m.droids = vec![("droid_1", "ConstructorDroid", c(12), c(12), Some(1))];
+    m.droids = vec![
+        ("droid_0", "ConstructorDroid", c(4), c(12), Some(0)),
+        ("droid_1", "ConstructorDroid", c(12), c(12), Some(1)),
+    ];
+    m.starts = true;
     let r = m.check(true);
     assert_eq!(r.maps, 1);
     assert!(r.findings.is_empty(), "{:?}", r.findings);
@@ -167,6 +183,7 @@ fn every_map_rule_is_registered_and_tested() {
         "map/unknown-stats",
         "map/stats-unchecked",
         "map/player-beyond-count",
+        "map/start-position-missing",
         "map/script-unchecked",
     ];
     for id in ids {
@@ -522,12 +539,15 @@ fn bjo_objects_are_placed_by_their_record_offset() {
         source.insert(*path, *text);
     }
     let files = Files::new(source);
-    let r = check_maps(
+    let mut r = check_maps(
         &files,
         &FileRef::Disk(DIR.into()),
         None,
         &[FileRef::Disk("data".into())],
     );
+    // No droids: no start positions (their own case).
+    r.findings
+        .retain(|f| f.rule != "map/start-position-missing");
     assert_eq!(
         one(&r),
         (
@@ -538,4 +558,42 @@ fn bjo_objects_are_placed_by_their_record_offset() {
         )
     );
     assert!(r.findings[0].file.ends_with("feat.bjo"));
+}
+
+#[test]
+fn a_player_without_a_truck_has_no_start_position() {
+    // Player 0 has a truck; player 1 only a tank (the first truck sets the position:
+    // loadWzMapDroidInit).
+    let mut m = MapBuilder::new();
+    m.droids = vec![
+        ("droid_0", "ViperMG", c(4), c(4), Some(0)),
+        ("droid_1", "ConstructorDroid", c(5), c(4), Some(0)),
+        ("droid_2", "ViperMG", c(12), c(12), Some(1)),
+    ];
+    m.starts = true;
+    let r = m.check(true);
+    assert_eq!(
+        one(&r),
+        (
+            "map/start-position-missing",
+            Level::Warning,
+            Location::File,
+            Element::File
+        )
+    );
+    assert!(
+        r.findings[0].message.contains("player 1 of 2"),
+        "{}",
+        r.findings[0].message
+    );
+    assert!(
+        r.findings[0].file.ends_with("2c-test/game.map"),
+        "{}",
+        r.findings[0].file
+    );
+    // Without the templates nothing is known to be a truck: not checked.
+    let mut m = MapBuilder::new();
+    m.starts = true;
+    let r = m.check(false);
+    assert_eq!(rules(&r), ["map/stats-unchecked"]);
 }

@@ -30,6 +30,7 @@ mod basics;
 mod billboard;
 mod corpus;
 mod display;
+mod guides;
 mod lighting;
 mod overlays;
 mod pcx_texture;

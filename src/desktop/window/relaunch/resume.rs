@@ -12,6 +12,7 @@
 use crate::app::commands::AppCommand;
 
 use crate::app::dispatch::apply;
+use crate::app::gallery::TileKind;
 use crate::app::state::AppState;
 use crate::app::timeline::playback::Playback;
 use crate::files::FileRef;
@@ -87,6 +88,9 @@ pub struct SavedGallery {
     pub filter: String,
     /// Format filter.
     pub format: Option<crate::model::Format>,
+    /// The filter shows maps only (`format` is then `None`).
+    #[serde(default)]
+    pub maps: bool,
     /// Grouped by sub-folder.
     pub group: bool,
     /// Tile width, points.
@@ -119,7 +123,11 @@ impl Resume {
                 shown: g.shown,
                 scroll: g.scroll,
                 filter: g.filter.clone(),
-                format: g.format,
+                format: match g.format {
+                    Some(TileKind::Model(f)) => Some(f),
+                    _ => None,
+                },
+                maps: g.format == Some(TileKind::Map),
                 group: g.group,
                 tile_size: g.tile_size,
                 selected: g
@@ -268,7 +276,10 @@ fn restore_gallery(state: &mut AppState, g: &SavedGallery) {
     shown.scroll = if g.scroll.is_finite() { g.scroll } else { 0.0 };
     shown.restore_scroll = true;
     shown.filter = g.filter.clone();
-    shown.format = g.format;
+    shown.format = match (g.maps, g.format) {
+        (true, _) => Some(TileKind::Map),
+        (false, f) => f.map(TileKind::Model),
+    };
     shown.group = g.group;
     if g.tile_size.is_finite() {
         let sizes = crate::app::gallery::TILE_SIZES;

@@ -78,6 +78,17 @@ fn facts_ui(ui: &mut egui::Ui, map: &MapDetails) {
         total.droids += c.droids;
     }
     ui.strong(format!("All: {}", counts_text(&total)));
+    if map.start_positions.is_empty() {
+        ui.weak("Start positions: none (no player has a truck)");
+    } else {
+        let list: Vec<String> = map
+            .start_positions
+            .iter()
+            .map(|s| format!("{} ({}, {})", s.player, s.x, s.y))
+            .collect();
+        ui.label(format!("Start positions: {}", list.join(", ")))
+            .on_hover_text("Where each player starts: the first truck of theirs the map places");
+    }
     if !map.removed.is_empty() {
         ui.weak(format!(
             "{} more in the files, which the game removes on load",

@@ -21,7 +21,7 @@ pub(crate) use rules::RULES;
 use super::{Element, Finding};
 use crate::files::{FileRef, Files};
 use crate::formats::LoadError;
-use crate::map::{self, Level, Shape};
+use crate::map::{self, Level, Map, Shape};
 use crate::model::Location;
 use crate::wz::Stats;
 
@@ -120,7 +120,36 @@ pub fn check_level(files: &Files, level: &Level, stats: &Stats, roots: &[FileRef
     }
     let placed = map::place(&map, stats, files, roots);
     out.extend(objects::findings(files, &map, &placed));
+    out.extend(missing_starts(&map, &placed, stats, &level_file));
     out
+}
+
+/// `map/start-position-missing`: each player slot of the level without a start position
+/// (checked only where the level states its players and the data has the templates).
+fn missing_starts(map: &Map, placed: &map::Placement, stats: &Stats, file: &str) -> Vec<Finding> {
+    let Some(players) = map.level.players else {
+        return Vec::new();
+    };
+    if stats.templates.source.is_none() {
+        return Vec::new();
+    }
+    let starts = map::start_positions(placed, stats);
+    (0..players)
+        .filter(|p| !starts.iter().any(|s| s.player == *p))
+        .map(|p| {
+            Finding::new(
+                "map/start-position-missing",
+                file,
+                Location::File,
+                Element::File,
+                format!(
+                    "{}: player {p} of {players} has no construction droid (truck), so the \
+                     game sets no start position for it: it starts at (0, 0), the map's corner",
+                    map.level.name
+                ),
+            )
+        })
+        .collect()
 }
 
 /// Why the stats ids could not be checked, if they could not: which tables are missing.

@@ -122,6 +122,13 @@ pub(crate) const RULES: &[Rule] = &[
         "Warzone 2100 src/game.cpp (RemapWzMapPlayerNumber) and the game-as-judge run (../shared/tools/wz_game_map.md)",
     ),
     r(
+        "map/start-position-missing",
+        W,
+        "a player of the level with no construction droid, so no start position",
+        "The game sets a player's start position from the first construction droid (truck) of theirs it loads (loadWzMapDroidInit calls scriptSetStartPos); the lobby, the starting camera and the rules' startPositions read it. A player slot the level has but no truck of leaves it unset at (0, 0), the map's top-left corner. Give each player a truck where their base is.",
+        "Warzone 2100 src/game.cpp (loadWzMapDroidInit, scriptSetStartPos)",
+    ),
+    r(
         "map/script-unchecked",
         N,
         "a script-generated map (game.js) is not checked",

@@ -26,17 +26,29 @@ pub enum Layer {
     Structures,
     /// Units.
     Droids,
+    /// The tile grid, on the ground.
+    Grid,
+    /// Each structure's footprint, outlined on the ground.
+    Footprints,
+    /// The gateways of `game.map` (the pathfinding's zone borders), outlined.
+    Gateways,
+    /// Each player's start position: its tile outlined, a pole with the player's number.
+    StartPositions,
 }
 
 impl Layer {
     /// Every layer, in the order a panel lists them.
-    pub const ALL: [Layer; 6] = [
+    pub const ALL: [Layer; 10] = [
         Layer::Terrain,
         Layer::Decals,
         Layer::Water,
         Layer::Features,
         Layer::Structures,
         Layer::Droids,
+        Layer::Grid,
+        Layer::Footprints,
+        Layer::Gateways,
+        Layer::StartPositions,
     ];
 
     /// `Terrain`, `Decals`, … (a panel's label).
@@ -48,7 +60,26 @@ impl Layer {
             Layer::Features => "Features",
             Layer::Structures => "Structures",
             Layer::Droids => "Droids",
+            Layer::Grid => "Grid",
+            Layer::Footprints => "Footprints",
+            Layer::Gateways => "Gateways",
+            Layer::StartPositions => "Start positions",
         }
+    }
+
+    /// Whether a map opens with the layer shown: all but the grid, the footprints and
+    /// the gateways, which are for inspecting.
+    pub fn shown_at_first(self) -> bool {
+        !matches!(self, Layer::Grid | Layer::Footprints | Layer::Gateways)
+    }
+
+    /// Parses a [`Layer::name`] in any case, `-` or `_` for the space
+    /// (`start-positions`).
+    pub fn parse(s: &str) -> Option<Layer> {
+        let s = s.trim().to_lowercase().replace(['-', '_'], " ");
+        Layer::ALL
+            .into_iter()
+            .find(|l| l.name().to_lowercase() == s)
     }
 
     /// The layer objects of `kind` are drawn in.
@@ -174,6 +205,8 @@ pub struct MapDetails {
     /// Objects of the files the game removes on load (oil under derricks, stacked
     /// structures…), each with where it stood.
     pub removed: Vec<RemovedObject>,
+    /// Each player's start position, by player (as the game sets them from the trucks).
+    pub start_positions: Vec<crate::map::StartPosition>,
     /// The nodes of each layer that has any.
     pub layers: Vec<(Layer, Vec<usize>)>,
 }
@@ -305,6 +338,7 @@ mod tests {
                 x: 256,
                 y: 256,
             }],
+            start_positions: Vec::new(),
             layers: Vec::new(),
         };
         assert_eq!(d.object_of_index(2), Some(1));

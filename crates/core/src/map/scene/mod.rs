@@ -37,6 +37,7 @@ pub mod blend;
 pub mod decals;
 mod details;
 pub mod ground;
+mod guides;
 mod objects;
 pub mod terrain;
 
@@ -130,10 +131,11 @@ pub fn scene(
     model.grid_unit = Some(super::TILE_UNITS as f32);
     let mut lookup = Lookup::new(files);
     let mut layers = Layers::default();
+    let ground = ground(map, placement);
     let drawn = add_terrain(
         &mut model,
         map,
-        placement,
+        &ground,
         &mut lookup,
         roots,
         &mut layers,
@@ -150,6 +152,15 @@ pub fn scene(
         };
         objects = add_objects(&mut model, placement, &data, &mut layers);
     }
+    let start_positions = super::start_positions(placement, stats);
+    guides::add_guides(
+        &mut model,
+        map,
+        placement,
+        &ground,
+        &start_positions,
+        &mut layers,
+    );
     facts(&mut model, map, placement);
     model.property(
         "Terrain",
@@ -178,6 +189,7 @@ pub fn scene(
                 })
             })
             .collect(),
+        start_positions,
         layers: layers.0,
     }));
     model
@@ -256,15 +268,14 @@ fn ground(map: &Map, placement: &Placement) -> super::Terrain {
 fn add_terrain(
     model: &mut Model,
     map: &Map,
-    placement: &Placement,
+    ground: &super::Terrain,
     lookup: &mut Lookup,
     roots: &[FileRef],
     layers: &mut Layers,
     mode: TerrainMode,
 ) -> TerrainMode {
-    let ground = ground(map, placement);
     if mode == TerrainMode::Blended {
-        match add_blended(model, map, &ground, lookup, roots, layers) {
+        match add_blended(model, map, ground, lookup, roots, layers) {
             Ok(()) => return TerrainMode::Blended,
             Err(why) if !roots.is_empty() => model.warn(
                 Location::File,
@@ -276,7 +287,7 @@ fn add_terrain(
             Err(_) => {}
         }
     }
-    add_classic(model, map, &ground, lookup, roots, layers);
+    add_classic(model, map, ground, lookup, roots, layers);
     TerrainMode::Classic
 }
 
@@ -296,8 +307,14 @@ fn add_blended(
 ) -> Result<(), String> {
     let files = lookup.files().clone();
     let table = ground::read(&files, lookup, roots, map.level.tileset)?;
+    let grounds = ground::corner_grounds(ground, &map.terrain_types, &table);
+    // The textures of the grounds the map has (a published map carries no others).
     let mut textures = Vec::with_capacity(table.grounds.len());
-    for g in &table.grounds {
+    for (i, g) in table.grounds.iter().enumerate() {
+        if !grounds.iter().any(|&c| usize::from(c) == i) {
+            textures.push(None);
+            continue;
+        }
         let stem = g
             .texture
             .rsplit_once('.')
@@ -306,9 +323,9 @@ fn add_blended(
             let name = format!("{stem}.{ext}");
             find(lookup, roots, &["texpages", &name]).map(|f| (format!("texpages/{name}"), f))
         });
-        textures.push(found.ok_or_else(|| format!("no texpages/{stem}.ktx2 (or .png)"))?);
+        let found = found.ok_or_else(|| format!("no texpages/{stem}.ktx2 (or .png)"))?;
+        textures.push(Some(found));
     }
-    let grounds = ground::corner_grounds(ground, &map.terrain_types, &table);
     let points = terrain::grid_points(ground, 0.0);
     let normals = blend::grid_normals(ground, &points);
     if let Some(depth) = blend::depth_mesh(ground, &grounds, &normals) {
@@ -322,13 +339,16 @@ fn add_blended(
     }
     let sizes: Vec<f32> = table.grounds.iter().map(|g| g.size).collect();
     for (g, mesh) in blend::layer_meshes(ground, &points, &normals, &grounds, &sizes) {
+        // A layer is only made for a ground some corner has, whose texture was found.
+        let Some((path, file)) = textures[g].clone() else {
+            continue;
+        };
         let name = format!("ground {}", table.grounds[g].name);
         let first = model.materials.len();
         for blend in [BlendMode::Opaque, BlendMode::Additive] {
             let mut material = Material::new(name.clone(), [1.0; 4]);
             material.blend = blend;
-            let (path, file) = textures[g].clone();
-            attach(model, &mut material, path, file);
+            attach(model, &mut material, path.clone(), file.clone());
             model.materials.push(material);
         }
         layers.push(Layer::Terrain, add_mesh(model, mesh, first, &name));

@@ -3,6 +3,7 @@ use super::*;
 use crate::files::MemorySource;
 use crate::map::level::{Level, Shape};
 use crate::map::{MapObject, Owner, Terrain, bits, place};
+use crate::model::Details;
 use glam::{Vec2, Vec3};
 
 const W: u32 = 8;
@@ -525,4 +526,140 @@ fn objects_carry_their_players_team_colour() {
     };
     assert_eq!(team("structure_0"), Some(1));
     assert_eq!(team("structure_1"), None);
+}
+
+fn droid(template: &str, player: u32, x: i32, y: i32) -> MapObject {
+    MapObject {
+        kind: ObjectKind::Droid,
+        stats_id: template.into(),
+        owner: Owner::Player(player),
+        x,
+        y,
+        direction: 0,
+        id: None,
+        modules: 0,
+        key: format!("droid {template} {x}"),
+    }
+}
+
+#[test]
+fn start_positions_are_each_players_first_truck_away_from_the_corner() {
+    let source = MemorySource::new().with(
+        "d/stats/templates.json",
+        r#"{"Truck": {"type": "DROID", "body": "Body1", "propulsion": "wheeled01",
+                      "construct": "Spade1Mk1"},
+            "Tank": {"type": "DROID", "body": "Body1", "propulsion": "wheeled01",
+                     "weapons": ["MG1Mk1"]},
+            "Engineer": {"type": "CYBORG_CONSTRUCT", "body": "CyborgLightBody",
+                         "propulsion": "CyborgLegs", "construct": "CyborgSpade"}}"#,
+    );
+    let (files, roots) = (Files::new(source), vec![FileRef::Disk("d".into())]);
+    let (stats, _) = Stats::load(&files, &roots);
+    let m = map(
+        vec![
+            // Player 1: a tank first, then two trucks: the first truck counts.
+            droid("Tank", 1, 200, 200),
+            droid("Truck", 1, 300, 310),
+            droid("Truck", 1, 600, 600),
+            // Player 0: an engineer is no truck; a truck at (0, 0) leaves the position
+            // unset for the next.
+            droid("Engineer", 0, 100, 100),
+            droid("Truck", 0, 0, 0),
+            droid("Truck", 0, 700, 500),
+            // Player 2: tanks only: no start position.
+            droid("Tank", 2, 400, 400),
+        ],
+        &[],
+    );
+    let p = place(&m, &stats, &files, &roots);
+    let starts = crate::map::start_positions(&p, &stats);
+    let at: Vec<(u32, i32, i32)> = starts.iter().map(|s| (s.player, s.x, s.y)).collect();
+    assert_eq!(at, vec![(0, 700, 500), (1, 300, 310)]);
+    // Each names its truck in the map's objects.
+    assert_eq!(m.objects[starts[1].index].x, 300);
+    // The scene marks them: a tile outline and a labelled pole per player, in a layer
+    // shown when the map opens.
+    let s = scene(&m, &p, &stats, &files, &roots, &SceneOptions::default());
+    s.validate().unwrap();
+    let Details::Map(d) = &s.details else {
+        panic!("a map's details")
+    };
+    assert_eq!(d.start_positions, starts);
+    let nodes = d.layer_nodes(Layer::StartPositions);
+    assert_eq!(nodes.len(), 1);
+    let labels: Vec<&str> = s
+        .guides
+        .iter()
+        .filter(|g| g.node == nodes[0])
+        .filter_map(|g| g.label.as_deref())
+        .collect();
+    assert_eq!(labels, vec!["0", "1"]);
+    assert!(!s.nodes[nodes[0]].hidden);
+}
+
+#[test]
+fn grid_footprints_and_gateways_lie_on_the_drawn_ground_and_open_hidden() {
+    let (files, roots) = data();
+    let (stats, _) = Stats::load(&files, &roots);
+    let mut m = map(vec![hut(4 * 128 + 64, 3 * 128 + 64, 0)], &[]);
+    m.terrain.gateways.push(crate::map::Gateway {
+        from: (2, 5),
+        to: (5, 5),
+    });
+    let p = place(&m, &stats, &files, &roots);
+    let s = scene(&m, &p, &stats, &files, &roots, &SceneOptions::default());
+    s.validate().unwrap();
+    let Details::Map(d) = &s.details else {
+        panic!("a map's details")
+    };
+    let guides = |layer: Layer| -> Vec<&crate::model::Guide> {
+        let nodes = d.layer_nodes(layer);
+        s.guides
+            .iter()
+            .filter(|g| nodes.contains(&g.node))
+            .collect()
+    };
+    // Every point of every guide on the ground is a tile corner at its drawn height.
+    let ground = &p.terrain;
+    let on_corner = |v: Vec3| {
+        let (i, j) = ((-v.x / 128.0).round() as i32, (-v.z / 128.0).round() as i32);
+        let want = model_point(
+            (i * 128) as f32,
+            (j * 128) as f32,
+            drawn_height(ground, i, j) as f32,
+        );
+        v.abs_diff_eq(want, 1e-3)
+    };
+    // One line per row and per column of corners, each across the map.
+    let grid = guides(Layer::Grid);
+    assert_eq!(grid.len(), (W + 1 + H + 1) as usize);
+    assert!(grid.iter().all(|g| g.points.iter().all(|&v| on_corner(v))));
+    assert_eq!(grid[0].points.len(), (W + 1) as usize);
+    // The hut's 1×1 footprint: its tile's four corners, closed.
+    let foot = guides(Layer::Footprints);
+    assert_eq!(foot.len(), 1);
+    assert!(foot[0].closed);
+    let corners: Vec<Vec3> = [(4, 3), (5, 3), (5, 4), (4, 4)]
+        .iter()
+        .map(|&(i, j)| {
+            model_point(
+                (i * 128) as f32,
+                (j * 128) as f32,
+                drawn_height(ground, i, j) as f32,
+            )
+        })
+        .collect();
+    assert_eq!(foot[0].points, corners);
+    // The gateway over tiles (2..=5, 5): its outline passes every corner of its edges.
+    let gate = guides(Layer::Gateways);
+    assert_eq!(gate.len(), 1);
+    assert_eq!(gate[0].points.len(), 2 * (4 + 1));
+    assert!(gate[0].points.iter().all(|&v| on_corner(v)));
+    // Inspecting layers open hidden; the others, and no start positions without trucks.
+    let hidden = s.hidden_at_first();
+    for layer in [Layer::Grid, Layer::Footprints, Layer::Gateways] {
+        assert!(d.layer_nodes(layer).iter().all(|&n| hidden[n]), "{layer:?}");
+    }
+    assert!(d.layer_nodes(Layer::Terrain).iter().all(|&n| !hidden[n]));
+    assert!(d.layer_nodes(Layer::StartPositions).is_empty());
 }

@@ -100,3 +100,26 @@ pub(super) fn droid_type(stats: &Stats, kind: Option<&str>, p: &Parts) -> DroidT
         _ => t,
     }
 }
+
+/// Whether template `id` makes a construction droid as the game types it
+/// (`DROID_CONSTRUCT`: a truck; a cyborg engineer is `DROID_CYBORG_CONSTRUCT`, not one);
+/// `None` when the stats have no template `id`.
+pub fn is_construct_template(stats: &Stats, id: &str) -> Option<bool> {
+    let t = stats.templates.find(id)?;
+    let parts = template_parts(t);
+    Some(droid_type(stats, t.kind.as_deref(), &parts) == DroidType::Construct)
+}
+
+/// The parts template `t` names.
+pub(super) fn template_parts(t: &stats::Template) -> Parts {
+    Parts {
+        body: t.body.clone(),
+        propulsion: t.propulsion.clone(),
+        weapons: t.weapons.clone(),
+        sensor: t.sensor.clone(),
+        construct: t.construct.clone(),
+        repair: t.repair.clone(),
+        ecm: t.ecm.clone(),
+        brain: t.brain.clone(),
+    }
+}

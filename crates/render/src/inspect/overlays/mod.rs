@@ -196,6 +196,7 @@ pub(crate) fn build(inp: &OverlayInput) -> Vec<Segment> {
     let radius = bounds
         .map(|(lo, hi)| ((hi - lo).length() * 0.5).max(1e-3))
         .unwrap_or(inp.view.camera.radius.max(1e-3));
+    guides(&mut out, inp);
     if o.grid
         && let Some(b) = bounds
     {
@@ -228,6 +229,32 @@ pub(crate) fn build(inp: &OverlayInput) -> Vec<Segment> {
         connectors(&mut out, inp, radius);
     }
     out
+}
+
+/// The model's guides whose node is shown, whatever the overlay toggles: each segment
+/// over a dark outline, depth-tested and pulled a little towards the eye (they lie on
+/// surfaces), the label beside the first point.
+fn guides(out: &mut Vec<Segment>, inp: &OverlayInput) {
+    for g in &inp.model.guides {
+        let Some(world) = shown_world(inp, g.node) else {
+            continue;
+        };
+        let at = |p: Vec3| world.transform_point3(p);
+        let outline = [
+            colours::OUTLINE[0],
+            colours::OUTLINE[1],
+            colours::OUTLINE[2],
+            120,
+        ];
+        for (c, w) in [(outline, g.width + 2.0), (g.colour, g.width)] {
+            for (a, b) in g.segments() {
+                out.push(Segment::line(at(a), at(b), c, w, 0.002));
+            }
+        }
+        if let (Some(text), Some(&first)) = (&g.label, g.points.first()) {
+            label(out, at(first), Vec2::new(0.0, -TEXT_HEIGHT), text, g.colour);
+        }
+    }
 }
 
 fn grid(out: &mut Vec<Segment>, (lo, hi): (Vec3, Vec3), unit: f32) {

@@ -1,0 +1,88 @@
+//! Warzone 2100 maps in the gallery: a package, a folder or an archive (`mp.wz`) that
+//! holds maps lists each one as a tile beside its models. A map's tile stands for its
+//! `game.map` (the file every front-end opens as a map document,
+//! [`crate::map::scene::load`]), is named after its level as the package's `.lev` or
+//! `level.json` names it (`Sk-Rush`, not `game.map`), sits under the folder holding the
+//! maps' folders (`multiplay/maps`, not one heading per map) and its thumbnail is the
+//! map's 3D scene, drawn by the same batch as the models'.
+//!
+//! Not listed: script-generated maps (`game.js` without a `game.map`), which do not open
+//! yet.
+
+use crate::files::{FileRef, Files};
+use crate::host::Found;
+use std::collections::HashMap;
+
+/// Whether `name` is the file a map tile stands for (`game.map`, any case).
+pub fn is_map_name(name: &str) -> bool {
+    name.eq_ignore_ascii_case("game.map")
+}
+
+/// Whether the gallery lists a file of this name: a model any loader reads, or a map.
+pub fn is_listed_name(name: &str) -> bool {
+    crate::formats::is_model_name(name) || is_map_name(name)
+}
+
+/// The level names of the maps among `found`'s files, by `game.map` file: the one level
+/// the package defines for its folder ([`crate::map::find_maps`]), else the folder's
+/// name. Reads the package's level files (`.lev`, `level.json`) through `files`.
+pub fn level_names(files: &Files, found: &Found) -> HashMap<FileRef, String> {
+    found
+        .files
+        .iter()
+        .filter(|f| is_map_name(&f.file_name()))
+        .map(|f| (f.clone(), level_name(files, f)))
+        .collect()
+}
+
+/// The level name of the map whose `game.map` is `file`.
+fn level_name(files: &Files, file: &FileRef) -> String {
+    let folder = || file.parent().map(|p| p.file_name()).unwrap_or_default();
+    match crate::map::find_maps(files, file) {
+        Ok(levels) if levels.len() == 1 => levels[0].name.clone(),
+        _ => folder(),
+    }
+}
+
+/// The folder a map's tile sits under, relative to the gallery's source: the one
+/// holding the map's folder (`multiplay/maps` for `multiplay/maps/4c-rush/game.map`),
+/// `""` for a package whose map is at its root. `relative` is the `game.map`'s path
+/// relative to the source.
+pub fn tile_folder(relative: &str) -> String {
+    let mut parts: Vec<&str> = relative.split('/').collect();
+    parts.pop();
+    parts.pop();
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_map_tile_sits_under_the_folder_of_the_maps() {
+        for (path, folder) in [
+            ("multiplay/maps/4c-rush/game.map", "multiplay/maps"),
+            ("maps/x/game.map", "maps"),
+            ("x/game.map", ""),
+            ("game.map", ""),
+        ] {
+            assert_eq!(tile_folder(path), folder, "{path}");
+        }
+    }
+
+    #[test]
+    fn game_map_files_are_listed_with_the_models() {
+        for (name, listed, map) in [
+            ("game.map", true, true),
+            ("GAME.MAP", true, true),
+            ("body.pie", true, false),
+            ("game.js", false, false),
+            ("ttypes.ttp", false, false),
+            ("other.map", false, false),
+        ] {
+            assert_eq!(is_listed_name(name), listed, "{name}");
+            assert_eq!(is_map_name(name), map, "{name}");
+        }
+    }
+}
