@@ -51,6 +51,8 @@ struct Draw {
     extra: vec4<f32>,
     // Linear colour of the draw's node (colour mode 1).
     node_colour: vec4<f32>,
+    // rgb: the node's own team colour (sRGB-encoded 0..1) when w is 1, else the frame's.
+    team: vec4<f32>,
 };
 
 const MAX_JOINTS: u32 = 256u;
@@ -237,7 +239,8 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
 
     var rgb = srgb_encode(lit);
     if HAS_TCMASK && material.flags.x != 0u && colour_mode == 0u {
-        rgb = clamp(rgb + (frame.team.rgb - 0.5) * mask, vec3<f32>(0.0), vec3<f32>(1.0));
+        let team = select(frame.team.rgb, draw.team.rgb, draw.team.w > 0.5);
+        rgb = clamp(rgb + (team - 0.5) * mask, vec3<f32>(0.0), vec3<f32>(1.0));
     }
     if ENCODE_SRGB < 0.5 {
         rgb = srgb_decode(rgb);

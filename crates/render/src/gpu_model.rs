@@ -60,7 +60,29 @@ pub(crate) struct GpuModel {
     pub(crate) draw_stride: u32,
     /// Byte offset of each skin's joint block.
     pub(crate) joint_offsets: Vec<u32>,
+    /// Per node, its team colour for the draw uniform ([`node_teams`]).
+    teams: Vec<[f32; 4]>,
     scratch: Vec<u8>,
+}
+
+/// Per node of `model`, the team colour it is drawn with as the draw uniform holds it:
+/// sRGB 0..1 and w = 1 where the node or an ancestor has one (`Node::team`), else zeros
+/// (the view's). Parents come before their children, so one pass suffices.
+fn node_teams(model: &Model) -> Vec<[f32; 4]> {
+    use vitrine_core::model::team::TEAM_COLOURS;
+    let mut team: Vec<Option<usize>> = Vec::with_capacity(model.nodes.len());
+    for n in &model.nodes {
+        let inherited = n.parent.and_then(|p| team.get(p).copied().flatten());
+        team.push(n.team.or(inherited));
+    }
+    team.into_iter()
+        .map(|t| {
+            t.map_or([0.0; 4], |t| {
+                let [r, g, b] = TEAM_COLOURS[t % TEAM_COLOURS.len()].rgb;
+                [r, g, b, 255].map(|c| f32::from(c) / 255.0)
+            })
+        })
+        .collect()
 }
 
 fn align(n: u64, a: u64) -> u64 {
@@ -212,6 +234,7 @@ impl GpuModel {
             draw_bind_group,
             draw_stride: draw_stride as u32,
             joint_offsets,
+            teams: node_teams(model),
             scratch: Vec::new(),
         }
     }
@@ -266,6 +289,7 @@ impl GpuModel {
                     0.0,
                 ],
                 node_colour: colour_mode::linear(colour_mode::node_colour(d.node)),
+                team: self.teams.get(d.node).copied().unwrap_or([0.0; 4]),
             };
             self.scratch[i * stride..i * stride + std::mem::size_of::<DrawUniform>()]
                 .copy_from_slice(bytemuck::bytes_of(&u));

@@ -49,6 +49,9 @@ pub(crate) struct DrawUniform {
     pub extra: [f32; 4],
     /// Linear RGBA of the draw's node in the per-node colour mode.
     pub node_colour: [f32; 4],
+    /// rgb: the team colour of the draw's node (sRGB-encoded 0..1), w: 1 when it has
+    /// one (`Node::team`, its own or an ancestor's), else 0 (the frame's is used).
+    pub team: [f32; 4],
 }
 
 /// One triangle corner as the vertex shader reads it.

@@ -37,6 +37,10 @@ pub struct Node {
     pub scale: Vec3,
     /// Mesh drawn at this node (rigidly, unless the mesh is skinned).
     pub mesh: Option<usize>,
+    /// The team colour (index into [`crate::model::team::TEAM_COLOURS`]) this node and its
+    /// descendants are drawn with instead of the view's; `None`: its parent's, at the
+    /// root the view's. A map's objects carry their player's; no model file sets it.
+    pub team: Option<usize>,
     /// Hidden (with its descendants) until the viewer asks for it: a map's grid,
     /// footprints and gateways. A picture drawn without a node mask leaves it out; the
     /// window opens with it hidden and shows it on its toggle.
@@ -54,6 +58,7 @@ impl Node {
             rotation: Quat::IDENTITY,
             scale: Vec3::ONE,
             mesh: None,
+            team: None,
             hidden: false,
         }
     }

@@ -107,6 +107,37 @@ fn team_colour_changes_only_masked_pixels_by_the_game_formula() {
     assert!(changed > 1000, "only {changed} pixels changed");
 }
 
+/// A node's own team colour (`Node::team`: a map object's player) wins over the view's,
+/// for its descendants too; a model without one keeps the view's.
+#[vitrine_test(gpu)]
+fn a_nodes_own_team_colour_wins_over_the_views() {
+    let mut rig = Rig::new();
+    let dir_guard = fixtures::temp_dir("node-team");
+    let mut model = fixtures::tc_quad(dir_guard.path());
+    let mut view = unlit_front();
+    view.team = 0;
+    let plain = rig.render(&model, &view, SIZE);
+    // A root above the quad's node, with team 4 (red).
+    let mut root =
+        vitrine_core::model::Node::new("player 4", None, vitrine_core::model::NodeKind::Group);
+    root.team = Some(4);
+    model.nodes.insert(0, root);
+    for n in &mut model.nodes[1..] {
+        n.parent = Some(n.parent.map_or(0, |p| p + 1));
+    }
+    model.validate().unwrap();
+    let owned = rig.render(&model, &view, SIZE);
+    let (x, y) = quad_px(0.69, 0.15);
+    for (img, team) in [(&plain, 0), (&owned, 4)] {
+        let want = fixtures::team_formula(TC_BASE, TEAM_COLOURS[team].rgb, 1.0);
+        let got = rgb(img.get_pixel(x, y));
+        assert!(
+            got.iter().zip(want).all(|(g, w)| g.abs_diff(w) <= 2),
+            "team {team}: got {got:?}, want {want:?}"
+        );
+    }
+}
+
 #[vitrine_test(gpu)]
 fn missing_base_texture_shows_the_checkerboard() {
     let mut rig = Rig::new();

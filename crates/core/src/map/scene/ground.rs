@@ -5,7 +5,7 @@
 //! ground's index: the layers' drawing order and the tie-break), gives each a texture and
 //! a repeat in `tileset/tertilescNhwGtype.txt` (`name,page-82-….png,6.4`: one repeat per
 //! 6.4 tiles), and each tile number the grounds of its four corners in
-//! `tileset/{stem}ground.txt` (`[0][0],[0][1],[1][0],[1][1]`, indexed [x][y]).
+//! `tileset/{stem}ground.txt` (`[0][0],[0][1],[1][0],[1][1]`, indexed x then y).
 //!
 //! A corner's ground is voted by the four tiles around it: the tile at (i, j) of the 2×2
 //! around the corner names the ground of its own corner (i, j) (as the game's code reads

@@ -5,12 +5,16 @@
 //! - the terrain mesh the game builds ([`terrain::terrain_mesh`]): corner heights after
 //!   loading (structures' flattening, the riverbed dug under water), the zero border
 //!   ring, four triangles per tile around its centre;
-//! - each tile's classic image of the level's tileset
+//! - its ground ([`TerrainMode::Blended`], the default) as 4.3 draws it: the tileset's
+//!   ground textures blended by each corner's ground type ([`ground`], [`blend`]), the
+//!   decal tiles' images over them;
+//! - or ([`TerrainMode::Classic`], and where the data has no ground textures) each
+//!   tile's classic image of the level's tileset
 //!   (`texpages/tertilesc{1,2,3}hw-128/tile-NN.png`) with the texture word's flips and
 //!   quarter turns, one material per tile number (the images stay the data roots' own
 //!   files, so the renderer reads and caches them as it does any texture page, and no
-//!   atlas has to be made: a map uses at most a few dozen tile numbers, one draw each);
-//! - decal tiles (cut-outs in 4.x) blended over the plain tile of their ground
+//!   atlas has to be made: a map uses at most a few dozen tile numbers, one draw each),
+//!   decal tiles (cut-outs in 4.x) blended over the plain tile of their ground
 //!   ([`decals`]);
 //! - the light: per-point normals summed from the faces around each point, lit by the
 //!   renderer's directional light. The game lights each vertex with |normal · sun|, a
@@ -19,15 +23,15 @@
 //!   agree. `vitrine render` points the light along the game's default sun
 //!   ([`SUN_AZIMUTH_DEG`], [`SUN_ELEVATION_DEG`]);
 //! - water at the water level with `page-80-water-1.png`, blended over the riverbed;
-//! - every object the placement keeps, at its x, y, z and direction (`objects.rs`).
+//! - every object the placement keeps, at its x, y, z and direction, a player's in its
+//!   team colour (`objects.rs`).
 //!
 //! Without the game's data, the ground is one colour lit by the sun (the heights show
 //! in the shading), objects are boxes of their footprint, and a warning says which data
 //! to add.
 //!
-//! Not drawn yet: the 4.x ground-type blending (the tileset's KTX2 ground textures),
-//! decals as a separate pass, cliffs' own texturing, the second water page, fog and sky,
-//! and per-object team colours (the renderer has one team colour per view).
+//! Not drawn yet: the second water page, fog and sky, the colours of a game's lobby (a
+//! player's objects wear colour N, `Node::team`).
 
 pub mod blend;
 pub mod decals;

@@ -113,7 +113,7 @@ impl<'a> Objects<'a> {
         let at = Mat4::from_translation(model_point(o.x as f32, o.y as f32, p.z as f32))
             * Mat4::from_rotation_y(turn);
         let group = format!("{} {} ({})", o.kind.name(), o.stats_id, o.key);
-        match self.model(p) {
+        let (node, why) = match self.model(p) {
             Ok(part) => {
                 // The part's warnings are in `notes` once, not once per copy.
                 let before = scene.diagnostics.len();
@@ -126,7 +126,19 @@ impl<'a> Objects<'a> {
                 let node = compose::attach(scene, parent, &group, &o.stats_id, at, &marker);
                 (node, Some(why))
             }
-        }
+        };
+        scene.nodes[node].team = team_of(o.owner);
+        (node, why)
+    }
+}
+
+/// The team colour an owner's objects are drawn with: player N's is colour N, as a
+/// skirmish starts (`initPlayerColours`: each player the colour of its index); the
+/// scavengers' and features' are the view's.
+fn team_of(owner: crate::map::Owner) -> Option<usize> {
+    match owner {
+        crate::map::Owner::Player(n) => Some(n as usize % crate::model::team::TEAM_COLOURS.len()),
+        _ => None,
     }
 }
 

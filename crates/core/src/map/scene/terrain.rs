@@ -170,7 +170,7 @@ fn layer_mesh(
 /// The points of the terrain grid at the drawn heights plus `lift`: the (w+1)·(h+1)
 /// corners at `i + j·(w+1)`, then the w·h tile centres (the mean of their four corners)
 /// at `(w+1)·(h+1) + x + y·w`.
-pub(crate) fn grid_points(ground: &Terrain, lift: f32) -> Vec<Vec3> {
+pub fn grid_points(ground: &Terrain, lift: f32) -> Vec<Vec3> {
     let (w, h) = (ground.width as i32, ground.height as i32);
     let stride = w as usize + 1;
     let mut points = Vec::with_capacity(stride * (h as usize + 1) + (w * h) as usize);
@@ -195,7 +195,7 @@ pub(crate) fn grid_points(ground: &Terrain, lift: f32) -> Vec<Vec3> {
 }
 
 /// The [`grid_points`] indices of tile (x, y)'s corners (TL, TR, BR, BL) and centre.
-pub(crate) fn tile_points(ground: &Terrain, x: i32, y: i32) -> ([u32; 4], u32) {
+pub fn tile_points(ground: &Terrain, x: i32, y: i32) -> ([u32; 4], u32) {
     let (w, h) = (ground.width as usize, ground.height as usize);
     let stride = w + 1;
     let k = tile_corners(x, y).map(|(i, j)| (i as usize + j as usize * stride) as u32);

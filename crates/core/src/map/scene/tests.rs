@@ -500,6 +500,35 @@ fn a_game_map_opens_through_the_model_loader() {
     assert!(e.to_string().contains("game.map @0x"), "{e}");
 }
 
+#[test]
+fn objects_carry_their_players_team_colour() {
+    let (files, roots) = data();
+    let (stats, _) = Stats::load(&files, &roots);
+    let mut one = hut(4 * 128 + 64, 3 * 128 + 64, 0);
+    one.owner = Owner::Player(1);
+    let mut scav = hut(4 * 128 + 64, 4 * 128 + 64, 0);
+    scav.owner = Owner::Scavenger;
+    scav.key = "structure_1".into();
+    let m = map(vec![one, scav], &[]);
+    let p = place(&m, &stats, &files, &roots);
+    assert!(p.removed.is_empty(), "{:?}", p.removed);
+    let s = scene(&m, &p, &stats, &files, &roots, &SceneOptions::default());
+    let team = |key: &str| {
+        s.nodes
+            .iter()
+            .find(|n| n.name.starts_with("structure Hut") && n.name.contains(key))
+            .unwrap_or_else(|| {
+                panic!(
+                    "{key}: {:?}",
+                    s.nodes.iter().map(|n| &n.name).collect::<Vec<_>>()
+                )
+            })
+            .team
+    };
+    assert_eq!(team("structure_0"), Some(1));
+    assert_eq!(team("structure_1"), None);
+}
+
 fn droid(template: &str, player: u32, x: i32, y: i32) -> MapObject {
     MapObject {
         kind: ObjectKind::Droid,
