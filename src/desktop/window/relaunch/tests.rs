@@ -172,7 +172,11 @@ fn a_gallery_comes_back_with_its_scroll_and_focus() {
     assert_eq!(g.scroll, 240.0);
     assert!(g.restore_scroll);
     assert_eq!((g.filter.as_str(), g.group, g.shown), ("pie", true, true));
-    assert_eq!(g.format, Some(crate::app::gallery::TileKind::Map), "maps only");
+    assert_eq!(
+        g.format,
+        Some(crate::app::gallery::TileKind::Map),
+        "maps only"
+    );
     assert_eq!(g.selected.map(|i| g.tiles[i].file.clone()), Some(focused));
     let toast = Start::Resumed(Box::new(saved)).apply(&mut new);
     assert!(toast.is_some());
