@@ -66,8 +66,12 @@ function archiveModels(bytes) {
 test("an archive dropped on the page shows its gallery with thumbnails", {
   skip: skipUnless(WZ),
 }, async (t) => {
-  const models = archiveModels(readFileSync(join(CORPUS, WZ)));
+  const wz = readFileSync(join(CORPUS, WZ));
+  const models = archiveModels(wz);
   assert.ok(models.length > 10, `mp.wz lists ${models.length} models`);
+  // Its maps are tiles too, each its game.map (the tiles' folder, multiplay/maps, sorts
+  // after the models' components/: the first tile is still the first model).
+  const tiles = models.length + zipNames(wz).filter((n) => /\/game\.map$/i.test(n)).length;
   const made = baseArchive();
   const server = await serve(pageDir(), { corpus: CORPUS, made });
   try {
@@ -85,7 +89,7 @@ test("an archive dropped on the page shows its gallery with thumbnails", {
       let st = await waitFor(page, (s) => s.gallery?.tiles > 1 && s.state === "ready", "no gallery");
       assert.equal(st.model, null, "a gallery is on screen, no model");
       assert.equal(st.error, null);
-      assert.equal(st.gallery.tiles, models.length, "one tile per model of the archive");
+      assert.equal(st.gallery.tiles, tiles, "one tile per model and map of the archive");
 
       // The thumbnails finish, and the page answers while they render: each frame
       // does a bounded slice of them, so the next frame comes soon.
@@ -101,7 +105,7 @@ test("an archive dropped on the page shows its gallery with thumbnails", {
       }
       const took = Date.now() - dropped;
       t.diagnostic(`${backend}: mp.wz dropped → gallery of ${st.gallery.tiles} with every thumbnail: ${took} ms`);
-      assert.equal(st.gallery.thumbnails.total, models.length, "a thumbnail for every tile");
+      assert.equal(st.gallery.thumbnails.total, tiles, "a thumbnail for every tile");
       assert.equal(st.gallery.failed, 0, "every tile has its picture");
       frames.sort((a, b) => a - b);
       const median = frames[frames.length >> 1] ?? 0;
@@ -132,7 +136,7 @@ test("an archive dropped on the page shows its gallery with thumbnails", {
       await page.mouse.click(FIRST_TILE.x, FIRST_TILE.y);
       st = await waitFor(page, (s) => s.state === "ready" && s.model !== null, "the tile did not open");
       assert.equal(st.model, first.name, `the first tile is ${first.path}`);
-      assert.equal(st.gallery.tiles, models.length, "the gallery is kept behind the viewer");
+      assert.equal(st.gallery.tiles, tiles, "the gallery is kept behind the viewer");
 
       // Drawn with its pages from the dropped base.wz, as the native render draws it
       // with data/base as its data root.

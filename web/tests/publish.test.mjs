@@ -34,8 +34,8 @@ function publish() {
 
 test("a published mod's site", { skip: skipUnless(WZ, BASE) }, async (t) => {
   const { site, json } = publish();
-  const counts = [json.models.length, json.templates.length, json.structures.length];
-  t.diagnostic(`published: ${counts[0]} models, ${counts[1]} templates, ${counts[2]} structures`);
+  const counts = [json.models.length, json.templates.length, json.structures.length, json.maps.length];
+  t.diagnostic(`published: ${counts[0]} models, ${counts[1]} templates, ${counts[2]} structures, ${counts[3]} maps`);
   assert.ok(counts.every((n) => n > 0), `site.json lists ${counts}`);
   const server = await serve(site);
   try {
@@ -54,7 +54,7 @@ test("a published mod's site", { skip: skipUnless(WZ, BASE) }, async (t) => {
         }
         return { href: a.getAttribute("href"), picture: img?.naturalWidth ?? 0 };
       })), backend === "webgpu");
-      assert.equal(tiles.length, counts[0] + counts[1] + counts[2], "a tile for each model and design");
+      assert.equal(tiles.length, counts[0] + counts[1] + counts[2] + counts[3], "a tile for each model, design and map");
       if (backend === "webgpu") {
         assert.deepEqual(tiles.filter((x) => x.picture === 0), [], "every tile has its picture");
       }

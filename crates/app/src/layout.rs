@@ -55,7 +55,8 @@ pub fn window_ui(
         hovered_files_ui(ui.ctx());
         return out;
     }
-    if state.panels.gallery.is_some() {
+    // Embedded: the view and the timeline only, a gallery behind or not.
+    if state.panels.gallery.is_some() && !state.view.embedded {
         egui::Panel::top("browse bar").show(ui, |ui| {
             out.extend(super::gallery::ui::browse_bar_ui(ui, state))
         });

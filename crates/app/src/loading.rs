@@ -89,6 +89,17 @@ pub fn map_findings(
     findings
 }
 
+/// Reads every texture file `model` resolved (a map's tile images and its objects'
+/// pages), for nothing but having read them in the job: the renderer reads them on the
+/// UI thread, and on a front-end that fetches bytes as they are read (the page's remote
+/// archives, [`crate::jobs::Refetch`]) a read here has them fetched before the document
+/// shows. A model's checks read its pages already; a map's do not.
+fn read_textures(files: &Files, model: &crate::model::Model) {
+    for file in crate::render::batch::texture_files(model) {
+        let _ = files.read(&file);
+    }
+}
+
 /// Starts loading `path` for `purpose` (cancelling the document job running).
 pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
     // A map holds no models or tiles: with no data roots set, they come from the
@@ -107,7 +118,10 @@ pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
             // as `vitrine check MAP` checks it, its scene being no model file.
             let findings = match &model.details {
                 _ if cancel.is_set() => Vec::new(),
-                crate::model::Details::Map(scene) => map_findings(&files, &path, scene, &options),
+                crate::model::Details::Map(scene) => {
+                    read_textures(&files, &model);
+                    map_findings(&files, &path, scene, &options)
+                }
                 _ => check_file(&files, &path, &options),
             };
             (model, findings)
