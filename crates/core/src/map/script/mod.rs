@@ -2,8 +2,8 @@
 //! and hands them to `setMapData`, run here in Boa (a JavaScript engine in pure Rust) as
 //! the game runs it in QuickJS (`runMapScript` in `lib/wzmaplib/src/map_script.cpp`).
 //!
-//! What the script sees (the game's map-script API, [`api`]): `gameRand([mod])` (the
-//! game's `std::mt19937` seeded with the map's seed, [`mt`]), `log(value)`,
+//! What the script sees (the game's map-script API, `api.rs`): `gameRand([mod])` (the
+//! game's `std::mt19937` seeded with the map's seed, `mt.rs`), `log(value)`,
 //! `setMapData(width, height, texture, height, structures, droids, features)` with the
 //! game's checks, and the constants `preview`, `XFLIP`, `YFLIP`, `ROTMASK`, `ROTSHIFT`,
 //! `TRIFLIP`. The game's context has no `Date`, `eval`, `RegExp`, `JSON`, `Proxy`,
