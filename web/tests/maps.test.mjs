@@ -51,7 +51,10 @@ test("a map package over the game's archives read by ranges, and its link", { sk
         const sent = server.sent[`/made/${f}`];
         t.diagnostic(`${backend}: ${f}: ${sent.requests} range requests, ${sent.bytes} of ${size(f)} bytes`);
         assert.ok(sent.requests > 1, `${f} was read in pieces`);
-        assert.ok(sent.bytes < size(f) / 3, `${f}: ${sent.bytes} bytes fetched of ${size(f)}`);
+        // Far from the whole archive: base.wz's reads are the map's stats, models, pages,
+        // tile images and (with the ground blended) its tileset's KTX2 ground pages, in
+        // range-sized pieces: 40–47 MB of 136 MB.
+        assert.ok(sent.bytes < size(f) / 2, `${f}: ${sent.bytes} bytes fetched of ${size(f)}`);
       }
       await hashWhen(page, /^#model=multiplay\/maps\/2c-startup\/game\.map&.*cam=/, "the map's link");
 
