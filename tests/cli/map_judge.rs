@@ -34,6 +34,36 @@ struct Agreement {
     other: Vec<String>,
 }
 
+impl Agreement {
+    /// Adds map `name`'s agreement `a` to the total, printing it.
+    fn add(&mut self, name: &str, a: Agreement) {
+        eprintln!(
+            "{name}: objects {}/{}, heights {}/{}",
+            a.matched, a.objects, a.heights_matched, a.heights
+        );
+        self.objects += a.objects;
+        self.matched += a.matched;
+        self.heights += a.heights;
+        self.heights_matched += a.heights_matched;
+        self.other.extend(a.other);
+    }
+
+    /// Prints the total of `what`; asserts that nothing disagreed and something was
+    /// compared.
+    fn assert_agreed(&self, what: &str) {
+        eprintln!(
+            "{what}: objects {}/{}, heights {}/{} (water corners excepted)",
+            self.matched, self.objects, self.heights_matched, self.heights
+        );
+        assert!(
+            self.other.is_empty(),
+            "disagreements:\n{}",
+            self.other.join("\n")
+        );
+        assert!(self.objects > 0 && self.heights > 0, "nothing compared");
+    }
+}
+
 fn lines(out: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(out)
         .lines()
@@ -195,27 +225,9 @@ fn the_game_places_every_object_where_vitrine_does() {
             eprintln!("{map}: script-generated, judged with its seed below");
             continue;
         }
-        let a = judge(&script, &wz, map);
-        eprintln!(
-            "{map}: objects {}/{}, heights {}/{}",
-            a.matched, a.objects, a.heights_matched, a.heights
-        );
-        total.objects += a.objects;
-        total.matched += a.matched;
-        total.heights += a.heights;
-        total.heights_matched += a.heights_matched;
-        total.other.extend(a.other);
+        total.add(map, judge(&script, &wz, map));
     }
-    eprintln!(
-        "all: objects {}/{}, heights {}/{} (water corners excepted)",
-        total.matched, total.objects, total.heights_matched, total.heights
-    );
-    assert!(
-        total.other.is_empty(),
-        "disagreements:\n{}",
-        total.other.join("\n")
-    );
-    assert!(total.objects > 0 && total.heights > 0, "nothing compared");
+    total.assert_agreed("all");
     assert_eq!(total.matched, total.objects);
 }
 
@@ -293,26 +305,9 @@ fn the_game_agrees_on_script_generated_maps() {
             .unwrap_or_else(|e| panic!("{level}: info --json: {e}"));
         assert!(ours.get("error").is_none(), "{level}: {}", ours["error"]);
         let a = compare_by_place(level, &game, &ours);
-        eprintln!(
-            "{level} (seed {seed}): objects {}/{}, heights {}/{}",
-            a.matched, a.objects, a.heights_matched, a.heights
-        );
-        total.objects += a.objects;
-        total.matched += a.matched;
-        total.heights += a.heights;
-        total.heights_matched += a.heights_matched;
-        total.other.extend(a.other);
+        total.add(&format!("{level} (seed {seed})"), a);
     }
-    eprintln!(
-        "script maps: objects {}/{}, heights {}/{} (water corners excepted)",
-        total.matched, total.objects, total.heights_matched, total.heights
-    );
-    assert!(
-        total.other.is_empty(),
-        "disagreements:\n{}",
-        total.other.join("\n")
-    );
-    assert!(total.objects > 0 && total.heights > 0, "nothing compared");
+    total.assert_agreed("script maps");
 }
 
 /// One file of the corpus's `mp.wz`.
