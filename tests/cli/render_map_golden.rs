@@ -6,12 +6,12 @@
 //! `<name>-actual.png` and `<name>-diff.png` are written to the cargo target temp dir.
 //!
 //! Tolerance: the golden images' (`image_diff`): a pixel matches within
-//! [`CHANNEL_TOLERANCE`] of 255 per channel, and up to [`MAX_OUTLIER_FRACTION`] of the
+//! [`CHANNEL_TOLERANCE`] of 255 per channel, and up to [`MAX_OUTLIER_FRACTION`](image_diff::MAX_OUTLIER_FRACTION) of the
 //! pixels may fail that. The references are rendered on Mesa's lavapipe (CPU Vulkan, as
 //! CI renders); the ground textures are minified about 60× at this size, so a GPU whose
 //! mipmap filtering differs may need a fresh set. Marked `#[vitrine_test(gpu, game)]`.
 
-use crate::common::image_diff::{self, CHANNEL_TOLERANCE, MAX_OUTLIER_FRACTION};
+use crate::common::image_diff::{self, CHANNEL_TOLERANCE};
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -43,37 +43,8 @@ fn render(level: &str, extra: &[&str]) -> RgbaImage {
 
 /// Compares `actual` with `tests/golden/maps/<name>.png`.
 fn check(name: &str, actual: &RgbaImage) {
-    let path = golden_dir().join(format!("{name}.png"));
-    if std::env::var("UPDATE_GOLDEN").as_deref() == Ok("1") {
-        std::fs::create_dir_all(golden_dir()).unwrap();
-        actual.save(&path).unwrap();
-        eprintln!("wrote {}", path.display());
-        return;
-    }
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    std::fs::create_dir_all(&out).unwrap();
-    let expected = image::open(&path)
-        .unwrap_or_else(|e| {
-            actual.save(out.join(format!("{name}-actual.png"))).unwrap();
-            panic!("{name}: no reference {} ({e})", path.display())
-        })
-        .into_rgba8();
-    let d = image_diff::diff(actual, &expected);
-    let outliers = d.count_over(CHANNEL_TOLERANCE);
-    let allowed = (d.pixels() as f64 * MAX_OUTLIER_FRACTION) as usize;
-    if outliers > allowed {
-        actual.save(out.join(format!("{name}-actual.png"))).unwrap();
-        d.picture(CHANNEL_TOLERANCE, &expected)
-            .save(out.join(format!("{name}-diff.png")))
-            .unwrap();
-        panic!(
-            "{name}: {outliers} of {} pixels differ by more than {CHANNEL_TOLERANCE} (allowed \
-             {allowed}; worst {}); see {}",
-            d.pixels(),
-            d.max(),
-            out.display()
-        );
-    }
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("golden");
+    image_diff::check_golden(&golden_dir(), &scratch, name, actual);
 }
 
 #[vitrine_test(gpu, game)]

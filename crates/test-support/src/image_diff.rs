@@ -103,3 +103,61 @@ impl ImageDiff {
         out
     }
 }
+
+/// Compares `actual` with the reference `golden/<name>.png` at this module's tolerance
+/// ([`CHANNEL_TOLERANCE`], [`MAX_OUTLIER_FRACTION`]); panics with a report when they
+/// differ, when the sizes differ, when there is no reference or no pixel. On failure it
+/// writes `<name>-actual.png` and `<name>-diff.png` into `scratch` (the test crate's
+/// `CARGO_TARGET_TMPDIR`). With `UPDATE_GOLDEN=1` it (re)writes the reference instead —
+/// look at it before committing.
+pub fn check_golden(
+    golden: &std::path::Path,
+    scratch: &std::path::Path,
+    name: &str,
+    actual: &image::RgbaImage,
+) {
+    let path = golden.join(format!("{name}.png"));
+    if std::env::var("UPDATE_GOLDEN").as_deref() == Ok("1") {
+        std::fs::create_dir_all(golden).unwrap();
+        actual.save(&path).unwrap();
+        eprintln!("wrote {}", path.display());
+        return;
+    }
+    std::fs::create_dir_all(scratch).unwrap();
+    let actual_path = scratch.join(format!("{name}-actual.png"));
+    let expected = match image::open(&path) {
+        Ok(i) => i.into_rgba8(),
+        Err(e) => {
+            actual.save(&actual_path).unwrap();
+            panic!(
+                "{name}: no reference {} ({e}); wrote {}; run with UPDATE_GOLDEN=1 to accept it",
+                path.display(),
+                actual_path.display()
+            );
+        }
+    };
+    assert_eq!(
+        expected.dimensions(),
+        actual.dimensions(),
+        "{name}: size differs from the reference"
+    );
+    let d = diff(actual, &expected);
+    let total = d.pixels();
+    assert!(total > 0, "{name}: compared zero pixels");
+    let outliers = d.count_over(CHANNEL_TOLERANCE);
+    let allowed = (total as f64 * MAX_OUTLIER_FRACTION) as usize;
+    if outliers > allowed {
+        actual.save(&actual_path).unwrap();
+        let diff_path = scratch.join(format!("{name}-diff.png"));
+        d.picture(CHANNEL_TOLERANCE, &expected)
+            .save(&diff_path)
+            .unwrap();
+        panic!(
+            "{name}: {outliers} of {total} pixels differ by more than {CHANNEL_TOLERANCE} \
+             (allowed {allowed}; worst {}); see {} and {}",
+            d.max(),
+            actual_path.display(),
+            diff_path.display()
+        );
+    }
+}
