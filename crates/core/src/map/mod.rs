@@ -31,6 +31,10 @@ pub mod script;
 mod start;
 mod terrain;
 
+/// The game's random generator, `std::mt19937` (32-bit Mersenne Twister): a map script's
+/// `gameRand` (seeded with the game's seed) and the riverbed pass (seeded 12345).
+pub(crate) type GameRng = rand_mt::Mt;
+
 #[cfg(test)]
 mod tests;
 

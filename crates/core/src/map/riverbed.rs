@@ -67,13 +67,14 @@ pub(crate) fn riverbed(t: &Terrain, types: &[u16]) -> Vec<i32> {
             break;
         }
     }
-    let mut mt = Mt19937::new(12345);
+    // `std::mt19937` seeded with 12345, as the game seeds it here.
+    let mut mt = super::GameRng::new(12345);
     for x in 0..w {
         for y in 0..h {
             let i = at(x, y);
             let v = idx[i].min(max_idx).max(1);
             if water[i] {
-                let r = mt.next() % (max_idx as u32 / 6 + 1);
+                let r = mt.next_u32() % (max_idx as u32 / 6 + 1);
                 // The game mixes int and uint32 here: wrapping arithmetic gives its bits.
                 let l =
                     (MAX_DEPTH + 1 - MIN_DEPTH).wrapping_mul((max_idx - v).wrapping_sub(r as i32));
@@ -82,60 +83,4 @@ pub(crate) fn riverbed(t: &Terrain, types: &[u16]) -> Vec<i32> {
         }
     }
     heights
-}
-
-/// The 32-bit Mersenne Twister (MT19937), as `std::mt19937`.
-struct Mt19937 {
-    state: [u32; 624],
-    index: usize,
-}
-
-impl Mt19937 {
-    fn new(seed: u32) -> Self {
-        let mut state = [0u32; 624];
-        state[0] = seed;
-        for i in 1..624 {
-            let prev = state[i - 1];
-            state[i] = 1_812_433_253u32
-                .wrapping_mul(prev ^ (prev >> 30))
-                .wrapping_add(i as u32);
-        }
-        Mt19937 { state, index: 624 }
-    }
-
-    fn next(&mut self) -> u32 {
-        if self.index >= 624 {
-            for i in 0..624 {
-                let y = (self.state[i] & 0x8000_0000) | (self.state[(i + 1) % 624] & 0x7fff_ffff);
-                let mut v = self.state[(i + 397) % 624] ^ (y >> 1);
-                if y & 1 != 0 {
-                    v ^= 0x9908_b0df;
-                }
-                self.state[i] = v;
-            }
-            self.index = 0;
-        }
-        let mut y = self.state[self.index];
-        self.index += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c_5680;
-        y ^= (y << 15) & 0xefc6_0000;
-        y ^ (y >> 18)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mt19937_matches_the_standard() {
-        // The 10,000th output of the default-seeded std::mt19937 is 4123659995 (C++11).
-        let mut mt = Mt19937::new(5489);
-        let mut v = 0;
-        for _ in 0..10_000 {
-            v = mt.next();
-        }
-        assert_eq!(v, 4_123_659_995);
-    }
 }

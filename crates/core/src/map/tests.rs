@@ -242,3 +242,19 @@ fn the_three_package_shapes_a_folder_and_a_bare_game_map() {
     let files = package(&[("readme.txt", b"hi")]);
     assert!(find_maps(&files, &root).is_err());
 }
+
+/// `gameRand` and the riverbed pass draw from `std::mt19937`: the C++ standard
+/// ([rand.predef]) requires the 10000th output of a default-seeded (5489) one to be
+/// 4123659995; its first outputs are the reference `mt19937ar.c`'s.
+#[test]
+fn the_games_generator_is_std_mt19937() {
+    let mut mt = super::GameRng::new(5489);
+    let first: Vec<u32> = (0..4).map(|_| mt.next_u32()).collect();
+    assert_eq!(
+        first,
+        [3_499_211_612, 581_869_302, 3_890_346_734, 3_586_334_585]
+    );
+    let mut mt = super::GameRng::new(5489);
+    let last = (0..10_000).map(|_| mt.next_u32()).last();
+    assert_eq!(last, Some(4_123_659_995));
+}

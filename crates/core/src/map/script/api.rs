@@ -5,9 +5,9 @@
 //! array of width·height values; textures ≤ 65535; heights over 510 capped with a note;
 //! at most 65535 structures, droids and features; directions 0–65535; modules < 255.
 
-use super::mt::Mt19937;
 use super::{MAX_ELEMENTS, MAX_LENGTH};
 use crate::formats::{ErrorKind, LoadError};
+use crate::map::GameRng as Mt19937;
 use crate::map::{MAX_AREA, MAX_HEIGHT, MapObject, ObjectKind, Owner};
 use crate::model::Location;
 use boa_engine::property::Attribute;

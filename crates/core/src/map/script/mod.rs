@@ -3,7 +3,7 @@
 //! the game runs it in QuickJS (`runMapScript` in `lib/wzmaplib/src/map_script.cpp`).
 //!
 //! What the script sees (the game's map-script API, `api.rs`): `gameRand([mod])` (the
-//! game's `std::mt19937` seeded with the map's seed, `mt.rs`), `log(value)`,
+//! game's `std::mt19937` seeded with the map's seed: `rand_mt`), `log(value)`,
 //! `setMapData(width, height, texture, height, structures, droids, features)` with the
 //! game's checks, and the constants `preview`, `XFLIP`, `YFLIP`, `ROTMASK`, `ROTSHIFT`,
 //! `TRIFLIP`. The game's context has no `Date`, `eval`, `RegExp`, `JSON`, `Proxy`,
@@ -40,7 +40,6 @@
 //! it): a script calling it stops with a `ReferenceError`.
 
 mod api;
-mod mt;
 mod run;
 #[cfg(test)]
 mod tests;
