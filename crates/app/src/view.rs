@@ -6,13 +6,14 @@
 //! and the settings).
 
 use crate::document::{Document, DocumentState};
+use crate::model::Model;
 use crate::render::{Camera, ColourMode, TEAM_COLOURS, ViewPreset, ViewSettings, clip_points};
 use crate::settings::Settings;
 use glam::Vec3;
 
-/// What the renderer needs for this frame: `view`'s camera and colour mode, `document`'s
-/// selection, visibility, grid and checks' highlight, `settings`' team, background,
-/// overlays, shadows and light.
+/// What the renderer needs for this frame: `view`'s camera, colour mode and scene time,
+/// `document`'s selection, visibility, grid and checks' highlight, `settings`' team,
+/// background, overlays, shadows, light and a map's fog and sky.
 pub fn view_settings(view: &View, document: &DocumentState, settings: &Settings) -> ViewSettings {
     let [r, g, b] = settings.background;
     let current = document.inspect_current();
@@ -32,7 +33,45 @@ pub fn view_settings(view: &View, document: &DocumentState, settings: &Settings)
         highlight: current
             .map(|d| document.checks.highlight(&d.model))
             .unwrap_or_default(),
+        environment: settings.map_fog,
+        time: view.scene_time,
     }
+}
+
+/// How often a moving scene (a map's water and sky) is drawn: about 30 times a second,
+/// enough for water moving a few pixels a second.
+pub const SCENE_FRAME: std::time::Duration = std::time::Duration::from_millis(33);
+
+/// Moves the view's scene clock on by `dt` seconds where `model` has something that moves
+/// with it — a scrolling material, or a turning sky while fog and sky are shown — and
+/// `settings` let it move (*Moving water and sky*); says whether it moved, so the caller
+/// asks for the next frame. Nothing moving, nothing asked: an idle window stays idle.
+pub fn advance_scene_time(
+    view: &mut View,
+    model: Option<&Model>,
+    settings: &Settings,
+    dt: f32,
+) -> bool {
+    let Some(model) = model else {
+        return false;
+    };
+    if !settings.map_animate || !dt.is_finite() || dt <= 0.0 {
+        return false;
+    }
+    let scrolls = model.materials.iter().any(|m| m.uv_scroll != [0.0; 2]);
+    let turns = settings.map_fog
+        && model
+            .environment
+            .sky
+            .as_ref()
+            .is_some_and(|s| s.turn_deg_per_s != 0.0);
+    if !scrolls && !turns {
+        return false;
+    }
+    // Wrapped well inside f32's precision: the water repeats every 10 s, a turn every
+    // 720 s; 7200 s is a multiple of both.
+    view.scene_time = (view.scene_time + dt.min(0.25)).rem_euclid(7200.0);
+    true
 }
 
 /// How the 3D view looks at the model.
@@ -50,6 +89,8 @@ pub struct View {
     /// Only the view and the timeline: no menu bar, no side panel (a page in an
     /// `<iframe>`, [`crate::link`]).
     pub embedded: bool,
+    /// Seconds of scene time: where a map's water and sky are ([`advance_scene_time`]).
+    pub scene_time: f32,
 }
 
 impl Default for View {
@@ -60,6 +101,7 @@ impl Default for View {
             camera_moved: false,
             colour_mode: ColourMode::default(),
             embedded: false,
+            scene_time: 0.0,
         }
     }
 }
