@@ -113,7 +113,7 @@ pub struct RenderArgs {
     pub layers: Option<String>,
     /// A Warzone 2100 map: its fog and the tileset's sky, `on` (the default, as the game
     /// draws them; in perspective views only, such as `--view game`) or `off`.
-    #[arg(long, value_name = "ON|OFF", default_value = "on", value_parser = on_off())]
+    #[arg(long, value_name = "ON|OFF", default_value = "on", value_parser = on_off(), action = clap::ArgAction::Set)]
     pub fog: bool,
 }
 
