@@ -111,9 +111,11 @@ pub struct RenderArgs {
     /// Default: all but grid, footprints and gateways, as the window opens a map.
     #[arg(long, value_name = "LIST")]
     pub layers: Option<String>,
-    /// A Warzone 2100 map: its fog and the tileset's sky, `on` (the default, as the game
-    /// draws them; in perspective views only, such as `--view game`) or `off`.
-    #[arg(long, value_name = "ON|OFF", default_value = "on", value_parser = on_off(), action = clap::ArgAction::Set)]
+    /// A Warzone 2100 map: its fog and the tileset's sky as the game draws them, `on` or
+    /// `off` (the default: the game's fog distances grow with the camera's distance, and
+    /// a whole map framed is far beyond the game's; in perspective views only, such as
+    /// `--view game`).
+    #[arg(long, value_name = "ON|OFF", default_value = "off", value_parser = on_off(), action = clap::ArgAction::Set)]
     pub fog: bool,
 }
 

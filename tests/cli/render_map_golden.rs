@@ -1,7 +1,8 @@
 //! Golden images of `vitrine render MAP` on the installed game's maps: one map per
 //! tileset with the ground blended as Warzone 2100 4.3 draws it (Arizona `Sk-Rush`, Urban
 //! `Sk-UrbanDuel`, Rockies `Sk-Mountain`), `Sk-Rush` in Classic mode (the tile images
-//! only) and in the Game view (perspective: the fog and Arizona's sky). References: `tests/golden/maps/`; `UPDATE_GOLDEN=1 cargo test --test cli
+//! only) and in the Game view (perspective: the fog and Arizona's sky, `--fog on`).
+//! References: `tests/golden/maps/`; `UPDATE_GOLDEN=1 cargo test --test cli
 //! render_map_golden` rewrites them (look at them before committing). On failure
 //! `<name>-actual.png` and `<name>-diff.png` are written to the cargo target temp dir.
 //!
@@ -108,10 +109,11 @@ fn classic_mode_draws_the_tile_images() {
 fn the_game_view_has_fog_and_the_tilesets_sky() {
     crate::common::needs_gpu();
     // In perspective: the fog over the far ground, the sky above the horizon.
-    let foggy = render("Sk-Rush", &["--view", "game"]);
+    let foggy = render("Sk-Rush", &["--view", "game", "--fog", "on"]);
     check("map-rush-game-fog", &foggy);
-    // Off: neither, over much of the picture (the sky's rows and the far ground).
-    let clear = render("Sk-Rush", &["--view", "game", "--fog", "off"]);
+    // Off (the default): neither, over much of the picture (the sky's rows and the far
+    // ground).
+    let clear = render("Sk-Rush", &["--view", "game"]);
     let d = image_diff::diff(&foggy, &clear);
     let changed = d.count_over(CHANNEL_TOLERANCE);
     assert!(

@@ -66,7 +66,9 @@ pub struct Settings {
     /// How a Warzone 2100 map's terrain is drawn (the map panel's *Classic tiles*).
     pub map_terrain: crate::map::scene::TerrainMode,
     /// Draw a Warzone 2100 map's fog and its tileset's sky (the map panel's *Fog and
-    /// sky*; `vitrine render --fog`).
+    /// sky*; `vitrine render --fog`). Off by default: the game's fog distances grow with
+    /// its camera's distance, which the game keeps within a few thousand units; a whole
+    /// map framed in the window is far beyond that, and the fog would cover most of it.
     pub map_fog: bool,
     /// Move a map's water and turn its sky while the window shows it (the map panel's
     /// *Moving water and sky*); off, the window draws them still and asks for no frames.
@@ -105,7 +107,7 @@ impl Default for Settings {
             tileset: Default::default(),
             pet_rotations: Default::default(),
             map_terrain: Default::default(),
-            map_fog: true,
+            map_fog: false,
             map_animate: true,
             open_sections: Default::default(),
             watch_files: true,

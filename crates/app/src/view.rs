@@ -261,3 +261,85 @@ impl View {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Format, Material, Sky};
+
+    fn scrolling() -> Model {
+        let mut m = Model::new(Format::Pie, "map");
+        let mut water = Material::new("water", [1.0; 4]);
+        water.uv_scroll = [0.1, 0.0];
+        m.materials.push(water);
+        m
+    }
+
+    fn turning_sky() -> Model {
+        let mut m = Model::new(Format::Pie, "map");
+        m.textures.push(crate::model::TextureRef::new(
+            crate::model::TextureRole::Base,
+            "sky.png",
+        ));
+        m.environment.sky = Some(Sky {
+            mesh: crate::map::scene::atmosphere::sky_mesh(),
+            texture: 0,
+            scale: [1.0; 3],
+            lift: 0.0,
+            turn_deg_per_s: 0.5,
+            fog_below: 0.5,
+            black_below: -0.7,
+        });
+        m
+    }
+
+    #[test]
+    fn the_scene_clock_runs_only_for_what_moves_and_only_when_allowed() {
+        let on = Settings {
+            map_fog: true,
+            ..Settings::default()
+        };
+        let still = Settings {
+            map_animate: false,
+            ..on.clone()
+        };
+        let no_fog = Settings::default();
+        let plain = Model::new(Format::Pie, "model");
+        // (model, settings, dt, moves)
+        let cases: [(Option<&Model>, &Settings, f32, bool); 8] = [
+            (None, &on, 0.1, false),
+            (Some(&plain), &on, 0.1, false),
+            (Some(&scrolling()), &on, 0.1, true),
+            (Some(&scrolling()), &still, 0.1, false),
+            (Some(&scrolling()), &on, 0.0, false),
+            (Some(&turning_sky()), &on, 0.1, true),
+            // A sky that is not shown does not keep the window busy.
+            (Some(&turning_sky()), &no_fog, 0.1, false),
+            (Some(&scrolling()), &no_fog, 0.1, true),
+        ];
+        for (i, (model, settings, dt, moves)) in cases.into_iter().enumerate() {
+            let mut view = View::default();
+            let moved = advance_scene_time(&mut view, model, settings, dt);
+            assert_eq!(moved, moves, "case {i}");
+            let want = if moves { dt } else { 0.0 };
+            assert_eq!(view.scene_time, want, "case {i}");
+        }
+    }
+
+    #[test]
+    fn the_view_asks_for_the_fog_setting_and_the_scene_time() {
+        let view = View {
+            scene_time: 3.5,
+            ..View::default()
+        };
+        // Off by default.
+        let v = view_settings(&view, &DocumentState::default(), &Settings::default());
+        assert!(!v.environment);
+        assert_eq!(v.time, 3.5);
+        let on = Settings {
+            map_fog: true,
+            ..Settings::default()
+        };
+        assert!(view_settings(&view, &DocumentState::default(), &on).environment);
+    }
+}

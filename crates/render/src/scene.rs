@@ -59,7 +59,7 @@ pub struct ViewSettings {
     pub highlight: super::inspect::highlight::Highlight,
     /// Apply the model's fog and draw its sky (`Model::environment`; a map's), in a
     /// perspective view (an orthographic one has neither: its eye can move back without
-    /// changing the picture, so a distance from it means nothing).
+    /// changing the picture, so a distance from it means nothing). Off by default.
     pub environment: bool,
     /// Scene time in seconds: what scrolls (`Material::uv_scroll`) and the sky's turn
     /// are drawn at this time; 0 for a still picture.
@@ -80,7 +80,7 @@ impl Default for ViewSettings {
             grid_unit: None,
             colour_mode: ColourMode::default(),
             highlight: Default::default(),
-            environment: true,
+            environment: false,
             time: 0.0,
         }
     }

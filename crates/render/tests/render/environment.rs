@@ -24,6 +24,7 @@ fn near_and_far(far: f32) -> (Model, vitrine_render::ViewSettings) {
     fixtures::add_mesh(&mut model, "near", fixtures::mesh_from(&near_quad, 0), None);
     fixtures::add_mesh(&mut model, "far", fixtures::mesh_from(&far_quad, 0), None);
     let mut view = unlit_front();
+    view.environment = true;
     view.camera.target = Vec3::ZERO;
     view.camera.distance = 10.0;
     view.camera.radius = 100.0;
@@ -165,6 +166,8 @@ fn a_scrolling_texture_moves_with_the_scene_time() {
         vec![fixtures::tex(TextureRole::Base, "t.png", Some(p))],
     );
     let mut view = unlit_front();
+    // Scrolling needs no environment: a material's own motion.
+    assert!(!view.environment);
     // A quarter of the quad's width left of its centre: the red half at t = 0; two
     // seconds later the texture has moved half a repeat and the blue half is there.
     let at = |img: &image::RgbaImage| img.get_pixel(SIZE * 3 / 8, SIZE / 2).0;

@@ -151,8 +151,8 @@ fn layers_ui(ui: &mut egui::Ui, state: &AppState, map: &MapDetails) -> Vec<AppCo
     out
 }
 
-/// *Fog and sky* and *Moving water and sky*: the map's environment drawn or not, its
-/// water and sky moving or still (both saved; on by default).
+/// *Fog and sky* and *Moving water and sky*: the map's environment drawn or not (off by
+/// default), its water and sky moving or still (on by default); both saved.
 fn atmosphere_ui(ui: &mut egui::Ui, settings: &crate::settings::Settings) -> Vec<AppCommand> {
     use crate::settings::SettingsCommand;
     let mut out = Vec::new();
@@ -163,7 +163,9 @@ fn atmosphere_ui(ui: &mut egui::Ui, settings: &crate::settings::Settings) -> Vec
             "The distance fog and the tileset's sky as Warzone 2100 4.3 draws them: the fog \
              thickens from 5500 + 0.3 × the camera's distance to 6500 + 0.6 × it, in the \
              data's palette colour (#b05f08 in 4.3; without the data the tileset's colour of \
-             later versions). Both show in perspective views only.",
+             later versions). Both show in perspective views only. Off by default: the fog \
+             grows with the camera's distance, and a whole map framed is far beyond the \
+             game's zoom (try the Game view, 9).",
         )
         .changed()
     {

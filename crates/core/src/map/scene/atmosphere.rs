@@ -23,10 +23,11 @@
 //!   `page-25-sky-urban.png` turning 0.5° a second for every other tileset
 //!   (`setupgame.js`).
 //!
-//! Not as the game: the sky box is centred on the eye (the game centres it on the
-//! camera's target, from which its camera never strays farther than the box is wide);
-//! fragments past the fog's end are drawn in the fog's colour where the game discards
-//! them to show the sky's fog-coloured band (the same colour).
+//! Not as the game (the renderer's part): the sky box is centred on the eye (the game
+//! centres it on the camera's target, from which its camera never strays farther than
+//! the box is wide); fragments past the fog's end are drawn in the fog's colour where the
+//! game discards them to show the sky's fog-coloured band (the same colour); an
+//! orthographic view (the previews) has neither fog nor sky.
 
 use super::{Layer, Layers, add_mesh, attach, find, terrain};
 use crate::files::{FileRef, Lookup};
