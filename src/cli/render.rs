@@ -111,6 +111,18 @@ pub struct RenderArgs {
     /// Default: all but grid, footprints and gateways, as the window opens a map.
     #[arg(long, value_name = "LIST")]
     pub layers: Option<String>,
+    /// A Warzone 2100 map: its fog and the tileset's sky as the game draws them, `on` or
+    /// `off` (the default: the game's fog distances grow with the camera's distance, and
+    /// a whole map framed is far beyond the game's; in perspective views only, such as
+    /// `--view game`).
+    #[arg(long, value_name = "ON|OFF", default_value = "off", value_parser = on_off(), action = clap::ArgAction::Set)]
+    pub fog: bool,
+}
+
+/// `on` / `off` as a flag's value.
+fn on_off() -> impl clap::builder::TypedValueParser<Value = bool> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["on", "off"]).map(|s| s == "on")
 }
 
 /// Which moment of which clip to render.
@@ -127,7 +139,8 @@ pub struct AnimArgs {
         allow_negative_numbers = true
     )]
     pub frame: Option<f32>,
-    /// Time into the clip in seconds (a looping clip wraps, another holds its end).
+    /// Time into the clip in seconds (a looping clip wraps, another holds its end); for a
+    /// Warzone 2100 map, the moment its water and sky are drawn at (default 0).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub time: Option<f32>,
 }
@@ -252,6 +265,8 @@ impl RenderArgs {
         }
         view.shadows = self.shadows;
         view.lighting = self.light.lighting();
+        view.environment = self.fog;
+        view.time = self.anim.time.unwrap_or(0.0);
         view
     }
 }

@@ -1,7 +1,7 @@
 //! `vitrine render MAP` on the skirmish maps of the installed game (`base.wz` holds the
 //! tile images, `mp.wz` the maps: [`common::game_data`], reported ignored without them): a top
-//! view puts the terrain where the map's tiles are, north up and east right (a lake tile
-//! is water-coloured), the objects change the picture where a structure stands, and
+//! view puts the terrain where the map's tiles are, north up and east right (the water
+//! darkens and tints a lake tile, not its mirrors), the objects change the picture where a structure stands, and
 //! every map of `mp.wz` Vitrine reads is drawn. Marked `#[vitrine_test(gpu, game)]`.
 
 use crate::common;
@@ -118,21 +118,33 @@ fn a_top_view_puts_the_lake_where_the_map_has_it() {
     // A square map stays square.
     assert!(((b.2 - b.0) - (b.3 - b.1)).abs() <= 2.0, "{b:?}");
     let (tx, ty) = lake_tile(&data, level);
-    let at = |x: u32, y: u32| {
-        let (x, y) = (x as f32 * 128.0 + 64.0, y as f32 * 128.0 + 64.0);
-        *img.get_pixel(pixel_at(b, size, x, y).0, pixel_at(b, size, x, y).1)
-    };
-    let water = at(tx, ty);
-    assert!(
-        water[2] as i32 >= water[0] as i32 + 15,
-        "tile ({tx}, {ty}) is not water-blue: {water:?}"
+    // The same view without the water layer: the riverbed alone.
+    let dry_layers = "terrain,decals,features,structures,droids,start-positions";
+    let dry = top_view(
+        &data,
+        level,
+        &out_dir("lake").join("dry.png"),
+        &["--layers", dry_layers],
     );
-    // Mirrored east–west or north–south, the same pixel is not the lake.
+    let at_in = |img: &RgbaImage, x: u32, y: u32| {
+        let (x, y) = (x as f32 * 128.0 + 64.0, y as f32 * 128.0 + 64.0);
+        let (px, py) = pixel_at(b, size, x, y);
+        img.get_pixel(px, py).0.map(i32::from)
+    };
+    let (water, bed) = (at_in(&img, tx, ty), at_in(&dry, tx, ty));
+    // The water multiplies the riverbed by its pages (bluish: the first page's mean is
+    // sRGB 174, 201, 213): darker, and bluer than the bed.
+    assert!(
+        water.iter().sum::<i32>() + 30 < bed.iter().sum::<i32>()
+            && water[2] - water[0] > bed[2] - bed[0],
+        "tile ({tx}, {ty}): water {water:?} over the bed {bed:?}"
+    );
+    // Mirrored east–west or north–south, the same pixel has no water on it.
     for (mx, my) in [(size.0 - 1 - tx, ty), (tx, size.1 - 1 - ty)] {
-        let p = at(mx, my);
+        let (p, q) = (at_in(&img, mx, my), at_in(&dry, mx, my));
         assert!(
-            (p[2] as i32) < p[0] as i32 + 15,
-            "the mirror ({mx}, {my}) of the lake is blue too: {p:?}"
+            (0..3).all(|i| (p[i] - q[i]).abs() <= 2),
+            "the mirror ({mx}, {my}) of the lake has water too: {p:?} over {q:?}"
         );
     }
 }

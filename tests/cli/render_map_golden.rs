@@ -1,7 +1,8 @@
 //! Golden images of `vitrine render MAP` on the installed game's maps: one map per
 //! tileset with the ground blended as Warzone 2100 4.3 draws it (Arizona `Sk-Rush`, Urban
-//! `Sk-UrbanDuel`, Rockies `Sk-Mountain`), and `Sk-Rush` in Classic mode (the tile images
-//! only). References: `tests/golden/maps/`; `UPDATE_GOLDEN=1 cargo test --test cli
+//! `Sk-UrbanDuel`, Rockies `Sk-Mountain`), `Sk-Rush` in Classic mode (the tile images
+//! only) and in the Game view (perspective: the fog and Arizona's sky, `--fog on`).
+//! References: `tests/golden/maps/`; `UPDATE_GOLDEN=1 cargo test --test cli
 //! render_map_golden` rewrites them (look at them before committing). On failure
 //! `<name>-actual.png` and `<name>-diff.png` are written to the cargo target temp dir.
 //!
@@ -71,6 +72,24 @@ fn classic_mode_draws_the_tile_images() {
     assert!(
         ground > d.pixels() / 10,
         "{ground} of {} pixels",
+        d.pixels()
+    );
+}
+
+#[vitrine_test(gpu, game)]
+fn the_game_view_has_fog_and_the_tilesets_sky() {
+    crate::common::needs_gpu();
+    // In perspective: the fog over the far ground, the sky above the horizon.
+    let foggy = render("Sk-Rush", &["--view", "game", "--fog", "on"]);
+    check("map-rush-game-fog", &foggy);
+    // Off (the default): neither, over much of the picture (the sky's rows and the far
+    // ground).
+    let clear = render("Sk-Rush", &["--view", "game"]);
+    let d = image_diff::diff(&foggy, &clear);
+    let changed = d.count_over(CHANNEL_TOLERANCE);
+    assert!(
+        changed > d.pixels() / 4,
+        "{changed} of {} pixels",
         d.pixels()
     );
 }

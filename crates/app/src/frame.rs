@@ -114,6 +114,11 @@ pub fn run(ui: &mut egui::Ui, state: &mut AppState, front: &mut dyn FrontEnd) {
         // does until the test moves it, asks for none).
         ctx.request_repaint();
     }
+    let model = state.document.open.as_ref().map(|d| &d.model);
+    if crate::view::advance_scene_time(&mut state.view, model, &state.services.settings, dt) {
+        // A map's water and sky move: the next frame in a thirtieth of a second.
+        ctx.request_repaint_after(crate::view::SCENE_FRAME);
+    }
     if front.device_lost(&ctx, state) {
         // Nothing drawn: nothing can be painted on a lost device.
         return;

@@ -65,6 +65,14 @@ pub struct Settings {
     pub pet_rotations: crate::formats::pet::PetRotations,
     /// How a Warzone 2100 map's terrain is drawn (the map panel's *Classic tiles*).
     pub map_terrain: crate::map::scene::TerrainMode,
+    /// Draw a Warzone 2100 map's fog and its tileset's sky (the map panel's *Fog and
+    /// sky*; `vitrine render --fog`). Off by default: the game's fog distances grow with
+    /// its camera's distance, which the game keeps within a few thousand units; a whole
+    /// map framed in the window is far beyond that, and the fog would cover most of it.
+    pub map_fog: bool,
+    /// Move a map's water and turn its sky while the window shows it (the map panel's
+    /// *Moving water and sky*); off, the window draws them still and asks for no frames.
+    pub map_animate: bool,
     /// Side panel sections the user opened or closed, by title (absent: the section's
     /// default).
     pub open_sections: std::collections::BTreeMap<String, bool>,
@@ -99,6 +107,8 @@ impl Default for Settings {
             tileset: Default::default(),
             pet_rotations: Default::default(),
             map_terrain: Default::default(),
+            map_fog: false,
+            map_animate: true,
             open_sections: Default::default(),
             watch_files: true,
             published_sites: Vec::new(),
@@ -286,6 +296,10 @@ pub enum SettingsCommand {
     SetPublishedSites(Vec<crate::published::PublishedSite>),
     /// Use this folder for screenshots.
     SetScreenshotFolder(PathBuf),
+    /// Draw maps' fog and sky (or not).
+    SetMapFog(bool),
+    /// Move maps' water and sky (or draw them still).
+    SetMapAnimate(bool),
 }
 
 /// Applies `cmd` to `settings` (saved within a second by the store); a change worth
@@ -313,6 +327,8 @@ pub fn apply(
             }
         }
         SettingsCommand::SetWatchFiles(on) => settings.watch_files = on,
+        SettingsCommand::SetMapFog(on) => settings.map_fog = on,
+        SettingsCommand::SetMapAnimate(on) => settings.map_animate = on,
         SettingsCommand::SetPublishedSites(sites) => settings.published_sites = sites,
         SettingsCommand::SetScreenshotFolder(dir) => {
             toasts.info(format!("Screenshots will be saved in {}", dir.display()));

@@ -6,13 +6,14 @@
 //! and the settings).
 
 use crate::document::{Document, DocumentState};
+use crate::model::Model;
 use crate::render::{Camera, ColourMode, TEAM_COLOURS, ViewPreset, ViewSettings, clip_points};
 use crate::settings::Settings;
 use glam::Vec3;
 
-/// What the renderer needs for this frame: `view`'s camera and colour mode, `document`'s
-/// selection, visibility, grid and checks' highlight, `settings`' team, background,
-/// overlays, shadows and light.
+/// What the renderer needs for this frame: `view`'s camera, colour mode and scene time,
+/// `document`'s selection, visibility, grid and checks' highlight, `settings`' team,
+/// background, overlays, shadows, light and a map's fog and sky.
 pub fn view_settings(view: &View, document: &DocumentState, settings: &Settings) -> ViewSettings {
     let [r, g, b] = settings.background;
     let current = document.inspect_current();
@@ -32,7 +33,45 @@ pub fn view_settings(view: &View, document: &DocumentState, settings: &Settings)
         highlight: current
             .map(|d| document.checks.highlight(&d.model))
             .unwrap_or_default(),
+        environment: settings.map_fog,
+        time: view.scene_time,
     }
+}
+
+/// How often a moving scene (a map's water and sky) is drawn: about 30 times a second,
+/// enough for water moving a few pixels a second.
+pub const SCENE_FRAME: std::time::Duration = std::time::Duration::from_millis(33);
+
+/// Moves the view's scene clock on by `dt` seconds where `model` has something that moves
+/// with it — a scrolling material, or a turning sky while fog and sky are shown — and
+/// `settings` let it move (*Moving water and sky*); says whether it moved, so the caller
+/// asks for the next frame. Nothing moving, nothing asked: an idle window stays idle.
+pub fn advance_scene_time(
+    view: &mut View,
+    model: Option<&Model>,
+    settings: &Settings,
+    dt: f32,
+) -> bool {
+    let Some(model) = model else {
+        return false;
+    };
+    if !settings.map_animate || !dt.is_finite() || dt <= 0.0 {
+        return false;
+    }
+    let scrolls = model.materials.iter().any(|m| m.uv_scroll != [0.0; 2]);
+    let turns = settings.map_fog
+        && model
+            .environment
+            .sky
+            .as_ref()
+            .is_some_and(|s| s.turn_deg_per_s != 0.0);
+    if !scrolls && !turns {
+        return false;
+    }
+    // Wrapped well inside f32's precision: the water repeats every 10 s, a turn every
+    // 720 s; 7200 s is a multiple of both.
+    view.scene_time = (view.scene_time + dt.min(0.25)).rem_euclid(7200.0);
+    true
 }
 
 /// How the 3D view looks at the model.
@@ -50,6 +89,8 @@ pub struct View {
     /// Only the view and the timeline: no menu bar, no side panel (a page in an
     /// `<iframe>`, [`crate::link`]).
     pub embedded: bool,
+    /// Seconds of scene time: where a map's water and sky are ([`advance_scene_time`]).
+    pub scene_time: f32,
 }
 
 impl Default for View {
@@ -60,6 +101,7 @@ impl Default for View {
             camera_moved: false,
             colour_mode: ColourMode::default(),
             embedded: false,
+            scene_time: 0.0,
         }
     }
 }
@@ -217,5 +259,87 @@ impl View {
                 self.frame(document, team);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Format, Material, Sky};
+
+    fn scrolling() -> Model {
+        let mut m = Model::new(Format::Pie, "map");
+        let mut water = Material::new("water", [1.0; 4]);
+        water.uv_scroll = [0.1, 0.0];
+        m.materials.push(water);
+        m
+    }
+
+    fn turning_sky() -> Model {
+        let mut m = Model::new(Format::Pie, "map");
+        m.textures.push(crate::model::TextureRef::new(
+            crate::model::TextureRole::Base,
+            "sky.png",
+        ));
+        m.environment.sky = Some(Sky {
+            mesh: crate::map::scene::atmosphere::sky_mesh(),
+            texture: 0,
+            scale: [1.0; 3],
+            lift: 0.0,
+            turn_deg_per_s: 0.5,
+            fog_below: 0.5,
+            black_below: -0.7,
+        });
+        m
+    }
+
+    #[test]
+    fn the_scene_clock_runs_only_for_what_moves_and_only_when_allowed() {
+        let on = Settings {
+            map_fog: true,
+            ..Settings::default()
+        };
+        let still = Settings {
+            map_animate: false,
+            ..on.clone()
+        };
+        let no_fog = Settings::default();
+        let plain = Model::new(Format::Pie, "model");
+        // (model, settings, dt, moves)
+        let cases: [(Option<&Model>, &Settings, f32, bool); 8] = [
+            (None, &on, 0.1, false),
+            (Some(&plain), &on, 0.1, false),
+            (Some(&scrolling()), &on, 0.1, true),
+            (Some(&scrolling()), &still, 0.1, false),
+            (Some(&scrolling()), &on, 0.0, false),
+            (Some(&turning_sky()), &on, 0.1, true),
+            // A sky that is not shown does not keep the window busy.
+            (Some(&turning_sky()), &no_fog, 0.1, false),
+            (Some(&scrolling()), &no_fog, 0.1, true),
+        ];
+        for (i, (model, settings, dt, moves)) in cases.into_iter().enumerate() {
+            let mut view = View::default();
+            let moved = advance_scene_time(&mut view, model, settings, dt);
+            assert_eq!(moved, moves, "case {i}");
+            let want = if moves { dt } else { 0.0 };
+            assert_eq!(view.scene_time, want, "case {i}");
+        }
+    }
+
+    #[test]
+    fn the_view_asks_for_the_fog_setting_and_the_scene_time() {
+        let view = View {
+            scene_time: 3.5,
+            ..View::default()
+        };
+        // Off by default.
+        let v = view_settings(&view, &DocumentState::default(), &Settings::default());
+        assert!(!v.environment);
+        assert_eq!(v.time, 3.5);
+        let on = Settings {
+            map_fog: true,
+            ..Settings::default()
+        };
+        assert!(view_settings(&view, &DocumentState::default(), &on).environment);
     }
 }

@@ -15,6 +15,7 @@ override HAS_TCMASK: bool = true;
 override HAS_NORMAL_MAP: bool = true;
 override HAS_SPECULAR_MAP: bool = true;
 override HAS_OPACITY_MAP: bool = true;
+override HAS_SHADE_MAP: bool = true;
 
 // Group 0: per frame.
 struct Frame {
@@ -29,6 +30,12 @@ struct Frame {
     team: vec4<f32>,
     // x: colour mode (0 textured, 1 per node, 2 by joint).
     mode: vec4<u32>,
+    // rgb: fog colour (sRGB-encoded 0..1), w: 1 with fog.
+    fog: vec4<f32>,
+    // x: fog begin, y: fog end (depth in front of the eye), z: scene time in seconds.
+    fog_range: vec4<f32>,
+    // xyz: unit view direction.
+    view_dir: vec4<f32>,
 };
 
 // Group 1: per material (written once in set_model).
@@ -38,8 +45,11 @@ struct Material {
     // x: has tcmask, y: has normal map, z: has specular map,
     // w: opacity source (0 none, 1 alpha, 2 red, 3 luminance).
     flags: vec4<u32>,
-    // x: blend mode (0 opaque, 1 alpha test, 2 additive, 3 premultiplied, 4 alpha blend).
+    // x: blend mode (0 opaque, 1 alpha test, 2 additive, 3 premultiplied, 4 alpha blend,
+    // 5 multiply).
     mode: vec4<u32>,
+    // xy: UV set 0's scroll in UV units per second; z: 1 with a shade map.
+    scroll: vec4<f32>,
 };
 
 // Group 2: per draw (dynamic offset) and per skin (dynamic offset).
@@ -70,6 +80,8 @@ struct Joints {
 @group(1) @binding(3) var normal_tex: texture_2d<f32>;
 @group(1) @binding(4) var specular_tex: texture_2d<f32>;
 @group(1) @binding(5) var opacity_tex: texture_2d<f32>;
+// Its red multiplies the colour, read with UV set 1.
+@group(1) @binding(6) var shade_tex: texture_2d<f32>;
 
 @group(2) @binding(0) var<uniform> draw: Draw;
 @group(2) @binding(1) var<uniform> joints: Joints;
@@ -87,6 +99,7 @@ struct VertexIn {
     // Opacity of the point (1 unless the mesh sets one), multiplied into the alpha: an
     // additive layer adds colour × α, so splatted layers whose opacities sum to 1 blend.
     @location(7) alpha: f32,
+    @location(8) uv2: vec2<f32>,
 };
 
 struct VertexOut {
@@ -98,6 +111,7 @@ struct VertexOut {
     @location(2) uv: vec2<f32>,
     @location(3) joint_colour: vec3<f32>,
     @location(4) alpha: f32,
+    @location(5) uv2: vec2<f32>,
 };
 
 fn joint(i: u32) -> mat4x4<f32> {
@@ -124,7 +138,8 @@ fn vs_main(v: VertexIn) -> VertexOut {
     out.clip = frame.view_proj * world;
     out.world_pos = world.xyz / world.w;
     out.normal = n;
-    out.uv = v.uv + draw.extra.xy * v.animated;
+    out.uv = v.uv + draw.extra.xy * v.animated + material.scroll.xy * frame.fog_range.z;
+    out.uv2 = v.uv2;
     out.joint_colour = srgb_decode(v.joint_colour.rgb);
     out.alpha = v.alpha;
     return out;
@@ -159,6 +174,26 @@ fn perturb(n: vec3<f32>, dp1: vec3<f32>, dp2: vec3<f32>, duv1: vec2<f32>, duv2: 
     return normalize(tn);
 }
 
+// Linear fog by depth in front of the eye, mixed in the sRGB encoding (as the game mixes).
+// What a fragment fades to depends on how it blends, so that what the pixel ends up as
+// fades to the fog colour: an additive layer fades to black (adds nothing; the opaque
+// pre-pass under it carries the fog), a premultiplied one to the fog times its alpha, a
+// multiplying one to white (changes nothing), the others to the fog colour.
+fn fogged(rgb: vec3<f32>, alpha: f32, mode: u32, world_pos: vec3<f32>) -> vec3<f32> {
+    let depth = dot(world_pos - frame.eye.xyz, frame.view_dir.xyz);
+    let span = max(frame.fog_range.y - frame.fog_range.x, 1e-3);
+    let f = clamp((depth - frame.fog_range.x) / span, 0.0, 1.0);
+    var toward = frame.fog.rgb;
+    if mode == 2u {
+        toward = vec3<f32>(0.0);
+    } else if mode == 3u {
+        toward = frame.fog.rgb * alpha;
+    } else if mode == 5u {
+        toward = vec3<f32>(1.0);
+    }
+    return mix(rgb, toward, f);
+}
+
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     // Every sample and derivative first, in uniform control flow (the HAS_* constants are
@@ -188,8 +223,13 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if HAS_OPACITY_MAP {
         opac = textureSample(opacity_tex, samp, in.uv);
     }
+    var shade = 1.0;
+    if HAS_SHADE_MAP {
+        shade = textureSample(shade_tex, samp, in.uv2).r;
+    }
 
     var base = base_s * material.base_color;
+    base = vec4<f32>(base.rgb * shade, base.a);
     base.a = base.a * in.alpha;
     // Colour modes replace the colour, keep the alpha (cut-outs still cut).
     let colour_mode = frame.mode.x;
@@ -228,6 +268,10 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let l = frame.light_dir.xyz;
     let diffuse = max(dot(n, l), 0.0);
     var lit = base.rgb * (frame.light.x + frame.light.y * diffuse);
+    if mode == 5u {
+        // Multiplying (water over its bed): unlit, as the game draws it.
+        lit = base.rgb;
+    }
     if HAS_SPECULAR_MAP && material.flags.z != 0u && colour_mode == 0u {
         // Gaussian specular lobe around the half vector (the game's specular-map path).
         let v = normalize(frame.eye.xyz - in.world_pos);
@@ -241,6 +285,9 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if HAS_TCMASK && material.flags.x != 0u && colour_mode == 0u {
         let team = select(frame.team.rgb, draw.team.rgb, draw.team.w > 0.5);
         rgb = clamp(rgb + (team - 0.5) * mask, vec3<f32>(0.0), vec3<f32>(1.0));
+    }
+    if frame.fog.w > 0.5 {
+        rgb = fogged(rgb, base.a, mode, in.world_pos);
     }
     if ENCODE_SRGB < 0.5 {
         rgb = srgb_decode(rgb);

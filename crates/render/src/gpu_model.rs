@@ -127,6 +127,7 @@ impl GpuModel {
                         .copied()
                         .unwrap_or(UNBOUND_RGBA),
                     alpha: mesh.corner_alpha(c),
+                    uv2: c.uv[1].to_array(),
                 }
             }));
         }
@@ -376,6 +377,7 @@ fn build_material(
     let normal = fetch(m.normal, TexClass::Data);
     let specular = fetch(m.specular, TexClass::Data);
     let opacity = fetch(m.opacity, TexClass::Data);
+    let shade = fetch(m.shade, TexClass::Color);
     let flags = [
         tcmask.is_some() as u32,
         normal.is_some() as u32,
@@ -397,11 +399,19 @@ fn build_material(
     let normal = normal.unwrap_or_else(|| textures.flat_normal.clone());
     let specular = specular.unwrap_or_else(|| textures.black.clone());
     let opacity = opacity.unwrap_or_else(|| textures.white.clone());
+    let has_shade = shade.is_some();
+    let shade = shade.unwrap_or_else(|| textures.white.clone());
     let blend = blend_number(m.blend);
     let uniform = MaterialUniform {
         base_color: m.base_color,
         flags,
         mode: [blend, 0, 0, 0],
+        scroll: [
+            m.uv_scroll[0],
+            m.uv_scroll[1],
+            if has_shade { 1.0 } else { 0.0 },
+            0.0,
+        ],
     };
     let buffer = super::gpu::buffer_with(
         device,
@@ -423,6 +433,7 @@ fn build_material(
             tex_entry(3, &normal),
             tex_entry(4, &specular),
             tex_entry(5, &opacity),
+            tex_entry(6, &shade),
         ],
     });
     GpuMaterial {
@@ -430,10 +441,16 @@ fn build_material(
         key: PipelineKey {
             blend,
             double_sided: m.double_sided,
-            maps: [flags[0] != 0, flags[1] != 0, flags[2] != 0, flags[3] != 0],
+            maps: [
+                flags[0] != 0,
+                flags[1] != 0,
+                flags[2] != 0,
+                flags[3] != 0,
+                has_shade,
+            ],
         },
         billboard: m.billboard,
         _uniform: buffer,
-        _textures: vec![base, tcmask, normal, specular, opacity],
+        _textures: vec![base, tcmask, normal, specular, opacity, shade],
     }
 }

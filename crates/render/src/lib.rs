@@ -15,6 +15,7 @@ pub mod lighting;
 mod offscreen_instance;
 pub mod pipelines;
 mod scene;
+mod sky;
 mod target;
 pub mod textures;
 mod uniforms;

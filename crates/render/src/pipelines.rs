@@ -14,6 +14,7 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("scene.wgsl", SCENE_WGSL),
     ("overlay.wgsl", super::inspect::overlay_pass::OVERLAY_WGSL),
     ("shadow.wgsl", super::inspect::shadows::SHADOW_WGSL),
+    ("sky.wgsl", super::sky::SKY_WGSL),
 ];
 
 /// What selects a pipeline.
@@ -23,8 +24,8 @@ pub(crate) struct PipelineKey {
     pub blend: u32,
     /// Draw back faces too (no culling).
     pub double_sided: bool,
-    /// Which optional maps are sampled: tcmask, normal, specular, opacity.
-    pub maps: [bool; 4],
+    /// Which optional maps are sampled: tcmask, normal, specular, opacity, shade.
+    pub maps: [bool; 5],
 }
 
 /// The shader's number for a blend mode.
@@ -35,6 +36,7 @@ pub(crate) fn blend_number(b: BlendMode) -> u32 {
         BlendMode::Additive => 2,
         BlendMode::Premultiplied => 3,
         BlendMode::AlphaBlend => 4,
+        BlendMode::Multiply => 5,
     }
 }
 
@@ -44,8 +46,8 @@ pub(crate) fn is_blended(blend: u32) -> bool {
 }
 
 /// Whether a blend mode number writes depth: opaque, alpha-test and alpha-blend do
-/// (alpha-blend discards fully transparent texels), additive and premultiplied glows do
-/// not.
+/// (alpha-blend discards fully transparent texels), additive and premultiplied glows and
+/// multiplying water do not.
 pub(crate) fn writes_depth(blend: u32) -> bool {
     matches!(blend, 0 | 1 | 4)
 }
@@ -57,7 +59,7 @@ pub(crate) struct Pipelines {
     layout: wgpu::PipelineLayout,
     /// Group 0: frame uniform + sampler.
     pub(crate) frame_layout: wgpu::BindGroupLayout,
-    /// Group 1: material uniform + five textures.
+    /// Group 1: material uniform + six textures.
     pub(crate) material_layout: wgpu::BindGroupLayout,
     /// Group 2: draw uniform + joint block, both with dynamic offsets.
     pub(crate) draw_layout: wgpu::BindGroupLayout,
@@ -121,6 +123,7 @@ impl Pipelines {
                 texture_entry(3),
                 texture_entry(4),
                 texture_entry(5),
+                texture_entry(6),
             ],
         });
         let draw_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -189,6 +192,11 @@ fn blend_state(blend: u32) -> Option<wgpu::BlendState> {
         }),
         3 => Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
         4 => Some(wgpu::BlendState::ALPHA_BLENDING),
+        // dst · src; the target's alpha kept.
+        5 => Some(wgpu::BlendState {
+            color: c(F::Zero, F::Src),
+            alpha: c(F::Zero, F::One),
+        }),
         _ => None,
     }
 }
@@ -216,6 +224,7 @@ fn create(
         ("HAS_NORMAL_MAP", flag(key.maps[1])),
         ("HAS_SPECULAR_MAP", flag(key.maps[2])),
         ("HAS_OPACITY_MAP", flag(key.maps[3])),
+        ("HAS_SHADE_MAP", flag(key.maps[4])),
     ];
     let compilation_options = wgpu::PipelineCompilationOptions {
         constants: &constants,

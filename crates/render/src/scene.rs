@@ -22,6 +22,7 @@ use super::inspect::overlays::{self, OverlayInput};
 use super::inspect::posed::{posed_bounds, posed_meshes, shadow_casters};
 use super::inspect::shadows::{ShadowPass, ShadowSetup, shadow_light};
 use super::pipelines::Pipelines;
+use super::sky::{SkyFrame, SkyPass};
 use super::target::COLOR_FORMAT;
 use super::textures::TextureCache;
 use super::uniforms::FrameUniform;
@@ -56,6 +57,13 @@ pub struct ViewSettings {
     pub colour_mode: ColourMode,
     /// Triangles and points marked over everything (a picked check finding).
     pub highlight: super::inspect::highlight::Highlight,
+    /// Apply the model's fog and draw its sky (`Model::environment`; a map's), in a
+    /// perspective view (an orthographic one has neither: its eye can move back without
+    /// changing the picture, so a distance from it means nothing). Off by default.
+    pub environment: bool,
+    /// Scene time in seconds: what scrolls (`Material::uv_scroll`) and the sky's turn
+    /// are drawn at this time; 0 for a still picture.
+    pub time: f32,
 }
 
 impl Default for ViewSettings {
@@ -72,6 +80,8 @@ impl Default for ViewSettings {
             grid_unit: None,
             colour_mode: ColourMode::default(),
             highlight: Default::default(),
+            environment: false,
+            time: 0.0,
         }
     }
 }
@@ -89,6 +99,7 @@ pub struct SceneRenderer {
     source: Option<Model>,
     overlay_pass: OverlayPass,
     shadow_pass: ShadowPass,
+    sky_pass: SkyPass,
 }
 
 impl SceneRenderer {
@@ -150,6 +161,7 @@ impl SceneRenderer {
             source: None,
             overlay_pass: OverlayPass::new(device, COLOR_FORMAT, samples),
             shadow_pass: ShadowPass::new(device, COLOR_FORMAT, samples),
+            sky_pass: SkyPass::new(device, COLOR_FORMAT, samples),
         }
     }
 
@@ -168,6 +180,8 @@ impl SceneRenderer {
             &mut self.textures,
             &mut self.warnings,
         ));
+        self.sky_pass
+            .set_model(device, queue, model, &mut self.textures, &mut self.warnings);
         self.textures.end_model();
         self.source = Some(model.clone());
     }
@@ -234,7 +248,7 @@ impl SceneRenderer {
         let view_matrix = cam.view();
         let light = view.lighting.direction(cam);
         let team = TEAM_COLOURS[view.team % TEAM_COLOURS.len()].rgb;
-        let frame = FrameUniform {
+        let mut frame = FrameUniform {
             view_proj: cam.view_proj(aspect).to_cols_array_2d(),
             eye: cam.eye().extend(1.0).to_array(),
             light_dir: light.extend(0.0).to_array(),
@@ -251,7 +265,35 @@ impl SceneRenderer {
                 1.0,
             ],
             mode: [view.colour_mode.number(), 0, 0, 0],
+            fog: [0.0; 4],
+            fog_range: [0.0, 0.0, view.time, 0.0],
+            view_dir: (cam.target - cam.eye())
+                .normalize_or(Vec3::NEG_Z)
+                .extend(0.0)
+                .to_array(),
         };
+        let fog = self
+            .source
+            .as_ref()
+            .and_then(|m| m.environment.fog.as_ref())
+            // An orthographic picture does not change as its eye moves back: a fog by
+            // distance from the eye would be arbitrary there.
+            .filter(|_| view.environment && !cam.orthographic);
+        if let Some(f) = fog {
+            let (begin, end) = f.range(cam.distance);
+            frame.fog = [f.colour[0], f.colour[1], f.colour[2], 1.0];
+            frame.fog_range[..2].copy_from_slice(&[begin, end]);
+        }
+        let sky = view.environment
+            && self.sky_pass.prepare(
+                queue,
+                &SkyFrame {
+                    camera: cam,
+                    aspect,
+                    time: view.time,
+                    fog,
+                },
+            );
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
         if let Some(m) = &mut self.model {
             m.update(queue, pose, view_matrix);
@@ -294,6 +336,9 @@ impl SceneRenderer {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
+            if sky {
+                self.sky_pass.draw(&mut pass);
+            }
             if let Some(m) = &self.model
                 && let Some(vertices) = m.vertices()
             {

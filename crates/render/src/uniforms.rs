@@ -23,6 +23,12 @@ pub(crate) struct FrameUniform {
     pub team: [f32; 4],
     /// x: colour mode number ([`crate::ColourMode::number`]).
     pub mode: [u32; 4],
+    /// rgb: fog colour (sRGB-encoded 0..1), w: 1 with fog, else 0.
+    pub fog: [f32; 4],
+    /// x: fog begin, y: fog end (depth, model units), z: scene time (seconds).
+    pub fog_range: [f32; 4],
+    /// xyz: unit view direction (from the eye towards the target).
+    pub view_dir: [f32; 4],
 }
 
 /// Group 1: per material.
@@ -35,6 +41,8 @@ pub(crate) struct MaterialUniform {
     pub flags: [u32; 4],
     /// x: blend mode number.
     pub mode: [u32; 4],
+    /// xy: UV set 0's scroll, UV units per second; z: 1 with a shade map.
+    pub scroll: [f32; 4],
 }
 
 /// Group 2: per draw.
@@ -74,11 +82,13 @@ pub struct Vertex {
     pub(crate) joint_colour: [u8; 4],
     /// Opacity of the corner's point (`Mesh::point_alpha`), multiplied into the alpha.
     pub alpha: f32,
+    /// UV set 1 (the shade map's).
+    pub uv2: [f32; 2],
 }
 
 impl Vertex {
     /// Attribute layout matching `VertexIn` in the shader.
-    pub(crate) const ATTRIBUTES: [wgpu::VertexAttribute; 8] = wgpu::vertex_attr_array![
+    pub(crate) const ATTRIBUTES: [wgpu::VertexAttribute; 9] = wgpu::vertex_attr_array![
         0 => Float32x3,
         1 => Float32x3,
         2 => Float32x2,
@@ -87,6 +97,7 @@ impl Vertex {
         5 => Float32x4,
         6 => Unorm8x4,
         7 => Float32,
+        8 => Float32x2,
     ];
 
     /// The buffer layout.

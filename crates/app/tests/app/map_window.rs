@@ -2,7 +2,8 @@
 //! `data/mp` and `data/base`): the side panel shows the map's facts and the objects of
 //! each owner as the map reader and the placement count them, the object list's search
 //! narrows it, a click in the list or in the view selects an object and shows its facts,
-//! F frames it, and a layer toggle takes its objects out of the drawn picture.
+//! F frames it, a layer toggle takes its objects out of the drawn picture, and the fog
+//! and moving water are the panel's settings.
 
 use crate::app_support;
 use crate::map_support::{details, f_frames, open_map, paths};
@@ -333,4 +334,24 @@ fn the_game_view_starts_where_the_game_does() {
     // The eye is south of the truck (world y larger: model z smaller) and above it.
     let eye = cam.eye();
     assert!(eye.z < want.z && eye.y > want.y, "{eye} vs {want}");
+}
+
+#[vitrine_test(shared)]
+fn fog_and_sky_and_moving_water_are_settings_of_the_map_panel() {
+    let Some(mut h) = open_map(MAP, window) else {
+        return;
+    };
+    // The scene has its fog; the view applies it once asked (off by default).
+    let doc = h.state().document.open.as_ref().unwrap();
+    assert!(doc.model.environment.fog.is_some());
+    assert!(!h.state().view_settings().environment);
+    h.get_by_label("Fog and sky").click();
+    h.run();
+    assert!(h.state().services.settings.map_fog);
+    assert!(h.state().view_settings().environment);
+    // Moving water and sky: on by default, off at a click.
+    assert!(h.state().services.settings.map_animate);
+    h.get_by_label("Moving water and sky").click();
+    h.run();
+    assert!(!h.state().services.settings.map_animate);
 }

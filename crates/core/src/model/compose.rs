@@ -74,6 +74,7 @@ pub(crate) fn attach(
             &mut mat.specular,
             &mut mat.opacity,
             &mut mat.bump,
+            &mut mat.shade,
         ] {
             *t = t.map(|i| i + tex0);
         }

@@ -77,6 +77,9 @@ pub enum BlendMode {
     /// and fully transparent texels are discarded (how Warzone 2100 draws ordinary
     /// models: cut-out trees and the translucent rotor blur both come out right).
     AlphaBlend,
+    /// `dst · src`: the fragment's colour multiplies what is behind it (unlit, no depth
+    /// written; Warzone 2100's water over the riverbed).
+    Multiply,
 }
 
 /// Whether a material turns to face the camera (PIE TYPE 0x10 / 0x20), about its node's
@@ -138,6 +141,12 @@ pub struct Material {
     pub double_sided: bool,
     /// Camera-facing mode.
     pub billboard: Billboard,
+    /// Shade map: a texture whose red channel multiplies the colour, read with the
+    /// corners' second UV set (Warzone 2100's second water page).
+    pub shade: Option<usize>,
+    /// How fast the base texture's UV set 0 moves, UV units per second of scene time
+    /// (Warzone 2100's scrolling water page).
+    pub uv_scroll: [f32; 2],
 }
 
 impl Material {
@@ -156,6 +165,8 @@ impl Material {
             blend: BlendMode::Opaque,
             double_sided: false,
             billboard: Billboard::None,
+            shade: None,
+            uv_scroll: [0.0; 2],
         }
     }
 }

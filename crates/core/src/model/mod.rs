@@ -16,6 +16,7 @@ pub mod colour;
 pub(crate) mod compose;
 pub mod details;
 mod diagnostics;
+mod environment;
 mod extras;
 mod guide;
 pub mod json;
@@ -34,6 +35,7 @@ pub use anim::{
 pub use axes::FileAxes;
 pub use details::Details;
 pub use diagnostics::{Diagnostic, Location};
+pub use environment::{Environment, Fog, FogDistance, Sky};
 pub use extras::{CollisionBox, Connector, ModelEvent, ShadowMesh};
 pub use guide::Guide;
 pub use material::{AlphaSource, Billboard, BlendMode, Material, TextureRef, TextureRole};
@@ -183,6 +185,8 @@ pub struct Model {
     /// models and assemblies. The loader sets it; the renderer draws its grid in this unit
     /// (or in one derived from the model's size when `None`).
     pub grid_unit: Option<f32>,
+    /// Fog and sky around the scene (a map's); empty for a model.
+    pub environment: Environment,
 }
 
 impl Model {
@@ -217,6 +221,7 @@ impl Model {
             diagnostics: Vec::new(),
             source: SourceMap::default(),
             grid_unit: None,
+            environment: Environment::default(),
         }
     }
 

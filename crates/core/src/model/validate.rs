@@ -92,6 +92,7 @@ pub(super) fn validate(m: &Model) -> Result<(), String> {
             mat.specular,
             mat.opacity,
             mat.bump,
+            mat.shade,
         ]
         .into_iter()
         .flatten()
@@ -99,6 +100,15 @@ pub(super) fn validate(m: &Model) -> Result<(), String> {
             if t >= ntex {
                 return Err(format!("material {i} uses texture {t} of {ntex}"));
             }
+        }
+    }
+    if let Some(sky) = &m.environment.sky {
+        let np = sky.mesh.points.len() as u32;
+        if sky.texture >= ntex || sky.mesh.corners.iter().any(|c| c.point >= np) {
+            return Err("the sky's texture or corners are out of range".into());
+        }
+        if sky.mesh.corners.len() % 3 != 0 || !finite(&sky.scale) || !sky.lift.is_finite() {
+            return Err("the sky's mesh or size is malformed".into());
         }
     }
     for (i, skin) in m.skins.iter().enumerate() {

@@ -30,6 +30,7 @@ mod basics;
 mod billboard;
 mod corpus;
 mod display;
+mod environment;
 mod guides;
 mod lighting;
 mod overlays;

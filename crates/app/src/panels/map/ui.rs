@@ -147,6 +147,43 @@ fn layers_ui(ui: &mut egui::Ui, state: &AppState, map: &MapDetails) -> Vec<AppCo
         }
     }
     out.extend(terrain_ui(ui, state.services.settings.map_terrain));
+    out.extend(atmosphere_ui(ui, &state.services.settings));
+    out
+}
+
+/// *Fog and sky* and *Moving water and sky*: the map's environment drawn or not (off by
+/// default), its water and sky moving or still (on by default); both saved.
+fn atmosphere_ui(ui: &mut egui::Ui, settings: &crate::settings::Settings) -> Vec<AppCommand> {
+    use crate::settings::SettingsCommand;
+    let mut out = Vec::new();
+    let mut fog = settings.map_fog;
+    if ui
+        .checkbox(&mut fog, "Fog and sky")
+        .on_hover_text(
+            "The distance fog and the tileset's sky as Warzone 2100 4.3 draws them: the fog \
+             thickens from 5500 + 0.3 × the camera's distance to 6500 + 0.6 × it, in the \
+             data's palette colour (#b05f08 in 4.3; without the data the tileset's colour of \
+             later versions). Both show in perspective views only. Off by default: the fog \
+             grows with the camera's distance, and a whole map framed is far beyond the \
+             game's zoom (try the Game view, 9).",
+        )
+        .changed()
+    {
+        out.push(AppCommand::Settings(SettingsCommand::SetMapFog(fog)));
+    }
+    let mut animate = settings.map_animate;
+    if ui
+        .checkbox(&mut animate, "Moving water and sky")
+        .on_hover_text(
+            "The first water page scrolls and the sky turns as in the game. Off: both stand \
+             still and the window draws only when something changes.",
+        )
+        .changed()
+    {
+        out.push(AppCommand::Settings(SettingsCommand::SetMapAnimate(
+            animate,
+        )));
+    }
     out
 }
 

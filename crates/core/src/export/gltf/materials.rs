@@ -260,9 +260,10 @@ impl Materials {
         let (alpha_mode, cutoff) = match mat.blend {
             BlendMode::Opaque => (AlphaMode::Opaque, None),
             BlendMode::AlphaTest => (AlphaMode::Mask, Some(json::material::AlphaCutoff(0.5))),
-            BlendMode::AlphaBlend | BlendMode::Premultiplied | BlendMode::Additive => {
-                (AlphaMode::Blend, None)
-            }
+            BlendMode::AlphaBlend
+            | BlendMode::Premultiplied
+            | BlendMode::Additive
+            | BlendMode::Multiply => (AlphaMode::Blend, None),
         };
         // Alpha blending over opaque texels looks opaque: the mode is settled by
         // `finish` from the texels the triangles use (glTF viewers sort and skip depth
@@ -283,6 +284,14 @@ impl Materials {
             }
             BlendMode::Premultiplied => {
                 extra.insert("blend".into(), json!("premultiplied"));
+            }
+            BlendMode::Multiply => {
+                extra.insert("blend".into(), json!("multiply"));
+                doc.warnings.push(format!(
+                    "material {}: multiplying blending has no glTF equivalent; exported as \
+                     alpha blending (marked \"blend\": \"multiply\" in its extras)",
+                    mat.name
+                ));
             }
             _ => {}
         }

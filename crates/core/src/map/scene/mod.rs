@@ -22,7 +22,10 @@
 //!   ambient, and models on the map are lit by the same light, so terrain and objects
 //!   agree. `vitrine render` points the light along the game's default sun
 //!   ([`SUN_AZIMUTH_DEG`], [`SUN_ELEVATION_DEG`]);
-//! - water at the water level with `page-80-water-1.png`, blended over the riverbed;
+//! - water at the water level as 4.3 draws it ([`atmosphere`]): `page-80-water-1.png`
+//!   scrolling, times the red of `page-81-water-2.png`, multiplying the riverbed;
+//! - the fog and the tileset's sky ([`Model::environment`], [`atmosphere`]), which the
+//!   renderer applies to every mesh and draws behind them when the view asks for them;
 //! - every object the placement keeps, at its x, y, z and direction, a player's in its
 //!   team colour (`objects.rs`).
 //!
@@ -30,9 +33,10 @@
 //! in the shading), objects are boxes of their footprint, and a warning says which data
 //! to add.
 //!
-//! Not drawn yet: the second water page, fog and sky, the colours of a game's lobby (a
-//! player's objects wear colour N, `Node::team`).
+//! Not drawn yet: the colours of a game's lobby (a player's objects wear colour N,
+//! `Node::team`), the lightmap's tile brightness and coloured lights, weather.
 
+pub mod atmosphere;
 pub mod blend;
 pub mod decals;
 mod details;
@@ -41,6 +45,8 @@ mod guides;
 mod objects;
 pub mod terrain;
 
+#[cfg(test)]
+mod atmosphere_tests;
 #[cfg(test)]
 mod tests;
 
@@ -107,13 +113,6 @@ impl Default for SceneOptions {
 /// The colour of the ground without tile images (linear): a dry earth, so the sun's
 /// shading of the heights reads.
 const BARE_GROUND: [f32; 4] = [0.45, 0.36, 0.24, 1.0];
-/// Water without its page: a blue, blended like the page.
-const BARE_WATER: [f32; 4] = [0.05, 0.18, 0.35, 0.75];
-/// How opaque the water page is drawn over the riverbed.
-const WATER_ALPHA: f32 = 0.75;
-/// The game multiplies the first water page by the second's red (`water.frag`); the
-/// second page's mean red is 0.81 (sRGB), 0.62 linear: the first page is drawn times that.
-const WATER_SHADE: f32 = 0.62;
 
 /// The scene of `map` as `placement` placed it. `stats`, `files` and `roots` give the
 /// tile images, the water page and the objects' models; with none of them the scene is
@@ -141,7 +140,8 @@ pub fn scene(
         &mut layers,
         options.terrain,
     );
-    add_water(&mut model, map, placement, &mut lookup, roots, &mut layers);
+    atmosphere::add_water(&mut model, map, placement, &mut lookup, roots, &mut layers);
+    model.environment = atmosphere::environment(&mut model, map.level.tileset, &mut lookup, roots);
     let mut objects = Vec::new();
     if options.objects {
         let data = ObjectData {
@@ -197,10 +197,10 @@ pub fn scene(
 
 /// The nodes of each layer, as the scene is built.
 #[derive(Default)]
-struct Layers(Vec<(Layer, Vec<usize>)>);
+pub(super) struct Layers(Vec<(Layer, Vec<usize>)>);
 
 impl Layers {
-    fn push(&mut self, layer: Layer, node: usize) {
+    pub(super) fn push(&mut self, layer: Layer, node: usize) {
         match self.0.iter_mut().find(|(l, _)| *l == layer) {
             Some((_, nodes)) => nodes.push(node),
             None => self.0.push((layer, vec![node])),
@@ -498,36 +498,6 @@ fn add_mesh(
     model.meshes.push(mesh);
     model.nodes.push(node);
     model.nodes.len() - 1
-}
-
-fn add_water(
-    model: &mut Model,
-    map: &Map,
-    placement: &Placement,
-    lookup: &mut Lookup,
-    roots: &[FileRef],
-    layers: &mut Layers,
-) {
-    let Some(mesh) = terrain::water_mesh(&placement.terrain, &map.terrain_types) else {
-        return;
-    };
-    let name = "page-80-water-1.png";
-    let shade = WATER_SHADE;
-    let mut material = Material::new("water", [shade, shade, shade, WATER_ALPHA]);
-    material.blend = BlendMode::AlphaBlend;
-    match find(lookup, roots, &["texpages", name]) {
-        Some(file) => attach(model, &mut material, format!("texpages/{name}"), file),
-        None => {
-            material.base_color = BARE_WATER;
-            model.warn(
-                Location::File,
-                format!("no texpages/{name} in the data: water is drawn in one colour"),
-            );
-        }
-    }
-    let first = model.materials.len();
-    model.materials.push(material);
-    layers.push(Layer::Water, add_mesh(model, mesh, first, "water"));
 }
 
 /// What the objects' models are found with.

@@ -10,7 +10,8 @@
 //!   turned a quarter at a time as the texture word says;
 //! - water on every tile that is, or whose west, north or north-west neighbour is, of
 //!   terrain type water, at the water level (the stored height less a third of a tile),
-//!   with `page-80-water-1.png` laid in world space, repeating every 4 tiles.
+//!   with its two pages laid in world space (UV set 0 repeating every 4 tiles, set 1
+//!   every 5; u runs south, v east, as the game's texture parameters give them).
 //!
 //! Points are in model space: world (x east, y south, z up) → `(−x, z, −y)` (the game's
 //! render space is `(x, z, −y)` and PIE points are mirrored in x on load, so the map is
@@ -27,8 +28,10 @@ pub(crate) const WATER: u16 = 7;
 /// How far under the stored height the water stands (`TILE_UNITS / 3`).
 pub const WATER_DEPTH: i32 = TILE_UNITS / 3;
 
-/// Tiles one repeat of the water page covers.
+/// Tiles one repeat of the first water page covers (UV set 0).
 pub const WATER_REPEAT: f32 = 4.0;
+/// Tiles one repeat of the second water page covers (UV set 1).
+pub const WATER_SHADE_REPEAT: f32 = 5.0;
 
 /// The model-space point of world (x east, y south, z up).
 pub fn model_point(x: f32, y: f32, z: f32) -> Vec3 {
@@ -253,13 +256,14 @@ fn is_water(stored: &Terrain, types: &[u16], x: i32, y: i32) -> bool {
 
 /// The water mesh (`drawWater`): every tile that is, or whose west, north or north-west
 /// neighbour is, water; each corner at the water level of `stored` (the heights before
-/// the riverbed pass) less [`WATER_DEPTH`]; UVs in world space, one repeat per
-/// [`WATER_REPEAT`] tiles. `None` where the map has no water.
+/// the riverbed pass) less [`WATER_DEPTH`]; UVs in world space, (south, east) over
+/// [`WATER_REPEAT`] tiles in set 0 and over [`WATER_SHADE_REPEAT`] in set 1. `None`
+/// where the map has no water.
 pub fn water_mesh(stored: &Terrain, types: &[u16]) -> Option<Mesh> {
     let (w, h) = (stored.width as i32, stored.height as i32);
     let mut mesh = Mesh {
         name: "water".into(),
-        uv_sets: 1,
+        uv_sets: 2,
         ..Mesh::default()
     };
     for y in 0..h {
@@ -286,14 +290,20 @@ pub fn water_mesh(stored: &Terrain, types: &[u16]) -> Option<Mesh> {
                 level,
             );
             mesh.points.push(c);
-            let uv = |i: i32, j: i32| Vec2::new(i as f32, j as f32) / WATER_REPEAT;
+            let corner = |point: u32, south: f32, east: f32| {
+                let at = Vec2::new(south, east);
+                let mut c = Corner::new(point, at / WATER_REPEAT);
+                c.uv[1] = at / WATER_SHADE_REPEAT;
+                c
+            };
             for [a, b] in FAN {
                 let (ia, ja) = corners[a];
                 let (ib, jb) = corners[b];
+                mesh.corners.push(corner(first + 4, centre.y, centre.x));
                 mesh.corners
-                    .push(Corner::new(first + 4, centre / WATER_REPEAT));
-                mesh.corners.push(Corner::new(first + a as u32, uv(ia, ja)));
-                mesh.corners.push(Corner::new(first + b as u32, uv(ib, jb)));
+                    .push(corner(first + a as u32, ja as f32, ia as f32));
+                mesh.corners
+                    .push(corner(first + b as u32, jb as f32, ib as f32));
             }
         }
     }

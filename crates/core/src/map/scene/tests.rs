@@ -13,7 +13,7 @@ const WATER_TILE: u16 = 60;
 
 /// An 8×7 map whose corner (x, y) stands at 10·x + 100·y + 7, tile (x, y) numbered
 /// x + y·W; `water` lists tiles of tile number [`WATER_TILE`] (terrain type water).
-fn map(objects: Vec<MapObject>, water: &[(u32, u32)]) -> Map {
+pub(super) fn map(objects: Vec<MapObject>, water: &[(u32, u32)]) -> Map {
     let heights = (0..W * H)
         .map(|i| (10 * (i % W) + 100 * (i / W) + 7) as i32)
         .collect();
@@ -57,12 +57,12 @@ POINTS 4\n\t-10 0 -10\n\t10 0 -10\n\t10 20 10\n\t-10 20 10\nPOLYGONS 2\n\
 
 /// Data roots with the Urban tile images of tiles 0–9 and a structure `Hut` whose model
 /// is a small PIE.
-fn data() -> (Files, Vec<FileRef>) {
+pub(super) fn data() -> (Files, Vec<FileRef>) {
     (Files::new(source()), vec![FileRef::Disk("d".into())])
 }
 
 /// The files of [`data`].
-fn source() -> MemorySource {
+pub(super) fn source() -> MemorySource {
     let mut source = MemorySource::new()
         .with(
             "d/stats/structure.json",
