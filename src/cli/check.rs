@@ -36,6 +36,11 @@ pub struct CheckArgs {
     /// its folder's name `4c-rush`).
     #[arg(long, value_name = "NAME")]
     pub level: Option<String>,
+    /// A script-generated Warzone 2100 map (game.js): the seed its gameRand starts from.
+    /// The game draws a new one per game and logs it ("Loaded script-generated map …
+    /// with random seed: N"); the default is 5489, std::mt19937's own.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u32>,
     /// Data roots (`--data`, searched after the checked files' own tree, in order: a
     /// mod's own data over mp over base) and the PMF rules.
     #[command(flatten)]
@@ -153,7 +158,7 @@ pub fn run(args: &CheckArgs) -> i32 {
         .iter()
         .cloned()
         .partition(|p| super::map_info::is_map_input(&crate::files::parse(p), level));
-    let (mut findings, mut files) = check_maps(&maps, level, &options);
+    let (mut findings, mut files) = check_maps(&maps, level, args.seed, &options);
     if !models.is_empty() || maps.is_empty() {
         let (f, n) = check_inputs(&models, options);
         findings.extend(f);
@@ -201,11 +206,13 @@ fn base_join(base: &FileRef, rel: &str) -> FileRef {
 
 /// Checks the maps at each input (every level, or the one named `level`) with the data
 /// roots `vitrine info` uses (`--data` and vitrine.toml's, else `mp.wz` and `base.wz`
-/// beside a map in `mp.wz`, else the detected Warzone 2100 installation). Returns the
-/// findings and the number of maps checked.
+/// beside a map in `mp.wz`, else the detected Warzone 2100 installation), script maps
+/// run with `seed` (`None`: the default). Returns the findings and the number of maps
+/// checked.
 fn check_maps(
     inputs: &[PathBuf],
     level: Option<&str>,
+    seed: Option<u32>,
     options: &CheckOptions,
 ) -> (Vec<Finding>, usize) {
     let disk = crate::files::disk();
@@ -218,7 +225,9 @@ fn check_maps(
             options.data_roots.clone()
         };
         let report = super::catch_per_file(&file, || {
-            Ok(check::map_check::check_maps(disk, &file, level, &roots))
+            Ok(check::map_check::check_maps(
+                disk, &file, level, &roots, seed,
+            ))
         });
         match report {
             Ok(r) => {

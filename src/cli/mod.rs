@@ -208,6 +208,7 @@ impl LoadArgs {
             tileset: self.tileset,
             pet_rotations: self.pet_rotations,
             map_terrain: self.terrain,
+            map_seed: None,
         }
     }
 }

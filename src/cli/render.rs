@@ -102,6 +102,11 @@ pub struct RenderArgs {
     /// A Warzone 2100 map: draw the terrain and water only, not the objects.
     #[arg(long)]
     pub no_objects: bool,
+    /// A Warzone 2100 map made by a script Warzone 2100 map (game.js), each with --all-maps: the seed its gameRand starts from.
+    /// The game draws a new one per game and logs it ("Loaded script-generated map …
+    /// with random seed: N"); the default is 5489, std::mt19937's own.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u32>,
     /// A folder or `--all-maps`: the threads that read models and maps and decode their
     /// pages (default: one per core, at most 8); one thread draws.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]

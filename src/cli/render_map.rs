@@ -47,6 +47,8 @@ struct Data {
     roots: Vec<FileRef>,
     stats: Stats,
     terrain: map::scene::TerrainMode,
+    /// The seed script-generated maps run with (`None`: the default).
+    seed: Option<u32>,
 }
 
 impl Data {
@@ -57,13 +59,18 @@ impl Data {
             roots,
             stats,
             terrain: args.load.terrain,
+            seed: args.seed,
         }
     }
 
     /// The scene of `level` (its problems are the model's diagnostics).
     fn scene(&self, level: &map::MapSource, objects: bool) -> Result<Model, String> {
         let files = crate::files::disk();
-        let m = map::open(files, level).map_err(|e| e.to_string())?;
+        let mut level = level.clone();
+        if let Some(seed) = self.seed {
+            level.seed = seed;
+        }
+        let m = map::open(files, &level).map_err(|e| e.to_string())?;
         let placed = map::place(&m, &self.stats, files, &self.roots);
         let options = SceneOptions {
             objects,

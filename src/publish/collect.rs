@@ -47,8 +47,9 @@ pub struct Collected {
     pub templates: Vec<Item>,
     /// The mod's structures.
     pub structures: Vec<Item>,
-    /// Warzone 2100 maps among the inputs (each `game.map`, loaded as its scene over
-    /// the roots), in walk order; `id` is the `game.map`'s path in `site.wz`, `name` the
+    /// Warzone 2100 maps among the inputs (each `game.map` or script map's `game.js`,
+    /// loaded as its scene over the roots), in walk order; `id` is that file's path in
+    /// `site.wz`, `name` the
     /// level's name.
     pub maps: Vec<Item>,
     /// Errors: inputs that do not load, files outside every root; each names its model.
@@ -203,12 +204,14 @@ pub fn assembly_lines(a: &wz::Assembly, site: &dyn Fn(&FileRef) -> String) -> Ve
 /// Loads the inputs and the mod's designs over `data` and lists the files they need.
 pub fn collect(inputs: &[PathBuf], options: &LoadOptions) -> Collected {
     let mut out = Collected::default();
-    // Models, and maps: a map's `game.map` loads as its scene, and what it reads (its
-    // other files, the level file, the stats, the objects' models, the tiles) is recorded
-    // like a model's.
-    let walk = crate::files::walk::walk(inputs, |name| {
-        crate::formats::is_model_name(name) || name.eq_ignore_ascii_case("game.map")
+    // Models, and maps: a map's `game.map` (a script map's `game.js`) loads as its scene,
+    // and what it reads (its other files, the level file, the stats, the objects' models,
+    // the tiles) is recorded like a model's.
+    let mut walk = crate::files::walk::walk(inputs, |name| {
+        crate::formats::is_model_name(name) || vitrine_core::map::is_map_file_name(name)
     });
+    // A folder's `game.map` and `game.js` are one map: the game runs the script.
+    vitrine_core::map::drop_shadowed_game_maps(&mut walk.files);
     crate::cli::print_walk_warnings(&walk);
     for (path, e) in &walk.errors {
         out.problems.push(format!("{path}: {e}"));

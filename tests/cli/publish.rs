@@ -215,10 +215,10 @@ fn mp_wz_over_base_publishes_exactly_what_its_models_and_designs_need() {
         assert!(got.contains(&path), "link to {path}, not in site.wz");
         links += 1;
     }
-    // mp.wz's maps link the same way, each its `game.map` (39: the 5 script-generated
-    // maps have none).
+    // mp.wz's maps link the same way, each its `game.map` (39), or its `game.js` (the 5
+    // script-generated maps).
     let maps = json["maps"].as_array().unwrap();
-    assert_eq!(maps.len(), 39);
+    assert_eq!(maps.len(), 44);
     assert!(maps.iter().any(|m| m["name"] == "Sk-Rush"));
     assert_eq!(links, mp_models.len() + maps.len());
     assert!(html.contains("view.html?url=site.wz#design=template:A-Cobra-Hover-HMG"));

@@ -105,8 +105,9 @@ test("mp.wz by ?url= lists its maps beside its models", { skip: skipUnlessGame()
     const page = await newPage(browser);
     await page.goto(`${server.url}?url=made/mp.wz&${query}`);
     const st = await waitFor(page, (s) => s.gallery?.tiles > 100, "no gallery");
-    // 102 models and the 39 maps with a game.map (the 5 script-generated ones are not listed).
-    assert.equal(st.gallery.tiles, 141);
+    // 102 models and the 44 maps: 39 with a game.map, the 5 script-generated ones by
+    // their game.js.
+    assert.equal(st.gallery.tiles, 146);
     keep("map-mp-gallery.png", await page.screenshot());
   } finally {
     await browser.close();

@@ -211,6 +211,9 @@ pub enum DocumentCommand {
     SetPetRotations(crate::formats::pet::PetRotations),
     /// Draw Warzone 2100 maps' terrain this way (saved; reloads an open map).
     SetMapTerrain(crate::map::scene::TerrainMode),
+    /// Run the open script-generated map's `game.js` again with this seed (reloads it,
+    /// keeping the camera; the file keeps the seed until another opens).
+    RunMapSeed(u32),
     /// Show a dialog to add a data root (a folder, or an archive).
     PickDataRoot {
         /// An archive (`.wz`, `.zip`) rather than a folder.

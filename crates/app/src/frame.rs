@@ -5,7 +5,8 @@
 //!
 //! 1. what arrived from outside the window (dialog answers, the browser's files);
 //! 2. the background jobs that finished ([`poll_jobs`]);
-//! 3. the timeline ([`crate::timeline::tick`]) by the front-end's clock;
+//! 3. the timeline ([`crate::timeline::tick`]) and, on a map, the game camera's keys
+//!    ([`crate::game_camera::input`]) by the front-end's clock;
 //! 4. live reload (View ▸ Watch files) and the front-end's work of the frame;
 //! 5. the gallery's thumbnails;
 //! 6. the window's layout, the commands it emitted applied and their effects performed;
@@ -118,6 +119,20 @@ pub fn run(ui: &mut egui::Ui, state: &mut AppState, front: &mut dyn FrontEnd) {
     if crate::view::advance_scene_time(&mut state.view, model, &state.services.settings, dt) {
         // A map's water and sky move: the next frame in a thirtieth of a second.
         ctx.request_repaint_after(crate::view::SCENE_FRAME);
+    }
+    // The game camera's keys on a map, by the same clock.
+    let camera = crate::game_camera::input(&ctx, state, dt);
+    let moving = camera.iter().any(|c| {
+        matches!(
+            c,
+            AppCommand::View(crate::view::ViewCommand::GameStep { .. })
+        )
+    });
+    apply_all(state, front, &ctx, camera);
+    if moving && dt > 0.0 {
+        // A key held or the scroll slowing down: the next frame moves on (a test's
+        // clock that stands still asks for none).
+        ctx.request_repaint();
     }
     if front.device_lost(&ctx, state) {
         // Nothing drawn: nothing can be painted on a lost device.

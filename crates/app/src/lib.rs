@@ -21,6 +21,7 @@ pub mod export;
 pub mod fonts;
 pub mod frame;
 pub mod gallery;
+pub mod game_camera;
 pub mod help;
 pub mod host;
 pub mod inspect;

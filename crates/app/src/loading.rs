@@ -75,7 +75,9 @@ pub fn map_findings(
     options: &LoadOptions,
 ) -> Vec<Finding> {
     let roots = &options.data_roots;
-    let mut findings = map_check::check_maps(files, path, Some(&scene.name), roots).findings;
+    // A script map is checked as it ran: with the seed of its scene.
+    let mut findings =
+        map_check::check_maps(files, path, Some(&scene.name), roots, scene.seed).findings;
     for f in &mut findings {
         let Element::Object { object } = f.element else {
             continue;
@@ -212,8 +214,8 @@ pub fn list(services: &mut Services, source: Option<FileRef>, files: Vec<FileRef
     let host = services.host.clone();
     services.work.gallery.start_reading(what, move |_| {
         let inputs = source.clone().map_or_else(|| files.clone(), |s| vec![s]);
-        let walk = host.walk(&inputs, &crate::gallery::maps::is_listed_name);
-        let maps = crate::gallery::maps::level_names(&host.files(), &walk);
+        let mut walk = host.walk(&inputs, &crate::gallery::maps::is_listed_name);
+        let maps = crate::gallery::maps::level_names(&host.files(), &mut walk);
         Listing {
             source: source.clone(),
             files: files.clone(),
@@ -230,11 +232,11 @@ pub fn relist(services: &mut Services, source: FileRef, redo: std::collections::
     let what = format!("Listing {} again", source.file_name());
     let host = services.host.clone();
     services.work.gallery.start(what, move |_| {
-        let walk = host.walk(
+        let mut walk = host.walk(
             std::slice::from_ref(&source),
             &crate::gallery::maps::is_listed_name,
         );
-        let maps = crate::gallery::maps::level_names(&host.files(), &walk);
+        let maps = crate::gallery::maps::level_names(&host.files(), &mut walk);
         Listing {
             source: Some(source),
             files: Vec::new(),

@@ -28,6 +28,9 @@ pub struct Services {
     /// A Warzone 2100 installation found on this machine (`mp` over `base`), offered in
     /// Settings ▸ Data roots.
     pub detected_warzone: Option<Vec<PathBuf>>,
+    /// The seed a script-generated map runs with, and its file (the map panel's *Run
+    /// again*); every other map runs with the default seed.
+    pub map_seed: Option<(crate::files::FileRef, u32)>,
 }
 
 impl Services {
@@ -45,6 +48,7 @@ impl Services {
             host,
             toasts: Toasts::default(),
             work,
+            map_seed: None,
         }
     }
 
@@ -68,10 +72,17 @@ impl Services {
     }
 
     /// The loader options for `file`: [`Services::map_load_options`] for a map's
-    /// `game.map`, else [`Services::load_options`].
+    /// `game.map` or `game.js` (with the seed [`Services::map_seed`] keeps for it), else
+    /// [`Services::load_options`].
     pub fn load_options_for(&self, file: &crate::files::FileRef) -> LoadOptions {
         if crate::gallery::maps::is_map_name(&file.file_name()) {
-            self.map_load_options()
+            let mut options = self.map_load_options();
+            options.map_seed = self
+                .map_seed
+                .as_ref()
+                .filter(|(f, _)| f == file)
+                .map(|(_, seed)| *seed);
+            options
         } else {
             self.load_options()
         }

@@ -133,6 +133,7 @@ impl Settings {
             tileset: self.tileset,
             pet_rotations: self.pet_rotations,
             map_terrain: self.map_terrain,
+            map_seed: None,
         }
     }
 

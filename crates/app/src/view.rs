@@ -91,6 +91,8 @@ pub struct View {
     pub embedded: bool,
     /// Seconds of scene time: where a map's water and sky are ([`advance_scene_time`]).
     pub scene_time: f32,
+    /// The game camera's scroll speed on a map ([`crate::game_camera`]).
+    pub scroll: crate::game_camera::Scroll,
 }
 
 impl Default for View {
@@ -102,6 +104,7 @@ impl Default for View {
             colour_mode: ColourMode::default(),
             embedded: false,
             scene_time: 0.0,
+            scroll: Default::default(),
         }
     }
 }
@@ -135,6 +138,18 @@ pub enum ViewCommand {
     Zoom(f32),
     /// Colour surfaces this way (View ▸ Colour mode).
     SetColourMode(ColourMode),
+    /// On a map, the game camera's keys held for `dt` seconds ([`crate::game_camera`]).
+    GameStep {
+        /// The keys held.
+        held: crate::game_camera::Held,
+        /// Seconds since the last frame.
+        dt: f32,
+    },
+    /// On a map, move the camera this many world units away (negative: closer), within
+    /// the game's zoom range.
+    GameZoom(f32),
+    /// On a map, turn the view to look north (the game's *Snap view to north*).
+    FaceNorth,
 }
 
 /// What a view command reaches: the view, and the open document to frame.
@@ -185,6 +200,26 @@ pub fn apply(ctx: ViewContext<'_>, cmd: ViewCommand) {
             view.camera_moved = true;
         }
         ViewCommand::SetColourMode(mode) => view.colour_mode = mode,
+        ViewCommand::GameStep { held, dt } => match ctx.document.and_then(|d| d.map()) {
+            Some(map) => {
+                crate::game_camera::step(view, map, held, dt);
+            }
+            None => view.scroll = Default::default(),
+        },
+        ViewCommand::GameZoom(units) => {
+            use crate::game_camera::{MAX_DISTANCE, MIN_DISTANCE};
+            // A camera already beyond the range is not pulled into it by the other key.
+            let d = view.camera.distance;
+            view.camera.distance = (d + units).clamp(MIN_DISTANCE.min(d), MAX_DISTANCE.max(d));
+            view.camera_moved = true;
+        }
+        ViewCommand::FaceNorth => {
+            // The Game view's turn (north up the screen), keeping the pitch.
+            let mut game = view.camera;
+            game.set_preset(ViewPreset::Game);
+            view.camera.yaw = game.yaw;
+            view.camera_moved = true;
+        }
     }
 }
 

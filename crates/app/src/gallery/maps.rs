@@ -1,21 +1,20 @@
 //! Warzone 2100 maps in the gallery: a package, a folder or an archive (`mp.wz`) that
 //! holds maps lists each one as a tile beside its models. A map's tile stands for its
-//! `game.map` (the file every front-end opens as a map document,
-//! [`crate::map::scene::load`]), is named after its level as the package's `.lev` or
+//! `game.map`, or a script-generated map's `game.js` (the files every front-end opens as
+//! a map document, [`crate::map::scene::load`]; where a folder has both, the game runs
+//! `game.js`, and its tile stands for that), is named after its level as the package's `.lev` or
 //! `level.json` names it (`Sk-Rush`, not `game.map`), sits under the folder holding the
 //! maps' folders (`multiplay/maps`, not one heading per map) and its thumbnail is the
-//! map's 3D scene, drawn by the same batch as the models'.
-//!
-//! Not listed: script-generated maps (`game.js` without a `game.map`), which do not open
-//! yet.
+//! map's 3D scene, drawn by the same batch as the models' (a script map's with its
+//! script run on the default seed, as `vitrine render` does).
 
 use crate::files::{FileRef, Files};
 use crate::host::Found;
 use std::collections::HashMap;
 
-/// Whether `name` is the file a map tile stands for (`game.map`, any case).
+/// Whether `name` is a file a map tile stands for (`game.map` or `game.js`, any case).
 pub fn is_map_name(name: &str) -> bool {
-    name.eq_ignore_ascii_case("game.map")
+    crate::map::is_map_file_name(name)
 }
 
 /// Whether the gallery lists a file of this name: a model any loader reads, or a map.
@@ -23,10 +22,13 @@ pub fn is_listed_name(name: &str) -> bool {
     crate::formats::is_model_name(name) || is_map_name(name)
 }
 
-/// The level names of the maps among `found`'s files, by `game.map` file: the one level
-/// the package defines for its folder ([`crate::map::find_maps`]), else the folder's
-/// name. Reads the package's level files (`.lev`, `level.json`) through `files`.
-pub fn level_names(files: &Files, found: &Found) -> HashMap<FileRef, String> {
+/// The maps among `found`'s files, one per map folder: a `game.map` beside a `game.js`
+/// is dropped from `found` (the game runs the script). Returns their level names, by
+/// file: the one level the package defines for its folder ([`crate::map::find_maps`]),
+/// else the folder's name. Reads the package's level files (`.lev`, `level.json`)
+/// through `files`.
+pub fn level_names(files: &Files, found: &mut Found) -> HashMap<FileRef, String> {
+    crate::map::drop_shadowed_game_maps(&mut found.files);
     found
         .files
         .iter()
@@ -72,17 +74,57 @@ mod tests {
     }
 
     #[test]
-    fn game_map_files_are_listed_with_the_models() {
+    fn game_map_and_game_js_files_are_listed_with_the_models() {
         for (name, listed, map) in [
             ("game.map", true, true),
             ("GAME.MAP", true, true),
             ("body.pie", true, false),
-            ("game.js", false, false),
+            ("game.js", true, true),
+            ("Game.JS", true, true),
+            ("map.js", false, false),
             ("ttypes.ttp", false, false),
             ("other.map", false, false),
         ] {
             assert_eq!(is_listed_name(name), listed, "{name}");
             assert_eq!(is_map_name(name), map, "{name}");
         }
+    }
+}
+
+#[cfg(test)]
+mod shadow_tests {
+    use super::*;
+    use crate::files::MemorySource;
+
+    #[test]
+    fn a_game_map_beside_a_game_js_gives_one_tile_for_the_script() {
+        let files = Files::new(MemorySource::new());
+        let f = |p: &str| files.parse(std::path::Path::new(p));
+        let mut found = Found {
+            files: vec![
+                f("/p/maps/both/game.map"),
+                f("/p/maps/both/game.js"),
+                f("/p/maps/binary/game.map"),
+                f("/p/maps/script/game.js"),
+                f("/p/body.pie"),
+            ],
+            errors: Vec::new(),
+            warnings: Vec::new(),
+        };
+        let names = level_names(&files, &mut found);
+        let kept: Vec<String> = found.files.iter().map(|f| f.to_string()).collect();
+        assert_eq!(
+            kept,
+            [
+                "/p/maps/both/game.js",
+                "/p/maps/binary/game.map",
+                "/p/maps/script/game.js",
+                "/p/body.pie"
+            ]
+        );
+        // Three maps, named after their folders (no level file says otherwise).
+        let mut named: Vec<&str> = names.values().map(String::as_str).collect();
+        named.sort();
+        assert_eq!(named, ["binary", "both", "script"]);
     }
 }

@@ -286,8 +286,8 @@ impl Gallery {
 
     /// The gallery of a folder or an archive (or a folder inside one), listed by `host`.
     pub fn of_source(host: &dyn crate::host::Host, source: FileRef) -> Self {
-        let found = host.walk(std::slice::from_ref(&source), &maps::is_listed_name);
-        let names = maps::level_names(&host.files(), &found);
+        let mut found = host.walk(std::slice::from_ref(&source), &maps::is_listed_name);
+        let names = maps::level_names(&host.files(), &mut found);
         let title = source.file_name();
         Gallery::new(Some(source), title, found, &names)
     }

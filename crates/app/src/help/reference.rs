@@ -64,6 +64,19 @@ pub fn sections(ctx: &egui::Context) -> Vec<Section> {
                 .collect(),
         },
         Section {
+            title: "Map (the game's camera)",
+            bindings: crate::game_camera::held_keys()
+                .iter()
+                .map(|(k, _, what)| (*k, *what))
+                .chain(
+                    crate::game_camera::pressed_keys()
+                        .iter()
+                        .map(|(k, _, what)| (*k, *what)),
+                )
+                .map(|(k, what)| binding(key(ctx, none, k), what.trim_start_matches("Map: ")))
+                .collect(),
+        },
+        Section {
             title: "Overlays and visibility",
             bindings: overlay_menu::inspect_keys()
                 .into_iter()

@@ -59,6 +59,7 @@ pub fn apply(mut ctx: DocumentContext<'_>, cmd: DocumentCommand) -> Applied {
         DocumentCommand::SetTileset(t) => display::set_tileset(ctx, t),
         DocumentCommand::SetPetRotations(r) => display::set_pet_rotations(ctx, r),
         DocumentCommand::SetMapTerrain(t) => display::set_map_terrain(ctx, t),
+        DocumentCommand::RunMapSeed(seed) => display::run_map_seed(ctx, seed),
         DocumentCommand::SetDataRoots(roots) => display::set_data_roots(ctx, roots),
         DocumentCommand::ShowEvent(index) => crate::timeline::event_models::show_event(ctx, index),
     }

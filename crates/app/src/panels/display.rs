@@ -48,6 +48,16 @@ pub fn set_map_terrain(ctx: &mut DocumentContext<'_>, terrain: crate::map::scene
     });
 }
 
+/// Runs the open script map's `game.js` again with `seed`: the file keeps the seed
+/// (F5, a terrain change) until another file is opened.
+pub fn run_map_seed(ctx: &mut DocumentContext<'_>, seed: u32) {
+    let Some(path) = ctx.document.open.as_ref().map(|d| d.path.clone()) else {
+        return;
+    };
+    ctx.services.map_seed = Some((path, seed));
+    reload(ctx);
+}
+
 /// A loader setting changed by the user: `apply` stores it in the settings (the load
 /// options are the settings'), and the open model is reloaded when it is of `format`
 /// (the only one the setting affects). Nothing happens when it is `unchanged`.

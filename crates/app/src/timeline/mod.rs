@@ -67,8 +67,9 @@ pub fn tick(state: &mut AppState, dt: f32) -> bool {
     doc.playback.playing
 }
 
-/// The timeline's keys, consumed unless a text field has the focus.
-fn keys(ctx: &egui::Context) -> Vec<TimelineCommand> {
+/// The timeline's keys, consumed unless a text field has the focus; on a map (`map`)
+/// the arrows are the game camera's ([`crate::game_camera`]), not frame steps.
+fn keys(ctx: &egui::Context, map: bool) -> Vec<TimelineCommand> {
     if ctx.text_edit_focused() {
         return Vec::new();
     }
@@ -76,6 +77,10 @@ fn keys(ctx: &egui::Context) -> Vec<TimelineCommand> {
     ctx.input_mut(|i| {
         let none = egui::Modifiers::NONE;
         for (key, cmd, _) in timeline_keys() {
+            let arrow = matches!(key, egui::Key::ArrowLeft | egui::Key::ArrowRight);
+            if map && arrow {
+                continue;
+            }
             while i.consume_key(none, key) {
                 out.push(cmd.clone());
             }
@@ -112,7 +117,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
     let model = &doc.model;
     let span = doc.playback.span(model);
     if span.is_some() {
-        cmds.extend(keys(ui.ctx()));
+        cmds.extend(keys(ui.ctx(), doc.map().is_some()));
     }
     let mut out = Vec::new();
     ui.horizontal_wrapped(|ui| {

@@ -19,7 +19,7 @@ const STARTUP: &str = "multiplay/maps/2c-startup/game.map";
 fn core_findings(map: &str, level: &str) -> Vec<Finding> {
     let files = vitrine_test_support::disk();
     let (file, roots) = paths(files, map).unwrap();
-    map_check::check_maps(files, &file, Some(level), &roots).findings
+    map_check::check_maps(files, &file, Some(level), &roots, None).findings
 }
 
 #[vitrine_test(shared)]

@@ -15,10 +15,10 @@ use vitrine_app::state::AppState;
 use vitrine_core::files::FileRef;
 use vitrine_test_needs::vitrine_test;
 
-/// The models and the maps (those with a `game.map`: 44 less the 5 script-generated)
+/// The models and the maps (39 with a `game.map`, 5 script-generated with a `game.js`)
 /// of the corpus' `mp.wz`.
 const MP_MODELS: usize = 102;
-const MP_MAPS: usize = 39;
+const MP_MAPS: usize = 44;
 
 /// The app over the corpus' data roots, jobs run inline, with `cmd` applied.
 fn opened(cmd: AppCommand) -> Option<AppState> {
@@ -63,6 +63,14 @@ fn mp_wz_lists_its_maps_as_tiles_and_a_click_opens_the_map() {
             .to_string()
             .ends_with("multiplay/maps/2c-startup/game.map")
     );
+    // The script-generated maps are tiles too, each standing for its `game.js`.
+    let scripts: Vec<String> = maps
+        .iter()
+        .map(|t| t.file.to_string())
+        .filter(|f| f.ends_with("/game.js"))
+        .collect();
+    assert_eq!(scripts.len(), 5, "{scripts:?}");
+    assert!(scripts.iter().any(|f| f.ends_with("2c-DustyMaze/game.js")));
 
     let mut h = harness(state, 900.0);
     h.run();

@@ -41,6 +41,9 @@ pub struct LoadOptions {
     /// How a Warzone 2100 map's terrain is drawn (blended ground textures, or the
     /// classic tile images).
     pub map_terrain: crate::map::scene::TerrainMode,
+    /// The seed a script-generated Warzone 2100 map's `game.js` runs with (`None`: the
+    /// default, [`crate::map::script::DEFAULT_SEED`]); the game draws a new one each game.
+    pub map_seed: Option<u32>,
 }
 
 /// Picks the format from a file name's extension (case-insensitive).
@@ -141,8 +144,9 @@ pub fn load_with(
 ) -> Result<Model, LoadError> {
     let _processing = crate::crash::processing(file);
     let name = file.file_name();
-    if name.eq_ignore_ascii_case("game.map") {
-        // A Warzone 2100 map opens as its scene, through the same path as a model.
+    if crate::map::is_map_file_name(&name) {
+        // A Warzone 2100 map (its `game.map`, or a script-generated map's `game.js`)
+        // opens as its scene, through the same path as a model.
         return crate::map::scene::load(resolver.files(), file, options);
     }
     let format = format_for_name(&name).ok_or_else(|| {

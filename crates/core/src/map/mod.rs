@@ -53,6 +53,26 @@ pub const MAX_AREA: u64 = 256 * 256;
 /// World units per tile (`TILE_UNITS`).
 pub const TILE_UNITS: i32 = 128;
 
+/// Whether a file of this name opens as a map (any case): a map's `game.map`, or a
+/// script-generated map's `game.js` (which the game prefers where both are).
+pub fn is_map_file_name(name: &str) -> bool {
+    name.eq_ignore_ascii_case("game.map") || name.eq_ignore_ascii_case("game.js")
+}
+
+/// Drops from `files` each `game.map` whose folder's `game.js` is also there: the game
+/// runs the script where a folder has both, so the pair is one map, opened by its
+/// `game.js`. The order of the rest is kept.
+pub fn drop_shadowed_game_maps(files: &mut Vec<crate::files::FileRef>) {
+    let scripts: std::collections::HashSet<Option<crate::files::FileRef>> = files
+        .iter()
+        .filter(|f| f.file_name().eq_ignore_ascii_case("game.js"))
+        .map(crate::files::FileRef::parent)
+        .collect();
+    files.retain(|f| {
+        !(f.file_name().eq_ignore_ascii_case("game.map") && scripts.contains(&f.parent()))
+    });
+}
+
 /// Largest corner height the game stores (`TILE_MAX_HEIGHT`).
 pub const MAX_HEIGHT: i32 = 510;
 

@@ -127,7 +127,7 @@ impl MapBuilder {
             roots.push(FileRef::Disk("data".into()));
         }
         let files = Files::new(source);
-        let mut report = check_maps(&files, &FileRef::Disk(DIR.into()), None, &roots);
+        let mut report = check_maps(&files, &FileRef::Disk(DIR.into()), None, &roots, None);
         if !self.starts {
             report
                 .findings
@@ -512,7 +512,7 @@ fn a_script_map_is_checked_and_a_failing_one_refused() {
             .with("s/game.js", "setMapData(2, 2, [], [], [], [], []);")
             .with("s/ttypes.ttp", ttypes(8)),
     );
-    let r = check_maps(&files, &FileRef::Disk("s".into()), None, &[]);
+    let r = check_maps(&files, &FileRef::Disk("s".into()), None, &[], None);
     assert_eq!(rules(&r), ["map/script-refused"]);
     assert!(r.findings[0].file.ends_with("game.js"));
     assert!(
@@ -534,7 +534,7 @@ fn a_script_map_is_checked_and_a_failing_one_refused() {
             )
             .with("s/ttypes.ttp", ttypes(8)),
     );
-    let r = check_maps(&files, &FileRef::Disk("s".into()), None, &[]);
+    let r = check_maps(&files, &FileRef::Disk("s".into()), None, &[], None);
     assert!(
         rules(&r).contains(&"map/feature-off-map"),
         "{:?}",
@@ -569,6 +569,7 @@ fn bjo_objects_are_placed_by_their_record_offset() {
         &FileRef::Disk(DIR.into()),
         None,
         &[FileRef::Disk("data".into())],
+        None,
     );
     // No droids: no start positions (their own case).
     r.findings

@@ -1,4 +1,5 @@
-//! The map panel's own state ([`MapPanelState`]: the object list's search) and its
+//! The map panel's own state ([`MapPanelState`]: the object list's search, the seed to
+//! run a script map with) and its
 //! commands ([`MapCommand`]). What the map holds is the document's
 //! ([`crate::document::Document::map`]); which object is selected and which layers are
 //! hidden is the inspection's (an object or a layer is a node of the scene).
@@ -13,6 +14,9 @@ pub struct MapPanelState {
     /// The object list's search: every word must match the object's stats id, kind or
     /// owner (`derrick player 1`), in any case.
     pub search: String,
+    /// The seed typed for *Run again* on a script-generated map (`None`: the one it ran
+    /// with).
+    pub seed: Option<u32>,
 }
 
 /// A map panel intent.
@@ -20,12 +24,15 @@ pub struct MapPanelState {
 pub enum MapCommand {
     /// Filter the object list by this text.
     Search(String),
+    /// Type this seed for *Run again*.
+    SetSeed(u32),
 }
 
 /// Carries out `cmd` on the panel's state.
 pub fn apply(state: &mut MapPanelState, cmd: MapCommand) {
     match cmd {
         MapCommand::Search(text) => state.search = text,
+        MapCommand::SetSeed(seed) => state.seed = Some(seed),
     }
 }
 

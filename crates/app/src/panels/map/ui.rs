@@ -41,7 +41,7 @@ pub fn sections_ui(
 ) {
     s.show(ui, "map facts", "Map", true, |ui| {
         facts_ui(ui, map);
-        Vec::new()
+        seed_ui(ui, state, map)
     });
     s.show(ui, "map layers", "Layers", true, |ui| {
         layers_ui(ui, state, map)
@@ -106,6 +106,37 @@ fn facts_ui(ui: &mut egui::Ui, map: &MapDetails) {
             ui.weak(format!("{text} (not read by the game)"));
         }
     }
+}
+
+/// A script-generated map's seed, and a seed to run its `game.js` with again (the game
+/// draws a new one each game: each seed is another map).
+fn seed_ui(ui: &mut egui::Ui, state: &AppState, map: &MapDetails) -> Vec<AppCommand> {
+    let Some(seed) = map.seed else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    ui.label(format!("Seed: {seed}")).on_hover_text(
+        "game.js ran with this seed; the game draws a new one for each game \
+         (its log says: \"Loaded script-generated map … with random seed: N\")",
+    );
+    ui.horizontal(|ui| {
+        let mut next = state.panels.map.seed.unwrap_or(seed);
+        let label = ui.label("Another seed:");
+        let typed = ui
+            .add(egui::DragValue::new(&mut next).range(0..=u32::MAX))
+            .labelled_by(label.id);
+        if typed.changed() {
+            out.push(AppCommand::Map(MapCommand::SetSeed(next)));
+        }
+        if ui
+            .button("Run again")
+            .on_hover_text("Run game.js again with this seed")
+            .clicked()
+        {
+            out.push(AppCommand::Document(DocumentCommand::RunMapSeed(next)));
+        }
+    });
+    out
 }
 
 /// `12 structures, 3 features, 0 droids`.

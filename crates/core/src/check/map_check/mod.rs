@@ -37,19 +37,26 @@ pub struct MapReport {
 /// Checks every map `at` holds (a package, a map folder, a `game.map`, a `.gam`), or the
 /// one named `level`, against the game's rules. `roots` are the data roots the stats come
 /// from (the map's structures, features and droid templates); with none, the stats check
-/// is skipped with a note.
+/// is skipped with a note. A script-generated map's `game.js` runs with `seed` (`None`:
+/// the default, [`map::script::DEFAULT_SEED`]).
 pub fn check_maps(
     files: &Files,
     at: &FileRef,
     level: Option<&str>,
     roots: &[FileRef],
+    seed: Option<u32>,
 ) -> MapReport {
     let levels = match level {
         Some(name) => map::open_source(files, at, Some(name)).map(|l| vec![l]),
         None => map::find_maps(files, at),
     };
     let levels = match levels {
-        Ok(l) => l,
+        Ok(mut l) => {
+            if let Some(seed) = seed {
+                l.iter_mut().for_each(|l| l.seed = seed);
+            }
+            l
+        }
         Err(e) => {
             return MapReport {
                 findings: vec![refusal(e, &at.to_string())],

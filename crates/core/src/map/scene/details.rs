@@ -209,6 +209,13 @@ pub struct MapDetails {
     pub start_positions: Vec<crate::map::StartPosition>,
     /// The nodes of each layer that has any.
     pub layers: Vec<(Layer, Vec<usize>)>,
+    /// The seed a script-generated map's `game.js` ran with (`None`: not a script map).
+    #[serde(skip)]
+    pub seed: Option<u32>,
+    /// The terrain as the game holds it after loading (structures' flattening done): what
+    /// [`MapDetails::ground_height`] reads. Not in `info --json` (`--heights` prints it).
+    #[serde(skip)]
+    pub terrain: crate::map::Terrain,
 }
 
 /// An object of the map's files that the game removes on load, where it stood.
@@ -223,6 +230,16 @@ pub struct RemovedObject {
 }
 
 impl MapDetails {
+    /// The ground's height at model point `at` (its x and z; y is ignored), as the game's
+    /// `map_Height` reads the loaded terrain, in model units (a model y); points off the
+    /// map read the nearest edge.
+    pub fn ground_height(&self, at: glam::Vec3) -> f32 {
+        // Model (x, y, z) is world (−x, −z) on the ground ([`super::terrain::model_point`]).
+        let (x, y) = (-at.x, -at.z);
+        let clamp = |v: f32| v.clamp(i32::MIN as f32, i32::MAX as f32).round() as i32;
+        self.terrain.height_at(clamp(x), clamp(y)) as f32
+    }
+
     /// The nodes of `layer` (none where the map has nothing of it).
     pub fn layer_nodes(&self, layer: Layer) -> &[usize] {
         self.layers
@@ -318,6 +335,50 @@ mod tests {
         }
     }
 
+    /// `n × n` tiles whose corner (x, y) is 10·x units high: a slope rising east.
+    fn slope(n: u32) -> crate::map::Terrain {
+        crate::map::Terrain {
+            width: n,
+            height: n,
+            heights: (0..n * n).map(|i| 10 * (i % n) as i32).collect(),
+            textures: vec![0; (n * n) as usize],
+            gateways: Vec::new(),
+            version: 40,
+        }
+    }
+
+    #[test]
+    fn the_ground_height_is_read_under_a_model_point() {
+        use super::super::terrain::model_point;
+        let d = MapDetails {
+            name: "m".into(),
+            size: (8, 8),
+            tileset: "Arizona".into(),
+            players: None,
+            shape: super::super::super::Shape::Classic,
+            files: Vec::new(),
+            objects: Vec::new(),
+            removed: Vec::new(),
+            start_positions: Vec::new(),
+            layers: Vec::new(),
+            seed: None,
+            terrain: slope(8),
+        };
+        // World (x, y) → model (−x, ·, −y); the height rises 10 a tile eastwards, halfway
+        // across a tile it is halfway between its corners; off the map, the edge's.
+        for (x, y, want) in [
+            (384.0, 256.0, 30.0),
+            (448.0, 320.0, 35.0),
+            (0.0, 0.0, 0.0),
+            (-500.0, 300.0, 0.0),
+            // The last column of corners is not stored: 0 (`map_TileHeight`).
+            (5000.0, 300.0, 1.0),
+        ] {
+            let at = model_point(x, y, 999.0);
+            assert_eq!(d.ground_height(at), want, "({x}, {y})");
+        }
+    }
+
     #[test]
     fn objects_found_by_file_index_and_by_place() {
         let d = MapDetails {
@@ -340,6 +401,8 @@ mod tests {
             }],
             start_positions: Vec::new(),
             layers: Vec::new(),
+            seed: None,
+            terrain: slope(8),
         };
         assert_eq!(d.object_of_index(2), Some(1));
         assert_eq!(d.object_of_index(1), None);

@@ -191,6 +191,8 @@ pub fn scene(
             .collect(),
         start_positions,
         layers: layers.0,
+        seed: (map.level.shape == super::Shape::Script).then_some(map.level.seed),
+        terrain: placement.terrain.clone(),
     }));
     model
 }
@@ -221,7 +223,10 @@ pub fn load(
     file: &FileRef,
     options: &crate::formats::LoadOptions,
 ) -> Result<Model, super::MapError> {
-    let level = super::open_source(files, file, None)?;
+    let mut level = super::open_source(files, file, None)?;
+    if let Some(seed) = options.map_seed {
+        level.seed = seed;
+    }
     let map = super::open(files, &level)?;
     let roots = &options.data_roots;
     let (stats, _) = Stats::load(files, roots);
