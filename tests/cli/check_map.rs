@@ -252,19 +252,24 @@ fn exit_codes_text_and_levels_as_the_model_check() {
     );
 }
 
-/// A script-generated package as the community shares them (`level.json`, `gam.json`,
-/// `game.js`, `ttypes.ttp` at the archive root) opens: `info` gives the map its script
-/// builds (with `--seed`, another map), `check` runs on it, and a failing script is named
-/// with its line.
-#[test]
-fn a_root_level_script_package_opens() {
+/// A 4×3 script map's `game.js`: heights from `gameRand`, a command centre, a truck and an
+/// oil resource.
+const SCRIPT: &str = "var h = [];\nfor (var i = 0; i < 12; i++) h.push(gameRand(500));\n\
+    setMapData(4, 3, Array(12).fill(1), h,\n\
+    [{name: 'A0CommandCentre', position: [192, 192], direction: 0, modules: 0, player: 0}],\n\
+    [{name: 'ConstructionDroid', position: [320, 64], direction: 0, player: 1}],\n\
+    [{name: 'OilResource', position: [64, 320], direction: 0}]);\n";
+
+/// [`SCRIPT`] behind a line that throws when the first `gameRand` draw is
+/// `std::mt19937(5489)`'s (3499211612): the map builds with any seed but the default.
+fn picky_script() -> String {
+    format!("if (gameRand() === 3499211612) throw new Error('the default seed');\n{SCRIPT}")
+}
+
+/// Writes a script-generated package as the community shares them (`level.json`,
+/// `gam.json`, `game.js`, `ttypes.ttp` at the archive root) with `script` at `path`.
+fn script_package(path: &Path, script: &str) {
     use std::io::Write;
-    let dir = common::temp_dir("script-package");
-    let js = "var h = [];\nfor (var i = 0; i < 12; i++) h.push(gameRand(500));\n\
-              setMapData(4, 3, Array(12).fill(1), h,\n\
-              [{name: 'A0CommandCentre', position: [192, 192], direction: 0, modules: 0, player: 0}],\n\
-              [{name: 'ConstructionDroid', position: [320, 64], direction: 0, player: 1}],\n\
-              [{name: 'OilResource', position: [64, 320], direction: 0}]);\n";
     let ttp = [
         b"ttyp".as_slice(),
         &8u32.to_le_bytes(),
@@ -272,22 +277,29 @@ fn a_root_level_script_package_opens() {
         &[0, 0, 0, 0],
     ]
     .concat();
-    let zip_of = |path: &Path, script: &str| {
-        let mut z = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
-        let opts = zip::write::SimpleFileOptions::default();
-        let level =
-            br#"{"name": "Scripted", "type": "skirmish", "players": 2, "tileset": "rockies"}"#;
-        for (name, bytes) in [
-            ("level.json", level.as_slice()),
-            ("gam.json", b"{\"version\": 8}".as_slice()),
-            ("game.js", script.as_bytes()),
-            ("ttypes.ttp", ttp.as_slice()),
-        ] {
-            z.start_file(name, opts).unwrap();
-            z.write_all(bytes).unwrap();
-        }
-        z.finish().unwrap();
-    };
+    let mut z = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    let opts = zip::write::SimpleFileOptions::default();
+    let level = br#"{"name": "Scripted", "type": "skirmish", "players": 2, "tileset": "rockies"}"#;
+    for (name, bytes) in [
+        ("level.json", level.as_slice()),
+        ("gam.json", b"{\"version\": 8}".as_slice()),
+        ("game.js", script.as_bytes()),
+        ("ttypes.ttp", ttp.as_slice()),
+    ] {
+        z.start_file(name, opts).unwrap();
+        z.write_all(bytes).unwrap();
+    }
+    z.finish().unwrap();
+}
+
+/// A script-generated package as the community shares them opens: `info` gives the map
+/// its script builds (with `--seed`, another map), `check` runs on it (with `--seed`, the
+/// script run with that seed), and a failing script is named with its line.
+#[test]
+fn a_root_level_script_package_opens() {
+    let dir = common::temp_dir("script-package");
+    let zip_of = script_package;
+    let js = SCRIPT;
     let package = dir.path().join("scripted.wz");
     zip_of(&package, js);
     let info = |seed: &str| -> Value {
@@ -324,4 +336,55 @@ fn a_root_level_script_package_opens() {
     assert_eq!(f[0]["rule"], "map/script-refused");
     assert!(f[0]["file"].as_str().unwrap().ends_with("game.js"), "{f:?}");
     assert_eq!(f[0]["line"], 2, "{f:?}");
+    // `--seed`: a script that refuses the default seed is refused without one and with
+    // 5489, and checks clean with another.
+    let picky = dir.path().join("picky.wz");
+    zip_of(&picky, &picky_script());
+    let refused = |seed: Option<&str>| {
+        let mut args = vec![picky.to_str().unwrap(), "--json"];
+        args.extend(seed.iter().flat_map(|s| ["--seed", s]));
+        json_lines(&vitrine(&args))
+            .iter()
+            .any(|f| f["rule"] == "map/script-refused")
+    };
+    assert!(refused(None));
+    assert!(refused(Some("5489")));
+    assert!(!refused(Some("1")));
+}
+
+/// `vitrine render --seed`: the script map that refuses the default seed draws with
+/// another, and fails without `--seed`.
+#[vitrine_test(gpu)]
+fn render_runs_a_script_map_with_the_seed_asked() {
+    common::needs_gpu();
+    let dir = common::temp_dir("script-render");
+    let package = dir.path().join("picky.wz");
+    script_package(&package, &picky_script());
+    let render = |seed: Option<&str>, out: &Path| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_vitrine"));
+        c.args(["render", "--size", "64x64"])
+            .arg(&package)
+            .arg("-o")
+            .arg(out);
+        if let Some(s) = seed {
+            c.args(["--seed", s]);
+        }
+        c.output().unwrap()
+    };
+    let default = dir.path().join("default.png");
+    let out = render(None, &default);
+    assert!(!out.status.success() && !default.exists());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("the default seed"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seeded = dir.path().join("seeded.png");
+    let out = render(Some("1"), &seeded);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(image::image_dimensions(&seeded).unwrap(), (64, 64));
 }

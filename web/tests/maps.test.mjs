@@ -8,7 +8,9 @@
 //   orbit) opened in a new page gives the same picture (mean |difference| ≤ 2 of 255 per
 //   channel: the same renderer on the same machine, the margin for the swapchain's
 //   dithering; a different camera or a missing layer differs by tens);
-// - `?url=mp.wz` (the game's archive itself) lists its maps as tiles beside its models.
+// - `?url=mp.wz` (the game's archive itself) lists its maps as tiles beside its models;
+// - `?url=mp.wz&data=base.wz#model=…/2c-DustyMaze/game.js` opens a script-generated map:
+//   its game.js runs in the page (Boa in the wasm build) and the map is drawn.
 //
 // A game-data test: without /usr/share/games/warzone2100/{mp,base}.wz (or WZ_DATA) it is
 // skipped with the reason; with VITRINE_REQUIRE_GAME=1 their absence fails it.
@@ -109,6 +111,31 @@ test("mp.wz by ?url= lists its maps beside its models", { skip: skipUnlessGame()
     // their game.js.
     assert.equal(st.gallery.tiles, 146);
     keep("map-mp-gallery.png", await page.screenshot());
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+test("a script-generated map by ?url=: its game.js runs in the page", { skip: skipUnlessGame() }, async (t) => {
+  const made = tempDir("vitrine-script-");
+  for (const f of ["mp.wz", "base.wz"]) symlinkSync(join(GAME, f), join(made, f));
+  const server = await serve(pageDir(), { made });
+  const { browser, query } = await launch("webgl2");
+  try {
+    const page = await newPage(browser);
+    const started = Date.now();
+    await page.goto(`${server.url}?url=made/mp.wz&data=made/base.wz&${query}#model=multiplay/maps/2c-DustyMaze/game.js`);
+    const st = await waitFor(page, (s) => s.state !== "loading" && s.model === "game.js", "the script map never opened");
+    assert.deepEqual([st.state, st.error], ["ready", null]);
+    t.diagnostic(`the script map opened in ${Date.now() - started} ms`);
+    await page.waitForTimeout(800);
+    const first = await shot(page);
+    keep("map-script.png", first.png);
+    const terrain = covered(first.pixels);
+    t.diagnostic(`terrain covers ${(terrain * 100).toFixed(1)} % of the view`);
+    assert.ok(terrain > 0.15, `the map drew: ${terrain} of the view is not the background`);
+    assert.deepEqual(page.errors, []);
   } finally {
     await browser.close();
     await server.close();

@@ -97,21 +97,17 @@ pub fn held_keys() -> [(Key, Held, &'static str); 8] {
         pitch,
     };
     [
-        (Key::ArrowUp, h(0.0, 1.0, 0.0, 0.0), "Map: scroll forward"),
-        (Key::ArrowDown, h(0.0, -1.0, 0.0, 0.0), "Map: scroll back"),
-        (Key::ArrowLeft, h(-1.0, 0.0, 0.0, 0.0), "Map: scroll left"),
-        (Key::ArrowRight, h(1.0, 0.0, 0.0, 0.0), "Map: scroll right"),
-        (Key::Num4, h(0.0, 0.0, 1.0, 0.0), "Map: turn left"),
-        (Key::Num6, h(0.0, 0.0, -1.0, 0.0), "Map: turn right"),
-        (
-            Key::Num8,
-            h(0.0, 0.0, 0.0, -1.0),
-            "Map: pitch back (look up)",
-        ),
+        (Key::ArrowUp, h(0.0, 1.0, 0.0, 0.0), "Scroll forward"),
+        (Key::ArrowDown, h(0.0, -1.0, 0.0, 0.0), "Scroll back"),
+        (Key::ArrowLeft, h(-1.0, 0.0, 0.0, 0.0), "Scroll left"),
+        (Key::ArrowRight, h(1.0, 0.0, 0.0, 0.0), "Scroll right"),
+        (Key::Num4, h(0.0, 0.0, 1.0, 0.0), "Turn left"),
+        (Key::Num6, h(0.0, 0.0, -1.0, 0.0), "Turn right"),
+        (Key::Num8, h(0.0, 0.0, 0.0, -1.0), "Pitch back (look up)"),
         (
             Key::Num2,
             h(0.0, 0.0, 0.0, 1.0),
-            "Map: pitch forward (look down)",
+            "Pitch forward (look down)",
         ),
     ]
 }
@@ -119,18 +115,10 @@ pub fn held_keys() -> [(Key, Held, &'static str); 8] {
 /// The keys pressed (no modifier) and their command, for the input and the Help window.
 pub fn pressed_keys() -> [(Key, ViewCommand, &'static str); 4] {
     [
-        (Key::Plus, ViewCommand::GameZoom(-ZOOM_STEP), "Map: zoom in"),
-        (
-            Key::Equals,
-            ViewCommand::GameZoom(-ZOOM_STEP),
-            "Map: zoom in",
-        ),
-        (
-            Key::Minus,
-            ViewCommand::GameZoom(ZOOM_STEP),
-            "Map: zoom out",
-        ),
-        (Key::Backspace, ViewCommand::FaceNorth, "Map: face north"),
+        (Key::Plus, ViewCommand::GameZoom(-ZOOM_STEP), "Zoom in"),
+        (Key::Equals, ViewCommand::GameZoom(-ZOOM_STEP), "Zoom in"),
+        (Key::Minus, ViewCommand::GameZoom(ZOOM_STEP), "Zoom out"),
+        (Key::Backspace, ViewCommand::FaceNorth, "Face north"),
     ]
 }
 
@@ -146,7 +134,14 @@ pub fn input(ctx: &egui::Context, state: &AppState, dt: f32) -> Vec<AppCommand> 
     let mut out = Vec::new();
     let mut held = Held::default();
     ctx.input_mut(|i| {
+        // `+` may come with Shift: a pressed key matches whatever Shift does.
+        for (key, cmd, _) in pressed_keys() {
+            while i.consume_key(egui::Modifiers::NONE, key) {
+                out.push(AppCommand::View(cmd));
+            }
+        }
         if !i.modifiers.is_none() {
+            // Held keys only alone (Ctrl + an arrow is no scroll in the game either).
             return;
         }
         for (key, add, _) in held_keys() {
@@ -155,11 +150,6 @@ pub fn input(ctx: &egui::Context, state: &AppState, dt: f32) -> Vec<AppCommand> 
                 held.forward += add.forward;
                 held.turn += add.turn;
                 held.pitch += add.pitch;
-            }
-        }
-        for (key, cmd, _) in pressed_keys() {
-            while i.consume_key(egui::Modifiers::NONE, key) {
-                out.push(AppCommand::View(cmd));
             }
         }
     });

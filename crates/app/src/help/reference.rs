@@ -73,7 +73,7 @@ pub fn sections(ctx: &egui::Context) -> Vec<Section> {
                         .iter()
                         .map(|(k, _, what)| (*k, *what)),
                 )
-                .map(|(k, what)| binding(key(ctx, none, k), what.trim_start_matches("Map: ")))
+                .map(|(k, what)| binding(key(ctx, none, k), what))
                 .collect(),
         },
         Section {

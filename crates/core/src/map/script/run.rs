@@ -103,7 +103,15 @@ pub(super) fn run_limited(
     players: u32,
     max_slices: u64,
 ) -> Result<ScriptMap, LoadError> {
-    let mut context = Context::default();
+    // A clock that stands still: Boa's default reads `Instant::now` when the context is
+    // made, which panics on wasm32 without a host clock (the page), and the core reads no
+    // clock. The script has no `Date` to see it anyway.
+    let mut context = Context::builder()
+        .clock(std::rc::Rc::new(
+            boa_engine::context::time::FixedClock::default(),
+        ))
+        .build()
+        .map_err(|e| refusal(&e, "setting up the script's context"))?;
     let limits = context.runtime_limits_mut();
     limits.set_loop_iteration_limit(LOOP_ITERATIONS);
     limits.set_recursion_limit(RECURSION);
