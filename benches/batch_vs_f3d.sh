@@ -7,7 +7,7 @@
 # draws as f3d does by default (no anti-aliasing): the like-for-like ratio.
 #
 #   python3 -m venv /tmp/f3d && /tmp/f3d/bin/pip install 'f3d==4.0.*'
-#   benches/batch_vs_f3d.sh [F3D_PYTHON] [ROUNDS]
+#   [VITRINE_BIN=FILE] benches/batch_vs_f3d.sh [F3D_PYTHON] [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=${1:-/tmp/f3d/bin/python}
@@ -15,8 +15,13 @@ rounds=${2:-3}
 corpus=../shared/corpus/wz2100
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cargo build --release -q
-v=target/release/vitrine
+# VITRINE_BIN=FILE: the program to measure (else the release build, made here, in
+# CARGO_TARGET_DIR or target).
+v="${VITRINE_BIN:-}"
+if [ -z "$v" ]; then
+  cargo build --release -q
+  v="${CARGO_TARGET_DIR:-target}/release/vitrine"
+fi
 "$v" export "$corpus" -o "$tmp/glb" >/dev/null 2>&1 || true
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); $(find "$tmp/glb" -name '*.glb' | wc -l) glTF files for f3d"
 for r in $(seq "$rounds"); do

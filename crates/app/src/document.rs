@@ -132,11 +132,29 @@ pub struct LoadFailure {
 /// [`crate::formats::LoadError`] text on failure. A panicking loader (a bug) is reported
 /// the same way instead of closing the window and losing the model that is open.
 pub fn load_model(files: &Files, path: &FileRef, options: &LoadOptions) -> Result<Model, String> {
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        vitrine_core::formats::load(files, path, options)
-    }));
-    match result {
-        Ok(Ok(model)) => Ok(model),
+    guarded(path, || vitrine_core::formats::load(files, path, options))
+}
+
+/// Loads the map whose `game.map` is `path` as [`load_model`] does, with the
+/// `vitrine check` findings on its level made from the same read and placement
+/// ([`crate::check::map_check::load_checked`]); failures as [`load_model`]'s.
+pub fn load_map(
+    files: &Files,
+    path: &FileRef,
+    options: &LoadOptions,
+) -> Result<(Model, Vec<crate::check::Finding>), String> {
+    guarded(path, || {
+        crate::check::map_check::load_checked(files, path, options)
+    })
+}
+
+/// `load`'s result, its error as text, a panic in it reported as the loader's crash.
+fn guarded<T>(
+    path: &FileRef,
+    load: impl FnOnce() -> Result<T, crate::formats::LoadError>,
+) -> Result<T, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(load)) {
+        Ok(Ok(loaded)) => Ok(loaded),
         Ok(Err(e)) => Err(e.to_string()),
         Err(panic) => {
             let what = vitrine_core::crash::payload_text(&*panic)

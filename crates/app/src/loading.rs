@@ -9,10 +9,10 @@
 
 use super::commands::{AppCommand, DocumentCommand};
 pub use super::document::Purpose;
-use super::document::load_model;
+use super::document::{load_map, load_model};
 pub use super::jobs::JobKind;
 use super::services::Services;
-use crate::check::{CheckOptions, Checker, Element, Finding, map_check};
+use crate::check::{CheckOptions, Checker, Element, Finding};
 use crate::files::{FileRef, Files};
 use crate::formats::LoadOptions;
 use crate::map::scene::MapDetails;
@@ -62,22 +62,12 @@ pub fn part_findings(files: &Files, assembly: &Assembly, options: &LoadOptions) 
     out
 }
 
-/// The `vitrine check MAP` findings on the level whose scene is `scene`, opened from
-/// `path` over the viewer's data roots ([`crate::check::map_check::check_maps`]). A
-/// finding on an object selects the object's node in the scene: the object itself where
-/// the game keeps it, else (a stacked wall, a module merged into its building, oil under
-/// a derrick) the object standing at its place; one with neither keeps its
-/// [`Element::Object`] and selects nothing.
-pub fn map_findings(
-    files: &Files,
-    path: &FileRef,
-    scene: &MapDetails,
-    options: &LoadOptions,
-) -> Vec<Finding> {
-    let roots = &options.data_roots;
-    // A script map is checked as it ran: with the seed of its scene.
-    let mut findings =
-        map_check::check_maps(files, path, Some(&scene.name), roots, scene.seed).findings;
+/// The findings of `vitrine check MAP` on the level whose scene is `scene` (made with
+/// them by [`crate::document::load_map`]), each finding on an object made to select the
+/// object's node in the scene: the object itself where the game keeps it, else (a stacked
+/// wall, a module merged into its building, oil under a derrick) the object standing at
+/// its place; one with neither keeps its [`Element::Object`] and selects nothing.
+pub fn map_findings(mut findings: Vec<Finding>, scene: &MapDetails) -> Vec<Finding> {
     for f in &mut findings {
         let Element::Object { object } = f.element else {
             continue;
@@ -102,6 +92,12 @@ fn read_textures(files: &Files, model: &crate::model::Model) {
     }
 }
 
+/// Whether `path` is a Warzone 2100 map's `game.map` or a script-generated map's
+/// `game.js` (what [`crate::formats::load`] opens as the map's scene).
+fn is_map_file(path: &FileRef) -> bool {
+    crate::map::is_map_file_name(&path.file_name())
+}
+
 /// Starts loading `path` for `purpose` (cancelling the document job running).
 pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
     // A map holds no models or tiles: with no data roots set, they come from the
@@ -115,19 +111,30 @@ pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
     let files = services.files.clone();
     services.work.document.start_reading(what, move |cancel| {
         let path = path.clone();
-        let result = load_model(&files, &path, &options).map(|model| {
-            // Not wanted any more: skip the second read the checks make. A map is checked
-            // as `vitrine check MAP` checks it, its scene being no model file.
-            let findings = match &model.details {
-                _ if cancel.is_set() => Vec::new(),
-                crate::model::Details::Map(scene) => {
+        // A map is read and placed once for its scene and its `vitrine check MAP`
+        // findings (its scene being no model file to check).
+        let result = if is_map_file(&path) {
+            load_map(&files, &path, &options).map(|(model, findings)| {
+                if !cancel.is_set() {
                     read_textures(&files, &model);
-                    map_findings(&files, &path, scene, &options)
                 }
-                _ => check_file(&files, &path, &options),
-            };
-            (model, findings)
-        });
+                let findings = match &model.details {
+                    crate::model::Details::Map(scene) => map_findings(findings, scene),
+                    _ => findings,
+                };
+                (model, findings)
+            })
+        } else {
+            load_model(&files, &path, &options).map(|model| {
+                // Not wanted any more: skip the second read the checks make.
+                let findings = if cancel.is_set() {
+                    Vec::new()
+                } else {
+                    check_file(&files, &path, &options)
+                };
+                (model, findings)
+            })
+        };
         Outcome::File(Box::new(LoadedFile {
             path,
             purpose,

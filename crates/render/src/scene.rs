@@ -491,13 +491,11 @@ fn clear_colour(bg: [u8; 4]) -> wgpu::Color {
 }
 
 /// Model-space positions of every point of every visible mesh in `pose`, posed as the
-/// renderer draws them (skinned meshes by their joints); feed them to
+/// renderer draws them (skinned meshes by their joints), each distinct position once
+/// (in the order first met; a repeated point changes no bound or framing); feed them to
 /// [`super::Camera::frame_points`].
 pub fn visible_points(model: &Model, pose: &Pose) -> Vec<Vec3> {
-    super::inspect::posed::posed_meshes(model, pose, &[])
-        .into_iter()
-        .flat_map(|m| m.points)
-        .collect()
+    super::inspect::posed::shown_points(model, pose)
 }
 
 /// Most poses sampled by [`clip_points`] (evenly spread over a long clip).
@@ -512,15 +510,14 @@ pub fn clip_points(model: &Model, clip: Option<usize>, team: usize) -> Vec<Vec3>
     };
     let frames = clip.frame_count.max(1);
     let samples = frames.min(MAX_FRAMING_SAMPLES);
-    (0..samples)
-        .flat_map(|k| {
-            let f = k as f32 * frames as f32 / samples as f32;
-            visible_points(
-                model,
-                &Pose::sample(model, Some(c), clip.frame_time(f), team),
-            )
-        })
-        .collect()
+    // What stays still over the clip is met once per frame: kept once.
+    super::inspect::posed::distinct((0..samples).flat_map(|k| {
+        let f = k as f32 * frames as f32 / samples as f32;
+        visible_points(
+            model,
+            &Pose::sample(model, Some(c), clip.frame_time(f), team),
+        )
+    }))
 }
 
 /// Model-space bounds of everything visible in `pose` (`None` if nothing is).

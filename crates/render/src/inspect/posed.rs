@@ -40,17 +40,16 @@ fn blended(matrices: &[Mat4], joints: [u16; 4], weights: [f32; 4]) -> Option<Mat
     Some(sum)
 }
 
-/// The mesh node `node` shows, posed; `None` if it shows none.
-pub(crate) fn posed_mesh(model: &Model, pose: &Pose, node: usize) -> Option<PosedMesh> {
+/// The mesh node `node` shows (its index in `model.meshes`) and, per point, the matrix
+/// that moves it where skinned; `None` if it shows none.
+#[allow(clippy::type_complexity)]
+fn mesh_and_skin<'m>(
+    model: &'m Model,
+    pose: &Pose,
+    node: usize,
+) -> Option<(usize, &'m vitrine_core::model::Mesh, Vec<Option<Mat4>>)> {
     let mi = model.nodes.get(node)?.mesh?;
     let mesh = model.meshes.get(mi)?;
-    let world = pose.world.get(node).copied().unwrap_or(Mat4::IDENTITY);
-    let normal_world = Mat3::from_mat4(world).inverse().transpose();
-    let normal_world = if normal_world.is_finite() {
-        normal_world
-    } else {
-        Mat3::IDENTITY
-    };
     let skin = mesh
         .skin
         .filter(|_| mesh.influences.len() == mesh.points.len())
@@ -64,15 +63,44 @@ pub(crate) fn posed_mesh(model: &Model, pose: &Pose, node: usize) -> Option<Pose
             .collect(),
         None => Vec::new(),
     };
-    let points = mesh
-        .points
+    Some((mi, mesh, skinned))
+}
+
+/// The points of `mesh` posed: each by its skinning matrix (`skinned`), else by `world`.
+fn pose_points(
+    mesh: &vitrine_core::model::Mesh,
+    skinned: &[Option<Mat4>],
+    world: Mat4,
+) -> Vec<Vec3> {
+    mesh.points
         .iter()
         .enumerate()
         .map(|(i, p)| match skinned.get(i).copied().flatten() {
             Some(m) => m.transform_point3(*p),
             None => world.transform_point3(*p),
         })
-        .collect();
+        .collect()
+}
+
+/// The points of the mesh node `node` shows, posed as [`posed_mesh`] poses them (without
+/// the normals, which framing does not need); `None` if it shows none.
+pub(crate) fn posed_points(model: &Model, pose: &Pose, node: usize) -> Option<Vec<Vec3>> {
+    let (_, mesh, skinned) = mesh_and_skin(model, pose, node)?;
+    let world = pose.world.get(node).copied().unwrap_or(Mat4::IDENTITY);
+    Some(pose_points(mesh, &skinned, world))
+}
+
+/// The mesh node `node` shows, posed; `None` if it shows none.
+pub(crate) fn posed_mesh(model: &Model, pose: &Pose, node: usize) -> Option<PosedMesh> {
+    let (mi, mesh, skinned) = mesh_and_skin(model, pose, node)?;
+    let world = pose.world.get(node).copied().unwrap_or(Mat4::IDENTITY);
+    let normal_world = Mat3::from_mat4(world).inverse().transpose();
+    let normal_world = if normal_world.is_finite() {
+        normal_world
+    } else {
+        Mat3::IDENTITY
+    };
+    let points = pose_points(mesh, &skinned, world);
     let normals = mesh
         .corners
         .iter()
@@ -91,6 +119,69 @@ pub(crate) fn posed_mesh(model: &Model, pose: &Pose, node: usize) -> Option<Pose
         normals,
     })
 }
+
+/// Every distinct point of every shown node's mesh, posed (nodes hidden by the pose left
+/// out), in the order first met: what framing looks at.
+pub(crate) fn shown_points(model: &Model, pose: &Pose) -> Vec<Vec3> {
+    distinct(
+        (0..model.nodes.len())
+            .filter(|&i| node_shown(pose, &[], i))
+            .filter_map(|i| posed_points(model, pose, i))
+            .flatten(),
+    )
+}
+
+/// `points` with each position kept once (the same bits), in the order first met. A
+/// point met again (a map's terrain layers share their grid: on Sk-Concrete most points
+/// are such repeats) changes no bound and no framing
+/// ([`crate::Camera::frame_points`] keeps the first of equal extremes).
+pub(crate) fn distinct(points: impl Iterator<Item = Vec3>) -> Vec<Vec3> {
+    let mut seen: std::collections::HashSet<u128, PointHash> = Default::default();
+    points
+        .filter(|p| {
+            let [x, y, z] = p.to_array().map(f32::to_bits);
+            seen.insert(u128::from(x) << 64 | u128::from(y) << 32 | u128::from(z))
+        })
+        .collect()
+}
+
+/// The hasher of [`distinct`]: FxHash's rotate, xor and multiply over a point's bits,
+/// finished by MurmurHash3's 64-bit mix (a product's low bits depend only on the input's
+/// low bits, and grid coordinates' low mantissa bits are zero: without the mix, the hash
+/// table's buckets collide). The keys are the model's own points, not an attacker's, and
+/// the standard library's SipHash cost more than the framing the distinct points save.
+#[derive(Debug, Default, Clone, Copy)]
+struct PointHasher(u64);
+
+impl PointHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl std::hash::Hasher for PointHasher {
+    fn finish(&self) -> u64 {
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.add(u64::from(*b));
+        }
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.add(n as u64);
+        self.add((n >> 64) as u64);
+    }
+}
+
+type PointHash = std::hash::BuildHasherDefault<PointHasher>;
 
 /// Every shown node's mesh, posed (nodes hidden by the pose or `mask` are left out).
 pub fn posed_meshes(model: &Model, pose: &Pose, mask: &[bool]) -> Vec<PosedMesh> {
@@ -227,5 +318,51 @@ mod tests {
         assert_eq!(casters[2], [Vec3::ZERO, Vec3::X, Vec3::Y]);
         // Hiding node a removes its shadow mesh too.
         assert_eq!(shadow_casters(&m, &Pose::rest(&m), &[false]).len(), 1);
+    }
+
+    #[test]
+    fn distinct_points_keep_the_first_of_each_and_frame_the_same() {
+        let (a, b, c) = (
+            Vec3::new(1.0, 2.0, 3.0),
+            Vec3::new(-4.0, 0.5, 9.0),
+            Vec3::new(0.0, -1.0, 0.0),
+        );
+        // -0.0 is other bits than 0.0: kept (it frames the same either way).
+        let minus = Vec3::new(-0.0, -1.0, 0.0);
+        let all = [a, b, a, c, b, minus, c, a];
+        assert_eq!(distinct(all.iter().copied()), [a, b, c, minus]);
+        for orthographic in [false, true] {
+            let mut with_repeats = crate::Camera {
+                orthographic,
+                ..Default::default()
+            };
+            let mut once = with_repeats;
+            with_repeats.frame_points(&all, 1.6);
+            once.frame_points(&distinct(all.iter().copied()), 1.6);
+            assert_eq!(with_repeats, once, "orthographic {orthographic}");
+        }
+    }
+
+    #[test]
+    fn posed_points_are_the_posed_meshes_points() {
+        let mut m = Model::new(Format::Pmf, "t");
+        m.meshes.push(tri_mesh(None));
+        let mut n = Node::new("n", None, NodeKind::Piece);
+        n.mesh = Some(0);
+        n.translation = Vec3::new(2.0, 0.0, -1.0);
+        m.nodes.push(n);
+        let pose = Pose::rest(&m);
+        assert_eq!(
+            posed_points(&m, &pose, 0).unwrap(),
+            posed_mesh(&m, &pose, 0).unwrap().points
+        );
+        assert_eq!(
+            shown_points(&m, &pose),
+            [
+                Vec3::new(2.0, 0.0, -1.0),
+                Vec3::new(3.0, 0.0, -1.0),
+                Vec3::new(2.0, 1.0, -1.0)
+            ]
+        );
     }
 }

@@ -77,44 +77,91 @@ pub fn check_maps(
 
 /// The findings of one level, with `stats` from `roots`.
 pub fn check_level(files: &Files, level: &Level, stats: &Stats, roots: &[FileRef]) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let level_file = level
-        .defined_in
-        .clone()
-        .unwrap_or_else(|| level.folder.join("game.map"))
-        .to_string();
-    if let Some(name) = &level.tileset_unknown {
-        out.push(Finding::new(
-            "map/tileset-unknown",
-            &level_file,
-            Location::File,
-            Element::File,
-            format!(
-                "{}: tileset {name:?} is none of arizona, urban, rockies; the game loads Arizona",
-                level.name
-            ),
-        ));
-    }
     let map = match map::open(files, level) {
         Ok(m) => m,
         Err(e) => {
+            let mut out: Vec<Finding> = tileset_unknown(level).into_iter().collect();
             out.push(refusal(e, &level.folder.to_string()));
             return out;
         }
     };
+    let placed = map::place(&map, stats, files, roots);
+    check_placed(files, level, &map, &placed, stats, roots)
+}
+
+/// The findings of one level already read (`map`) and placed (`placed`) with `stats`
+/// from `roots`: what [`check_level`] gives once the map opens.
+pub fn check_placed(
+    files: &Files,
+    level: &Level,
+    map: &Map,
+    placed: &map::Placement,
+    stats: &Stats,
+    roots: &[FileRef],
+) -> Vec<Finding> {
+    let mut out: Vec<Finding> = tileset_unknown(level).into_iter().collect();
     if let Some(why) = unchecked_stats(stats, roots) {
         out.push(Finding::new(
             "map/stats-unchecked",
-            &level_file,
+            &level_file(level),
             Location::File,
             Element::File,
             format!("{}: {why}", level.name),
         ));
     }
-    let placed = map::place(&map, stats, files, roots);
-    out.extend(objects::findings(files, &map, &placed));
-    out.extend(missing_starts(&map, &placed, stats, &level_file));
+    out.extend(objects::findings(files, map, placed));
+    out.extend(missing_starts(map, placed, stats, &level_file(level)));
     out
+}
+
+/// Opens the map whose `game.map` is `file` once ([`map::scene::open_placed`]) and gives
+/// both its scene (what [`crate::formats::load`] gives for it) and its findings (what
+/// [`check_maps`] gives for its level): the window's open of a map, which would otherwise
+/// read, place and look up the stats twice.
+///
+/// # Errors
+/// The map's own, as [`map::scene::load`] gives them.
+pub fn load_checked(
+    files: &Files,
+    file: &FileRef,
+    options: &crate::formats::LoadOptions,
+) -> Result<(crate::model::Model, Vec<Finding>), LoadError> {
+    let _processing = crate::crash::processing(file);
+    let opened = map::scene::open_placed(files, file, &options.data_roots, options.map_seed)?;
+    let model = opened.scene(files, file, options)?;
+    let findings = check_placed(
+        files,
+        &opened.level,
+        &opened.map,
+        &opened.placed,
+        &opened.stats,
+        &options.data_roots,
+    );
+    Ok((model, findings))
+}
+
+/// The file a level's own findings name: its `.lev`/`level.json`, else its `game.map`.
+fn level_file(level: &Level) -> String {
+    level
+        .defined_in
+        .clone()
+        .unwrap_or_else(|| level.folder.join("game.map"))
+        .to_string()
+}
+
+/// `map/tileset-unknown`: the level names a tileset the game does not know.
+fn tileset_unknown(level: &Level) -> Option<Finding> {
+    let name = level.tileset_unknown.as_ref()?;
+    Some(Finding::new(
+        "map/tileset-unknown",
+        &level_file(level),
+        Location::File,
+        Element::File,
+        format!(
+            "{}: tileset {name:?} is none of arizona, urban, rockies; the game loads Arizona",
+            level.name
+        ),
+    ))
 }
 
 /// `map/start-position-missing`: each player slot of the level without a start position

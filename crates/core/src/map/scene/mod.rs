@@ -42,6 +42,7 @@ pub mod decals;
 mod details;
 pub mod ground;
 mod guides;
+mod load;
 mod objects;
 pub mod terrain;
 
@@ -58,6 +59,7 @@ use crate::model::{
 use crate::wz::{PartFinder, Stats};
 use decals::Decals;
 pub use details::{Counts, Layer, MapDetails, RemovedObject, SceneObject, file_label};
+pub use load::{Opened, load, open_placed};
 use std::collections::BTreeMap;
 
 /// The azimuth of the game's default sun (`init3DView`: (225, −600, 450) in the game's
@@ -208,43 +210,6 @@ impl Layers {
             None => self.0.push((layer, vec![node])),
         }
     }
-}
-
-/// Opens the map whose `game.map` is `file` (its level found as `vitrine info` finds
-/// it), places its objects with the stats of `options`' data roots and returns its
-/// scene: what [`crate::formats::load`] gives for a `game.map`, so every front-end opens
-/// a map the way it opens a model. Without data roots the scene is the plain one (see
-/// the module's documentation), with a warning naming the data to add.
-///
-/// # Errors
-/// The map's own: a file of it that cannot be read, naming the file and offset.
-pub fn load(
-    files: &Files,
-    file: &FileRef,
-    options: &crate::formats::LoadOptions,
-) -> Result<Model, super::MapError> {
-    let mut level = super::open_source(files, file, None)?;
-    if let Some(seed) = options.map_seed {
-        level.seed = seed;
-    }
-    let map = super::open(files, &level)?;
-    let roots = &options.data_roots;
-    let (stats, _) = Stats::load(files, roots);
-    let placed = super::place(&map, &stats, files, roots);
-    let scene_options = SceneOptions {
-        terrain: options.map_terrain,
-        ..SceneOptions::default()
-    };
-    let model = scene(&map, &placed, &stats, files, roots, &scene_options);
-    model.validate().map_err(|msg| {
-        crate::formats::LoadError::new(
-            crate::formats::ErrorKind::Invalid,
-            Location::File,
-            format!("internal: the map's scene is invalid: {msg}"),
-        )
-        .in_file(&file.file_name())
-    })?;
-    Ok(model)
 }
 
 /// The data file at `path` (components matched in any case) in the first root that has it.
