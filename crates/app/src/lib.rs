@@ -22,6 +22,7 @@ pub mod fonts;
 pub mod frame;
 pub mod gallery;
 pub mod game_camera;
+pub mod game_motion;
 pub mod help;
 pub mod host;
 pub mod inspect;

@@ -92,7 +92,7 @@ pub struct View {
     /// Seconds of scene time: where a map's water and sky are ([`advance_scene_time`]).
     pub scene_time: f32,
     /// The game camera's scroll speed on a map ([`crate::game_camera`]).
-    pub scroll: crate::game_camera::Scroll,
+    pub scroll: crate::game_motion::Scroll,
 }
 
 impl Default for View {
@@ -141,7 +141,7 @@ pub enum ViewCommand {
     /// On a map, the game camera's keys held for `dt` seconds ([`crate::game_camera`]).
     GameStep {
         /// The keys held.
-        held: crate::game_camera::Held,
+        held: crate::game_motion::Held,
         /// Seconds since the last frame.
         dt: f32,
     },
@@ -202,12 +202,14 @@ pub fn apply(ctx: ViewContext<'_>, cmd: ViewCommand) {
         ViewCommand::SetColourMode(mode) => view.colour_mode = mode,
         ViewCommand::GameStep { held, dt } => match ctx.document.and_then(|d| d.map()) {
             Some(map) => {
-                crate::game_camera::step(view, map, held, dt);
+                let (moved, _) =
+                    crate::game_motion::step(&mut view.camera, &mut view.scroll, map, held, dt);
+                view.camera_moved |= moved;
             }
             None => view.scroll = Default::default(),
         },
         ViewCommand::GameZoom(units) => {
-            use crate::game_camera::{MAX_DISTANCE, MIN_DISTANCE};
+            use crate::game_motion::{MAX_DISTANCE, MIN_DISTANCE};
             // A camera already beyond the range is not pulled into it by the other key.
             let d = view.camera.distance;
             view.camera.distance = (d + units).clamp(MIN_DISTANCE.min(d), MAX_DISTANCE.max(d));
