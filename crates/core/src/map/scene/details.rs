@@ -335,6 +335,24 @@ mod tests {
         }
     }
 
+    /// An 8 × 8 Arizona map's details over [`slope`] with `objects` and `removed`.
+    fn eight_by_eight(objects: Vec<SceneObject>, removed: Vec<RemovedObject>) -> MapDetails {
+        MapDetails {
+            name: "m".into(),
+            size: (8, 8),
+            tileset: "Arizona".into(),
+            players: None,
+            shape: super::super::super::Shape::Classic,
+            files: Vec::new(),
+            objects,
+            removed,
+            start_positions: Vec::new(),
+            layers: Vec::new(),
+            seed: None,
+            terrain: slope(8),
+        }
+    }
+
     /// `n × n` tiles whose corner (x, y) is 10·x units high: a slope rising east.
     fn slope(n: u32) -> crate::map::Terrain {
         crate::map::Terrain {
@@ -350,20 +368,7 @@ mod tests {
     #[test]
     fn the_ground_height_is_read_under_a_model_point() {
         use super::super::terrain::model_point;
-        let d = MapDetails {
-            name: "m".into(),
-            size: (8, 8),
-            tileset: "Arizona".into(),
-            players: None,
-            shape: super::super::super::Shape::Classic,
-            files: Vec::new(),
-            objects: Vec::new(),
-            removed: Vec::new(),
-            start_positions: Vec::new(),
-            layers: Vec::new(),
-            seed: None,
-            terrain: slope(8),
-        };
+        let d = eight_by_eight(Vec::new(), Vec::new());
         // World (x, y) → model (−x, ·, −y); the height rises 10 a tile eastwards, halfway
         // across a tile it is halfway between its corners; off the map, the edge's.
         for (x, y, want) in [
@@ -381,29 +386,19 @@ mod tests {
 
     #[test]
     fn objects_found_by_file_index_and_by_place() {
-        let d = MapDetails {
-            name: "m".into(),
-            size: (8, 8),
-            tileset: "Arizona".into(),
-            players: None,
-            shape: super::super::super::Shape::Classic,
-            files: Vec::new(),
-            // A 2×2 factory on tiles (1..3, 1..3), a wall on tile (5, 5); file index 1 is
-            // not kept (merged, stacked).
-            objects: vec![
+        // A 2×2 factory on tiles (1..3, 1..3), a wall on tile (5, 5); file index 1 is
+        // not kept (merged, stacked).
+        let d = eight_by_eight(
+            vec![
                 object(ObjectKind::Structure, 256, 256, (2, 2), 0),
                 object(ObjectKind::Structure, 704, 704, (1, 1), 2),
             ],
-            removed: vec![RemovedObject {
+            vec![RemovedObject {
                 index: 1,
                 x: 256,
                 y: 256,
             }],
-            start_positions: Vec::new(),
-            layers: Vec::new(),
-            seed: None,
-            terrain: slope(8),
-        };
+        );
         assert_eq!(d.object_of_index(2), Some(1));
         assert_eq!(d.object_of_index(1), None);
         // The removed object 1 stood on the factory: the factory stands for it.
