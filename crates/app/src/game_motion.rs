@@ -57,16 +57,16 @@ pub struct Scroll {
 }
 
 /// Moves `camera` over `map` by the keys `held` for `dt` seconds, as the game does (see
-/// the module's documentation), `scroll` the speed kept between frames. Returns whether
-/// the camera moved, and whether it is still moving (a key held, or the scroll slowing
-/// down: the caller draws another frame).
+/// the module's documentation), `scroll_speed` the speed kept between frames. Returns
+/// whether the camera moved. (Whether it goes on moving — a key held, or the scroll
+/// slowing down — is the input's to tell: `crate::game_camera::input`.)
 pub fn step(
     camera: &mut Camera,
     scroll_speed: &mut Scroll,
     map: &MapDetails,
     held: Held,
     dt: f32,
-) -> (bool, bool) {
+) -> bool {
     let dt = if dt.is_finite() {
         dt.clamp(0.0, MAX_DT)
     } else {
@@ -109,10 +109,7 @@ pub fn step(
         camera.target = inside(map, camera.target);
         camera.target.y = map.ground_height(camera.target);
     }
-    (
-        *camera != before,
-        !held.is_none() || scroll_speed.velocity != Vec2::ZERO,
-    )
+    *camera != before
 }
 
 /// `at` moved inside the map's scroll limits (the game's `CheckInScrollLimits`: world x

@@ -202,7 +202,7 @@ pub fn apply(ctx: ViewContext<'_>, cmd: ViewCommand) {
         ViewCommand::SetColourMode(mode) => view.colour_mode = mode,
         ViewCommand::GameStep { held, dt } => match ctx.document.and_then(|d| d.map()) {
             Some(map) => {
-                let (moved, _) =
+                let moved =
                     crate::game_motion::step(&mut view.camera, &mut view.scroll, map, held, dt);
                 view.camera_moved |= moved;
             }
