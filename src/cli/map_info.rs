@@ -82,9 +82,7 @@ pub fn map_info(
 ) -> Result<String, String> {
     let files = crate::files::disk();
     let mut source = map::open_source(files, file, level).map_err(|e| e.to_string())?;
-    if let Some(seed) = seed {
-        source.seed = seed;
-    }
+    source.ask_seed(seed);
     let map = map::open(files, &source).map_err(|e| e.to_string())?;
     let roots = roots_for(file, data);
     let (stats, _warnings) = Stats::load(files, &roots);

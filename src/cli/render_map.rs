@@ -67,9 +67,7 @@ impl Data {
     fn scene(&self, level: &map::MapSource, objects: bool) -> Result<Model, String> {
         let files = crate::files::disk();
         let mut level = level.clone();
-        if let Some(seed) = self.seed {
-            level.seed = seed;
-        }
+        level.ask_seed(self.seed);
         let m = map::open(files, &level).map_err(|e| e.to_string())?;
         let placed = map::place(&m, &self.stats, files, &self.roots);
         let options = SceneOptions {

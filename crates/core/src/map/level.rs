@@ -53,6 +53,16 @@ pub struct Level {
     pub seed: u32,
 }
 
+impl Level {
+    /// Runs a script-generated map with `seed` where one is asked for (`--seed`, the map
+    /// panel's *Run again*); `None` keeps the level's own.
+    pub fn ask_seed(&mut self, seed: Option<u32>) {
+        if let Some(seed) = seed {
+            self.seed = seed;
+        }
+    }
+}
+
 /// One `level` entry of a `.lev` file.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct LevEntry {

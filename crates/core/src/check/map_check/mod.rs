@@ -52,9 +52,7 @@ pub fn check_maps(
     };
     let levels = match levels {
         Ok(mut l) => {
-            if let Some(seed) = seed {
-                l.iter_mut().for_each(|l| l.seed = seed);
-            }
+            l.iter_mut().for_each(|l| l.ask_seed(seed));
             l
         }
         Err(e) => {

@@ -38,9 +38,7 @@ pub fn open_placed(
     seed: Option<u32>,
 ) -> Result<Opened, MapError> {
     let mut level = super::super::open_source(files, file, None)?;
-    if let Some(seed) = seed {
-        level.seed = seed;
-    }
+    level.ask_seed(seed);
     let map = super::super::open(files, &level)?;
     let (stats, _) = Stats::load(files, roots);
     let placed = super::super::place(&map, &stats, files, roots);
