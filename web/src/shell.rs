@@ -222,10 +222,10 @@ impl Page {
             .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -48.0])
             .show(ctx, |ui| {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {
-                    ui.horizontal(|ui| {
-                        ui.spinner();
-                        ui.label(text);
-                    })
+                    // No spinner (it asks for frames without end, which SwiftShader
+                    // draws on the cores the download and the opening need): the
+                    // count of bytes moves on as they arrive.
+                    ui.label(text)
                 })
             });
     }

@@ -23,7 +23,7 @@ use crate::dispatch::{apply, poll_jobs};
 use crate::gallery::thumbs::ThumbDevice;
 use crate::layout::window_ui;
 use crate::state::AppState;
-use std::time::Duration;
+
 use web_time::Instant;
 
 /// What a front-end does in the app's frame ([`run`]).
@@ -107,7 +107,7 @@ pub fn run(ui: &mut egui::Ui, state: &mut AppState, front: &mut dyn FrontEnd) {
     poll_jobs(state);
     if !state.services.work.idle() {
         // The progress line's elapsed time; a finished job wakes the window itself.
-        ctx.request_repaint_after(Duration::from_millis(100));
+        ctx.request_repaint_after(crate::loading::PROGRESS_FRAME);
     }
     let dt = front.dt(&ctx);
     if crate::timeline::tick(state, dt) && dt > 0.0 {

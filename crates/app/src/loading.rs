@@ -9,7 +9,7 @@
 
 use super::commands::{AppCommand, DocumentCommand};
 pub use super::document::Purpose;
-use super::document::{load_map, load_model};
+use super::document::{DecodedPage, load_map, load_model};
 pub use super::jobs::JobKind;
 use super::services::Services;
 use crate::check::{CheckOptions, Checker, Element, Finding};
@@ -81,15 +81,21 @@ pub fn map_findings(mut findings: Vec<Finding>, scene: &MapDetails) -> Vec<Findi
     findings
 }
 
-/// Reads every texture file `model` resolved (a map's tile images and its objects'
-/// pages), for nothing but having read them in the job: the renderer reads them on the
-/// UI thread, and on a front-end that fetches bytes as they are read (the page's remote
-/// archives, [`crate::jobs::Refetch`]) a read here has them fetched before the document
-/// shows. A model's checks read its pages already; a map's do not.
-fn read_textures(files: &Files, model: &crate::model::Model) {
-    for file in crate::render::batch::texture_files(model) {
-        let _ = files.read(&file);
-    }
+/// Decodes every texture page `model` uses (a map's ground textures and tile images,
+/// its objects' pages; a model's pages), each with its mip chain, in the job: the
+/// renderer is handed them ([`crate::document::DecodedPages`]) and only uploads them on
+/// the UI thread. On a front-end that fetches bytes as they are read (the page's remote
+/// archives, [`crate::jobs::Refetch`]) the reads here have them fetched before the
+/// document shows. A page that does not decode is left to the renderer, which says why.
+fn decode_textures(files: &Files, model: &crate::model::Model) -> Vec<DecodedPage> {
+    crate::render::batch::texture_files(model)
+        .into_iter()
+        .filter_map(|file| {
+            let stamp = files.stamp(&file).unwrap_or_default();
+            let page = crate::render::textures::decode_page(files, &file).ok()?;
+            Some((file, stamp, page))
+        })
+        .collect()
 }
 
 /// Whether `path` is a Warzone 2100 map's `game.map` or a script-generated map's
@@ -115,9 +121,6 @@ pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
         // findings (its scene being no model file to check).
         let result = if is_map_file(&path) {
             load_map(&files, &path, &options).map(|(model, findings)| {
-                if !cancel.is_set() {
-                    read_textures(&files, &model);
-                }
                 let findings = match &model.details {
                     crate::model::Details::Map(scene) => map_findings(findings, scene),
                     _ => findings,
@@ -135,10 +138,15 @@ pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
                 (model, findings)
             })
         };
+        let pages = match &result {
+            Ok((model, _)) if !cancel.is_set() => decode_textures(&files, model),
+            _ => Vec::new(),
+        };
         Outcome::File(Box::new(LoadedFile {
             path,
             purpose,
             result,
+            pages,
         }))
     });
 }
@@ -254,6 +262,10 @@ pub fn relist(services: &mut Services, source: FileRef, redo: std::collections::
     });
 }
 
+/// How often the window redraws while a job runs, for its progress line's elapsed time
+/// (a finished job wakes the window itself).
+pub const PROGRESS_FRAME: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// The progress line of the running jobs: what, for how long, and Cancel. Returns the
 /// commands (Cancel clicked).
 pub fn progress_ui(ui: &mut egui::Ui, work: &Work) -> Vec<AppCommand> {
@@ -266,7 +278,9 @@ pub fn progress_ui(ui: &mut egui::Ui, work: &Work) -> Vec<AppCommand> {
     ] {
         let Some(r) = running else { continue };
         ui.horizontal(|ui| {
-            ui.spinner();
+            // No spinner: it asks for frames without end, and on a software renderer
+            // (Mesa's lavapipe, SwiftShader) those frames take the cores the job needs.
+            // The elapsed time moves on instead, at [`PROGRESS_FRAME`]'s rate.
             ui.label(format!("{}… {:.1} s", r.what, r.elapsed().as_secs_f32()));
             if ui.button("Cancel").clicked() {
                 out.push(AppCommand::Document(DocumentCommand::CancelJob(lane)));

@@ -127,6 +127,9 @@ impl Viewport {
         if let Some(doc) = &state.document.open
             && self.uploaded != Some(doc.generation)
         {
+            for (file, stamp, page) in doc.pages.take() {
+                self.renderer.provide_texture(file, stamp, Ok(page));
+            }
             self.renderer.set_model(&rs.device, &rs.queue, &doc.model);
             self.uploaded = Some(doc.generation);
         }

@@ -24,6 +24,8 @@ pub struct LoadedFile {
     pub purpose: Purpose,
     /// The model and the `vitrine check` findings on the file, or the load error.
     pub result: Result<(Model, Vec<Finding>), String>,
+    /// The model's texture pages, decoded in the job.
+    pub pages: Vec<crate::document::DecodedPage>,
 }
 
 /// A design assembled (or not) by a job.

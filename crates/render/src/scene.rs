@@ -186,16 +186,16 @@ impl SceneRenderer {
         self.source = Some(model.clone());
     }
 
-    /// Hands over a texture decoded on another thread (see [`TextureCache::provide`]);
-    /// call before [`SceneRenderer::set_model`] of the model that uses it.
-    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
-    pub(crate) fn provide_texture(
+    /// Hands over a texture page decoded on another thread
+    /// ([`super::textures::decode_page`]; see [`TextureCache::provide`]): call before
+    /// [`SceneRenderer::set_model`] of the model that uses it, which then only uploads it.
+    pub fn provide_texture(
         &mut self,
         file: vitrine_core::files::FileRef,
         stamp: vitrine_core::files::Stamp,
-        image: Result<image::RgbaImage, String>,
+        page: Result<super::textures::PageImage, String>,
     ) {
-        self.textures.provide(file, stamp, image);
+        self.textures.provide(file, stamp, page);
     }
 
     /// Problems found by the last [`SceneRenderer::set_model`] that the loader could not

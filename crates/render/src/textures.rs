@@ -67,9 +67,9 @@ pub(crate) struct TextureCache {
     /// Where texture pages are read from.
     files: Files,
     entries: HashMap<(FileRef, Stamp, TexClass), Entry>,
-    /// Images decoded ahead on another thread ([`TextureCache::provide`]), taken by the
+    /// Pages decoded ahead on another thread ([`TextureCache::provide`]), taken by the
     /// next [`TextureCache::get`] of that version of the file instead of decoding again.
-    provided: HashMap<(FileRef, Stamp), Result<image::RgbaImage, String>>,
+    provided: HashMap<(FileRef, Stamp), Result<PageImage, String>>,
     generation: u64,
     max_size: u32,
     /// White 1×1 (untextured base; sRGB).
@@ -106,7 +106,7 @@ impl TextureCache {
             Arc::new(upload(
                 device,
                 queue,
-                &image::RgbaImage::from_pixel(1, 1, image::Rgba(rgba)),
+                &PageImage::new(image::RgbaImage::from_pixel(1, 1, image::Rgba(rgba))),
                 class,
                 label,
                 u32::MAX,
@@ -124,7 +124,7 @@ impl TextureCache {
             checker: Arc::new(upload(
                 device,
                 queue,
-                &checkerboard(),
+                &PageImage::new(checkerboard()),
                 TexClass::Color,
                 "vitrine checkerboard",
                 u32::MAX,
@@ -151,15 +151,15 @@ impl TextureCache {
         self.generation += 1;
     }
 
-    /// Hands over `file` (at version `stamp`) decoded on another thread, so the render
-    /// thread only uploads it (the batch pipeline, [`super::batch`]). Ignored if that
-    /// version is already uploaded; a later version on disk is decoded afresh.
-    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
+    /// Hands over `file` (at version `stamp`) decoded with its mip chain on another
+    /// thread ([`decode_page`]), so the render thread only uploads it (the batch
+    /// pipeline, [`super::batch`]; the window's opening job). Ignored if that version is
+    /// already uploaded; a later version on disk is decoded afresh.
     pub(crate) fn provide(
         &mut self,
         file: FileRef,
         stamp: Stamp,
-        image: Result<image::RgbaImage, String>,
+        image: Result<PageImage, String>,
     ) {
         let uploaded = [TexClass::Color, TexClass::Data]
             .iter()
@@ -211,8 +211,8 @@ impl TextureCache {
             return e.result.clone();
         }
         let decoded = match self.provided.remove(&(file.clone(), stamp)) {
-            Some(image) => image,
-            None => decode(&self.files, file),
+            Some(page) => page,
+            None => decode_page(&self.files, file),
         };
         let result = decoded.and_then(|img| {
             let label = format!("vitrine texture {file}");
@@ -288,6 +288,36 @@ fn entry_bytes(e: &Entry) -> u64 {
 
 pub use vitrine_core::formats::texture::decode;
 
+/// A texture page decoded, with its box-filtered mip chain built: what a thread other
+/// than the renderer's makes ([`decode_page`]) and hands over
+/// ([`super::SceneRenderer::provide_texture`]), so that drawing only uploads it.
+#[derive(Debug, Clone)]
+pub struct PageImage {
+    /// The full-size image, then each half of the one before, down to 1×1.
+    levels: Vec<image::RgbaImage>,
+}
+
+impl PageImage {
+    /// `image` and its mip chain.
+    pub fn new(image: image::RgbaImage) -> PageImage {
+        let mut levels = vec![image];
+        while let Some(last) = levels.last().filter(|l| l.width() > 1 || l.height() > 1) {
+            levels.push(half(last));
+        }
+        PageImage { levels }
+    }
+
+    /// Width and height of the full-size image.
+    pub fn dimensions(&self) -> (u32, u32) {
+        self.levels[0].dimensions()
+    }
+}
+
+/// The page `file` read from `files`, decoded and its mip chain built (any thread).
+pub fn decode_page(files: &Files, file: &FileRef) -> Result<PageImage, String> {
+    decode(files, file).map(PageImage::new)
+}
+
 /// Halves an RGBA8 image with a 2×2 box filter (odd edges repeat the last texel).
 fn half(img: &image::RgbaImage) -> image::RgbaImage {
     let (w, h) = img.dimensions();
@@ -310,29 +340,22 @@ fn half(img: &image::RgbaImage) -> image::RgbaImage {
     image::RgbaImage::from_raw(nw, nh, out).expect("size matches")
 }
 
-/// Uploads `img` with a full mip chain, starting at the first level no larger than
-/// `max_size` per side.
+/// Uploads `page`'s mip chain, from the first level no larger than `max_size` per side.
 fn upload(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
-    img: &image::RgbaImage,
+    page: &PageImage,
     class: TexClass,
     label: &str,
     max_size: u32,
 ) -> GpuTexture {
-    let mut levels = Vec::new();
-    let mut cur: std::borrow::Cow<image::RgbaImage> = std::borrow::Cow::Borrowed(img);
-    loop {
-        let (w, h) = cur.dimensions();
-        let next = (w > 1 || h > 1).then(|| half(&cur));
-        if w.max(h) <= max_size {
-            levels.push(cur.into_owned());
-        }
-        match next {
-            Some(n) => cur = std::borrow::Cow::Owned(n),
-            None => break,
-        }
-    }
+    // The 1×1 level always fits (`max_size` is at least 1).
+    let first = page
+        .levels
+        .iter()
+        .position(|l| l.width().max(l.height()) <= max_size)
+        .unwrap_or(page.levels.len() - 1);
+    let levels = &page.levels[first..];
     let (w, h) = levels[0].dimensions();
     let texture = device.create_texture(&wgpu::TextureDescriptor {
         label: Some(label),
@@ -419,12 +442,45 @@ mod tests {
         assert_eq!(img.get_pixel(3, 3).0, [0, 0, 0, 255]);
     }
 
+    #[test]
+    fn a_page_holds_its_mip_chain_down_to_one_texel() {
+        let page = PageImage::new(image::RgbaImage::from_pixel(8, 2, image::Rgba([9; 4])));
+        let sizes: Vec<_> = page.levels.iter().map(|l| l.dimensions()).collect();
+        assert_eq!(sizes, [(8, 2), (4, 1), (2, 1), (1, 1)]);
+        assert_eq!(page.dimensions(), (8, 2));
+    }
+
+    /// What the window's opening job and the batch's prepare threads rely on: a page
+    /// handed over is uploaded as it is, its file never read (here there is none), and
+    /// only its levels that fit the size cap go to the GPU.
+    #[vitrine_test(gpu)]
+    fn a_provided_page_is_uploaded_without_reading_its_file() {
+        use vitrine_core::files::{Files, MemorySource};
+        let gpu = crate::gpu::test_gpu();
+        let files = Files::new(MemorySource::new());
+        let mut cache = TextureCache::new(&gpu.device, &gpu.queue, &files);
+        cache.set_max_size(&gpu.device, 4);
+        let file = FileRef::Disk("/nowhere/page-1.png".into());
+        let stamp = files.stamp(&file).unwrap_or_default();
+        let missing = cache.get(&gpu.device, &gpu.queue, &file, TexClass::Color);
+        assert!(missing.is_err(), "no file, nothing handed over: an error");
+        let mut cache = TextureCache::new(&gpu.device, &gpu.queue, &files);
+        cache.set_max_size(&gpu.device, 4);
+        let img = image::RgbaImage::from_pixel(16, 16, image::Rgba([1, 2, 3, 255]));
+        cache.provide(file.clone(), stamp, Ok(PageImage::new(img)));
+        let got = cache
+            .get(&gpu.device, &gpu.queue, &file, TexClass::Color)
+            .expect("the page handed over is used");
+        assert_eq!(got.bytes, (16 + 4 + 1) * 4, "levels 4×4, 2×2 and 1×1");
+    }
+
     #[vitrine_test(gpu)]
     fn an_out_of_memory_scope_result_rejects_the_texture_naming_the_page() {
         let gpu = crate::gpu::test_gpu();
         let img = image::RgbaImage::from_pixel(4, 4, image::Rgba([1, 2, 3, 255]));
         let file = FileRef::Disk("/data/texpages/page-7.png".into());
-        let up = || upload(&gpu.device, &gpu.queue, &img, TexClass::Color, "t", 16);
+        let page = PageImage::new(img);
+        let up = || upload(&gpu.device, &gpu.queue, &page, TexClass::Color, "t", 16);
         assert!(checked_upload(&file, up(), None).is_ok());
         let oom = wgpu::Error::OutOfMemory {
             source: Box::new(std::io::Error::other("VRAM full")),

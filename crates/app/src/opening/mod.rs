@@ -138,6 +138,7 @@ pub fn set_document(ctx: &mut DocumentContext<'_>, path: FileRef, model: Model) 
         event: None,
         generation,
         render_warnings: Vec::new(),
+        pages: Default::default(),
     });
     document.load_error = None;
     if let Some(old) = previous {
@@ -166,6 +167,7 @@ fn finish_file(ctx: &mut DocumentContext<'_>, f: LoadedFile) -> Vec<AppCommand> 
         path,
         purpose,
         result,
+        pages,
     } = f;
     match (result, purpose) {
         (Ok((model, findings)), purpose) => {
@@ -183,6 +185,9 @@ fn finish_file(ctx: &mut DocumentContext<'_>, f: LoadedFile) -> Vec<AppCommand> 
                 }
             }
             show_loaded(ctx, path, model, findings);
+            if let Some(doc) = &mut ctx.document.open {
+                doc.pages = crate::document::DecodedPages::new(pages);
+            }
             match purpose {
                 Purpose::LiveReload => {
                     ctx.view.camera = camera;

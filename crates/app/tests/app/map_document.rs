@@ -203,3 +203,45 @@ fn classic_tiles_in_the_map_panel_switches_the_ground_and_is_saved() {
     h.run_steps(4);
     assert!(nodes(&h).contains(&"ground a_x".to_string()));
 }
+
+/// The opening job decodes the map's texture pages (its tiles and ground textures), so
+/// the window's first frame only uploads them: the document holds each page, decoded at
+/// its size, handed over once.
+#[test]
+fn the_opening_job_decodes_the_maps_pages_for_the_renderer() {
+    let dir = vitrine_test_needs::temp_dir("map-pages");
+    let file = dir.path().join("game.map");
+    std::fs::write(&file, game_map()).unwrap();
+    let install = dir.path().join("data");
+    blended_install(&install);
+    let settings = Settings {
+        data_roots: vec![install],
+        ..Settings::default()
+    };
+    let mut state = AppState::new(settings, app_support::DiskHost::new());
+    state.services.work.set_runner(vitrine_app::jobs::Inline);
+    let _ = apply(
+        &mut state,
+        AppCommand::Document(DocumentCommand::Open(file.into())),
+    );
+    vitrine_app::dispatch::poll_jobs(&mut state);
+    let doc = state.document.open.as_ref().expect("the map is open");
+    let pages = doc.pages.take();
+    let mut names: Vec<String> = pages.iter().map(|(f, _, _)| f.file_name()).collect();
+    names.sort();
+    let wanted: Vec<String> = vitrine_render::batch::texture_files(&doc.model)
+        .iter()
+        .map(|f| f.file_name())
+        .collect();
+    assert!(
+        names.contains(&"page-1-x.png".to_string()) && names.contains(&"page-2-y.png".to_string()),
+        "the ground textures: {names:?}"
+    );
+    assert_eq!(
+        names.len(),
+        wanted.len(),
+        "every page the map uses: {names:?}"
+    );
+    assert!(pages.iter().all(|(_, _, p)| p.dimensions() == (4, 4)));
+    assert!(doc.pages.take().is_empty(), "handed over once");
+}
