@@ -88,13 +88,18 @@ pub fn map_findings(mut findings: Vec<Finding>, scene: &MapDetails) -> Vec<Findi
 /// archives, [`crate::jobs::Refetch`]) the reads here have them fetched before the
 /// document shows. A page that does not decode is left to the renderer, which says why.
 fn decode_textures(files: &Files, model: &crate::model::Model) -> Vec<DecodedPage> {
-    crate::render::batch::texture_files(model)
+    let pages = crate::render::batch::texture_files(model);
+    // The version read: a page rewritten while it decodes is decoded again on upload.
+    let stamps: Vec<_> = pages
+        .iter()
+        .map(|f| files.stamp(f).unwrap_or_default())
+        .collect();
+    let decoded = crate::render::textures::decode_pages(files, &pages);
+    pages
         .into_iter()
-        .filter_map(|file| {
-            let stamp = files.stamp(&file).unwrap_or_default();
-            let page = crate::render::textures::decode_page(files, &file).ok()?;
-            Some((file, stamp, page))
-        })
+        .zip(stamps)
+        .zip(decoded)
+        .filter_map(|((file, stamp), page)| Some((file, stamp, page.ok()?)))
         .collect()
 }
 

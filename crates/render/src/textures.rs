@@ -318,6 +318,59 @@ pub fn decode_page(files: &Files, file: &FileRef) -> Result<PageImage, String> {
     decode(files, file).map(PageImage::new)
 }
 
+/// Each of `pages` read from `files` and decoded with its mip chain ([`decode_page`]), in
+/// their order: on the desktop across the cores (a map's dozens of pages take half a
+/// second on one), in the browser one after another.
+pub fn decode_pages(files: &Files, pages: &[FileRef]) -> Vec<Result<PageImage, String>> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(pages.len());
+        if threads > 1 {
+            return decode_pages_on(threads, files, pages);
+        }
+    }
+    pages.iter().map(|f| decode_page(files, f)).collect()
+}
+
+/// [`decode_pages`] on `threads` threads, each taking the next page not yet taken.
+#[cfg(not(target_arch = "wasm32"))]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the desktop's page decoding, on scoped threads as the batch's (crates/clippy.toml); not built for wasm32"
+)]
+fn decode_pages_on(
+    threads: usize,
+    files: &Files,
+    pages: &[FileRef],
+) -> Vec<Result<PageImage, String>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, Result<PageImage, String>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(file) = pages.get(i) else {
+                            return mine;
+                        };
+                        mine.push((i, decode_page(files, file)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, page)| page).collect()
+}
+
 /// Halves an RGBA8 image with a 2×2 box filter (odd edges repeat the last texel).
 fn half(img: &image::RgbaImage) -> image::RgbaImage {
     let (w, h) = img.dimensions();
@@ -448,6 +501,38 @@ mod tests {
         let sizes: Vec<_> = page.levels.iter().map(|l| l.dimensions()).collect();
         assert_eq!(sizes, [(8, 2), (4, 1), (2, 1), (1, 1)]);
         assert_eq!(page.dimensions(), (8, 2));
+    }
+
+    /// Pages decoded across the cores come back in the order asked, each the page its
+    /// file holds (and a file that does not decode says so in its place).
+    #[test]
+    fn pages_decode_across_threads_in_their_order() {
+        use vitrine_core::files::{Files, MemorySource};
+        let mut source = MemorySource::new();
+        let mut pages = Vec::new();
+        for n in 1..=9u32 {
+            let img = image::RgbaImage::from_pixel(n, 2, image::Rgba([n as u8; 4]));
+            let mut png = Vec::new();
+            img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+                .unwrap();
+            source.insert(format!("/p/page-{n}.png"), png);
+            pages.push(FileRef::Disk(format!("/p/page-{n}.png").into()));
+        }
+        source.insert("/p/page-bad.png", b"not a png".to_vec());
+        pages.insert(4, FileRef::Disk("/p/page-bad.png".into()));
+        let files = Files::new(source);
+        let got = decode_pages_on(3, &files, &pages);
+        assert_eq!(got.len(), 10);
+        for (file, page) in pages.iter().zip(&got) {
+            match page {
+                Ok(p) => assert_eq!(
+                    format!("/p/page-{}.png", p.dimensions().0),
+                    file.to_string()
+                ),
+                Err(e) => assert!(file.to_string().ends_with("bad.png"), "{e}"),
+            }
+        }
+        assert!(got[4].is_err());
     }
 
     /// What the window's opening job and the batch's prepare threads rely on: a page
