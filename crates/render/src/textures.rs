@@ -318,20 +318,31 @@ pub fn decode_page(files: &Files, file: &FileRef) -> Result<PageImage, String> {
     decode(files, file).map(PageImage::new)
 }
 
-/// Each of `pages` read from `files` and decoded with its mip chain ([`decode_page`]), in
-/// their order: on the desktop across the cores (a map's dozens of pages take half a
-/// second on one), in the browser one after another.
-pub fn decode_pages(files: &Files, pages: &[FileRef]) -> Vec<Result<PageImage, String>> {
+/// A page's `bytes` (read from `file`) decoded, with its mip chain (any thread); the
+/// error names the file.
+pub fn decode_page_bytes(file: &FileRef, bytes: &[u8]) -> Result<PageImage, String> {
+    vitrine_core::formats::texture::decode_bytes(bytes, &file.file_name())
+        .map(PageImage::new)
+        .map_err(|e| format!("{file}: {e}"))
+}
+
+/// Each of `pages` (a file and the bytes read from it) decoded with its mip chain
+/// ([`decode_page_bytes`]), in their order: on the desktop across the cores (a map's
+/// dozens of pages take half a second on one), in the browser one after another.
+pub fn decode_pages(pages: &[(FileRef, Vec<u8>)]) -> Vec<Result<PageImage, String>> {
     #[cfg(not(target_arch = "wasm32"))]
     {
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .min(pages.len());
         if threads > 1 {
-            return decode_pages_on(threads, files, pages);
+            return decode_pages_on(threads, pages);
         }
     }
-    pages.iter().map(|f| decode_page(files, f)).collect()
+    pages
+        .iter()
+        .map(|(f, bytes)| decode_page_bytes(f, bytes))
+        .collect()
 }
 
 /// [`decode_pages`] on `threads` threads, each taking the next page not yet taken.
@@ -340,11 +351,7 @@ pub fn decode_pages(files: &Files, pages: &[FileRef]) -> Vec<Result<PageImage, S
     clippy::disallowed_methods,
     reason = "the desktop's page decoding, on scoped threads as the batch's (crates/clippy.toml); not built for wasm32"
 )]
-fn decode_pages_on(
-    threads: usize,
-    files: &Files,
-    pages: &[FileRef],
-) -> Vec<Result<PageImage, String>> {
+fn decode_pages_on(threads: usize, pages: &[(FileRef, Vec<u8>)]) -> Vec<Result<PageImage, String>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
     let mut done: Vec<(usize, Result<PageImage, String>)> = std::thread::scope(|scope| {
@@ -354,10 +361,10 @@ fn decode_pages_on(
                     let mut mine = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(file) = pages.get(i) else {
+                        let Some((file, bytes)) = pages.get(i) else {
                             return mine;
                         };
-                        mine.push((i, decode_page(files, file)));
+                        mine.push((i, decode_page_bytes(file, bytes)));
                     }
                 })
             })
@@ -507,29 +514,25 @@ mod tests {
     /// file holds (and a file that does not decode says so in its place).
     #[test]
     fn pages_decode_across_threads_in_their_order() {
-        use vitrine_core::files::{Files, MemorySource};
-        let mut source = MemorySource::new();
         let mut pages = Vec::new();
         for n in 1..=9u32 {
             let img = image::RgbaImage::from_pixel(n, 2, image::Rgba([n as u8; 4]));
             let mut png = Vec::new();
             img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
                 .unwrap();
-            source.insert(format!("/p/page-{n}.png"), png);
-            pages.push(FileRef::Disk(format!("/p/page-{n}.png").into()));
+            pages.push((FileRef::Disk(format!("/p/page-{n}.png").into()), png));
         }
-        source.insert("/p/page-bad.png", b"not a png".to_vec());
-        pages.insert(4, FileRef::Disk("/p/page-bad.png".into()));
-        let files = Files::new(source);
-        let got = decode_pages_on(3, &files, &pages);
+        let bad = FileRef::Disk("/p/page-bad.png".into());
+        pages.insert(4, (bad, b"not a png".to_vec()));
+        let got = decode_pages_on(3, &pages);
         assert_eq!(got.len(), 10);
-        for (file, page) in pages.iter().zip(&got) {
+        for ((file, _), page) in pages.iter().zip(&got) {
             match page {
                 Ok(p) => assert_eq!(
                     format!("/p/page-{}.png", p.dimensions().0),
                     file.to_string()
                 ),
-                Err(e) => assert!(file.to_string().ends_with("bad.png"), "{e}"),
+                Err(e) => assert!(e.starts_with("/p/page-bad.png: "), "{e}"),
             }
         }
         assert!(got[4].is_err());
