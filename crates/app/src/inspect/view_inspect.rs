@@ -6,8 +6,7 @@
 use crate::commands::AppCommand;
 use crate::inspect::state::InspectCommand;
 use crate::render::inspect::overlays::labels;
-use crate::render::inspect::picking::{Hit, pick, ray_through};
-use crate::render::inspect::posed::posed_meshes;
+use crate::render::inspect::picking::{Hit, pick_shown, ray_through};
 use crate::state::AppState;
 use glam::Vec2;
 
@@ -15,10 +14,9 @@ use glam::Vec2;
 pub fn pick_at(state: &AppState, rect: egui::Rect, pos: egui::Pos2) -> Option<Hit> {
     let doc = state.document.open.as_ref()?;
     let view = state.view_settings();
-    let meshes = posed_meshes(&doc.model, &doc.pose, &view.node_mask);
     let px = Vec2::new(pos.x - rect.min.x, pos.y - rect.min.y);
     let ray = ray_through(&view.camera, px, Vec2::new(rect.width(), rect.height()));
-    pick(&doc.model, &meshes, &ray)
+    pick_shown(&doc.model, &doc.pose, &view.node_mask, &ray)
 }
 
 /// Hover name, click selection and labels over the view image in `rect`.

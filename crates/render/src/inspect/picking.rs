@@ -5,9 +5,10 @@
 //! hit along the ray wins.
 
 use crate::Camera;
-use crate::inspect::posed::PosedMesh;
+use crate::inspect::node_shown;
+use crate::inspect::posed::{PosedMesh, posed_points};
 use glam::{Vec2, Vec3};
-use vitrine_core::model::Model;
+use vitrine_core::model::{Model, Pose};
 
 /// A half-line in model space.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -70,26 +71,54 @@ pub struct Hit {
 pub fn pick(model: &Model, meshes: &[PosedMesh], ray: &Ray) -> Option<Hit> {
     let mut best: Option<Hit> = None;
     for pm in meshes {
-        let Some(mesh) = model.meshes.get(pm.mesh) else {
-            continue;
-        };
-        for tri in mesh.corners.chunks_exact(3) {
-            let p = [0, 1, 2].map(|k| pm.points.get(tri[k].point as usize).copied());
-            let [Some(a), Some(b), Some(c)] = p else {
-                continue;
-            };
-            if let Some(t) = ray_triangle(ray, a, b, c)
-                && best.is_none_or(|h| t < h.distance)
-            {
-                best = Some(Hit {
-                    node: pm.node,
-                    distance: t,
-                    point: ray.origin + ray.dir * t,
-                });
-            }
-        }
+        nearest(model, pm.mesh, pm.node, &pm.points, ray, &mut best);
     }
     best
+}
+
+/// [`pick`] over every node `pose` and `mask` show, posing only their points (what a
+/// pick reads): the window's hover and click on a map, where posing the normals of every
+/// mesh cost more than the pick itself.
+pub fn pick_shown(model: &Model, pose: &Pose, mask: &[bool], ray: &Ray) -> Option<Hit> {
+    let mut best: Option<Hit> = None;
+    for node in (0..model.nodes.len()).filter(|&i| node_shown(pose, mask, i)) {
+        let (Some(mesh), Some(points)) = (model.nodes[node].mesh, posed_points(model, pose, node))
+        else {
+            continue;
+        };
+        nearest(model, mesh, node, &points, ray, &mut best);
+    }
+    best
+}
+
+/// Makes `best` the nearer of itself and the nearest triangle of mesh `mesh` (shown by
+/// `node`, its points posed as `points`) on `ray`.
+fn nearest(
+    model: &Model,
+    mesh: usize,
+    node: usize,
+    points: &[Vec3],
+    ray: &Ray,
+    best: &mut Option<Hit>,
+) {
+    let Some(mesh) = model.meshes.get(mesh) else {
+        return;
+    };
+    for tri in mesh.corners.chunks_exact(3) {
+        let p = [0, 1, 2].map(|k| points.get(tri[k].point as usize).copied());
+        let [Some(a), Some(b), Some(c)] = p else {
+            continue;
+        };
+        if let Some(t) = ray_triangle(ray, a, b, c)
+            && best.is_none_or(|h| t < h.distance)
+        {
+            *best = Some(Hit {
+                node,
+                distance: t,
+                point: ray.origin + ray.dir * t,
+            });
+        }
+    }
 }
 
 /// Whether the model-space point `p` is in plain sight of `camera`: no triangle of
@@ -196,12 +225,12 @@ mod tests {
         cam.frame(Vec3::new(-1.0, -1.0, 0.0), Vec3::new(1.5, 1.0, 1.0));
         let size = Vec2::new(200.0, 100.0);
         let at = |p: Vec3| cam.project(p, size.x, size.y).unwrap();
+        // Over posed meshes and over the points alone (the window's), the same hit.
         let pick_at = |px: Vec2, mask: &[bool]| {
-            pick(
-                &m,
-                &posed_meshes(&m, &pose, mask),
-                &ray_through(&cam, px, size),
-            )
+            let ray = ray_through(&cam, px, size);
+            let hit = pick(&m, &posed_meshes(&m, &pose, mask), &ray);
+            assert_eq!(hit, pick_shown(&m, &pose, mask, &ray));
+            hit
         };
         // Where both overlap the near one wins; its hit point is on its plane.
         let hit = pick_at(at(Vec3::new(0.2, 0.0, 1.0)), &[]).unwrap();
