@@ -287,6 +287,7 @@ pub fn render_model(
     view: &ViewSettings,
     at: Option<(usize, f32)>,
 ) -> Result<image::RgbaImage, String> {
+    scene.decode_pages_of(model);
     crate::render::batch::render_framed(&gpu.device, &gpu.queue, scene, target, (model, at), view)
 }
 

@@ -83,32 +83,13 @@ pub fn map_findings(mut findings: Vec<Finding>, scene: &MapDetails) -> Vec<Findi
 
 /// Decodes every texture page `model` uses (a map's ground textures and tile images,
 /// its objects' pages; a model's pages), each with its mip chain, in the job and across
-/// the cores: the renderer is handed them ([`crate::document::DecodedPages`]) and only
-/// uploads them on the UI thread. On a front-end that fetches bytes as they are read
-/// (the page's remote archives, [`crate::jobs::Refetch`]) every page is read first, so
-/// the missing ones are fetched together, and nothing is decoded in a run whose result
-/// is dropped for the next. A page that does not decode is left to the renderer, which
-/// says why.
+/// the cores ([`crate::render::textures::read_and_decode_pages`]): the renderer is handed
+/// them ([`crate::document::DecodedPages`]) and only uploads them on the UI thread. On a
+/// front-end that fetches bytes as they are read (the page's remote archives,
+/// [`crate::jobs::Refetch`]) the reads here have them fetched before the document shows.
 fn decode_textures(files: &Files, model: &crate::model::Model) -> Vec<DecodedPage> {
-    let mut stamps = Vec::new();
-    let mut read = Vec::new();
-    for file in crate::render::batch::texture_files(model) {
-        // The version read: a page rewritten meanwhile is decoded again on upload.
-        let stamp = files.stamp(&file).unwrap_or_default();
-        if let Ok(bytes) = files.read(&file) {
-            stamps.push(stamp);
-            read.push((file, bytes));
-        }
-    }
-    if files.wanting() {
-        return Vec::new();
-    }
-    let decoded = crate::render::textures::decode_pages(&read);
-    read.into_iter()
-        .zip(stamps)
-        .zip(decoded)
-        .filter_map(|(((file, _), stamp), page)| Some((file, stamp, page.ok()?)))
-        .collect()
+    let pages = crate::render::batch::texture_files(model);
+    crate::render::textures::read_and_decode_pages(files, pages).unwrap_or_default()
 }
 
 /// Whether `path` is a Warzone 2100 map's `game.map` or a script-generated map's

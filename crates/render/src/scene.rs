@@ -198,6 +198,24 @@ impl SceneRenderer {
         self.textures.provide(file, stamp, page);
     }
 
+    /// Reads and decodes the pages `model` uses that are not uploaded yet, across the
+    /// cores, and hands them over ([`super::textures::read_and_decode_pages`]), so
+    /// [`SceneRenderer::set_model`] only uploads them: a single picture of a map
+    /// (`vitrine render MAP`) decodes its dozens of pages at once instead of one after
+    /// another.
+    pub fn decode_pages_of(&mut self, model: &Model) {
+        let files = self.textures.files().clone();
+        let wanted = super::batch::texture_files(model)
+            .into_iter()
+            .filter(|f| !self.textures.has(f, files.stamp(f).unwrap_or_default()))
+            .collect();
+        for (file, stamp, page) in
+            super::textures::read_and_decode_pages(&files, wanted).unwrap_or_default()
+        {
+            self.textures.provide(file, stamp, Ok(page));
+        }
+    }
+
     /// Problems found by the last [`SceneRenderer::set_model`] that the loader could not
     /// know (texture files that exist but do not decode, too many joints).
     pub fn warnings(&self) -> &[String] {

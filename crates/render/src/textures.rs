@@ -146,6 +146,18 @@ impl TextureCache {
         self.max_size = size.clamp(1, device.limits().max_texture_dimension_2d);
     }
 
+    /// Where texture pages are read from.
+    pub(crate) fn files(&self) -> &Files {
+        &self.files
+    }
+
+    /// Whether version `stamp` of `file` is uploaded (or failed to).
+    pub(crate) fn has(&self, file: &FileRef, stamp: Stamp) -> bool {
+        [TexClass::Color, TexClass::Data]
+            .iter()
+            .any(|c| self.entries.contains_key(&(file.clone(), stamp, *c)))
+    }
+
     /// Starts a new model: textures fetched from now on count as in use.
     pub(crate) fn begin_model(&mut self) {
         self.generation += 1;
@@ -161,10 +173,7 @@ impl TextureCache {
         stamp: Stamp,
         image: Result<PageImage, String>,
     ) {
-        let uploaded = [TexClass::Color, TexClass::Data]
-            .iter()
-            .any(|c| self.entries.contains_key(&(file.clone(), stamp, *c)));
-        if !uploaded {
+        if !self.has(&file, stamp) {
             self.provided.insert((file, stamp), image);
         }
     }
@@ -343,6 +352,40 @@ pub fn decode_pages(pages: &[(FileRef, Vec<u8>)]) -> Vec<Result<PageImage, Strin
         .iter()
         .map(|(f, bytes)| decode_page_bytes(f, bytes))
         .collect()
+}
+
+/// Each of `pages` (e.g. [`super::batch::texture_files`] of a model), read from `files`
+/// and decoded with its mip chain across the cores ([`decode_pages`]), with the version
+/// read (a page rewritten meanwhile is decoded again on upload), for
+/// [`super::SceneRenderer::provide_texture`]. Every page is read before any is decoded:
+/// `None` when some bytes have still to arrive ([`Files::wanting`]: the page's remote
+/// archives fetch the missing ones together, and nothing is decoded for a result that
+/// will be dropped). A page that does not decode is left out: the renderer, decoding it
+/// itself, says why.
+pub fn read_and_decode_pages(
+    files: &Files,
+    pages: Vec<FileRef>,
+) -> Option<Vec<(FileRef, Stamp, PageImage)>> {
+    let mut stamps = Vec::new();
+    let mut read = Vec::new();
+    for file in pages {
+        let stamp = files.stamp(&file).unwrap_or_default();
+        if let Ok(bytes) = files.read(&file) {
+            stamps.push(stamp);
+            read.push((file, bytes));
+        }
+    }
+    if files.wanting() {
+        return None;
+    }
+    let decoded = decode_pages(&read);
+    Some(
+        read.into_iter()
+            .zip(stamps)
+            .zip(decoded)
+            .filter_map(|(((file, _), stamp), page)| Some((file, stamp, page.ok()?)))
+            .collect(),
+    )
 }
 
 /// [`decode_pages`] on `threads` threads, each taking the next page not yet taken.
