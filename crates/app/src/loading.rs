@@ -258,7 +258,7 @@ pub fn relist(services: &mut Services, source: FileRef, redo: std::collections::
 
 /// How often the window redraws while a job runs, for its progress line's elapsed time
 /// (a finished job wakes the window itself).
-pub const PROGRESS_FRAME: std::time::Duration = std::time::Duration::from_millis(200);
+pub const PROGRESS_FRAME: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// The progress line of the running jobs: what, for how long, and Cancel. Returns the
 /// commands (Cancel clicked).
