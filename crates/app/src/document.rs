@@ -93,7 +93,7 @@ pub struct Document {
 pub type DecodedPage = (
     FileRef,
     crate::files::Stamp,
-    crate::render::textures::PageImage,
+    crate::render::pages::PageImage,
 );
 
 /// Texture pages a document's opening job decoded (with their mip chains), handed to

@@ -83,13 +83,13 @@ pub fn map_findings(mut findings: Vec<Finding>, scene: &MapDetails) -> Vec<Findi
 
 /// Decodes every texture page `model` uses (a map's ground textures and tile images,
 /// its objects' pages; a model's pages), each with its mip chain, in the job and across
-/// the cores ([`crate::render::textures::read_and_decode_pages`]): the renderer is handed
+/// the cores ([`crate::render::pages::read_and_decode_pages`]): the renderer is handed
 /// them ([`crate::document::DecodedPages`]) and only uploads them on the UI thread. On a
 /// front-end that fetches bytes as they are read (the page's remote archives,
 /// [`crate::jobs::Refetch`]) the reads here have them fetched before the document shows.
 fn decode_textures(files: &Files, model: &crate::model::Model) -> Vec<DecodedPage> {
     let pages = crate::render::batch::texture_files(model);
-    crate::render::textures::read_and_decode_pages(files, pages).unwrap_or_default()
+    crate::render::pages::read_and_decode_pages(files, pages).unwrap_or_default()
 }
 
 /// Whether `path` is a Warzone 2100 map's `game.map` or a script-generated map's

@@ -13,6 +13,7 @@ pub mod inspect;
 pub mod lighting;
 #[cfg(not(target_arch = "wasm32"))]
 mod offscreen_instance;
+pub mod pages;
 pub mod pipelines;
 mod scene;
 mod sky;

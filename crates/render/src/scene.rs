@@ -187,19 +187,19 @@ impl SceneRenderer {
     }
 
     /// Hands over a texture page decoded on another thread
-    /// ([`super::textures::decode_page`]; see [`TextureCache::provide`]): call before
+    /// ([`super::pages::decode_page`], [`super::pages::read_and_decode_pages`]): call before
     /// [`SceneRenderer::set_model`] of the model that uses it, which then only uploads it.
     pub fn provide_texture(
         &mut self,
         file: vitrine_core::files::FileRef,
         stamp: vitrine_core::files::Stamp,
-        page: Result<super::textures::PageImage, String>,
+        page: Result<super::pages::PageImage, String>,
     ) {
         self.textures.provide(file, stamp, page);
     }
 
     /// Reads and decodes the pages `model` uses that are not uploaded yet, across the
-    /// cores, and hands them over ([`super::textures::read_and_decode_pages`]), so
+    /// cores, and hands them over ([`super::pages::read_and_decode_pages`]), so
     /// [`SceneRenderer::set_model`] only uploads them: a single picture of a map
     /// (`vitrine render MAP`) decodes its dozens of pages at once instead of one after
     /// another.
@@ -210,7 +210,7 @@ impl SceneRenderer {
             .filter(|f| !self.textures.has(f, files.stamp(f).unwrap_or_default()))
             .collect();
         for (file, stamp, page) in
-            super::textures::read_and_decode_pages(&files, wanted).unwrap_or_default()
+            super::pages::read_and_decode_pages(&files, wanted).unwrap_or_default()
         {
             self.textures.provide(file, stamp, Ok(page));
         }

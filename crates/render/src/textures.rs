@@ -3,7 +3,8 @@
 //! Images are decoded by [`vitrine_core::formats::texture`] (bytes from the
 //! [`Files`] the renderer is given — the renderer never reads a file itself — so a page
 //! inside a `.wz` archive works like a loose one) and uploaded with a CPU-built
-//! box-filtered mip chain. Colour textures (base maps) use an `*Srgb` format so the shader shades in
+//! box-filtered mip chain ([`super::pages`]; pages decoded on other threads are handed
+//! over, [`super::SceneRenderer::provide_texture`]). Colour textures (base maps) use an `*Srgb` format so the shader shades in
 //! linear; data textures (masks, normal and specular maps) stay `Unorm`.
 //!
 //! A batch of thumbnails shares a handful of texture pages, so the cache outlives
@@ -19,6 +20,7 @@
 // wgpu's objects are neither `Send` nor `Sync` and everything runs on the page's thread.
 #![cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
 
+use super::pages::{PageImage, decode_page};
 use std::collections::HashMap;
 use std::sync::Arc;
 use vitrine_core::files::{FileRef, Files, Stamp};
@@ -295,154 +297,6 @@ fn entry_bytes(e: &Entry) -> u64 {
     e.result.as_ref().map(|t| t.bytes).unwrap_or(0)
 }
 
-pub use vitrine_core::formats::texture::decode;
-
-/// A texture page decoded, with its box-filtered mip chain built: what a thread other
-/// than the renderer's makes ([`decode_page`]) and hands over
-/// ([`super::SceneRenderer::provide_texture`]), so that drawing only uploads it.
-#[derive(Debug, Clone)]
-pub struct PageImage {
-    /// The full-size image, then each half of the one before, down to 1×1.
-    levels: Vec<image::RgbaImage>,
-}
-
-impl PageImage {
-    /// `image` and its mip chain.
-    pub fn new(image: image::RgbaImage) -> PageImage {
-        let mut levels = vec![image];
-        while let Some(last) = levels.last().filter(|l| l.width() > 1 || l.height() > 1) {
-            levels.push(half(last));
-        }
-        PageImage { levels }
-    }
-
-    /// Width and height of the full-size image.
-    pub fn dimensions(&self) -> (u32, u32) {
-        self.levels[0].dimensions()
-    }
-}
-
-/// The page `file` read from `files`, decoded and its mip chain built (any thread).
-pub fn decode_page(files: &Files, file: &FileRef) -> Result<PageImage, String> {
-    decode(files, file).map(PageImage::new)
-}
-
-/// A page's `bytes` (read from `file`) decoded, with its mip chain (any thread); the
-/// error names the file.
-pub fn decode_page_bytes(file: &FileRef, bytes: &[u8]) -> Result<PageImage, String> {
-    vitrine_core::formats::texture::decode_bytes(bytes, &file.file_name())
-        .map(PageImage::new)
-        .map_err(|e| format!("{file}: {e}"))
-}
-
-/// Each of `pages` (a file and the bytes read from it) decoded with its mip chain
-/// ([`decode_page_bytes`]), in their order: on the desktop across the cores (a map's
-/// dozens of pages take half a second on one), in the browser one after another.
-pub fn decode_pages(pages: &[(FileRef, Vec<u8>)]) -> Vec<Result<PageImage, String>> {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(pages.len());
-        if threads > 1 {
-            return decode_pages_on(threads, pages);
-        }
-    }
-    pages
-        .iter()
-        .map(|(f, bytes)| decode_page_bytes(f, bytes))
-        .collect()
-}
-
-/// Each of `pages` (e.g. [`super::batch::texture_files`] of a model), read from `files`
-/// and decoded with its mip chain across the cores ([`decode_pages`]), with the version
-/// read (a page rewritten meanwhile is decoded again on upload), for
-/// [`super::SceneRenderer::provide_texture`]. Every page is read before any is decoded:
-/// `None` when some bytes have still to arrive ([`Files::wanting`]: the page's remote
-/// archives fetch the missing ones together, and nothing is decoded for a result that
-/// will be dropped). A page that does not decode is left out: the renderer, decoding it
-/// itself, says why.
-pub fn read_and_decode_pages(
-    files: &Files,
-    pages: Vec<FileRef>,
-) -> Option<Vec<(FileRef, Stamp, PageImage)>> {
-    let mut stamps = Vec::new();
-    let mut read = Vec::new();
-    for file in pages {
-        let stamp = files.stamp(&file).unwrap_or_default();
-        if let Ok(bytes) = files.read(&file) {
-            stamps.push(stamp);
-            read.push((file, bytes));
-        }
-    }
-    if files.wanting() {
-        return None;
-    }
-    let decoded = decode_pages(&read);
-    Some(
-        read.into_iter()
-            .zip(stamps)
-            .zip(decoded)
-            .filter_map(|(((file, _), stamp), page)| Some((file, stamp, page.ok()?)))
-            .collect(),
-    )
-}
-
-/// [`decode_pages`] on `threads` threads, each taking the next page not yet taken.
-#[cfg(not(target_arch = "wasm32"))]
-#[allow(
-    clippy::disallowed_methods,
-    reason = "the desktop's page decoding, on scoped threads as the batch's (crates/clippy.toml); not built for wasm32"
-)]
-fn decode_pages_on(threads: usize, pages: &[(FileRef, Vec<u8>)]) -> Vec<Result<PageImage, String>> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, Result<PageImage, String>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some((file, bytes)) = pages.get(i) else {
-                            return mine;
-                        };
-                        mine.push((i, decode_page_bytes(file, bytes)));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    });
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, page)| page).collect()
-}
-
-/// Halves an RGBA8 image with a 2×2 box filter (odd edges repeat the last texel).
-fn half(img: &image::RgbaImage) -> image::RgbaImage {
-    let (w, h) = img.dimensions();
-    let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
-    let src = img.as_raw();
-    let mut out = vec![0u8; (nw * nh * 4) as usize];
-    for y in 0..nh {
-        let y0 = (2 * y).min(h - 1) as usize;
-        let y1 = (2 * y + 1).min(h - 1) as usize;
-        for x in 0..nw {
-            let x0 = (2 * x).min(w - 1) as usize;
-            let x1 = (2 * x + 1).min(w - 1) as usize;
-            let o = ((y * nw + x) * 4) as usize;
-            for c in 0..4 {
-                let at = |xx: usize, yy: usize| src[(yy * w as usize + xx) * 4 + c] as u16;
-                out[o + c] = ((at(x0, y0) + at(x1, y0) + at(x0, y1) + at(x1, y1) + 2) / 4) as u8;
-            }
-        }
-    }
-    image::RgbaImage::from_raw(nw, nh, out).expect("size matches")
-}
-
 /// Uploads `page`'s mip chain, from the first level no larger than `max_size` per side.
 fn upload(
     device: &wgpu::Device,
@@ -454,11 +308,11 @@ fn upload(
 ) -> GpuTexture {
     // The 1×1 level always fits (`max_size` is at least 1).
     let first = page
-        .levels
+        .levels()
         .iter()
         .position(|l| l.width().max(l.height()) <= max_size)
-        .unwrap_or(page.levels.len() - 1);
-    let levels = &page.levels[first..];
+        .unwrap_or(page.levels().len() - 1);
+    let levels = &page.levels()[first..];
     let (w, h) = levels[0].dimensions();
     let texture = device.create_texture(&wgpu::TextureDescriptor {
         label: Some(label),
@@ -512,16 +366,6 @@ mod tests {
     use vitrine_test_needs::vitrine_test;
 
     #[test]
-    fn box_filter_averages_and_handles_odd_sizes() {
-        let img = image::RgbaImage::from_fn(3, 2, |x, _| image::Rgba([x as u8 * 100, 0, 0, 255]));
-        let h = half(&img);
-        assert_eq!(h.dimensions(), (1, 1));
-        assert_eq!(h.get_pixel(0, 0)[0], 50);
-        let one = half(&h);
-        assert_eq!(one.dimensions(), (1, 1));
-    }
-
-    #[test]
     fn dxt1_dds_decodes_by_content() {
         // 4×4 DXT1: one block, colour 0 = pure green (RGB565 0x07E0) > colour 1 = black,
         // texels 0..7 index 0, texels 8..15 index 1.
@@ -543,42 +387,6 @@ mod tests {
         assert_eq!(img.dimensions(), (4, 4));
         assert_eq!(img.get_pixel(0, 0).0, [0, 255, 0, 255]);
         assert_eq!(img.get_pixel(3, 3).0, [0, 0, 0, 255]);
-    }
-
-    #[test]
-    fn a_page_holds_its_mip_chain_down_to_one_texel() {
-        let page = PageImage::new(image::RgbaImage::from_pixel(8, 2, image::Rgba([9; 4])));
-        let sizes: Vec<_> = page.levels.iter().map(|l| l.dimensions()).collect();
-        assert_eq!(sizes, [(8, 2), (4, 1), (2, 1), (1, 1)]);
-        assert_eq!(page.dimensions(), (8, 2));
-    }
-
-    /// Pages decoded across the cores come back in the order asked, each the page its
-    /// file holds (and a file that does not decode says so in its place).
-    #[test]
-    fn pages_decode_across_threads_in_their_order() {
-        let mut pages = Vec::new();
-        for n in 1..=9u32 {
-            let img = image::RgbaImage::from_pixel(n, 2, image::Rgba([n as u8; 4]));
-            let mut png = Vec::new();
-            img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
-                .unwrap();
-            pages.push((FileRef::Disk(format!("/p/page-{n}.png").into()), png));
-        }
-        let bad = FileRef::Disk("/p/page-bad.png".into());
-        pages.insert(4, (bad, b"not a png".to_vec()));
-        let got = decode_pages_on(3, &pages);
-        assert_eq!(got.len(), 10);
-        for ((file, _), page) in pages.iter().zip(&got) {
-            match page {
-                Ok(p) => assert_eq!(
-                    format!("/p/page-{}.png", p.dimensions().0),
-                    file.to_string()
-                ),
-                Err(e) => assert!(e.starts_with("/p/page-bad.png: "), "{e}"),
-            }
-        }
-        assert!(got[4].is_err());
     }
 
     /// What the window's opening job and the batch's prepare threads rely on: a page

@@ -229,7 +229,7 @@ impl Drop for Batch {
 struct Prepared {
     job: Job,
     loaded: Result<Step, String>,
-    pages: Vec<(FileRef, Stamp, Result<super::textures::PageImage, String>)>,
+    pages: Vec<(FileRef, Stamp, Result<super::pages::PageImage, String>)>,
 }
 
 /// The device a batch draws on.
@@ -317,7 +317,7 @@ fn prepare_loop<L>(
                     .unwrap_or_else(|e| e.into_inner())
                     .insert((file.clone(), stamp));
                 if first {
-                    let image = super::textures::decode_page(files, &file);
+                    let image = super::pages::decode_page(files, &file);
                     pages.push((file, stamp, image));
                 }
             }
