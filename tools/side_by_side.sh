@@ -20,8 +20,9 @@
 #      corner farthest from its start so the whole map is seen (the game draws unseen
 #      tiles dark and leaves unseen objects out);
 #   3. waits for that script's line in the log and for the view to fade in, lets the
-#      camera settle (the game eases it to its height), dismisses the "Campaign videos are missing" notice with a
-#      click (xdotool), and takes the screen (ImageMagick import);
+#      camera settle (the game eases it to its height), dismisses the "Campaign videos
+#      are missing" notice with a click (xdotool), and takes the screen (ImageMagick
+#      import);
 #   4. draws the map with `vitrine render mp.wz --level LEVEL --view game --size
 #      1024x768` (the level's start as the game draws it in that window: its camera over
 #      player 0's HQ), without the start-position markers (--layers);
@@ -75,8 +76,8 @@ trap cleanup EXIT
 # line, settle, dismiss the notice, take the screen, stop the game.
 cat >"$WORK/shoot.sh" <<'EOF'
 #!/bin/bash
-# shoot.sh CFG LOG SHOT SETTLE FOG WZ_BIN
-CFG=$1 LOG=$2 SHOT=$3 SETTLE=$4 FOG=$5 WZ_BIN=$6
+# shoot.sh CFG LOG SHOT SETTLE WZ_BIN
+CFG=$1 LOG=$2 SHOT=$3 SETTLE=$4 WZ_BIN=$5
 LIBGL_ALWAYS_SOFTWARE=1 setsid timeout -k 5 150 "$WZ_BIN" --configdir="$CFG" --window \
 	--resolution=1024x768 --nosound --gfxbackend=opengl --skirmish=sbs.json --autogame \
 	>"$LOG" 2>&1 &
@@ -177,7 +178,7 @@ JS
 	GAME_PNG=$L/game.png
 	VIT_PNG=$L/vitrine.png
 	if ! xvfb-run -a -s "-screen 0 1024x768x24" "$WORK/shoot.sh" "$CFG" "$L/game.log" \
-		"$GAME_PNG" "$SETTLE" "$FOG" "$WZ_BIN"; then
+		"$GAME_PNG" "$SETTLE" "$WZ_BIN"; then
 		echo "side_by_side: $LEVEL: the game gave no picture (log: $L/game.log)" >&2
 		tail -n 20 "$L/game.log" >&2
 		failed=1
