@@ -171,6 +171,7 @@ fn render_game_start(
     view.camera.set_game_start(game.pivot);
     view.camera.distance = game.distance;
     view.camera.fov_y = 2.0 * (half / game.focal_px).atan();
+    scene.decode_pages_of(model);
     scene.set_model(&gpu.device, &gpu.queue, model);
     scene.render(&gpu.device, &gpu.queue, &target, &pose, &view);
     let img = target
