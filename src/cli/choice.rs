@@ -114,7 +114,7 @@ impl Choice for ViewPreset {
                 ViewPreset::Game,
                 value(
                     "game",
-                    "Warzone 2100's camera: 40° down, looking along +Z (a map: north up)",
+                    "Warzone 2100's camera: 40° down, looking along +Z (a map: as the game draws the level's start in a window of --size: over player 0's HQ or start position, in perspective)",
                 ),
             ),
         ]

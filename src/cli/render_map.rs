@@ -1,8 +1,10 @@
 //! `vitrine render MAP -o preview.png`: a Warzone 2100 map drawn in 3D — the terrain with
 //! its tile images, the water and every object the game places
 //! ([`vitrine_core::map::scene`]) — framed whole, in an isometric view by default or
-//! `--view top` (both orthographic, as a map preview is), lit by the game's sun unless
-//! `--light-dir` says otherwise.
+//! `--view top` (both orthographic, as a map preview is), or with `--view game` as the
+//! game draws the level's start in a window of `--size` (its camera over player 0's HQ or
+//! start position, in perspective: [`vitrine_core::map::scene::GameView`]), lit by the
+//! game's sun unless `--light-dir` says otherwise.
 //!
 //! MAP is taken as `vitrine info` takes it (a package, a map folder, a `game.map`,
 //! `mp.wz!/multiplay/maps/4c-rush`, or an archive with `--level`). With `--all-maps`, every
@@ -12,7 +14,7 @@
 use super::map_info::roots_for;
 use super::render::{RenderArgs, render_model, write_png_atomic};
 use crate::files::FileRef;
-use crate::model::Model;
+use crate::model::{Details, Model, Pose};
 use crate::render::{Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -123,7 +125,13 @@ pub fn run(args: &RenderArgs) -> i32 {
                     eprintln!("warning: {}", d.display_with(&level.name));
                 }
                 show_layers(&mut model, &layers);
-                let img = render_model(&gpu, &mut scene, &target, &model, &view, None)?;
+                let img = match (args.view, &model.details) {
+                    (ViewPreset::Game, Details::Map(map)) => {
+                        let game = map.game_view(w, h);
+                        render_game_start(&gpu, &mut scene, (w, h, args.msaa), &model, &view, game)?
+                    }
+                    _ => render_model(&gpu, &mut scene, &target, &model, &view, None)?,
+                };
                 write_png_atomic(&args.output, &img)
             })
         });
@@ -134,6 +142,42 @@ pub fn run(args: &RenderArgs) -> i32 {
             super::exit::FAILED
         }
     }
+}
+
+/// `model` (a map's scene) drawn as the game draws the level's start in a window of
+/// `width` × `height` ([`map::scene::GameView`]: its eye, focal length and the pivot drawn
+/// `game.pivot_px` from the top): a perspective picture tall enough to have the pivot in
+/// its middle, cut to the window. What `--view game` draws of one map. The near and far
+/// planes are the whole map's.
+fn render_game_start(
+    gpu: &Gpu,
+    scene: &mut SceneRenderer,
+    (width, height, samples): (u32, u32, u32),
+    model: &Model,
+    view: &ViewSettings,
+    game: map::scene::GameView,
+) -> Result<image::RgbaImage, String> {
+    let row = game.pivot_px.1;
+    let half = row.max(height as f32 - row);
+    let tall = ((2.0 * half).round() as u32).max(1);
+    let top = (half - row).round() as u32;
+    let target = RenderTarget::with_samples(&gpu.device, width, tall, samples);
+    let pose = Pose::sample(model, None, 0.0, view.team);
+    let mut view = view.clone();
+    view.grid_unit = model.grid_unit;
+    let points = crate::render::framing_points(model, None, &pose, &view);
+    view.camera
+        .frame_points(&points, width as f32 / tall as f32);
+    view.camera.set_game_start(game.pivot);
+    view.camera.distance = game.distance;
+    view.camera.fov_y = 2.0 * (half / game.focal_px).atan();
+    scene.decode_pages_of(model);
+    scene.set_model(&gpu.device, &gpu.queue, model);
+    scene.render(&gpu.device, &gpu.queue, &target, &pose, &view);
+    let img = target
+        .read_rgba(&gpu.device, &gpu.queue)
+        .map_err(|e| e.to_string())?;
+    Ok(image::imageops::crop_imm(&img, 0, top, width, height.min(tall - top)).to_image())
 }
 
 /// `--all-maps`: every map of the input into the output folder, through the batch

@@ -25,6 +25,7 @@ mod map_judge;
 mod publish;
 mod publish_maps;
 mod render;
+mod render_game_view;
 mod render_map;
 mod render_map_golden;
 mod shared_data;

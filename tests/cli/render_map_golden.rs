@@ -1,7 +1,8 @@
 //! Golden images of `vitrine render MAP` on the installed game's maps: one map per
 //! tileset with the ground blended as Warzone 2100 4.3 draws it (Arizona `Sk-Rush`, Urban
 //! `Sk-UrbanDuel`, Rockies `Sk-Mountain`), `Sk-Rush` in Classic mode (the tile images
-//! only) and in the Game view (perspective: the fog and Arizona's sky, `--fog on`).
+//! only), seen from its side in perspective (the fog and Arizona's sky, `--fog on`) and
+//! in the Game view (the level's start as the game draws it).
 //! References: `tests/golden/maps/`; `UPDATE_GOLDEN=1 cargo test --test cli
 //! render_map_golden` rewrites them (look at them before committing). On failure
 //! `<name>-actual.png` and `<name>-diff.png` are written to the cargo target temp dir.
@@ -77,19 +78,32 @@ fn classic_mode_draws_the_tile_images() {
 }
 
 #[vitrine_test(gpu, game)]
-fn the_game_view_has_fog_and_the_tilesets_sky() {
+fn a_perspective_view_has_fog_and_the_tilesets_sky() {
     crate::common::needs_gpu();
-    // In perspective: the fog over the far ground, the sky above the horizon.
-    let foggy = render("Sk-Rush", &["--view", "game", "--fog", "on"]);
-    check("map-rush-game-fog", &foggy);
+    // The whole map seen from its side, in perspective: the fog over the far ground, the
+    // sky above the horizon.
+    let foggy = render("Sk-Rush", &["--view", "front", "--fog", "on"]);
+    check("map-rush-front-fog", &foggy);
     // Off (the default): neither, over much of the picture (the sky's rows and the far
     // ground).
-    let clear = render("Sk-Rush", &["--view", "game"]);
+    let clear = render("Sk-Rush", &["--view", "front"]);
     let d = image_diff::diff(&foggy, &clear);
     let changed = d.count_over(CHANNEL_TOLERANCE);
     assert!(
         changed > d.pixels() / 4,
         "{changed} of {} pixels",
         d.pixels()
+    );
+}
+
+#[vitrine_test(gpu, game)]
+fn the_game_view_draws_the_levels_start() {
+    crate::common::needs_gpu();
+    // The game's start camera for a 320² window (`render_game_view` checks it against
+    // the game's own picture at 1024×768): over player 0's HQ, north, 40° down, the pivot
+    // 192 pixels from the top.
+    check(
+        "map-rush-game-start",
+        &render("Sk-Rush", &["--view", "game"]),
     );
 }

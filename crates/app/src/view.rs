@@ -225,29 +225,19 @@ pub fn apply(ctx: ViewContext<'_>, cmd: ViewCommand) {
     }
 }
 
-/// How far Warzone 2100's camera starts from the point it looks at, world units
-/// (`START_DISTANCE` of the game's display code; later versions start from the zoom in
-/// the player's settings).
-pub const GAME_START_DISTANCE: f32 = 2000.0;
+/// How far Warzone 2100's camera starts from the point it looks at, world units (the
+/// renderer's [`crate::render::GAME_START_DISTANCE`]).
+pub use crate::render::GAME_START_DISTANCE;
 
 impl View {
-    /// The camera as the game starts a map: over player 0's start position (the map's
-    /// centre where no player has one), looking north and 40° down from
-    /// [`GAME_START_DISTANCE`], in perspective.
+    /// The camera as the game starts a map: over player 0's HQ, else their start position
+    /// (the map's centre where player 0 has neither: [`MapDetails::game_start_target`]),
+    /// looking north and 40° down from [`GAME_START_DISTANCE`], in perspective: close to
+    /// the game's picture, which `vitrine render --view game` draws exactly.
+    ///
+    /// [`MapDetails::game_start_target`]: crate::map::scene::MapDetails::game_start_target
     pub fn game_camera(&mut self, map: &crate::map::scene::MapDetails) {
-        use crate::map::scene::terrain::model_point;
-        let tile = crate::map::TILE_UNITS as f32;
-        let at = map.start_positions.first().and_then(|s| {
-            let o = map.objects.iter().find(|o| o.index == s.index)?;
-            Some(model_point(o.x as f32, o.y as f32, o.z as f32))
-        });
-        let centre = || {
-            let (w, h) = (map.size.0 as f32 * tile, map.size.1 as f32 * tile);
-            model_point(w / 2.0, h / 2.0, 0.0)
-        };
-        self.camera.target = at.unwrap_or_else(centre);
-        self.camera.distance = GAME_START_DISTANCE;
-        self.camera.orthographic = false;
+        self.camera.set_game_start(map.game_start_target());
         self.camera_moved = true;
     }
 

@@ -42,6 +42,14 @@ impl ViewPreset {
 /// How far Warzone 2100's camera looks down, degrees (`INITIAL_STARTING_PITCH`, −40).
 pub const GAME_PITCH_DEG: f32 = 40.0;
 
+/// How far Warzone 2100's camera starts from the point it looks at, world units:
+/// `START_DISTANCE` of the game's display code. 4.3.3 starts at its `mapZoom` setting
+/// (2,600 by default) with the world scaled by `pie_GetResScalingFactor` and a field of
+/// view that grows with the window's height; at 1024×768 and above (wider than 5:4) that
+/// shows the same ±630 units around the point looked at as 2,000 at this camera's 35°
+/// (docs/maps.md, "The game and Vitrine side by side").
+pub const GAME_START_DISTANCE: f32 = 2000.0;
+
 /// An orbit camera.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Camera {
@@ -249,6 +257,16 @@ impl Camera {
     /// Switches to a preset view, keeping target and distance.
     pub fn set_preset(&mut self, preset: ViewPreset) {
         (self.yaw, self.pitch) = preset.angles();
+    }
+
+    /// Warzone 2100's camera as the game starts a level: the Game view, in perspective,
+    /// [`GAME_START_DISTANCE`] from `target` (a map's: the start position the game puts the
+    /// camera over). Keeps the field of view and the radius (near and far planes).
+    pub fn set_game_start(&mut self, target: Vec3) {
+        self.set_preset(ViewPreset::Game);
+        self.target = target;
+        self.distance = GAME_START_DISTANCE;
+        self.orthographic = false;
     }
 
     /// Orbits by a mouse drag of `dx`, `dy` pixels.

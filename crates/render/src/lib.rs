@@ -21,7 +21,7 @@ mod target;
 pub mod textures;
 mod uniforms;
 
-pub use camera::{Camera, ViewPreset};
+pub use camera::{Camera, GAME_START_DISTANCE, ViewPreset};
 pub use colour_mode::{ColourMode, LegendEntry, legend, node_colour};
 pub use framing::framing_points;
 pub use gpu::{DeviceWatch, Gpu, RenderError, describe_adapter};

@@ -306,18 +306,24 @@ fn the_game_view_starts_where_the_game_does() {
     h.key_press(Key::Num9);
     h.run();
     let cam = h.state().view.camera;
-    // Over player 0's truck, looking north (the game's −40° pitch), in perspective.
+    // Over player 0's HQ (4.3.3 starts the camera there, not at the first truck), looking
+    // north (the game's −40° pitch), in perspective.
     let s = d
         .start_positions
         .first()
         .expect("Sk-Startup's players have trucks");
     assert_eq!(s.player, 0);
     let truck = d.objects.iter().find(|o| o.index == s.index).unwrap();
-    let want = vitrine_core::map::scene::terrain::model_point(
-        truck.x as f32,
-        truck.y as f32,
-        truck.z as f32,
-    );
+    let hq = d
+        .objects
+        .iter()
+        .find(|o| Some(o.index) == d.camera_start)
+        .expect("player 0's HQ");
+    assert_eq!(hq.stats_id, "A0CommandCentre");
+    assert_eq!(hq.owner, vitrine_core::map::Owner::Player(0));
+    assert_ne!((hq.x, hq.y), (truck.x, truck.y));
+    let want =
+        vitrine_core::map::scene::terrain::model_point(hq.x as f32, hq.y as f32, hq.z as f32);
     assert!(
         cam.target.abs_diff_eq(want, 1e-3),
         "{} vs {want}",
@@ -331,7 +337,7 @@ fn the_game_view_starts_where_the_game_does() {
     assert!((cam.yaw - std::f32::consts::PI).abs() < 1e-4, "{}", cam.yaw);
     assert!(!cam.orthographic);
     assert_eq!(cam.distance, vitrine_app::view::GAME_START_DISTANCE);
-    // The eye is south of the truck (world y larger: model z smaller) and above it.
+    // The eye is south of the HQ (world y larger: model z smaller) and above it.
     let eye = cam.eye();
     assert!(eye.z < want.z && eye.y > want.y, "{eye} vs {want}");
 }

@@ -42,7 +42,7 @@ pub use find::{MapSource, find_maps, open, open_source};
 pub use level::{Level, Shape, Tileset};
 pub use place::{Placed, Placement, Removal, Removed, place};
 pub use read::{read_game_map, read_terrain_types};
-pub use start::{StartPosition, start_positions};
+pub use start::{StartPosition, camera_start, start_positions};
 pub use terrain::{Terrain, bits};
 
 use crate::formats::LoadError;

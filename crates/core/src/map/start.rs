@@ -50,3 +50,34 @@ pub fn start_positions(placement: &Placement, stats: &Stats) -> Vec<StartPositio
     }
     at.into_values().filter(|s| (s.x, s.y) != (0, 0)).collect()
 }
+
+/// The object the game's camera starts a level over, by its index in
+/// [`super::Map::objects`]: player 0's HQ (the last one loaded, a structure whose stats
+/// type is `HQ`), else the truck of player 0's start position (`starts`); `None` where
+/// player 0 has neither. The game's structure loading sets a player's start position to
+/// each HQ of theirs it loads, over what a truck set (`scriptSetStartPos` for `REF_HQ`):
+/// on Sk-Rush 4.3.3's rules read player 0's `startPositions` at the HQ's tile (17, 18),
+/// and its camera starts there, not at the truck ([`start_positions`]) 6 tiles east.
+pub fn camera_start(
+    placement: &Placement,
+    stats: &Stats,
+    starts: &[StartPosition],
+) -> Option<usize> {
+    let is_hq = |id: &str| {
+        stats
+            .structures
+            .get(id)
+            .and_then(|s| s.kind.as_deref())
+            .is_some_and(|k| k.eq_ignore_ascii_case("HQ"))
+    };
+    let hq = placement
+        .objects
+        .iter()
+        .rev()
+        .find(|p| {
+            let o = &p.object;
+            o.kind == ObjectKind::Structure && o.owner == Owner::Player(0) && is_hq(&o.stats_id)
+        })
+        .map(|p| p.index);
+    hq.or_else(|| starts.iter().find(|s| s.player == 0).map(|s| s.index))
+}

@@ -207,6 +207,10 @@ pub struct MapDetails {
     pub removed: Vec<RemovedObject>,
     /// Each player's start position, by player (as the game sets them from the trucks).
     pub start_positions: Vec<crate::map::StartPosition>,
+    /// The object the game's camera starts over, by its index in the map's objects
+    /// ([`crate::map::camera_start`]: player 0's HQ, else player 0's start position).
+    #[serde(skip)]
+    pub camera_start: Option<usize>,
     /// The nodes of each layer that has any.
     pub layers: Vec<(Layer, Vec<usize>)>,
     /// The seed a script-generated map's `game.js` ran with (`None`: not a script map).
@@ -238,6 +242,25 @@ impl MapDetails {
         let (x, y) = (-at.x, -at.z);
         let clamp = |v: f32| v.clamp(i32::MIN as f32, i32::MAX as f32).round() as i32;
         self.terrain.height_at(clamp(x), clamp(y)) as f32
+    }
+
+    /// The model point the game's camera starts over: [`MapDetails::camera_start`]'s
+    /// object (player 0's HQ, else their start position's truck) at its height, or the
+    /// map's centre at height 0 where player 0 has neither. (The game's camera pivots 500
+    /// units above the ground around that point and draws the pivot a quarter down the
+    /// screen, which puts the point near the picture's centre, where a camera looking at
+    /// it draws it: docs/maps.md, "The game and Vitrine side by side".)
+    pub fn game_start_target(&self) -> glam::Vec3 {
+        use super::terrain::model_point;
+        let tile = crate::map::TILE_UNITS as f32;
+        let start = self.camera_start.and_then(|index| {
+            let o = self.objects.iter().find(|o| o.index == index)?;
+            Some(model_point(o.x as f32, o.y as f32, o.z as f32))
+        });
+        start.unwrap_or_else(|| {
+            let (w, h) = (self.size.0 as f32 * tile, self.size.1 as f32 * tile);
+            model_point(w / 2.0, h / 2.0, 0.0)
+        })
     }
 
     /// The nodes of `layer` (none where the map has nothing of it).
@@ -347,6 +370,7 @@ mod tests {
             objects,
             removed,
             start_positions: Vec::new(),
+            camera_start: None,
             layers: Vec::new(),
             seed: None,
             terrain: slope(8),

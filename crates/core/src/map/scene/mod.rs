@@ -40,6 +40,7 @@ pub mod atmosphere;
 pub mod blend;
 pub mod decals;
 mod details;
+pub mod game_view;
 pub mod ground;
 mod guides;
 mod load;
@@ -48,6 +49,8 @@ pub mod terrain;
 
 #[cfg(test)]
 mod atmosphere_tests;
+#[cfg(test)]
+mod camera_tests;
 #[cfg(test)]
 mod tests;
 
@@ -59,6 +62,7 @@ use crate::model::{
 use crate::wz::{PartFinder, Stats};
 use decals::Decals;
 pub use details::{Counts, Layer, MapDetails, RemovedObject, SceneObject, file_label};
+pub use game_view::GameView;
 pub use load::{Opened, load, open_placed};
 use std::collections::BTreeMap;
 
@@ -155,6 +159,7 @@ pub fn scene(
         objects = add_objects(&mut model, placement, &data, &mut layers);
     }
     let start_positions = super::start_positions(placement, stats);
+    let camera_start = super::camera_start(placement, stats, &start_positions);
     guides::add_guides(
         &mut model,
         map,
@@ -192,6 +197,7 @@ pub fn scene(
             })
             .collect(),
         start_positions,
+        camera_start,
         layers: layers.0,
         seed: (map.level.shape == super::Shape::Script).then_some(map.level.seed),
         terrain: placement.terrain.clone(),

@@ -6,8 +6,8 @@ use crate::map::{MapObject, Owner, Terrain, bits, place};
 use crate::model::Details;
 use glam::{Vec2, Vec3};
 
-const W: u32 = 8;
-const H: u32 = 7;
+pub(super) const W: u32 = 8;
+pub(super) const H: u32 = 7;
 /// A tile number no tile has by its place.
 const WATER_TILE: u16 = 60;
 

@@ -1,0 +1,144 @@
+//! The picture Warzone 2100 4.3.3 draws when a level starts, as numbers a perspective
+//! camera can take: where its camera pivots, how far its eye is, its focal length and
+//! where on the screen it draws the pivot (docs/maps.md, "The game and Vitrine side by
+//! side", where a screenshot of the game checks them).
+//!
+//! From the game's `src/display3d.cpp` and `lib/ivis_opengl/`:
+//! - the camera pivots over the start position ([`MapDetails::camera_start`]) at
+//!   `calculateCameraHeight`: the mean height of the 9 × 9 tiles around it (at least the
+//!   centre tile's; `calcAverageTerrainHeight`) rounded up to 50 (`HEIGHT_TRACK_INCREMENTS`)
+//!   plus 500 (`CAMERA_PIVOT_HEIGHT`), which `trackHeight` eases it to;
+//! - it looks north, 40° down (`INITIAL_STARTING_PITCH`), from `distance` = the `mapZoom`
+//!   setting (2,600 by default: `war_GetMapZoom`), the world scaled by
+//!   `pie_GetResScalingFactor` / 100 first (`drawTiles`' view matrix), which is the eye at
+//!   `distance` ÷ that scale in world units;
+//! - `pie_PerspectiveGet`: `glm::frustum(±width/6, ±height/6, 330, …)`: a focal length of
+//!   330 · 3 = 990 pixels whatever the window, and the projection's centre moved to
+//!   (width / 2, 192) (`pie_SetGeometricOffset(width / 2, geoOffset)`, `geoOffset` = 192):
+//!   the pivot is drawn 192 pixels from the top, not in the middle.
+//!
+//! Not covered: a `mapZoom` setting other than the default; the display scale
+//! (`displayscale`, 100 % here); windows narrower than 5:4 use the width in the scale.
+
+use super::MapDetails;
+use super::terrain::model_point;
+use crate::map::TILE_UNITS;
+use glam::Vec3;
+
+/// The game's `mapZoom` default: how far its camera starts, before the resolution's scale.
+pub const GAME_MAP_ZOOM: f32 = 2600.0;
+/// `CAMERA_PIVOT_HEIGHT`: how far above the ground's mean the camera pivots.
+pub const GAME_PIVOT_HEIGHT: i32 = 500;
+/// `HEIGHT_TRACK_INCREMENTS`: the ground's mean under the camera is rounded up to it.
+pub const GAME_HEIGHT_STEP: i32 = 50;
+/// The focal length of the game's projection in pixels (`glm::frustum` at 330 with a
+/// height of `height / 6` each way).
+pub const GAME_FOCAL_PX: f32 = 990.0;
+/// How far from the top of the window the game draws the point its camera pivots on
+/// (`geoOffset`).
+pub const GAME_PIVOT_ROW: f32 = 192.0;
+
+/// The game's start camera for a window `width` × `height` ([`MapDetails::game_view`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GameView {
+    /// The point the camera pivots on, in model space.
+    pub pivot: Vec3,
+    /// The eye's distance from the pivot, world units (looking north, 40° down).
+    pub distance: f32,
+    /// The focal length, pixels.
+    pub focal_px: f32,
+    /// Where the pivot is drawn: pixels from the window's left and top.
+    pub pivot_px: (f32, f32),
+}
+
+impl MapDetails {
+    /// The camera the game starts the level with in a window of `width` × `height` pixels
+    /// (module docs): over [`MapDetails::camera_start`]'s object (the map's centre where
+    /// player 0 has none).
+    pub fn game_view(&self, width: u32, height: u32) -> GameView {
+        let start = self.game_start_target();
+        // Model (x, y, z) is world (−x, −z, y): back to world x, y.
+        let (x, y) = (-start.x, -start.z);
+        let pivot_z = camera_height(&self.terrain, x as i32, y as i32);
+        GameView {
+            pivot: model_point(x, y, pivot_z as f32),
+            distance: GAME_MAP_ZOOM / resolution_scale(width, height),
+            focal_px: GAME_FOCAL_PX,
+            pivot_px: (width as f32 / 2.0, GAME_PIVOT_ROW),
+        }
+    }
+}
+
+/// `pie_GetResScalingFactor() / 100`: the world's scale at this window size (integer
+/// steps, as the game computes it).
+fn resolution_scale(width: u32, height: u32) -> f32 {
+    let percent = if width.saturating_mul(4) > height.saturating_mul(5) {
+        height.saturating_mul(5) / 4 / 6
+    } else {
+        width / 6
+    };
+    percent.max(1) as f32 / 100.0
+}
+
+/// `calculateCameraHeight(calcAverageTerrainHeight(tile of (x, y)))`, world units.
+fn camera_height(terrain: &crate::map::Terrain, x: i32, y: i32) -> i32 {
+    let (tx, ty) = (x.div_euclid(TILE_UNITS), y.div_euclid(TILE_UNITS));
+    let tile = |i: i32, j: i32| -> Option<i32> {
+        let (w, h) = (terrain.width as i32, terrain.height as i32);
+        let inside = (0..w).contains(&i) && (0..h).contains(&j);
+        inside.then(|| terrain.heights.get((i + j * w) as usize).copied())?
+    };
+    let around: Vec<i32> = (-4..=4)
+        .flat_map(|j| (-4..=4).map(move |i| (i, j)))
+        .filter_map(|(i, j)| tile(tx + i, ty + j))
+        .collect();
+    let mean = match around.len() {
+        0 => TILE_UNITS * 2, // off the map: the game's ELEVATION_SCALE · TILE_UNITS
+        n => (around.iter().sum::<i32>() / n as i32).max(tile(tx, ty).unwrap_or(0)),
+    };
+    let step = GAME_HEIGHT_STEP;
+    (mean + step - 1).div_euclid(step) * step + GAME_PIVOT_HEIGHT
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terrain(n: u32, height: impl Fn(i32, i32) -> i32) -> crate::map::Terrain {
+        crate::map::Terrain {
+            width: n,
+            height: n,
+            heights: (0..(n * n) as i32)
+                .map(|i| height(i % n as i32, i / n as i32))
+                .collect(),
+            textures: vec![0; (n * n) as usize],
+            gateways: Vec::new(),
+            version: 39,
+        }
+    }
+
+    #[test]
+    fn the_pivot_is_500_over_the_mean_of_9_by_9_tiles_rounded_up_to_50() {
+        // Flat at 242: 250 + 500.
+        assert_eq!(camera_height(&terrain(20, |_, _| 242), 1280, 1280), 750);
+        // Exactly a step: not rounded further.
+        assert_eq!(camera_height(&terrain(20, |_, _| 300), 1280, 1280), 800);
+        // A ramp rising east by 10 a tile: the mean of tiles 6..=14 is 100 (tile 10's).
+        assert_eq!(camera_height(&terrain(20, |x, _| 10 * x), 1280, 1280), 600);
+        // In a corner only the tiles on the map count: tiles 0..=4, mean 20 → 50 + 500.
+        assert_eq!(camera_height(&terrain(20, |x, _| 10 * x), 0, 0), 550);
+        // The centre tile higher than the mean wins: 0 around, 400 under the camera.
+        let peak = terrain(20, |x, y| if (x, y) == (10, 10) { 400 } else { 0 });
+        assert_eq!(camera_height(&peak, 1300, 1300), 900);
+    }
+
+    #[test]
+    fn the_eye_is_closer_the_taller_the_window() {
+        // 1024 × 768 (wider than 5:4): 768 · 5 / 4 / 6 = 160 % → 2600 / 1.6.
+        assert_eq!(resolution_scale(1024, 768), 1.6);
+        // 1920 × 1080: 225 %; 800 × 800 (narrower than 5:4): the width, 133 %.
+        assert_eq!(resolution_scale(1920, 1080), 2.25);
+        assert_eq!(resolution_scale(800, 800), 1.33);
+        assert_eq!(resolution_scale(1, 1), 0.01);
+    }
+}

@@ -1,0 +1,68 @@
+//! `vitrine render MAP --view game` draws the level's start as Warzone 2100 4.3.3 draws it
+//! in a window of `--size` (`vitrine_core::map::scene::GameView`): the camera over player
+//! 0's HQ (not its truck), its height, distance, focal length and the pivot 192 pixels
+//! from the top. Checked against where the game's own 1024×768 screenshot of Sk-Rush
+//! (`tools/side_by_side.sh`, docs/maps.md "The game and Vitrine side by side") draws the
+//! HQ. Marked `#[vitrine_test(gpu, game)]`.
+
+use crate::common;
+use std::path::Path;
+use std::process::Command;
+use vitrine_test_needs::vitrine_test;
+
+/// The box of the pixels brighter than black in `x0..x1` × `y0..y1` of `img`.
+fn lit_box(img: &image::RgbaImage, (x0, x1, y0, y1): (u32, u32, u32, u32)) -> [u32; 4] {
+    let mut b = [u32::MAX, u32::MAX, 0, 0];
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let p = img.get_pixel(x, y);
+            if p[0].max(p[1]).max(p[2]) > 8 {
+                b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+            }
+        }
+    }
+    assert!(b[2] > b[0] && b[3] > b[1], "nothing drawn in the box");
+    b
+}
+
+#[vitrine_test(gpu, game)]
+fn the_game_view_draws_player_0s_hq_where_the_game_does() {
+    let data = common::game_data();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("render-game-view");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("sk-rush.png");
+    // The structures alone on black, so the HQ's outline is the only thing lit around it.
+    let run = Command::new(env!("CARGO_BIN_EXE_vitrine"))
+        .args([
+            "render", "--view", "game", "--size", "1024x768", "--level", "Sk-Rush",
+        ])
+        .args(["--layers", "structures", "--background", "#000000"])
+        .arg(data.join("mp.wz"))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let img = image::open(&out).unwrap().into_rgba8();
+    assert_eq!(img.dimensions(), (1024, 768));
+    // The HQ (2176, 2304) and nothing else in x 400..624, y 200..500 (the factory starts
+    // at x 635, the research facility at y 520); over the truck 6 tiles east, it would be
+    // some 300 pixels further left. The game's screenshot has the HQ's roof
+    // from x 440 to 584 and its plate's front edge at y 458; 5 pixels' tolerance (the
+    // roof's corners are a few pixels wide; the game draws its shadow beside them).
+    let [left, _top, right, bottom] = lit_box(&img, (400, 624, 200, 500));
+    for (what, got, game) in [
+        ("left", left, 440),
+        ("right", right, 584),
+        ("bottom", bottom, 458),
+    ] {
+        assert!(
+            got.abs_diff(game) <= 5,
+            "HQ's {what} edge at {got}, the game's at {game}"
+        );
+    }
+}
