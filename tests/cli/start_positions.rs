@@ -1,8 +1,9 @@
 //! Start positions on a map package made from the installed game's Sk-Rush with player
-//! 1's trucks taken out and player 2's first truck made a tank: `info` gives each
-//! player's first truck (src/game.cpp `loadWzMapDroidInit`), `check` warns that player 1
-//! has none (`map/start-position-missing`), and `render` marks each start where it is
-//! and none where player 1's was. Marked `#[vitrine_test(game)]` (the render also `gpu`).
+//! 1's trucks and HQ taken out and player 2's first truck made a tank: `info` gives each
+//! player's HQ, else its first truck (src/game.cpp: `loadWzMapDroidInit`, then each
+//! `REF_HQ` over it), `check` warns that player 1 has none
+//! (`map/start-position-missing`), and `render` marks each start where it is and none
+//! where player 1's was. Marked `#[vitrine_test(game)]` (the render also `gpu`).
 
 use crate::common;
 use serde_json::Value;
@@ -16,8 +17,9 @@ fn vitrine() -> Command {
 }
 
 /// The edited Sk-Rush as a classic package folder in `dir`: its `.lev`, `.gam` and map
-/// folder, with `droid.json` changed as the module says. Returns the droids written.
-fn edited_rush(data: &Path, dir: &Path) -> Vec<(String, Value)> {
+/// folder, with `droid.json` and `struct.json` changed as the module says. Returns the
+/// droids and the structures written.
+fn edited_rush(data: &Path, dir: &Path) -> (Vec<(String, Value)>, Vec<(String, Value)>) {
     let mut zip = zip::ZipArchive::new(std::fs::File::open(data.join("mp.wz")).unwrap()).unwrap();
     let names: Vec<String> = zip
         .file_names()
@@ -59,21 +61,40 @@ fn edited_rush(data: &Path, dir: &Path) -> Vec<(String, Value)> {
     }
     let out: serde_json::Map<String, Value> = kept.iter().cloned().collect();
     std::fs::write(&path, serde_json::to_vec_pretty(&out).unwrap()).unwrap();
-    kept
+    let path = dir.join("multiplay/maps/4c-rush/struct.json");
+    let structures: serde_json::Map<String, Value> =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let structures: Vec<(String, Value)> = structures
+        .into_iter()
+        .filter(|(_, s)| !(s["startpos"] == 1 && s["name"] == HQ))
+        .collect();
+    let out: serde_json::Map<String, Value> = structures.iter().cloned().collect();
+    std::fs::write(&path, serde_json::to_vec_pretty(&out).unwrap()).unwrap();
+    (kept, structures)
 }
 
-/// Each player's first `ConstructorDroid` of `droids` (in key order, the game's).
-fn first_trucks(droids: &[(String, Value)]) -> Vec<(u64, i64, i64)> {
+/// The HQ's stats id in the game's data.
+const HQ: &str = "A0CommandCentre";
+
+/// Each player's start: its last HQ of `structures`, else its first `ConstructorDroid`
+/// of `droids` (each in key order, the game's).
+fn starts(droids: &[(String, Value)], structures: &[(String, Value)]) -> Vec<(u64, i64, i64)> {
+    let at = |o: &Value| {
+        (
+            o["startpos"].as_u64().unwrap(),
+            o["position"][0].as_i64().unwrap(),
+            o["position"][1].as_i64().unwrap(),
+        )
+    };
     let mut out: Vec<(u64, i64, i64)> = Vec::new();
     for (_, d) in droids {
-        let p = d["startpos"].as_u64().unwrap();
-        if d["template"] == "ConstructorDroid" && !out.iter().any(|s| s.0 == p) {
-            out.push((
-                p,
-                d["position"][0].as_i64().unwrap(),
-                d["position"][1].as_i64().unwrap(),
-            ));
+        if d["template"] == "ConstructorDroid" && !out.iter().any(|s| s.0 == at(d).0) {
+            out.push(at(d));
         }
+    }
+    for (_, s) in structures.iter().filter(|(_, s)| s["name"] == HQ) {
+        out.retain(|o| o.0 != at(s).0);
+        out.push(at(s));
     }
     out.sort();
     out
@@ -89,12 +110,14 @@ fn data_args(data: &Path) -> [String; 4] {
 }
 
 #[vitrine_test(game)]
-fn info_and_check_give_each_players_first_truck() {
+fn info_and_check_give_each_players_hq_else_its_first_truck() {
     let data = common::game_data();
     let dir = tempfile::tempdir().unwrap();
-    let droids = edited_rush(&data, dir.path());
-    let want = first_trucks(&droids);
+    let (droids, structures) = edited_rush(&data, dir.path());
+    let want = starts(&droids, &structures);
     assert_eq!(want.iter().map(|s| s.0).collect::<Vec<_>>(), vec![0, 2, 3]);
+    // Player 0's HQ, not its truck: the tile the game's rules read (17, 18).
+    assert_eq!(want[0], (0, 2176, 2304));
     let o = vitrine()
         .args(["info", "--json"])
         .arg(dir.path())
@@ -153,7 +176,7 @@ fn magenta_near(img: &image::RgbaImage, at: (u32, u32), r: u32) -> usize {
 fn render_marks_each_start_and_none_where_there_is_none() {
     let data = common::game_data();
     let dir = tempfile::tempdir().unwrap();
-    let droids = edited_rush(&data, dir.path());
+    let (droids, structures) = edited_rush(&data, dir.path());
     let png = dir.path().join("starts.png");
     let o = vitrine()
         .args([
@@ -196,12 +219,14 @@ fn render_marks_each_start_and_none_where_there_is_none() {
             |v: i64, n: f64, a: u32, b: u32| a + (v as f64 / (n * 128.0) * f64::from(b - a)) as u32;
         (f(x, w, lo.0, hi.0), f(y, h, lo.1, hi.1))
     };
-    for (p, x, y) in first_trucks(&droids) {
+    for (p, x, y) in starts(&droids, &structures) {
         assert!(
             magenta_near(&img, px(x, y), 12) > 10,
             "player {p}'s start at {x}, {y}"
         );
     }
-    // Player 1's trucks stood near (8896, 2752): nothing there now.
+    // Player 1's first truck stood at (8896, 2752), its HQ at (9600, 3200): nothing
+    // there now.
     assert_eq!(magenta_near(&img, px(8896, 2752), 24), 0);
+    assert_eq!(magenta_near(&img, px(9600, 3200), 24), 0);
 }

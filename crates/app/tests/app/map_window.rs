@@ -264,20 +264,25 @@ fn inspecting_layers_open_hidden_and_show_on_their_toggle() {
         assert!(!d.layer_nodes(layer).is_empty(), "{layer:?}");
         assert!(d.layer_nodes(layer).iter().all(|&n| !mask[n]), "{layer:?}");
     }
-    // The panel lists them, each at its player's truck.
-    let trucks: Vec<String> = d
+    // The panel lists them, each at its player's HQ (Sk-Startup's players have one; the
+    // game sets the start there over the first truck).
+    let starts: Vec<String> = d
         .start_positions
         .iter()
         .map(|s| {
             let o = d.objects.iter().find(|o| o.index == s.index).unwrap();
             assert_eq!(
-                (o.kind, o.owner),
-                (ObjectKind::Droid, Owner::Player(s.player))
+                (o.kind, o.owner, o.stats_id.as_str()),
+                (
+                    ObjectKind::Structure,
+                    Owner::Player(s.player),
+                    "A0CommandCentre"
+                )
             );
             format!("{} ({}, {})", s.player, o.x, o.y)
         })
         .collect();
-    h.get_by_label(&format!("Start positions: {}", trucks.join(", ")));
+    h.get_by_label(&format!("Start positions: {}", starts.join(", ")));
     let before = picture(h.state());
     h.get_by_label("Grid").click();
     h.run();
@@ -311,9 +316,9 @@ fn the_game_view_starts_where_the_game_does() {
     let s = d
         .start_positions
         .first()
-        .expect("Sk-Startup's players have trucks");
+        .expect("Sk-Startup's players have starts");
     assert_eq!(s.player, 0);
-    let truck = d.objects.iter().find(|o| o.index == s.index).unwrap();
+    assert_eq!(Some(s.index), d.camera_start, "player 0's start");
     let hq = d
         .objects
         .iter()
@@ -321,6 +326,12 @@ fn the_game_view_starts_where_the_game_does() {
         .expect("player 0's HQ");
     assert_eq!(hq.stats_id, "A0CommandCentre");
     assert_eq!(hq.owner, vitrine_core::map::Owner::Player(0));
+    // Its first truck stands elsewhere.
+    let truck = d
+        .objects
+        .iter()
+        .find(|o| o.kind == ObjectKind::Droid && o.owner == Owner::Player(0))
+        .expect("player 0's truck");
     assert_ne!((hq.x, hq.y), (truck.x, truck.y));
     let want =
         vitrine_core::map::scene::terrain::model_point(hq.x as f32, hq.y as f32, hq.z as f32);

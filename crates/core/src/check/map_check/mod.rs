@@ -181,8 +181,9 @@ fn missing_starts(map: &Map, placed: &map::Placement, stats: &Stats, file: &str)
                 Location::File,
                 Element::File,
                 format!(
-                    "{}: player {p} of {players} has no construction droid (truck), so the \
-                     game sets no start position for it: it starts at (0, 0), the map's corner",
+                    "{}: player {p} of {players} has neither an HQ nor a construction droid \
+                     (truck), so the game sets no start position for it: it starts at (0, 0), \
+                     the map's corner",
                     map.level.name
                 ),
             )

@@ -124,9 +124,9 @@ pub(crate) const RULES: &[Rule] = &[
     r(
         "map/start-position-missing",
         W,
-        "a player of the level with no construction droid, so no start position",
-        "The game sets a player's start position from the first construction droid (truck) of theirs it loads (loadWzMapDroidInit calls scriptSetStartPos); the lobby, the starting camera and the rules' startPositions read it. A player slot the level has but no truck of leaves it unset at (0, 0), the map's top-left corner. Give each player a truck where their base is.",
-        "Warzone 2100 src/game.cpp (loadWzMapDroidInit, scriptSetStartPos)",
+        "a player of the level with neither an HQ nor a construction droid, so no start position",
+        "The game sets a player's start position from the first construction droid (truck) of theirs it loads (loadWzMapDroidInit calls scriptSetStartPos), then from each HQ of theirs, over the truck's; the lobby, the starting camera and the rules' startPositions read it. A player slot the level has but neither an HQ nor a truck of leaves it unset at (0, 0), the map's top-left corner. Give each player an HQ or a truck where their base is.",
+        "Warzone 2100 src/game.cpp (loadWzMapDroidInit, scriptSetStartPos for REF_HQ)",
     ),
     r(
         "map/script-refused",

@@ -77,3 +77,27 @@ fn the_camera_starts_over_player_0s_hq_else_its_truck_else_the_centre() {
     let (w, h) = (tests::W as f32 * 128.0, tests::H as f32 * 128.0);
     assert_eq!(target, glam::Vec3::new(-w / 2.0, 0.0, -h / 2.0));
 }
+
+/// The start positions follow the game's order: trucks first, then every HQ over them;
+/// a player with an HQ and no truck has one (no `map/start-position-missing` for it).
+#[test]
+fn an_hq_sets_its_players_start_over_the_truck() {
+    use ObjectKind::{Droid, Structure};
+    let (stats, files, roots) = stats();
+    let m = map(
+        vec![
+            object(Droid, "Truck", 0, 700, 500),
+            object(Structure, "A0CommandCentre", 0, 384, 384),
+            object(Structure, "A0CommandCentre", 1, 640, 384),
+        ],
+        &[],
+    );
+    let p = place(&m, &stats, &files, &roots);
+    let starts = crate::map::start_positions(&p, &stats);
+    let at: Vec<(u32, i32, i32, usize)> = starts
+        .iter()
+        .map(|s| (s.player, s.x, s.y, s.index))
+        .collect();
+    assert_eq!(at, vec![(0, 384, 384, 1), (1, 640, 384, 2)]);
+    assert_eq!(crate::map::camera_start(&starts), Some(1));
+}

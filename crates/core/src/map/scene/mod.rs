@@ -159,7 +159,7 @@ pub fn scene(
         objects = add_objects(&mut model, placement, &data, &mut layers);
     }
     let start_positions = super::start_positions(placement, stats);
-    let camera_start = super::camera_start(placement, stats, &start_positions);
+    let camera_start = super::camera_start(&start_positions);
     guides::add_guides(
         &mut model,
         map,
