@@ -7,7 +7,7 @@
 //! MAP is taken as `vitrine info` takes it (a package, a map folder, a `game.map`,
 //! `mp.wz!/multiplay/maps/4c-rush`, or an archive with `--level`). With `--all-maps`, every
 //! map of a package, folder or archive is drawn into the output folder as `LEVEL.png`,
-//! in one process with one renderer: the figure "maps per second" of docs/maps.md.
+//! in one process with one renderer per core (`--renderers`): the figure "maps per second" of docs/maps.md.
 
 use super::map_info::roots_for;
 use super::render::{RenderArgs, render_model, write_png_atomic};
@@ -139,7 +139,7 @@ pub fn run(args: &RenderArgs) -> i32 {
 /// `--all-maps`: every map of the input into the output folder, through the batch
 /// pipeline the model thumbnails use ([`crate::render::batch`]): each map read, placed and
 /// made a scene (its models and pages decoded) on one prepare thread per core, drawn on
-/// one, the PNGs encoded and written here.
+/// `--renderers` devices, the PNGs encoded and written here.
 fn render_all(
     args: &RenderArgs,
     gpu: &Gpu,

@@ -193,9 +193,16 @@ impl SceneRenderer {
         &mut self,
         file: vitrine_core::files::FileRef,
         stamp: vitrine_core::files::Stamp,
-        image: Result<image::RgbaImage, String>,
+        image: Result<std::sync::Arc<image::RgbaImage>, String>,
     ) {
         self.textures.provide(file, stamp, image);
+    }
+
+    /// Keeps at most `bytes` of uploaded textures beyond those the current model uses
+    /// (512 MiB by default): a batch's renderers share that budget.
+    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
+    pub(crate) fn set_texture_budget(&mut self, bytes: u64) {
+        self.textures.set_budget(bytes);
     }
 
     /// Problems found by the last [`SceneRenderer::set_model`] that the loader could not

@@ -58,8 +58,9 @@ struct Entry {
     last_used: u64,
 }
 
-/// Bytes of cached textures allowed beyond what the current model uses (512 MiB).
-const CACHE_BUDGET: u64 = 512 << 20;
+/// Bytes of cached textures allowed beyond what the current model uses (512 MiB), unless
+/// [`TextureCache::set_budget`] says otherwise.
+pub(crate) const CACHE_BUDGET: u64 = 512 << 20;
 
 /// Decoded and uploaded textures keyed by file and class, plus the placeholders.
 #[derive(Debug)]
@@ -69,9 +70,12 @@ pub(crate) struct TextureCache {
     entries: HashMap<(FileRef, Stamp, TexClass), Entry>,
     /// Images decoded ahead on another thread ([`TextureCache::provide`]), taken by the
     /// next [`TextureCache::get`] of that version of the file instead of decoding again.
-    provided: HashMap<(FileRef, Stamp), Result<image::RgbaImage, String>>,
+    /// Shared: the batch hands one decoded page to every renderer that uploads it.
+    provided: HashMap<(FileRef, Stamp), Result<Arc<image::RgbaImage>, String>>,
     generation: u64,
     max_size: u32,
+    /// Bytes kept beyond the current model's textures ([`CACHE_BUDGET`] by default).
+    budget: u64,
     /// White 1×1 (untextured base; sRGB).
     pub white: Arc<GpuTexture>,
     /// Transparent black 1×1 (no tcmask / no specular; linear).
@@ -118,6 +122,7 @@ impl TextureCache {
             provided: HashMap::new(),
             generation: 0,
             max_size: device.limits().max_texture_dimension_2d,
+            budget: CACHE_BUDGET,
             white: one([255; 4], TexClass::Color, "vitrine white"),
             black: one([0; 4], TexClass::Data, "vitrine black"),
             flat_normal: one([128, 128, 255, 255], TexClass::Data, "vitrine flat normal"),
@@ -146,6 +151,13 @@ impl TextureCache {
         self.max_size = size.clamp(1, device.limits().max_texture_dimension_2d);
     }
 
+    /// Keeps at most `bytes` of textures beyond the current model's (a batch's renderers
+    /// share [`CACHE_BUDGET`] between them).
+    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
+    pub(crate) fn set_budget(&mut self, bytes: u64) {
+        self.budget = bytes;
+    }
+
     /// Starts a new model: textures fetched from now on count as in use.
     pub(crate) fn begin_model(&mut self) {
         self.generation += 1;
@@ -159,7 +171,7 @@ impl TextureCache {
         &mut self,
         file: FileRef,
         stamp: Stamp,
-        image: Result<image::RgbaImage, String>,
+        image: Result<Arc<image::RgbaImage>, String>,
     ) {
         let uploaded = [TexClass::Color, TexClass::Data]
             .iter()
@@ -174,7 +186,7 @@ impl TextureCache {
         // Whatever was provided and not used by this model is not kept (memory).
         self.provided.clear();
         let mut total: u64 = self.entries.values().map(entry_bytes).sum();
-        if total <= CACHE_BUDGET {
+        if total <= self.budget {
             return;
         }
         let mut old: Vec<_> = self
@@ -185,7 +197,7 @@ impl TextureCache {
             .collect();
         old.sort_by_key(|(t, _)| *t);
         for (_, k) in old {
-            if total <= CACHE_BUDGET {
+            if total <= self.budget {
                 break;
             }
             if let Some(e) = self.entries.remove(&k) {
@@ -212,7 +224,7 @@ impl TextureCache {
         }
         let decoded = match self.provided.remove(&(file.clone(), stamp)) {
             Some(image) => image,
-            None => decode(&self.files, file),
+            None => decode(&self.files, file).map(Arc::new),
         };
         let result = decoded.and_then(|img| {
             let label = format!("vitrine texture {file}");
