@@ -167,7 +167,7 @@ fn render_all(
     let objects = !args.no_objects;
     let run = batch::start(
         BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
-        args.batch_options(view),
+        map_batch_options(args, view),
         || {
             let shared = shared.clone();
             move |folder: &FileRef| {
@@ -206,6 +206,21 @@ fn render_all(
     );
     super::report_failures(&failures)
 }
+
+/// The batch's options for maps: as for models, but at most [`MAP_RENDERERS`] renderers
+/// unless `--renderers` asks for more.
+fn map_batch_options(args: &RenderArgs, view: ViewSettings) -> crate::render::batch::BatchOptions {
+    let mut o = args.batch_options(view);
+    if args.renderers.is_none() {
+        o.renderers = o.renderers.min(MAP_RENDERERS);
+    }
+    o
+}
+
+/// Renderers `--all-maps` uses by default at most: each draws a whole map at once, and a
+/// large one at 1024² holds about 1 GB while it is drawn (its meshes, wgpu's and lavapipe's
+/// copies of them: 2.4 GB peak with one renderer, 3.9 GB with two; docs/performance.md).
+const MAP_RENDERERS: usize = 2;
 
 /// The layers `--layers` names (`all`: every one), else those a map opens with.
 fn parse_layers(list: Option<&str>) -> Result<Vec<Layer>, String> {

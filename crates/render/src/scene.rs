@@ -169,7 +169,9 @@ impl SceneRenderer {
     /// releasing the previous model's resources. Decoded textures stay cached by file for
     /// the next model (within a memory budget).
     pub fn set_model(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, model: &Model) {
+        // The previous model goes first: a map's is hundreds of MB.
         self.model = None;
+        self.source = None;
         self.warnings.clear();
         self.textures.begin_model();
         self.model = Some(GpuModel::new(
@@ -184,6 +186,15 @@ impl SceneRenderer {
             .set_model(device, queue, model, &mut self.textures, &mut self.warnings);
         self.textures.end_model();
         self.source = Some(model.clone());
+    }
+
+    /// Lets the current model's meshes and copy go (the next [`SceneRenderer::render`]
+    /// draws only the background), keeping the cached textures and the warnings: a batch's
+    /// renderer once its picture is submitted (wgpu keeps what the GPU still reads).
+    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
+    pub(crate) fn release_model(&mut self) {
+        self.model = None;
+        self.source = None;
     }
 
     /// Hands over a texture decoded on another thread (see [`TextureCache::provide`]);

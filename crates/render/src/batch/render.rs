@@ -226,6 +226,9 @@ impl Lane {
             self.slots[slot].start_readback(&self.device, &self.queue)
         }));
         done.warnings.extend(self.scene.warnings().iter().cloned());
+        // Not kept until the next model: with a map per renderer that is a map's meshes
+        // more per renderer.
+        self.scene.release_model();
         match drawn {
             Ok((index, mapped)) => {
                 self.in_flight[slot] = Some(InFlight {
