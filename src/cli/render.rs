@@ -112,10 +112,10 @@ pub struct RenderArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub jobs: Option<u16>,
     /// A folder or `--all-maps`: the threads that draw, each on a device of its own
-    /// (default: one per core, at most 4 — 2 for maps — and at most --jobs; each has a
+    /// (default: one per core, at most 4 and at most --jobs; 1 for maps; each has a
     /// prepare thread of its own at least). On a CPU rasteriser such as Mesa's lavapipe
     /// one leaves the cores idle much of the time; each costs memory (thumbnails: about
-    /// 250 MB more for a second; maps at 1024²: about 1.5 GB).
+    /// 250 MB more for a second; maps at 1024²: about 1.4 GB).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=16))]
     pub renderers: Option<u16>,
     /// A Warzone 2100 map: the layers to draw, comma-separated (terrain, decals, water,

@@ -7,7 +7,8 @@
 //! MAP is taken as `vitrine info` takes it (a package, a map folder, a `game.map`,
 //! `mp.wz!/multiplay/maps/4c-rush`, or an archive with `--level`). With `--all-maps`, every
 //! map of a package, folder or archive is drawn into the output folder as `LEVEL.png`,
-//! in one process with one renderer per core (`--renderers`): the figure "maps per second" of docs/maps.md.
+//! in one process (one renderer unless `--renderers` asks for more): the figure "maps per
+//! second" of docs/maps.md.
 
 use super::map_info::roots_for;
 use super::render::{RenderArgs, render_model, write_png_atomic};
@@ -139,7 +140,7 @@ pub fn run(args: &RenderArgs) -> i32 {
 /// `--all-maps`: every map of the input into the output folder, through the batch
 /// pipeline the model thumbnails use ([`crate::render::batch`]): each map read, placed and
 /// made a scene (its models and pages decoded) on one prepare thread per core, drawn on
-/// `--renderers` devices, the PNGs encoded and written here.
+/// one device (`--renderers`: more), the PNGs encoded and written here.
 fn render_all(
     args: &RenderArgs,
     gpu: &Gpu,
@@ -217,10 +218,11 @@ fn map_batch_options(args: &RenderArgs, view: ViewSettings) -> crate::render::ba
     o
 }
 
-/// Renderers `--all-maps` uses by default at most: each draws a whole map at once, and a
+/// Renderers `--all-maps` uses by default at most. Each draws a whole map at once, and a
 /// large one at 1024² holds about 1 GB while it is drawn (its meshes, wgpu's and lavapipe's
-/// copies of them: 2.4 GB peak with one renderer, 3.9 GB with two; docs/performance.md).
-const MAP_RENDERERS: usize = 2;
+/// copies of them): 2.5 GB peak with one renderer, 3.9 GB with two, which were not faster
+/// on the 2-core machine (more page faults; docs/performance.md). `--renderers` for more.
+const MAP_RENDERERS: usize = 1;
 
 /// The layers `--layers` names (`all`: every one), else those a map opens with.
 fn parse_layers(list: Option<&str>) -> Result<Vec<Layer>, String> {
