@@ -311,7 +311,8 @@ where
     }
     drop(done_tx);
     let inboxes: Arc<[route::Inbox]> = inboxes.into();
-    // One renderer uploads each page once and never needs it again from here.
+    // One renderer uploads each page once: only the newest is kept (for a job that
+    // overtakes the one its page was decoded for).
     let kept = if renderers > 1 { pages::KEPT_BYTES } else { 0 };
     let decoded = Arc::new(pages::Pages::new(options.files.clone(), kept));
     for i in 0..threads {

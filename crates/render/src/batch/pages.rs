@@ -75,7 +75,8 @@ impl Pages {
         page
     }
 
-    /// Counts the newly decoded `key` and lets the oldest pages go past the budget.
+    /// Counts the newly decoded `key` and lets the oldest pages go past the budget (the
+    /// newest stays whatever the budget).
     fn keep(&self, key: &Key, bytes: u64) {
         let mut k = self.kept();
         k.order.push_back((key.clone(), bytes));
