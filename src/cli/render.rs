@@ -1,12 +1,12 @@
 //! `vitrine render`: models to PNG without a window (maps: [`super::render_map`]).
 //!
 //! One file: `vitrine render FILE -o out.png`. A folder or an archive: every model in
-//! it, in one process on one device with one [`SceneRenderer`] and one [`RenderTarget`],
-//! output names mirroring the relative paths (`structs/blbhq.pie` →
+//! it, in one process (one [`SceneRenderer`] and its [`RenderTarget`]s per device, one
+//! device per core, at most 4: `--renderers`), output names mirroring the relative paths (`structs/blbhq.pie` →
 //! `OUTDIR/structs/blbhq.png`; see [`output_names`]: names never collide, and a PangYa
 //! character is rendered once, not once per part). The batch runs on
 //! [`crate::render::batch`]: parsing and texture decoding on one thread per core,
-//! drawing on one, PNG encoding and writing on this one, all overlapped. A file that fails (or crashes the loader)
+//! drawing on `--renderers` threads, PNG encoding and writing on this one, all overlapped. A file that fails (or crashes the loader)
 //! is listed at the end and the batch goes on; the exit code is 1 if any model failed.
 //!
 //! Animation: `--frame N` or `--time SECONDS` poses the model in a clip (`--clip NAME`,
@@ -108,9 +108,16 @@ pub struct RenderArgs {
     #[arg(long, value_name = "N")]
     pub seed: Option<u32>,
     /// A folder or `--all-maps`: the threads that read models and maps and decode their
-    /// pages (default: one per core, at most 8); one thread draws.
+    /// pages (default: one per core, at most 8); --renderers draw.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub jobs: Option<u16>,
+    /// A folder or `--all-maps`: the threads that draw, each on a device of its own
+    /// (default: one per core, at most 4 and at most --jobs; 1 for maps; each has a
+    /// prepare thread of its own at least). On a CPU rasteriser such as Mesa's lavapipe
+    /// one leaves the cores idle much of the time; each costs memory (thumbnails: about
+    /// 250 MB more for a second; maps at 1024²: about 1.4 GB).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=16))]
+    pub renderers: Option<u16>,
     /// A Warzone 2100 map: the layers to draw, comma-separated (terrain, decals, water,
     /// features, structures, droids, grid, footprints, gateways, start-positions; `all`).
     /// Default: all but grid, footprints and gateways, as the window opens a map.
@@ -240,13 +247,20 @@ pub fn parse_colour(s: &str) -> Result<[u8; 3], String> {
 }
 
 impl RenderArgs {
-    /// The batch pipeline's options for a folder or `--all-maps`: the size, samples and
-    /// `--jobs` of these options, drawn with `view`.
+    /// The batch pipeline's options for a folder or `--all-maps`: the size, samples,
+    /// `--jobs` and `--renderers` of these options, drawn with `view` (`--renderers`
+    /// above `--jobs` raises the prepare threads to match: each renderer has one).
     pub fn batch_options(&self, view: ViewSettings) -> crate::render::batch::BatchOptions {
         let mut o = crate::render::batch::BatchOptions::new(self.size, view, crate::files::disk());
         o.samples = self.msaa;
         if let Some(n) = self.jobs {
             o.prepare_threads = usize::from(n);
+            // `--jobs 1` is one thread for everything but the drawing.
+            o.renderers = o.renderers.min(o.prepare_threads);
+        }
+        if let Some(n) = self.renderers {
+            o.renderers = usize::from(n);
+            o.prepare_threads = o.prepare_threads.max(o.renderers);
         }
         o
     }
@@ -463,8 +477,8 @@ fn run_batch(
     let mut failures: Vec<(String, String)> = walk.errors.clone();
     let mut warned = 0usize;
 
-    // Parsing and texture decoding on one thread per core, drawing on one, PNG encoding
-    // and writing here: see `render::batch`.
+    // Parsing and texture decoding on one thread per core, drawing on `--renderers`, PNG
+    // encoding and writing here: see `render::batch`.
     let run = batch::start(
         batch::BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
         args.batch_options(view.clone()),

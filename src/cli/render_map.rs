@@ -9,7 +9,8 @@
 //! MAP is taken as `vitrine info` takes it (a package, a map folder, a `game.map`,
 //! `mp.wz!/multiplay/maps/4c-rush`, or an archive with `--level`). With `--all-maps`, every
 //! map of a package, folder or archive is drawn into the output folder as `LEVEL.png`,
-//! in one process with one renderer: the figure "maps per second" of docs/maps.md.
+//! in one process (one renderer unless `--renderers` asks for more): the figure "maps per
+//! second" of docs/maps.md.
 
 use super::map_info::roots_for;
 use super::render::{RenderArgs, render_model, write_png_atomic};
@@ -183,7 +184,7 @@ fn render_game_start(
 /// `--all-maps`: every map of the input into the output folder, through the batch
 /// pipeline the model thumbnails use ([`crate::render::batch`]): each map read, placed and
 /// made a scene (its models and pages decoded) on one prepare thread per core, drawn on
-/// one, the PNGs encoded and written here.
+/// one device (`--renderers`: more), the PNGs encoded and written here.
 fn render_all(
     args: &RenderArgs,
     gpu: &Gpu,
@@ -211,7 +212,7 @@ fn render_all(
     let objects = !args.no_objects;
     let run = batch::start(
         BatchDevice::Shared(gpu.device.clone(), gpu.queue.clone()),
-        args.batch_options(view),
+        map_batch_options(args, view),
         || {
             let shared = shared.clone();
             move |folder: &FileRef| {
@@ -250,6 +251,22 @@ fn render_all(
     );
     super::report_failures(&failures)
 }
+
+/// The batch's options for maps: as for models, but at most [`MAP_RENDERERS`] renderers
+/// unless `--renderers` asks for more.
+fn map_batch_options(args: &RenderArgs, view: ViewSettings) -> crate::render::batch::BatchOptions {
+    let mut o = args.batch_options(view);
+    if args.renderers.is_none() {
+        o.renderers = o.renderers.min(MAP_RENDERERS);
+    }
+    o
+}
+
+/// Renderers `--all-maps` uses by default at most. Each draws a whole map at once, and a
+/// large one at 1024² holds about 1 GB while it is drawn (its meshes, wgpu's and lavapipe's
+/// copies of them): 2.5 GB peak with one renderer, 3.9 GB with two, which were not faster
+/// on the 2-core machine (more page faults; docs/performance.md). `--renderers` for more.
+const MAP_RENDERERS: usize = 1;
 
 /// The layers `--layers` names (`all`: every one), else those a map opens with.
 fn parse_layers(list: Option<&str>) -> Result<Vec<Layer>, String> {

@@ -113,6 +113,63 @@ fn batch_renders_every_model_and_reports_failures_at_the_end() {
     assert!(!output.join("m_broken.png").exists());
 }
 
+/// Every PNG under `dir`, by its path relative to `dir`, with its bytes.
+fn pngs_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|x| x == "png") {
+                let rel = path.strip_prefix(dir).unwrap().display().to_string();
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+#[vitrine_test(shared, gpu)]
+fn several_renderers_draw_the_same_pictures_as_one() {
+    let Some(dir) = common::synthetic() else {
+        return;
+    };
+    crate::common::needs_gpu();
+    // The whole synthetic corpus: textured models, characters, and broken files whose
+    // errors come back from the prepare threads of every renderer.
+    let run = |renderers: &str| {
+        let output = out_dir(&format!("renderers-{renderers}"));
+        let result = vitrine()
+            .args(["render", "--size", "48x40", "--jobs", "3", "--renderers"])
+            .arg(renderers)
+            .arg(&dir)
+            .arg("-o")
+            .arg(&output)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&result.stderr).to_string();
+        let summary = stderr
+            .lines()
+            .find(|l| l.contains("models rendered"))
+            .map(|l| l.split(" to ").next().unwrap_or(l).to_string())
+            .unwrap_or_else(|| panic!("no summary:\n{stderr}"));
+        (result.status.code(), summary, pngs_under(&output))
+    };
+    let (code_1, summary_1, one) = run("1");
+    let (code_3, summary_3, three) = run("3");
+    assert!(one.len() > 10, "{summary_1}: {:?}", one.keys());
+    assert_eq!((code_1, &summary_1), (code_3, &summary_3));
+    assert_eq!(
+        one.keys().collect::<Vec<_>>(),
+        three.keys().collect::<Vec<_>>()
+    );
+    for (name, bytes) in &one {
+        assert!(&three[name] == bytes, "{name} differs with 3 renderers");
+    }
+}
+
 #[test]
 fn bad_options_are_refused() {
     for args in [
@@ -120,6 +177,7 @@ fn bad_options_are_refused() {
         ["--team", "mauve"],
         ["--view", "under"],
         ["--background", "#12345"],
+        ["--renderers", "0"],
     ] {
         let status = vitrine()
             .arg("render")

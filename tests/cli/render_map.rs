@@ -193,7 +193,9 @@ fn every_map_of_mp_wz_vitrine_reads_is_drawn() {
     common::needs_gpu();
     let dir = out_dir("all");
     let out = vitrine()
+        // Two renderers (one by default for maps): the batch's routing and devices.
         .args(["render", "--all-maps", "--size", "96x64", "--msaa", "1"])
+        .args(["--renderers", "2"])
         .arg(data.join("mp.wz"))
         .arg("-o")
         .arg(&dir)

@@ -16,10 +16,13 @@ fn vitrine() -> Command {
     Command::new(env!("CARGO_BIN_EXE_vitrine"))
 }
 
+/// A map file's entries (key, object), in key order.
+type Entries = Vec<(String, Value)>;
+
 /// The edited Sk-Rush as a classic package folder in `dir`: its `.lev`, `.gam` and map
 /// folder, with `droid.json` and `struct.json` changed as the module says. Returns the
 /// droids and the structures written.
-fn edited_rush(data: &Path, dir: &Path) -> (Vec<(String, Value)>, Vec<(String, Value)>) {
+fn edited_rush(data: &Path, dir: &Path) -> (Entries, Entries) {
     let mut zip = zip::ZipArchive::new(std::fs::File::open(data.join("mp.wz")).unwrap()).unwrap();
     let names: Vec<String> = zip
         .file_names()

@@ -32,6 +32,11 @@ impl PageImage {
         &self.levels
     }
 
+    /// Bytes of the image and its mip chain.
+    pub fn bytes(&self) -> u64 {
+        self.levels.iter().map(|l| l.as_raw().len() as u64).sum()
+    }
+
     /// Width and height of the full-size image.
     pub fn dimensions(&self) -> (u32, u32) {
         self.levels[0].dimensions()

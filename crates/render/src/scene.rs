@@ -169,7 +169,9 @@ impl SceneRenderer {
     /// releasing the previous model's resources. Decoded textures stay cached by file for
     /// the next model (within a memory budget).
     pub fn set_model(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, model: &Model) {
+        // The previous model goes first: a map's is hundreds of MB.
         self.model = None;
+        self.source = None;
         self.warnings.clear();
         self.textures.begin_model();
         self.model = Some(GpuModel::new(
@@ -186,6 +188,15 @@ impl SceneRenderer {
         self.source = Some(model.clone());
     }
 
+    /// Lets the current model's meshes and copy go (the next [`SceneRenderer::render`]
+    /// draws only the background), keeping the cached textures and the warnings: a batch's
+    /// renderer once its picture is submitted (wgpu keeps what the GPU still reads).
+    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
+    pub(crate) fn release_model(&mut self) {
+        self.model = None;
+        self.source = None;
+    }
+
     /// Hands over a texture page decoded on another thread
     /// ([`super::pages::decode_page`], [`super::pages::read_and_decode_pages`]): call before
     /// [`SceneRenderer::set_model`] of the model that uses it, which then only uploads it.
@@ -194,6 +205,19 @@ impl SceneRenderer {
         file: vitrine_core::files::FileRef,
         stamp: vitrine_core::files::Stamp,
         page: Result<super::pages::PageImage, String>,
+    ) {
+        self.textures
+            .provide(file, stamp, page.map(std::sync::Arc::new));
+    }
+
+    /// [`SceneRenderer::provide_texture`] of a page shared with other renderers (the
+    /// batch's).
+    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
+    pub(crate) fn provide_shared_texture(
+        &mut self,
+        file: vitrine_core::files::FileRef,
+        stamp: vitrine_core::files::Stamp,
+        page: Result<std::sync::Arc<super::pages::PageImage>, String>,
     ) {
         self.textures.provide(file, stamp, page);
     }
@@ -212,8 +236,16 @@ impl SceneRenderer {
         for (file, stamp, page) in
             super::pages::read_and_decode_pages(&files, wanted).unwrap_or_default()
         {
-            self.textures.provide(file, stamp, Ok(page));
+            self.textures
+                .provide(file, stamp, Ok(std::sync::Arc::new(page)));
         }
+    }
+
+    /// Keeps at most `bytes` of uploaded textures beyond those the current model uses
+    /// (512 MiB by default): a batch's renderers share that budget.
+    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
+    pub(crate) fn set_texture_budget(&mut self, bytes: u64) {
+        self.textures.set_budget(bytes);
     }
 
     /// Problems found by the last [`SceneRenderer::set_model`] that the loader could not

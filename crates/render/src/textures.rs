@@ -60,8 +60,9 @@ struct Entry {
     last_used: u64,
 }
 
-/// Bytes of cached textures allowed beyond what the current model uses (512 MiB).
-const CACHE_BUDGET: u64 = 512 << 20;
+/// Bytes of cached textures allowed beyond what the current model uses (512 MiB), unless
+/// [`TextureCache::set_budget`] says otherwise.
+pub(crate) const CACHE_BUDGET: u64 = 512 << 20;
 
 /// Decoded and uploaded textures keyed by file and class, plus the placeholders.
 #[derive(Debug)]
@@ -71,9 +72,12 @@ pub(crate) struct TextureCache {
     entries: HashMap<(FileRef, Stamp, TexClass), Entry>,
     /// Pages decoded ahead on another thread ([`TextureCache::provide`]), taken by the
     /// next [`TextureCache::get`] of that version of the file instead of decoding again.
-    provided: HashMap<(FileRef, Stamp), Result<PageImage, String>>,
+    /// Shared: the batch hands one decoded page to every renderer that uploads it.
+    provided: HashMap<(FileRef, Stamp), Result<Arc<PageImage>, String>>,
     generation: u64,
     max_size: u32,
+    /// Bytes kept beyond the current model's textures ([`CACHE_BUDGET`] by default).
+    budget: u64,
     /// White 1×1 (untextured base; sRGB).
     pub white: Arc<GpuTexture>,
     /// Transparent black 1×1 (no tcmask / no specular; linear).
@@ -120,6 +124,7 @@ impl TextureCache {
             provided: HashMap::new(),
             generation: 0,
             max_size: device.limits().max_texture_dimension_2d,
+            budget: CACHE_BUDGET,
             white: one([255; 4], TexClass::Color, "vitrine white"),
             black: one([0; 4], TexClass::Data, "vitrine black"),
             flat_normal: one([128, 128, 255, 255], TexClass::Data, "vitrine flat normal"),
@@ -160,6 +165,13 @@ impl TextureCache {
             .any(|c| self.entries.contains_key(&(file.clone(), stamp, *c)))
     }
 
+    /// Keeps at most `bytes` of textures beyond the current model's (a batch's renderers
+    /// share [`CACHE_BUDGET`] between them).
+    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
+    pub(crate) fn set_budget(&mut self, bytes: u64) {
+        self.budget = bytes;
+    }
+
     /// Starts a new model: textures fetched from now on count as in use.
     pub(crate) fn begin_model(&mut self) {
         self.generation += 1;
@@ -173,7 +185,7 @@ impl TextureCache {
         &mut self,
         file: FileRef,
         stamp: Stamp,
-        image: Result<PageImage, String>,
+        image: Result<Arc<PageImage>, String>,
     ) {
         if !self.has(&file, stamp) {
             self.provided.insert((file, stamp), image);
@@ -185,7 +197,7 @@ impl TextureCache {
         // Whatever was provided and not used by this model is not kept (memory).
         self.provided.clear();
         let mut total: u64 = self.entries.values().map(entry_bytes).sum();
-        if total <= CACHE_BUDGET {
+        if total <= self.budget {
             return;
         }
         let mut old: Vec<_> = self
@@ -196,7 +208,7 @@ impl TextureCache {
             .collect();
         old.sort_by_key(|(t, _)| *t);
         for (_, k) in old {
-            if total <= CACHE_BUDGET {
+            if total <= self.budget {
                 break;
             }
             if let Some(e) = self.entries.remove(&k) {
@@ -223,7 +235,7 @@ impl TextureCache {
         }
         let decoded = match self.provided.remove(&(file.clone(), stamp)) {
             Some(page) => page,
-            None => decode_page(&self.files, file),
+            None => decode_page(&self.files, file).map(Arc::new),
         };
         let result = decoded.and_then(|img| {
             let label = format!("vitrine texture {file}");
@@ -406,7 +418,7 @@ mod tests {
         let mut cache = TextureCache::new(&gpu.device, &gpu.queue, &files);
         cache.set_max_size(&gpu.device, 4);
         let img = image::RgbaImage::from_pixel(16, 16, image::Rgba([1, 2, 3, 255]));
-        cache.provide(file.clone(), stamp, Ok(PageImage::new(img)));
+        cache.provide(file.clone(), stamp, Ok(Arc::new(PageImage::new(img))));
         let got = cache
             .get(&gpu.device, &gpu.queue, &file, TexClass::Color)
             .expect("the page handed over is used");

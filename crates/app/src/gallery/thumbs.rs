@@ -381,6 +381,9 @@ fn start_batch(
         device,
         BatchOptions {
             results_capacity: 64,
+            // One device draws: the window's frames need the other cores (and a second
+            // device's memory is not worth it for the gallery's small tiles).
+            renderers: 1,
             ..BatchOptions::new((THUMB_PX, THUMB_PX), view_for(settings), &files)
         },
         || {

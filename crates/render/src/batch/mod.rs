@@ -2,19 +2,24 @@
 //! models to pictures of one size, with the stages overlapped across the cores.
 //!
 //! ```text
-//!  JobQueue ─► prepare × N ─(bounded)─► render (one thread, one SceneRenderer) ─► Rendered
-//!             parse + resolve,           upload the pre-decoded pages, draw,       (caller:
-//!             decode new texture pages   read back                                 PNG, tiles)
+//!  JobQueue ─► prepare × N ─(bounded)─► render × R (a thread, a device, ─► Rendered
+//!             parse + resolve,           a SceneRenderer each): upload     (caller:
+//!             decode new texture pages   the decoded pages, draw, read     PNG, tiles)
+//!                                        back
 //! ```
 //!
 //! - **Prepare** threads (one per core) take jobs from a [`JobQueue`] — which the gallery
-//!   re-orders so the visible tiles come first — load the model with the caller's loader
-//!   and decode each texture page the batch has not seen yet (claimed once across
-//!   threads, keyed by file and [`Stamp`], so an edited page is decoded again).
-//! - **Render**: one thread owns the [`SceneRenderer`] and the [`RenderTarget`] (wgpu
-//!   work is submitted from one place); decoded pages are handed to its texture cache, so
-//!   it only uploads. Channels between stages are bounded: memory stays flat however long
-//!   the batch.
+//!   re-orders so the visible tiles come first — load the model with the caller's loader,
+//!   choose its renderer (`route`: the one that has its texture pages, unless another is
+//!   less busy) and decode each page that renderer has not seen yet (claimed once per
+//!   renderer, keyed by file and [`Stamp`], so an edited page is decoded again).
+//! - **Render**: [`BatchOptions::renderers`] threads, each owning a device, a
+//!   [`SceneRenderer`] and two [`RenderTarget`]s (`render`, `slot`). Decoded pages are
+//!   handed to the renderer's texture cache, so it only uploads. With one renderer its
+//!   thread and the GPU wait on each other (on Mesa's lavapipe: the device's one queue
+//!   thread, which shades vertices and bins triangles, then its drawing threads); with a
+//!   device per core those waits overlap. Channels between stages are bounded: memory
+//!   stays flat however long the batch.
 //! - What happens to the picture (PNG encoding, the gallery's tiles and disk cache) is the
 //!   caller's: it reads [`Rendered`] from [`Batch::results`], on its own thread.
 //!
@@ -22,20 +27,27 @@
 //! loader or in the renderer becomes that job's error, and the batch goes on.
 //!
 //! Not here: ordering of results (they come in completion order, each with its job id),
-//! animation of the thumbnails.
+//! animation of the thumbnails, sharing a decoded page between renderers (a page drawn on
+//! two renderers is decoded and uploaded on each; `route` keeps that rare).
 
 // The pipeline's threads: not in the browser (wasm32 has no threads; wgpu's objects are
 // not `Send` there). The queue, the drawing and `render_framed` are the same everywhere.
 #[cfg(not(target_arch = "wasm32"))]
+mod pages;
+#[cfg(not(target_arch = "wasm32"))]
+mod render;
+#[cfg(not(target_arch = "wasm32"))]
+mod route;
+#[cfg(not(target_arch = "wasm32"))]
 mod slot;
 
 use super::{RenderTarget, SceneRenderer, ViewSettings, framing_points};
-#[cfg(not(target_arch = "wasm32"))]
-use slot::Slot;
 use std::collections::{HashSet, VecDeque};
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::atomic::AtomicUsize;
 use std::sync::mpsc::Receiver;
 #[cfg(not(target_arch = "wasm32"))]
-use std::sync::mpsc::{SyncSender, sync_channel};
+use std::sync::mpsc::sync_channel;
 use std::sync::{Arc, Condvar, Mutex};
 use vitrine_core::files::{FileRef, Files, Stamp};
 use vitrine_core::model::{Model, Pose};
@@ -95,6 +107,12 @@ pub struct BatchOptions {
     pub view: ViewSettings,
     /// Prepare threads (at least 1); `default_prepare_threads` by default.
     pub prepare_threads: usize,
+    /// Render threads, each with a device of its own (at least 1, at most
+    /// `prepare_threads`); [`default_renderers`] by default. Each costs a device (with
+    /// lavapipe: a queue thread and a drawing thread per core), its pipelines, its texture
+    /// cache and two targets; on a shared device ([`BatchDevice::Shared`]) the first uses
+    /// that device and the others make their own.
+    pub renderers: usize,
     /// Finished pictures that may wait for the caller before rendering pauses.
     pub results_capacity: usize,
     /// Samples per pixel ([`crate::SAMPLE_COUNTS`]; 4 by default).
@@ -111,6 +129,7 @@ impl BatchOptions {
             size,
             view,
             prepare_threads: default_prepare_threads(),
+            renderers: default_renderers(),
             results_capacity: 8,
             samples: crate::MSAA_SAMPLES,
             files: files.clone(),
@@ -118,10 +137,17 @@ impl BatchOptions {
     }
 }
 
-/// One prepare thread per core (the render thread mostly waits on the GPU or, with a
-/// software rasteriser, uses its own worker threads).
+/// One prepare thread per core, at most 8 (a render thread mostly waits on the GPU or,
+/// with a software rasteriser, on its worker threads).
 pub(crate) fn default_prepare_threads() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get().clamp(1, 8))
+}
+
+/// One renderer per core, at most 4: on a CPU rasteriser one renderer leaves the cores
+/// waiting on its render thread and its device's queue (see the module's notes); past 4
+/// the devices' memory grows faster than the rate.
+pub fn default_renderers() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().clamp(1, 4))
 }
 
 #[derive(Debug, Default)]
@@ -229,7 +255,7 @@ impl Drop for Batch {
 struct Prepared {
     job: Job,
     loaded: Result<Step, String>,
-    pages: Vec<(FileRef, Stamp, Result<super::pages::PageImage, String>)>,
+    pages: Vec<(FileRef, Stamp, pages::Page)>,
 }
 
 /// The device a batch draws on.
@@ -251,32 +277,54 @@ pub enum BatchDevice {
     clippy::disallowed_methods,
     reason = "the desktop's batch threads (crates/clippy.toml); not built for wasm32"
 )]
-pub fn start<L>(device: BatchDevice, options: BatchOptions, make_loader: impl Fn() -> L) -> Batch
+pub fn start<L>(
+    device: BatchDevice,
+    mut options: BatchOptions,
+    make_loader: impl Fn() -> L,
+) -> Batch
 where
     L: FnMut(&FileRef) -> Result<Step, String> + Send + 'static,
 {
     let jobs = JobQueue::default();
     let threads = options.prepare_threads.max(1);
-    let (prepared_tx, prepared_rx) = sync_channel::<Prepared>(threads * 2);
+    let renderers = options.renderers.clamp(1, threads);
+    options.renderers = renderers;
     let (done_tx, done_rx) = sync_channel::<Rendered>(options.results_capacity.max(1));
-    let claimed: Arc<Mutex<HashSet<(FileRef, Stamp)>>> = Arc::default();
+    // As many jobs wait for the renderers as for one before (two per prepare thread).
+    let capacity = (threads * 2).div_ceil(renderers).max(2);
+    let mut inboxes = Vec::with_capacity(renderers);
+    for r in 0..renderers {
+        let (prepared_tx, prepared_rx) = sync_channel::<Prepared>(capacity);
+        let waiting = Arc::new(AtomicUsize::new(0));
+        inboxes.push(route::Inbox::new(prepared_tx, waiting.clone()));
+        let (device, options, done_tx) = (device.clone(), options.clone(), done_tx.clone());
+        let input = render::Input {
+            rx: prepared_rx,
+            waiting,
+        };
+        let spawned = std::thread::Builder::new()
+            .name(format!("vitrine render {r}"))
+            .spawn(move || render::render_loop(device, r, options, input, done_tx));
+        if let Err(e) = spawned {
+            log::error!("could not start a render thread: {e}");
+        }
+    }
+    drop(done_tx);
+    let inboxes: Arc<[route::Inbox]> = inboxes.into();
+    // One renderer uploads each page once: only the newest is kept (for a job that
+    // overtakes the one its page was decoded for).
+    let kept = if renderers > 1 { pages::KEPT_BYTES } else { 0 };
+    let decoded = Arc::new(pages::Pages::new(options.files.clone(), kept));
     for i in 0..threads {
         let loader = make_loader();
-        let (jobs, tx, claimed) = (jobs.clone(), prepared_tx.clone(), claimed.clone());
+        let (jobs, inboxes, decoded) = (jobs.clone(), inboxes.clone(), decoded.clone());
         let files = options.files.clone();
         let spawned = std::thread::Builder::new()
             .name(format!("vitrine prepare {i}"))
-            .spawn(move || prepare_loop(jobs, loader, &files, tx, claimed));
+            .spawn(move || prepare_loop(jobs, loader, &files, (&inboxes, &decoded)));
         if let Err(e) = spawned {
             log::error!("could not start a prepare thread: {e}");
         }
-    }
-    drop(prepared_tx);
-    let spawned = std::thread::Builder::new()
-        .name("vitrine render".into())
-        .spawn(move || render_loop(device, options, prepared_rx, done_tx));
-    if let Err(e) = spawned {
-        log::error!("could not start the render thread: {e}");
     }
     Batch {
         queue: jobs,
@@ -294,8 +342,7 @@ fn prepare_loop<L>(
     jobs: JobQueue,
     mut loader: L,
     files: &Files,
-    tx: SyncSender<Prepared>,
-    claimed: Arc<Mutex<HashSet<(FileRef, Stamp)>>>,
+    (inboxes, decoded): (&[route::Inbox], &pages::Pages),
 ) where
     L: FnMut(&FileRef) -> Result<Step, String>,
 {
@@ -308,21 +355,31 @@ fn prepare_loop<L>(
                     panic_text(p)
                 ))
             });
+        let needs: Vec<(FileRef, Stamp)> = match &loaded {
+            Ok(Step::Draw(l)) => texture_files(&l.model)
+                .into_iter()
+                .map(|file| {
+                    let stamp = files.stamp(&file).unwrap_or_default();
+                    (file, stamp)
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let inbox = &inboxes[route::choose(inboxes, &needs)];
         let mut pages = Vec::new();
-        if let Ok(Step::Draw(l)) = &loaded {
-            for file in texture_files(&l.model) {
-                let stamp = files.stamp(&file).unwrap_or_default();
-                let first = claimed
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert((file.clone(), stamp));
-                if first {
-                    let image = super::pages::decode_page(files, &file);
-                    pages.push((file, stamp, image));
-                }
+        for page in needs {
+            // New to this renderer: decoded (or taken from another's). Already claimed:
+            // handed over again while kept (its first job may not have arrived yet).
+            let image = if inbox.claim(&page) {
+                Some(decoded.get(&page))
+            } else {
+                decoded.if_kept(&page)
+            };
+            if let Some(image) = image {
+                pages.push((page.0, page.1, image));
             }
         }
-        if tx.send(Prepared { job, loaded, pages }).is_err() {
+        if !inbox.send(Prepared { job, loaded, pages }) {
             return;
         }
     }
@@ -337,158 +394,6 @@ pub fn texture_files(model: &Model) -> Vec<FileRef> {
         .filter_map(|t| t.resolved.clone())
         .filter(|f| seen.insert(f.clone()))
         .collect()
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-/// A picture drawn and being copied back.
-struct InFlight {
-    done: Rendered,
-    slot: usize,
-    index: wgpu::SubmissionIndex,
-    mapped: Receiver<Result<(), wgpu::BufferAsyncError>>,
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn render_loop(
-    device: BatchDevice,
-    options: BatchOptions,
-    rx: Receiver<Prepared>,
-    tx: SyncSender<Rendered>,
-) {
-    let (device, queue) = match device {
-        BatchDevice::Shared(d, q) => (d, q),
-        BatchDevice::Own => match super::Gpu::headless() {
-            Ok(g) => (g.device, g.queue),
-            Err(e) => {
-                for p in rx {
-                    let done = Rendered {
-                        id: p.job.id,
-                        file: p.job.file,
-                        image: Err(format!("no thumbnail: {e}")),
-                        warnings: Vec::new(),
-                        textures: Vec::new(),
-                        drawn: false,
-                    };
-                    if tx.send(done).is_err() {
-                        return;
-                    }
-                }
-                return;
-            }
-        },
-    };
-    let mut scene = SceneRenderer::with_samples(&device, &queue, options.samples, &options.files);
-    let (w, h) = options.size;
-    let slot = || Slot::new(&device, (w, h), options.samples);
-    let slots = [slot(), slot()];
-    // A thumbnail never needs texels finer than a few per pixel.
-    scene.set_max_texture_size(&device, (w.max(h) * 4).next_power_of_two());
-    let mut in_flight: [Option<InFlight>; 2] = [None, None];
-    let mut next = 0;
-    let finish = |f: InFlight| -> Rendered {
-        let mut done = f.done;
-        done.image = slots[f.slot].finish_readback(&device, f.index, f.mapped);
-        done
-    };
-    loop {
-        let p = match rx.try_recv() {
-            Ok(p) => p,
-            Err(_) => {
-                // Nothing waiting (or the end): hand over what is drawn before blocking,
-                // so a gallery whose queue stays open gets its last pictures.
-                for slot in [next, 1 - next] {
-                    if let Some(f) = in_flight[slot].take()
-                        && tx.send(finish(f)).is_err()
-                    {
-                        return;
-                    }
-                }
-                match rx.recv() {
-                    Ok(p) => p,
-                    Err(_) => return,
-                }
-            }
-        };
-        let Prepared { job, loaded, pages } = p;
-        for (file, stamp, image) in pages {
-            scene.provide_texture(file, stamp, image);
-        }
-        let mut done = Rendered {
-            id: job.id,
-            file: job.file,
-            image: Err(String::new()),
-            warnings: Vec::new(),
-            textures: Vec::new(),
-            drawn: matches!(loaded, Ok(Step::Draw(_))),
-        };
-        let l = match loaded {
-            Ok(Step::Draw(l)) => *l,
-            Ok(Step::Ready(img)) => {
-                done.image = Ok(img);
-                if tx.send(done).is_err() {
-                    return;
-                }
-                continue;
-            }
-            Err(e) => {
-                done.image = Err(e);
-                if tx.send(done).is_err() {
-                    return;
-                }
-                continue;
-            }
-        };
-        // The slot's previous picture must be read before drawing over it.
-        let slot = next;
-        next = 1 - next;
-        if let Some(f) = in_flight[slot].take()
-            && tx.send(finish(f)).is_err()
-        {
-            return;
-        }
-        let name = done.file.file_name();
-        done.warnings
-            .extend(l.model.diagnostics.iter().map(|d| d.display_with(&name)));
-        done.textures = texture_files(&l.model)
-            .into_iter()
-            .map(|f| {
-                let s = options.files.stamp(&f).unwrap_or_default();
-                (f, s)
-            })
-            .collect();
-        let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            draw_framed(
-                &device,
-                &queue,
-                &mut scene,
-                &slots[slot].target,
-                (&l.model, l.at),
-                &options.view,
-            );
-            slots[slot].start_readback(&device, &queue)
-        }));
-        done.warnings.extend(scene.warnings().iter().cloned());
-        match drawn {
-            Ok((index, mapped)) => {
-                in_flight[slot] = Some(InFlight {
-                    done,
-                    slot,
-                    index,
-                    mapped,
-                });
-            }
-            Err(p) => {
-                done.image = Err(format!(
-                    "{}: internal error: crashed while rendering ({}); please report this file",
-                    done.file,
-                    panic_text(p)
-                ));
-                if tx.send(done).is_err() {
-                    return;
-                }
-            }
-        }
-    }
 }
 
 /// Draws `model` framed to fit `target`, without reading it back (the browser reads it
