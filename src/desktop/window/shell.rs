@@ -226,8 +226,9 @@ impl Window {
         }
     }
 
-    /// Logs the interval since the previous frame (`RUST_LOG=vitrine::frames=debug`).
-    fn log_interval(&mut self, state: &AppState) {
+    /// Logs the interval since the previous frame and what asked for it
+    /// (`RUST_LOG=vitrine::frames=debug`: egui's repaint causes, each a source line).
+    fn log_interval(&mut self, ctx: &egui::Context, state: &AppState) {
         let now = std::time::Instant::now();
         let Some(last) = self.last_frame.replace(now) else {
             return;
@@ -243,10 +244,16 @@ impl Window {
             (None, Some(doc)) => doc.file_name(),
             (None, None) => "nothing".to_string(),
         };
+        let causes: Vec<String> = ctx
+            .repaint_causes()
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
         log::debug!(
             target: "vitrine::frames",
-            "frame interval {:.1} ms, {pending} thumbnails pending, showing {shown}",
-            (now - last).as_secs_f64() * 1000.0
+            "frame interval {:.1} ms, {pending} thumbnails pending, showing {shown}; asked by {}",
+            (now - last).as_secs_f64() * 1000.0,
+            causes.join(", ")
         );
     }
 
@@ -286,7 +293,7 @@ fn keep_geometry(ctx: &egui::Context, state: &mut AppState) {
 
 impl FrontEnd for WindowFrame<'_> {
     fn arrived(&mut self, ctx: &egui::Context, state: &mut AppState) -> Vec<AppCommand> {
-        self.window.log_interval(state);
+        self.window.log_interval(ctx, state);
         // Vitrine's own picker (where the system has no file dialog) is a window of this
         // frame; its answer, or a system dialog's, arrives here.
         self.window.dialogs.ui(ctx);
