@@ -244,11 +244,7 @@ impl Window {
             (None, Some(doc)) => doc.file_name(),
             (None, None) => "nothing".to_string(),
         };
-        let causes: Vec<String> = ctx
-            .repaint_causes()
-            .iter()
-            .map(|c| c.to_string())
-            .collect();
+        let causes: Vec<String> = ctx.repaint_causes().iter().map(|c| c.to_string()).collect();
         log::debug!(
             target: "vitrine::frames",
             "frame interval {:.1} ms, {pending} thumbnails pending, showing {shown}; asked by {}",

@@ -152,20 +152,26 @@ fn blended_install(root: &std::path::Path) {
     }
 }
 
-/// The map panel's *Classic tiles* switches the open map between the blended ground and
-/// the tile images, reloading it, and the choice is saved in the settings.
-#[test]
-fn classic_tiles_in_the_map_panel_switches_the_ground_and_is_saved() {
-    let dir = vitrine_test_needs::temp_dir("map-terrain");
-    let file = dir.path().join("game.map");
+/// `game_map` in `dir` with [`blended_install`] as its data root: the file and the app's
+/// state over that data.
+fn blended_map(dir: &std::path::Path) -> (std::path::PathBuf, AppState) {
+    let file = dir.join("game.map");
     std::fs::write(&file, game_map()).unwrap();
-    let install = dir.path().join("data");
+    let install = dir.join("data");
     blended_install(&install);
     let settings = Settings {
         data_roots: vec![install],
         ..Settings::default()
     };
-    let mut state = AppState::new(settings, app_support::DiskHost::new());
+    (file, AppState::new(settings, app_support::DiskHost::new()))
+}
+
+/// The map panel's *Classic tiles* switches the open map between the blended ground and
+/// the tile images, reloading it, and the choice is saved in the settings.
+#[test]
+fn classic_tiles_in_the_map_panel_switches_the_ground_and_is_saved() {
+    let dir = vitrine_test_needs::temp_dir("map-terrain");
+    let (file, mut state) = blended_map(dir.path());
     let queue = Queued::default();
     state.services.work.set_runner(queue.clone());
     let mut h = app_support::harness(state, 1400.0);
@@ -210,15 +216,7 @@ fn classic_tiles_in_the_map_panel_switches_the_ground_and_is_saved() {
 #[test]
 fn the_opening_job_decodes_the_maps_pages_for_the_renderer() {
     let dir = vitrine_test_needs::temp_dir("map-pages");
-    let file = dir.path().join("game.map");
-    std::fs::write(&file, game_map()).unwrap();
-    let install = dir.path().join("data");
-    blended_install(&install);
-    let settings = Settings {
-        data_roots: vec![install],
-        ..Settings::default()
-    };
-    let mut state = AppState::new(settings, app_support::DiskHost::new());
+    let (file, mut state) = blended_map(dir.path());
     state.services.work.set_runner(vitrine_app::jobs::Inline);
     let _ = apply(
         &mut state,

@@ -8,7 +8,7 @@
 //! Sk-Mountain, where the first trucks stand elsewhere); a player with neither a truck
 //! nor an HQ on the map has none.
 
-use super::{ObjectKind, Owner, Placement};
+use super::{ObjectKind, Owner, Placed, Placement};
 use crate::wz::Stats;
 use crate::wz::assemble::is_construct_template;
 use serde::Serialize;
@@ -27,6 +27,18 @@ pub struct StartPosition {
     pub index: usize,
 }
 
+impl StartPosition {
+    /// `player`'s start set by the placed object `p`.
+    fn at(player: u32, p: &Placed) -> StartPosition {
+        StartPosition {
+            player,
+            x: p.object.x,
+            y: p.object.y,
+            index: p.index,
+        }
+    }
+}
+
 /// The start position of each player that has one, by player, as the game sets them
 /// from `placement`'s droids, then its structures (each in load order), with the
 /// templates and structure types of `stats`. Without them no droid is known to be a
@@ -43,13 +55,7 @@ pub fn start_positions(placement: &Placement, stats: &Stats) -> Vec<StartPositio
             continue;
         }
         if is_construct_template(stats, &o.stats_id) == Some(true) {
-            let s = StartPosition {
-                player,
-                x: o.x,
-                y: o.y,
-                index: p.index,
-            };
-            at.insert(player, s);
+            at.insert(player, StartPosition::at(player, p));
         }
     }
     // Trucks at (0, 0) set nothing; then every HQ sets its player's, the last one loaded
@@ -60,13 +66,7 @@ pub fn start_positions(placement: &Placement, stats: &Stats) -> Vec<StartPositio
         if let (ObjectKind::Structure, Owner::Player(player)) = (o.kind, o.owner)
             && is_hq(stats, &o.stats_id)
         {
-            let s = StartPosition {
-                player,
-                x: o.x,
-                y: o.y,
-                index: p.index,
-            };
-            at.insert(player, s);
+            at.insert(player, StartPosition::at(player, p));
         }
     }
     at.into_values().collect()
