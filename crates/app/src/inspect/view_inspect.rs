@@ -69,17 +69,10 @@ pub fn view_inspect_ui(
         && let Some(hit) = pick_at(state, rect, pos)
         && let Some(node) = doc.model.nodes.get(hit.node)
     {
-        let object = doc.map().and_then(|map| {
-            let i = map.object_at_node(&doc.model, hit.node)?;
-            let o = &map.objects[i];
-            Some(format!(
-                "{} {} ({})",
-                o.kind.name(),
-                o.stats_id,
-                o.owner.label()
-            ))
-        });
-        let text = object.unwrap_or_else(|| format!("{} [{:?}]", node.name, node.kind));
+        let on_map = doc
+            .map()
+            .and_then(|map| map_hover_text(map, &doc.model, &hit));
+        let text = on_map.unwrap_or_else(|| format!("{} [{:?}]", node.name, node.kind));
         let galley =
             painter.layout_no_wrap(text, egui::FontId::proportional(13.0), egui::Color32::WHITE);
         let at = pos + egui::vec2(14.0, 16.0);
@@ -88,4 +81,43 @@ pub fn view_inspect_ui(
         painter.galley(at, galley, egui::Color32::WHITE);
     }
     out
+}
+
+/// What the pointer is over on a map, in the map's terms: an object (its kind, stats id
+/// and owner), else the ground or the water — the tile under the pointer (x east, y
+/// south, as the game counts them) and the height there in world units — rather than
+/// the name of a terrain layer's mesh; `None` for anything else (the node's name is
+/// shown).
+pub fn map_hover_text(
+    map: &crate::map::scene::MapDetails,
+    model: &crate::model::Model,
+    hit: &Hit,
+) -> Option<String> {
+    use crate::map::scene::Layer;
+    if let Some(i) = map.object_at_node(model, hit.node) {
+        let o = &map.objects[i];
+        return Some(format!(
+            "{} {} ({})",
+            o.kind.name(),
+            o.stats_id,
+            o.owner.label()
+        ));
+    }
+    let in_layer = |layer| map.layer_nodes(layer).contains(&hit.node);
+    let what = if in_layer(Layer::Water) {
+        "Water"
+    } else if in_layer(Layer::Terrain) || in_layer(Layer::Decals) {
+        "Ground"
+    } else {
+        return None;
+    };
+    // Model space is the world turned: x = −east, z = −south, y up.
+    let (east, south) = (-hit.point.x, -hit.point.z);
+    let tile = |v: f32| (v / 128.0).floor() as i64;
+    Some(format!(
+        "{what}, tile ({}, {}), height {:.0}",
+        tile(east),
+        tile(south),
+        hit.point.y
+    ))
 }

@@ -243,3 +243,40 @@ fn the_opening_job_decodes_the_maps_pages_for_the_renderer() {
     assert!(pages.iter().all(|(_, _, p)| p.dimensions() == (4, 4)));
     assert!(doc.pages.take().is_empty(), "handed over once");
 }
+
+/// Hovering the ground of a map names the tile under the pointer and its height, in the
+/// game's terms, not a terrain layer's mesh.
+#[test]
+fn hovering_the_ground_names_the_tile_and_its_height() {
+    use vitrine_app::inspect::view_inspect::map_hover_text;
+    use vitrine_render::inspect::picking::{Ray, pick_shown};
+    let dir = vitrine_test_needs::temp_dir("map-hover");
+    let (file, mut state) = blended_map(dir.path());
+    state.services.work.set_runner(vitrine_app::jobs::Inline);
+    let _ = apply(
+        &mut state,
+        AppCommand::Document(DocumentCommand::Open(file.into())),
+    );
+    vitrine_app::dispatch::poll_jobs(&mut state);
+    let doc = state.document.open.as_ref().expect("the map is open");
+    let map = doc.map().expect("a map");
+    // Straight down onto the middle of tile (2, 3): world (2.5, 3.5) tiles, model −x, −z.
+    let (east, south) = (2.5 * 128.0, 3.5 * 128.0);
+    let ray = Ray {
+        origin: glam::Vec3::new(-east, 5000.0, -south),
+        dir: glam::Vec3::NEG_Y,
+    };
+    let hit = pick_shown(&doc.model, &doc.pose, &[], &ray).expect("the ground is hit");
+    let text = map_hover_text(map, &doc.model, &hit).expect("the ground is named");
+    let height = map.ground_height(hit.point);
+    assert!(text.starts_with("Ground, tile (2, 3), height "), "{text}");
+    assert_eq!(
+        text,
+        format!("Ground, tile (2, 3), height {:.0}", hit.point.y)
+    );
+    assert!(
+        (hit.point.y - height).abs() < 1.0,
+        "{} vs {height}",
+        hit.point.y
+    );
+}
