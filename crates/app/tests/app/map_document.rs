@@ -166,6 +166,18 @@ fn blended_map(dir: &std::path::Path) -> (std::path::PathBuf, AppState) {
     (file, AppState::new(settings, app_support::DiskHost::new()))
 }
 
+/// [`blended_map`] opened by its job, run inline: the state with the map open.
+fn blended_map_open(dir: &std::path::Path) -> AppState {
+    let (file, mut state) = blended_map(dir);
+    state.services.work.set_runner(vitrine_app::jobs::Inline);
+    let _ = apply(
+        &mut state,
+        AppCommand::Document(DocumentCommand::Open(file.into())),
+    );
+    vitrine_app::dispatch::poll_jobs(&mut state);
+    state
+}
+
 /// The map panel's *Classic tiles* switches the open map between the blended ground and
 /// the tile images, reloading it, and the choice is saved in the settings.
 #[test]
@@ -216,13 +228,7 @@ fn classic_tiles_in_the_map_panel_switches_the_ground_and_is_saved() {
 #[test]
 fn the_opening_job_decodes_the_maps_pages_for_the_renderer() {
     let dir = vitrine_test_needs::temp_dir("map-pages");
-    let (file, mut state) = blended_map(dir.path());
-    state.services.work.set_runner(vitrine_app::jobs::Inline);
-    let _ = apply(
-        &mut state,
-        AppCommand::Document(DocumentCommand::Open(file.into())),
-    );
-    vitrine_app::dispatch::poll_jobs(&mut state);
+    let state = blended_map_open(dir.path());
     let doc = state.document.open.as_ref().expect("the map is open");
     let pages = doc.pages.take();
     let mut names: Vec<String> = pages.iter().map(|(f, _, _)| f.file_name()).collect();
@@ -251,13 +257,7 @@ fn hovering_the_ground_names_the_tile_and_its_height() {
     use vitrine_app::inspect::view_inspect::map_hover_text;
     use vitrine_render::inspect::picking::{Ray, pick_shown};
     let dir = vitrine_test_needs::temp_dir("map-hover");
-    let (file, mut state) = blended_map(dir.path());
-    state.services.work.set_runner(vitrine_app::jobs::Inline);
-    let _ = apply(
-        &mut state,
-        AppCommand::Document(DocumentCommand::Open(file.into())),
-    );
-    vitrine_app::dispatch::poll_jobs(&mut state);
+    let state = blended_map_open(dir.path());
     let doc = state.document.open.as_ref().expect("the map is open");
     let map = doc.map().expect("a map");
     // Straight down onto the middle of tile (2, 3): world (2.5, 3.5) tiles, model −x, −z.
