@@ -128,7 +128,8 @@ impl Viewport {
             && self.uploaded != Some(doc.generation)
         {
             for (file, stamp, page) in doc.pages.take() {
-                self.renderer.provide_texture(file, stamp, Ok(page));
+                self.renderer
+                    .provide_texture(file, stamp, Ok(std::sync::Arc::new(page)));
             }
             self.renderer.set_model(&rs.device, &rs.queue, &doc.model);
             self.uploaded = Some(doc.generation);

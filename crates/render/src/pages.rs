@@ -5,7 +5,6 @@
 //! uploads what it is handed ([`crate::SceneRenderer::provide_texture`]).
 
 use vitrine_core::files::{FileRef, Files, Stamp};
-
 use vitrine_core::formats::texture::decode;
 
 /// A texture page decoded, with its box-filtered mip chain built: what a thread other

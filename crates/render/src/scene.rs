@@ -198,22 +198,10 @@ impl SceneRenderer {
     }
 
     /// Hands over a texture page decoded on another thread
-    /// ([`super::pages::decode_page`], [`super::pages::read_and_decode_pages`]): call before
-    /// [`SceneRenderer::set_model`] of the model that uses it, which then only uploads it.
+    /// ([`super::pages::decode_page`], [`super::pages::read_and_decode_pages`]; shared
+    /// between the batch's renderers): call before [`SceneRenderer::set_model`] of the
+    /// model that uses it, which then only uploads it.
     pub fn provide_texture(
-        &mut self,
-        file: vitrine_core::files::FileRef,
-        stamp: vitrine_core::files::Stamp,
-        page: Result<super::pages::PageImage, String>,
-    ) {
-        self.textures
-            .provide(file, stamp, page.map(std::sync::Arc::new));
-    }
-
-    /// [`SceneRenderer::provide_texture`] of a page shared with other renderers (the
-    /// batch's).
-    #[cfg(not(target_arch = "wasm32"))] // the batch's threads
-    pub(crate) fn provide_shared_texture(
         &mut self,
         file: vitrine_core::files::FileRef,
         stamp: vitrine_core::files::Stamp,

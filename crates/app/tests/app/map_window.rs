@@ -318,11 +318,11 @@ fn the_game_view_starts_where_the_game_does() {
         .first()
         .expect("Sk-Startup's players have starts");
     assert_eq!(s.player, 0);
-    assert_eq!(Some(s.index), d.camera_start, "player 0's start");
+    assert_eq!(Some(s.index), d.camera_start(), "player 0's start");
     let hq = d
         .objects
         .iter()
-        .find(|o| Some(o.index) == d.camera_start)
+        .find(|o| Some(o.index) == d.camera_start())
         .expect("player 0's HQ");
     assert_eq!(hq.stats_id, "A0CommandCentre");
     assert_eq!(hq.owner, vitrine_core::map::Owner::Player(0));

@@ -168,7 +168,7 @@ impl Lane {
     fn take(&mut self, p: Prepared) -> Vec<Rendered> {
         let Prepared { job, loaded, pages } = p;
         for (file, stamp, image) in pages {
-            self.scene.provide_shared_texture(file, stamp, image);
+            self.scene.provide_texture(file, stamp, image);
         }
         let mut done = Rendered {
             id: job.id,

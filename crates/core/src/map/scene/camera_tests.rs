@@ -48,7 +48,7 @@ fn camera(objects: Vec<MapObject>) -> (Option<(i32, i32)>, glam::Vec3) {
         panic!("a map's details")
     };
     assert_eq!(d.objects.len(), m.objects.len(), "every object placed");
-    let at = d.camera_start.map(|i| (m.objects[i].x, m.objects[i].y));
+    let at = d.camera_start().map(|i| (m.objects[i].x, m.objects[i].y));
     (at, d.game_start_target())
 }
 

@@ -205,12 +205,9 @@ pub struct MapDetails {
     /// Objects of the files the game removes on load (oil under derricks, stacked
     /// structures…), each with where it stood.
     pub removed: Vec<RemovedObject>,
-    /// Each player's start position, by player (as the game sets them from the trucks).
+    /// Each player's start position, by player (as the game sets them from the trucks,
+    /// then the HQs).
     pub start_positions: Vec<crate::map::StartPosition>,
-    /// The object the game's camera starts over, by its index in the map's objects
-    /// ([`crate::map::camera_start`]: player 0's HQ, else player 0's start position).
-    #[serde(skip)]
-    pub camera_start: Option<usize>,
     /// The nodes of each layer that has any.
     pub layers: Vec<(Layer, Vec<usize>)>,
     /// The seed a script-generated map's `game.js` ran with (`None`: not a script map).
@@ -244,6 +241,13 @@ impl MapDetails {
         self.terrain.height_at(clamp(x), clamp(y)) as f32
     }
 
+    /// The object the game's camera starts over, by its index in the map's objects: the
+    /// one that set player 0's start position ([`crate::map::camera_start`]: player 0's
+    /// HQ, else their first truck).
+    pub fn camera_start(&self) -> Option<usize> {
+        crate::map::camera_start(&self.start_positions)
+    }
+
     /// The model point the game's camera starts over: [`MapDetails::camera_start`]'s
     /// object (player 0's HQ, else their start position's truck) at its height, or the
     /// map's centre at height 0 where player 0 has neither. (The game's camera pivots 500
@@ -253,7 +257,7 @@ impl MapDetails {
     pub fn game_start_target(&self) -> glam::Vec3 {
         use super::terrain::model_point;
         let tile = crate::map::TILE_UNITS as f32;
-        let start = self.camera_start.and_then(|index| {
+        let start = self.camera_start().and_then(|index| {
             let o = self.objects.iter().find(|o| o.index == index)?;
             Some(model_point(o.x as f32, o.y as f32, o.z as f32))
         });
@@ -370,7 +374,6 @@ mod tests {
             objects,
             removed,
             start_positions: Vec::new(),
-            camera_start: None,
             layers: Vec::new(),
             seed: None,
             terrain: slope(8),

@@ -159,7 +159,6 @@ pub fn scene(
         objects = add_objects(&mut model, placement, &data, &mut layers);
     }
     let start_positions = super::start_positions(placement, stats);
-    let camera_start = super::camera_start(&start_positions);
     guides::add_guides(
         &mut model,
         map,
@@ -197,7 +196,6 @@ pub fn scene(
             })
             .collect(),
         start_positions,
-        camera_start,
         layers: layers.0,
         seed: (map.level.shape == super::Shape::Script).then_some(map.level.seed),
         terrain: placement.terrain.clone(),
