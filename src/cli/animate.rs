@@ -9,7 +9,7 @@ use crate::export::animation::{
 };
 use crate::formats;
 use crate::model::Model;
-use crate::render::Gpu;
+use crate::render::{Gpu, ViewSettings};
 use clap::Args;
 use std::sync::Arc;
 
@@ -120,7 +120,9 @@ pub fn run(args: &RenderArgs, format: Format) -> i32 {
     use super::exit;
     let design = crate::cli::assemble::design_model(args);
     let input = crate::files::parse(&args.input.clone().unwrap_or_default());
-    if design.is_none() && !crate::files::is_file(&input) {
+    // A map over its data roots, drawn as a still map is (the game's sun).
+    let is_map = design.is_none() && crate::cli::render_map::requested(args);
+    if design.is_none() && !is_map && !crate::files::is_file(&input) {
         eprintln!(
             "vitrine render: {input}: an animation is made of one model file or assembly, not a folder or archive"
         );
@@ -133,14 +135,14 @@ pub fn run(args: &RenderArgs, format: Format) -> i32 {
             return exit::NO_GPU;
         }
     };
-    let (name, loaded) = match design {
-        Some((label, model)) => (label, model),
-        None => (
-            input.file_name(),
-            formats::load(&input, &args.load.options()).map_err(|e| e.to_string()),
-        ),
+    let loaded = match design {
+        Some((label, model)) => model.map(|m| (label, m, args.view_settings())),
+        None if is_map => crate::cli::render_map::map_model(args),
+        None => formats::load(&input, &args.load.options())
+            .map(|m| (input.file_name(), m, args.view_settings()))
+            .map_err(|e| e.to_string()),
     };
-    let model = match loaded {
+    let (name, model, view) = match loaded {
         Ok(m) => m,
         Err(e) => {
             eprintln!("vitrine render: {e}");
@@ -150,7 +152,7 @@ pub fn run(args: &RenderArgs, format: Format) -> i32 {
     for d in &model.diagnostics {
         eprintln!("warning: {}", d.display_with(&name));
     }
-    let job = match job(args, format, model) {
+    let job = match job(args, format, model, view) {
         Ok(j) => j,
         Err(e) => {
             eprintln!("vitrine render: {name}: {e}");
@@ -169,11 +171,15 @@ pub fn run(args: &RenderArgs, format: Format) -> i32 {
     }
 }
 
-/// The export job `args` describe for `model`.
-pub fn job(args: &RenderArgs, format: Format, model: Model) -> Result<Job, String> {
+/// The export job `args` describe for `model`, drawn with `view` (its camera framed here).
+pub fn job(
+    args: &RenderArgs,
+    format: Format,
+    model: Model,
+    mut view: ViewSettings,
+) -> Result<Job, String> {
     let a = &args.animate;
     let plan = FramePlan::new(&model, motion(args, &model)?, a.fps)?;
-    let mut view = args.view_settings();
     view.camera = frame_camera(&model, &plan, &view, args.size);
     Ok(Job {
         model: Arc::new(model),

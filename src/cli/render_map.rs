@@ -88,6 +88,21 @@ impl Data {
     }
 }
 
+/// The map `args` name, read and placed over its data roots as [`run`] draws it (its
+/// layers shown as `--layers` says), its level's name, and the view it is drawn with (the
+/// game's sun):
+/// what an animation of a map (`--turntable`) draws in every frame.
+pub fn map_model(args: &RenderArgs) -> Result<(String, Model, ViewSettings), String> {
+    let input = crate::files::parse(&args.input.clone().unwrap_or_default());
+    let layers = parse_layers(args.layers.as_deref()).map_err(|e| format!("--layers: {e}"))?;
+    let data = Data::for_input(&input, args);
+    let level = map::open_source(crate::files::disk(), &input, args.level.as_deref())
+        .map_err(|e| e.to_string())?;
+    let mut model = super::catch_per_file(&level.folder, || data.scene(&level, !args.no_objects))?;
+    show_layers(&mut model, &layers);
+    Ok((level.name, model, map_view(args)))
+}
+
 /// Runs `vitrine render` on a map (or, with `--all-maps`, every map of the input);
 /// returns the exit code.
 pub fn run(args: &RenderArgs) -> i32 {

@@ -141,7 +141,28 @@ fn a_hierarchy_thousands_of_nodes_deep_opens() {
         "{:?}",
         h.state().document.load_error
     );
-    // The last joint's row, past the deepest indent, says how deep it is.
+    // The rows below the panel's bottom only take their space: the last is not laid
+    // out until the panel is scrolled down to it.
+    assert!(h.query_by_label_contains("joint2999 [Part]").is_none());
+    // Scrolled to the end, the last joint's row, past the deepest indent, says how
+    // deep it is.
+    let panel = egui::pos2(view_rect().left() / 2.0, 400.0);
+    h.event(egui::Event::PointerMoved(panel));
+    for _ in 0..40 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Page,
+            delta: egui::vec2(0.0, -1000.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run_steps(1);
+        if h.query_by_label_contains("joint2999 [Part] · 1 triangles")
+            .is_some()
+        {
+            break;
+        }
+    }
     h.get_by_label_contains("joint2999 [Part] · 1 triangles");
     h.get_by_label("2999");
     assert!((view_rect().left() - width).abs() < 0.5);

@@ -209,3 +209,52 @@ fn every_map_of_mp_wz_vitrine_reads_is_drawn() {
     let rush = image::open(dir.join("Sk-Rush.png")).unwrap().into_rgba8();
     assert_eq!(rush.dimensions(), (96, 64));
 }
+
+/// The mean colour of the pixels that are not the background.
+fn mean_foreground(img: &RgbaImage) -> [f32; 3] {
+    let (mut sum, mut n) = ([0f32; 3], 0f32);
+    for p in img.pixels() {
+        let d: i32 = (0..3)
+            .map(|i| (p[i] as i32 - BACKGROUND[i] as i32).abs())
+            .sum();
+        if d > 12 {
+            for i in 0..3 {
+                sum[i] += f32::from(p[i]);
+            }
+            n += 1.0;
+        }
+    }
+    assert!(n > 0.0, "nothing drawn");
+    sum.map(|s| s / n)
+}
+
+#[vitrine_test(gpu, game)]
+fn a_turntable_of_a_map_is_drawn_over_the_games_data() {
+    let data = common::game_data();
+    common::needs_gpu();
+    let dir = out_dir("turntable");
+    let output = vitrine()
+        .args([
+            "render", "--view", "top", "--size", "256x256", "--level", "Sk-Rush",
+        ])
+        .args(["--turntable", "0.04", "--fps", "25", "--animate"])
+        .arg(data.join("mp.wz"))
+        .arg("-o")
+        .arg(dir.join("frame.png"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{err}");
+    // Over the game's data, as a still render: no flat ground, no boxes for objects.
+    assert!(!err.contains("no tile images"), "{err}");
+    assert!(!err.contains("no Warzone 2100 data"), "{err}");
+    assert!(err.contains("Sk-Rush: "), "warnings name the level: {err}");
+    let frame = image::open(dir.join("frame_0001.png"))
+        .unwrap()
+        .into_rgba8();
+    let still = top_view(&data, "Sk-Rush", &dir.join("still.png"), &[]);
+    let (a, b) = (mean_foreground(&frame), mean_foreground(&still));
+    for i in 0..3 {
+        assert!((a[i] - b[i]).abs() < 12.0, "turntable {a:?} vs still {b:?}");
+    }
+}

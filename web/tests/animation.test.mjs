@@ -123,24 +123,33 @@ test("the page plays and exports the derrick's animation on WebGPU and WebGL2", 
       const shot = () => Promise.race([screenshot(page), logged(page, /screenshot failed/)]);
 
       await bt.test(`${backend}: the timeline plays the clip`, async () => {
-        // A freshly opened model plays its first clip; two screenshots a part of
-        // the clip apart show the pump in two places. (The side panel settles its
-        // width over the first frames: screenshots are taken until two in a row
-        // are of one size.)
+        // A freshly opened model plays its first clip; screenshots taken a part of
+        // the clip apart show the pump in other places. A screenshot takes its own,
+        // varying time on a loaded machine, so two of them can land a whole cycle
+        // apart and show the same pose: screenshots are taken until one differs from
+        // the first (a model that does not play never does). The side panel settles
+        // its width over the first frames: a screenshot of another size starts over.
         let a = await shot();
         let b;
-        for (let tries = 1; ; tries++) {
-          await page.waitForTimeout(clip.msPerFrame * clip.frames * 0.4);
-          b = await shot();
-          if (b.width === a.width && b.height === a.height) break;
-          assert.ok(tries < 4, `the view keeps changing size (${b.width}x${b.height})`);
-          a = b;
+        let d = 0;
+        let resized = 0;
+        for (let tries = 1; d <= 0.3 && tries <= 8; tries++) {
+          await page.waitForTimeout(clip.msPerFrame * clip.frames * 0.3);
+          const next = await shot();
+          if (next.width !== a.width || next.height !== a.height) {
+            resized++;
+            assert.ok(resized < 4, `the view keeps changing size (${next.width}x${next.height})`);
+            a = next;
+            continue;
+          }
+          const dn = meanDifference(a.pixels, next.pixels);
+          if (b === undefined || dn > d) [b, d] = [next, dn];
         }
+        assert.ok(b !== undefined, "no two screenshots of one size");
         keep(`anim-a-${backend}.png`, a.png);
         keep(`anim-b-${backend}.png`, b.png);
-        const d = meanDifference(a.pixels, b.pixels);
         t.diagnostic(`${backend}: two screenshots while playing differ by ${d.toFixed(3)} of 255`);
-        assert.ok(d > 0.3, `the screenshots are the same picture (mean |diff| ${d})`);
+        assert.ok(d > 0.3, `the screenshots are all the same picture (mean |diff| ${d})`);
       });
 
       await bt.test(`${backend}: Export animation downloads the GIF`, async () => {

@@ -85,35 +85,10 @@ pub struct Document {
     /// Problems the renderer found uploading it (textures that exist but do not decode).
     pub render_warnings: Vec<String>,
     /// Its texture pages as the opening job decoded them, for the renderer's first upload.
-    pub pages: DecodedPages,
-}
-
-/// A texture page decoded with its mip chain off the UI thread: the file, the version
-/// of it decoded, the page.
-pub type DecodedPage = (
-    FileRef,
-    crate::files::Stamp,
-    crate::render::pages::PageImage,
-);
-
-/// Texture pages a document's opening job decoded (with their mip chains), handed to
-/// the renderer once, when it first uploads the document ([`crate::viewport`]): the
-/// window's first frame of a map then only uploads its pages on the UI thread, where
-/// decoding them (PNG, KTX2) took most of its time. Empty once taken, or when the job
-/// decoded nothing; the renderer decodes whatever it is not handed.
-#[derive(Debug, Clone, Default)]
-pub struct DecodedPages(std::sync::Arc<std::sync::Mutex<Vec<DecodedPage>>>);
-
-impl DecodedPages {
-    /// Pages to hand over.
-    pub fn new(pages: Vec<DecodedPage>) -> DecodedPages {
-        DecodedPages(std::sync::Arc::new(std::sync::Mutex::new(pages)))
-    }
-
-    /// The pages, once (empty afterwards).
-    pub fn take(&self) -> Vec<DecodedPage> {
-        std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
-    }
+    pub pages: crate::page_detail::DecodedPages,
+    /// Which of them were decoded from their smaller levels, and their whole pages once
+    /// decoded.
+    pub page_detail: crate::page_detail::PageDetail,
 }
 
 impl Document {

@@ -234,6 +234,11 @@ fn report_view(state: &mut AppState, front: &dyn FrontEnd, ctx: &egui::Context) 
     state.set_view_aspect(w as f32 / h.max(1) as f32);
     if let Some((generation, warnings)) = view.uploaded {
         state.document.set_render_warnings(generation, warnings);
+        let doc = state.document.open.as_mut();
+        if crate::loading::whole_pages(&mut state.services, doc, generation) {
+            // The job starts next frame, once this one is on the screen.
+            ctx.request_repaint();
+        }
     }
     if state.view.camera != camera {
         // Re-framed for a new view size: show it now, not at the next input event.

@@ -38,6 +38,7 @@ pub mod loading;
 pub mod menu;
 pub mod messages;
 pub mod opening;
+pub mod page_detail;
 pub mod panels;
 pub mod published;
 pub mod services;

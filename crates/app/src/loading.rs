@@ -9,8 +9,9 @@
 
 use super::commands::{AppCommand, DocumentCommand};
 pub use super::document::Purpose;
-use super::document::{DecodedPage, load_map, load_model};
+use super::document::{Document, load_map, load_model};
 pub use super::jobs::JobKind;
+use super::page_detail::{DecodedPage, Step};
 use super::services::Services;
 use crate::check::{CheckOptions, Checker, Element, Finding};
 use crate::files::{FileRef, Files};
@@ -84,12 +85,14 @@ pub fn map_findings(mut findings: Vec<Finding>, scene: &MapDetails) -> Vec<Findi
 /// Decodes every texture page `model` uses (a map's ground textures and tile images,
 /// its objects' pages; a model's pages), each with its mip chain, in the job and across
 /// the cores ([`crate::render::pages::read_and_decode_pages`]): the renderer is handed
-/// them ([`crate::document::DecodedPages`]) and only uploads them on the UI thread. On a
+/// them ([`crate::page_detail::DecodedPages`]) and only uploads them on the UI thread (a
+/// map's from their smaller levels, [`crate::page_detail::first_side`]). On a
 /// front-end that fetches bytes as they are read (the page's remote archives,
 /// [`crate::jobs::Refetch`]) the reads here have them fetched before the document shows.
-fn decode_textures(files: &Files, model: &crate::model::Model) -> Vec<DecodedPage> {
+fn decode_textures(files: &Files, model: &crate::model::Model, is_map: bool) -> Vec<DecodedPage> {
     let pages = crate::render::batch::texture_files(model);
-    crate::render::pages::read_and_decode_pages(files, pages).unwrap_or_default()
+    let side = crate::page_detail::first_side(is_map);
+    crate::render::pages::read_and_decode_pages(files, pages, side).unwrap_or_default()
 }
 
 /// Whether `path` is a Warzone 2100 map's `game.map` or a script-generated map's
@@ -113,7 +116,8 @@ pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
         let path = path.clone();
         // A map is read and placed once for its scene and its `vitrine check MAP`
         // findings (its scene being no model file to check).
-        let result = if is_map_file(&path) {
+        let is_map = is_map_file(&path);
+        let result = if is_map {
             load_map(&files, &path, &options).map(|(model, findings)| {
                 let findings = match &model.details {
                     crate::model::Details::Map(scene) => map_findings(findings, scene),
@@ -133,7 +137,7 @@ pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
             })
         };
         let pages = match &result {
-            Ok((model, _)) if !cancel.is_set() => decode_textures(&files, model),
+            Ok((model, _)) if !cancel.is_set() => decode_textures(&files, model, is_map),
             _ => Vec::new(),
         };
         Outcome::File(Box::new(LoadedFile {
@@ -143,6 +147,33 @@ pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
             pages,
         }))
     });
+}
+
+/// Called with each frame's report that the view drew document `generation`: the frame
+/// after the first one drawn starts the job decoding the whole pages of those the open
+/// document holds in part ([`crate::page_detail`]); returns whether a frame is to follow
+/// to do that.
+pub fn whole_pages(services: &mut Services, doc: Option<&mut Document>, generation: u64) -> bool {
+    let Some(doc) = doc.filter(|d| d.generation == generation) else {
+        return false;
+    };
+    let busy = services.work.document.running().is_some();
+    let pages = match doc.page_detail.drawn(busy) {
+        Step::Nothing => return false,
+        Step::Repaint => return true,
+        Step::Start(pages) => pages,
+    };
+    let files = services.files.clone();
+    let what = format!("Loading the full-size textures of {}", doc.file_name());
+    services.work.document.start_reading(what, move |_| {
+        let whole = crate::render::pages::read_and_decode_pages(
+            &files,
+            pages.clone(),
+            crate::render::pages::FULL,
+        );
+        Outcome::WholePages(generation, whole.unwrap_or_default())
+    });
+    false
 }
 
 /// Starts reading the Warzone 2100 stats of the data roots `roots` (read as `refs`).

@@ -260,10 +260,7 @@ impl View {
         let model = &document.model;
         let mask = crate::render::inspect::isolate_mask(model, node);
         let points: Vec<Vec3> =
-            crate::render::inspect::posed::posed_meshes(model, &document.pose, &mask)
-                .into_iter()
-                .flat_map(|m| m.points)
-                .collect();
+            crate::render::inspect::posed::posed_points_of(model, &document.pose, &mask);
         let Some((lo, hi)) = points.iter().fold(None, |b: Option<(Vec3, Vec3)>, &p| {
             Some(b.map_or((p, p), |(lo, hi)| (lo.min(p), hi.max(p))))
         }) else {

@@ -15,6 +15,7 @@ use super::lighting::command::LightCommand;
 use super::state::AppState;
 use crate::files::Files;
 use crate::model::Pose;
+use crate::page_detail::DecodedPage;
 use crate::render::{DeviceWatch, RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
 
 /// The view part of every front-end's window: the 3D view in `ui` when there is one and
@@ -53,6 +54,9 @@ pub struct Viewport {
     target: Option<RenderTarget>,
     texture: Option<egui::TextureId>,
     uploaded: Option<u64>,
+    /// Whether the document uploaded has every texture page whole (not only its smaller
+    /// levels, [`crate::page_detail`]).
+    whole_pages: bool,
     shown: Option<Shown>,
     /// Size of the view in physical pixels at the last frame.
     pub size_px: [u32; 2],
@@ -89,6 +93,7 @@ impl Viewport {
             target: None,
             texture: None,
             uploaded: None,
+            whole_pages: true,
             shown: None,
             size_px: [1, 1],
             lost,
@@ -119,20 +124,62 @@ impl Viewport {
         state: &AppState,
     ) -> &mut SceneRenderer {
         self.upload(rs, state);
+        self.whole_pages_now(rs, state);
         &mut self.renderer
     }
 
-    /// Uploads the document if it is not the one on the GPU.
+    /// Uploads the document if it is not the one on the GPU, and its whole texture pages
+    /// when they arrive ([`crate::page_detail`]).
     fn upload(&mut self, rs: &egui_wgpu::RenderState, state: &AppState) {
-        if let Some(doc) = &state.document.open
-            && self.uploaded != Some(doc.generation)
-        {
+        let Some(doc) = &state.document.open else {
+            return;
+        };
+        if self.uploaded != Some(doc.generation) {
             for (file, stamp, page) in doc.pages.take() {
                 self.renderer
                     .provide_texture(file, stamp, Ok(std::sync::Arc::new(page)));
             }
             self.renderer.set_model(&rs.device, &rs.queue, &doc.model);
             self.uploaded = Some(doc.generation);
+            self.whole_pages = doc.page_detail.partial.is_empty();
+        }
+        let whole = doc.page_detail.whole.take();
+        if !whole.is_empty() {
+            self.refine(rs, whole);
+        }
+    }
+
+    /// Replaces the pages uploaded from their smaller levels with `whole`, drawing again.
+    fn refine(&mut self, rs: &egui_wgpu::RenderState, whole: Vec<DecodedPage>) {
+        let pages = whole
+            .into_iter()
+            .map(|(file, stamp, page)| (file, stamp, Ok(std::sync::Arc::new(page))))
+            .collect::<Vec<_>>();
+        log::debug!(target: "vitrine::frames", "{} whole texture pages uploaded", pages.len());
+        if self.renderer.refine_textures(&rs.device, &rs.queue, pages) {
+            self.shown = None;
+        }
+        self.whole_pages = true;
+    }
+
+    /// The document's whole pages now, where it was drawn from their smaller levels and
+    /// the job decoding them has not delivered yet: a screenshot or an export draws
+    /// every page whole. Decoded here, on the UI thread, once (unless their bytes have
+    /// still to arrive: then the job's pages replace them when it delivers).
+    fn whole_pages_now(&mut self, rs: &egui_wgpu::RenderState, state: &AppState) {
+        let Some(doc) = &state.document.open else {
+            return;
+        };
+        if self.whole_pages || self.uploaded != Some(doc.generation) {
+            return;
+        }
+        let files = state.services.files.clone();
+        let partial = doc.page_detail.partial.clone();
+        // `None`: bytes still to arrive (the page's remote archives); the job delivers.
+        if let Some(pages) =
+            crate::render::pages::read_and_decode_pages(&files, partial, crate::render::pages::FULL)
+        {
+            self.refine(rs, pages);
         }
     }
 

@@ -24,8 +24,9 @@ pub struct LoadedFile {
     pub purpose: Purpose,
     /// The model and the `vitrine check` findings on the file, or the load error.
     pub result: Result<(Model, Vec<Finding>), String>,
-    /// The model's texture pages, decoded in the job.
-    pub pages: Vec<crate::document::DecodedPage>,
+    /// The model's texture pages, decoded in the job (a map's from their smaller levels,
+    /// [`crate::page_detail`]).
+    pub pages: Vec<crate::page_detail::DecodedPage>,
 }
 
 /// A design assembled (or not) by a job.
@@ -47,6 +48,9 @@ pub enum Outcome {
     File(Box<LoadedFile>),
     /// A Warzone 2100 assembly.
     Assembly(Box<Assembled>),
+    /// The whole texture pages of document generation `.0`, first drawn from their
+    /// smaller levels ([`crate::page_detail`]).
+    WholePages(u64, Vec<crate::page_detail::DecodedPage>),
 }
 
 /// A gallery listing: the folder or archive (`None`: dropped files) and its walk.

@@ -16,6 +16,9 @@ override HAS_NORMAL_MAP: bool = true;
 override HAS_SPECULAR_MAP: bool = true;
 override HAS_OPACITY_MAP: bool = true;
 override HAS_SHADE_MAP: bool = true;
+// Whether the draws of this pipeline deform their points by a skin's joints: the static
+// ones leave the joint blend out (on a CPU rasteriser the vertex work is much of a frame).
+override SKINNED: bool = true;
 
 // Group 0: per frame.
 struct Frame {
@@ -94,7 +97,7 @@ struct VertexIn {
     @location(3) animated: f32,
     @location(4) joint_ids: vec4<u32>,
     @location(5) weights: vec4<f32>,
-    // sRGB colour of the dominant joint (colour mode 2).
+    // Linear colour of the dominant joint (colour mode 2).
     @location(6) joint_colour: vec4<f32>,
     // Opacity of the point (1 unless the mesh sets one), multiplied into the alpha: an
     // additive layer adds colour × α, so splatted layers whose opacities sum to 1 blend.
@@ -124,7 +127,7 @@ fn vs_main(v: VertexIn) -> VertexOut {
     var world: vec4<f32>;
     var n: vec3<f32>;
     let total = v.weights.x + v.weights.y + v.weights.z + v.weights.w;
-    if draw.extra.z > 0.5 && total > 1e-4 {
+    if SKINNED && draw.extra.z > 0.5 && total > 1e-4 {
         // Linear blend skinning: joint matrices map model space to posed model space.
         let skin = joint(v.joint_ids.x) * v.weights.x + joint(v.joint_ids.y) * v.weights.y
             + joint(v.joint_ids.z) * v.weights.z + joint(v.joint_ids.w) * v.weights.w;
@@ -140,7 +143,7 @@ fn vs_main(v: VertexIn) -> VertexOut {
     out.normal = n;
     out.uv = v.uv + draw.extra.xy * v.animated + material.scroll.xy * frame.fog_range.z;
     out.uv2 = v.uv2;
-    out.joint_colour = srgb_decode(v.joint_colour.rgb);
+    out.joint_colour = v.joint_colour.rgb;
     out.alpha = v.alpha;
     return out;
 }

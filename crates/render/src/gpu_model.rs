@@ -1,5 +1,5 @@
-//! Per-model GPU resources: one vertex buffer for all meshes (one vertex per triangle
-//! corner, so per-corner UVs and normals need no splitting), one bind group per material,
+//! Per-model GPU resources: one vertex and one index buffer for all meshes (each distinct
+//! corner of a mesh one vertex, [`MeshBuffers`]), one bind group per material,
 //! and the per-draw / per-skin uniform blocks that [`GpuModel::update`] rewrites each frame.
 //!
 //! A draw is one (node, submesh) pair: every node showing a mesh draws each of its
@@ -7,9 +7,10 @@
 //! order, not depth-sorted).
 
 use super::colour_mode;
+use super::mesh_buffers::MeshBuffers;
 use super::pipelines::{PipelineKey, Pipelines, blend_number, is_blended};
 use super::textures::{GpuTexture, TexClass, TextureCache};
-use super::uniforms::{DrawUniform, JOINTS_BYTES, MAX_JOINTS, MaterialUniform, Vertex};
+use super::uniforms::{DrawUniform, JOINTS_BYTES, MAX_JOINTS, MaterialUniform};
 use glam::{Mat3, Mat4, Quat, Vec3};
 use std::sync::Arc;
 use vitrine_core::model::{AlphaSource, Billboard, Model, Pose};
@@ -21,10 +22,10 @@ pub(crate) struct DrawItem {
     pub node: usize,
     /// Mesh index (texture-frame offset).
     pub mesh: usize,
-    /// First vertex in the model's vertex buffer.
-    pub(crate) first_vertex: u32,
-    /// Vertex count (3 per triangle).
-    pub(crate) vertex_count: u32,
+    /// First index in the model's index buffer.
+    pub(crate) first_index: u32,
+    /// Index count (3 per triangle).
+    pub(crate) index_count: u32,
     /// Material index.
     pub material: usize,
     /// Skin whose joint block this draw uses.
@@ -48,6 +49,7 @@ pub(crate) struct GpuMaterial {
 #[derive(Debug)]
 pub(crate) struct GpuModel {
     vertices: Option<wgpu::Buffer>,
+    indices: Option<wgpu::Buffer>,
     /// Materials, same order as the model's.
     pub materials: Vec<GpuMaterial>,
     /// Draw calls in submission order.
@@ -100,46 +102,27 @@ impl GpuModel {
         textures: &mut TextureCache,
         warnings: &mut Vec<String>,
     ) -> GpuModel {
-        // Vertices.
-        let mut vertices: Vec<Vertex> = Vec::new();
-        let mut mesh_first = Vec::with_capacity(model.meshes.len());
-        for (mi, mesh) in model.meshes.iter().enumerate() {
-            mesh_first.push(vertices.len() as u32);
-            let normals = mesh.shading_normals();
-            let joint_colours = point_joint_colours(model, mi);
-            let skinned = mesh.skin.is_some() && mesh.influences.len() == mesh.points.len();
-            vertices.extend(mesh.corners.iter().zip(&normals).map(|(c, n)| {
-                let (joints, weights) = if skinned {
-                    let inf = mesh.influences[c.point as usize];
-                    (inf.joints, inf.weights)
-                } else {
-                    ([0; 4], [0.0; 4])
-                };
-                Vertex {
-                    position: mesh.corner_position(c).to_array(),
-                    normal: n.to_array(),
-                    uv: c.uv[0].to_array(),
-                    animated: if c.animated { 1.0 } else { 0.0 },
-                    joints,
-                    weights,
-                    joint_colour: joint_colours
-                        .get(c.point as usize)
-                        .copied()
-                        .unwrap_or(UNBOUND_RGBA),
-                    alpha: mesh.corner_alpha(c),
-                    uv2: c.uv[1].to_array(),
-                }
-            }));
-        }
-        let vertex_buffer = (!vertices.is_empty()).then(|| {
-            super::gpu::buffer_with(
-                device,
-                queue,
-                "vitrine model vertices",
-                bytemuck::cast_slice(&vertices),
-                wgpu::BufferUsages::VERTEX,
-            )
-        });
+        // Vertices, each distinct one of a mesh once, and the indices drawing them.
+        let buffers = MeshBuffers::build(model);
+        log::debug!(
+            "{} triangle corners drawn from {} vertices",
+            buffers.indices.len(),
+            buffers.vertices.len()
+        );
+        let buffer = |label: &str, bytes: &[u8], usage| {
+            (!bytes.is_empty()).then(|| super::gpu::buffer_with(device, queue, label, bytes, usage))
+        };
+        let vertex_buffer = buffer(
+            "vitrine model vertices",
+            bytemuck::cast_slice(&buffers.vertices),
+            wgpu::BufferUsages::VERTEX,
+        );
+        let index_buffer = buffer(
+            "vitrine model indices",
+            bytemuck::cast_slice(&buffers.indices),
+            wgpu::BufferUsages::INDEX,
+        );
+        let mesh_first = buffers.first_index;
 
         // Materials.
         let materials: Vec<GpuMaterial> = model
@@ -160,8 +143,8 @@ impl GpuModel {
                 draws.push(DrawItem {
                     node: node_index,
                     mesh: mi,
-                    first_vertex: mesh_first[mi] + s.first_triangle * 3,
-                    vertex_count: s.triangle_count * 3,
+                    first_index: mesh_first[mi] + s.first_triangle * 3,
+                    index_count: s.triangle_count * 3,
                     material: s.material,
                     skin: mesh.skin.filter(|&k| k < model.skins.len()),
                 });
@@ -223,11 +206,9 @@ impl GpuModel {
                 },
             ],
         });
-        for m in &materials {
-            pipelines.get_or_create(device, m.key);
-        }
-        GpuModel {
+        let model = GpuModel {
             vertices: vertex_buffer,
+            indices: index_buffer,
             materials,
             draws,
             draw_buffer,
@@ -237,12 +218,45 @@ impl GpuModel {
             joint_offsets,
             teams: node_teams(model),
             scratch: Vec::new(),
+        };
+        model.create_pipelines(device, pipelines);
+        model
+    }
+
+    /// Creates the pipeline of every draw (its material's, skinned or not).
+    fn create_pipelines(&self, device: &wgpu::Device, pipelines: &mut Pipelines) {
+        for d in &self.draws {
+            pipelines.get_or_create(device, self.draw_key(d));
         }
     }
 
-    /// The vertex buffer (`None` when the model has no triangles).
-    pub fn vertices(&self) -> Option<&wgpu::Buffer> {
-        self.vertices.as_ref()
+    /// The pipeline key of draw `d`.
+    pub(crate) fn draw_key(&self, d: &DrawItem) -> PipelineKey {
+        self.materials[d.material].key.for_draw(d.skin.is_some())
+    }
+
+    /// Builds the materials' bind groups again from the texture cache (`model` is the
+    /// one uploaded): after [`TextureCache::refine`] replaced pages uploaded in part.
+    pub fn refresh_materials(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        model: &Model,
+        pipelines: &mut Pipelines,
+        textures: &mut TextureCache,
+        warnings: &mut Vec<String>,
+    ) {
+        self.materials = model
+            .materials
+            .iter()
+            .map(|m| build_material(device, queue, model, m, pipelines, textures, warnings))
+            .collect();
+        self.create_pipelines(device, pipelines);
+    }
+
+    /// The vertex and index buffers (`None` when the model has no triangles).
+    pub fn buffers(&self) -> Option<(&wgpu::Buffer, &wgpu::Buffer)> {
+        self.vertices.as_ref().zip(self.indices.as_ref())
     }
 
     /// Writes this frame's draw uniforms and joint matrices. `view` is the camera's view
@@ -315,25 +329,6 @@ impl GpuModel {
         }
     }
 }
-
-/// The by-joint colour of every point of mesh `mesh`, sRGB bytes with alpha 255.
-fn point_joint_colours(model: &Model, mesh: usize) -> Vec<[u8; 4]> {
-    colour_mode::point_joint_nodes(model, mesh)
-        .into_iter()
-        .map(|node| {
-            let [r, g, b] = node.map_or(colour_mode::UNBOUND, colour_mode::node_colour);
-            [r, g, b, 255]
-        })
-        .collect()
-}
-
-/// [`colour_mode::UNBOUND`] as a vertex colour.
-const UNBOUND_RGBA: [u8; 4] = [
-    colour_mode::UNBOUND[0],
-    colour_mode::UNBOUND[1],
-    colour_mode::UNBOUND[2],
-    255,
-];
 
 fn tex_entry(binding: u32, t: &GpuTexture) -> wgpu::BindGroupEntry<'_> {
     wgpu::BindGroupEntry {
@@ -448,6 +443,7 @@ fn build_material(
                 flags[3] != 0,
                 has_shade,
             ],
+            skinned: false,
         },
         billboard: m.billboard,
         _uniform: buffer,

@@ -11,6 +11,7 @@ mod gpu;
 mod gpu_model;
 pub mod inspect;
 pub mod lighting;
+mod mesh_buffers;
 #[cfg(not(target_arch = "wasm32"))]
 mod offscreen_instance;
 pub mod pages;

@@ -1,81 +1,124 @@
-//! Texture pages decoded off the render thread: each with its box-filtered mip chain
-//! ([`PageImage`]), read and decoded across the cores on the desktop
+//! Texture pages decoded off the render thread: each with its mip chain ([`PageImage`]:
+//! a KTX2 file's own levels, another format's box-filtered), read and decoded across the cores on the desktop
 //! ([`read_and_decode_pages`]: the window's opening job, `vitrine render MAP`), one per
 //! prepare thread in the batch ([`crate::batch`]). The renderer's texture cache only
 //! uploads what it is handed ([`crate::SceneRenderer::provide_texture`]).
 
 use vitrine_core::files::{FileRef, Files, Stamp};
-use vitrine_core::formats::texture::decode;
+use vitrine_core::formats::texture::{StoredLevels, decode_levels_bytes};
 
-/// A texture page decoded, with its box-filtered mip chain built: what a thread other
-/// than the renderer's makes ([`decode_page`]) and hands over
-/// ([`crate::SceneRenderer::provide_texture`]), so that drawing only uploads it.
+/// Every level of a page: [`read_and_decode_pages`]'s `max_side` for the full pages.
+pub const FULL: u32 = u32::MAX;
+
+/// A texture page decoded, with its mip chain built: what a thread other than the
+/// renderer's makes ([`decode_page`]) and hands over
+/// ([`crate::SceneRenderer::provide_texture`]), so that drawing only uploads it. Either
+/// the whole page or its levels up to a size ([`PageImage::is_complete`]: a map's first
+/// frame, the full pages following).
 #[derive(Debug, Clone)]
 pub struct PageImage {
-    /// The full-size image, then each half of the one before, down to 1×1.
+    /// The largest level held, then each half of the one before, down to 1×1.
     levels: Vec<image::RgbaImage>,
+    /// Width and height of the file's full-size image.
+    full_size: (u32, u32),
 }
 
 impl PageImage {
-    /// `image` and its mip chain.
+    /// `image` and its box-filtered mip chain.
     pub fn new(image: image::RgbaImage) -> PageImage {
-        let mut levels = vec![image];
+        let full_size = image.dimensions();
+        PageImage::from_levels(
+            StoredLevels {
+                full_size,
+                levels: vec![image],
+            },
+            FULL,
+        )
+    }
+
+    /// The levels a file stores ([`decode_levels_bytes`]), the chain completed down to
+    /// 1×1 by box-filtering its last level, less the levels wider or taller than
+    /// `max_side` (the smallest is kept whatever its size).
+    pub fn from_levels(stored: StoredLevels, max_side: u32) -> PageImage {
+        let StoredLevels {
+            full_size,
+            mut levels,
+        } = stored;
         while let Some(last) = levels.last().filter(|l| l.width() > 1 || l.height() > 1) {
             levels.push(half(last));
         }
-        PageImage { levels }
+        let large = levels
+            .iter()
+            .take_while(|l| l.width().max(l.height()) > max_side)
+            .count()
+            .min(levels.len() - 1);
+        levels.drain(..large);
+        PageImage { levels, full_size }
     }
 
-    /// The full-size image, then each half of the one before, down to 1×1.
+    /// The largest level held, then each half of the one before, down to 1×1.
     pub(crate) fn levels(&self) -> &[image::RgbaImage] {
         &self.levels
     }
 
-    /// Bytes of the image and its mip chain.
+    /// Bytes of the levels held.
     pub fn bytes(&self) -> u64 {
         self.levels.iter().map(|l| l.as_raw().len() as u64).sum()
     }
 
-    /// Width and height of the full-size image.
+    /// Width and height of the largest level held.
     pub fn dimensions(&self) -> (u32, u32) {
         self.levels[0].dimensions()
     }
+
+    /// Whether the page is held whole, its full-size image included.
+    pub fn is_complete(&self) -> bool {
+        self.dimensions() == self.full_size
+    }
 }
 
-/// The page `file` read from `files`, decoded and its mip chain built (any thread).
+/// A page decoded on another thread, as handed to the renderer: its file, the version
+/// read, and the page or why it does not decode.
+pub type DecodedPage = (FileRef, Stamp, Result<std::sync::Arc<PageImage>, String>);
+
+/// The page `file` read from `files`, decoded whole with its mip chain (any thread).
 pub fn decode_page(files: &Files, file: &FileRef) -> Result<PageImage, String> {
-    decode(files, file).map(PageImage::new)
+    let bytes = files.read(file).map_err(|e| e.to_string())?;
+    decode_page_bytes(file, &bytes, FULL)
 }
 
-/// A page's `bytes` (read from `file`) decoded, with its mip chain (any thread); the
-/// error names the file.
-pub fn decode_page_bytes(file: &FileRef, bytes: &[u8]) -> Result<PageImage, String> {
-    vitrine_core::formats::texture::decode_bytes(bytes, &file.file_name())
-        .map(PageImage::new)
+/// A page's `bytes` (read from `file`) decoded with its mip chain, its levels wider or
+/// taller than `max_side` left out (any thread; [`FULL`]: the whole page); the error
+/// names the file. A KTX2 page's levels are the file's own and only those kept are
+/// decoded; another format's are box-filtered from its full-size image.
+pub fn decode_page_bytes(file: &FileRef, bytes: &[u8], max_side: u32) -> Result<PageImage, String> {
+    decode_levels_bytes(bytes, &file.file_name(), max_side)
+        .map(|stored| PageImage::from_levels(stored, max_side))
         .map_err(|e| format!("{file}: {e}"))
 }
 
-/// Each of `pages` (a file and the bytes read from it) decoded with its mip chain
-/// ([`decode_page_bytes`]), in their order: on the desktop across the cores (a map's
-/// dozens of pages take half a second on one), in the browser one after another.
-pub fn decode_pages(pages: &[(FileRef, Vec<u8>)]) -> Vec<Result<PageImage, String>> {
+/// Each of `pages` (a file and the bytes read from it) decoded with its mip chain up to
+/// `max_side` ([`decode_page_bytes`]), in their order: on the desktop across the cores (a
+/// map's dozens of pages take half a second on one), in the browser one after another.
+pub fn decode_pages(pages: &[(FileRef, Vec<u8>)], max_side: u32) -> Vec<Result<PageImage, String>> {
     #[cfg(not(target_arch = "wasm32"))]
     {
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .min(pages.len());
         if threads > 1 {
-            return decode_pages_on(threads, pages);
+            return decode_pages_on(threads, pages, max_side);
         }
     }
     pages
         .iter()
-        .map(|(f, bytes)| decode_page_bytes(f, bytes))
+        .map(|(f, bytes)| decode_page_bytes(f, bytes, max_side))
         .collect()
 }
 
 /// Each of `pages` (e.g. [`crate::batch::texture_files`] of a model), read from `files`
-/// and decoded with its mip chain across the cores ([`decode_pages`]), with the version
+/// and decoded with its mip chain up to `max_side` across the cores ([`decode_pages`]),
+/// with the version
 /// read (a page rewritten meanwhile is decoded again on upload), for
 /// [`crate::SceneRenderer::provide_texture`]. Every page is read before any is decoded:
 /// `None` when some bytes have still to arrive ([`Files::wanting`]: the page's remote
@@ -85,6 +128,7 @@ pub fn decode_pages(pages: &[(FileRef, Vec<u8>)]) -> Vec<Result<PageImage, Strin
 pub fn read_and_decode_pages(
     files: &Files,
     pages: Vec<FileRef>,
+    max_side: u32,
 ) -> Option<Vec<(FileRef, Stamp, PageImage)>> {
     let mut stamps = Vec::new();
     let mut read = Vec::new();
@@ -98,7 +142,7 @@ pub fn read_and_decode_pages(
     if files.wanting() {
         return None;
     }
-    let decoded = decode_pages(&read);
+    let decoded = decode_pages(&read, max_side);
     Some(
         read.into_iter()
             .zip(stamps)
@@ -114,7 +158,11 @@ pub fn read_and_decode_pages(
     clippy::disallowed_methods,
     reason = "the desktop's page decoding, on scoped threads as the batch's (crates/clippy.toml); not built for wasm32"
 )]
-fn decode_pages_on(threads: usize, pages: &[(FileRef, Vec<u8>)]) -> Vec<Result<PageImage, String>> {
+fn decode_pages_on(
+    threads: usize,
+    pages: &[(FileRef, Vec<u8>)],
+    max_side: u32,
+) -> Vec<Result<PageImage, String>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
     let mut done: Vec<(usize, Result<PageImage, String>)> = std::thread::scope(|scope| {
@@ -127,7 +175,7 @@ fn decode_pages_on(threads: usize, pages: &[(FileRef, Vec<u8>)]) -> Vec<Result<P
                         let Some((file, bytes)) = pages.get(i) else {
                             return mine;
                         };
-                        mine.push((i, decode_page_bytes(file, bytes)));
+                        mine.push((i, decode_page_bytes(file, bytes, max_side)));
                     }
                 })
             })
@@ -146,17 +194,21 @@ fn half(img: &image::RgbaImage) -> image::RgbaImage {
     let (w, h) = img.dimensions();
     let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
     let src = img.as_raw();
+    let row = w as usize * 4;
     let mut out = vec![0u8; (nw * nh * 4) as usize];
-    for y in 0..nh {
-        let y0 = (2 * y).min(h - 1) as usize;
-        let y1 = (2 * y + 1).min(h - 1) as usize;
-        for x in 0..nw {
-            let x0 = (2 * x).min(w - 1) as usize;
-            let x1 = (2 * x + 1).min(w - 1) as usize;
-            let o = ((y * nw + x) * 4) as usize;
+    for (y, dst) in out.chunks_exact_mut(nw as usize * 4).enumerate() {
+        let y0 = (2 * y).min(h as usize - 1);
+        let y1 = (2 * y + 1).min(h as usize - 1);
+        let (r0, r1) = (&src[y0 * row..][..row], &src[y1 * row..][..row]);
+        for (x, texel) in dst.chunks_exact_mut(4).enumerate() {
+            let x0 = (2 * x).min(w as usize - 1) * 4;
+            let x1 = (2 * x + 1).min(w as usize - 1) * 4;
             for c in 0..4 {
-                let at = |xx: usize, yy: usize| src[(yy * w as usize + xx) * 4 + c] as u16;
-                out[o + c] = ((at(x0, y0) + at(x1, y0) + at(x0, y1) + at(x1, y1) + 2) / 4) as u8;
+                let sum = u16::from(r0[x0 + c])
+                    + u16::from(r0[x1 + c])
+                    + u16::from(r1[x0 + c])
+                    + u16::from(r1[x1 + c]);
+                texel[c] = ((sum + 2) / 4) as u8;
             }
         }
     }
@@ -177,12 +229,72 @@ mod tests {
         assert_eq!(one.dimensions(), (1, 1));
     }
 
+    /// The box filter against the plain definition (each output texel the rounded mean
+    /// of its 2×2 source texels, the last row or column repeated at an odd edge).
+    #[test]
+    fn box_filter_matches_its_definition_on_odd_and_even_sizes() {
+        for (w, h) in [(7, 5), (8, 6), (1, 9), (9, 1), (2, 2)] {
+            let img = image::RgbaImage::from_fn(w, h, |x, y| {
+                image::Rgba([
+                    (x * 37 + y * 11) as u8,
+                    (x * y) as u8,
+                    255 - x as u8,
+                    (y * 29) as u8,
+                ])
+            });
+            let got = half(&img);
+            assert_eq!(got.dimensions(), ((w / 2).max(1), (h / 2).max(1)));
+            for (x, y, p) in got.enumerate_pixels() {
+                let at = |xx: u32, yy: u32| img.get_pixel(xx.min(w - 1), yy.min(h - 1)).0;
+                let quad = [
+                    at(2 * x, 2 * y),
+                    at(2 * x + 1, 2 * y),
+                    at(2 * x, 2 * y + 1),
+                    at(2 * x + 1, 2 * y + 1),
+                ];
+                for c in 0..4 {
+                    let sum: u16 = quad.iter().map(|q| u16::from(q[c])).sum();
+                    assert_eq!(p[c], ((sum + 2) / 4) as u8, "{w}×{h} at ({x}, {y})");
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_page_holds_its_mip_chain_down_to_one_texel() {
         let page = PageImage::new(image::RgbaImage::from_pixel(8, 2, image::Rgba([9; 4])));
         let sizes: Vec<_> = page.levels.iter().map(|l| l.dimensions()).collect();
         assert_eq!(sizes, [(8, 2), (4, 1), (2, 1), (1, 1)]);
         assert_eq!(page.dimensions(), (8, 2));
+    }
+
+    /// Levels a file stores are kept and the chain completed below them; levels above
+    /// the size asked for are left out, the page then held in part.
+    #[test]
+    fn a_page_from_stored_levels_keeps_those_within_the_size() {
+        let stored = |sides: &[u32]| StoredLevels {
+            full_size: (64, 32),
+            levels: sides
+                .iter()
+                .map(|&s| image::RgbaImage::from_pixel(s, s / 2, image::Rgba([s as u8; 4])))
+                .collect(),
+        };
+        let whole = PageImage::from_levels(stored(&[64, 32]), FULL);
+        let sizes: Vec<_> = whole.levels.iter().map(|l| l.dimensions()).collect();
+        assert_eq!(
+            sizes,
+            [(64, 32), (32, 16), (16, 8), (8, 4), (4, 2), (2, 1), (1, 1)]
+        );
+        // The stored level is kept, not the box filter of the one above.
+        assert_eq!(whole.levels[1].get_pixel(0, 0)[0], 32);
+        assert!(whole.is_complete());
+        let part = PageImage::from_levels(stored(&[64, 32]), 16);
+        assert_eq!(part.dimensions(), (16, 8));
+        assert_eq!(part.levels.len(), 5);
+        assert!(!part.is_complete());
+        // Smaller than the smallest level: that level alone.
+        let one = PageImage::from_levels(stored(&[64]), 0);
+        assert_eq!(one.dimensions(), (1, 1));
     }
 
     /// Pages decoded across the cores come back in the order asked, each the page its
@@ -199,7 +311,7 @@ mod tests {
         }
         let bad = FileRef::Disk("/p/page-bad.png".into());
         pages.insert(4, (bad, b"not a png".to_vec()));
-        let got = decode_pages_on(3, &pages);
+        let got = decode_pages_on(3, &pages, FULL);
         assert_eq!(got.len(), 10);
         for ((file, _), page) in pages.iter().zip(&got) {
             match page {

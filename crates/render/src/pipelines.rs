@@ -26,6 +26,16 @@ pub(crate) struct PipelineKey {
     pub double_sided: bool,
     /// Which optional maps are sampled: tcmask, normal, specular, opacity, shade.
     pub maps: [bool; 5],
+    /// Points deformed by a skin's joints (a draw's, not a material's: see
+    /// [`PipelineKey::for_draw`]).
+    pub skinned: bool,
+}
+
+impl PipelineKey {
+    /// The key of a draw of a material keyed `self`, deformed by a skin or not.
+    pub(crate) fn for_draw(self, skinned: bool) -> PipelineKey {
+        PipelineKey { skinned, ..self }
+    }
 }
 
 /// The shader's number for a blend mode.
@@ -225,6 +235,7 @@ fn create(
         ("HAS_SPECULAR_MAP", flag(key.maps[2])),
         ("HAS_OPACITY_MAP", flag(key.maps[3])),
         ("HAS_SHADE_MAP", flag(key.maps[4])),
+        ("SKINNED", flag(key.skinned)),
     ];
     let compilation_options = wgpu::PipelineCompilationOptions {
         constants: &constants,

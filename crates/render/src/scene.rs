@@ -210,6 +210,48 @@ impl SceneRenderer {
         self.textures.provide(file, stamp, page);
     }
 
+    /// Replaces the pages the current model's textures were uploaded from in part (their
+    /// smaller levels, [`super::pages::PageImage::is_complete`]: a map's first frame)
+    /// with the whole `pages`, decoded on another thread, and builds the materials using
+    /// them again; returns whether anything changed (the next frame is to be drawn). A
+    /// page that failed to decode whole keeps its smaller levels, with a warning saying
+    /// why.
+    pub fn refine_textures(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        pages: Vec<super::pages::DecodedPage>,
+    ) -> bool {
+        let mut failed = Vec::new();
+        let mut changed = false;
+        for (file, stamp, page) in pages {
+            match page {
+                Ok(page) => changed |= self.textures.refine(&file, stamp, page),
+                Err(e) => failed.push(format!(
+                    "texture {file} shown from its smaller levels: the whole page does not \
+                     decode ({e})"
+                )),
+            }
+        }
+        if changed && let (Some(gpu), Some(model)) = (&mut self.model, &self.source) {
+            self.warnings.clear();
+            gpu.refresh_materials(
+                device,
+                queue,
+                model,
+                &mut self.pipelines,
+                &mut self.textures,
+                &mut self.warnings,
+            );
+            self.sky_pass
+                .set_model(device, queue, model, &mut self.textures, &mut self.warnings);
+            self.textures.end_model();
+        }
+        changed |= !failed.is_empty();
+        self.warnings.extend(failed);
+        changed
+    }
+
     /// Reads and decodes the pages `model` uses that are not uploaded yet, across the
     /// cores, and hands them over ([`super::pages::read_and_decode_pages`]), so
     /// [`SceneRenderer::set_model`] only uploads them: a single picture of a map
@@ -222,7 +264,8 @@ impl SceneRenderer {
             .filter(|f| !self.textures.has(f, files.stamp(f).unwrap_or_default()))
             .collect();
         for (file, stamp, page) in
-            super::pages::read_and_decode_pages(&files, wanted).unwrap_or_default()
+            super::pages::read_and_decode_pages(&files, wanted, super::pages::FULL)
+                .unwrap_or_default()
         {
             self.textures
                 .provide(file, stamp, Ok(std::sync::Arc::new(page)));
@@ -378,9 +421,10 @@ impl SceneRenderer {
                 self.sky_pass.draw(&mut pass);
             }
             if let Some(m) = &self.model
-                && let Some(vertices) = m.vertices()
+                && let Some((vertices, indices)) = m.buffers()
             {
                 pass.set_vertex_buffer(0, vertices.slice(..));
+                pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
                 pass.set_bind_group(0, &self.frame_bind_group, &[]);
                 let mut bound: Option<(usize, crate::pipelines::PipelineKey)> = None;
                 for (i, d) in m.draws.iter().enumerate() {
@@ -388,8 +432,9 @@ impl SceneRenderer {
                         continue;
                     }
                     let mat = &m.materials[d.material];
-                    if bound.map(|b| b.1) != Some(mat.key) {
-                        let Some(p) = self.pipelines.get(mat.key) else {
+                    let key = m.draw_key(d);
+                    if bound.map(|b| b.1) != Some(key) {
+                        let Some(p) = self.pipelines.get(key) else {
                             continue;
                         };
                         pass.set_pipeline(p);
@@ -397,10 +442,10 @@ impl SceneRenderer {
                     if bound.map(|b| b.0) != Some(d.material) {
                         pass.set_bind_group(1, &mat.bind_group, &[]);
                     }
-                    bound = Some((d.material, mat.key));
+                    bound = Some((d.material, key));
                     let joints = d.skin.map(|s| m.joint_offsets[s]).unwrap_or(0);
                     pass.set_bind_group(2, &m.draw_bind_group, &[i as u32 * m.draw_stride, joints]);
-                    pass.draw(d.first_vertex..d.first_vertex + d.vertex_count, 0..1);
+                    pass.draw_indexed(d.first_index..d.first_index + d.index_count, 0, 0..1);
                 }
             }
             if extras.shadows {

@@ -2,9 +2,11 @@
 //!
 //! Images are decoded by [`vitrine_core::formats::texture`] (bytes from the
 //! [`Files`] the renderer is given — the renderer never reads a file itself — so a page
-//! inside a `.wz` archive works like a loose one) and uploaded with a CPU-built
-//! box-filtered mip chain ([`super::pages`]; pages decoded on other threads are handed
-//! over, [`super::SceneRenderer::provide_texture`]). Colour textures (base maps) use an `*Srgb` format so the shader shades in
+//! inside a `.wz` archive works like a loose one) and uploaded with a CPU-built mip
+//! chain ([`super::pages`]; pages decoded on other threads are handed over,
+//! [`super::SceneRenderer::provide_texture`]). A page handed over in part (its levels up
+//! to a size, for a map's first frame) is uploaded so, and replaced when the whole page
+//! follows ([`super::SceneRenderer::refine_textures`]). Colour textures (base maps) use an `*Srgb` format so the shader shades in
 //! linear; data textures (masks, normal and specular maps) stay `Unorm`.
 //!
 //! A batch of thumbnails shares a handful of texture pages, so the cache outlives
@@ -13,7 +15,7 @@
 //! are keyed by the file's [`vitrine_core::files::Stamp`], so a texture rewritten on disk (live
 //! reload) is decoded afresh, never served stale.
 //!
-//! Non-goals: KTX2, DDS other than DXT1/3/5, uploading compressed GPU formats (DDS blocks
+//! Non-goals: DDS other than DXT1/3/5, uploading compressed GPU formats (DDS blocks
 //! are decoded on the CPU), anisotropic filtering.
 
 // The cache's `Arc<GpuTexture>`s go to the batch's threads on the desktop; in the browser
@@ -58,6 +60,8 @@ pub(crate) struct GpuTexture {
 struct Entry {
     result: Result<Arc<GpuTexture>, String>,
     last_used: u64,
+    /// Uploaded from part of the page (its smaller levels), the whole page to follow.
+    partial: bool,
 }
 
 /// Bytes of cached textures allowed beyond what the current model uses (512 MiB), unless
@@ -192,6 +196,25 @@ impl TextureCache {
         }
     }
 
+    /// Hands over the whole page `file` (at version `stamp`) where it was uploaded in part
+    /// ([`PageImage::is_complete`]): the next [`TextureCache::get`] uploads it whole.
+    /// Returns whether some upload of it was partial (the materials using it are to be
+    /// built again); a page uploaded whole, or not at all, is left as it is.
+    pub(crate) fn refine(&mut self, file: &FileRef, stamp: Stamp, page: Arc<PageImage>) -> bool {
+        let partial: Vec<_> = [TexClass::Color, TexClass::Data]
+            .into_iter()
+            .map(|c| (file.clone(), stamp, c))
+            .filter(|k| self.entries.get(k).is_some_and(|e| e.partial))
+            .collect();
+        for k in &partial {
+            self.entries.remove(k);
+        }
+        if !partial.is_empty() {
+            self.provided.insert((file.clone(), stamp), Ok(page));
+        }
+        !partial.is_empty()
+    }
+
     /// Evicts textures the current model does not use while the cache is over budget.
     pub(crate) fn end_model(&mut self) {
         // Whatever was provided and not used by this model is not kept (memory).
@@ -237,6 +260,7 @@ impl TextureCache {
             Some(page) => page,
             None => decode_page(&self.files, file).map(Arc::new),
         };
+        let partial = decoded.as_ref().is_ok_and(|p| !p.is_complete());
         let result = decoded.and_then(|img| {
             let label = format!("vitrine texture {file}");
             // A page the GPU has no memory for falls back to the checkerboard with a
@@ -256,6 +280,7 @@ impl TextureCache {
                 Entry {
                     result: result.clone(),
                     last_used: generation,
+                    partial,
                 },
             );
         }

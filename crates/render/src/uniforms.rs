@@ -78,8 +78,9 @@ pub struct Vertex {
     pub joints: [u16; 4],
     /// Joint weights.
     pub weights: [f32; 4],
-    /// sRGB colour of the point's dominant joint (grey if unbound), for the by-joint mode.
-    pub(crate) joint_colour: [u8; 4],
+    /// Linear colour of the point's dominant joint (grey if unbound), for the by-joint
+    /// mode: decoded from sRGB here, once, not per vertex in the shader.
+    pub(crate) joint_colour: [u16; 4],
     /// Opacity of the corner's point (`Mesh::point_alpha`), multiplied into the alpha.
     pub alpha: f32,
     /// UV set 1 (the shade map's).
@@ -95,7 +96,7 @@ impl Vertex {
         3 => Float32,
         4 => Uint16x4,
         5 => Float32x4,
-        6 => Unorm8x4,
+        6 => Unorm16x4,
         7 => Float32,
         8 => Float32x2,
     ];

@@ -139,6 +139,7 @@ pub fn set_document(ctx: &mut DocumentContext<'_>, path: FileRef, model: Model) 
         generation,
         render_warnings: Vec::new(),
         pages: Default::default(),
+        page_detail: Default::default(),
     });
     document.load_error = None;
     if let Some(old) = previous {
@@ -159,6 +160,15 @@ pub fn finish(ctx: &mut DocumentContext<'_>, outcome: Outcome) -> Vec<AppCommand
     match outcome {
         Outcome::File(f) => finish_file(ctx, *f),
         Outcome::Assembly(a) => finish_assembly(ctx, *a),
+        Outcome::WholePages(generation, pages) => {
+            // Unless another document is open by now.
+            if let Some(doc) = ctx.document.open.as_mut()
+                && doc.generation == generation
+            {
+                doc.page_detail.arrived(pages);
+            }
+            Vec::new()
+        }
     }
 }
 
@@ -186,7 +196,8 @@ fn finish_file(ctx: &mut DocumentContext<'_>, f: LoadedFile) -> Vec<AppCommand> 
             }
             show_loaded(ctx, path, model, findings);
             if let Some(doc) = &mut ctx.document.open {
-                doc.pages = crate::document::DecodedPages::new(pages);
+                doc.page_detail = crate::page_detail::PageDetail::after(&pages);
+                doc.pages = crate::page_detail::DecodedPages::new(pages);
             }
             match purpose {
                 Purpose::LiveReload => {

@@ -71,37 +71,59 @@ fn tree_ui(ui: &mut egui::Ui, state: &AppState, m: &Model, out: &mut Vec<AppComm
         .filter(|&i| m.nodes[i].parent.is_none())
         .map(|i| (i, 0))
         .collect();
+    // Rows are all one height: once one is laid out, a row outside the visible part of
+    // the panel only takes its space (a map's thousands of nodes would otherwise be laid
+    // out every frame, tens of milliseconds on each).
+    let mut row_height: Option<f32> = None;
     while let Some((i, depth)) = stack.pop() {
         let children: Vec<usize> = m.children(i).collect();
         let id = ui.make_persistent_id(("node", i));
-        let open = ui
-            .horizontal(|ui| {
-                ui.add_space(depth.min(MOST_INDENTS) as f32 * indent);
-                let open = if children.is_empty() {
-                    ui.add_space(indent);
-                    false
-                } else {
-                    let mut toggle =
-                        egui::collapsing_header::CollapsingState::load_with_default_open(
-                            ui.ctx(),
-                            id,
-                            true,
-                        );
-                    let spacing = std::mem::replace(&mut ui.spacing_mut().item_spacing.x, 0.0);
-                    toggle.show_toggle_button(ui, egui::collapsing_header::paint_default_icon);
-                    ui.spacing_mut().item_spacing.x = spacing;
-                    toggle.store(ui.ctx());
-                    toggle.is_open()
-                };
-                if depth > MOST_INDENTS {
-                    ui.weak(depth.to_string())
-                        .on_hover_text(format!("{depth} levels below the root"));
+        if let Some(h) = row_height
+            && state.document.checks.scroll_to != Some(i)
+        {
+            let rect =
+                egui::Rect::from_min_size(ui.cursor().min, egui::vec2(ui.available_width(), h));
+            if !ui.is_rect_visible(rect) {
+                ui.allocate_space(rect.size());
+                let open = !children.is_empty()
+                    && egui::collapsing_header::CollapsingState::load_with_default_open(
+                        ui.ctx(),
+                        id,
+                        true,
+                    )
+                    .is_open();
+                if open {
+                    stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
                 }
-                row_ui(ui, state, m, i, out);
-                open
-            })
-            .inner;
-        if open {
+                continue;
+            }
+        }
+        let row = ui.horizontal(|ui| {
+            ui.add_space(depth.min(MOST_INDENTS) as f32 * indent);
+            let open = if children.is_empty() {
+                ui.add_space(indent);
+                false
+            } else {
+                let mut toggle = egui::collapsing_header::CollapsingState::load_with_default_open(
+                    ui.ctx(),
+                    id,
+                    true,
+                );
+                let spacing = std::mem::replace(&mut ui.spacing_mut().item_spacing.x, 0.0);
+                toggle.show_toggle_button(ui, egui::collapsing_header::paint_default_icon);
+                ui.spacing_mut().item_spacing.x = spacing;
+                toggle.store(ui.ctx());
+                toggle.is_open()
+            };
+            if depth > MOST_INDENTS {
+                ui.weak(depth.to_string())
+                    .on_hover_text(format!("{depth} levels below the root"));
+            }
+            row_ui(ui, state, m, i, out);
+            open
+        });
+        row_height.get_or_insert(row.response.rect.height());
+        if row.inner {
             stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
         }
     }

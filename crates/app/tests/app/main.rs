@@ -31,6 +31,7 @@ mod map_camera;
 mod map_checks;
 mod map_document;
 mod map_gallery;
+mod map_pages;
 mod map_seed;
 mod map_support;
 mod map_window;

@@ -7,8 +7,9 @@
 //! index from 80), so a claim past the decoding limits is refused before anything is
 //! allocated for it, and every refusal names the offset of the field that broke the rule;
 //! the blocks are then transcoded by the pure-Rust `basisu` crate (a port of the
-//! reference transcoder). Only mip level 0 of a plain 2D texture is decoded: the renderer
-//! builds its own mip chain from it.
+//! reference transcoder). A plain 2D texture's level 0 is decoded ([`decode`]), or the
+//! mip levels the file stores from a given size down ([`decode_levels`]: the renderer's
+//! pages, a map's first frame from the small levels alone).
 //!
 //! Not supported: cube maps, arrays, 3D textures, and KTX2 files of ordinary Vulkan
 //! formats (vkFormat ≠ 0): Warzone 2100 writes none.
@@ -118,29 +119,7 @@ pub fn header(bytes: &[u8]) -> Result<Header, String> {
             format!("the level index of {levels} levels is cut off"),
         ));
     }
-    let (offset, length) = (u64_at(bytes, HEADER)?, u64_at(bytes, HEADER + 8)?);
-    let end = offset.checked_add(length);
-    if end.is_none_or(|end| end > bytes.len() as u64) || length == 0 {
-        return Err(at(
-            HEADER,
-            format!(
-                "level 0 at {offset:#x}, {length} bytes, is outside the file ({} bytes)",
-                bytes.len()
-            ),
-        ));
-    }
-    let blocks = u64::from(width.div_ceil(4)) * u64::from(height.div_ceil(4));
-    let unpacked = u64_at(bytes, HEADER + 16)?;
-    if unpacked > blocks * BLOCK_BYTES {
-        return Err(at(
-            HEADER + 16,
-            format!(
-                "level 0 claims {unpacked} bytes uncompressed; {width}×{height} texels hold at \
-                 most {}",
-                blocks * BLOCK_BYTES
-            ),
-        ));
-    }
+    check_level(bytes, 0, width, height)?;
     Ok(Header {
         width,
         height,
@@ -149,11 +128,76 @@ pub fn header(bytes: &[u8]) -> Result<Header, String> {
     })
 }
 
+/// Checks level `level`'s index entry (the level `width`×`height` texels at level 0):
+/// its data inside the file, and no more bytes uncompressed than its blocks can hold.
+fn check_level(bytes: &[u8], level: u32, width: u32, height: u32) -> Result<(), String> {
+    let entry = HEADER + level as usize * LEVEL_ENTRY;
+    let (offset, length) = (u64_at(bytes, entry)?, u64_at(bytes, entry + 8)?);
+    let end = offset.checked_add(length);
+    if end.is_none_or(|end| end > bytes.len() as u64) || length == 0 {
+        return Err(at(
+            entry,
+            format!(
+                "level {level} at {offset:#x}, {length} bytes, is outside the file ({} bytes)",
+                bytes.len()
+            ),
+        ));
+    }
+    let (w, h) = ((width >> level).max(1), (height >> level).max(1));
+    let blocks = u64::from(w.div_ceil(4)) * u64::from(h.div_ceil(4));
+    let unpacked = u64_at(bytes, entry + 16)?;
+    if unpacked > blocks * BLOCK_BYTES {
+        return Err(at(
+            entry + 16,
+            format!(
+                "level {level} claims {unpacked} bytes uncompressed; {w}×{h} texels hold at \
+                 most {}",
+                blocks * BLOCK_BYTES
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Decodes level 0 of the KTX2 file `bytes` to RGBA8.
 ///
 /// # Errors
 /// The header's refusals ([`header`]), or the transcoder's, at level 0's offset.
 pub fn decode(bytes: &[u8]) -> Result<image::RgbaImage, String> {
+    let (h, transcoder) = open(bytes)?;
+    transcode(bytes, &transcoder, &h, 0)
+}
+
+/// Decodes the mip levels the KTX2 file `bytes` stores, from the first no wider or
+/// taller than `max_side` texels down to its last, each to RGBA8: the file's own mip
+/// chain, as the game's KTX2 loader (`loadImageTextureFromFile_KTX2`) uploads it. A file
+/// whose smallest level is still larger than `max_side` gives that level alone. With
+/// `max_side` at least the file's size this is every level, level 0 first.
+///
+/// # Errors
+/// The header's refusals ([`header`]), a level whose index entry points outside the file
+/// (at that entry's offset), or the transcoder's refusal of a level (at its data).
+pub fn decode_levels(bytes: &[u8], max_side: u32) -> Result<Vec<image::RgbaImage>, String> {
+    let (h, transcoder) = open(bytes)?;
+    // A count past the full chain (down to 1×1) names levels that cannot exist.
+    let full_chain = 32 - h.width.max(h.height).leading_zeros();
+    let count = h
+        .levels
+        .min(full_chain)
+        .min(transcoder.level_count().max(1));
+    let first = (0..count)
+        .find(|&l| (h.width >> l).max(h.height >> l) <= max_side)
+        .unwrap_or(count - 1);
+    (first..count)
+        .map(|level| {
+            check_level(bytes, level, h.width, h.height)?;
+            transcode(bytes, &transcoder, &h, level)
+        })
+        .collect()
+}
+
+/// The header of `bytes`, checked, and the transcoder over them.
+fn open(bytes: &[u8]) -> Result<(Header, basisu::Transcoder<'_>), String> {
     let h = header(bytes)?;
     let level0 = u64_at(bytes, HEADER)? as usize;
     let transcoder = basisu::Transcoder::new(bytes).map_err(|e| {
@@ -165,16 +209,34 @@ pub fn decode(bytes: &[u8]) -> Result<image::RgbaImage, String> {
     if transcoder.base_dimensions() != (h.width, h.height) {
         return Err(at(20, "the size disagrees with the Basis data's"));
     }
+    Ok((h, transcoder))
+}
+
+/// Level `level` of the file `bytes` (header `h`) transcoded to RGBA8.
+fn transcode(
+    bytes: &[u8],
+    transcoder: &basisu::Transcoder<'_>,
+    h: &Header,
+    level: u32,
+) -> Result<image::RgbaImage, String> {
+    let data = u64_at(bytes, HEADER + level as usize * LEVEL_ENTRY)? as usize;
     let rgba = transcoder
-        .transcode(0, basisu::TargetFormat::Rgba32, basisu::DecodeFlags::NONE)
+        .transcode(
+            level,
+            basisu::TargetFormat::Rgba32,
+            basisu::DecodeFlags::NONE,
+        )
         .map_err(|e| {
             at(
-                level0,
-                format!("cannot transcode level 0 (broken, or a kind the transcoder lacks): {e:?}"),
+                data,
+                format!(
+                    "cannot transcode level {level} (broken, or a kind the transcoder lacks): {e:?}"
+                ),
             )
         })?;
-    image::RgbaImage::from_raw(h.width, h.height, rgba)
-        .ok_or_else(|| at(level0, "the transcoder gave the wrong number of texels"))
+    let (w, h) = ((h.width >> level).max(1), (h.height >> level).max(1));
+    image::RgbaImage::from_raw(w, h, rgba)
+        .ok_or_else(|| at(data, "the transcoder gave the wrong number of texels"))
 }
 
 #[cfg(test)]

@@ -65,7 +65,63 @@ pub fn decode_bytes(bytes: &[u8], name: &str) -> Result<image::RgbaImage, String
     let img = reader()?
         .decode()
         .map_err(|e| format!("cannot decode: {e}"))?;
-    Ok(img.into_rgba8())
+    Ok(rgba8(img))
+}
+
+/// `img` as RGBA8: an RGB image (most opaque texture pages) widened by a plain copy, any
+/// other kind through `image`'s conversion (which takes an RGB page through a float
+/// colour conversion, several times slower).
+fn rgba8(img: image::DynamicImage) -> image::RgbaImage {
+    match img {
+        image::DynamicImage::ImageRgba8(rgba) => rgba,
+        image::DynamicImage::ImageRgb8(rgb) => {
+            let (w, h) = rgb.dimensions();
+            let mut out = Vec::with_capacity(w as usize * h as usize * 4);
+            for p in rgb.as_raw().chunks_exact(3) {
+                out.extend_from_slice(&[p[0], p[1], p[2], 255]);
+            }
+            image::RgbaImage::from_raw(w, h, out).expect("4 bytes per texel")
+        }
+        other => other.into_rgba8(),
+    }
+}
+
+/// An image decoded with the mip levels its file stores ([`decode_levels_bytes`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredLevels {
+    /// Width and height of the file's full-size image (level 0).
+    pub full_size: (u32, u32),
+    /// The levels decoded, largest first, each half the one before: the file's own mip
+    /// chain (a KTX2 file) from the first within the size asked for, or the full-size
+    /// image alone (any other format).
+    pub levels: Vec<image::RgbaImage>,
+}
+
+/// Decodes image bytes with the mip levels the file stores, from the first no wider or
+/// taller than `max_side` texels: a KTX2 file's own chain ([`super::ktx2::decode_levels`];
+/// its small levels cost a fraction of the whole), any other format's full-size image
+/// alone (it stores no levels; the caller builds them). `name` gives the format when the
+/// content does not.
+///
+/// # Errors
+/// As [`decode_bytes`].
+pub fn decode_levels_bytes(
+    bytes: &[u8],
+    name: &str,
+    max_side: u32,
+) -> Result<StoredLevels, String> {
+    if super::ktx2::is_ktx2(bytes) {
+        let h = super::ktx2::header(bytes)?;
+        return Ok(StoredLevels {
+            full_size: (h.width, h.height),
+            levels: super::ktx2::decode_levels(bytes, max_side)?,
+        });
+    }
+    let image = decode_bytes(bytes, name)?;
+    Ok(StoredLevels {
+        full_size: image.dimensions(),
+        levels: vec![image],
+    })
 }
 
 /// Refuses a `w`×`h` image whose RGBA texels would not fit [`MAX_DECODE_BYTES`] (or
@@ -243,5 +299,17 @@ mod tests {
             b.truncate(rng.usize(1..=b.len()));
             let _ = decode_bytes(&b, "m.pcx");
         }
+    }
+
+    /// An RGB page widened by the copy gives what `image`'s own conversion gives.
+    #[test]
+    fn rgb_pages_widen_to_opaque_rgba_as_image_converts_them() {
+        let rgb =
+            image::RgbImage::from_fn(5, 3, |x, y| image::Rgb([x as u8 * 50, y as u8 * 80, 7]));
+        let want = image::DynamicImage::ImageRgb8(rgb.clone()).into_rgba8();
+        assert_eq!(rgba8(image::DynamicImage::ImageRgb8(rgb)), want);
+        let la = image::GrayAlphaImage::from_pixel(2, 2, image::LumaA([9, 100]));
+        let want = image::DynamicImage::ImageLumaA8(la.clone()).into_rgba8();
+        assert_eq!(rgba8(image::DynamicImage::ImageLumaA8(la)), want);
     }
 }

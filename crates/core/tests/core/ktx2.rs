@@ -107,3 +107,72 @@ fn broken_ground_textures_are_refused_at_their_offset() {
         }
     }
 }
+
+/// Box-filters `img` to half its size (2×2 means, rounded), as a stand-in for how far a
+/// stored level may be from its level above.
+fn halved(img: &image::RgbaImage) -> image::RgbaImage {
+    image::imageops::resize(
+        img,
+        img.width() / 2,
+        img.height() / 2,
+        image::imageops::FilterType::Triangle,
+    )
+}
+
+/// The mean absolute difference of two images of one size, per channel value.
+fn mean_diff(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
+    let n = a.as_raw().len() as f64;
+    a.as_raw()
+        .iter()
+        .zip(b.as_raw())
+        .map(|(x, y)| f64::from(x.abs_diff(*y)))
+        .sum::<f64>()
+        / n
+}
+
+#[vitrine_test(game)]
+fn a_ground_texture_decodes_its_own_mip_levels_from_a_size_down() {
+    let name = "texpages/page-82-yellow-sand-arizona.ktx2";
+    let bytes = base_entry(name);
+    // Every level the file stores, level 0 first: the same level 0 as a plain decode.
+    let all = ktx2::decode_levels(&bytes, u32::MAX).unwrap();
+    let sizes: Vec<u32> = all.iter().map(|l| l.width()).collect();
+    assert_eq!(sizes, [1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1]);
+    assert_eq!(all[0], texture::decode_bytes(&bytes, name).unwrap());
+    // From 256² down: the file's levels 2 to 10, not level 0 scaled.
+    let small = ktx2::decode_levels(&bytes, 256).unwrap();
+    assert_eq!(small.len(), 9);
+    assert_eq!(small[..], all[2..]);
+    // Each stored level is its level above halved, near enough: the same sand.
+    for pair in all[..6].windows(2) {
+        let d = mean_diff(&halved(&pair[0]), &pair[1]);
+        assert!(d < 8.0, "{}² vs its level above: {d}", pair[1].width());
+    }
+    // A size below the smallest level still gives that level.
+    assert_eq!(ktx2::decode_levels(&bytes, 0).unwrap().len(), 1);
+    // Through the texture API: the full size named, the levels from 256².
+    let stored = texture::decode_levels_bytes(&bytes, name, 256).unwrap();
+    assert_eq!(stored.full_size, (1024, 1024));
+    assert_eq!(stored.levels, small);
+    // Level 0's data broken: the small levels still decode, the whole page does not,
+    // and says which level.
+    let level0 = u64::from_le_bytes(bytes[80..88].try_into().unwrap()) as usize;
+    let mut broken = bytes.clone();
+    for b in &mut broken[level0..level0 + 64] {
+        *b = 0xA5;
+    }
+    assert_eq!(ktx2::decode_levels(&broken, 256).unwrap(), small);
+    let err = ktx2::decode_levels(&broken, u32::MAX).unwrap_err();
+    assert!(
+        err.starts_with("KTX2 @0x53565: cannot transcode level 0"),
+        "{err}"
+    );
+    // Level 3's index entry pointing past the end: refused at that entry.
+    let mut cut = bytes.clone();
+    cut[80 + 3 * 24..80 + 3 * 24 + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    let err = ktx2::decode_levels(&cut, 256).unwrap_err();
+    assert!(
+        err.starts_with("KTX2 @0x98: level 3 at 0xffffffffffffffff"),
+        "{err}"
+    );
+}

@@ -7,6 +7,9 @@
 
 use crate::inspect::node_shown;
 use glam::{Mat3, Mat4, Vec3};
+use rustc_hash::FxBuildHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use vitrine_core::model::{Model, Pose};
 
 /// One node's mesh in model space.
@@ -123,12 +126,61 @@ pub(crate) fn posed_mesh(model: &Model, pose: &Pose, node: usize) -> Option<Pose
 /// Every distinct point of every shown node's mesh, posed (nodes hidden by the pose left
 /// out), in the order first met: what framing looks at.
 pub(crate) fn shown_points(model: &Model, pose: &Pose) -> Vec<Vec3> {
+    let mut placed = Placed::default();
     distinct(
         (0..model.nodes.len())
             .filter(|&i| node_shown(pose, &[], i))
+            .filter(|&i| !placed.repeats(model, pose, i))
             .filter_map(|i| posed_points(model, pose, i))
             .flatten(),
     )
+}
+
+/// The meshes met by [`shown_points`], by their points' content and where they are
+/// placed: a node showing the same points at the same place as one met before adds no
+/// point (a map's terrain layers each hold the whole grid: on Sk-Concrete, ten copies of
+/// 125,000 points, which [`distinct`] would otherwise hash one by one).
+#[derive(Default)]
+struct Placed {
+    /// (the points' key, the world matrix's bits) → the first mesh met with them.
+    first: HashMap<(u64, [u32; 16]), usize, FxBuildHasher>,
+    /// Per mesh index, the key of its points (a hash of their count and a few of them).
+    hashes: HashMap<usize, u64, FxBuildHasher>,
+}
+
+impl Placed {
+    /// Whether node `node` shows a static mesh whose points equal those of a mesh met
+    /// before, placed by the same matrix (then its posed points are the same).
+    fn repeats(&mut self, model: &Model, pose: &Pose, node: usize) -> bool {
+        let Some(mi) = model.nodes.get(node).and_then(|n| n.mesh) else {
+            return false;
+        };
+        let Some(mesh) = model.meshes.get(mi).filter(|m| m.skin.is_none()) else {
+            return false;
+        };
+        let world = pose.world.get(node).copied().unwrap_or(Mat4::IDENTITY);
+        // A cheap key (the count, and the first, middle and last points); equal keys
+        // are then compared point by point.
+        let hash = *self.hashes.entry(mi).or_insert_with(|| {
+            let mut h = rustc_hash::FxHasher::default();
+            let n = mesh.points.len();
+            n.hash(&mut h);
+            for i in [0, n / 2, n.saturating_sub(1)] {
+                if let Some(p) = mesh.points.get(i) {
+                    p.to_array().map(f32::to_bits).hash(&mut h);
+                }
+            }
+            h.finish()
+        });
+        let key = (hash, world.to_cols_array().map(f32::to_bits));
+        match self.first.get(&key) {
+            Some(&first) => first == mi || model.meshes[first].points == mesh.points,
+            None => {
+                self.first.insert(key, mi);
+                false
+            }
+        }
+    }
 }
 
 /// `points` with each position kept once (the same bits), in the order first met. A
@@ -182,6 +234,16 @@ impl std::hash::Hasher for PointHasher {
 }
 
 type PointHash = std::hash::BuildHasherDefault<PointHasher>;
+
+/// The points of every shown node's mesh, posed (nodes hidden by the pose or `mask` left
+/// out; no normals): what framing a part of a model looks at.
+pub fn posed_points_of(model: &Model, pose: &Pose, mask: &[bool]) -> Vec<Vec3> {
+    (0..model.nodes.len())
+        .filter(|&i| node_shown(pose, mask, i))
+        .filter_map(|i| posed_points(model, pose, i))
+        .flatten()
+        .collect()
+}
 
 /// Every shown node's mesh, posed (nodes hidden by the pose or `mask` are left out).
 pub fn posed_meshes(model: &Model, pose: &Pose, mask: &[bool]) -> Vec<PosedMesh> {
@@ -364,5 +426,28 @@ mod tests {
                 Vec3::new(2.0, 1.0, -1.0)
             ]
         );
+    }
+
+    /// Copies of one mesh at one place add nothing (skipped before posing); the same
+    /// points elsewhere, or other points, do: the set is what every node's points give.
+    #[test]
+    fn repeated_meshes_at_one_place_are_met_once() {
+        let mut m = Model::new(Format::Pie, "3");
+        let mut other = tri_mesh(None);
+        other.points[2] = Vec3::new(0.0, 7.0, 0.0);
+        m.meshes = vec![tri_mesh(None), tri_mesh(None), other];
+        for (mesh, x) in [(0, 0.0), (1, 0.0), (1, 5.0), (2, 0.0)] {
+            let mut n = Node::new("n", None, NodeKind::Level);
+            n.mesh = Some(mesh);
+            n.translation = Vec3::new(x, 0.0, 0.0);
+            m.nodes.push(n);
+        }
+        let pose = Pose::rest(&m);
+        let every = distinct((0..4).filter_map(|i| posed_points(&m, &pose, i)).flatten());
+        assert_eq!(shown_points(&m, &pose), every);
+        assert_eq!(every.len(), 3 + 3 + 1);
+        let mut placed = Placed::default();
+        let met: Vec<bool> = (0..4).map(|i| placed.repeats(&m, &pose, i)).collect();
+        assert_eq!(met, [false, true, false, false]);
     }
 }

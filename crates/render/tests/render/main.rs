@@ -34,6 +34,7 @@ mod environment;
 mod guides;
 mod lighting;
 mod overlays;
+mod page_detail;
 mod pcx_texture;
 mod pet_dds;
 mod shader_validation;
