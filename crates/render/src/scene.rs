@@ -593,13 +593,23 @@ pub fn clip_points(model: &Model, clip: Option<usize>, team: usize) -> Vec<Vec3>
     };
     let frames = clip.frame_count.max(1);
     let samples = frames.min(MAX_FRAMING_SAMPLES);
-    // What stays still over the clip is met once per frame: kept once.
+    // What stays still over the clip is met once per frame: kept once. A frame that
+    // places and shows everything as the first does (a clip that only moves textures:
+    // a map's) is not posed again.
+    let mut first: Option<Pose> = None;
     super::inspect::posed::distinct((0..samples).flat_map(|k| {
         let f = k as f32 * frames as f32 / samples as f32;
-        visible_points(
-            model,
-            &Pose::sample(model, Some(c), clip.frame_time(f), team),
-        )
+        let pose = Pose::sample(model, Some(c), clip.frame_time(f), team);
+        if let Some(p) = &first
+            && p.world == pose.world
+            && p.visible == pose.visible
+            && p.joint_matrices == pose.joint_matrices
+        {
+            return Vec::new();
+        }
+        let points = visible_points(model, &pose);
+        first.get_or_insert(pose);
+        points
     }))
 }
 
