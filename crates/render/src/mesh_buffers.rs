@@ -31,8 +31,8 @@ pub(crate) struct MeshBuffers {
 
 impl MeshBuffers {
     /// Builds the vertices of `model`'s meshes, a point's repeated vertex once: on
-    /// the desktop across the cores (a map's 1.9 million corners take a quarter of a
-    /// second on one), in the browser on its one thread.
+    /// the desktop across the cores (a map has 1.9 million corners), in the browser on its
+    /// one thread.
     pub fn build(model: &Model) -> MeshBuffers {
         let meshes: Vec<usize> = (0..model.meshes.len()).collect();
         #[cfg(not(target_arch = "wasm32"))]
