@@ -14,8 +14,8 @@
 use crate::files::FileRef;
 
 /// The largest level, in texels per side, of the pages a map's first frame is drawn
-/// from: a 1024² ground page then gives 256², which a 1024-pixel view of a 64-tile map
-/// (16 pixels a tile, 6.4 tiles a repeat) samples at its full size.
+/// from: a 1024² ground page then gives 256², 40 texels a tile (a repeat every 6.4
+/// tiles), more than a 1024-pixel view of a whole 64-tile map shows (16 pixels a tile).
 pub const FIRST_FRAME_SIDE: u32 = 256;
 
 /// A texture page decoded with its mip chain off the UI thread: the file, the version

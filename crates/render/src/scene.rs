@@ -234,19 +234,29 @@ impl SceneRenderer {
             }
         }
         if changed && let (Some(gpu), Some(model)) = (&mut self.model, &self.source) {
-            self.warnings.clear();
+            // The materials' warnings come again (a texture that did not decode still
+            // does not): each kept once, with the model's others.
+            let mut again = Vec::new();
             gpu.refresh_materials(
                 device,
                 queue,
                 model,
                 &mut self.pipelines,
                 &mut self.textures,
-                &mut self.warnings,
+                &mut again,
             );
             self.sky_pass
-                .set_model(device, queue, model, &mut self.textures, &mut self.warnings);
+                .set_model(device, queue, model, &mut self.textures, &mut again);
             self.textures.end_model();
+            for w in again {
+                if !self.warnings.contains(&w) {
+                    self.warnings.push(w);
+                }
+            }
         }
+        // A whole page that now decodes replaces its earlier warning.
+        self.warnings
+            .retain(|w| !w.contains("shown from its smaller levels") || failed.contains(w));
         changed |= !failed.is_empty();
         self.warnings.extend(failed);
         changed
