@@ -19,12 +19,8 @@ use crate::files::FileRef;
 pub const FIRST_FRAME_SIDE: u32 = 256;
 
 /// A texture page decoded with its mip chain off the UI thread: the file, the version
-/// of it decoded, the page.
-pub type DecodedPage = (
-    FileRef,
-    crate::files::Stamp,
-    crate::render::pages::PageImage,
-);
+/// of it decoded, the page or why it does not decode.
+pub use crate::render::pages::DecodedPage;
 
 /// Texture pages a job decoded (with their mip chains), handed to the renderer once
 /// ([`crate::viewport`]): the window's first frame of a map then only uploads its pages
@@ -69,7 +65,7 @@ impl PageDetail {
         PageDetail {
             partial: pages
                 .iter()
-                .filter(|(_, _, page)| !page.is_complete())
+                .filter(|(_, _, page)| page.as_ref().is_ok_and(|p| !p.is_complete()))
                 .map(|(file, _, _)| file.clone())
                 .collect(),
             ..PageDetail::default()

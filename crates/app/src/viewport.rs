@@ -136,8 +136,7 @@ impl Viewport {
         };
         if self.uploaded != Some(doc.generation) {
             for (file, stamp, page) in doc.pages.take() {
-                self.renderer
-                    .provide_texture(file, stamp, Ok(std::sync::Arc::new(page)));
+                self.renderer.provide_texture(file, stamp, page);
             }
             self.renderer.set_model(&rs.device, &rs.queue, &doc.model);
             self.uploaded = Some(doc.generation);
@@ -151,12 +150,8 @@ impl Viewport {
 
     /// Replaces the pages uploaded from their smaller levels with `whole`, drawing again.
     fn refine(&mut self, rs: &egui_wgpu::RenderState, whole: Vec<DecodedPage>) {
-        let pages = whole
-            .into_iter()
-            .map(|(file, stamp, page)| (file, stamp, Ok(std::sync::Arc::new(page))))
-            .collect::<Vec<_>>();
-        log::debug!(target: "vitrine::frames", "{} whole texture pages uploaded", pages.len());
-        if self.renderer.refine_textures(&rs.device, &rs.queue, pages) {
+        log::debug!(target: "vitrine::frames", "{} whole texture pages uploaded", whole.len());
+        if self.renderer.refine_textures(&rs.device, &rs.queue, whole) {
             self.shown = None;
         }
         self.whole_pages = true;

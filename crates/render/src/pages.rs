@@ -78,7 +78,8 @@ impl PageImage {
 }
 
 /// A page decoded on another thread, as handed to the renderer: its file, the version
-/// read, and the page or why it does not decode.
+/// read, and the page (shared: a batch's renderers upload one decode) or why it does not
+/// decode.
 pub type DecodedPage = (FileRef, Stamp, Result<std::sync::Arc<PageImage>, String>);
 
 /// The page `file` read from `files`, decoded whole with its mip chain (any thread).
@@ -123,13 +124,14 @@ pub fn decode_pages(pages: &[(FileRef, Vec<u8>)], max_side: u32) -> Vec<Result<P
 /// [`crate::SceneRenderer::provide_texture`]. Every page is read before any is decoded:
 /// `None` when some bytes have still to arrive ([`Files::wanting`]: the page's remote
 /// archives fetch the missing ones together, and nothing is decoded for a result that
-/// will be dropped). A page that does not decode is left out: the renderer, decoding it
-/// itself, says why.
+/// will be dropped). A page that does not decode comes with its error, which the renderer
+/// shows as it shows a page it fails to decode itself; one that cannot be read is left
+/// out (the renderer, reading it itself, says why).
 pub fn read_and_decode_pages(
     files: &Files,
     pages: Vec<FileRef>,
     max_side: u32,
-) -> Option<Vec<(FileRef, Stamp, PageImage)>> {
+) -> Option<Vec<DecodedPage>> {
     let mut stamps = Vec::new();
     let mut read = Vec::new();
     for file in pages {
@@ -147,7 +149,7 @@ pub fn read_and_decode_pages(
         read.into_iter()
             .zip(stamps)
             .zip(decoded)
-            .filter_map(|(((file, _), stamp), page)| Some((file, stamp, page.ok()?)))
+            .map(|(((file, _), stamp), page)| (file, stamp, page.map(std::sync::Arc::new)))
             .collect(),
     )
 }
@@ -295,6 +297,28 @@ mod tests {
         // Smaller than the smallest level: that level alone.
         let one = PageImage::from_levels(stored(&[64]), 0);
         assert_eq!(one.dimensions(), (1, 1));
+    }
+
+    /// Pages read and decoded come back in the order asked; one that does not decode with
+    /// its error naming the file (the renderer shows it), one that cannot be read not at
+    /// all (the renderer, reading it, says why).
+    #[test]
+    fn read_pages_come_with_their_errors_and_unread_ones_are_left_out() {
+        let mut png = Vec::new();
+        image::RgbaImage::from_pixel(8, 8, image::Rgba([5; 4]))
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        let source = vitrine_core::files::MemorySource::new()
+            .with("good.png", png)
+            .with("bad.png", b"not a png".to_vec());
+        let files = Files::new(source);
+        let wanted = ["good.png", "missing.png", "bad.png"].map(|n| FileRef::Disk(n.into()));
+        let got = read_and_decode_pages(&files, wanted.to_vec(), FULL).unwrap();
+        let names: Vec<String> = got.iter().map(|(f, _, _)| f.to_string()).collect();
+        assert_eq!(names, ["good.png", "bad.png"]);
+        assert_eq!(got[0].2.as_ref().unwrap().dimensions(), (8, 8));
+        let err = got[1].2.as_ref().unwrap_err();
+        assert!(err.starts_with("bad.png: "), "{err}");
     }
 
     /// Pages decoded across the cores come back in the order asked, each the page its

@@ -277,8 +277,7 @@ impl SceneRenderer {
             super::pages::read_and_decode_pages(&files, wanted, super::pages::FULL)
                 .unwrap_or_default()
         {
-            self.textures
-                .provide(file, stamp, Ok(std::sync::Arc::new(page)));
+            self.textures.provide(file, stamp, page);
         }
     }
 
