@@ -96,11 +96,22 @@ pub fn map_model(args: &RenderArgs) -> Result<(String, Model, ViewSettings), Str
     let input = crate::files::parse(&args.input.clone().unwrap_or_default());
     let layers = parse_layers(args.layers.as_deref()).map_err(|e| format!("--layers: {e}"))?;
     let data = Data::for_input(&input, args);
-    let level = map::open_source(crate::files::disk(), &input, args.level.as_deref())
+    let (level, model) = open_scene(args, &input, &data, &layers)?;
+    Ok((level.name, model, map_view(args)))
+}
+
+/// The level `args` name in `input`, and its scene over `data` with `layers` shown.
+fn open_scene(
+    args: &RenderArgs,
+    input: &crate::files::FileRef,
+    data: &Data,
+    layers: &[Layer],
+) -> Result<(map::MapSource, Model), String> {
+    let level = map::open_source(crate::files::disk(), input, args.level.as_deref())
         .map_err(|e| e.to_string())?;
     let mut model = super::catch_per_file(&level.folder, || data.scene(&level, !args.no_objects))?;
-    show_layers(&mut model, &layers);
-    Ok((level.name, model, map_view(args)))
+    show_layers(&mut model, layers);
+    Ok((level, model))
 }
 
 /// Runs `vitrine render` on a map (or, with `--all-maps`, every map of the input);
@@ -115,7 +126,6 @@ pub fn run(args: &RenderArgs) -> i32 {
             return super::exit::NO_GPU;
         }
     };
-    let files = crate::files::disk();
     let view = map_view(args);
     let layers = match parse_layers(args.layers.as_deref()) {
         Ok(l) => l,
@@ -132,25 +142,21 @@ pub fn run(args: &RenderArgs) -> i32 {
         SceneRenderer::with_samples(&gpu.device, &gpu.queue, args.msaa, crate::files::disk());
     let (w, h) = args.size;
     let target = RenderTarget::with_samples(&gpu.device, w, h, args.msaa);
-    let result = map::open_source(files, &input, args.level.as_deref())
-        .map_err(|e| e.to_string())
-        .and_then(|level| {
-            super::catch_per_file(&level.folder, || {
-                let mut model = data.scene(&level, !args.no_objects)?;
-                for d in &model.diagnostics {
-                    eprintln!("warning: {}", d.display_with(&level.name));
+    let result = open_scene(args, &input, &data, &layers).and_then(|(level, model)| {
+        super::catch_per_file(&level.folder, || {
+            for d in &model.diagnostics {
+                eprintln!("warning: {}", d.display_with(&level.name));
+            }
+            let img = match (args.view, &model.details) {
+                (ViewPreset::Game, Details::Map(map)) => {
+                    let game = map.game_view(w, h);
+                    render_game_start(&gpu, &mut scene, (w, h, args.msaa), &model, &view, game)?
                 }
-                show_layers(&mut model, &layers);
-                let img = match (args.view, &model.details) {
-                    (ViewPreset::Game, Details::Map(map)) => {
-                        let game = map.game_view(w, h);
-                        render_game_start(&gpu, &mut scene, (w, h, args.msaa), &model, &view, game)?
-                    }
-                    _ => render_model(&gpu, &mut scene, &target, &model, &view, None)?,
-                };
-                write_png_atomic(&args.output, &img)
-            })
-        });
+                _ => render_model(&gpu, &mut scene, &target, &model, &view, None)?,
+            };
+            write_png_atomic(&args.output, &img)
+        })
+    });
     match result {
         Ok(()) => super::exit::OK,
         Err(e) => {

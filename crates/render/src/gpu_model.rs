@@ -124,12 +124,7 @@ impl GpuModel {
         );
         let mesh_first = buffers.first_index;
 
-        // Materials.
-        let materials: Vec<GpuMaterial> = model
-            .materials
-            .iter()
-            .map(|m| build_material(device, queue, model, m, pipelines, textures, warnings))
-            .collect();
+        let materials = build_materials(device, queue, model, pipelines, textures, warnings);
 
         // Draws: opaque first, then blended.
         let mut draws = Vec::new();
@@ -246,11 +241,7 @@ impl GpuModel {
         textures: &mut TextureCache,
         warnings: &mut Vec<String>,
     ) {
-        self.materials = model
-            .materials
-            .iter()
-            .map(|m| build_material(device, queue, model, m, pipelines, textures, warnings))
-            .collect();
+        self.materials = build_materials(device, queue, model, pipelines, textures, warnings);
         self.create_pipelines(device, pipelines);
     }
 
@@ -335,6 +326,22 @@ fn tex_entry(binding: u32, t: &GpuTexture) -> wgpu::BindGroupEntry<'_> {
         binding,
         resource: wgpu::BindingResource::TextureView(&t.view),
     }
+}
+
+/// Every material of `model`, its textures fetched from `textures`.
+fn build_materials(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    model: &Model,
+    pipelines: &Pipelines,
+    textures: &mut TextureCache,
+    warnings: &mut Vec<String>,
+) -> Vec<GpuMaterial> {
+    model
+        .materials
+        .iter()
+        .map(|m| build_material(device, queue, model, m, pipelines, textures, warnings))
+        .collect()
 }
 
 fn build_material(

@@ -40,14 +40,9 @@ fn cells() -> image::RgbaImage {
     })
 }
 
+/// The mean difference per channel (the pictures are opaque: every pixel counts).
 fn mean_diff(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
-    let n = a.as_raw().len() as f64;
-    a.as_raw()
-        .iter()
-        .zip(b.as_raw())
-        .map(|(x, y)| f64::from(x.abs_diff(*y)))
-        .sum::<f64>()
-        / n
+    crate::common::image_diff::diff(a, b).mean()
 }
 
 #[vitrine_test(gpu)]
