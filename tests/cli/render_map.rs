@@ -133,10 +133,12 @@ fn a_top_view_puts_the_lake_where_the_map_has_it() {
     };
     let (water, bed) = (at_in(&img, tx, ty), at_in(&dry, tx, ty));
     // The water multiplies the riverbed by its pages (bluish: the first page's mean is
-    // sRGB 174, 201, 213): darker, and bluer than the bed.
+    // sRGB 174, 201, 213): darker by a fifth at least, and bluer than the bed (its blue a
+    // larger share of its colour). The bed is dark (the game's baked light of a riverbed
+    // under a Rockies lake), hence shares, not differences.
+    let (ws, bs) = (water[..3].iter().sum::<i32>(), bed[..3].iter().sum::<i32>());
     assert!(
-        water.iter().sum::<i32>() + 30 < bed.iter().sum::<i32>()
-            && water[2] - water[0] > bed[2] - bed[0],
+        ws * 5 < bs * 4 && water[2] * bs > bed[2] * ws,
         "tile ({tx}, {ty}): water {water:?} over the bed {bed:?}"
     );
     // Mirrored east–west or north–south, the same pixel has no water on it.
@@ -257,4 +259,60 @@ fn a_turntable_of_a_map_is_drawn_over_the_games_data() {
     for i in 0..3 {
         assert!((a[i] - b[i]).abs() < 12.0, "turntable {a:?} vs still {b:?}");
     }
+}
+
+#[vitrine_test(gpu, game)]
+fn base_plates_on_flat_ground_show_over_it() {
+    // Sk-Mountain's player 0 base stands on ground at height 0: its structures' base
+    // plates (flat models at the ground's very height) must cover the ground as in the
+    // game, which draws its terrain before its objects. Over the plate of every research
+    // facility and factory, the picture with the terrain is the picture without it.
+    let data = common::game_data();
+    common::needs_gpu();
+    let level = "Sk-Mountain";
+    let dir = out_dir("plates");
+    let with = top_view(
+        &data,
+        level,
+        &dir.join("with.png"),
+        &["--layers", "terrain,structures"],
+    );
+    let without = top_view(
+        &data,
+        level,
+        &dir.join("without.png"),
+        &["--layers", "structures"],
+    );
+    let b = terrain_box(&with);
+    let facts = info(&data, level);
+    let size = (
+        facts["width"].as_u64().unwrap() as u32,
+        facts["height"].as_u64().unwrap() as u32,
+    );
+    let mut checked = 0;
+    for o in facts["objects"].as_array().unwrap() {
+        let id = o["stats_id"].as_str().unwrap_or("");
+        if o["player"] != 0 || !matches!(id, "A0ResearchFacility" | "A0LightFactory") {
+            continue;
+        }
+        let (x, y) = (
+            o["x"].as_f64().unwrap() as f32,
+            o["y"].as_f64().unwrap() as f32,
+        );
+        // The plates are 262 units wide with soft edges: their middle 150 units.
+        for dy in (-75..=75).step_by(25) {
+            for dx in (-75..=75).step_by(25) {
+                let (px, py) = pixel_at(b, size, x + dx as f32, y + dy as f32);
+                let (p, q) = (with.get_pixel(px, py).0, without.get_pixel(px, py).0);
+                let d: i32 = (0..3).map(|i| (p[i] as i32 - q[i] as i32).abs()).sum();
+                assert!(
+                    d <= 12,
+                    "{id} at ({x}, {y}) + ({dx}, {dy}): the ground covers the structure: \
+                     {p:?} with the terrain, {q:?} without"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 4 * 49, "{checked} points: the base changed");
 }

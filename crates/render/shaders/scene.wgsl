@@ -2,6 +2,10 @@
 //   lit = texture × (ambient + diffuse · max(n·l, 0)) + specular
 //   out = encode_srgb(lit) + (team − 0.5) × tcmask.a        (the game's "grain merge",
 //                                                             done in gamma space as the game does)
+// A mesh or node with baked light (a map's terrain: the game's lightmap; a map's objects:
+// the brightness the game gives them) takes no light of the scene:
+//   out = (encode_srgb(texture) + (team − 0.5) × tcmask.a) × light,
+// the product in the encoding as the game's terrain and tcmask shaders take it.
 // Lighting happens in linear space (colour textures are *Srgb formats, so sampling decodes);
 // the fragment shader encodes to sRGB itself because the target is Rgba8Unorm holding sRGB
 // bytes (what egui-wgpu shows and PNGs hold; an *Srgb view of it would need VIEW_FORMATS,
@@ -60,7 +64,8 @@ struct Draw {
     model: mat4x4<f32>,
     // Inverse transpose of model's upper 3×3 (as a mat4).
     normal: mat4x4<f32>,
-    // xy: texture-frame UV offset for animated corners; z: 1 = skinned.
+    // xy: texture-frame UV offset for animated corners; z: 1 = skinned; w: the node's
+    // baked light (0 = none), used where the vertex has none.
     extra: vec4<f32>,
     // Linear colour of the draw's node (colour mode 1).
     node_colour: vec4<f32>,
@@ -103,6 +108,9 @@ struct VertexIn {
     // additive layer adds colour × α, so splatted layers whose opacities sum to 1 blend.
     @location(7) alpha: f32,
     @location(8) uv2: vec2<f32>,
+    // Baked light (0–1, sRGB-encoded) multiplying the encoded colour instead of the
+    // scene's lighting; negative: none.
+    @location(9) light: f32,
 };
 
 struct VertexOut {
@@ -115,6 +123,7 @@ struct VertexOut {
     @location(3) joint_colour: vec3<f32>,
     @location(4) alpha: f32,
     @location(5) uv2: vec2<f32>,
+    @location(6) light: f32,
 };
 
 fn joint(i: u32) -> mat4x4<f32> {
@@ -145,6 +154,7 @@ fn vs_main(v: VertexIn) -> VertexOut {
     out.uv2 = v.uv2;
     out.joint_colour = v.joint_colour.rgb;
     out.alpha = v.alpha;
+    out.light = v.light;
     return out;
 }
 
@@ -284,10 +294,23 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         lit = lit + spec_map * (frame.light.z * g);
     }
 
+    // Baked light: the vertex's, else the node's; negative or 0: none.
+    var baked = in.light;
+    if baked < 0.0 && draw.extra.w > 0.0 {
+        baked = draw.extra.w;
+    }
+    let is_baked = baked >= 0.0 && mode != 5u;
     var rgb = srgb_encode(lit);
+    if is_baked {
+        // Nothing of the scene's light: the texture's colour as it is encoded.
+        rgb = srgb_encode(base.rgb);
+    }
     if HAS_TCMASK && material.flags.x != 0u && colour_mode == 0u {
         let team = select(frame.team.rgb, draw.team.rgb, draw.team.w > 0.5);
         rgb = clamp(rgb + (team - 0.5) * mask, vec3<f32>(0.0), vec3<f32>(1.0));
+    }
+    if is_baked {
+        rgb = rgb * baked;
     }
     if frame.fog.w > 0.5 {
         rgb = fogged(rgb, base.a, mode, in.world_pos);

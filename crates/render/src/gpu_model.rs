@@ -3,8 +3,9 @@
 //! and the per-draw / per-skin uniform blocks that [`GpuModel::update`] rewrites each frame.
 //!
 //! A draw is one (node, submesh) pair: every node showing a mesh draws each of its
-//! material runs. Opaque and alpha-tested draws come first, blended ones after (in model
-//! order, not depth-sorted).
+//! material runs. Opaque and alpha-tested draws come first, with the layers of a surface
+//! (`Mesh::surface_layer`) in their place however they blend, the other blended ones after
+//! (in model order, not depth-sorted).
 
 use super::colour_mode;
 use super::mesh_buffers::MeshBuffers;
@@ -30,6 +31,8 @@ pub(crate) struct DrawItem {
     pub material: usize,
     /// Skin whose joint block this draw uses.
     pub skin: Option<usize>,
+    /// The mesh is a layer of a surface (`Mesh::surface_layer`).
+    pub(crate) surface: bool,
 }
 
 /// A material's bind group and state.
@@ -64,6 +67,8 @@ pub(crate) struct GpuModel {
     pub(crate) joint_offsets: Vec<u32>,
     /// Per node, its team colour for the draw uniform ([`node_teams`]).
     teams: Vec<[f32; 4]>,
+    /// Per node, its baked light for the draw uniform ([`node_lights`]).
+    lights: Vec<f32>,
     scratch: Vec<u8>,
 }
 
@@ -85,6 +90,18 @@ fn node_teams(model: &Model) -> Vec<[f32; 4]> {
             })
         })
         .collect()
+}
+
+/// Per node of `model`, the constant baked light it is drawn with (`Node::light`, its own
+/// or its nearest ancestor's) as the draw uniform holds it: the light, or 0 for none (a
+/// light of 0 would draw black, which no node asks for).
+fn node_lights(model: &Model) -> Vec<f32> {
+    let mut light: Vec<Option<f32>> = Vec::with_capacity(model.nodes.len());
+    for n in &model.nodes {
+        let inherited = n.parent.and_then(|p| light.get(p).copied().flatten());
+        light.push(n.light.or(inherited));
+    }
+    light.into_iter().map(|l| l.unwrap_or(0.0)).collect()
 }
 
 fn align(n: u64, a: u64) -> u64 {
@@ -126,7 +143,8 @@ impl GpuModel {
 
         let materials = build_materials(device, queue, model, pipelines, textures, warnings);
 
-        // Draws: opaque first, then blended.
+        // Draws: opaque first (with a surface's layers, however they blend, in their
+        // place), then blended.
         let mut draws = Vec::new();
         for (node_index, node) in model.nodes.iter().enumerate() {
             let Some(mi) = node.mesh else { continue };
@@ -142,10 +160,11 @@ impl GpuModel {
                     index_count: s.triangle_count * 3,
                     material: s.material,
                     skin: mesh.skin.filter(|&k| k < model.skins.len()),
+                    surface: mesh.surface_layer,
                 });
             }
         }
-        draws.sort_by_key(|d| is_blended(materials[d.material].key.blend));
+        draws.sort_by_key(|d| is_blended(materials[d.material].key.blend) && !d.surface);
 
         for (i, skin) in model.skins.iter().enumerate() {
             if skin.joints.len() > MAX_JOINTS {
@@ -212,6 +231,7 @@ impl GpuModel {
             draw_stride: draw_stride as u32,
             joint_offsets,
             teams: node_teams(model),
+            lights: node_lights(model),
             scratch: Vec::new(),
         };
         model.create_pipelines(device, pipelines);
@@ -227,7 +247,9 @@ impl GpuModel {
 
     /// The pipeline key of draw `d`.
     pub(crate) fn draw_key(&self, d: &DrawItem) -> PipelineKey {
-        self.materials[d.material].key.for_draw(d.skin.is_some())
+        self.materials[d.material]
+            .key
+            .for_draw(d.skin.is_some(), d.surface)
     }
 
     /// Builds the materials' bind groups again from the texture cache (`model` is the
@@ -292,7 +314,7 @@ impl GpuModel {
                     offset.x,
                     offset.y,
                     if d.skin.is_some() { 1.0 } else { 0.0 },
-                    0.0,
+                    self.lights.get(d.node).copied().unwrap_or(0.0),
                 ],
                 node_colour: colour_mode::linear(colour_mode::node_colour(d.node)),
                 team: self.teams.get(d.node).copied().unwrap_or([0.0; 4]),
@@ -451,6 +473,7 @@ fn build_material(
                 has_shade,
             ],
             skinned: false,
+            surface: false,
         },
         billboard: m.billboard,
         _uniform: buffer,

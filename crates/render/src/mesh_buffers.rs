@@ -95,6 +95,7 @@ impl MeshBuffers {
                         .unwrap_or(unbound),
                     alpha: mesh.corner_alpha(c),
                     uv2: c.uv[1].to_array(),
+                    light: mesh.corner_light(c).unwrap_or(-1.0),
                 };
                 let same = |i: u32| {
                     out.vertices

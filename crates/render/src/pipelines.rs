@@ -29,14 +29,31 @@ pub(crate) struct PipelineKey {
     /// Points deformed by a skin's joints (a draw's, not a material's: see
     /// [`PipelineKey::for_draw`]).
     pub skinned: bool,
+    /// A layer of a surface (`Mesh::surface_layer`, a draw's): drawn a little farther
+    /// than it is ([`SURFACE_BIAS`]), so that what stands on it at its very depth (a
+    /// structure's base plate on flat ground) shows over it whatever the rounding.
+    pub surface: bool,
 }
 
 impl PipelineKey {
-    /// The key of a draw of a material keyed `self`, deformed by a skin or not.
-    pub(crate) fn for_draw(self, skinned: bool) -> PipelineKey {
-        PipelineKey { skinned, ..self }
+    /// The key of a draw of a material keyed `self`, deformed by a skin or not, a layer of
+    /// a surface or not.
+    pub(crate) fn for_draw(self, skinned: bool, surface: bool) -> PipelineKey {
+        PipelineKey {
+            skinned,
+            surface,
+            ..self
+        }
     }
 }
+
+/// The depth bias of a surface's layers: each the same, so they keep the same depth as
+/// each other (the additive layers over the pre-pass test "less or equal" against it).
+const SURFACE_BIAS: wgpu::DepthBiasState = wgpu::DepthBiasState {
+    constant: 2,
+    slope_scale: 1.0,
+    clamp: 0.0,
+};
 
 /// The shader's number for a blend mode.
 pub(crate) fn blend_number(b: BlendMode) -> u32 {
@@ -261,7 +278,11 @@ fn create(
             depth_write_enabled: Some(writes_depth(key.blend)),
             depth_compare: Some(wgpu::CompareFunction::LessEqual),
             stencil: Default::default(),
-            bias: Default::default(),
+            bias: if key.surface {
+                SURFACE_BIAS
+            } else {
+                Default::default()
+            },
         }),
         multisample: wgpu::MultisampleState {
             count: samples,

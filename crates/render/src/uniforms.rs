@@ -53,7 +53,8 @@ pub(crate) struct DrawUniform {
     pub model: [[f32; 4]; 4],
     /// Inverse transpose of `model`'s 3×3.
     pub normal: [[f32; 4]; 4],
-    /// xy UV offset of animated corners; z = 1 when skinned.
+    /// xy UV offset of animated corners; z = 1 when skinned; w the node's baked light
+    /// (`Node::light`), 0 for none.
     pub extra: [f32; 4],
     /// Linear RGBA of the draw's node in the per-node colour mode.
     pub node_colour: [f32; 4],
@@ -85,11 +86,15 @@ pub struct Vertex {
     pub alpha: f32,
     /// UV set 1 (the shade map's).
     pub uv2: [f32; 2],
+    /// Baked light of the corner's point (`Mesh::point_light`, 0–1 in the sRGB encoding)
+    /// multiplying the encoded colour in place of the scene's lighting; −1 where the
+    /// mesh has none (lit by the scene).
+    pub light: f32,
 }
 
 impl Vertex {
     /// Attribute layout matching `VertexIn` in the shader.
-    pub(crate) const ATTRIBUTES: [wgpu::VertexAttribute; 9] = wgpu::vertex_attr_array![
+    pub(crate) const ATTRIBUTES: [wgpu::VertexAttribute; 10] = wgpu::vertex_attr_array![
         0 => Float32x3,
         1 => Float32x3,
         2 => Float32x2,
@@ -99,6 +104,7 @@ impl Vertex {
         6 => Unorm16x4,
         7 => Float32,
         8 => Float32x2,
+        9 => Float32,
     ];
 
     /// The buffer layout.

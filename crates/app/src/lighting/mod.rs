@@ -93,6 +93,18 @@ pub fn lighting_ui(ui: &mut egui::Ui, state: &AppState) -> Vec<AppCommand> {
         "{} + drag in the view turns the light",
         modifier_name(ui.ctx())
     ));
+    if state
+        .document
+        .open
+        .as_ref()
+        .is_some_and(|d| d.map().is_some())
+    {
+        ui.weak(
+            "A map is lit as Warzone 2100 lights it: its ground by the light the game bakes \
+             for each tile corner, its objects at their flat brightness; this light does not \
+             change them.",
+        );
+    }
     if ui
         .add_enabled(
             state.services.settings.lighting != Lighting::DEFAULT,

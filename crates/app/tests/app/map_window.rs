@@ -233,8 +233,10 @@ fn a_layer_toggle_takes_its_objects_out_of_the_picture() {
     assert!(d.layer_nodes(Layer::Terrain).iter().all(|&n| mask[n]));
     let hidden = picture(h.state());
     let gone = differing(&before, &hidden);
+    // The whole 2c-startup framed at 512²: its structures, small and drawn at the
+    // game's brightness over its dark baked ground, cover some 900 pixels.
     assert!(
-        gone > 1000,
+        gone > 500,
         "only {gone} pixels changed without the structures"
     );
     // Shown again: the same picture as before.

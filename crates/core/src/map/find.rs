@@ -306,7 +306,8 @@ pub fn open(files: &Files, level: &Level) -> Result<Map, LoadError> {
     }
     if let Some(gam) = &level.gam {
         let bytes = read(files, gam)?;
-        let (_, version) = read_gam(&bytes).map_err(|e| e.in_file(&gam.to_string()))?;
+        let (limits, version) = read_gam(&bytes).map_err(|e| e.in_file(&gam.to_string()))?;
+        map.scroll_limits = Some(limits);
         map.files.push(MapFile {
             name: gam.file_name(),
             format: FileFormat::Gam,
@@ -341,6 +342,7 @@ fn binary_map(files: &Files, level: &Level, map_file: &FileRef) -> Result<Map, L
         terrain_types: Vec::new(),
         objects: Vec::new(),
         notes: Vec::new(),
+        scroll_limits: None,
     };
     if trailing > 0 {
         map.notes.push(format!(
@@ -378,6 +380,7 @@ fn script_map(files: &Files, level: &Level, js: &FileRef) -> Result<Map, LoadErr
         terrain_types: Vec::new(),
         objects: out.objects,
         notes,
+        scroll_limits: None,
     })
 }
 

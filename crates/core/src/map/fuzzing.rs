@@ -162,6 +162,7 @@ fn game_map(bytes: &[u8], mut outcome: Outcome) -> Result<Outcome, String> {
         objects,
         files: Vec::new(),
         notes: Vec::new(),
+        scroll_limits: None,
     };
     let stats = crate::wz::Stats::default();
     let placed = super::place(&map, &stats, &Files::new(MemorySource::new()), &[]);

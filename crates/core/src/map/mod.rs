@@ -213,6 +213,9 @@ pub struct Map {
     pub files: Vec<MapFile>,
     /// What was read but is not used, or is odd (trailing bytes, an INI the game ignores).
     pub notes: Vec<String>,
+    /// The `.gam`'s scroll limits (min x, min y, max x, max y, tiles), where the level
+    /// has a `.gam` ([`scene::illumination::scroll_area`] says what the game makes of them).
+    pub scroll_limits: Option<[i64; 4]>,
 }
 
 impl Map {

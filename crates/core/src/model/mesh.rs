@@ -75,6 +75,19 @@ pub struct Mesh {
     /// Otherwise one per point. A splatted ground layer's weight (a Warzone 2100 map's
     /// ground types) is one; no loader of a model file sets it.
     pub point_alpha: Vec<f32>,
+    /// Per-point baked light, 0–1 in the sRGB encoding (a lightmap's grey), interpolated
+    /// across each triangle: the encoded colour is multiplied by it *instead of* the
+    /// scene's lighting (no ambient, diffuse or specular). Empty: lit by the scene's
+    /// light. Otherwise one per point. A Warzone 2100 map's terrain has one (the light
+    /// the game bakes for each tile corner); no loader of a model file sets it.
+    pub point_light: Vec<f32>,
+    /// One layer of a surface that is drawn whole before anything stands on it: its
+    /// draws keep their place in the model's order among the opaque ones, however they
+    /// blend (a splatted ground's additive layers and its decals over an opaque pre-pass;
+    /// what is drawn later at the same depth covers them). Otherwise blended draws come
+    /// after every opaque one. A Warzone 2100 map's terrain and decals are; no loader of a
+    /// model file sets it.
+    pub surface_layer: bool,
 }
 
 impl Mesh {
@@ -89,6 +102,12 @@ impl Mesh {
             .get(corner.point as usize)
             .copied()
             .unwrap_or(1.0)
+    }
+
+    /// The baked light of `corner`'s point ([`Mesh::point_light`]), `None` where the mesh
+    /// has none (lit by the scene).
+    pub fn corner_light(&self, corner: &Corner) -> Option<f32> {
+        self.point_light.get(corner.point as usize).copied()
     }
 
     /// Position of a corner.

@@ -41,6 +41,12 @@ pub struct Node {
     /// descendants are drawn with instead of the view's; `None`: its parent's, at the
     /// root the view's. A map's objects carry their player's; no model file sets it.
     pub team: Option<usize>,
+    /// A constant baked light, 0–1 in the sRGB encoding, this node and its descendants
+    /// are drawn with in place of the scene's lighting (the encoded colour times it, as
+    /// [`crate::model::Mesh::point_light`], which wins where a mesh has its own); `None`:
+    /// its parent's, at the root the scene's. A map's objects carry the brightness the
+    /// game draws them with; no model file sets it.
+    pub light: Option<f32>,
     /// Hidden (with its descendants) until the viewer asks for it: a map's grid,
     /// footprints and gateways. A picture drawn without a node mask leaves it out; the
     /// window opens with it hidden and shows it on its toggle.
@@ -59,6 +65,7 @@ impl Node {
             scale: Vec3::ONE,
             mesh: None,
             team: None,
+            light: None,
             hidden: false,
         }
     }

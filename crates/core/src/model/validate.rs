@@ -56,16 +56,18 @@ pub(super) fn validate(m: &Model) -> Result<(), String> {
                 mesh.triangle_count()
             ));
         }
-        if !mesh.point_alpha.is_empty() && mesh.point_alpha.len() != mesh.points.len() {
-            return Err(format!(
-                "mesh {i}: {} point opacities for {} points",
-                mesh.point_alpha.len(),
-                mesh.points.len()
-            ));
-        }
-        if mesh.point_alpha.iter().any(|a| !(0.0..=1.0).contains(a)) {
-            return Err(format!("mesh {i}: a point opacity outside 0–1"));
-        }
+        per_point(
+            i,
+            &mesh.point_alpha,
+            mesh.points.len(),
+            ("point opacities", "point opacity"),
+        )?;
+        per_point(
+            i,
+            &mesh.point_light,
+            mesh.points.len(),
+            ("point lights", "point light"),
+        )?;
         if let Some(s) = mesh.skin {
             let Some(skin) = m.skins.get(s) else {
                 return Err(format!("mesh {i} uses skin {s}"));
@@ -171,6 +173,22 @@ pub(super) fn validate(m: &Model) -> Result<(), String> {
         if g.points.iter().any(|p| !finite(&p.to_array())) || !g.width.is_finite() {
             return Err(format!("guide {i} has a non-finite point or width"));
         }
+    }
+    Ok(())
+}
+
+/// Mesh `i`'s per-point values (opacities, lights): none, or one per point, each 0–1;
+/// `names` plural and singular for the message.
+fn per_point(i: usize, values: &[f32], points: usize, names: (&str, &str)) -> Result<(), String> {
+    if !values.is_empty() && values.len() != points {
+        return Err(format!(
+            "mesh {i}: {} {} for {points} points",
+            values.len(),
+            names.0
+        ));
+    }
+    if values.iter().any(|a| !(0.0..=1.0).contains(a)) {
+        return Err(format!("mesh {i}: a {} outside 0–1", names.1));
     }
     Ok(())
 }

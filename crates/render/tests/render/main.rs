@@ -26,6 +26,7 @@ use vitrine_test_support::render as render_support;
 
 mod animation;
 mod assembly;
+mod baked_light;
 mod basics;
 mod billboard;
 mod corpus;

@@ -57,3 +57,43 @@ fn additive_layers_weighted_per_point_blend_over_a_black_pre_pass() {
         assert!(p[2] <= 2, "u {u}: the background shows through: {p:?}");
     }
 }
+
+#[vitrine_test(gpu)]
+fn surface_layers_are_drawn_before_what_stands_on_them() {
+    // A map's ground (a black pre-pass and an additive red layer) and, later in the
+    // model, an opaque blue plate at the very same depth (a structure's base plate on
+    // flat ground): the plate covers the ground as in the game, which draws its terrain
+    // before its objects. Without `surface_layer` the additive layer would be drawn after
+    // every opaque draw and add its red to the plate.
+    let mut rig = Rig::new();
+    let mut model = Model::new(vitrine_core::model::Format::Pie, "ground and plate");
+    model
+        .materials
+        .push(Material::new("pre-pass", [0.0, 0.0, 0.0, 1.0]));
+    let mut red = Material::new("layer", [1.0, 0.0, 0.0, 1.0]);
+    red.blend = BlendMode::Additive;
+    model.materials.push(red);
+    model
+        .materials
+        .push(Material::new("plate", [0.0, 0.0, 1.0, 1.0]));
+    for (name, material) in [("pre-pass", 0), ("red", 1)] {
+        let mut mesh = layer(material, |_| 1.0);
+        mesh.surface_layer = true;
+        fixtures::add_mesh(&mut model, name, mesh, None);
+    }
+    fixtures::add_mesh(&mut model, "plate", layer(2, |_| 1.0), None);
+    model.validate().unwrap();
+    let img = rig.render(&model, &unlit_front(), SIZE);
+    let p = img.get_pixel(SIZE / 2, SIZE / 2).0;
+    assert!(
+        p[0] <= 2 && p[2] >= 250,
+        "the plate should cover the ground: {p:?}"
+    );
+    // And unmarked, the additive layer comes after the plate and adds its red.
+    for i in 0..2 {
+        model.meshes[i].surface_layer = false;
+    }
+    let img = rig.render(&model, &unlit_front(), SIZE);
+    let p = img.get_pixel(SIZE / 2, SIZE / 2).0;
+    assert!(p[0] >= 250 && p[2] >= 250, "{p:?}");
+}

@@ -192,8 +192,9 @@ fn atmosphere_ui(ui: &mut egui::Ui, settings: &crate::settings::Settings) -> Vec
         .checkbox(&mut fog, "Fog and sky")
         .on_hover_text(
             "The distance fog and the tileset's sky as Warzone 2100 4.3 draws them: the fog \
-             thickens from 5500 + 0.3 × the camera's distance to 6500 + 0.6 × it, in the \
-             data's palette colour (#b05f08 in 4.3; without the data the tileset's colour of \
+             thickens from about 800 + 1.3 × the camera's distance to 3300 + 1.3 × it, in \
+             front of the eye (the game's fog settings 4000 and 8000 in its 1024 × 768 \
+             view), in the data's palette colour (#b05f08 in 4.3; without the data the tileset's colour of \
              later versions). Both show in perspective views only. Off by default: the fog \
              grows with the camera's distance, and a whole map framed is far beyond the \
              game's zoom (try the Game view, 9).",

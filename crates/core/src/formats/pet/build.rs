@@ -309,6 +309,8 @@ impl Builder {
             skin: Some(skin),
             uv_sets: mesh.uv_sets.min(2),
             point_alpha: Vec::new(),
+            point_light: Vec::new(),
+            surface_layer: false,
         });
         let mut node = Node::new(name, None, NodeKind::Part);
         node.mesh = Some(mesh_index);

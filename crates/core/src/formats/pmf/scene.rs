@@ -107,6 +107,8 @@ fn piece_mesh(piece: &RawPiece, name: String, material: usize) -> Mesh {
         skin: None,
         uv_sets: 1,
         point_alpha: Vec::new(),
+        point_light: Vec::new(),
+        surface_layer: false,
     }
 }
 

@@ -192,6 +192,8 @@ fn mesh(axes: &Axes, def: &MeshDef, material_of_m: &[usize]) -> Mesh {
         skin: None,
         uv_sets: 1,
         point_alpha: Vec::new(),
+        point_light: Vec::new(),
+        surface_layer: false,
     }
 }
 

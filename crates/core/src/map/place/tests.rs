@@ -38,6 +38,7 @@ fn map_with(objects: Vec<MapObject>) -> Map {
             used: true,
         }],
         notes: Vec::new(),
+        scroll_limits: None,
     }
 }
 

@@ -7,9 +7,13 @@
 //!   u runs south (world y) and v east (world x), as the game's `paramsX`/`paramsY` give
 //!   them. The result multiplies the riverbed under it (`REND_MULTIPLICATIVE`: water
 //!   darkens and tints what it covers), unlit, writing no depth.
-//! - **Fog** (`UpdateFogDistance` in `src/lighting.cpp`): linear, from
-//!   6500 − 1000 + 0.3 × the camera's distance to 6500 + 0.6 × it, measured as depth in
-//!   front of the eye. Its colour is the palette's fog colour (`palette.txt`'s entry
+//! - **Fog** (`updateFogDistance` in `src/lighting.cpp`, `terrain.frag`): linear, from
+//!   a new config's `fogstart` (4000) to its `fogend` (8000) with the camera at its
+//!   start distance (`mapZoom`, 2600), both moving 1.3 units per unit the camera moves
+//!   away, in the game's clip-space depth of its view space scaled by the window
+//!   (1.6 at 1024 × 768); in world units, depth in front of the eye, from
+//!   796 + 1.29 × the camera's distance to 3280 + 1.29 × it ([`FOG_BEGIN`],
+//!   [`FOG_END`]). Its colour is the palette's fog colour (`palette.txt`'s entry
 //!   `WZCOL_FOG`, index 76, which `pie_EnableFog` sets: `#b05f08` in 4.3.3's base.wz);
 //!   without the data, the per-tileset colours of later versions' `setDefaultFogColour`
 //!   (Arizona `#b08f5f`, Urban `#101040`, Rockies `#b6e1ec`). Water fades towards white
@@ -47,16 +51,37 @@ pub const WATER_SCROLL: f32 = 0.1;
 /// Water without its pages: a blue that multiplies the riverbed (linear).
 const BARE_WATER: [f32; 4] = [0.35, 0.55, 0.75, 1.0];
 
-/// Fog begins at `FOG_END − FOG_DEPTH + FOG_BEGIN_SCALE × distance` (`src/lighting.cpp`).
-pub const FOG_BEGIN: FogDistance = FogDistance {
-    base: 6500.0 - 1000.0,
-    per_camera_distance: 0.3,
-};
-/// Fog is whole at `FOG_END + FOG_END_SCALE × distance`.
-pub const FOG_END: FogDistance = FogDistance {
-    base: 6500.0,
-    per_camera_distance: 0.6,
-};
+/// A new 4.3.3 config's `fogstart` and `fogend`: where the game's fog begins and is
+/// whole when its camera is at its start distance, in its clip-space depth.
+const FOG_START_SETTING: f32 = 4000.0;
+const FOG_END_SETTING: f32 = 8000.0;
+/// `FOG_ALTITUDE_COEFFICIENT`: how far the fog moves per unit the camera moves away.
+const FOG_ALTITUDE: f32 = 1.3;
+/// `pie_GetResScalingFactor() / 100` in the game's 1024 × 768 window: the world's scale
+/// in the game's view space (its fog is measured there).
+const GAME_SCALE: f32 = 1.6;
+/// The game's projection (`glm::frustum`, near 330, far 100000): its fog is measured on
+/// the clip-space z, `Z_SCALE × depth − Z_OFFSET`.
+const NEAR: f32 = 330.0;
+const FAR: f32 = 100_000.0;
+const Z_SCALE: f32 = (FAR + NEAR) / (FAR - NEAR);
+const Z_OFFSET: f32 = 2.0 * FAR * NEAR / (FAR - NEAR);
+
+/// The depth in front of the eye (world units) where the game's clip-space fog distance
+/// `setting + (D − mapZoom) × FOG_ALTITUDE_COEFFICIENT` falls, `D` the camera's distance
+/// in its scaled view space (`updateFogDistance` in `src/lighting.cpp`).
+const fn fog_distance(setting: f32) -> FogDistance {
+    let map_zoom = super::game_view::GAME_MAP_ZOOM;
+    FogDistance {
+        base: (setting + Z_OFFSET - FOG_ALTITUDE * map_zoom) / (Z_SCALE * GAME_SCALE),
+        per_camera_distance: FOG_ALTITUDE / Z_SCALE,
+    }
+}
+
+/// Where the fog begins (4.3.3's `fogstart`, moved by the camera's distance as the module says).
+pub const FOG_BEGIN: FogDistance = fog_distance(FOG_START_SETTING);
+/// Where the fog is whole (4.3.3's `fogend`).
+pub const FOG_END: FogDistance = fog_distance(FOG_END_SETTING);
 /// The palette entry of the fog's colour (`WZCOL_FOG`, `lib/ivis_opengl/piepalette.h`).
 const PALETTE_FOG: usize = 76;
 /// The sky box's half-width (`setSky`'s and `setSkyBox`'s scale).

@@ -121,19 +121,27 @@ fn each_tileset_has_its_sky_and_fog() {
 
 #[test]
 fn fog_follows_the_camera_distance_as_update_fog_distance_does() {
-    // (camera distance, begin, end)
-    for (d, begin, end) in [
-        (0.0, 5500.0, 6500.0),
-        (1000.0, 5800.0, 7100.0),
-        (5000.0, 7000.0, 9500.0),
-    ] {
-        let fog = crate::model::Fog {
-            colour: [0.0; 3],
-            begin: FOG_BEGIN,
-            end: FOG_END,
-        };
-        assert_eq!(fog.range(d), (begin, end), "at {d}");
-    }
+    // The game measures its fog on the clip-space z of its view space, which the window
+    // (1024 × 768) scales by 1.6; its projection: frustum near 330, far 100000.
+    let clip_z = |depth: f32| {
+        let d = depth * 1.6;
+        (100_000.0 + 330.0) / (100_000.0 - 330.0) * d
+            - 2.0 * 100_000.0 * 330.0 / (100_000.0 - 330.0)
+    };
+    let fog = crate::model::Fog {
+        colour: [0.0; 3],
+        begin: FOG_BEGIN,
+        end: FOG_END,
+    };
+    // At the game's start distance (mapZoom 2600, scaled): fogstart 4000, fogend 8000.
+    let start = 2600.0 / 1.6;
+    let (begin, end) = fog.range(start);
+    assert!((clip_z(begin) - 4000.0).abs() < 0.5, "{}", clip_z(begin));
+    assert!((clip_z(end) - 8000.0).abs() < 0.5, "{}", clip_z(end));
+    // 1000 world units farther out (1600 scaled): both 1.3 × 1600 deeper.
+    let (begin, end) = fog.range(start + 1000.0);
+    assert!((clip_z(begin) - (4000.0 + 1.3 * 1600.0)).abs() < 0.5);
+    assert!((clip_z(end) - (8000.0 + 1.3 * 1600.0)).abs() < 0.5);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! numbers, without loading the map again; the renderer only sees nodes and never learns
 //! it draws a map.
 
-use super::super::{FileFormat, MapFile, ObjectKind, Owner, Placed};
+use super::super::{FileFormat, Map, MapFile, ObjectKind, Owner, Placed, Placement};
 use crate::model::Model;
 use serde::Serialize;
 
@@ -334,6 +334,36 @@ impl MapDetails {
         }
         by.into_iter().collect()
     }
+}
+
+/// The map's facts as panel properties.
+pub(super) fn facts(model: &mut Model, map: &Map, placement: &Placement) {
+    let t = &placement.terrain;
+    model.property("Map", map.level.name.clone());
+    model.property("Size", format!("{} × {} tiles", t.width, t.height));
+    model.property("Tileset", map.level.tileset.name());
+    if let Some(p) = map.level.players {
+        model.property("Players", p.to_string());
+    }
+    for kind in [
+        ObjectKind::Structure,
+        ObjectKind::Feature,
+        ObjectKind::Droid,
+    ] {
+        let n = placement
+            .objects
+            .iter()
+            .filter(|p| p.object.kind == kind)
+            .count();
+        model.property(format!("{}s", capitalised(kind.name())), n.to_string());
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

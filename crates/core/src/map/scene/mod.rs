@@ -16,12 +16,12 @@
 //!   atlas has to be made: a map uses at most a few dozen tile numbers, one draw each),
 //!   decal tiles (cut-outs in 4.x) blended over the plain tile of their ground
 //!   ([`decals`]);
-//! - the light: per-point normals summed from the faces around each point, lit by the
-//!   renderer's directional light. The game lights each vertex with |normal · sun|, a
-//!   Lambert term on the same summed normals; the viewer's `Lighting` is that term plus
-//!   ambient, and models on the map are lit by the same light, so terrain and objects
-//!   agree. `vitrine render` points the light along the game's default sun
-//!   ([`SUN_AZIMUTH_DEG`], [`SUN_ELEVATION_DEG`]);
+//! - the terrain's light as the game bakes it ([`illumination`]): one grey per tile
+//!   corner from the ground's normals, the sun and an ambient occlusion, dark along the
+//!   map's edges, multiplied into the ground and the decals in place of the renderer's
+//!   light ([`crate::model::Mesh::point_light`]); the objects drawn as the game draws
+//!   its classic models, without the sun, at the brightness it gives each kind
+//!   ([`illumination::object_brightness`], [`crate::model::Node::light`]);
 //! - water at the water level as 4.3 draws it ([`atmosphere`]): `page-80-water-1.png`
 //!   scrolling, times the red of `page-81-water-2.png`, multiplying the riverbed;
 //! - the fog and the tileset's sky ([`Model::environment`], [`atmosphere`]), which the
@@ -34,7 +34,8 @@
 //! to add.
 //!
 //! Not drawn yet: the colours of a game's lobby (a player's objects wear colour N,
-//! `Node::team`), the lightmap's tile brightness and coloured lights, weather.
+//! `Node::team`), the lightmap's coloured lights (explosions, fires), the darkness of
+//! unexplored tiles, weather.
 
 pub mod atmosphere;
 pub mod blend;
@@ -43,6 +44,7 @@ mod details;
 pub mod game_view;
 pub mod ground;
 mod guides;
+pub mod illumination;
 mod load;
 mod objects;
 pub mod terrain;
@@ -146,6 +148,7 @@ pub fn scene(
         &mut layers,
         options.terrain,
     );
+    finish_ground(&mut model, map, placement, &ground, &layers);
     atmosphere::add_water(&mut model, map, placement, &mut lookup, roots, &mut layers);
     model.environment = atmosphere::environment(&mut model, map.level.tileset, &mut lookup, roots);
     let mut objects = Vec::new();
@@ -167,7 +170,7 @@ pub fn scene(
         &start_positions,
         &mut layers,
     );
-    facts(&mut model, map, placement);
+    details::facts(&mut model, map, placement);
     model.property(
         "Terrain",
         match drawn {
@@ -235,6 +238,34 @@ fn ground(map: &Map, placement: &Placement) -> super::Terrain {
         }
     }
     ground
+}
+
+/// Makes the ground's meshes (the terrain and decal layers, each laid on the terrain
+/// grid's points) what the game draws: lit by the light it bakes ([`illumination`]), and
+/// drawn whole, in order, before anything that stands on them
+/// ([`crate::model::Mesh::surface_layer`]: the game draws its terrain before its objects,
+/// so a structure's base plate at the ground's height shows over it).
+fn finish_ground(
+    model: &mut Model,
+    map: &Map,
+    placement: &Placement,
+    ground: &super::Terrain,
+    layers: &Layers,
+) {
+    let light = illumination::ground_light(map, placement, ground);
+    for (layer, nodes) in &layers.0 {
+        if !matches!(layer, Layer::Terrain | Layer::Decals) {
+            continue;
+        }
+        for &n in nodes {
+            if let Some(mesh) = model.nodes[n].mesh.and_then(|m| model.meshes.get_mut(m)) {
+                mesh.surface_layer = true;
+                if mesh.points.len() == light.len() {
+                    mesh.point_light = light.clone();
+                }
+            }
+        }
+    }
 }
 
 /// The terrain as `mode` asks, falling back to the classic tiles (with a note) where
@@ -517,7 +548,9 @@ fn add_objects(
         let group = *groups.entry(kind).or_insert_with(|| {
             let layer = Layer::of_kind(kind);
             let name = layer.name().to_lowercase();
-            model.nodes.push(Node::new(name, None, NodeKind::Group));
+            let mut node = Node::new(name, None, NodeKind::Group);
+            node.light = Some(illumination::object_brightness(kind));
+            model.nodes.push(node);
             layers.push(layer, model.nodes.len() - 1);
             model.nodes.len() - 1
         });
@@ -555,34 +588,4 @@ fn add_objects(
         );
     }
     placed
-}
-
-/// The map's facts as panel properties.
-fn facts(model: &mut Model, map: &Map, placement: &Placement) {
-    let t = &placement.terrain;
-    model.property("Map", map.level.name.clone());
-    model.property("Size", format!("{} × {} tiles", t.width, t.height));
-    model.property("Tileset", map.level.tileset.name());
-    if let Some(p) = map.level.players {
-        model.property("Players", p.to_string());
-    }
-    for kind in [
-        ObjectKind::Structure,
-        ObjectKind::Feature,
-        ObjectKind::Droid,
-    ] {
-        let n = placement
-            .objects
-            .iter()
-            .filter(|p| p.object.kind == kind)
-            .count();
-        model.property(format!("{}s", capitalised(kind.name())), n.to_string());
-    }
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
 }

@@ -48,6 +48,7 @@ pub(super) fn map(objects: Vec<MapObject>, water: &[(u32, u32)]) -> Map {
         objects,
         files: Vec::new(),
         notes: Vec::new(),
+        scroll_limits: None,
     }
 }
 
@@ -190,7 +191,7 @@ fn blended_ground_is_a_pre_pass_and_a_layer_per_ground_with_decals_over_it() {
     );
 }
 
-fn hut(x: i32, y: i32, direction: u16) -> MapObject {
+pub(super) fn hut(x: i32, y: i32, direction: u16) -> MapObject {
     MapObject {
         kind: ObjectKind::Structure,
         stats_id: "Hut".into(),
