@@ -60,13 +60,14 @@ pub fn illumination(ground: &Terrain, surface: &Terrain, sun: Vec3, scroll: [i32
     let s = sun.normalize_or_zero() * 4096.0;
     let sun = Vec3::new(-s.x, -s.y, s.z);
     let [min_x, min_y, max_x, max_y] = scroll;
+    let offsets = occlusion_offsets();
     let mut out = Vec::with_capacity((w.max(0) * h.max(0)) as usize);
     for j in 0..h {
         for i in 0..w {
             let mut v = if i == 0 || j == 0 || i >= w - 1 || j >= h - 1 {
                 EDGE
             } else {
-                tile_illumination(ground, surface, sun, i, j)
+                tile_illumination((ground, surface), &offsets, sun, (i, j))
             };
             if i < min_x + 4 || i > max_x - 4 || j < min_y + 4 || j > max_y - 4 {
                 v /= 3;
@@ -98,25 +99,29 @@ pub fn scroll_area(gam: Option<[i64; 4]>, width: u32, height: u32) -> [i32; 4] {
 }
 
 /// `calcTileIllum` for an inner tile (i, j).
-fn tile_illumination(ground: &Terrain, surface: &Terrain, sun: Vec3, i: i32, j: i32) -> u8 {
+fn tile_illumination(
+    (ground, surface): (&Terrain, &Terrain),
+    offsets: &Offsets,
+    sun: Vec3,
+    (i, j): (i32, i32),
+) -> u8 {
     let mut sum = Vec3::ZERO;
     for (quadrant, (x, y)) in [(i - 1, j - 1), (i, j - 1), (i, j), (i - 1, j)]
         .into_iter()
         .enumerate()
     {
-        for n in quadrant_normals(ground, x, y, quadrant) {
-            sum += n;
-        }
+        add_quadrant_normals(&mut sum, ground, x, y, quadrant);
     }
     let dot = sum.normalize_or_zero().dot(sun) / 16.0;
-    let v = (dot * occlusion(surface, i, j)).abs() as i32;
+    let v = (dot * occlusion(surface, offsets, i, j)).abs() as i32;
     v.clamp(1, 254) as u8
 }
 
-/// `normalsOnTile`: the normals of the triangles of tile (x, y) that touch the corner
-/// in `quadrant` (0: the tile is up-left of the corner, 1 up-right, 2 down-right, 3
-/// down-left), for the tile's split (its triangle-flip bit).
-fn quadrant_normals(ground: &Terrain, x: i32, y: i32, quadrant: usize) -> Vec<Vec3> {
+/// `normalsOnTile`: adds to `sum`, in the game's order, the normals of the triangles of
+/// tile (x, y) that touch the corner in `quadrant` (0: the tile is up-left of the
+/// corner, 1 up-right, 2 down-right, 3 down-left), for the tile's split (its
+/// triangle-flip bit).
+fn add_quadrant_normals(sum: &mut Vec3, ground: &Terrain, x: i32, y: i32, quadrant: usize) {
     let c = |a: i32, b: i32| {
         Vec3::new(
             ((x + a) * TILE_UNITS) as f32,
@@ -132,23 +137,46 @@ fn quadrant_normals(ground: &Terrain, x: i32, y: i32, quadrant: usize) -> Vec<Ve
         .unwrap_or(0);
     let flipped = word & bits::TRIFLIP != 0;
     let n = |p1: Vec3, p2: Vec3, p3: Vec3| (p3 - p1).cross(p2 - p1).normalize_or_zero();
-    match (flipped, quadrant) {
-        (false, 0 | 2) => vec![n(c00, c10, c11), n(c00, c11, c01)],
-        (false, 1) => vec![n(c00, c11, c01)],
-        (false, _) => vec![n(c00, c10, c11)],
-        (true, 0) => vec![n(c10, c11, c01)],
-        (true, 2) => vec![n(c00, c10, c01)],
-        (true, _) => vec![n(c00, c10, c01), n(c10, c11, c01)],
+    let (first, second) = match (flipped, quadrant) {
+        (false, 0 | 2) => (n(c00, c10, c11), Some(n(c00, c11, c01))),
+        (false, 1) => (n(c00, c11, c01), None),
+        (false, _) => (n(c00, c10, c11), None),
+        (true, 0) => (n(c10, c11, c01), None),
+        (true, 2) => (n(c00, c10, c01), None),
+        (true, _) => (n(c00, c10, c01), Some(n(c10, c11, c01))),
+    };
+    *sum += first;
+    if let Some(second) = second {
+        *sum += second;
     }
+}
+
+/// How far the occlusion looks along each of its 8 directions (`I`, `H` = `I`·√½).
+const AO_STEP: f32 = 100.0;
+
+/// Per direction, the offsets of its 8 samples ([`occlusion_offsets`]).
+type Offsets = [[(i32, i32); 8]; 8];
+
+/// The 8 × 8 points the occlusion samples around a corner, as whole world units from
+/// it: the game's `static_cast<int>(cx + dx·dist)` with `cx` a whole number of tiles is
+/// `cx` plus the offset rounded down wherever the sum is not negative (where it is, the
+/// game clamps it to 0 as clamping `cx` + this offset does); none of the offsets is
+/// within 0.01 of a whole number, so `f32` rounds none of them across one.
+fn occlusion_offsets() -> Offsets {
+    let h = AO_STEP * std::f32::consts::FRAC_1_SQRT_2;
+    let dx = [0.0, h, AO_STEP, h, 0.0, -h, -AO_STEP, -h];
+    let dy = [AO_STEP, h, 0.0, -h, -AO_STEP, -h, 0.0, h];
+    std::array::from_fn(|dir| {
+        std::array::from_fn(|k| {
+            let d = (k + 1) as f32;
+            ((dx[dir] * d).floor() as i32, (dy[dir] * d).floor() as i32)
+        })
+    })
 }
 
 /// The ambient occlusion at corner (i, j) of `surface`: the mean over 8 directions of
 /// 1 − t/√(t² + 1), t the steepest rise within 8 steps of 100 units.
-fn occlusion(surface: &Terrain, i: i32, j: i32) -> f32 {
-    const STEP: f32 = 100.0;
-    const H: f32 = STEP * std::f32::consts::FRAC_1_SQRT_2;
-    const DX: [f32; 8] = [0.0, H, STEP, H, 0.0, -H, -STEP, -H];
-    const DY: [f32; 8] = [STEP, H, 0.0, -H, -STEP, -H, 0.0, H];
+fn occlusion(surface: &Terrain, offsets: &Offsets, i: i32, j: i32) -> f32 {
     let (cx, cy) = (i * TILE_UNITS, j * TILE_UNITS);
     let (max_x, max_y) = (
         surface.width as i32 * TILE_UNITS,
@@ -157,12 +185,11 @@ fn occlusion(surface: &Terrain, i: i32, j: i32) -> f32 {
     let at = |x: i32, y: i32| surface.height_at(x.clamp(0, max_x), y.clamp(0, max_y)) as f32;
     let here = at(cx, cy);
     let mut ao = 0.0;
-    for (dx, dy) in DX.iter().zip(DY) {
+    for steps in offsets {
         let mut steepest = 0.0f32;
-        for d in 1..9 {
-            let x = (cx as f32 + dx * d as f32) as i32;
-            let y = (cy as f32 + dy * d as f32) as i32;
-            steepest = steepest.max((at(x, y) - here) / (STEP * d as f32));
+        for (k, &(ox, oy)) in steps.iter().enumerate() {
+            let rise = (at(cx + ox, cy + oy) - here) / (AO_STEP * (k + 1) as f32);
+            steepest = steepest.max(rise);
         }
         ao += 1.0 - steepest / (steepest * steepest + 1.0).sqrt();
     }
@@ -361,5 +388,26 @@ mod tests {
         assert!(mesh_of("water").point_light.is_empty());
         let group = s.nodes.iter().find(|n| n.name == "structures").unwrap();
         assert_eq!(group.light, Some(200.0 / 255.0));
+    }
+
+    #[test]
+    fn the_occlusions_offsets_are_the_games_truncated_sums() {
+        // `static_cast<int>(cx + dx·dist)` for every corner of a 256-tile map.
+        let h = AO_STEP * std::f32::consts::FRAC_1_SQRT_2;
+        let dx = [0.0, h, AO_STEP, h, 0.0, -h, -AO_STEP, -h];
+        let offsets = occlusion_offsets();
+        for i in 0..=256 {
+            let cx = i * TILE_UNITS;
+            for (dir, steps) in offsets.iter().enumerate() {
+                for (k, &(ox, _)) in steps.iter().enumerate() {
+                    let game = (cx as f32 + dx[dir] * (k + 1) as f32) as i32;
+                    assert_eq!(
+                        game.max(0),
+                        (cx + ox).max(0),
+                        "cx {cx}, direction {dir}, step {k}"
+                    );
+                }
+            }
+        }
     }
 }
