@@ -242,11 +242,27 @@ pub struct Batch {
     pub queue: JobQueue,
     /// Finished jobs, in completion order; ends when the queue is closed and drained.
     pub results: Receiver<Rendered>,
+    /// The batch's threads, joined when it is dropped.
+    #[cfg(not(target_arch = "wasm32"))]
+    threads: Vec<std::thread::JoinHandle<()>>,
 }
 
 impl Drop for Batch {
+    /// Cancels what waits and lets the threads end: the results are let go first (a
+    /// renderer waiting to hand one over stops), then every thread is joined. A program
+    /// that exits right after its batch so never unloads the GPU driver while a render
+    /// thread still runs in it (Mesa's lavapipe then crashed at exit, now and then, under
+    /// load).
     fn drop(&mut self) {
         self.queue.cancel();
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let (_, closed) = sync_channel(0);
+            drop(std::mem::replace(&mut self.results, closed));
+            for t in self.threads.drain(..) {
+                let _ = t.join();
+            }
+        }
     }
 }
 
@@ -293,6 +309,7 @@ where
     // As many jobs wait for the renderers as for one before (two per prepare thread).
     let capacity = (threads * 2).div_ceil(renderers).max(2);
     let mut inboxes = Vec::with_capacity(renderers);
+    let mut handles = Vec::with_capacity(renderers + threads);
     for r in 0..renderers {
         let (prepared_tx, prepared_rx) = sync_channel::<Prepared>(capacity);
         let waiting = Arc::new(AtomicUsize::new(0));
@@ -305,8 +322,9 @@ where
         let spawned = std::thread::Builder::new()
             .name(format!("vitrine render {r}"))
             .spawn(move || render::render_loop(device, r, options, input, done_tx));
-        if let Err(e) = spawned {
-            log::error!("could not start a render thread: {e}");
+        match spawned {
+            Ok(t) => handles.push(t),
+            Err(e) => log::error!("could not start a render thread: {e}"),
         }
     }
     drop(done_tx);
@@ -322,13 +340,15 @@ where
         let spawned = std::thread::Builder::new()
             .name(format!("vitrine prepare {i}"))
             .spawn(move || prepare_loop(jobs, loader, &files, (&inboxes, &decoded)));
-        if let Err(e) = spawned {
-            log::error!("could not start a prepare thread: {e}");
+        match spawned {
+            Ok(t) => handles.push(t),
+            Err(e) => log::error!("could not start a prepare thread: {e}"),
         }
     }
     Batch {
         queue: jobs,
         results: done_rx,
+        threads: handles,
     }
 }
 
