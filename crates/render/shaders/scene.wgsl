@@ -300,11 +300,8 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         baked = draw.extra.w;
     }
     let is_baked = baked >= 0.0 && mode != 5u;
-    var rgb = srgb_encode(lit);
-    if is_baked {
-        // Nothing of the scene's light: the texture's colour as it is encoded.
-        rgb = srgb_encode(base.rgb);
-    }
+    // Baked: nothing of the scene's light, the texture's colour as it is encoded.
+    var rgb = srgb_encode(select(lit, base.rgb, is_baked));
     if HAS_TCMASK && material.flags.x != 0u && colour_mode == 0u {
         let team = select(frame.team.rgb, draw.team.rgb, draw.team.w > 0.5);
         rgb = clamp(rgb + (team - 0.5) * mask, vec3<f32>(0.0), vec3<f32>(1.0));

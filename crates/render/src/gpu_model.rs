@@ -14,7 +14,7 @@ use super::textures::{GpuTexture, TexClass, TextureCache};
 use super::uniforms::{DrawUniform, JOINTS_BYTES, MAX_JOINTS, MaterialUniform};
 use glam::{Mat3, Mat4, Quat, Vec3};
 use std::sync::Arc;
-use vitrine_core::model::{AlphaSource, Billboard, Model, Pose};
+use vitrine_core::model::{AlphaSource, Billboard, Model, Node, Pose};
 
 /// One draw call.
 #[derive(Debug, Clone, Copy)]
@@ -72,17 +72,24 @@ pub(crate) struct GpuModel {
     scratch: Vec<u8>,
 }
 
+/// Per node of `model`, what `own` gives it or else its nearest ancestor's (`Node::team`,
+/// `Node::light`). Parents come before their children, so one pass suffices.
+fn inherited<T: Copy>(model: &Model, own: impl Fn(&Node) -> Option<T>) -> Vec<Option<T>> {
+    let mut out: Vec<Option<T>> = Vec::with_capacity(model.nodes.len());
+    for n in &model.nodes {
+        let from_parent = n.parent.and_then(|p| out.get(p).copied().flatten());
+        out.push(own(n).or(from_parent));
+    }
+    out
+}
+
 /// Per node of `model`, the team colour it is drawn with as the draw uniform holds it:
 /// sRGB 0..1 and w = 1 where the node or an ancestor has one (`Node::team`), else zeros
-/// (the view's). Parents come before their children, so one pass suffices.
+/// (the view's).
 fn node_teams(model: &Model) -> Vec<[f32; 4]> {
     use vitrine_core::model::team::TEAM_COLOURS;
-    let mut team: Vec<Option<usize>> = Vec::with_capacity(model.nodes.len());
-    for n in &model.nodes {
-        let inherited = n.parent.and_then(|p| team.get(p).copied().flatten());
-        team.push(n.team.or(inherited));
-    }
-    team.into_iter()
+    inherited(model, |n| n.team)
+        .into_iter()
         .map(|t| {
             t.map_or([0.0; 4], |t| {
                 let [r, g, b] = TEAM_COLOURS[t % TEAM_COLOURS.len()].rgb;
@@ -96,12 +103,10 @@ fn node_teams(model: &Model) -> Vec<[f32; 4]> {
 /// or its nearest ancestor's) as the draw uniform holds it: the light, or 0 for none (a
 /// light of 0 would draw black, which no node asks for).
 fn node_lights(model: &Model) -> Vec<f32> {
-    let mut light: Vec<Option<f32>> = Vec::with_capacity(model.nodes.len());
-    for n in &model.nodes {
-        let inherited = n.parent.and_then(|p| light.get(p).copied().flatten());
-        light.push(n.light.or(inherited));
-    }
-    light.into_iter().map(|l| l.unwrap_or(0.0)).collect()
+    inherited(model, |n| n.light)
+        .into_iter()
+        .map(|l| l.unwrap_or(0.0))
+        .collect()
 }
 
 fn align(n: u64, a: u64) -> u64 {
