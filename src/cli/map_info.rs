@@ -95,6 +95,12 @@ pub fn map_info(
                 .into(),
         );
     }
+    notes.extend(nothing_placed(&map, &placed).iter().map(|(kind, n)| {
+        format!(
+            "none of the {n} {kind}s in the files is on the loaded map: the game starts it \
+             without {kind}s"
+        )
+    }));
     let starts = map::start_positions(&placed, &stats);
     if as_json {
         let mut v = map_json(file, &map, &placed, &notes, heights);
@@ -102,6 +108,16 @@ pub fn map_info(
         return Ok(v.to_string());
     }
     Ok(map_text(file, &map, &placed, &notes, &starts))
+}
+
+/// Each kind the files hold entries of (with their count) that the game places none of.
+fn nothing_placed(map: &Map, placed: &Placement) -> Vec<(&'static str, usize)> {
+    ObjectKind::ALL
+        .iter()
+        .map(|&k| (k, map.of_kind(k).count()))
+        .filter(|&(k, n)| n > 0 && !placed.objects.iter().any(|p| p.object.kind == k))
+        .map(|(k, n)| (k.name(), n))
+        .collect()
 }
 
 fn scavenger_slot(map: &Map) -> u32 {
@@ -186,6 +202,12 @@ fn map_json(
             .collect::<BTreeMap<_, _>>(),
         "objects": objects,
         "removed": removed,
+        "nothing_placed": nothing_placed(map, placed).iter().map(|(k, _)| *k).collect::<Vec<_>>(),
+        "logged": placed.logged.iter().map(|(i, l)| {
+            let o = &map.objects[*i];
+            json!({"kind": o.kind.name(), "stats_id": o.stats_id, "key": o.key,
+                "rule": l.rule, "message": l.message})
+        }).collect::<Vec<_>>(),
         "unknown_stats": placed.unknown,
         "notes": notes,
     });
@@ -253,10 +275,19 @@ fn map_text(
             f.name, f.format, f.version, f.records
         );
     }
-    for (kind, by) in counts(placed) {
+    let counts = counts(placed);
+    let mut kinds = ObjectKind::ALL;
+    kinds.sort();
+    for kind in kinds {
+        let in_files = map.of_kind(kind).count();
+        let Some(by) = counts.get(&kind) else {
+            if in_files > 0 {
+                let _ = writeln!(s, "  {}s: 0 placed of {in_files} in the files", kind.name());
+            }
+            continue;
+        };
         let total: usize = by.values().sum();
         let parts: Vec<String> = by.iter().map(|(o, n)| format!("{o}: {n}")).collect();
-        let in_files = map.of_kind(kind).count();
         let _ = writeln!(
             s,
             "  {}s: {total} placed of {in_files} in the files ({})",

@@ -40,9 +40,12 @@ pub(crate) fn read_bjo(
         ));
     }
     let version = r.u32("version")?;
+    // `loadBJOStructureInit` reads versions 7–8, `loadBJOFeatureInit` 7–19;
+    // `loadBJODroidInit` checks none.
     let supported = match kind {
         ObjectKind::Structure => (7..=8).contains(&version),
-        _ => (1..=39).contains(&version),
+        ObjectKind::Feature => (7..=19).contains(&version),
+        ObjectKind::Droid => true,
     };
     if !supported {
         return Err(LoadError::new(
@@ -76,10 +79,12 @@ pub(crate) fn read_bjo(
         let degrees = r.u32("direction")?;
         let player = r.u32("player")?;
         r.skip(12 + extra, "record tail")?;
+        // `bjoConvertPlayer` narrows the player to `int8_t`: 200 is −56, and a negative
+        // player is the scavengers (`RemapWzMapPlayerNumber`).
         let owner = match kind {
             ObjectKind::Feature => Owner::None,
-            _ if player == scavenger_slot => Owner::Scavenger,
-            _ => Owner::Player(player),
+            _ if player == scavenger_slot || (player as i8) < 0 => Owner::Scavenger,
+            _ => Owner::Player(u32::from(player as u8)),
         };
         // wzmaplib puts init droids on their tile's centre.
         let snap = |v: u32| {
@@ -93,13 +98,16 @@ pub(crate) fn read_bjo(
             kind,
             stats_id,
             owner,
-            x: snap(x).min(i32::MAX as u32) as i32,
-            y: snap(y).min(i32::MAX as u32) as i32,
+            // The game's positions are `int`: a u32 above `i32::MAX` wraps negative.
+            x: snap(x) as i32,
+            y: snap(y) as i32,
             // DEG(d) = d · 8192 / 45, kept to 16 bits as the game does.
             direction: (u64::from(degrees) * 8192 / 45) as u16,
             id: Some(id),
             modules: 0,
             key: format!("record {i}"),
+            refused: None,
+            logged: Vec::new(),
         });
     }
     Ok((out, version))
@@ -141,6 +149,29 @@ mod tests {
         // A huge one too.
         b[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
         assert!(read_bjo(&b, ObjectKind::Structure, 4).is_err());
+    }
+
+    #[test]
+    fn players_narrow_to_the_games_int8_and_versions_are_the_games() {
+        let mut b = b"stru".to_vec();
+        b.extend(8u32.to_le_bytes());
+        b.extend(3u32.to_le_bytes());
+        b.extend(record("A0LightFactory", 1000, 2000, 0, 200, 44));
+        b.extend(record("A0LightFactory", 1000, 2000, 0, 257, 44));
+        b.extend(record("A0LightFactory", u32::MAX - 127, 2000, 0, 1, 44));
+        let (o, _) = read_bjo(&b, ObjectKind::Structure, 4).unwrap();
+        assert_eq!(o[0].owner, Owner::Scavenger);
+        assert_eq!(o[1].owner, Owner::Player(1));
+        assert_eq!(o[2].x, -128);
+        // Features: 7 to 19; droids: any version.
+        let mut f = b"feat".to_vec();
+        f.extend(20u32.to_le_bytes());
+        f.extend(0u32.to_le_bytes());
+        assert!(read_bjo(&f, ObjectKind::Feature, 4).is_err());
+        let mut d = b"dint".to_vec();
+        d.extend(40u32.to_le_bytes());
+        d.extend(0u32.to_le_bytes());
+        assert!(read_bjo(&d, ObjectKind::Droid, 4).is_ok());
     }
 
     #[test]

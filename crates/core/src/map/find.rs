@@ -405,10 +405,7 @@ fn read_objects(lookup: &mut Lookup, map: &mut Map, kind: ObjectKind) -> Result<
         let shown = file.to_string();
         let (objects, format, version): (Vec<MapObject>, FileFormat, u32) = match i {
             0 => {
-                let (o, v, notes) =
-                    read_json_objects(&bytes, kind).map_err(|e| e.in_file(&shown))?;
-                map.notes
-                    .extend(notes.into_iter().map(|n| format!("{name}: {n}")));
+                let (o, v) = read_json_objects(&bytes, kind).map_err(|e| e.in_file(&shown))?;
                 let f = if v == 2 {
                     FileFormat::JsonV2
                 } else {

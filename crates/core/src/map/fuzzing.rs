@@ -141,6 +141,8 @@ fn game_map(bytes: &[u8], mut outcome: Outcome) -> Result<Outcome, String> {
                 id: None,
                 modules: i as u32,
                 key: String::new(),
+                refused: None,
+                logged: Vec::new(),
             });
         }
     }

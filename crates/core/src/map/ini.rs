@@ -135,6 +135,8 @@ fn object(
             .unwrap_or(0)
             .min(255),
         key: format!("[{section}]"),
+        refused: None,
+        logged: Vec::new(),
     })
 }
 

@@ -4,20 +4,48 @@
 //! Version 1 has no `"version"` key: the root is an object keyed `structure_N`, each with
 //! `position` [x, y, z] (z ignored) and `rotation` [direction, 0, 0]. Version 2 is
 //! `{"version": 2, "structures": [...]}` with `position` [x, y] and `rotation` a number or
-//! [n]. Names are `name` (`template` for droids); the owner is `startpos` or `player` (a
-//! number, or a string starting with `scavenger`); structures may add `modules` (0–255).
-//! As the game does, an entry it cannot use is skipped with a note naming its key.
+//! [n]. Names are `name` (`template` for droids); the owner is `player` (a number, or a
+//! string starting with `scavenger`), else `startpos`; structures may add `modules`.
+//!
+//! Each entry is read the way the game reads it, in its order, and an entry the game
+//! skips is kept with its refusal ([`MapObject::refused`], the game's message and a
+//! `vitrine check` rule) so that the placement lists it as removed:
+//! - `name`/`template` must be a string, `id` (optional) a number other than 0;
+//! - `position` a list of at least 2 numbers (JSON booleans count as 0 and 1, as
+//!   nlohmann's conversion has it); more than 3 (v1) or 2 (v2) is logged and read;
+//! - `rotation` (optional) a list of at least 1 number, or in v2 one number; one the game
+//!   cannot read is logged and taken as 0, the entry kept;
+//! - `player` (it wins over `startpos`) a number or a `scavenger…` string, else a number
+//!   `startpos`; the number is the game's `int8_t` (200 is −56, a negative is the
+//!   scavengers); features' `player` is ignored;
+//! - `modules` a number from 0 to 255.
+//!
+//! Numbers convert as the game's `static_cast`s do: fractions are cut toward zero and
+//! integers wrap to the field's width (a rotation of 70000 is 4464, an id of −1 is
+//! 4294967295).
 
-use super::{MapObject, ObjectKind, Owner};
+use super::{MapObject, ObjectKind, Owner, ReadIssue};
 use crate::formats::{ErrorKind, LoadError};
 use crate::model::Location;
 use serde_json::{Map, Value};
 
-/// The objects of one JSON file, its version (1 or 2) and notes on skipped entries.
+/// The rule of an entry missing a key the game requires.
+pub(crate) const KEY_MISSING: &str = "map/entry-key-missing";
+/// The rule of an entry whose key holds a value of the wrong type.
+pub(crate) const KEY_TYPE: &str = "map/entry-key-type";
+/// The rule of an entry whose `id` is 0.
+pub(crate) const ID_ZERO: &str = "map/entry-id-zero";
+/// The rule of a structure with more than 255 modules.
+pub(crate) const MODULES_RANGE: &str = "map/entry-modules-range";
+/// The rule of a value the game logs as unreadable and reads past.
+pub(crate) const VALUE_UNREAD: &str = "map/entry-value-unread";
+
+/// The objects of one JSON file (the game's skipped entries with their refusal), its
+/// version (1 or 2).
 pub(crate) fn read_json_objects(
     bytes: &[u8],
     kind: ObjectKind,
-) -> Result<(Vec<MapObject>, u32, Vec<String>), LoadError> {
+) -> Result<(Vec<MapObject>, u32), LoadError> {
     let root: Value = serde_json::from_slice(bytes).map_err(|e| {
         LoadError::new(
             ErrorKind::Syntax,
@@ -33,7 +61,16 @@ pub(crate) fn read_json_objects(
             1,
             root.iter().map(|(k, v)| (k.clone(), v)).collect::<Vec<_>>(),
         ),
-        Some(v) if v.as_u64() == Some(2) => {
+        Some(v) => {
+            // `jsonGetFileFormatVersion`: a number, read as `uint32_t`; 2 only.
+            let Some(n) = number(v).filter(|_| v.is_number()) else {
+                return Err(bad_root("\"version\" key is not a number"));
+            };
+            if n as u32 != 2 {
+                return Err(bad_root(&format!(
+                    "version {v}; the game reads 2 (version 1 has no \"version\" key)"
+                )));
+            }
             let list = match kind {
                 ObjectKind::Structure => "structures",
                 ObjectKind::Feature => "features",
@@ -49,134 +86,466 @@ pub(crate) fn read_json_objects(
                 .collect();
             (2, keyed)
         }
-        Some(v) => return Err(bad_root(&format!("version {v}; the game reads 1 and 2"))),
     };
-    let mut objects = Vec::with_capacity(entries.len());
-    let mut notes = Vec::new();
-    for (key, value) in entries {
-        let Value::Object(obj) = value else {
-            continue;
-        };
-        match entry(obj, kind, version, &key) {
-            Ok(o) => objects.push(o),
-            Err(why) => notes.push(format!("{key}: {why}; skipped, as the game skips it")),
-        }
-    }
-    Ok((objects, version, notes))
+    let objects = entries
+        .into_iter()
+        .filter_map(|(key, value)| match value {
+            Value::Object(obj) => Some(entry(obj, kind, version, key)),
+            // The game passes over anything that is not an object, silently.
+            _ => None,
+        })
+        .collect();
+    Ok((objects, version))
 }
 
 fn bad_root(what: &str) -> LoadError {
     LoadError::new(ErrorKind::Invalid, Location::File, what.to_string())
 }
 
-fn entry(
-    obj: &Map<String, Value>,
-    kind: ObjectKind,
-    version: u32,
-    key: &str,
-) -> Result<MapObject, String> {
-    let name_key = if kind == ObjectKind::Droid {
+fn issue(rule: &'static str, message: impl Into<String>) -> ReadIssue {
+    ReadIssue {
+        rule,
+        message: message.into(),
+    }
+}
+
+/// One entry as the game reads it; a refusal sets [`MapObject::refused`].
+fn entry(obj: &Map<String, Value>, kind: ObjectKind, version: u32, key: String) -> MapObject {
+    let mut o = MapObject {
+        kind,
+        stats_id: String::new(),
+        owner: Owner::None,
+        x: 0,
+        y: 0,
+        direction: 0,
+        id: None,
+        modules: 0,
+        key,
+        refused: None,
+        logged: Vec::new(),
+    };
+    if let Err(why) = read_entry(obj, version, &mut o) {
+        // For the report only: where the entry says it is, if it says so at all.
+        if let Some(p) = obj.get("position").and_then(Value::as_array) {
+            let at = |i: usize| p.get(i).and_then(number).map_or(0, |n| n as i32);
+            (o.x, o.y) = (at(0), at(1));
+        }
+        o.refused = Some(why);
+    }
+    o
+}
+
+/// The game's checks in its order: name, id, position, rotation, then the owner and
+/// modules (`loadJson*Init`).
+fn read_entry(obj: &Map<String, Value>, version: u32, o: &mut MapObject) -> Result<(), ReadIssue> {
+    let name_key = if o.kind == ObjectKind::Droid {
         "template"
     } else {
         "name"
     };
-    let stats_id = obj
-        .get(name_key)
-        .and_then(Value::as_str)
-        .ok_or_else(|| format!("no \"{name_key}\" string"))?
-        .to_string();
-    let position = number_list(obj.get("position"), false).ok_or("no \"position\" list")?;
-    let need = if version == 1 { 3 } else { 2 };
-    if position.len() < need {
-        return Err(format!("\"position\" has fewer than {need} numbers"));
+    o.stats_id = match obj.get(name_key) {
+        None => {
+            return Err(issue(
+                KEY_MISSING,
+                format!("Missing required \"{name_key}\" key"),
+            ));
+        }
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => {
+            return Err(issue(
+                KEY_TYPE,
+                format!("Unexpected type of required \"{name_key}\" key (expecting string)"),
+            ));
+        }
+    };
+    if let Some(v) = obj.get("id") {
+        let Some(n) = number(v).filter(|_| v.is_number()) else {
+            return Err(issue(
+                KEY_TYPE,
+                "Unexpected type of \"id\" key (expecting number)",
+            ));
+        };
+        let id = n as u32;
+        if id == 0 {
+            return Err(issue(ID_ZERO, "Invalid \"id\" = 0"));
+        }
+        o.id = Some(id);
     }
-    let direction = match number_list(obj.get("rotation"), version >= 2) {
-        Some(r) if !r.is_empty() => r[0],
-        Some(_) => return Err("\"rotation\" is empty".into()),
-        None if obj.contains_key("rotation") => return Err("\"rotation\" is not numbers".into()),
-        None => 0,
-    };
-    let owner = match kind {
-        ObjectKind::Feature => Owner::None,
-        _ => owner(obj).ok_or("no \"player\" or \"startpos\"")?,
-    };
-    let modules = match obj.get("modules") {
-        None => 0,
-        Some(v) => v
-            .as_u64()
-            .filter(|&m| m <= 255)
-            .ok_or("\"modules\" is not a number from 0 to 255")? as u32,
-    };
-    let id = obj
-        .get("id")
-        .and_then(Value::as_u64)
-        .and_then(|v| u32::try_from(v).ok());
-    Ok(MapObject {
-        kind,
-        stats_id,
-        owner,
-        x: clamp_i32(position[0]),
-        y: clamp_i32(position[1]),
-        direction: direction.clamp(0, 65535) as u16,
-        id,
-        modules,
-        key: key.to_string(),
-    })
+    let (max_position, max_rotation) = if version > 1 { (2, 1) } else { (3, 3) };
+    match list(obj, "position", 2, max_position, false) {
+        List::Absent => {
+            return Err(issue(KEY_MISSING, "Missing required \"position\" key"));
+        }
+        List::Failed(why) => return Err(issue(KEY_TYPE, why)),
+        List::Read(p, logged) => {
+            (o.x, o.y) = (p[0] as i32, p[1] as i32);
+            o.logged.extend(logged.map(|m| issue(VALUE_UNREAD, m)));
+        }
+    }
+    match list(obj, "rotation", 1, max_rotation, version > 1) {
+        List::Absent => {}
+        List::Failed(why) => o
+            .logged
+            .push(issue(VALUE_UNREAD, format!("{why}; the direction is 0"))),
+        List::Read(r, logged) => {
+            o.direction = r[0] as u16;
+            o.logged.extend(logged.map(|m| issue(VALUE_UNREAD, m)));
+        }
+    }
+    if o.kind != ObjectKind::Feature {
+        o.owner = owner(obj, o.kind)?;
+    }
+    if o.kind == ObjectKind::Structure
+        && let Some(v) = obj.get("modules")
+    {
+        if !v.is_number() {
+            return Err(issue(
+                KEY_TYPE,
+                "Unexpected type of \"modules\" key (expecting number)",
+            ));
+        }
+        // `get<number_unsigned_t>`: a negative wraps to a huge count.
+        let n = number(v).unwrap_or(-1);
+        if !(0..=255).contains(&n) {
+            return Err(issue(
+                MODULES_RANGE,
+                "\"modules\" value exceeds maximum allowable value",
+            ));
+        }
+        o.modules = n as u32;
+    }
+    Ok(())
 }
 
-fn clamp_i32(v: i64) -> i32 {
-    v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
-}
-
-/// A list of numbers (or, when `single` allows, one number), truncated to integers.
-fn number_list(v: Option<&Value>, single: bool) -> Option<Vec<i64>> {
-    let num = |v: &Value| {
-        v.as_i64()
-            .or_else(|| v.as_f64().filter(|f| f.is_finite()).map(|f| f as i64))
-    };
-    match v? {
-        Value::Array(a) if a.len() <= 16 => a.iter().map(num).collect(),
-        n @ Value::Number(_) if single => num(n).map(|n| vec![n]),
+/// A JSON number or boolean as the game's `get<T>()` converts it, before the narrowing to
+/// `T` (done by the caller with `as`): integers as they are (an unsigned one above
+/// `i64::MAX` wraps), fractions cut toward zero.
+fn number(v: &Value) -> Option<i64> {
+    match v {
+        Value::Bool(b) => Some(i64::from(*b)),
+        Value::Number(n) => n
+            .as_i64()
+            .or_else(|| n.as_u64().map(|u| u as i64))
+            .or_else(|| n.as_f64().filter(|f| f.is_finite()).map(|f| f as i64)),
         _ => None,
     }
 }
 
-/// `jsonGetPlayerFromObj`: `startpos` (skirmish), else `player` — a number, or a string
-/// starting with `scavenger`.
-fn owner(obj: &Map<String, Value>) -> Option<Owner> {
-    if let Some(n) = obj.get("startpos").and_then(Value::as_u64) {
-        return u32::try_from(n).ok().map(Owner::Player);
+/// nlohmann's `size()`: members of an array or object, 0 for null, 1 for anything else.
+fn json_size(v: &Value) -> usize {
+    match v {
+        Value::Null => 0,
+        Value::Array(a) => a.len(),
+        Value::Object(o) => o.len(),
+        _ => 1,
     }
-    match obj.get("player")? {
-        Value::String(s) if s.starts_with("scavenger") => Some(Owner::Scavenger),
-        Value::String(s) => s.trim().parse().ok().map(Owner::Player),
-        v => v
-            .as_u64()
-            .and_then(|n| u32::try_from(n).ok())
-            .map(Owner::Player),
+}
+
+/// What `jsonGetListOfType` makes of one key.
+enum List {
+    /// No such key.
+    Absent,
+    /// Unreadable: the game's message.
+    Failed(String),
+    /// The first `min` numbers, and the error the game logs while reading them anyway.
+    Read(Vec<i64>, Option<String>),
+}
+
+/// `jsonGetListOfType`: at least `min` members (a scalar counts as 1), an array unless
+/// `scalar` allows one number, the first `min` convertible; more than `max` is logged.
+fn list(obj: &Map<String, Value>, key: &str, min: usize, max: usize, scalar: bool) -> List {
+    let Some(v) = obj.get(key) else {
+        return List::Absent;
+    };
+    if json_size(v) < min {
+        return List::Failed(format!(
+            "Invalid \"{key}\" (requires at least {min} members)"
+        ));
     }
+    let unconvertible = || {
+        List::Failed(format!(
+            "Invalid \"{key}\" (unable to convert to desired output type)"
+        ))
+    };
+    let Value::Array(items) = v else {
+        if !scalar {
+            return List::Failed(format!("Invalid \"{key}\" (expecting an array)"));
+        }
+        return number(v).map_or_else(unconvertible, |n| List::Read(vec![n], None));
+    };
+    let Some(first) = items[..min].iter().map(number).collect::<Option<Vec<_>>>() else {
+        return unconvertible();
+    };
+    let logged = (items.len() > max).then(|| format!("Invalid \"{key}\" (too many array members)"));
+    List::Read(first, logged)
+}
+
+/// `jsonGetPlayerFromObj`: `player` if present (a number, or a string starting with
+/// `scavenger`), else `startpos` (a number); the number narrowed to `int8_t`, a negative
+/// one being the scavengers (`RemapWzMapPlayerNumber`).
+fn owner(obj: &Map<String, Value>, kind: ObjectKind) -> Result<Owner, ReadIssue> {
+    let slot = |v: &Value| {
+        let n = number(v).filter(|_| v.is_number())? as i8;
+        Some(if n < 0 {
+            Owner::Scavenger
+        } else {
+            Owner::Player(n as u32)
+        })
+    };
+    let found = match (obj.get("player"), obj.get("startpos")) {
+        (Some(Value::String(s)), _) if s.starts_with("scavenger") => Some(Owner::Scavenger),
+        (Some(p), _) => slot(p),
+        (None, Some(s)) => slot(s),
+        (None, None) => {
+            return Err(issue(
+                KEY_MISSING,
+                format!("Missing required player/startpos key for {}", kind.name()),
+            ));
+        }
+    };
+    found.ok_or_else(|| {
+        issue(
+            KEY_TYPE,
+            format!(
+                "Missing required player/startpos key for {} (not a number, nor a \"scavenger\" string)",
+                kind.name()
+            ),
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// One structure entry, read in a v1 file and in a v2 file (`position` and `rotation`
+    /// given in each version's shape by the caller).
+    fn one(kind: ObjectKind, v1: &str, v2: &str) -> [MapObject; 2] {
+        let list = match kind {
+            ObjectKind::Structure => "structures",
+            ObjectKind::Feature => "features",
+            ObjectKind::Droid => "droids",
+        };
+        let a = format!("{{\"{}_0\": {{{v1}}}}}", kind.name());
+        let b = format!("{{\"version\": 2, \"{list}\": [{{{v2}}}]}}");
+        let read = |s: &str| {
+            let (mut o, _) = read_json_objects(s.as_bytes(), kind).unwrap();
+            assert_eq!(o.len(), 1, "{s}");
+            o.remove(0)
+        };
+        [read(&a), read(&b)]
+    }
+
     #[test]
     fn reads_both_versions() {
         let v1 = br#"{"structure_1": {"name": "A0LightFactory", "position": [2624, 2368, 242],
             "rotation": [16384, 0, 0], "startpos": 0}}"#;
-        let (o, version, notes) = read_json_objects(v1, ObjectKind::Structure).unwrap();
-        assert_eq!((version, o.len(), notes.len()), (1, 1, 0));
+        let (o, version) = read_json_objects(v1, ObjectKind::Structure).unwrap();
+        assert_eq!((version, o.len()), (1, 1));
         assert_eq!((o[0].x, o[0].y, o[0].direction), (2624, 2368, 16384));
         assert_eq!(o[0].owner, Owner::Player(0));
+        assert!(o[0].refused.is_none() && o[0].logged.is_empty());
         let v2 = br#"{"version": 2, "droids": [{"template": "ConstructorDroid", "id": 9,
             "position": [100, 200], "rotation": 8192, "player": "scavenger"},
             {"template": "X", "position": [1]}]}"#;
-        let (o, version, notes) = read_json_objects(v2, ObjectKind::Droid).unwrap();
-        assert_eq!((version, o.len(), notes.len()), (2, 1, 1));
+        let (o, version) = read_json_objects(v2, ObjectKind::Droid).unwrap();
+        assert_eq!((version, o.len()), (2, 2));
         assert_eq!(o[0].owner, Owner::Scavenger);
         assert_eq!(o[0].id, Some(9));
         assert_eq!(o[0].degrees(), 45.0);
+        assert_eq!(o[1].refused.as_ref().unwrap().rule, KEY_TYPE);
+    }
+
+    /// Every kind of entry the game skips, on both versions: the rule and the game's words.
+    #[test]
+    fn refuses_what_the_game_skips_in_both_versions() {
+        let s = ObjectKind::Structure;
+        let cases: [(&str, &str, &str, &str); 12] = [
+            // The community maps' string ids.
+            (
+                r#""id": "A0CommandCentre""#,
+                "",
+                KEY_TYPE,
+                "Unexpected type of \"id\" key",
+            ),
+            (r#""id": 0"#, "", ID_ZERO, "Invalid \"id\" = 0"),
+            (r#""id": 0.5"#, "", ID_ZERO, "Invalid \"id\" = 0"),
+            (
+                r#""id": true"#,
+                "",
+                KEY_TYPE,
+                "\"id\" key (expecting number)",
+            ),
+            (r#""player": "1""#, "NOPLAYER", KEY_TYPE, "player/startpos"),
+            (
+                r#""player": null, "startpos": 0"#,
+                "NOPLAYER",
+                KEY_TYPE,
+                "player/startpos",
+            ),
+            (
+                "",
+                "NOPLAYER",
+                KEY_MISSING,
+                "Missing required player/startpos key",
+            ),
+            (
+                r#""startpos": "0""#,
+                "NOPLAYER",
+                KEY_TYPE,
+                "player/startpos",
+            ),
+            (
+                r#""modules": "1""#,
+                "",
+                KEY_TYPE,
+                "\"modules\" key (expecting number)",
+            ),
+            (r#""modules": 256"#, "", MODULES_RANGE, "exceeds maximum"),
+            (r#""modules": -1"#, "", MODULES_RANGE, "exceeds maximum"),
+            (r#""modules": false"#, "", KEY_TYPE, "\"modules\" key"),
+        ];
+        for (extra, flags, rule, words) in cases {
+            let player = if flags == "NOPLAYER" {
+                ""
+            } else {
+                r#""startpos": 1,"#
+            };
+            let sep = if extra.is_empty() { "" } else { ", " };
+            let v1 = format!(
+                r#"{player} "name": "A0LightFactory", "position": [640, 640, 0]{sep}{extra}"#
+            );
+            let v2 =
+                format!(r#"{player} "name": "A0LightFactory", "position": [640, 640]{sep}{extra}"#);
+            for o in one(s, &v1, &v2) {
+                let r = o
+                    .refused
+                    .as_ref()
+                    .unwrap_or_else(|| panic!("{extra}: kept"));
+                assert_eq!(r.rule, rule, "{extra}");
+                assert!(r.message.contains(words), "{extra}: {}", r.message);
+                // The report still says where the entry is.
+                assert_eq!((o.x, o.y), (640, 640), "{extra}");
+            }
+        }
+    }
+
+    #[test]
+    fn refuses_missing_and_mistyped_names_and_positions() {
+        let d = ObjectKind::Droid;
+        let cases: [(&str, &str, &str); 8] = [
+            (r#""position": [1, 2, 0]"#, KEY_MISSING, "\"template\""),
+            (
+                r#""template": 7, "position": [1, 2, 0]"#,
+                KEY_TYPE,
+                "expecting string",
+            ),
+            (r#""template": "T""#, KEY_MISSING, "\"position\""),
+            (
+                r#""template": "T", "position": [1]"#,
+                KEY_TYPE,
+                "at least 2 members",
+            ),
+            (
+                r#""template": "T", "position": "1, 2""#,
+                KEY_TYPE,
+                "at least 2 members",
+            ),
+            (
+                r#""template": "T", "position": {"x": 1, "y": 2}"#,
+                KEY_TYPE,
+                "expecting an array",
+            ),
+            (
+                r#""template": "T", "position": [1, "2"]"#,
+                KEY_TYPE,
+                "unable to convert",
+            ),
+            (
+                r#""template": "T", "position": [null, 2]"#,
+                KEY_TYPE,
+                "unable to convert",
+            ),
+        ];
+        for (body, rule, words) in cases {
+            let body = format!(r#"{body}, "player": 0"#);
+            let v2 = body.replace("[1, 2, 0]", "[1, 2]");
+            for o in one(d, &body, &v2) {
+                let r = o.refused.as_ref().unwrap_or_else(|| panic!("{body}: kept"));
+                assert_eq!(
+                    (r.rule, r.message.contains(words)),
+                    (rule, true),
+                    "{body}: {}",
+                    r.message
+                );
+            }
+        }
+    }
+
+    /// What the game logs but reads past: the entry is kept, the error listed.
+    #[test]
+    fn keeps_entries_whose_rotation_it_cannot_read() {
+        let f = ObjectKind::Feature;
+        // v1 wants a list; v2 takes a number but not a string.
+        for o in one(
+            f,
+            r#""name": "Tree1", "position": [64, 64, 0], "rotation": 16384"#,
+            r#""name": "Tree1", "position": [64, 64], "rotation": "90""#,
+        ) {
+            assert!(o.refused.is_none());
+            assert_eq!(o.direction, 0);
+            assert_eq!(o.logged.len(), 1, "{:?}", o.logged);
+            assert_eq!(o.logged[0].rule, VALUE_UNREAD);
+        }
+        // Too many members: logged, read all the same.
+        for o in one(
+            f,
+            r#""name": "Tree1", "position": [64, 64, 0, 0]"#,
+            r#""name": "Tree1", "position": [64, 64, 0], "rotation": [16384, 0]"#,
+        ) {
+            assert!(o.refused.is_none());
+            assert_eq!((o.x, o.y), (64, 64));
+            assert!(
+                o.logged
+                    .iter()
+                    .all(|l| l.message.contains("too many array members"))
+            );
+            assert!(!o.logged.is_empty());
+        }
+        // A feature's player is ignored, whatever it is.
+        let [a, b] = one(
+            f,
+            r#""name": "Tree1", "position": [64, 64, 0], "player": "x""#,
+            r#""name": "Tree1", "position": [64, 64], "player": 3"#,
+        );
+        assert!(a.refused.is_none() && b.refused.is_none());
+        assert_eq!((a.owner, b.owner), (Owner::None, Owner::None));
+    }
+
+    /// The game's `static_cast`s: wrapping, cutting toward zero, `int8_t` owners.
+    #[test]
+    fn converts_numbers_as_the_game_does() {
+        let s = ObjectKind::Structure;
+        let [a, b] = one(
+            s,
+            r#""name": "W", "position": [640.9, 700, 0], "rotation": [70000, 0, 0], "player": 200, "id": -1"#,
+            r#""name": "W", "position": [640.9, 700], "rotation": -16384, "startpos": 3.7, "modules": 1.9"#,
+        );
+        assert_eq!(
+            (a.x, a.direction, a.owner, a.id),
+            (640, 4464, Owner::Scavenger, Some(u32::MAX))
+        );
+        assert_eq!(
+            (b.x, b.direction, b.owner, b.modules),
+            (640, 49152, Owner::Player(3), 1)
+        );
+        // `player` wins over `startpos`; 256 narrows to player 0.
+        let [c, _] = one(
+            s,
+            r#""name": "W", "position": [1, 2, 0], "player": 256, "startpos": 1"#,
+            r#""name": "W", "position": [1, 2]"#,
+        );
+        assert_eq!(c.owner, Owner::Player(0));
     }
 
     #[test]
@@ -185,5 +554,9 @@ mod tests {
         assert_eq!(e.location, Location::Line(3));
         let e = read_json_objects(br#"{"version": 3}"#, ObjectKind::Feature).unwrap_err();
         assert!(e.message.contains("version 3"), "{e}");
+        // An explicit version 1 is refused too; 2.0 is 2.
+        assert!(read_json_objects(br#"{"version": 1}"#, ObjectKind::Feature).is_err());
+        let v = br#"{"version": 2.0, "features": []}"#;
+        assert_eq!(read_json_objects(v, ObjectKind::Feature).unwrap().1, 2);
     }
 }

@@ -139,6 +139,23 @@ pub struct MapObject {
     pub modules: u32,
     /// Where in its file the entry is (`structure_0017`, `record 3`, `[structure_4]`).
     pub key: String,
+    /// Set when the game's reader skips this entry (a key missing or of the wrong type, an
+    /// id of 0, more than 255 modules; `jsonGetBaseMapObjectInfo`, `loadJson*Init`): the
+    /// entry is in the file but never on the map. The other fields hold what could be read.
+    pub refused: Option<ReadIssue>,
+    /// Errors the game logs reading this entry while keeping it (a rotation it cannot
+    /// read, taken as 0; a list with too many members).
+    pub logged: Vec<ReadIssue>,
+}
+
+/// What the game's reader says of one entry: the `vitrine check` rule it breaks and the
+/// game's own message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadIssue {
+    /// The check rule (`map/entry-key-type`).
+    pub rule: &'static str,
+    /// What the game logs (`Unexpected type of "id" key (expecting number)`).
+    pub message: String,
 }
 
 impl MapObject {

@@ -3,11 +3,14 @@
 //! structures) and `src/structure.cpp` (`buildStructureDir`, `alignStructure`,
 //! `foundationHeight`, `buildFlatten`):
 //!
+//! - entries the game's reader skipped ([`MapObject::refused`]) are never placed;
 //! - structures: direction rounded to 90°, the footprint (`width` × `breadth`, swapped at
 //!   90°/270°) snapped to the grid (odd sizes on a tile centre, even on an edge), refused
-//!   within 3 tiles of the edge or on another structure's tile (a defence or gate replaces
-//!   a wall); a derrick removes the oil resource on its tile; a module entry upgrades the
-//!   building on its tile;
+//!   within 3 tiles of the edge, beyond their owner's building limit (`structure.json`
+//!   `userLimits`' default: the rules script sets the lobby's limits only after the map
+//!   is placed) or on another structure's tile (a defence or gate replaces a wall); a
+//!   derrick removes the oil resource on its tile; a module entry upgrades the building
+//!   on its tile, and is refused where the game built none;
 //! - non-defensive structures flatten their footprint's corners to (min + max) / 2 and
 //!   sit at that height, raising features on those tiles and realigning defences around;
 //! - defences, walls, gates and rearm pads are not flattened: z = the highest
@@ -24,9 +27,10 @@
 //! the game saves them.
 
 use super::terrain::Terrain;
-use super::{Map, MapObject, ObjectKind, Owner, TILE_UNITS};
+use super::{Map, MapObject, ObjectKind, Owner, ReadIssue, TILE_UNITS};
 use crate::files::{FileRef, Files};
 use crate::wz::Stats;
+use std::collections::HashMap;
 
 /// Tiles from the edge within which the game refuses structures (`TOO_NEAR_EDGE`).
 const TOO_NEAR_EDGE: i32 = 3;
@@ -98,6 +102,10 @@ pub struct Placement {
     pub terrain: Terrain,
     /// Stats ids without stats in the data roots (placed with a 1×1 footprint).
     pub unknown: Vec<String>,
+    /// Errors the game logs about objects it keeps (index in [`Map::objects`]): the
+    /// reader's ([`MapObject::logged`]) and the placement's (modules on a structure that
+    /// takes none).
+    pub logged: Vec<(usize, ReadIssue)>,
 }
 
 /// What occupies a tile.
@@ -121,6 +129,9 @@ struct State<'a> {
     gone: Vec<bool>,
     removed: Vec<Removed>,
     unknown: Vec<String>,
+    logged: Vec<(usize, ReadIssue)>,
+    /// Structures built per owner and stats id (`curCount`), against the building limits.
+    built: HashMap<(Owner, String), u32>,
 }
 
 /// Places the map's objects as the game does at load. `stats` gives footprints and types
@@ -141,6 +152,8 @@ pub fn place(map: &Map, stats: &Stats, files: &Files, roots: &[FileRef]) -> Plac
         gone: Vec::new(),
         removed: Vec::new(),
         unknown: Vec::new(),
+        logged: Vec::new(),
+        built: HashMap::new(),
     };
     for kind in ObjectKind::ALL {
         for (i, o) in map
@@ -149,6 +162,12 @@ pub fn place(map: &Map, stats: &Stats, files: &Files, roots: &[FileRef]) -> Plac
             .enumerate()
             .filter(|(_, o)| o.kind == kind)
         {
+            if let Some(r) = &o.refused {
+                let why = refused(r.rule, r.message.clone());
+                s.removed.push(Removed { index: i, why });
+                continue;
+            }
+            s.logged.extend(o.logged.iter().map(|l| (i, l.clone())));
             if let Some(why) = s.owner_check(o) {
                 s.removed.push(Removed { index: i, why });
                 continue;
@@ -176,6 +195,7 @@ pub fn place(map: &Map, stats: &Stats, files: &Files, roots: &[FileRef]) -> Plac
         removed: s.removed,
         terrain: s.terrain,
         unknown: s.unknown,
+        logged: s.logged,
     }
 }
 
@@ -350,7 +370,11 @@ impl State<'_> {
                 index,
                 why: refused(
                     "map/module-orphan",
-                    format!("{} has no building to upgrade", o.stats_id),
+                    format!(
+                        "No owning structure for module - {} for player - {}",
+                        o.stats_id,
+                        owner_number(self.map, o.owner)
+                    ),
                 ),
             });
             return;
@@ -367,7 +391,11 @@ impl State<'_> {
                 index,
                 why: refused(
                     "map/module-orphan",
-                    format!("{} does not fit a {host_kind}", o.stats_id),
+                    format!(
+                        "Structure {} couldn't be built (probably on top of another \
+                         structure): a module that does not fit the {host_kind} on its tile",
+                        o.stats_id
+                    ),
                 ),
             });
             return;
@@ -416,6 +444,10 @@ impl State<'_> {
             });
             return;
         }
+        if let Some(why) = self.over_limit(o) {
+            self.removed.push(Removed { index, why });
+            return;
+        }
         let (mx, my) = (cx - size.0 / 2, cy - size.1 / 2);
         if kind == "RESOURCE EXTRACTOR" {
             self.remove_oil(cx, cy);
@@ -446,7 +478,12 @@ impl State<'_> {
         }
         for s in walls {
             self.remove_placed(s, Removal::ReplacedWall);
+            let wall = &self.placed[s].object;
+            if let Some(n) = self.built.get_mut(&(wall.owner, wall.stats_id.clone())) {
+                *n = n.saturating_sub(1);
+            }
         }
+        *self.built.entry((o.owner, o.stats_id.clone())).or_default() += 1;
         let slot = self.placed.len();
         for ty in my..my + size.1 {
             for tx in mx..mx + size.0 {
@@ -470,6 +507,49 @@ impl State<'_> {
         );
         self.align(slot);
         self.placed[slot].object.modules = o.modules.min(max_modules(kind));
+        if o.modules > 0 && max_modules(kind) == 0 {
+            // `loadWzMapStructure`: logged, and the structure left as it is.
+            let message = format!("Structure {} can't have modules.", o.stats_id);
+            self.logged.push((
+                index,
+                ReadIssue {
+                    rule: "map/modules-unfit",
+                    message,
+                },
+            ));
+        }
+    }
+
+    /// `buildStructureDir`'s first check: one more of `o`'s kind than its owner's limit
+    /// (`curCount + 1 > limit`) is refused.
+    fn over_limit(&self, o: &MapObject) -> Option<Removal> {
+        let st = self.stats.structures.get(&o.stats_id)?;
+        let limit = st.build_limit?;
+        let has = self
+            .built
+            .get(&(o.owner, o.stats_id.clone()))
+            .copied()
+            .unwrap_or(0);
+        (u64::from(has) + 1 > u64::from(limit)).then(|| {
+            let name = if st.name.is_empty() { &st.id } else { &st.name };
+            refused(
+                "map/structure-limit",
+                format!(
+                    "Player {}: Building {name} could not be built due to building limits \
+                     (has {has}, max {limit})!",
+                    owner_number(self.map, o.owner)
+                ),
+            )
+        })
+    }
+}
+
+/// The player number the game logs for `owner`: the scavengers' slot is the level's
+/// player count, at least 7 (`scavengerSlot`).
+fn owner_number(map: &Map, owner: Owner) -> u32 {
+    match owner {
+        Owner::Player(p) => p,
+        Owner::Scavenger | Owner::None => map.level.players.unwrap_or(0).max(7),
     }
 }
 
@@ -485,5 +565,7 @@ fn max_modules(kind: &str) -> u32 {
 mod align;
 use align::BoundsCache;
 
+#[cfg(test)]
+mod refusal_tests;
 #[cfg(test)]
 mod tests;

@@ -242,6 +242,22 @@ pub struct Structure {
     /// Footprint along y, in tiles (before rotation).
     #[serde(deserialize_with = "lenient_num")]
     pub breadth: Option<f64>,
+    /// How many of it each player may have before the lobby's settings apply: the middle
+    /// of `userLimits` [min, default, max] (`loadStructureStats`); `None` (no
+    /// `userLimits`) is the game's `LOTS_OF`, no limit.
+    #[serde(rename = "userLimits", deserialize_with = "middle_limit")]
+    pub build_limit: Option<u32>,
+}
+
+/// `userLimits`' middle number (`ini.vector3i`: a list of three numbers).
+fn middle_limit<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Array(a) => a
+            .get(1)
+            .and_then(Value::as_f64)
+            .map(|f| f.clamp(0.0, f64::from(u32::MAX)) as u32),
+        _ => None,
+    })
 }
 
 /// `features.json` entry: trees, boulders, oil resources, wrecks.

@@ -10,7 +10,9 @@ use vitrine_core::model::Location;
 const STATS: &[(&str, &str)] = &[
     (
         "data/stats/structure.json",
-        r#"{"A0LightFactory": {"type": "FACTORY", "width": 3, "breadth": 3},
+        r#"{"A0LightFactory": {"name": "Factory", "type": "FACTORY", "width": 3, "breadth": 3,
+                "userLimits": [0, 2, 5]},
+            "A0CommandCentre": {"type": "HQ", "width": 2, "breadth": 2},
             "A0FacMod1": {"type": "FACTORY MODULE", "width": 3, "breadth": 3},
             "A0ResourceExtractor": {"type": "RESOURCE EXTRACTOR", "width": 1, "breadth": 1},
             "A0HardcreteMk1Wall": {"type": "WALL", "width": 1, "breadth": 1}}"#,
@@ -79,9 +81,14 @@ struct MapBuilder {
     structures: Vec<(&'static str, &'static str, i32, i32, Option<u32>)>,
     features: Vec<(&'static str, &'static str, i32, i32, Option<u32>)>,
     droids: Vec<(&'static str, &'static str, i32, i32, Option<u32>)>,
-    /// Report `map/start-position-missing` (most cases give their players no truck: the
-    /// rule is checked by its own cases).
+    /// Report the whole-map rules `map/start-position-missing`,
+    /// `map/player-no-constructor` and `map/nothing-placed` (most cases give their
+    /// players no truck, or refuse the one object of a kind they have: these rules are
+    /// checked by their own cases).
     starts: bool,
+    /// Files written over the map's (after its object files, so a case can give its own
+    /// `struct.json`).
+    extra: Vec<(String, Vec<u8>)>,
 }
 
 const DIR: &str = "m/2c-test";
@@ -97,11 +104,12 @@ impl MapBuilder {
             features: Vec::new(),
             droids: Vec::new(),
             starts: false,
+            extra: Vec::new(),
         }
     }
 
     fn file(mut self, name: &str, bytes: impl Into<Vec<u8>>) -> MapBuilder {
-        self.source.insert(format!("{DIR}/{name}"), bytes);
+        self.extra.push((format!("{DIR}/{name}"), bytes.into()));
         self
     }
 
@@ -119,6 +127,9 @@ impl MapBuilder {
             format!("{DIR}/droid.json"),
             objects(&self.droids, "template"),
         );
+        for (path, bytes) in self.extra {
+            source.insert(path, bytes);
+        }
         let mut roots = Vec::new();
         if stats {
             for (path, text) in STATS {
@@ -129,9 +140,14 @@ impl MapBuilder {
         let files = Files::new(source);
         let mut report = check_maps(&files, &FileRef::Disk(DIR.into()), None, &roots, None);
         if !self.starts {
-            report
-                .findings
-                .retain(|f| f.rule != "map/start-position-missing");
+            report.findings.retain(|f| {
+                ![
+                    "map/start-position-missing",
+                    "map/player-no-constructor",
+                    "map/nothing-placed",
+                ]
+                .contains(&f.rule)
+            });
         }
         report
     }
@@ -185,6 +201,17 @@ fn every_map_rule_is_registered_and_tested() {
         "map/player-beyond-count",
         "map/start-position-missing",
         "map/script-refused",
+        "map/entry-key-missing",
+        "map/entry-key-type",
+        "map/entry-id-zero",
+        "map/entry-modules-range",
+        "map/entry-value-unread",
+        "map/structure-limit",
+        "map/modules-unfit",
+        "map/nothing-placed",
+        "map/object-id-duplicate",
+        "map/player-no-constructor",
+        "map/gateway-invalid",
     ];
     for id in ids {
         let r = rule(id).unwrap_or_else(|| panic!("{id} is not registered"));
@@ -622,4 +649,201 @@ fn a_player_without_a_truck_has_no_start_position() {
     m.starts = true;
     let r = m.check(false);
     assert_eq!(rules(&r), ["map/stats-unchecked"]);
+}
+
+/// `struct.json` of these v1 entries (`key: {body}`), the rest of the map empty.
+fn struct_json(entries: &[(&str, &str)]) -> String {
+    let body: Vec<String> = entries
+        .iter()
+        .map(|(k, b)| format!("\"{k}\": {{{b}}}"))
+        .collect();
+    format!("{{\n{}\n}}", body.join(",\n"))
+}
+
+/// Each kind of entry the game's JSON reader skips: one error each, of its own rule, at
+/// the entry's line; and the map then holds no structure at all (said once more).
+#[test]
+fn entries_the_game_reader_skips() {
+    let cases: [(&str, &str); 6] = [
+        (
+            r#""id": "A0CommandCentre", "name": "A0HardcreteMk1Wall", "position": [832, 832, 0], "startpos": 0"#,
+            "map/entry-key-type",
+        ),
+        (
+            r#""name": "A0HardcreteMk1Wall", "startpos": 0"#,
+            "map/entry-key-missing",
+        ),
+        (
+            r#""name": "A0HardcreteMk1Wall", "position": [832, 832, 0], "player": "0""#,
+            "map/entry-key-type",
+        ),
+        (
+            r#""id": 0, "name": "A0HardcreteMk1Wall", "position": [832, 832, 0], "startpos": 0"#,
+            "map/entry-id-zero",
+        ),
+        (
+            r#""name": "A0LightFactory", "position": [832, 832, 0], "startpos": 0, "modules": 256"#,
+            "map/entry-modules-range",
+        ),
+        (
+            r#""name": 5, "position": [832, 832, 0], "startpos": 0"#,
+            "map/entry-key-type",
+        ),
+    ];
+    for (body, want) in cases {
+        let mut m = MapBuilder::new().file("struct.json", struct_json(&[("structure_1", body)]));
+        m.starts = true;
+        m.droids = vec![
+            ("droid_0", "ConstructorDroid", c(4), c(12), Some(0)),
+            ("droid_1", "ConstructorDroid", c(12), c(12), Some(1)),
+        ];
+        let r = m.check(true);
+        assert_eq!(
+            rules(&r),
+            [want, "map/nothing-placed"]
+                .iter()
+                .copied()
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect::<Vec<_>>(),
+            "{body}: {:?}",
+            r.findings
+        );
+        let f = r.findings.iter().find(|f| f.rule == want).unwrap();
+        assert_eq!(
+            (f.level, f.location, f.element),
+            (
+                Level::Error,
+                Location::Line(2),
+                Element::Object { object: 2 }
+            ),
+            "{body}"
+        );
+        let none = r
+            .findings
+            .iter()
+            .find(|f| f.rule == "map/nothing-placed")
+            .unwrap();
+        assert!(
+            none.message.contains("none of the 1 structures"),
+            "{}",
+            none.message
+        );
+        assert!(none.file.ends_with("struct.json"));
+    }
+}
+
+/// What the game logs and reads past: the rotation it cannot read (the object is kept).
+#[test]
+fn a_value_the_game_reads_past() {
+    let m = MapBuilder::new().file(
+        "struct.json",
+        struct_json(&[("structure_1", r#""name": "A0HardcreteMk1Wall", "position": [832, 832, 0], "rotation": 16384, "startpos": 0"#)]),
+    );
+    let (rule, level, location, _) = one(&m.check(true));
+    assert_eq!(
+        (rule, level, location),
+        ("map/entry-value-unread", Level::Error, Location::Line(2))
+    );
+}
+
+/// The third factory of a player whose limit is 2 is refused, its module record with it;
+/// the other player has a limit of its own.
+#[test]
+fn structures_beyond_the_building_limit() {
+    let mut m = MapBuilder::new();
+    m.structures = vec![
+        ("structure_1", "A0LightFactory", c(4), c(4), Some(0)),
+        ("structure_2", "A0LightFactory", c(8), c(4), Some(0)),
+        ("structure_3", "A0LightFactory", c(12), c(4), Some(0)),
+        ("structure_4", "A0FacMod1", c(12), c(4), Some(0)),
+        ("structure_5", "A0LightFactory", c(4), c(8), Some(1)),
+    ];
+    let r = m.check(true);
+    assert_eq!(
+        rules(&r),
+        ["map/module-orphan", "map/structure-limit"],
+        "{:?}",
+        r.findings
+    );
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == "map/structure-limit")
+        .unwrap();
+    assert_eq!(
+        (f.level, f.element),
+        (Level::Error, Element::Object { object: 2 })
+    );
+    assert!(f.message.contains("(has 2, max 2)"), "{}", f.message);
+}
+
+#[test]
+fn modules_on_a_structure_that_takes_none() {
+    let m = MapBuilder::new().file(
+        "struct.json",
+        struct_json(&[("structure_1", r#""name": "A0HardcreteMk1Wall", "position": [832, 832, 0], "startpos": 0, "modules": 1"#)]),
+    );
+    let (rule, level, ..) = one(&m.check(true));
+    assert_eq!((rule, level), ("map/modules-unfit", Level::Error));
+}
+
+#[test]
+fn two_objects_with_one_id() {
+    let m = MapBuilder::new().file(
+        "struct.json",
+        struct_json(&[
+            ("structure_1", r#""id": 70, "name": "A0HardcreteMk1Wall", "position": [832, 832, 0], "startpos": 0"#),
+            ("structure_2", r#""id": 70, "name": "A0HardcreteMk1Wall", "position": [1088, 832, 0], "startpos": 1"#),
+        ]),
+    );
+    let r = m.check(true);
+    assert_eq!(
+        one(&r),
+        (
+            "map/object-id-duplicate",
+            Level::Warning,
+            Location::Line(3),
+            Element::Object { object: 1 }
+        )
+    );
+    assert!(r.findings[0].message.contains("[structure_1]"));
+}
+
+/// An HQ but no truck: the player has a start position, and nothing to build with once
+/// "No bases" removes the HQ.
+#[test]
+fn a_player_without_a_construction_droid() {
+    let mut m = MapBuilder::new();
+    m.structures = vec![("structure_1", "A0CommandCentre", c(5), c(5), Some(1))];
+    m.droids = vec![("droid_0", "ConstructorDroid", c(4), c(12), Some(0))];
+    m.starts = true;
+    let r = m.check(true);
+    assert_eq!(rules(&r), ["map/player-no-constructor"], "{:?}", r.findings);
+    assert_eq!(r.findings[0].level, Level::Warning);
+    assert!(r.findings[0].message.contains("player 1 of 2"));
+}
+
+/// A diagonal gateway and one off the map, at their records' offsets in game.map.
+#[test]
+fn gateways_the_game_drops() {
+    let mut map = game_map(10, 16, 16, 256);
+    map.truncate(map.len() - 4);
+    map.extend(3u32.to_le_bytes());
+    map.extend([2, 2, 2, 9, 3, 3, 6, 6, 20, 1, 20, 4]);
+    let r = MapBuilder::new().file("game.map", map).check(true);
+    assert_eq!(
+        rules(&r),
+        ["map/gateway-invalid", "map/gateway-invalid"],
+        "{:?}",
+        r.findings
+    );
+    let at: Vec<Location> = r.findings.iter().map(|f| f.location).collect();
+    let first = 16 + 256 * 3 + 8;
+    assert_eq!(
+        at,
+        [Location::Offset(first + 4), Location::Offset(first + 8)]
+    );
+    assert!(r.findings[0].message.contains("diagonal"));
+    assert!(r.findings[1].message.contains("off the map"));
 }

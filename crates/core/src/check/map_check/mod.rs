@@ -109,7 +109,97 @@ pub fn check_placed(
     }
     out.extend(objects::findings(files, map, placed));
     out.extend(missing_starts(map, placed, stats, &level_file(level)));
+    out.extend(no_constructor(map, placed, stats, &level_file(level)));
+    out.extend(gateways(map));
     out
+}
+
+/// `map/player-no-constructor`: each player slot of the level that the map gives no
+/// construction droid (checked where the level states its players and the data has the
+/// templates).
+fn no_constructor(map: &Map, placed: &map::Placement, stats: &Stats, file: &str) -> Vec<Finding> {
+    let Some(players) = map.level.players else {
+        return Vec::new();
+    };
+    if stats.templates.source.is_none() {
+        return Vec::new();
+    }
+    // A player with neither an HQ nor a truck has `map/start-position-missing` already.
+    let starts = map::start_positions(placed, stats);
+    let builders: std::collections::HashSet<u32> = placed
+        .objects
+        .iter()
+        .filter(|p| p.object.kind == map::ObjectKind::Droid)
+        .filter(|p| {
+            crate::wz::assemble::is_construct_template(stats, &p.object.stats_id) == Some(true)
+        })
+        .filter_map(|p| match p.object.owner {
+            map::Owner::Player(n) => Some(n),
+            _ => None,
+        })
+        .collect();
+    (0..players)
+        .filter(|p| !builders.contains(p) && starts.iter().any(|s| s.player == *p))
+        .map(|p| {
+            Finding::new(
+                "map/player-no-constructor",
+                file,
+                Location::File,
+                Element::File,
+                format!(
+                    "{}: player {p} of {players} starts with no construction droid (truck or \
+                     combat engineer); with the lobby's \"No bases\" the rules script removes \
+                     every structure it has, leaving it nothing to build with",
+                    map.level.name
+                ),
+            )
+        })
+        .collect()
+}
+
+/// `map/gateway-invalid`: a gateway that is neither a row nor a column of tiles, or leaves
+/// the map; the game drops it (`gwNewGateway`).
+fn gateways(map: &Map) -> Vec<Finding> {
+    let (w, h) = (map.terrain.width, map.terrain.height);
+    let file = map.level.folder.join("game.map").to_string();
+    map.terrain
+        .gateways
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| {
+            let (x1, y1, x2, y2) = (
+                u32::from(g.from.0),
+                u32::from(g.from.1),
+                u32::from(g.to.0),
+                u32::from(g.to.1),
+            );
+            (x1 != x2 && y1 != y2) || x1.max(x2) >= w || y1.max(y2) >= h
+        })
+        .map(|(i, g)| {
+            // The header (16 bytes), the tiles, the gateway version and count.
+            let record = if map.terrain.version >= 40 { 4 } else { 3 };
+            let at = 16 + u64::from(w) * u64::from(h) * record + 8 + i as u64 * 4;
+            Finding::new(
+                "map/gateway-invalid",
+                &file,
+                Location::Offset(at),
+                Element::File,
+                format!(
+                    "gateway {i} ({}, {}) to ({}, {}): {}; the game drops it (\"Unable to add \
+                     gateway {i} - dropping it\")",
+                    g.from.0,
+                    g.from.1,
+                    g.to.0,
+                    g.to.1,
+                    if g.from.0 != g.to.0 && g.from.1 != g.to.1 {
+                        "diagonal, neither a row nor a column of tiles"
+                    } else {
+                        "off the map"
+                    }
+                ),
+            )
+        })
+        .collect()
 }
 
 /// Opens the map whose `game.map` is `file` once ([`map::scene::open_placed`]) and gives

@@ -64,6 +64,38 @@ pub(super) fn findings(files: &Files, map: &Map, placed: &Placement) -> Vec<Find
         let (file, location) = at(r.index);
         out.push(finding(rule, &file, location, r.index, o, &message));
     }
+    for (index, l) in &placed.logged {
+        let (file, location) = at(*index);
+        let o = &map.objects[*index];
+        out.push(finding(l.rule, &file, location, *index, o, &l.message));
+    }
+    out.extend(nothing_placed(map, placed, &sources));
+    // `map/object-id-duplicate`: every placed object after the first with an id.
+    let mut first: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    for p in &placed.objects {
+        let Some(id) = p.object.id else { continue };
+        let Some(&earlier) = first.get(&id) else {
+            first.insert(id, p.index);
+            continue;
+        };
+        let e = &map.objects[earlier];
+        let (file, location) = at(p.index);
+        let message = format!(
+            "id {id} is also {} {} [{}]'s: the game builds both with one id",
+            e.kind.name(),
+            e.stats_id,
+            e.key
+        );
+        let o = &map.objects[p.index];
+        out.push(finding(
+            "map/object-id-duplicate",
+            &file,
+            location,
+            p.index,
+            o,
+            &message,
+        ));
+    }
     let (w, h) = (
         map.terrain.width as i64 * i64::from(TILE_UNITS),
         map.terrain.height as i64 * i64::from(TILE_UNITS),
@@ -88,6 +120,44 @@ pub(super) fn findings(files: &Files, map: &Map, placed: &Placement) -> Vec<Find
         }
     }
     out
+}
+
+/// `map/nothing-placed`: each kind the files hold entries of and the game places none of.
+fn nothing_placed(map: &Map, placed: &Placement, sources: &[Option<Source>]) -> Vec<Finding> {
+    ObjectKind::ALL
+        .iter()
+        .zip(sources)
+        .filter_map(|(&kind, source)| {
+            let in_files = map.of_kind(kind).count();
+            let on_map = placed
+                .objects
+                .iter()
+                .filter(|p| p.object.kind == kind)
+                .count();
+            (in_files > 0 && on_map == 0).then(|| {
+                let file = source
+                    .as_ref()
+                    .map_or_else(|| map.level.folder.to_string(), |s| s.file.clone());
+                let what = plural(kind);
+                Finding::new(
+                    "map/nothing-placed",
+                    &file,
+                    Location::File,
+                    Element::File,
+                    format!(
+                        "{}: none of the {in_files} {what} in the files is on the loaded map; \
+                         the game starts it without {what}",
+                        map.level.name
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+/// `structures`, `features`, `droids`.
+pub(crate) fn plural(kind: ObjectKind) -> String {
+    format!("{}s", kind.name())
 }
 
 fn finding(

@@ -53,6 +53,8 @@ fn obj(kind: ObjectKind, id: &str, x: i32, y: i32, owner: Owner) -> MapObject {
         id: None,
         modules: 0,
         key: String::new(),
+        refused: None,
+        logged: Vec::new(),
     }
 }
 

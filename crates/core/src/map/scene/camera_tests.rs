@@ -19,6 +19,8 @@ fn object(kind: ObjectKind, id: &str, player: u32, x: i32, y: i32) -> MapObject 
         id: None,
         modules: 0,
         key: format!("{id} {x}"),
+        refused: None,
+        logged: Vec::new(),
     }
 }
 

@@ -202,6 +202,8 @@ pub(super) fn hut(x: i32, y: i32, direction: u16) -> MapObject {
         id: None,
         modules: 0,
         key: "structure_0".into(),
+        refused: None,
+        logged: Vec::new(),
     }
 }
 
@@ -541,6 +543,8 @@ fn droid(template: &str, player: u32, x: i32, y: i32) -> MapObject {
         id: None,
         modules: 0,
         key: format!("droid {template} {x}"),
+        refused: None,
+        logged: Vec::new(),
     }
 }
 

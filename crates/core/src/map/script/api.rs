@@ -362,6 +362,8 @@ fn objects(
             id: None,
             modules,
             key,
+            refused: None,
+            logged: Vec::new(),
         });
     }
     Ok(out)
