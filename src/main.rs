@@ -25,6 +25,7 @@ fn main() {
         Some(Command::Publish(args)) => vitrine::cli::publish::run(args),
         Some(Command::InstallDesktop(args)) => vitrine::cli::desktop::run(args),
         Some(Command::Thumbnail(args)) => vitrine::cli::thumbnail::run(args),
+        Some(Command::Maptools(args)) => vitrine::cli::maptools::run(args),
         Some(Command::Completions { shell }) => vitrine::cli::completions(*shell),
         Some(Command::Manpage) => vitrine::cli::manpage(),
         None => window(&cli),
@@ -55,7 +56,11 @@ fn window(_cli: &Cli) -> i32 {
 fn prints_for_a_pipe(c: &Command) -> bool {
     matches!(
         c,
-        Command::Info(_) | Command::Check(_) | Command::Completions { .. } | Command::Manpage
+        Command::Info(_)
+            | Command::Check(_)
+            | Command::Maptools(_)
+            | Command::Completions { .. }
+            | Command::Manpage
     )
 }
 

@@ -3,7 +3,7 @@
 //! refuses or complains about when it loads them (`map/…` rules, any input `vitrine info`
 //! takes as a map); compiler-style text, JSON lines or SARIF.
 
-use crate::check::{self, CheckOptions, Checker, Counts, Finding, config::Config, report};
+use crate::check::{self, CheckOptions, Checker, Counts, Finding, RuleSet, config::Config, report};
 use crate::files::{self, FileRef};
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
@@ -60,9 +60,34 @@ pub struct CheckArgs {
     /// Print what a rule checks, why, and its source, then exit.
     #[arg(long, value_name = "RULE")]
     pub explain: Option<String>,
-    /// List every rule with its level and summary, then exit.
-    #[arg(long)]
-    pub rules: bool,
+    /// The rules to run: `game` (what Warzone 2100 refuses or complains about), `mapdb`
+    /// (what the map database, maps.wz2100.net, refuses or warns about: on a map package,
+    /// its script map run with seed 0 as the database runs it, unless --seed) or `all`
+    /// (the default). Without inputs: list that set's rules with their level and
+    /// summary (`--rules` alone: every rule), then exit.
+    #[arg(long, value_name = "SET", num_args = 0..=1, value_enum)]
+    pub rules: Option<Option<RulesArg>>,
+}
+
+/// `--rules`' sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RulesArg {
+    /// The game's rules.
+    Game,
+    /// The map database's rules (`mapdb/…`).
+    Mapdb,
+    /// Both.
+    All,
+}
+
+impl RulesArg {
+    fn set(self) -> RuleSet {
+        match self {
+            RulesArg::Game => RuleSet::Game,
+            RulesArg::Mapdb => RuleSet::Mapdb,
+            RulesArg::All => RuleSet::All,
+        }
+    }
 }
 
 /// The `--explain` text of a rule.
@@ -111,8 +136,9 @@ fn configs(inputs: &[PathBuf]) -> Result<Vec<(Config, FileRef)>, String> {
 
 /// Runs `vitrine check`; returns the exit status (see `--help`).
 pub fn run(args: &CheckArgs) -> i32 {
-    if args.rules {
-        for r in check::RULES {
+    let set = args.rules.flatten().map_or(RuleSet::All, RulesArg::set);
+    if args.rules.is_some() && args.files.is_empty() {
+        for r in check::RULES.iter().filter(|r| set.has(r.id)) {
             println!("{:<32} {:<7} {}", r.id, r.level.name(), r.summary);
         }
         return 0;
@@ -158,8 +184,8 @@ pub fn run(args: &CheckArgs) -> i32 {
         .iter()
         .cloned()
         .partition(|p| super::map_info::is_map_input(&crate::files::parse(p), level));
-    let (mut findings, mut files) = check_maps(&maps, level, args.seed, &options);
-    if !models.is_empty() || maps.is_empty() {
+    let (mut findings, mut files) = check_maps(&maps, level, args.seed, &options, set);
+    if set.game() && (!models.is_empty() || maps.is_empty()) {
         let (f, n) = check_inputs(&models, options);
         findings.extend(f);
         files += n;
@@ -214,7 +240,13 @@ fn check_maps(
     level: Option<&str>,
     seed: Option<u32>,
     options: &CheckOptions,
+    set: RuleSet,
 ) -> (Vec<Finding>, usize) {
+    let mapdb = check::mapdb::MapdbOptions {
+        seed,
+        today: today(),
+        report_multi_map: !set.game(),
+    };
     let disk = crate::files::disk();
     let (mut findings, mut maps) = (Vec::new(), 0);
     for input in inputs {
@@ -225,9 +257,16 @@ fn check_maps(
             options.data_roots.clone()
         };
         let report = super::catch_per_file(&file, || {
-            Ok(check::map_check::check_maps(
-                disk, &file, level, &roots, seed,
-            ))
+            let mut r = check::map_check::MapReport::default();
+            if set.game() {
+                r = check::map_check::check_maps(disk, &file, level, &roots, seed);
+            }
+            if set.mapdb() {
+                let db = check::mapdb::check_maps(disk, &file, level, &roots, &mapdb);
+                r.maps = r.maps.max(db.maps);
+                r.findings.extend(db.findings);
+            }
+            Ok(r)
         });
         match report {
             Ok(r) => {
@@ -276,4 +315,13 @@ pub fn check_inputs(inputs: &[PathBuf], options: CheckOptions) -> (Vec<Finding>,
     }
     findings.extend(checker.check_mods(inputs));
     (findings, walk.files.len())
+}
+
+/// Today (UTC), for the database's created-date rule.
+fn today() -> Option<jiff::civil::Date> {
+    Some(
+        jiff::Timestamp::now()
+            .to_zoned(jiff::tz::TimeZone::UTC)
+            .date(),
+    )
 }

@@ -17,6 +17,8 @@ pub mod export;
 pub mod info;
 pub mod light;
 pub mod map_info;
+pub mod maptools;
+pub mod maptools_info;
 pub(crate) mod progress;
 pub mod publish;
 pub mod render;
@@ -124,6 +126,10 @@ pub enum Command {
     /// and other freedesktop.org desktops; writes under ~/.local/share). --uninstall
     /// removes it again.
     InstallDesktop(desktop::DesktopArgs),
+    /// The map database's tool in Vitrine's place: `vitrine maptools package info` writes
+    /// the JSON `maptools package info` writes (a `maptools` script running `vitrine
+    /// maptools "$@"` swaps one for the other).
+    Maptools(maptools::MaptoolsArgs),
     /// Render one model to a square PNG for a file manager's thumbnails (the
     /// `.thumbnailer` file's `Exec=vitrine thumbnail %i %o %s`): nothing written on
     /// failure, a time budget.

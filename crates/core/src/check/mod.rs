@@ -15,6 +15,7 @@ pub mod fuzzing;
 mod geometry;
 mod load;
 pub mod map_check;
+pub mod mapdb;
 pub(crate) mod model_rules;
 pub mod report;
 pub mod rules;
@@ -22,7 +23,7 @@ pub mod sarif;
 pub(crate) mod wz_stats;
 
 pub use load::{CheckOptions, Checked, Checker, walk_error, walk_warning};
-pub use rules::{RULES, Rule, rule};
+pub use rules::{RULES, Rule, RuleSet, rule};
 
 use crate::model::{Location, Model, SourceMap};
 use serde::Serialize;

@@ -41,11 +41,48 @@ const LOADER: &str = "Warzone 2100 lib/ivis_opengl/imdload.cpp (the current PIE 
 const PIE_DOC: &str = "Warzone 2100 doc/PIE.md (PIE 2/3/4 format description)";
 
 /// The registry, grouped by format: the model and mod rules, then the map rules
-/// (`check::map_check`).
+/// (`check::map_check`), then the map database's (`check::mapdb`, ids `mapdb/…`).
 pub const RULES: &[Rule] = &ALL;
 
-const ALL: [Rule; MODEL.len() + super::map_check::RULES.len()] =
+/// The rules of the game (everything but the map database's).
+const GAME: [Rule; MODEL.len() + super::map_check::RULES.len()] =
     concat(MODEL, super::map_check::RULES);
+
+const ALL: [Rule; GAME.len() + super::mapdb::RULES.len()] = concat(&GAME, super::mapdb::RULES);
+
+/// Which rules `vitrine check --rules` runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RuleSet {
+    /// What the game refuses or complains about (every rule but `mapdb/…`).
+    Game,
+    /// What the map database (maps.wz2100.net) refuses or warns about (`mapdb/…`).
+    Mapdb,
+    /// Both.
+    #[default]
+    All,
+}
+
+impl RuleSet {
+    /// Whether the set holds the game's rules.
+    pub fn game(self) -> bool {
+        self != RuleSet::Mapdb
+    }
+
+    /// Whether the set holds the map database's rules.
+    pub fn mapdb(self) -> bool {
+        self != RuleSet::Game
+    }
+
+    /// Whether the rule `id` is in the set.
+    pub fn has(self, id: &str) -> bool {
+        let mapdb = id.starts_with("mapdb/");
+        match self {
+            RuleSet::Game => !mapdb,
+            RuleSet::Mapdb => mapdb,
+            RuleSet::All => true,
+        }
+    }
+}
 
 /// `a` then `b`, as one array of `N` rules.
 const fn concat<const N: usize>(a: &[Rule], b: &[Rule]) -> [Rule; N] {

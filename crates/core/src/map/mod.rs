@@ -23,6 +23,7 @@ pub mod fuzzing;
 mod ini;
 mod json;
 mod level;
+pub mod package_info;
 mod place;
 mod read;
 mod riverbed;
