@@ -23,6 +23,7 @@ fn main() {
         Some(Command::Export(args)) => vitrine::cli::export::run(args),
         Some(Command::Convert(args)) => vitrine::cli::convert::run(args),
         Some(Command::Publish(args)) => vitrine::cli::publish::run(args),
+        Some(Command::Maptools(args)) => vitrine::cli::maptools::run(args),
         Some(Command::InstallDesktop(args)) => vitrine::cli::desktop::run(args),
         Some(Command::Thumbnail(args)) => vitrine::cli::thumbnail::run(args),
         Some(Command::Completions { shell }) => vitrine::cli::completions(*shell),

@@ -17,6 +17,8 @@ pub mod export;
 pub mod info;
 pub mod light;
 pub mod map_info;
+pub mod maptools;
+pub mod maptools_preview;
 pub(crate) mod progress;
 pub mod publish;
 pub mod render;
@@ -119,6 +121,10 @@ pub enum Command {
     /// Write a static site showing a mod (gallery page, web viewer, one site.wz of the
     /// files its models need) for GitHub Pages, itch.io or any web host; --serve shows it.
     Publish(publish::PublishArgs),
+    /// The map database's `maptools` commands with maptools' arguments (`maptools
+    /// package genpreview`: a map's preview PNG, 3D or --2d flat), so its pipeline runs
+    /// Vitrine in maptools' place.
+    Maptools(maptools::MaptoolsArgs),
     /// Add Vitrine to the desktop's applications and make it the program for .pie, .pmf,
     /// .pet/.apet/.bpet/.mpet, .tpm and .wz files, and one offered for .glb/.gltf/.obj (Linux
     /// and other freedesktop.org desktops; writes under ~/.local/share). --uninstall
