@@ -5,7 +5,7 @@
 //! does not is refused by name, never ignored.
 //!
 //! This file is the command tree and its dispatch; each subcommand is in its own file
-//! (`maptools_info.rs`: `package info`).
+//! (`maptools_info.rs`: `package info`; `maptools_preview.rs`: `package genpreview`).
 
 use clap::{Args, Subcommand};
 
@@ -44,6 +44,10 @@ pub enum Package {
     /// Extract info / stats from a map package as JSON (the keys maptools writes; the map
     /// database validates them).
     Info(super::maptools_info::InfoArgs),
+    /// Write a map's preview PNG: Vitrine's 3D picture of the map edge to edge (its
+    /// background transparent), or with --2d maptools' flat-colour picture, one pixel
+    /// per tile.
+    Genpreview(super::maptools_preview::GenpreviewArgs),
     /// Convert a map package to another format: not supported (refused).
     #[command(disable_help_flag = true)]
     Convert {
@@ -59,6 +63,9 @@ pub fn run(args: &MaptoolsArgs) -> i32 {
         Maptools::Package {
             command: Package::Info(info),
         } => super::maptools_info::run(info, args.verbose),
+        Maptools::Package {
+            command: Package::Genpreview(preview),
+        } => super::maptools_preview::run(preview),
         Maptools::Package {
             command: Package::Convert { .. },
         } => refuse("package convert"),

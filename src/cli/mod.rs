@@ -19,6 +19,7 @@ pub mod light;
 pub mod map_info;
 pub mod maptools;
 pub mod maptools_info;
+pub mod maptools_preview;
 pub(crate) mod progress;
 pub mod publish;
 pub mod render;
@@ -126,9 +127,10 @@ pub enum Command {
     /// and other freedesktop.org desktops; writes under ~/.local/share). --uninstall
     /// removes it again.
     InstallDesktop(desktop::DesktopArgs),
-    /// The map database's tool in Vitrine's place: `vitrine maptools package info` writes
-    /// the JSON `maptools package info` writes (a `maptools` script running `vitrine
-    /// maptools "$@"` swaps one for the other).
+    /// The map database's tool in Vitrine's place, with maptools' arguments: `vitrine
+    /// maptools package info` writes the JSON `maptools package info` writes, `package
+    /// genpreview` a map's preview PNG (3D, or --2d flat); a `maptools` script running
+    /// `vitrine maptools "$@"` swaps one for the other.
     Maptools(maptools::MaptoolsArgs),
     /// Render one model to a square PNG for a file manager's thumbnails (the
     /// `.thumbnailer` file's `Exec=vitrine thumbnail %i %o %s`): nothing written on

@@ -489,7 +489,11 @@ fn run_batch(
                 let model =
                     formats::load_with(&mut resolver, file, &options).map_err(|e| e.to_string())?;
                 let at = anim.resolve(&model, true)?;
-                Ok(Step::Draw(Box::new(Loaded { model, at })))
+                Ok(Step::Draw(Box::new(Loaded {
+                    model,
+                    at,
+                    camera: None,
+                })))
             }
         },
     );

@@ -241,7 +241,11 @@ fn render_all(
                 let level = &levels[*first.get(folder).ok_or("no such level")?];
                 let mut model = data.scene(level, objects)?;
                 show_layers(&mut model, layers);
-                Ok(Step::Draw(Box::new(Loaded { model, at: None })))
+                Ok(Step::Draw(Box::new(Loaded {
+                    model,
+                    at: None,
+                    camera: None,
+                })))
             }
         },
     );

@@ -67,6 +67,8 @@ section h2 .count { margin-left: 8px; font-size: 13px; font-weight: 500; color: 
   overflow: hidden; text-overflow: ellipsis; }
 .tile .id { padding: 0 10px 8px; font-size: 11.5px; color: #8a8a8a; white-space: nowrap;
   overflow: hidden; text-overflow: ellipsis; font-family: ui-monospace, 'DejaVu Sans Mono', monospace; }
+.tile .fact { padding: 0 10px; font-size: 12px; color: #b4b4b4; white-space: nowrap;
+  overflow: hidden; text-overflow: ellipsis; }
 footer { padding: 18px 32px 28px; border-top: 1px solid #2e2e2e; color: #8d8d8d; font-size: 13px; }
 footer p { margin: 4px 0; }
 footer a { color: #7fb2e5; }
@@ -91,9 +93,14 @@ fn section(out: &mut String, heading: &str, tiles: &[Tile]) {
             ),
             None => "<span class=\"none\">no picture</span>".to_string(),
         };
+        let facts: String = t
+            .facts
+            .iter()
+            .map(|f| format!("<div class=\"fact\">{}</div>", escape(f)))
+            .collect();
         out.push_str(&format!(
             "<a class=\"tile\" href=\"{}\" title=\"{} — {}\"><div class=\"pic\">{pic}</div>\
-             <div class=\"name\">{}</div><div class=\"id\">{}</div></a>\n",
+             <div class=\"name\">{}</div>{facts}<div class=\"id\">{}</div></a>\n",
             escape(&t.link),
             escape(&t.name),
             escape(&t.id),
@@ -204,6 +211,7 @@ mod tests {
             name: "<b>".into(),
             thumb: None,
             link: "view.html?url=site.wz#model=x/%22a%3Cb%3E.pie".into(),
+            facts: vec!["by <i>".into()],
         };
         let html = page(
             &text,
@@ -216,7 +224,8 @@ mod tests {
         assert!(html.contains("A &amp; B &quot;quoted&quot;"));
         assert!(html.contains("CC-BY &lt;4.0&gt;"));
         assert!(!html.contains("<script"), "{html}");
-        assert!(!html.contains("<b>"));
+        assert!(!html.contains("<b>") && !html.contains("<i>"));
+        assert!(html.contains("<div class=\"fact\">by &lt;i&gt;</div>"));
         assert!(html.contains("Made with Vitrine"));
         assert!(html.contains("Content-Security-Policy"));
         assert!(html.contains("<h2>Models<span class=\"count\">1</span></h2>"));

@@ -21,6 +21,7 @@
 //! link under it is refused, never followed ([`output`]).
 
 pub mod collect;
+pub mod collection;
 pub mod gallery_html;
 pub mod output;
 pub mod serve;
@@ -41,6 +42,9 @@ pub struct Tile {
     pub thumb: Option<String>,
     /// Where the tile leads: `view.html?url=site.wz#model=…` or `#design=…`.
     pub link: String,
+    /// Lines of facts under its name (a map of a collection: players and tileset,
+    /// author, licence).
+    pub facts: Vec<String>,
 }
 
 /// `vitrine X.Y.Z`.
@@ -123,6 +127,9 @@ pub fn run(args: &PublishArgs) -> i32 {
         Ok(p) => p,
         Err(e) => return fail(&e),
     };
+    if let Some(packages) = collection::packages(&args.inputs) {
+        return collection::run(args, &page, &packages);
+    }
     let out = &args.output;
     let old_thumbs = match output::prepare(out, args.force) {
         Ok(t) => t,
@@ -164,6 +171,7 @@ pub fn run(args: &PublishArgs) -> i32 {
                 name: item.name.clone(),
                 thumb: Some(thumb),
                 link: link(kind, &item.id),
+                facts: Vec::new(),
             });
         }
     }

@@ -233,7 +233,11 @@ fn every_model_of_mp_wz_loads_with_its_textures_and_renders() {
                 if !missing.is_empty() {
                     return Err(format!("{f}: textures not found: {missing:?}"));
                 }
-                Ok(Step::Draw(Box::new(Loaded { model, at: None })))
+                Ok(Step::Draw(Box::new(Loaded {
+                    model,
+                    at: None,
+                    camera: None,
+                })))
             }
         },
     );

@@ -139,3 +139,128 @@ fn a_map_package_publishes_a_map_tile_with_its_preview() {
     assert!(html.contains("1 map"), "the header counts the map");
     assert!(!html.contains("Models<span"), "no empty models section");
 }
+
+/// `vitrine publish DIR` of a folder of the map database's packages (two of
+/// `mapdb-2p/`), over the installed game's data: a tile per map with its 3D preview, its
+/// name and the facts of its `level.json` (players, tileset, author, licence, date),
+/// linking to the page on the package (copied as it is) over `site.wz`, which holds the
+/// game's data the maps need and none of the maps' own files.
+#[vitrine_test(shared, gpu, game)]
+fn a_folder_of_map_packages_publishes_a_tile_per_map_with_its_facts() {
+    let data = common::game_data();
+    crate::common::needs_gpu();
+    let tmp = common::temp_dir("publish-collection");
+    let folder = tmp.path().join("mapdb");
+    std::fs::create_dir_all(&folder).unwrap();
+    let mapdb = common::wz2100().unwrap().join("mapdb-2p");
+    let names = ["AValley", "Arena_22"];
+    for n in names {
+        std::fs::copy(
+            mapdb.join(format!("{n}.wz")),
+            folder.join(format!("{n}.wz")),
+        )
+        .unwrap();
+    }
+    let page = fake_page(tmp.path());
+    let site = tmp.path().join("site");
+    let out = Command::new(env!("CARGO_BIN_EXE_vitrine"))
+        .arg("publish")
+        .arg(&folder)
+        .args(["--data", data.join("mp.wz").to_str().unwrap()])
+        .args(["--data", data.join("base.wz").to_str().unwrap()])
+        .arg("-o")
+        .arg(&site)
+        .arg("--page")
+        .arg(&page)
+        .output()
+        .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("published 2 maps"), "{said}");
+
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(site.join("site.json")).unwrap()).unwrap();
+    let maps = json["maps"].as_array().unwrap();
+    assert_eq!(maps.len(), 2, "{json}");
+    let html = std::fs::read_to_string(site.join("index.html")).unwrap();
+    for (map, name) in maps.iter().zip(names) {
+        // The facts: the package's own level.json.
+        let level: serde_json::Value = {
+            let mut z = zip::ZipArchive::new(
+                std::fs::File::open(mapdb.join(format!("{name}.wz"))).unwrap(),
+            )
+            .unwrap();
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut z.by_name("level.json").unwrap(), &mut s).unwrap();
+            serde_json::from_str(&s).unwrap()
+        };
+        assert_eq!(map["name"], level["name"]);
+        assert_eq!(map["players"], level["players"]);
+        assert_eq!(map["tileset"], level["tileset"]);
+        assert_eq!(map["licence"], level["spdx-license-id"]);
+        assert_eq!(map["created"], level["created-date"]);
+        let author = level["author"]["name"].as_str().unwrap();
+        assert!(map["author"].as_str().unwrap().starts_with(author), "{map}");
+        // The package as it is, opened on the page over site.wz.
+        let path = map["path"].as_str().unwrap();
+        assert_eq!(path, format!("maps/{name}.wz"));
+        assert_eq!(
+            std::fs::read(site.join(path)).unwrap(),
+            std::fs::read(mapdb.join(format!("{name}.wz"))).unwrap()
+        );
+        assert_eq!(
+            map["link"],
+            format!("view.html?url=maps/{name}.wz&data=site.wz#model=game.map")
+        );
+        // Its preview: the map edge to edge (the bottom row is all map).
+        let thumb = map["thumb"].as_str().expect("a preview");
+        let img = image::open(site.join(thumb)).unwrap().into_rgba8();
+        let (w, h) = img.dimensions();
+        assert_eq!(w.max(h), 512, "{w}×{h}");
+        assert!(
+            (0..w).all(|x| img.get_pixel(x, h - 1).0[3] == 255),
+            "{thumb}"
+        );
+        // Its tile says it all.
+        for fact in [
+            format!(
+                "{} players · {}",
+                level["players"],
+                level["tileset"].as_str().unwrap()
+            ),
+            format!("by {author}"),
+            level["spdx-license-id"].as_str().unwrap().to_string(),
+        ] {
+            assert!(html.contains(&fact), "{fact} not on the page");
+        }
+        assert!(html.contains(&format!("<img src=\"{thumb}\"")));
+    }
+    // site.wz: the game's data the maps need (stats, models, tile images and grounds),
+    // none of the maps' own files.
+    let z = zip::ZipArchive::new(std::fs::File::open(site.join("site.wz")).unwrap()).unwrap();
+    let names: Vec<String> = z.file_names().map(|n| n.unwrap().into_owned()).collect();
+    assert!(
+        names.iter().any(|n| n == "stats/structure.json"),
+        "{names:?}"
+    );
+    assert!(names.iter().any(|n| n.starts_with("structs/")));
+    assert!(
+        names
+            .iter()
+            .any(|n| n.starts_with("texpages/tertilesc3hw-128/")),
+        "Rockies"
+    );
+    assert!(
+        names
+            .iter()
+            .any(|n| n.starts_with("texpages/tertilesc1hw-128/")),
+        "Arizona"
+    );
+    for own in ["game.map", "level.json", "struct.json", "ttypes.ttp"] {
+        assert!(!names.iter().any(|n| n == own), "{own} in site.wz");
+    }
+}

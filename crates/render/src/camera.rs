@@ -95,6 +95,14 @@ impl Camera {
         Vec3::new(sy * cp, sp, cy * cp)
     }
 
+    /// The picture's right and up vectors and the direction towards the eye, in world
+    /// space (as [`Camera::view`] turns them: no roll, +Y up the picture).
+    pub(crate) fn axes(&self) -> (Vec3, Vec3, Vec3) {
+        let back = self.direction();
+        let right = Vec3::Y.cross(back).normalize_or(Vec3::X);
+        (right, back.cross(right), back)
+    }
+
     /// Eye position.
     pub fn eye(&self) -> Vec3 {
         self.target + self.direction() * self.distance

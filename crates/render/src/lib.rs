@@ -24,7 +24,7 @@ mod uniforms;
 
 pub use camera::{Camera, GAME_START_DISTANCE, ViewPreset};
 pub use colour_mode::{ColourMode, LegendEntry, legend, node_colour};
-pub use framing::framing_points;
+pub use framing::{EdgeToEdge, framing_points};
 pub use gpu::{DeviceWatch, Gpu, RenderError, describe_adapter};
 pub use inspect::highlight::Highlight;
 pub use inspect::{OverlayKind, Overlays};

@@ -409,7 +409,11 @@ fn start_batch(
                 }
                 let model = crate::formats::load_with(&mut resolver, file, options.for_file(file))
                     .map_err(|e| e.to_string())?;
-                Ok(Step::Draw(Box::new(Loaded { model, at: None })))
+                Ok(Step::Draw(Box::new(Loaded {
+                    model,
+                    at: None,
+                    camera: None,
+                })))
             }
         },
     );

@@ -19,6 +19,7 @@
 
 mod bjo;
 mod find;
+pub mod flat;
 pub mod fuzzing;
 mod ini;
 mod json;

@@ -68,6 +68,9 @@ pub struct Loaded {
     pub model: Model,
     /// Pose it at (clip, seconds) instead of the rest pose.
     pub at: Option<(usize, f32)>,
+    /// Draw it with this camera instead of framing it (a map's preview framed edge to
+    /// edge: [`crate::EdgeToEdge`]).
+    pub camera: Option<crate::Camera>,
 }
 
 /// What the prepare stage made of a job.
@@ -432,6 +435,23 @@ pub fn draw_framed(
     let aspect = target.width as f32 / target.height as f32;
     let points = framing_points(model, at.map(|a| a.0), &pose, &view);
     view.camera.frame_points(&points, aspect);
+    scene.set_model(device, queue, model);
+    scene.render(device, queue, target, &pose, &view);
+}
+
+/// Draws `model` in its rest pose with `view`'s camera as it is (a job's own camera,
+/// [`Loaded::camera`]), without reading it back.
+pub fn draw_unframed(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    scene: &mut SceneRenderer,
+    target: &RenderTarget,
+    model: &Model,
+    view: &ViewSettings,
+) {
+    let pose = Pose::sample(model, None, 0.0, view.team);
+    let mut view = view.clone();
+    view.grid_unit = model.grid_unit;
     scene.set_model(device, queue, model);
     scene.render(device, queue, target, &pose, &view);
 }

@@ -7,10 +7,12 @@
 //! (where vertex shading and binning run) and its own drawing threads, so two renderers
 //! keep two cores busy where one left them waiting on each other.
 
+use super::draw_unframed;
 use super::slot::Slot;
 use super::{BatchDevice, BatchOptions, Prepared, Rendered, Step, draw_framed, panic_text};
 use super::{Loaded, texture_files};
 use crate::SceneRenderer;
+use crate::ViewSettings;
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 use std::sync::mpsc::{Receiver, SyncSender};
@@ -215,14 +217,31 @@ impl Lane {
             })
             .collect();
         let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            draw_framed(
-                &self.device,
-                &self.queue,
-                &mut self.scene,
-                &self.slots[slot].target,
-                (&l.model, l.at),
-                &self.options.view,
-            );
+            let target = &self.slots[slot].target;
+            match l.camera {
+                Some(camera) => {
+                    let view = ViewSettings {
+                        camera,
+                        ..self.options.view.clone()
+                    };
+                    draw_unframed(
+                        &self.device,
+                        &self.queue,
+                        &mut self.scene,
+                        target,
+                        &l.model,
+                        &view,
+                    );
+                }
+                None => draw_framed(
+                    &self.device,
+                    &self.queue,
+                    &mut self.scene,
+                    target,
+                    (&l.model, l.at),
+                    &self.options.view,
+                ),
+            }
             self.slots[slot].start_readback(&self.device, &self.queue)
         }));
         done.warnings.extend(self.scene.warnings().iter().cloned());

@@ -241,6 +241,21 @@ impl MapDetails {
         self.terrain.height_at(clamp(x), clamp(y)) as f32
     }
 
+    /// The four corners of the map's ground in model space, at height 0 as the game
+    /// holds the map's edge (north-west, north-east, south-west, south-east): the
+    /// rectangle a preview frames edge to edge.
+    pub fn ground_corners(&self) -> [glam::Vec3; 4] {
+        use super::terrain::model_point;
+        let tile = crate::map::TILE_UNITS as f32;
+        let (w, h) = (self.size.0 as f32 * tile, self.size.1 as f32 * tile);
+        [
+            model_point(0.0, 0.0, 0.0),
+            model_point(w, 0.0, 0.0),
+            model_point(0.0, h, 0.0),
+            model_point(w, h, 0.0),
+        ]
+    }
+
     /// The object the game's camera starts over, by its index in the map's objects: the
     /// one that set player 0's start position ([`crate::map::camera_start`]: player 0's
     /// HQ, else their first truck).
