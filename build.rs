@@ -10,7 +10,9 @@
 //! `VITRINE_REQUIRE_GPU=1` (CI) make an absence a build error. The corpus half is
 //! `vitrine_test_needs::shared_cfg`, which `crates/core`'s build script calls too.
 //! Without Warzone 2100 installed, `vitrine_no_game` (`vitrine_test_needs::game_cfg`;
-//! `VITRINE_REQUIRE_GAME=1` makes it a build error).
+//! `VITRINE_REQUIRE_GAME=1` makes it a build error). Without Python 3 and its
+//! `license_expression` (the map database's validator), `vitrine_no_mapdb`
+//! (`vitrine_test_needs::mapdb_cfg`; `VITRINE_REQUIRE_MAPDB=1` makes it a build error).
 //! Also names the commit and day of the build for `vitrine --version` (`build_stamp`), and
 //! gives the Windows program its icon and version resource (`windows_resource`).
 
@@ -19,6 +21,7 @@ fn main() {
     vitrine_build_probe::gpu_cfg();
     vitrine_test_needs::shared_cfg();
     vitrine_test_needs::game_cfg();
+    vitrine_test_needs::mapdb_cfg();
     let commit = vitrine_build_probe::build_stamp();
     windows_resource(&commit);
 }

@@ -245,7 +245,7 @@ fn check_maps(
     let mapdb = check::mapdb::MapdbOptions {
         seed,
         today: today(),
-        report_multi_map: !set.game(),
+        alone: !set.game(),
     };
     let disk = crate::files::disk();
     let (mut findings, mut maps) = (Vec::new(), 0);

@@ -1,4 +1,5 @@
-//! `#[vitrine_test(shared)]`, `#[vitrine_test(gpu)]`, `#[vitrine_test(game)]` or several
+//! `#[vitrine_test(shared)]`, `#[vitrine_test(gpu)]`, `#[vitrine_test(game)]`,
+//! `#[vitrine_test(mapdb)]` (the map database's validator: Python and its package) or several
 //! (`#[vitrine_test(shared, gpu)]`): a test that needs the shared corpus
 //! (`../shared/corpus`), a GPU adapter or the installed Warzone 2100 says so, and the
 //! attribute turns that into what libtest and the helpers check.
@@ -8,7 +9,7 @@
 //! ```text
 //! #[test]
 //! #[cfg_attr(all(vitrine_no_gpu), ignore = "needs a GPU adapter (…)")]
-//! fn f() { let _needs = ::vitrine_test_needs::__enter("f", false, true, false); body }
+//! fn f() { let _needs = ::vitrine_test_needs::__enter("f", false, true, false, false); body }
 //! ```
 //!
 //! The cfgs are set by the test crate's build script when the corpus or an adapter is
@@ -30,6 +31,9 @@ const NO_GPU: &str = "needs a GPU adapter (none found at build time; install mes
 /// … and for one that needs the installed game when the build found none.
 const NO_GAME: &str =
     "needs Warzone 2100 installed (its base.wz, mp.wz and program; apt-get install warzone2100)";
+/// … and for one that needs the map database's validator when the build found none.
+const NO_MAPDB: &str = "needs python3 with license_expression (pip install license_expression==30.4.4) \
+     for the map database's validator";
 
 /// What a test declared: the shared corpus, a GPU adapter, the installed game.
 #[derive(Clone, Copy, Default)]
@@ -37,6 +41,7 @@ struct Declared {
     shared: bool,
     gpu: bool,
     game: bool,
+    mapdb: bool,
 }
 
 impl Declared {
@@ -46,6 +51,7 @@ impl Declared {
             (self.shared, "vitrine_no_shared", NO_SHARED),
             (self.gpu, "vitrine_no_gpu", NO_GPU),
             (self.game, "vitrine_no_game", NO_GAME),
+            (self.mapdb, "vitrine_no_mapdb", NO_MAPDB),
         ]
         .into_iter()
         .filter(|(declared, _, _)| *declared)
@@ -84,8 +90,8 @@ fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error> {
         unreachable!("found as a brace group")
     };
     let enter: TokenStream = format!(
-        "let _vitrine_test_needs = ::vitrine_test_needs::__enter({:?}, {}, {}, {});",
-        name, declared.shared, declared.gpu, declared.game
+        "let _vitrine_test_needs = ::vitrine_test_needs::__enter({:?}, {}, {}, {}, {});",
+        name, declared.shared, declared.gpu, declared.game, declared.mapdb
     )
     .parse()
     .expect("a statement");
@@ -113,12 +119,15 @@ fn needs(attr: TokenStream) -> Result<Declared, Error> {
             (TokenTree::Ident(_), "shared") => &mut d.shared,
             (TokenTree::Ident(_), "gpu") => &mut d.gpu,
             (TokenTree::Ident(_), "game") => &mut d.game,
+            (TokenTree::Ident(_), "mapdb") => &mut d.mapdb,
             _ => &mut unknown,
         };
         if *slot {
             return Err((
                 t.span(),
-                format!("#[vitrine_test]: unknown or repeated need `{t}` (shared, gpu, game)"),
+                format!(
+                    "#[vitrine_test]: unknown or repeated need `{t}` (shared, gpu, game, mapdb)"
+                ),
             ));
         }
         *slot = true;

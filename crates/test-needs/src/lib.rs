@@ -22,8 +22,8 @@ use std::cell::Cell;
 mod places;
 
 pub use places::{
-    Rng, fixtures, game_bin, game_cfg, game_data, manifest, manifest_xyz, shared_cfg, shared_dir,
-    shared_path, synthetic, temp_dir, workspace, wz2100,
+    Rng, fixtures, game_bin, game_cfg, game_data, manifest, manifest_xyz, mapdb_cfg,
+    mapdb_validator, shared_cfg, shared_dir, shared_path, synthetic, temp_dir, workspace, wz2100,
 };
 pub use vitrine_test_macros::vitrine_test;
 
@@ -36,6 +36,9 @@ pub enum Need {
     Gpu,
     /// Warzone 2100 installed: its data (`base.wz`, `mp.wz`) and its program.
     Game,
+    /// The map database's validator: Python 3 with `license_expression` (the
+    /// database's pin), which `../shared/tools/mapdb/validate.py` imports.
+    Mapdb,
 }
 
 impl Need {
@@ -45,6 +48,7 @@ impl Need {
             Need::Shared => "shared",
             Need::Gpu => "gpu",
             Need::Game => "game",
+            Need::Mapdb => "mapdb",
         }
     }
 }
@@ -60,6 +64,8 @@ pub struct Needs {
     pub gpu: bool,
     /// It needs the installed game.
     pub game: bool,
+    /// It needs the map database's validator.
+    pub mapdb: bool,
 }
 
 impl Needs {
@@ -69,6 +75,7 @@ impl Needs {
             Need::Shared => self.shared,
             Need::Gpu => self.gpu,
             Need::Game => self.game,
+            Need::Mapdb => self.mapdb,
         }
     }
 
@@ -100,12 +107,13 @@ impl Drop for Declared {
 
 /// Called by the `#[vitrine_test]` expansion at the top of the test's body.
 #[doc(hidden)]
-pub fn __enter(test: &'static str, shared: bool, gpu: bool, game: bool) -> Declared {
+pub fn __enter(test: &'static str, shared: bool, gpu: bool, game: bool, mapdb: bool) -> Declared {
     Needs {
         test,
         shared,
         gpu,
         game,
+        mapdb,
     }
     .enter()
 }
@@ -144,7 +152,7 @@ pub fn check(need: Need, what: &str) -> Result<Needs, String> {
     match current() {
         Some(needs) if needs.has(need) => Ok(needs),
         Some(needs) => {
-            let mut all: Vec<&str> = [Need::Shared, Need::Gpu, Need::Game]
+            let mut all: Vec<&str> = [Need::Shared, Need::Gpu, Need::Game, Need::Mapdb]
                 .into_iter()
                 .filter(|n| needs.has(*n) || *n == need)
                 .map(Need::word)
@@ -178,7 +186,7 @@ mod tests {
 
     #[test]
     fn a_test_that_declared_another_need_is_told_the_full_attribute() {
-        let _d = __enter("t", false, true, false);
+        let _d = __enter("t", false, true, false, false);
         let e = check(Need::Shared, "the shared corpus").unwrap_err();
         assert!(e.contains("#[vitrine_test(shared, gpu)]"), "{e}");
         assert!(check(Need::Gpu, "a GPU").is_ok());
@@ -191,7 +199,7 @@ mod tests {
     )]
     fn the_declaration_ends_with_its_guard_and_travels_with_carry() {
         {
-            let _d = __enter("t", true, false, false);
+            let _d = __enter("t", true, false, false, false);
             let on_thread = std::thread::spawn(carry(|| current().map(|n| n.shared)));
             assert_eq!(on_thread.join().unwrap(), Some(true));
             let bare = std::thread::spawn(current);

@@ -235,3 +235,63 @@ impl Rng {
         if n == 0 { 0 } else { self.0.usize(..n) }
     }
 }
+
+/// The Python the map database's validator runs with: `$VITRINE_PYTHON`, else `python3`.
+fn python() -> std::ffi::OsString {
+    std::env::var_os("VITRINE_PYTHON").unwrap_or_else(|| "python3".into())
+}
+
+/// Whether Python runs and imports `license_expression` (what `validate.py` needs), or
+/// why not.
+fn mapdb_present() -> Result<(), String> {
+    let out = std::process::Command::new(python())
+        .args(["-c", "import license_expression"])
+        .output()
+        .map_err(|e| format!("{}: {e}", python().to_string_lossy()))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .last()
+        .unwrap_or("python3 -c 'import license_expression' failed")
+        .to_string())
+}
+
+/// For a build script of a package whose tests use `#[vitrine_test(mapdb)]`: sets the cfg
+/// `vitrine_no_mapdb` when Python 3 with `license_expression` is not there (with a
+/// warning), so those tests are reported as ignored with the reason; with
+/// `VITRINE_REQUIRE_MAPDB=1` (CI) its absence fails the build instead.
+pub fn mapdb_cfg() {
+    println!("cargo::rustc-check-cfg=cfg(vitrine_no_mapdb)");
+    for var in ["VITRINE_PYTHON", "VITRINE_REQUIRE_MAPDB"] {
+        println!("cargo::rerun-if-env-changed={var}");
+    }
+    let Err(why) = mapdb_present() else {
+        return;
+    };
+    if std::env::var("VITRINE_REQUIRE_MAPDB").as_deref() == Ok("1") {
+        eprintln!(
+            "error: VITRINE_REQUIRE_MAPDB=1 but the map database's validator cannot run ({why}; \
+             pip install license_expression==30.4.4)"
+        );
+        std::process::exit(1);
+    }
+    println!("cargo::rustc-cfg=vitrine_no_mapdb");
+    println!(
+        "cargo::warning=the map database's validator cannot run ({why}): the tests that need \
+         it are reported as ignored (after pip install license_expression==30.4.4, `touch \
+         build.rs` to run them)"
+    );
+}
+
+/// The map database's validator (`../shared/tools/mapdb/validate.py`) and the Python
+/// to run it with. Only for a test marked `#[vitrine_test(shared, mapdb)]`.
+#[track_caller]
+pub fn mapdb_validator() -> (std::ffi::OsString, PathBuf) {
+    require(Need::Mapdb, "the map database's validator");
+    let script = shared_dir()
+        .map(|d| d.join("tools/mapdb/validate.py"))
+        .expect("the shared corpus");
+    (python(), script)
+}

@@ -20,11 +20,11 @@ pub(crate) use rules::RULES;
 use super::map_check::MapReport;
 use super::{Element, Finding};
 use crate::files::{FileRef, Files};
-use crate::map::{self, package_info::PackageInfo};
+use crate::map::{self, package_info, package_info::PackageInfo};
 use crate::model::Location;
 use crate::wz::Stats;
 use jiff::civil::Date;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Suggested and allowed name lengths, and the longest author name.
 const NAME_SUGGESTED: usize = 30;
@@ -358,9 +358,12 @@ pub struct MapdbOptions {
     pub seed: Option<u32>,
     /// Today, for the created date (see [`validate`]).
     pub today: Option<Date>,
-    /// Whether a package of several maps is reported (`--rules mapdb`) or passed over
-    /// (`--rules all`: a game data archive such as `mp.wz` is no package to submit).
-    pub report_multi_map: bool,
+    /// Whether the database's rules run alone (`--rules mapdb`): then a package of
+    /// several maps and a map that does not open are reported as `mapdb/package-refused`;
+    /// beside the game's rules (`--rules all`) a data archive of many maps such as
+    /// `mp.wz` is passed over (it is no package to submit) and a map that does not open
+    /// is left to the game's rules, which say why.
+    pub alone: bool,
 }
 
 /// The database's findings on every map `at` holds (or the one named `level`), its
@@ -380,33 +383,53 @@ pub fn check_maps(
     };
     let mut levels = match levels {
         Ok(l) => l,
-        Err(e) => return refused(&at.to_string(), &e.to_string(), 0),
+        Err(e) if options.alone => return refused(&at.to_string(), &e.to_string(), 0),
+        Err(_) => return MapReport::default(),
     };
-    let folders: BTreeSet<&FileRef> = levels.iter().map(|l| &l.folder).collect();
-    if folders.len() > 1 {
-        if !options.report_multi_map {
-            return MapReport::default();
-        }
-        let why = format!(
-            "{} maps in one package; the database takes a package of one map (maptools: \
-             multi-map packs are not supported)",
-            folders.len()
-        );
-        return refused(&at.to_string(), &why, levels.len());
-    }
-    let (stats, _warnings) = Stats::load(files, roots);
+    let mut stats: Option<Stats> = None;
     let mut report = MapReport::default();
+    // Maps per package root: a package of several is none the database takes.
+    let mut maps_at: BTreeMap<FileRef, usize> = BTreeMap::new();
     for level in &mut levels {
+        let root = package_info::package_root(level);
+        let first = !maps_at.contains_key(&root);
+        let maps = *maps_at.entry(root.clone()).or_insert_with(|| {
+            map::find_maps(files, &root).map_or(1, |l| {
+                l.iter().map(|l| &l.folder).collect::<BTreeSet<_>>().len()
+            })
+        });
+        if maps > 1 {
+            if options.alone && first {
+                let why = format!(
+                    "{maps} maps in one package; the database takes a package of one map \
+                     (maptools: multi-map packs are not supported)"
+                );
+                report.maps += 1;
+                report
+                    .findings
+                    .extend(refused(&root.to_string(), &why, 0).findings);
+            }
+            continue;
+        }
         level.ask_seed(Some(options.seed.unwrap_or(0)));
         report.maps += 1;
-        let info = map::open(files, level)
-            .and_then(|m| crate::map::package_info::package_info(files, level, &m, &stats));
         let file = level
             .defined_in
             .as_ref()
             .unwrap_or(&level.folder)
             .to_string();
-        match info {
+        let opened = match map::open(files, level) {
+            Ok(m) => m,
+            Err(e) if options.alone => {
+                report
+                    .findings
+                    .extend(refused(&file, &e.to_string(), 0).findings);
+                continue;
+            }
+            Err(_) => continue,
+        };
+        let stats = stats.get_or_insert_with(|| Stats::load(files, roots).0);
+        match package_info::package_info(files, level, &opened, stats) {
             Ok(info) => report
                 .findings
                 .extend(validate(&info, &file, options.today)),

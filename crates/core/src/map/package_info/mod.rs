@@ -202,6 +202,12 @@ impl PackageInfo {
     }
 }
 
+/// The root of the package `level` is in: the folder of its root `level.json` or `.lev`,
+/// or the folder above `multiplay/maps/NAME/`.
+pub fn package_root(level: &Level) -> crate::files::FileRef {
+    package::root(level).0
+}
+
 /// The facts of `level`, whose map (already opened, a script map run with the seed
 /// asked) is `map`, counted with `stats` (the data roots' stats; wzmaplib's own lists
 /// come first, see [`counts`]).

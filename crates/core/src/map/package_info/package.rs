@@ -43,7 +43,7 @@ const MOD_TYPES: &[(&str, &[&str], &[&str])] = &[
 
 /// The package root of `level` and whether it is flat: a `level.json` at the root is a
 /// flat package; one in `multiplay/maps/NAME/` and a `.lev` have their root above.
-fn root(level: &Level) -> (FileRef, bool) {
+pub(super) fn root(level: &Level) -> (FileRef, bool) {
     let named_by = level.defined_in.as_ref();
     let json = named_by.is_some_and(|f| f.file_name().eq_ignore_ascii_case("level.json"));
     let folder = named_by
