@@ -173,6 +173,7 @@ fn one_map_info(
 fn level_taken(l: &map::Level) -> Option<String> {
     match l.levels.all.len() {
         0 => None,
+        1 if l.levels.taken == l.name => None,
         1 => Some(l.levels.taken.clone()),
         _ => Some(format!(
             "{}, the one of {} the game's skirmish list shows (type 14, tech level 1)",

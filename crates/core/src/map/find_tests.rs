@@ -16,7 +16,8 @@ fn small_map() -> Vec<u8> {
 /// A FlaME `.lev`: three levels over `multiplay/maps/{folder}.gam`, one per old tech
 /// level, in the order `order` gives them (1, 2, 3 as FlaME writes them).
 fn flame_lev(name: &str, folder: &str, cam: u32, order: &[u32]) -> String {
-    let mut s = format!("// Made with FlaME 1.29 Windows\n// Date: 2012/01/02\n// Author: x\n\n");
+    let mut s =
+        String::from("// Made with FlaME 1.29 Windows\n// Date: 2012/01/02\n// Author: x\n\n");
     for t in order {
         let (kind, dataset) = match t {
             1 => (14, format!("MULTI_CAM_{cam}")),
