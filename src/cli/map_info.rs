@@ -46,15 +46,39 @@ pub fn is_map_input(file: &FileRef, level: Option<&str>) -> bool {
                 return levels && !models;
             }
             // A folder of map packages (a downloaded collection of `.wz` files, or of
-            // package folders): a gallery of maps.
-            let packages =
-                has(&|n, k| k == EntryKind::Dir || n.ends_with(".wz") || n.ends_with(".zip"));
-            packages
-                && matches!(file, FileRef::Disk(_))
-                && map::survey(files, file).is_ok_and(|s| !s.maps.is_empty())
+            // package folders): a gallery of maps. Decided on the folder's own entries:
+            // a folder holding a folder of maps beside folders of models is no map input.
+            matches!(file, FileRef::Disk(_))
+                && list
+                    .iter()
+                    .any(|(n, child, k)| is_package(files, n, child, *k))
         }
         None => false,
     }
+}
+
+/// Whether the entry `name` (`child`, of `kind`) is a map package: an archive on disk or a
+/// folder with a `.lev`, `level.json`, `game.map` or `game.js` at its root.
+fn is_package(
+    files: &vitrine_core::files::Files,
+    name: &str,
+    child: &FileRef,
+    kind: EntryKind,
+) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let package = match (kind, child.as_disk()) {
+        (EntryKind::File, Some(p)) if lower.ends_with(".wz") || lower.ends_with(".zip") => {
+            FileRef::archive_root(p)
+        }
+        (EntryKind::Dir, _) => child.clone(),
+        _ => return false,
+    };
+    files.list(&package).is_ok_and(|inner| {
+        inner.iter().any(|(m, _, _)| {
+            let m = m.to_ascii_lowercase();
+            m.ends_with(".lev") || m == "level.json" || m == "game.map" || m == "game.js"
+        })
+    })
 }
 
 /// The data roots a map's stats and models come from: `--data`, else `mp.wz` and
