@@ -11,6 +11,8 @@ fn main() {
     vitrine::windows_console::attach_parent_console();
     // A panic writes a crash report and names the file being processed.
     vitrine::crash::install_hook();
+    #[cfg(unix)]
+    raise_open_file_limit();
     let cli = Cli::parse();
     #[cfg(unix)]
     if cli.command.as_ref().is_some_and(prints_for_a_pipe) {
@@ -72,5 +74,24 @@ fn end_quietly_on_a_closed_pipe() {
     // SAFETY: called once at start-up, before any thread exists; SIG_DFL is a valid handler.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+/// Lets the process keep as many files open as its hard limit allows: a folder of map
+/// packages keeps each archive open while its maps are read, and a collection of 1,400
+/// community maps is past the usual soft limit of 1,024. Where it cannot, nothing changes.
+#[cfg(unix)]
+fn raise_open_file_limit() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit read and write only the struct they are given.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
+        {
+            limit.rlim_cur = limit.rlim_max;
+            let _ = libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
     }
 }

@@ -176,10 +176,12 @@ fn maps_info(maps: &[&PathBuf], args: &InfoArgs) -> usize {
                 args.json,
             )
         });
-        failed += usize::from(result.is_err());
+        failed += match &result {
+            Ok((_, n)) => *n,
+            Err(_) => 1,
+        };
         match (result, args.json) {
-            (Ok(out), true) => println!("{out}"),
-            (Ok(out), false) => print!("{out}"),
+            (Ok((out, _)), _) => print!("{out}"),
             (Err(e), true) => println!("{}", json!({"path": shown, "error": e})),
             (Err(e), false) => {
                 println!("{}", printable_text(&format!("{shown}: error: {e}\n")));

@@ -40,11 +40,45 @@ pub fn is_map_input(file: &FileRef, level: Option<&str>) -> bool {
             let models = has(&|n, k| {
                 k == EntryKind::Dir
                     && ["components", "structs", "features", "texpages"].contains(&n)
+                    || k == EntryKind::File && crate::formats::is_model_name(n)
             });
-            levels && !models
+            if levels || models {
+                return levels && !models;
+            }
+            // A folder of map packages (a downloaded collection of `.wz` files, or of
+            // package folders): a gallery of maps. Decided on the folder's own entries:
+            // a folder holding a folder of maps beside folders of models is no map input.
+            matches!(file, FileRef::Disk(_))
+                && list
+                    .iter()
+                    .any(|(n, child, k)| is_package(files, n, child, *k))
         }
         None => false,
     }
+}
+
+/// Whether the entry `name` (`child`, of `kind`) is a map package: an archive on disk or a
+/// folder with a `.lev`, `level.json`, `game.map` or `game.js` at its root.
+fn is_package(
+    files: &vitrine_core::files::Files,
+    name: &str,
+    child: &FileRef,
+    kind: EntryKind,
+) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let package = match (kind, child.as_disk()) {
+        (EntryKind::File, Some(p)) if lower.ends_with(".wz") || lower.ends_with(".zip") => {
+            FileRef::archive_root(p)
+        }
+        (EntryKind::Dir, _) => child.clone(),
+        _ => return false,
+    };
+    files.list(&package).is_ok_and(|inner| {
+        inner.iter().any(|(m, _, _)| {
+            let m = m.to_ascii_lowercase();
+            m.ends_with(".lev") || m == "level.json" || m == "game.map" || m == "game.js"
+        })
+    })
 }
 
 /// The data roots a map's stats and models come from: `--data`, else `mp.wz` and
@@ -71,7 +105,9 @@ pub(crate) fn roots_for(file: &FileRef, data: &[PathBuf]) -> Vec<FileRef> {
         .collect()
 }
 
-/// Runs `info` on one map input; the JSON object or the text, or the error.
+/// Runs `info` on one map input: each of its maps (the one `level` names, else all of
+/// them: a package of several maps, a folder of packages), as text or one JSON object a
+/// line; and how many of them failed. An error where no map opens at all.
 pub fn map_info(
     file: &FileRef,
     level: Option<&str>,
@@ -79,14 +115,61 @@ pub fn map_info(
     data: &[PathBuf],
     heights: bool,
     as_json: bool,
-) -> Result<String, String> {
+) -> Result<(String, usize), String> {
     let files = crate::files::disk();
-    let mut source = map::open_source(files, file, level).map_err(|e| e.to_string())?;
-    source.ask_seed(seed);
-    let map = map::open(files, &source).map_err(|e| e.to_string())?;
+    let survey = map::survey(files, file).map_err(|e| e.to_string())?;
+    let levels = match level {
+        Some(_) => vec![map::open_source(files, file, level).map_err(|e| e.to_string())?],
+        None if survey.maps.is_empty() => {
+            return Err(map::find_maps(files, file)
+                .err()
+                .map_or_else(|| "no map here".to_string(), |e| e.to_string()));
+        }
+        None => survey.maps.clone(),
+    };
+    let problems: Vec<String> = survey.problems.iter().map(ToString::to_string).collect();
     let roots = roots_for(file, data);
     let (stats, _warnings) = Stats::load(files, &roots);
-    let placed = map::place(&map, &stats, files, &roots);
+    let mut out = String::new();
+    let mut failed = 0;
+    for mut source in levels {
+        source.ask_seed(seed);
+        let one = crate::cli::catch_per_file(&source.folder, || {
+            one_map_info(file, &source, &stats, &roots, &problems, heights, as_json)
+        });
+        match one {
+            Ok(text) => out.push_str(&text),
+            Err(e) => {
+                failed += 1;
+                if as_json {
+                    let v = json!({"path": file.to_string(), "map": source.name,
+                        "level": source.levels.taken, "error": e});
+                    out.push_str(&format!("{v}\n"));
+                } else {
+                    out.push_str(&printable_text(&format!(
+                        "{file}: map {}: error: {e}\n",
+                        source.name
+                    )));
+                }
+            }
+        }
+    }
+    Ok((out, failed))
+}
+
+/// `info` of one map of `file`, `problems` being its package's (text, or one JSON line).
+fn one_map_info(
+    file: &FileRef,
+    source: &map::Level,
+    stats: &Stats,
+    roots: &[FileRef],
+    problems: &[String],
+    heights: bool,
+    as_json: bool,
+) -> Result<String, String> {
+    let files = crate::files::disk();
+    let map = map::open(files, source).map_err(|e| e.to_string())?;
+    let placed = map::place(&map, stats, files, roots);
     let mut notes = map.notes.clone();
     if roots.is_empty() {
         notes.push(
@@ -101,13 +184,33 @@ pub fn map_info(
              without {kind}s"
         )
     }));
-    let starts = map::start_positions(&placed, &stats);
+    let starts = map::start_positions(&placed, stats);
     if as_json {
         let mut v = map_json(file, &map, &placed, &notes, heights);
         v["start_positions"] = json!(starts);
-        return Ok(v.to_string());
+        v["problems"] = json!(problems);
+        return Ok(format!("{v}\n"));
     }
-    Ok(map_text(file, &map, &placed, &notes, &starts))
+    let mut text = map_text(file, &map, &placed, &notes, &starts);
+    for p in problems {
+        text.push_str(&printable_text(&format!("  problem: {p}\n")));
+    }
+    Ok(text)
+}
+
+/// What `info` says of the level taken: `NTW-T1, the one of NTW-T1, NTW-T2, NTW-T3 the
+/// skirmish list shows`.
+fn level_taken(l: &map::Level) -> Option<String> {
+    match l.levels.all.len() {
+        0 => None,
+        1 if l.levels.taken == l.name => None,
+        1 => Some(l.levels.taken.clone()),
+        _ => Some(format!(
+            "{}, the one of {} the game's skirmish list shows (type 14, tech level 1)",
+            l.levels.taken,
+            l.levels.all.join(", ")
+        )),
+    }
 }
 
 /// Each kind the files hold entries of (with their count) that the game places none of.
@@ -187,6 +290,8 @@ fn map_json(
     let mut v = json!({
         "path": file.to_string(),
         "map": map.level.name,
+        "level": map.level.levels.taken,
+        "levels": map.level.levels.all,
         "shape": map.level.shape,
         "folder": map.level.folder.to_string(),
         "players": map.level.players,
@@ -253,6 +358,9 @@ fn map_text(
     let mut s = String::new();
     let l = &map.level;
     let _ = writeln!(s, "{file}: Warzone 2100 map {}", l.name);
+    if let Some(taken) = level_taken(l) {
+        let _ = writeln!(s, "  level: {taken}");
+    }
     let _ = writeln!(
         s,
         "  size: {}×{} tiles",

@@ -135,7 +135,13 @@ pub fn run(args: &RenderArgs) -> i32 {
         }
     };
     let data = Data::for_input(&input, args);
-    if args.all_maps {
+    // A package of several maps, or a folder of packages, is a gallery of maps: each
+    // drawn into the output folder, as a folder of models is (`--level` picks one).
+    let several = || {
+        args.level.is_none()
+            && map::survey(crate::files::disk(), &input).is_ok_and(|s| s.maps.len() > 1)
+    };
+    if args.all_maps || several() {
         return render_all(args, &gpu, &input, data, layers, view);
     }
     let mut scene =
@@ -215,20 +221,29 @@ fn render_all(
     view: ViewSettings,
 ) -> i32 {
     use crate::render::batch::{self, BatchDevice, Job, Loaded, Step};
-    let levels = match map::find_maps(crate::files::disk(), input) {
-        Ok(l) => l,
-        Err(e) => {
+    let levels = match map::survey(crate::files::disk(), input) {
+        Ok(s) if !s.maps.is_empty() => {
+            for p in &s.problems {
+                eprintln!("warning: {p}");
+            }
+            s.maps
+        }
+        Ok(_) | Err(_) => {
+            let e = map::find_maps(crate::files::disk(), input)
+                .err()
+                .map_or_else(|| "no map here".to_string(), |e| e.to_string());
             eprintln!("vitrine render: {e}");
             return super::exit::FAILED;
         }
     };
     let start = Instant::now();
-    // A job is its level's folder; levels sharing one (a map under several names) are
-    // the same map, drawn from the first.
+    // A job is its map's folder; each map is once in `levels` (a map under several
+    // levels is one map, [`map::survey`]).
     let mut first: HashMap<FileRef, usize> = HashMap::new();
     for (i, l) in levels.iter().enumerate() {
         first.entry(l.folder.clone()).or_insert(i);
     }
+    let names = unique_names(&levels);
     let shared = Arc::new((data, levels, first, layers));
     let objects = !args.no_objects;
     let run = batch::start(
@@ -258,7 +273,7 @@ fn render_all(
     let mut failures = Vec::new();
     for done in run.results.iter() {
         let level = &levels[done.id as usize];
-        let out = args.output.join(format!("{}.png", safe_name(&level.name)));
+        let out = args.output.join(&names[done.id as usize]);
         for w in &done.warnings {
             eprintln!("warning: {}: {w}", level.name);
         }
@@ -292,6 +307,43 @@ fn map_batch_options(args: &RenderArgs, view: ViewSettings) -> crate::render::ba
 /// copies of them): 2.5 GB peak with one renderer, 3.9 GB with two, which were not faster
 /// on the 2-core machine (more page faults; docs/performance.md). `--renderers` for more.
 const MAP_RENDERERS: usize = 1;
+
+/// The picture of the first map `input` holds (a package of one map: that map), drawn as
+/// `vitrine render MAP` draws it by default (isometric, orthographic, the game's sun,
+/// the layers a map opens with, every object) in `size` × `size` pixels with one sample
+/// and a transparent background: the file managers' thumbnail of a map package. Its
+/// models and tiles come from the Warzone 2100 installation found on this machine.
+pub fn thumbnail(
+    gpu: &Gpu,
+    scene: &mut SceneRenderer,
+    target: &RenderTarget,
+    input: &FileRef,
+) -> Result<image::RgbaImage, String> {
+    let files = crate::files::disk();
+    let level = map::find_maps(files, input)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .next()
+        .ok_or_else(|| format!("{input}: no map in it"))?;
+    let roots = roots_for(input, &[]);
+    let (stats, _warnings) = Stats::load(files, &roots);
+    let data = Data {
+        roots,
+        stats,
+        terrain: Default::default(),
+        seed: None,
+    };
+    let mut model = super::catch_per_file(&level.folder, || data.scene(&level, true))?;
+    show_layers(&mut model, &parse_layers(None)?);
+    let mut view = ViewSettings::default();
+    view.background[3] = 0;
+    view.camera.set_preset(ViewPreset::Iso);
+    view.camera.orthographic = true;
+    view.lighting.azimuth_deg = map::scene::SUN_AZIMUTH_DEG;
+    view.lighting.elevation_deg = map::scene::SUN_ELEVATION_DEG;
+    view.lighting.follows_camera = false;
+    render_model(gpu, scene, target, &model, &view, None)
+}
 
 /// The layers `--layers` names (`all`: every one), else those a map opens with.
 fn parse_layers(list: Option<&str>) -> Result<Vec<Layer>, String> {
@@ -331,6 +383,26 @@ fn show_layers(model: &mut Model, shown: &[Layer]) {
             model.nodes[n].hidden = !shown.contains(&layer);
         }
     }
+}
+
+/// The PNG name of each map: its name made safe ([`safe_name`]); a name two maps of a
+/// collection share gets `-2`, `-3`… after the first (any case: one folder on every
+/// file system).
+fn unique_names(levels: &[map::Level]) -> Vec<String> {
+    let mut taken = std::collections::HashSet::new();
+    levels
+        .iter()
+        .map(|l| {
+            let base = safe_name(&l.name);
+            let mut name = base.clone();
+            let mut n = 1;
+            while !taken.insert(name.to_ascii_lowercase()) {
+                n += 1;
+                name = format!("{base}-{n}");
+            }
+            format!("{name}.png")
+        })
+        .collect()
 }
 
 /// A level's name as a file name: letters, digits, `-`, `_` and `.` kept, the rest `_`.
@@ -378,5 +450,24 @@ mod tests {
         assert_eq!(safe_name("Sk-Rush"), "Sk-Rush");
         assert_eq!(safe_name("a/b c"), "a_b_c");
         assert_eq!(safe_name(".."), "map");
+    }
+
+    #[test]
+    fn maps_of_one_name_in_a_collection_get_a_picture_each() {
+        let level = |name: &str| map::Level {
+            name: name.into(),
+            players: None,
+            tileset: Default::default(),
+            tileset_from: String::new(),
+            tileset_unknown: None,
+            folder: FileRef::Disk(name.into()),
+            gam: None,
+            defined_in: None,
+            shape: map::Shape::Folder,
+            seed: 0,
+            levels: Default::default(),
+        };
+        let names = unique_names(&[level("Rush"), level("rush"), level("Rush"), level("a/b")]);
+        assert_eq!(names, ["Rush.png", "rush-2.png", "Rush-3.png", "a_b.png"]);
     }
 }

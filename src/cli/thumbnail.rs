@@ -2,7 +2,8 @@
 //! (`packaging/linux/vitrine.thumbnailer`, whose `Exec` line is
 //! `vitrine thumbnail %i %o %s`, after the freedesktop.org thumbnail specification).
 //!
-//! One model (or, for a `.wz`/`.zip` archive or a folder, the first model in it) is
+//! One model (or, for a `.wz`/`.zip` archive or a folder, the first model in it; for a
+//! Warzone 2100 map package, its map as `vitrine render` previews it) is
 //! rendered to a SIZE×SIZE PNG with a transparent background, without a window and
 //! without anti-aliasing (the file manager scales the picture down anyway; one sample
 //! per pixel is the faster draw on a CPU rasteriser). The PNG appears at OUTPUT only
@@ -118,8 +119,20 @@ fn model_file(input: &Path) -> Result<crate::files::FileRef, String> {
     }
 }
 
-/// The PNG bytes of the thumbnail of `input`.
+/// The PNG bytes of the thumbnail of `input`: a map package's (or map folder's) map
+/// drawn as its preview ([`super::render_map::thumbnail`]), else its model.
 fn render(input: &Path, size: u32) -> Result<Vec<u8>, String> {
+    let as_given = crate::files::parse(input);
+    if super::map_info::is_map_input(&as_given, None) {
+        let gpu = Gpu::headless().map_err(|e| e.to_string())?;
+        let mut scene =
+            SceneRenderer::with_samples(&gpu.device, &gpu.queue, 1, crate::files::disk());
+        let target = RenderTarget::with_samples(&gpu.device, size, size, 1);
+        let img = super::catch_per_file(&as_given, || {
+            super::render_map::thumbnail(&gpu, &mut scene, &target, &as_given)
+        })?;
+        return super::render::encode_png_fast(input, &img);
+    }
     let file = model_file(input)?;
     let options = crate::formats::LoadOptions::default();
     let model = super::catch_per_file(&file, || {

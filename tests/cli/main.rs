@@ -24,6 +24,7 @@ mod install_desktop;
 mod map_judge;
 mod maptools;
 mod maptools_preview;
+mod map_packages;
 mod publish;
 mod publish_maps;
 mod render;

@@ -255,6 +255,7 @@ pub fn list(services: &mut Services, source: Option<FileRef>, files: Vec<FileRef
     services.work.gallery.start_reading(what, move |_| {
         let inputs = source.clone().map_or_else(|| files.clone(), |s| vec![s]);
         let mut walk = host.walk(&inputs, &crate::gallery::maps::is_listed_name);
+        crate::gallery::maps::add_packages(&host.files(), &inputs, &mut walk);
         let maps = crate::gallery::maps::level_names(&host.files(), &mut walk);
         Listing {
             source: source.clone(),
@@ -276,6 +277,7 @@ pub fn relist(services: &mut Services, source: FileRef, redo: std::collections::
             std::slice::from_ref(&source),
             &crate::gallery::maps::is_listed_name,
         );
+        crate::gallery::maps::add_packages(&host.files(), std::slice::from_ref(&source), &mut walk);
         let maps = crate::gallery::maps::level_names(&host.files(), &mut walk);
         Listing {
             source: Some(source),

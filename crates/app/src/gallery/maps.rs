@@ -37,6 +37,45 @@ pub fn level_names(files: &Files, found: &mut Found) -> HashMap<FileRef, String>
         .collect()
 }
 
+/// Adds to `found` the maps of the map packages inside each folder of `inputs` (a
+/// downloaded collection of `.wz` files, which a walk does not open: archives found in a
+/// folder are data, not the input), each map once ([`crate::map::survey`]): its
+/// `game.js`, else its `game.map`. The "nothing found" error of such a folder goes; a
+/// package that does not open, or a level of one that is left out, is a warning.
+pub fn add_packages(files: &Files, inputs: &[FileRef], found: &mut Found) {
+    for input in inputs {
+        if !matches!(input, FileRef::Disk(_)) || !files.is_dir(input) {
+            continue;
+        }
+        let Ok(survey) = crate::map::survey(files, input) else {
+            continue;
+        };
+        let mut added = false;
+        for level in &survey.maps {
+            let file = ["game.js", "game.map"]
+                .iter()
+                .map(|n| level.folder.join(n))
+                .find(|f| files.is_file(f));
+            if let Some(f) = file
+                && !found.files.contains(&f)
+            {
+                found.files.push(f);
+                added = true;
+            }
+        }
+        if added {
+            let shown = input.to_string();
+            found.errors.retain(|(path, _)| *path != shown);
+            found.warnings.extend(
+                survey
+                    .problems
+                    .iter()
+                    .map(|p| (p.file.clone().unwrap_or_default(), p.to_string())),
+            );
+        }
+    }
+}
+
 /// The level name of the map whose `game.map` is `file`.
 fn level_name(files: &Files, file: &FileRef) -> String {
     let folder = || file.parent().map(|p| p.file_name()).unwrap_or_default();

@@ -287,6 +287,7 @@ impl Gallery {
     /// The gallery of a folder or an archive (or a folder inside one), listed by `host`.
     pub fn of_source(host: &dyn crate::host::Host, source: FileRef) -> Self {
         let mut found = host.walk(std::slice::from_ref(&source), &maps::is_listed_name);
+        maps::add_packages(&host.files(), std::slice::from_ref(&source), &mut found);
         let names = maps::level_names(&host.files(), &mut found);
         let title = source.file_name();
         Gallery::new(Some(source), title, found, &names)

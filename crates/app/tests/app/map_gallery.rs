@@ -2,7 +2,9 @@
 //! corpus' `mp.wz` opens as a gallery of its models and its maps, each map a tile named
 //! after its level under `multiplay/maps`; the format menu offers the maps alone; a
 //! click on a map's tile opens the map document, Esc comes back; a dropped map folder is
-//! a gallery with its map; a package of one map (and no model) opens the map at once.
+//! a gallery with its map; a package of one map (and no model) opens the map at once; a
+//! FlaME package (three levels over one map) is one map and opens at once; a folder of
+//! map packages (`.wz` files) is a gallery of their maps, each once.
 
 use crate::app_support::{self, harness};
 use egui::Key;
@@ -183,3 +185,128 @@ fn a_package_of_one_map_opens_its_map() {
 /// A one-triangle PIE model.
 const PIE: &str = "PIE 3\nTYPE 200\nLEVELS 1\nLEVEL 1\nPOINTS 3\n\t0 0 0\n\t10 0 0\n\t0 10 0\n\
                    POLYGONS 1\n\t200 3 0 1 2 0 0 1 0 0 1\n";
+
+/// `NTW_Test.wz` in `dir`: `mp.wz`'s 2c-startup as FlaME packages it, three levels over
+/// the one map (`NTW_Test-T1` type 14, `-T2` 18, `-T3` 19).
+fn flame_package(wz: &std::path::Path, dir: &std::path::Path) -> std::path::PathBuf {
+    use std::io::{Read, Write};
+    let mut src =
+        zip::ZipArchive::new(std::fs::File::open(wz.join("archives/mp.wz")).unwrap()).unwrap();
+    let mut lev = String::from("// Made with FlaME 1.29 Windows\n");
+    for (t, kind, dataset) in [
+        (1, 14, "MULTI_CAM_1"),
+        (2, 18, "MULTI_T2_C1"),
+        (3, 19, "MULTI_T3_C1"),
+    ] {
+        lev += &format!(
+            "level NTW_Test-T{t}\nplayers 2\ntype {kind}\ndataset {dataset}\n\
+             game \"multiplay/maps/2c-startup.gam\"\n"
+        );
+    }
+    let path = dir.join("NTW_Test.wz");
+    let mut z = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+    let opts = zip::write::SimpleFileOptions::default();
+    z.start_file("NTW_Test.xplayers.lev", opts).unwrap();
+    z.write_all(lev.as_bytes()).unwrap();
+    let names: Vec<String> = src.file_names().map(|n| n.unwrap().into_owned()).collect();
+    for name in names {
+        if !name.starts_with("multiplay/maps/2c-startup") || name.ends_with('/') {
+            continue;
+        }
+        let mut bytes = Vec::new();
+        src.by_name(&name).unwrap().read_to_end(&mut bytes).unwrap();
+        z.start_file(name.as_str(), opts).unwrap();
+        z.write_all(&bytes).unwrap();
+    }
+    z.finish().unwrap();
+    path
+}
+
+#[vitrine_test(shared)]
+fn a_flame_package_of_three_levels_opens_its_one_map() {
+    let Some(wz) = crate::common::wz2100() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let package = flame_package(&wz, dir.path());
+    // Open (and Open Recent, which opens the remembered path the same way), and a drop
+    // of the one file (the window parses it: the archive's root).
+    for cmd in [
+        AppCommand::Document(DocumentCommand::Open(FileRef::Disk(package.clone()))),
+        AppCommand::Document(DocumentCommand::Open(FileRef::archive_root(&package))),
+    ] {
+        let state = opened(cmd).unwrap();
+        let g = state
+            .panels
+            .gallery
+            .as_ref()
+            .expect("the package's gallery");
+        let names: Vec<&str> = g.tiles.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["NTW_Test"],
+            "one map, named as the skirmish list names it"
+        );
+        let doc = state
+            .document
+            .open
+            .as_ref()
+            .expect("the one map opened at once");
+        assert_eq!(doc.map().expect("a map document").name, "NTW_Test");
+        assert!(state.document.load_error.is_none());
+    }
+}
+
+#[vitrine_test(shared)]
+fn a_folder_of_map_packages_is_a_gallery_of_their_maps() {
+    let Some(wz) = crate::common::wz2100() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    flame_package(&wz, dir.path());
+    for name in ["AValley.wz", "Abbey-t-1.wz"] {
+        std::fs::copy(wz.join("mapdb-2p").join(name), dir.path().join(name)).unwrap();
+    }
+    std::fs::write(dir.path().join("notes.txt"), "my maps").unwrap();
+    let state = opened(AppCommand::Document(DocumentCommand::Open(FileRef::Disk(
+        dir.path().to_path_buf(),
+    ))))
+    .unwrap();
+    let g = state.panels.gallery.as_ref().expect("the folder's gallery");
+    let mut names: Vec<&str> = g.tiles.iter().map(|t| t.name.as_str()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["AValley", "Abbey-t-1", "NTW_Test"],
+        "each package's map once"
+    );
+    assert!(g.tiles.iter().all(|t| t.kind == TileKind::Map));
+    assert!(g.listing_errors.is_empty(), "{:?}", g.listing_errors);
+    assert!(
+        state.document.open.is_none(),
+        "three maps: the gallery shows"
+    );
+    // A drop of two of the packages: a gallery of their maps.
+    let drop = AppCommand::Gallery(GalleryCommand::OpenFiles(vec![
+        FileRef::archive_root(&dir.path().join("NTW_Test.wz")),
+        FileRef::archive_root(&dir.path().join("AValley.wz")),
+    ]));
+    let dropped = opened(drop).unwrap();
+    let names: Vec<&str> = dropped
+        .panels
+        .gallery
+        .as_ref()
+        .unwrap()
+        .tiles
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(names, ["NTW_Test", "AValley"]);
+    // A click on a tile opens its map.
+    let i = g.tiles.iter().position(|t| t.name == "NTW_Test").unwrap();
+    let mut state = state;
+    let _ = apply(&mut state, AppCommand::Gallery(GalleryCommand::OpenTile(i)));
+    poll_jobs(&mut state);
+    let doc = state.document.open.as_ref().expect("the tile's map opened");
+    assert_eq!(doc.map().unwrap().name, "NTW_Test");
+}

@@ -22,6 +22,14 @@ use crate::model::Location;
 /// A map found in a package: its level, ready for [`open`].
 pub type MapSource = Level;
 
+/// The `type` of a skirmish level at tech level 1 (`SKIRMISH`), the lobby's default
+/// (`game.techLevel = 1`).
+const SKIRMISH_T1: u32 = 14;
+
+/// How deep [`survey`] looks for map packages below a folder that is none itself (a
+/// downloaded collection: `maps/*.wz`, `maps-2p/maps/NAME/`).
+const COLLECTION_DEPTH: usize = 2;
+
 fn error(file: &FileRef, kind: ErrorKind, message: impl Into<String>) -> LoadError {
     LoadError::new(kind, Location::File, message).in_file(&file.to_string())
 }
@@ -32,9 +40,67 @@ fn read(files: &Files, file: &FileRef) -> Result<Vec<u8>, LoadError> {
         .map_err(|e| error(file, ErrorKind::Io, format!("cannot read: {e}")))
 }
 
-/// Every map `at` holds: a `game.map` file, a `.gam`, a map folder, or a package (an
-/// archive's root or a folder with `.lev` / `level.json` files) — one [`Level`] each.
+/// What a package, folder or archive holds: each map once, and why a level it defines
+/// could not be taken.
+#[derive(Debug, Clone, Default)]
+pub struct Survey {
+    /// The maps, in the order the package (or the collection's sorted listing) gives
+    /// them; a map several levels name is one map, its level the one the skirmish list
+    /// shows ([`Level::levels`]).
+    pub maps: Vec<Level>,
+    /// Each level or package that was left out or is odd (a `.lev` line naming a map
+    /// the package does not hold or a path that leaves it, a `level.json` key missing or
+    /// of the wrong type, a package that does not open), naming its file and line, with
+    /// its `vitrine check` rule. The other maps are unaffected.
+    pub problems: Vec<LoadError>,
+}
+
+/// Every map `at` holds, each once ([`survey`]); an error where it holds none (the first
+/// problem found, or "no map here").
 pub fn find_maps(files: &Files, at: &FileRef) -> Result<Vec<Level>, LoadError> {
+    let s = survey(files, at)?;
+    match (s.maps.is_empty(), s.problems.into_iter().find(is_refusal)) {
+        (false, _) => Ok(s.maps),
+        (true, Some(p)) => Err(p),
+        (true, None) => Err(no_map(at)),
+    }
+}
+
+/// Whether a problem leaves something out (not a note).
+fn is_refusal(p: &LoadError) -> bool {
+    p.rule != Some("map/gam-missing")
+}
+
+fn no_map(at: &FileRef) -> LoadError {
+    error(
+        at,
+        ErrorKind::Missing,
+        "no map here: no game.map, game.js, .lev or level.json, nor map packages in it",
+    )
+}
+
+/// The maps `at` holds: a `game.map` or `game.js` file, a `.gam`, a map folder, a package
+/// (an archive's root or a folder with `.lev` / `level.json` files), or a folder of
+/// packages (`.wz`/`.zip` archives and package folders, [`COLLECTION_DEPTH`] deep).
+///
+/// # Errors
+/// `at` does not exist or is a file that is no map; a folder that holds no map and no
+/// problem either.
+pub fn survey(files: &Files, at: &FileRef) -> Result<Survey, LoadError> {
+    let mut out = Survey::default();
+    survey_into(files, at, COLLECTION_DEPTH, &mut out)?;
+    if out.maps.is_empty() && out.problems.is_empty() {
+        return Err(no_map(at));
+    }
+    Ok(out)
+}
+
+fn survey_into(
+    files: &Files,
+    at: &FileRef,
+    depth: usize,
+    out: &mut Survey,
+) -> Result<(), LoadError> {
     let mut lookup = Lookup::new(files);
     let folder = match files.kind(at) {
         Some(EntryKind::File) => {
@@ -47,6 +113,8 @@ pub fn find_maps(files: &Files, at: &FileRef) -> Result<Vec<Level>, LoadError> {
                 at.parent()
                     .map(|p| p.join(stem))
                     .ok_or_else(|| error(at, ErrorKind::Missing, "no folder"))?
+            } else if let (Some(path), true) = (at.as_disk(), is_archive_name(&name)) {
+                return survey_into(files, &FileRef::archive_root(path), depth, out);
             } else {
                 return Err(error(at, ErrorKind::Unsupported, "not a map"));
             }
@@ -56,22 +124,59 @@ pub fn find_maps(files: &Files, at: &FileRef) -> Result<Vec<Level>, LoadError> {
     };
     if is_map_folder(&mut lookup, &folder) {
         let root = package_root(&folder);
-        let mut levels = levels_in(&mut lookup, &root)?;
-        levels.retain(|l| l.folder == folder);
-        if levels.is_empty() {
-            levels.push(bare_level(&mut lookup, &folder));
+        let mut found = levels_in(&mut lookup, &root, &mut out.problems);
+        found.retain(|c| c.level.folder == folder);
+        if found.is_empty() {
+            out.maps.push(bare_level(&mut lookup, &folder));
+        } else {
+            out.maps.extend(one_per_map(found));
         }
-        return Ok(levels);
+        return Ok(());
     }
-    let levels = levels_in(&mut lookup, &folder)?;
-    if levels.is_empty() {
-        return Err(error(
-            at,
-            ErrorKind::Missing,
-            "no map here: no game.map, game.js, .lev or level.json",
-        ));
+    let found = levels_in(&mut lookup, &folder, &mut out.problems);
+    if !found.is_empty() {
+        out.maps.extend(one_per_map(found));
+        return Ok(());
     }
-    Ok(levels)
+    if depth > 0 {
+        collection(files, &folder, depth - 1, out);
+    }
+    Ok(())
+}
+
+fn is_archive_name(lower: &str) -> bool {
+    lower.ends_with(".wz") || lower.ends_with(".zip")
+}
+
+/// The maps of the packages in `dir`, a folder of them: each archive on disk, each
+/// sub-folder (a package, or another level of the collection); an archive that does not
+/// open is a problem, never the end of the others; a folder or archive with no map in it
+/// is not one of the collection's.
+fn collection(files: &Files, dir: &FileRef, depth: usize, out: &mut Survey) {
+    let Ok(listing) = files.list(dir) else {
+        return;
+    };
+    for (name, child, kind) in listing {
+        let at = match (kind, child.as_disk()) {
+            (EntryKind::File, Some(p)) if is_archive_name(&name.to_ascii_lowercase()) => {
+                if let Err(e) = files.archive(p) {
+                    out.problems.push(
+                        error(
+                            &child,
+                            ErrorKind::Io,
+                            format!("not a readable archive: {e}"),
+                        )
+                        .with_rule("map/level-refused"),
+                    );
+                    continue;
+                }
+                FileRef::archive_root(p)
+            }
+            (EntryKind::Dir, _) => child,
+            _ => continue,
+        };
+        let _no_map_in_it = survey_into(files, &at, depth, out);
+    }
 }
 
 /// Whether `dir` holds a map's own files.
@@ -97,18 +202,77 @@ fn package_root(folder: &FileRef) -> FileRef {
     }
 }
 
+/// A level a package defines, before the levels over one map become one.
+struct Candidate {
+    level: Level,
+    /// The `.lev` `type`; a `level.json` level is a skirmish level at tech level 1.
+    kind: Option<u32>,
+}
+
+/// One [`Level`] per map folder, in the order of each folder's first level: of the
+/// levels over one map, the one the 4.x skirmish list shows (see [`lobby_pick`]), named
+/// as the list names it, with every level's name in [`Level::levels`].
+fn one_per_map(found: Vec<Candidate>) -> Vec<Level> {
+    let mut groups: Vec<Vec<Candidate>> = Vec::new();
+    for c in found {
+        match groups
+            .iter_mut()
+            .find(|g| g[0].level.folder == c.level.folder)
+        {
+            Some(g) => g.push(c),
+            None => groups.push(vec![c]),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|g| {
+            let all: Vec<String> = g.iter().map(|c| c.level.name.clone()).collect();
+            let pick = lobby_pick(&g);
+            let mut level = g
+                .into_iter()
+                .nth(pick)
+                .map(|c| c.level)
+                .unwrap_or_else(|| unreachable!("a group has at least one level"));
+            let taken = std::mem::take(&mut level.name);
+            level.name = level::map_name(&taken).to_string();
+            if level.name.is_empty() {
+                level.name = taken.clone();
+            }
+            level.levels = level::Levels { taken, all };
+            level
+        })
+        .collect()
+}
+
+/// Which of the levels over one map the 4.x skirmish list shows: the first of
+/// `type` 14 (a skirmish level at tech level 1, the lobby's default `game.techLevel`),
+/// else the first. `enumerateMultiMaps` (the game's `src/levels.cpp`) lists the levels
+/// whose type matches the tech level, then adds each other level only where no level
+/// of the same name without its `-Tn` suffix (`mapNameWithoutTechlevel`) is listed; the
+/// list shows that name. wzmaplib's `loadLevelDetails_LEV` (`MapPackage::loadPackage`,
+/// what later games and `maptools` read a package with) takes the first valid level of
+/// a `.lev` whose levels all name one map, its name trimmed the same way; FlaME writes
+/// that one first, with type 14, so both take the same level.
+fn lobby_pick(levels: &[Candidate]) -> usize {
+    levels
+        .iter()
+        .position(|c| c.kind == Some(SKIRMISH_T1))
+        .unwrap_or(0)
+}
+
 /// The levels a package root defines: each `.lev` level with a `game`, then a root
-/// `level.json`, then each `multiplay/maps/*/level.json`.
-fn levels_in(lookup: &mut Lookup, root: &FileRef) -> Result<Vec<Level>, LoadError> {
+/// `level.json`, then each `multiplay/maps/*/level.json`; what cannot be taken goes to
+/// `problems`.
+fn levels_in(lookup: &mut Lookup, root: &FileRef, problems: &mut Vec<LoadError>) -> Vec<Candidate> {
     let mut out = Vec::new();
     let listing: Vec<(String, FileRef, EntryKind)> = lookup.listing(root).to_vec();
     for (name, file, kind) in &listing {
-        if *kind == EntryKind::File && name.ends_with(".lev") {
-            out.extend(lev_levels(lookup, root, file)?);
+        if *kind == EntryKind::File && name.to_ascii_lowercase().ends_with(".lev") {
+            out.extend(lev_levels(lookup, root, file, problems));
         }
     }
     if let Some((file, EntryKind::File)) = lookup.child(root, "level.json") {
-        out.push(json_level(lookup, root.clone(), &file)?);
+        out.extend(json_level(lookup, root.clone(), &file, problems));
     }
     let maps = lookup.walk(root, &["multiplay", "maps"]).or_else(|| {
         let m = root.join("multiplay").join("maps");
@@ -122,27 +286,62 @@ fn levels_in(lookup: &mut Lookup, root: &FileRef) -> Result<Vec<Level>, LoadErro
             .map(|(_, r, _)| r.clone())
             .collect();
         for dir in dirs {
-            if out.iter().any(|l: &Level| l.folder == dir) {
+            if out.iter().any(|c: &Candidate| c.level.folder == dir) {
                 continue;
             }
             if let Some((file, EntryKind::File)) = lookup.child(&dir, "level.json") {
-                out.push(json_level(lookup, dir, &file)?);
+                out.extend(json_level(lookup, dir, &file, problems));
             }
         }
     }
-    Ok(out)
+    out
 }
 
-fn lev_levels(lookup: &mut Lookup, root: &FileRef, lev: &FileRef) -> Result<Vec<Level>, LoadError> {
-    let bytes = read(lookup.files(), lev)?;
+/// The levels of one `.lev` file that name a map the package holds; every other level
+/// with a `game` is a problem at its line.
+fn lev_levels(
+    lookup: &mut Lookup,
+    root: &FileRef,
+    lev: &FileRef,
+    problems: &mut Vec<LoadError>,
+) -> Vec<Candidate> {
+    let shown = lev.to_string();
+    let bytes = match read(lookup.files(), lev) {
+        Ok(b) => b,
+        Err(e) => {
+            problems.push(e.with_rule("map/level-refused"));
+            return Vec::new();
+        }
+    };
     let text = String::from_utf8_lossy(&bytes);
-    let entries = level::parse_lev(&text).map_err(|e| e.in_file(&lev.to_string()))?;
+    let (entries, too_many) = level::parse_lev(&text);
+    problems.extend(too_many.map(|e| e.in_file(&shown)));
     let mut out = Vec::new();
     for e in entries {
         let Some(game) = e.game.as_deref() else {
             continue;
         };
-        let parts: Vec<&str> = game.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
+        if let Some(why) = e.refused {
+            problems.push(why.in_file(&shown));
+            continue;
+        }
+        let refuse = |why: String| {
+            LoadError::new(ErrorKind::Invalid, Location::Line(e.game_line), why)
+                .with_rule("map/level-refused")
+                .in_file(&shown)
+        };
+        let parts: Vec<&str> = game
+            .split(['/', '\\'])
+            .filter(|p| !p.is_empty() && *p != ".")
+            .collect();
+        if parts.iter().any(|p| *p == ".." || p.contains(':')) {
+            problems.push(refuse(format!(
+                "level {:?}: game {game:?} leaves the package; refused (a level reads only \
+                 its own package's files)",
+                e.name
+            )));
+            continue;
+        }
         let Some((last, dirs)) = parts.split_last() else {
             continue;
         };
@@ -157,62 +356,128 @@ fn lev_levels(lookup: &mut Lookup, root: &FileRef, lev: &FileRef) -> Result<Vec<
         let folder = lookup
             .child(&folder, stem)
             .map_or_else(|| folder.join(stem), |(r, _)| r);
+        if !is_map_folder(lookup, &folder) {
+            let in_package = folder
+                .relative_to(root)
+                .unwrap_or_else(|| folder.to_string());
+            problems.push(refuse(format!(
+                "level {:?}: game {game:?} names a map this package does not hold (no \
+                 {in_package}/game.map or game.js; a map of another package?); left out",
+                e.name
+            )));
+            continue;
+        }
+        if gam.is_none() {
+            problems.push(
+                LoadError::new(
+                    ErrorKind::Missing,
+                    Location::Line(e.game_line),
+                    format!(
+                        "level {:?}: {game:?} is not in the package; the map opens without \
+                         its scroll limits (the whole map)",
+                        e.name
+                    ),
+                )
+                .with_rule("map/gam-missing")
+                .in_file(&shown),
+            );
+        }
         let tileset = e.dataset.as_deref().and_then(level::dataset_tileset);
         let shape = if matches!(lookup.child(&folder, "game.js"), Some((_, EntryKind::File))) {
             Shape::Script
         } else {
             Shape::Classic
         };
-        out.push(Level {
-            name: e.name,
-            players: e.players,
-            tileset: tileset.unwrap_or_default(),
-            tileset_from: match (&e.dataset, tileset) {
-                (Some(d), Some(_)) => format!("dataset {d} in {}", lev.file_name()),
-                (Some(d), None) => format!("unknown dataset {d}: Arizona, the game's fallback"),
-                (None, _) => "no dataset: Arizona, the game's fallback".into(),
+        out.push(Candidate {
+            kind: e.kind,
+            level: Level {
+                name: e.name,
+                players: e.players,
+                tileset: tileset.unwrap_or_default(),
+                tileset_from: match (&e.dataset, tileset) {
+                    (Some(d), Some(_)) => format!("dataset {d} in {}", lev.file_name()),
+                    (Some(d), None) => format!("unknown dataset {d}: Arizona, the game's fallback"),
+                    (None, _) => "no dataset: Arizona, the game's fallback".into(),
+                },
+                tileset_unknown: match (&e.dataset, tileset) {
+                    (Some(d), None) => Some(d.clone()),
+                    _ => None,
+                },
+                folder,
+                gam,
+                defined_in: Some(lev.clone()),
+                shape,
+                seed: DEFAULT_SEED,
+                levels: Default::default(),
             },
-            tileset_unknown: match (&e.dataset, tileset) {
-                (Some(d), None) => Some(d.clone()),
-                _ => None,
-            },
-            folder,
-            gam,
-            defined_in: Some(lev.clone()),
-            shape,
-            seed: DEFAULT_SEED,
         });
     }
-    Ok(out)
+    out
 }
 
-fn json_level(lookup: &mut Lookup, folder: FileRef, file: &FileRef) -> Result<Level, LoadError> {
-    let bytes = read(lookup.files(), file)?;
+/// The level a `level.json` defines (its problems, each at its key's line, go to
+/// `problems`); none where it is not a JSON object or its folder holds no map.
+fn json_level(
+    lookup: &mut Lookup,
+    folder: FileRef,
+    file: &FileRef,
+    problems: &mut Vec<LoadError>,
+) -> Option<Candidate> {
+    let shown = file.to_string();
+    let parsed = read(lookup.files(), file)
+        .and_then(|bytes| level::parse_level_json(&bytes).map_err(|e| e.in_file(&shown)));
+    let (json, found) = match parsed {
+        Ok(p) => p,
+        Err(e) => {
+            problems.push(e);
+            return None;
+        }
+    };
+    problems.extend(found.into_iter().map(|e| e.in_file(&shown)));
+    if !is_map_folder(lookup, &folder) {
+        problems.push(
+            LoadError::new(
+                ErrorKind::Missing,
+                Location::File,
+                format!(
+                    "no game.map or game.js beside it in {}; left out",
+                    folder.file_name()
+                ),
+            )
+            .with_rule("map/level-refused")
+            .in_file(&shown),
+        );
+        return None;
+    }
     let level::LevelJson {
         name,
         players,
         tileset,
         tileset_unknown,
-    } = level::parse_level_json(&bytes).map_err(|e| e.in_file(&file.to_string()))?;
+    } = json;
     let script = matches!(lookup.child(&folder, "game.js"), Some((_, EntryKind::File)));
-    Ok(Level {
-        name: name.unwrap_or_else(|| folder.file_name()),
-        players,
-        tileset: tileset.unwrap_or_default(),
-        tileset_from: match tileset {
-            Some(t) => format!("\"tileset\": \"{t}\" in level.json"),
-            None => "no tileset in level.json: Arizona, the game's fallback".into(),
+    Some(Candidate {
+        kind: Some(SKIRMISH_T1),
+        level: Level {
+            name: name.unwrap_or_else(|| folder.file_name()),
+            players,
+            tileset: tileset.unwrap_or_default(),
+            tileset_from: match tileset {
+                Some(t) => format!("\"tileset\": \"{t}\" in level.json"),
+                None => "no tileset in level.json: Arizona, the game's fallback".into(),
+            },
+            tileset_unknown,
+            folder,
+            gam: None,
+            defined_in: Some(file.clone()),
+            shape: if script {
+                Shape::Script
+            } else {
+                Shape::LevelJson
+            },
+            seed: DEFAULT_SEED,
+            levels: Default::default(),
         },
-        tileset_unknown,
-        folder,
-        gam: None,
-        defined_in: Some(file.clone()),
-        shape: if script {
-            Shape::Script
-        } else {
-            Shape::LevelJson
-        },
-        seed: DEFAULT_SEED,
     })
 }
 
@@ -232,40 +497,67 @@ fn bare_level(lookup: &mut Lookup, folder: &FileRef) -> Level {
         defined_in: None,
         shape: Shape::Folder,
         seed: DEFAULT_SEED,
+        levels: Default::default(),
     }
 }
 
-/// Finds the one map at `at` (see [`find_maps`]), or the one named `level` among several.
+/// Whether `level` answers to `want` (any case): the map's name, one of its levels'
+/// names, or its folder's name.
+pub fn answers_to(level: &Level, want: &str) -> bool {
+    level.name.eq_ignore_ascii_case(want)
+        || level
+            .levels
+            .all
+            .iter()
+            .any(|l| l.eq_ignore_ascii_case(want))
+        || level.folder.file_name().eq_ignore_ascii_case(want)
+}
+
+/// The maps of `maps` as a list for a message: `A (levels A-T1, A-T2, A-T3), B`.
+pub fn list_maps(maps: &[Level]) -> String {
+    maps.iter()
+        .map(|l| {
+            if l.levels.all.len() > 1 {
+                format!("{} (levels {})", l.name, l.levels.all.join(", "))
+            } else {
+                l.name.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Finds the one map at `at` (see [`survey`]), or the one named `level` (a map's name or
+/// any of its levels' names, any case) among several.
+///
+/// # Errors
+/// No map there; no map answers to `level` (the maps are listed); several maps and no
+/// `level` (they are listed).
 pub fn open_source(files: &Files, at: &FileRef, level: Option<&str>) -> Result<Level, LoadError> {
-    let mut levels = find_maps(files, at)?;
+    let mut maps = find_maps(files, at)?;
     if let Some(want) = level {
-        let names: Vec<String> = levels.iter().map(|l| l.name.clone()).collect();
-        return levels
+        let listed = list_maps(&maps);
+        return maps
             .into_iter()
-            .find(|l| {
-                l.name.eq_ignore_ascii_case(want) || l.folder.file_name().eq_ignore_ascii_case(want)
-            })
+            .find(|l| answers_to(l, want))
             .ok_or_else(|| {
                 error(
                     at,
                     ErrorKind::Missing,
-                    format!("no level {want:?}; it has: {}", names.join(", ")),
+                    format!("no map or level {want:?} here; its maps: {listed}"),
                 )
             });
     }
-    match levels.len() {
-        1 => Ok(levels.remove(0)),
+    match maps.len() {
+        1 => Ok(maps.remove(0)),
         n => Err(error(
             at,
             ErrorKind::Invalid,
             format!(
-                "{n} maps here; name one (e.g. {}): {}",
-                levels.first().map_or(String::new(), |l| l.name.clone()),
-                levels
-                    .iter()
-                    .map(|l| l.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "{n} maps here; name one with --level (e.g. {}), or draw them all with \
+                 `vitrine render --all-maps`: {}",
+                maps.first().map_or(String::new(), |l| l.name.clone()),
+                list_maps(&maps)
             ),
         )),
     }

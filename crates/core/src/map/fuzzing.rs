@@ -43,7 +43,13 @@ pub fn run(data: &[u8]) -> Result<Outcome, String> {
         2 => super::json::read_json_objects(bytes, kind).map(|_| ()),
         3 => super::bjo::read_bjo(bytes, kind, 4).map(|_| ()),
         4 => super::ini::read_ini_objects(bytes, kind).map(|_| ()),
-        5 => super::level::parse_lev(&String::from_utf8_lossy(bytes)).map(|_| ()),
+        5 => match super::level::parse_lev(&String::from_utf8_lossy(bytes)) {
+            (_, Some(too_many)) => Err(too_many),
+            (entries, None) => entries
+                .into_iter()
+                .find_map(|e| e.refused)
+                .map_or(Ok(()), Err),
+        },
         6 => super::level::parse_level_json(bytes).map(|_| ()),
         _ => super::read::read_gam(bytes).map(|_| ()),
     };
@@ -158,6 +164,7 @@ fn game_map(bytes: &[u8], mut outcome: Outcome) -> Result<Outcome, String> {
             tileset_unknown: None,
             shape: super::level::Shape::Folder,
             seed: super::script::DEFAULT_SEED,
+            levels: Default::default(),
         },
         terrain,
         terrain_types: Vec::new(),

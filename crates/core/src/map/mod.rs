@@ -38,10 +38,12 @@ mod terrain;
 pub(crate) type GameRng = rand_mt::Mt;
 
 #[cfg(test)]
+mod find_tests;
+#[cfg(test)]
 mod tests;
 
-pub use find::{MapSource, find_maps, open, open_source};
-pub use level::{Level, Shape, Tileset};
+pub use find::{MapSource, Survey, answers_to, find_maps, list_maps, open, open_source, survey};
+pub use level::{Level, Levels, Shape, Tileset, map_name};
 pub use place::{Placed, Placement, Removal, Removed, place};
 pub use read::{read_game_map, read_terrain_types};
 pub use start::{StartPosition, camera_start, start_positions};

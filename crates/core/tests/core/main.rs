@@ -19,6 +19,7 @@ mod check_rules;
 mod fuzz_regressions;
 mod ktx2;
 mod map_check;
+mod mapdb_packages;
 mod pet_synthetic;
 mod pie_animation;
 mod pie_corpus;

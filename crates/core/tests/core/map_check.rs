@@ -212,6 +212,9 @@ fn every_map_rule_is_registered_and_tested() {
         "map/object-id-duplicate",
         "map/player-no-constructor",
         "map/gateway-invalid",
+        "map/level-refused",
+        "map/level-json",
+        "map/gam-missing",
     ];
     for id in ids {
         let r = rule(id).unwrap_or_else(|| panic!("{id} is not registered"));
@@ -289,7 +292,7 @@ fn unknown_tileset() {
     let r = MapBuilder::new()
         .file(
             "level.json",
-            r#"{"name": "Test", "players": 2, "tileset": "moon"}"#,
+            r#"{"name": "Test", "type": "skirmish", "players": 2, "tileset": "moon"}"#,
         )
         .check(true);
     assert_eq!(rules(&r), ["map/tileset-unknown"], "{:?}", r.findings);
@@ -534,7 +537,7 @@ fn a_script_map_is_checked_and_a_failing_one_refused() {
         MemorySource::new()
             .with(
                 "s/level.json",
-                r#"{"name": "S", "players": 2, "tileset": "urban"}"#,
+                r#"{"name": "S", "type": "skirmish", "players": 2, "tileset": "urban"}"#,
             )
             .with("s/game.js", "setMapData(2, 2, [], [], [], [], []);")
             .with("s/ttypes.ttp", ttypes(8)),
@@ -552,7 +555,7 @@ fn a_script_map_is_checked_and_a_failing_one_refused() {
         MemorySource::new()
             .with(
                 "s/level.json",
-                r#"{"name": "S", "players": 2, "tileset": "urban"}"#,
+                r#"{"name": "S", "type": "skirmish", "players": 2, "tileset": "urban"}"#,
             )
             .with(
                 "s/game.js",
@@ -846,4 +849,76 @@ fn gateways_the_game_drops() {
     );
     assert!(r.findings[0].message.contains("diagonal"));
     assert!(r.findings[1].message.contains("off the map"));
+}
+
+/// A package's levels that do not open are findings at their file and line, and its
+/// other maps are still checked: a `.lev` level over a map the package does not hold, one
+/// whose path leaves the package, one naming a `.gam` that is not there (a note: the
+/// map opens), and a `level.json` with a key of the wrong type.
+#[test]
+fn levels_that_do_not_open_are_findings_and_the_other_maps_are_checked() {
+    let map = game_map(10, 16, 16, 256);
+    let lev = "level A\nplayers 2\ntype 14\ndataset MULTI_CAM_1\ngame \"multiplay/maps/a.gam\"\n\
+               level B\nplayers 2\ntype 14\ndataset MULTI_CAM_1\ngame \"multiplay/maps/b.gam\"\n\
+               level C\nplayers 2\ntype 14\ndataset MULTI_CAM_1\ngame \"../c.gam\"\n";
+    let files = Files::new(
+        MemorySource::new()
+            .with("k/pack.xplayers.lev", lev)
+            .with("k/multiplay/maps/a/game.map", map.clone())
+            .with("k/multiplay/maps/a/ttypes.ttp", ttypes(8))
+            .with(
+                "k/multiplay/maps/j/level.json",
+                "{\"name\": \"J\",\n \"type\": \"skirmish\",\n \"players\": -1,\n \"tileset\": \"urban\"}",
+            )
+            .with("k/multiplay/maps/j/game.map", map)
+            .with("k/multiplay/maps/j/ttypes.ttp", ttypes(8)),
+    );
+    let r = check_maps(&files, &FileRef::Disk("k".into()), None, &[], None);
+    assert_eq!(r.maps, 2, "A and J are checked: {:?}", r.findings);
+    let at = |rule: &str| {
+        r.findings
+            .iter()
+            .filter(|f| f.rule == rule)
+            .map(|f| {
+                (
+                    f.file.rsplit('/').next().unwrap_or("").to_string(),
+                    f.location,
+                    f.level,
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        at("map/level-refused"),
+        [
+            (
+                "pack.xplayers.lev".to_string(),
+                Location::Line(10),
+                Level::Error
+            ),
+            (
+                "pack.xplayers.lev".to_string(),
+                Location::Line(15),
+                Level::Error
+            )
+        ],
+        "{:?}",
+        r.findings
+    );
+    assert_eq!(
+        at("map/gam-missing"),
+        [(
+            "pack.xplayers.lev".to_string(),
+            Location::Line(5),
+            Level::Note
+        )]
+    );
+    assert_eq!(
+        at("map/level-json"),
+        [("level.json".to_string(), Location::Line(3), Level::Error)]
+    );
+    // `--level` by a level's name in another case: that map only, the problems still told.
+    let r = check_maps(&files, &FileRef::Disk("k".into()), Some("j"), &[], None);
+    assert_eq!(r.maps, 1);
+    assert!(r.findings.iter().any(|f| f.rule == "map/level-json"));
 }

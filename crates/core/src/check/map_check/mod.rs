@@ -46,24 +46,42 @@ pub fn check_maps(
     roots: &[FileRef],
     seed: Option<u32>,
 ) -> MapReport {
-    let levels = match level {
-        Some(name) => map::open_source(files, at, Some(name)).map(|l| vec![l]),
-        None => map::find_maps(files, at),
+    // The package's levels that do not open are findings; its other maps are checked.
+    let (levels, problems) = match map::survey(files, at) {
+        Ok(s) => match level {
+            Some(name) => match s.maps.iter().find(|l| map::answers_to(l, name)) {
+                Some(l) => (vec![l.clone()], s.problems),
+                None => (
+                    Vec::new(),
+                    vec![map::open_source(files, at, Some(name)).err()]
+                        .into_iter()
+                        .flatten()
+                        .chain(s.problems)
+                        .collect(),
+                ),
+            },
+            None => (s.maps, s.problems),
+        },
+        Err(e) => (Vec::new(), vec![e]),
     };
-    let levels = match levels {
-        Ok(mut l) => {
-            l.iter_mut().for_each(|l| l.ask_seed(seed));
+    let levels: Vec<Level> = levels
+        .into_iter()
+        .map(|mut l| {
+            l.ask_seed(seed);
             l
-        }
-        Err(e) => {
-            return MapReport {
-                findings: vec![refusal(e, &at.to_string())],
-                maps: 0,
-            };
-        }
+        })
+        .collect();
+    let mut report = MapReport {
+        findings: problems
+            .into_iter()
+            .map(|e| refusal(e, &at.to_string()))
+            .collect(),
+        maps: 0,
     };
+    if levels.is_empty() {
+        return report;
+    }
     let (stats, _warnings) = Stats::load(files, roots);
-    let mut report = MapReport::default();
     for level in &levels {
         report.maps += 1;
         report

@@ -45,6 +45,27 @@ pub(crate) const RULES: &[Rule] = &[
         "Warzone 2100 lib/wzmaplib/src/map_levparse.cpp (convertLevMapTilesetType), map_package.cpp (loadLevelDetails_JSON), src/map.cpp (mapLoadGroundTypes)",
     ),
     r(
+        "map/level-refused",
+        E,
+        "a level of the package that does not open",
+        "A level of a .lev whose `players` or `type` is not a number is given up by wzmaplib (loadLevelDetails_LEV); a level whose `game` names a map the package does not hold (multiplay/maps/NAME/ with no game.map or game.js: a map of another package, or a misspelt name) or a path that leaves the package (`../`) has no map to load; a .lev with more than 1,024 levels is no map package, the rest are left out. The package's other maps still open.",
+        "Warzone 2100 lib/wzmaplib/src/map_package.cpp (loadLevelDetails_LEV, MapPackage::loadPackage)",
+    ),
+    r(
+        "map/level-json",
+        E,
+        "level.json is not an object, or a key the game requires is missing or of the wrong type",
+        "loadLevelDetails_JSON reads `name`, `type` (\"skirmish\"), `players` (0 to 255) and `tileset` as a string, a string, a number and a string, and gives the whole level up when one is missing or of another type: the map is not in the game's list. Vitrine still opens it (the folder's name, no player count, Arizona in place of what is missing).",
+        "Warzone 2100 lib/wzmaplib/src/map_package.cpp (loadLevelDetails_JSON)",
+    ),
+    r(
+        "map/gam-missing",
+        N,
+        "the .gam a level names is not in the package",
+        "A classic level's `game` names multiplay/maps/NAME.gam, which holds the scroll limits; where it is missing Vitrine draws the whole map. What the game does then is not checked here.",
+        "Warzone 2100 lib/wzmaplib/src/map_package.cpp (loadGamFile_OldBinary)",
+    ),
+    r(
         "map/structure-near-edge",
         E,
         "a structure on or off the map's edge (within 3 tiles)",

@@ -259,6 +259,7 @@ mod tests {
             defined_in: None,
             shape: crate::map::Shape::Classic,
             seed: 0,
+            levels: Default::default(),
         };
         let d = from_lev(lev, &level);
         assert_eq!(d.name, "Rush");

@@ -19,6 +19,7 @@ fn map_with(objects: Vec<MapObject>) -> Map {
             tileset_unknown: None,
             shape: Shape::Folder,
             seed: crate::map::script::DEFAULT_SEED,
+            levels: Default::default(),
         },
         terrain: Terrain {
             width: w,

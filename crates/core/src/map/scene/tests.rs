@@ -35,6 +35,7 @@ pub(super) fn map(objects: Vec<MapObject>, water: &[(u32, u32)]) -> Map {
             tileset_unknown: None,
             shape: Shape::Folder,
             seed: crate::map::script::DEFAULT_SEED,
+            levels: Default::default(),
         },
         terrain: Terrain {
             width: W,

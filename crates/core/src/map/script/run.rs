@@ -206,11 +206,40 @@ fn syntax(e: &JsError) -> LoadError {
 
 fn refusal(e: &JsError, what: &str) -> LoadError {
     let text = e.to_string();
+    if let Some(helper) = newer_helper(&text) {
+        return LoadError::new(
+            ErrorKind::Unsupported,
+            located(&text),
+            format!(
+                "{what}: the script calls {helper}, a map-script helper that Warzone 2100 \
+                 4.3.3 does not have (a later version of the game added it): a newer game is \
+                 needed to generate this map, and 4.3.3 refuses it too ({})",
+                first_line(&text)
+            ),
+        );
+    }
     LoadError::new(
         ErrorKind::Invalid,
         located(&text),
         format!("{what}: {}", first_line(&text)),
     )
+}
+
+/// Map-script helpers later games added to the API of 4.3.3 (whose `map_script.cpp`
+/// registers only `gameRand`, `log` and `setMapData`).
+const NEWER_HELPERS: &[&str] = &["generateFractalValueNoise"];
+
+/// The newer helper a `ReferenceError` is about, if it is about one.
+fn newer_helper(text: &str) -> Option<&'static str> {
+    let first = first_line(text);
+    if !first.contains("ReferenceError") {
+        return None;
+    }
+    NEWER_HELPERS.iter().copied().find(|h| {
+        first.match_indices(h).any(|(i, _)| {
+            !first[i + h.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        })
+    })
 }
 
 fn first_line(text: &str) -> &str {

@@ -184,6 +184,27 @@ fn every_failure_is_an_error_at_its_line() {
             .contains("generateFractalValueNoise is not defined"),
         "{e}"
     );
+    assert!(
+        e.message
+            .contains("the script calls generateFractalValueNoise")
+            && e.message.contains("a newer game is needed"),
+        "{e}"
+    );
+    assert_eq!(e.kind, crate::formats::ErrorKind::Unsupported);
+    // Any other unknown name stays the script's own fault.
+    let e = refused(
+        "
+generateFractalValueNoiseX(2);",
+    );
+    assert!(!e.message.contains("newer game"), "{e}");
+    let e = refused(
+        "
+notAHelper(2);",
+    );
+    assert!(
+        !e.message.contains("newer game") && e.message.contains("ReferenceError"),
+        "{e}"
+    );
 }
 
 #[test]
