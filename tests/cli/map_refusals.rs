@@ -431,9 +431,9 @@ fn the_game_refuses_what_vitrine_refuses_in_each_object_format() {
         r
     };
     let mut added = Vec::new();
-    for i in 0..12 {
-        added.push(record("A0PowerGenerator", free[i], 0));
-        added.push(record("A0PowMod1", free[i], 0));
+    for &tile in &free[..12] {
+        added.push(record("A0PowerGenerator", tile, 0));
+        added.push(record("A0PowMod1", tile, 0));
     }
     added.push(record("A0NoSuchThing", free[12], 1));
     added.push(record("A0TankTrap", (0, 0), 1));
