@@ -213,12 +213,18 @@ fn level_taken(l: &map::Level) -> Option<String> {
     }
 }
 
-/// Each kind the files hold entries of (with their count) that the game places none of.
+/// Each kind the files hold entries of (with their count) that the game places none of,
+/// having refused some (`map/nothing-placed`).
 fn nothing_placed(map: &Map, placed: &Placement) -> Vec<(&'static str, usize)> {
+    let refused = |k: ObjectKind| {
+        placed.removed.iter().any(|r| {
+            matches!(r.why, map::Removal::Refused { .. }) && map.objects[r.index].kind == k
+        })
+    };
     ObjectKind::ALL
         .iter()
         .map(|&k| (k, map.of_kind(k).count()))
-        .filter(|&(k, n)| n > 0 && !placed.objects.iter().any(|p| p.object.kind == k))
+        .filter(|&(k, n)| n > 0 && refused(k) && !placed.objects.iter().any(|p| p.object.kind == k))
         .map(|(k, n)| (k.name(), n))
         .collect()
 }

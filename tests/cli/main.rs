@@ -23,6 +23,7 @@ mod inputs;
 mod install_desktop;
 mod map_judge;
 mod map_packages;
+mod map_refusals;
 mod maptools;
 mod maptools_preview;
 mod publish;

@@ -19,7 +19,7 @@ use std::process::Command;
 use vitrine_test_needs::vitrine_test;
 
 /// The map judge script (the test declared `shared, game`).
-fn map_judge() -> Option<PathBuf> {
+pub(crate) fn map_judge() -> Option<PathBuf> {
     common::game_tool("wz_game_map.sh")
 }
 
@@ -64,7 +64,7 @@ impl Agreement {
     }
 }
 
-fn lines(out: &[u8]) -> Vec<Value> {
+pub(crate) fn lines(out: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(out)
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
@@ -311,7 +311,7 @@ fn the_game_agrees_on_script_generated_maps() {
 }
 
 /// One file of the corpus's `mp.wz`.
-fn mp_file(wz: &Path, name: &str) -> Vec<u8> {
+pub(crate) fn mp_file(wz: &Path, name: &str) -> Vec<u8> {
     use std::io::Read;
     let f = std::fs::File::open(wz.join("archives/mp.wz")).unwrap();
     let mut z = zip::ZipArchive::new(f).unwrap();
@@ -321,7 +321,7 @@ fn mp_file(wz: &Path, name: &str) -> Vec<u8> {
 }
 
 /// Writes a zip of `files` at `path`.
-fn write_zip(path: &Path, files: &[(String, Vec<u8>)]) {
+pub(crate) fn write_zip(path: &Path, files: &[(String, Vec<u8>)]) {
     use std::io::Write;
     let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let opts = zip::write::SimpleFileOptions::default();
@@ -333,7 +333,7 @@ fn write_zip(path: &Path, files: &[(String, Vec<u8>)]) {
 }
 
 /// A JSON v1 object file of `mp.wz` as version 2 (`list`: `structures`, …).
-fn json_v2(v1: &[u8], list: &str) -> Vec<u8> {
+pub(crate) fn json_v2(v1: &[u8], list: &str) -> Vec<u8> {
     let v1: Value = serde_json::from_slice(v1).unwrap();
     let entries: Vec<Value> = v1
         .as_object()

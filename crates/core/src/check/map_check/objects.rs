@@ -122,7 +122,8 @@ pub(super) fn findings(files: &Files, map: &Map, placed: &Placement) -> Vec<Find
     out
 }
 
-/// `map/nothing-placed`: each kind the files hold entries of and the game places none of.
+/// `map/nothing-placed`: each kind the files hold entries of and the game places none
+/// of, having refused some (a map whose oil all lies under derricks is as it should be).
 fn nothing_placed(map: &Map, placed: &Placement, sources: &[Option<Source>]) -> Vec<Finding> {
     ObjectKind::ALL
         .iter()
@@ -134,7 +135,10 @@ fn nothing_placed(map: &Map, placed: &Placement, sources: &[Option<Source>]) -> 
                 .iter()
                 .filter(|p| p.object.kind == kind)
                 .count();
-            (in_files > 0 && on_map == 0).then(|| {
+            let refused = placed.removed.iter().any(|r| {
+                matches!(r.why, Removal::Refused { .. }) && map.objects[r.index].kind == kind
+            });
+            (in_files > 0 && on_map == 0 && refused).then(|| {
                 let file = source
                     .as_ref()
                     .map_or_else(|| map.level.folder.to_string(), |s| s.file.clone());
