@@ -22,6 +22,7 @@ mod info_synthetic;
 mod inputs;
 mod install_desktop;
 mod map_judge;
+mod parity_gate;
 mod publish;
 mod publish_maps;
 mod render;
