@@ -21,9 +21,12 @@
 #   p1      the same camera slid (cameraSlide) over player 1's HQ (or start position);
 #   middle  the camera over the map's middle, zoomed out as far as the game lets a player
 #           (cameraZoom 5000: MAXDISTANCE).
-# one every STEP seconds of game time, logging "PARITY view N {...}"; this script waits
-# for each line, lets the camera settle and takes the screen (ImageMagick import). A
-# capture whose next view began before it was taken is refused.
+# one after another by the wall clock (PARITY_FIRST_STEP, PARITY_STEP seconds; the
+# game's own clock runs faster than it under --autogame), logging "PARITY view N {...}";
+# parity_shoot.sh waits for each line, then for the screen to move on and settle, and
+# takes it (ImageMagick import). A capture whose next view began before it was taken is
+# refused. About 100 s a map on 2 busy cores. The frames in tests/parity/ were taken
+# with cameraZoom easing (since made instant), so their `middle` views are left out.
 #
 # environment:
 #   WZ_BIN, WZ_DATA   the game and its data folder (default /usr/games/warzone2100,

@@ -59,23 +59,17 @@ rmse() { compare -metric RMSE "$1" "$2" null: 2>&1 | sed -n 's/.*(\(.*\)).*/\1/p
 settled() {
 	local prev=$DIR/view-$(($1 - 1)).png last=$DIR/last.png now=$DIR/now.png
 	# a script's camera jump shows a few frames later (llvmpipe on a busy machine draws
-	# one every second or two): give it time, then ask for three screens two seconds
-	# apart that agree
-	[ "$1" = 0 ] || sleep 6
+	# about one a second): give it time, then wait for two screens a second apart that
+	# agree, the later one unlike view N-1's
+	[ "$1" = 0 ] || sleep 5
 	import -window root "$last" 2>/dev/null || return 1
-	local calm=0
 	for _ in $(seq 1 30); do
-		sleep 2
+		sleep 1
 		import -window root "$now" 2>/dev/null || continue
 		if [ "$1" = 0 ] || ! below "$(rmse "$now" "$prev")" 0.04; then
 			if below "$(rmse "$now" "$last")" 0.01; then
-				calm=$((calm + 1))
-				if [ $calm -ge 2 ]; then
-					mv "$now" "$DIR/view-$1.png"
-					return 0
-				fi
-			else
-				calm=0
+				mv "$now" "$DIR/view-$1.png"
+				return 0
 			fi
 		fi
 		mv "$now" "$last"
