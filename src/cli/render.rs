@@ -364,7 +364,9 @@ pub fn run(args: &RenderArgs) -> i32 {
     }
     let assembly = args.all_templates || args.wz.design().is_some();
     let map = !assembly && crate::cli::render_map::requested(args);
-    if !args.camera.is_empty() && !(map && args.view == ViewPreset::Game && !args.all_maps) {
+    let one_game_view = map && args.view == ViewPreset::Game && !args.all_maps;
+    let cameras = !args.camera.is_empty();
+    if cameras && !one_game_view {
         eprintln!(
             "vitrine render: --camera places the game's camera: it needs a map and --view game"
         );
