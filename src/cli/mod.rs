@@ -102,6 +102,8 @@ pub struct Cli {
 }
 
 /// Subcommands.
+// One value a run, parsed once: the render options' size (600 bytes) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Print what a model file holds (text, or one JSON object per file with --json).

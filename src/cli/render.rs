@@ -129,6 +129,30 @@ pub struct RenderArgs {
     /// `--view game`).
     #[arg(long, value_name = "ON|OFF", default_value = "off", value_parser = on_off(), action = clap::ArgAction::Set)]
     pub fog: bool,
+    /// A Warzone 2100 map with `--view game`: the game's camera put over world point X,Y
+    /// (x east, y south, 128 a tile) at view distance ZOOM (default 2600, the game's
+    /// start; 5000 the farthest a player zooms out), as a script's `centreView` and
+    /// `cameraZoom` put it, instead of over player 0's HQ (`start`). Several: one
+    /// picture each from one reading of the map, `-o` holding `{}` for the camera's place
+    /// among them (1, 2, …). The views of docs/parity.md.
+    #[arg(long, value_name = "X,Y[,ZOOM]|start", value_parser = parse_camera)]
+    pub camera: Vec<CameraArg>,
+}
+
+/// Where `--camera` puts the game's camera.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CameraArg {
+    /// Where the game starts it: over player 0's HQ.
+    Start,
+    /// Over a point, at a distance.
+    At(vitrine_core::map::scene::GameCamera),
+}
+
+fn parse_camera(text: &str) -> Result<CameraArg, String> {
+    if text.trim().eq_ignore_ascii_case("start") {
+        return Ok(CameraArg::Start);
+    }
+    vitrine_core::map::scene::GameCamera::parse(text).map(CameraArg::At)
 }
 
 /// `on` / `off` as a flag's value.
@@ -339,7 +363,22 @@ pub fn run(args: &RenderArgs) -> i32 {
         }
     }
     let assembly = args.all_templates || args.wz.design().is_some();
-    if !assembly && crate::cli::render_map::requested(args) {
+    let map = !assembly && crate::cli::render_map::requested(args);
+    let one_game_view = map && args.view == ViewPreset::Game && !args.all_maps;
+    let cameras = !args.camera.is_empty();
+    if cameras && !one_game_view {
+        eprintln!(
+            "vitrine render: --camera places the game's camera: it needs a map and --view game"
+        );
+        return super::exit::USAGE;
+    }
+    if args.camera.len() > 1 && !args.output.to_string_lossy().contains("{}") {
+        eprintln!(
+            "vitrine render: several --camera: -o must hold {{}} for each camera's place (1, 2, …)"
+        );
+        return super::exit::USAGE;
+    }
+    if map {
         return crate::cli::render_map::run(args);
     }
     let input_path = args.input.clone().unwrap_or_default();

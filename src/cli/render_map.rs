@@ -33,9 +33,15 @@ pub fn requested(args: &RenderArgs) -> bool {
 }
 
 /// The view of a map: the options' view, orthographic, and the game's sun fixed to the
-/// map where no light direction was asked for.
+/// map where no light direction was asked for; in the Game view with the fog off, what
+/// the game shows past the map's edge behind it ([`map::scene::game_view::GAME_PAST_EDGE`])
+/// unless `--background` says otherwise.
 fn map_view(args: &RenderArgs) -> ViewSettings {
     let mut view = args.view_settings();
+    if args.view == ViewPreset::Game && !args.fog && args.background.is_none() {
+        let [r, g, b] = map::scene::game_view::GAME_PAST_EDGE;
+        view.background = [r, g, b, view.background[3]];
+    }
     view.camera.orthographic = matches!(args.view, ViewPreset::Top | ViewPreset::Iso);
     if args.light.light_dir.is_none() && !args.light.light_fixed {
         view.lighting.azimuth_deg = map::scene::SUN_AZIMUTH_DEG;
@@ -153,13 +159,13 @@ pub fn run(args: &RenderArgs) -> i32 {
             for d in &model.diagnostics {
                 eprintln!("warning: {}", d.display_with(&level.name));
             }
-            let img = match (args.view, &model.details) {
-                (ViewPreset::Game, Details::Map(map)) => {
-                    let game = map.game_view(w, h);
-                    render_game_start(&gpu, &mut scene, (w, h, args.msaa), &model, &view, game)?
-                }
-                _ => render_model(&gpu, &mut scene, &target, &model, &view, None)?,
-            };
+            if let (ViewPreset::Game, Details::Map(map)) = (args.view, &model.details) {
+                let games = game_views(map, (w, h), &args.camera);
+                let size = (w, h, args.msaa);
+                let pictures = render_game_views(&gpu, &mut scene, size, &model, &view, &games)?;
+                return write_game_views(&args.output, &pictures);
+            }
+            let img = render_model(&gpu, &mut scene, &target, &model, &view, None)?;
             write_png_atomic(&args.output, &img)
         })
     });
@@ -172,40 +178,78 @@ pub fn run(args: &RenderArgs) -> i32 {
     }
 }
 
-/// `model` (a map's scene) drawn as the game draws the level's start in a window of
-/// `width` × `height` ([`map::scene::GameView`]: its eye, focal length and the pivot drawn
-/// `game.pivot_px` from the top): a perspective picture tall enough to have the pivot in
-/// its middle, cut to the window. What `--view game` draws of one map. The near and far
-/// planes are the whole map's.
-fn render_game_start(
+/// The game's cameras `--camera` asks for in a window of `size` (none: the start).
+fn game_views(
+    map: &map::scene::MapDetails,
+    (w, h): (u32, u32),
+    cameras: &[super::render::CameraArg],
+) -> Vec<map::scene::GameView> {
+    use super::render::CameraArg;
+    if cameras.is_empty() {
+        return vec![map.game_view(w, h)];
+    }
+    cameras
+        .iter()
+        .map(|c| match c {
+            CameraArg::Start => map.game_view(w, h),
+            CameraArg::At(camera) => map.game_view_at(w, h, camera),
+        })
+        .collect()
+}
+
+/// Writes `pictures` to `output`, or, for several, each where `{}` is its place (1, …).
+fn write_game_views(output: &std::path::Path, pictures: &[image::RgbaImage]) -> Result<(), String> {
+    if let [one] = pictures {
+        return write_png_atomic(output, one);
+    }
+    let pattern = output.to_string_lossy();
+    for (i, img) in pictures.iter().enumerate() {
+        let path = std::path::PathBuf::from(pattern.replace("{}", &(i + 1).to_string()));
+        write_png_atomic(&path, img)?;
+    }
+    Ok(())
+}
+
+/// `model` (a map's scene) drawn as the game draws it in a window of `width` × `height`
+/// from each of `games` ([`map::scene::GameView`]: its eye, focal length and the pivot
+/// drawn `game.pivot_px` from the top): a perspective picture tall enough to have the
+/// pivot in its middle, cut to the window. What `--view game` draws of one map. The near
+/// and far planes are the whole map's. The scene is uploaded once for all of them.
+fn render_game_views(
     gpu: &Gpu,
     scene: &mut SceneRenderer,
     (width, height, samples): (u32, u32, u32),
     model: &Model,
     view: &ViewSettings,
-    game: map::scene::GameView,
-) -> Result<image::RgbaImage, String> {
-    let row = game.pivot_px.1;
-    let half = row.max(height as f32 - row);
-    let tall = ((2.0 * half).round() as u32).max(1);
-    let top = (half - row).round() as u32;
-    let target = RenderTarget::with_samples(&gpu.device, width, tall, samples);
+    games: &[map::scene::GameView],
+) -> Result<Vec<image::RgbaImage>, String> {
     let pose = Pose::sample(model, None, 0.0, view.team);
     let mut view = view.clone();
     view.grid_unit = model.grid_unit;
     let points = crate::render::framing_points(model, None, &pose, &view);
-    view.camera
-        .frame_points(&points, width as f32 / tall as f32);
-    view.camera.set_game_start(game.pivot);
-    view.camera.distance = game.distance;
-    view.camera.fov_y = 2.0 * (half / game.focal_px).atan();
     scene.decode_pages_of(model);
     scene.set_model(&gpu.device, &gpu.queue, model);
-    scene.render(&gpu.device, &gpu.queue, &target, &pose, &view);
-    let img = target
-        .read_rgba(&gpu.device, &gpu.queue)
-        .map_err(|e| e.to_string())?;
-    Ok(image::imageops::crop_imm(&img, 0, top, width, height.min(tall - top)).to_image())
+    let mut pictures = Vec::with_capacity(games.len());
+    for game in games {
+        let row = game.pivot_px.1;
+        let half = row.max(height as f32 - row);
+        let tall = ((2.0 * half).round() as u32).max(1);
+        let top = (half - row).round() as u32;
+        let target = RenderTarget::with_samples(&gpu.device, width, tall, samples);
+        let mut view = view.clone();
+        view.camera
+            .frame_points(&points, width as f32 / tall as f32);
+        view.camera.set_game_start(game.pivot);
+        view.camera.distance = game.distance;
+        view.camera.fov_y = 2.0 * (half / game.focal_px).atan();
+        scene.render(&gpu.device, &gpu.queue, &target, &pose, &view);
+        let img = target
+            .read_rgba(&gpu.device, &gpu.queue)
+            .map_err(|e| e.to_string())?;
+        let img = image::imageops::crop_imm(&img, 0, top, width, height.min(tall - top));
+        pictures.push(img.to_image());
+    }
+    Ok(pictures)
 }
 
 /// `--all-maps`: every map of the input into the output folder, through the batch

@@ -26,6 +26,7 @@ mod map_packages;
 mod map_refusals;
 mod maptools;
 mod maptools_preview;
+mod parity_gate;
 mod publish;
 mod publish_maps;
 mod render;

@@ -66,3 +66,59 @@ fn the_game_view_draws_player_0s_hq_where_the_game_does() {
         );
     }
 }
+
+#[vitrine_test(gpu, game)]
+fn past_the_maps_edge_the_game_view_shows_what_the_game_does() {
+    // Sk-Mountain's view over player 1's HQ (tools/parity_capture.sh's `p1`): the map's
+    // north edge a third down the window, nothing but the space past it above. With the
+    // fog off the game fills that with near black (10, 13, 16 on every tileset; its frame
+    // is tests/parity/sk-mountain/p1.png), not the grey of a model's background.
+    let data = common::game_data();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("render-game-view");
+    std::fs::create_dir_all(&dir).unwrap();
+    let draw = |extra: &[&str], name: &str| {
+        let out = dir.join(name);
+        let run = Command::new(env!("CARGO_BIN_EXE_vitrine"))
+            .args([
+                "render",
+                "--view",
+                "game",
+                "--size",
+                "640x480",
+                "--level",
+                "Sk-Mountain",
+            ])
+            .args(["--layers", "terrain", "--camera", "2432,1408"])
+            .args(extra)
+            .arg(data.join("mp.wz"))
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        image::open(&out).unwrap().into_rgba8()
+    };
+    let img = draw(&[], "past-edge.png");
+    let game =
+        image::open(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parity/sk-mountain/p1.png"))
+            .unwrap()
+            .into_rgba8();
+    for (x, y) in [(10, 10), (320, 40), (630, 20)] {
+        let (ours, theirs) = (img.get_pixel(x, y).0, game.get_pixel(x, y).0);
+        assert_eq!(ours, [10, 13, 16, 255], "({x}, {y})");
+        for c in 0..3 {
+            assert!(
+                ours[c].abs_diff(theirs[c]) <= 2,
+                "({x}, {y}): {ours:?}, the game's {theirs:?}"
+            );
+        }
+    }
+    // The ground below the edge is drawn, and --background still says what lies beyond.
+    assert_ne!(img.get_pixel(320, 300).0, [10, 13, 16, 255]);
+    let white = draw(&["--background", "#ffffff"], "past-edge-white.png");
+    assert_eq!(white.get_pixel(320, 40).0, [255, 255, 255, 255]);
+}

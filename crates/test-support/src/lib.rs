@@ -19,6 +19,7 @@
 pub mod app;
 mod disk;
 pub mod image_diff;
+pub mod parity;
 pub mod render;
 
 pub use disk::{disk, load_path, model_files};

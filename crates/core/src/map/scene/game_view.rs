@@ -17,8 +17,14 @@
 //!   (width / 2, 192) (`pie_SetGeometricOffset(width / 2, geoOffset)`, `geoOffset` = 192):
 //!   the pivot is drawn 192 pixels from the top, not in the middle.
 //!
-//! Not covered: a `mapZoom` setting other than the default; the display scale
-//! (`displayscale`, 100 % here); windows narrower than 5:4 use the width in the scale.
+//! [`GameCamera`] puts that camera elsewhere, as the game's scripts do
+//! (`centreView(x, y)`: the pivot on a tile corner, at the same height over the ground
+//! there; `cameraZoom(distance)`: another distance before the scale): the views
+//! `tools/parity_capture.sh` takes of the game (docs/parity.md).
+//!
+//! Not covered: the camera's pitch and turn (the game's scripts cannot change them); the
+//! display scale (`displayscale`, 100 % here); windows narrower than 5:4 use the width in
+//! the scale.
 
 use super::MapDetails;
 use super::terrain::model_point;
@@ -38,6 +44,12 @@ pub const GAME_FOCAL_PX: f32 = 990.0;
 /// (`geoOffset`).
 pub const GAME_PIVOT_ROW: f32 = 192.0;
 
+/// What 4.3.3 shows past the map's edge with its fog off (the default), sRGB bytes: the
+/// same near black on every tileset, read from its frames (`tests/parity/`, e.g.
+/// Sk-Mountain's, Sk-UrbanChasm's and Sk-Valley's; docs/parity.md). With the fog on it
+/// draws the tileset's sky there instead.
+pub const GAME_PAST_EDGE: [u8; 3] = [10, 13, 16];
+
 /// The game's start camera for a window `width` × `height` ([`MapDetails::game_view`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GameView {
@@ -51,6 +63,40 @@ pub struct GameView {
     pub pivot_px: (f32, f32),
 }
 
+/// Where a script puts the game's camera: over which point, how far.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GameCamera {
+    /// The point the camera pivots over, world units (x east, y south; the game's own).
+    pub x: f32,
+    /// See [`GameCamera::x`].
+    pub y: f32,
+    /// The view distance before the window's scale (`cameraZoom`; the game's `mapZoom`
+    /// setting, [`GAME_MAP_ZOOM`], at the start).
+    pub zoom: f32,
+}
+
+impl GameCamera {
+    /// Reads `X,Y` or `X,Y,ZOOM` (world units; ZOOM defaults to [`GAME_MAP_ZOOM`]), as
+    /// `vitrine render --camera` takes it.
+    pub fn parse(text: &str) -> Result<GameCamera, String> {
+        let numbers = text
+            .split(',')
+            .map(|n| n.trim().parse::<f32>().ok().filter(|v| v.is_finite()))
+            .collect::<Option<Vec<f32>>>()
+            .ok_or_else(|| format!("{text:?}: expected X,Y or X,Y,ZOOM (numbers)"))?;
+        match numbers[..] {
+            [x, y] => Ok(GameCamera {
+                x,
+                y,
+                zoom: GAME_MAP_ZOOM,
+            }),
+            [x, y, zoom] if zoom > 0.0 => Ok(GameCamera { x, y, zoom }),
+            [_, _, _] => Err(format!("{text:?}: the zoom must be above 0")),
+            _ => Err(format!("{text:?}: expected X,Y or X,Y,ZOOM")),
+        }
+    }
+}
+
 impl MapDetails {
     /// The camera the game starts the level with in a window of `width` × `height` pixels
     /// (module docs): over [`MapDetails::camera_start`]'s object (the map's centre where
@@ -58,11 +104,22 @@ impl MapDetails {
     pub fn game_view(&self, width: u32, height: u32) -> GameView {
         let start = self.game_start_target();
         // Model (x, y, z) is world (−x, −z, y): back to world x, y.
-        let (x, y) = (-start.x, -start.z);
-        let pivot_z = camera_height(&self.terrain, x as i32, y as i32);
+        let camera = GameCamera {
+            x: -start.x,
+            y: -start.z,
+            zoom: GAME_MAP_ZOOM,
+        };
+        self.game_view_at(width, height, &camera)
+    }
+
+    /// The game's camera put over `camera`'s point at its distance (a script's
+    /// `centreView` and `cameraZoom`), in a window of `width` × `height`: the pivot at
+    /// the same height over the ground there as at the start (module docs).
+    pub fn game_view_at(&self, width: u32, height: u32, camera: &GameCamera) -> GameView {
+        let pivot_z = camera_height(&self.terrain, camera.x as i32, camera.y as i32);
         GameView {
-            pivot: model_point(x, y, pivot_z as f32),
-            distance: GAME_MAP_ZOOM / resolution_scale(width, height),
+            pivot: model_point(camera.x, camera.y, pivot_z as f32),
+            distance: camera.zoom / resolution_scale(width, height),
             focal_px: GAME_FOCAL_PX,
             pivot_px: (width as f32 / 2.0, GAME_PIVOT_ROW),
         }
@@ -130,6 +187,17 @@ mod tests {
         // The centre tile higher than the mean wins: 0 around, 400 under the camera.
         let peak = terrain(20, |x, y| if (x, y) == (10, 10) { 400 } else { 0 });
         assert_eq!(camera_height(&peak, 1300, 1300), 900);
+    }
+
+    #[test]
+    fn a_camera_reads_as_x_y_and_an_optional_zoom() {
+        let c = GameCamera::parse("9600, 3200").unwrap();
+        assert_eq!((c.x, c.y, c.zoom), (9600.0, 3200.0, GAME_MAP_ZOOM));
+        let c = GameCamera::parse("5888,5888,5000").unwrap();
+        assert_eq!(c.zoom, 5000.0);
+        for bad in ["", "1", "1,2,3,4", "a,b", "1,2,0", "1,NaN"] {
+            assert!(GameCamera::parse(bad).is_err(), "{bad:?} was taken");
+        }
     }
 
     #[test]

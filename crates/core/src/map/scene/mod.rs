@@ -64,7 +64,7 @@ use crate::model::{
 use crate::wz::{PartFinder, Stats};
 use decals::Decals;
 pub use details::{Counts, Layer, MapDetails, RemovedObject, SceneObject, file_label};
-pub use game_view::GameView;
+pub use game_view::{GameCamera, GameView};
 pub use load::{Opened, load, open_placed};
 use std::collections::BTreeMap;
 
