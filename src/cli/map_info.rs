@@ -45,16 +45,58 @@ pub fn is_map_input(file: &FileRef, level: Option<&str>) -> bool {
             if levels || models {
                 return levels && !models;
             }
-            // A folder of map packages (a downloaded collection of `.wz` files, or of
-            // package folders): a gallery of maps. Decided on the folder's own entries:
-            // a folder holding a folder of maps beside folders of models is no map input.
-            matches!(file, FileRef::Disk(_))
-                && list
-                    .iter()
-                    .any(|(n, child, k)| is_package(files, n, child, *k))
+            is_package_collection(file)
         }
         None => false,
     }
+}
+
+/// Whether `file` is a folder of map packages (a downloaded collection of `.wz` files, or
+/// of package folders) rather than a package itself: a gallery of maps. Decided on the
+/// folder's own entries: none of them makes it one map or a folder of models, and one is a
+/// package.
+pub fn is_package_collection(file: &FileRef) -> bool {
+    let files = crate::files::disk();
+    if !matches!(file, FileRef::Disk(_)) || files.kind(file) != Some(EntryKind::Dir) {
+        return false;
+    }
+    let Ok(list) = files.list(file) else {
+        return false;
+    };
+    let own = list.iter().any(|(n, _, k)| {
+        let n = n.to_ascii_lowercase();
+        *k == EntryKind::File
+            && (n == "game.map" || n == "game.js" || n.ends_with(".lev") || n == "level.json")
+            || crate::formats::is_model_name(&n)
+            || *k == EntryKind::Dir
+                && ["components", "structs", "features", "texpages"].contains(&n.as_str())
+    });
+    !own && list
+        .iter()
+        .any(|(n, child, k)| is_package(files, n, child, *k))
+}
+
+/// The package archives (`.wz`, `.zip`) of a folder of map packages
+/// ([`is_package_collection`]), sorted by name; `None` for any other input or where it
+/// holds none.
+pub fn collection_archives(dir: &FileRef) -> Option<Vec<PathBuf>> {
+    let FileRef::Disk(path) = dir else {
+        return None;
+    };
+    if !is_package_collection(dir) {
+        return None;
+    }
+    let mut list: Vec<PathBuf> = std::fs::read_dir(path)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.is_file()
+                && p.extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("wz") || e.eq_ignore_ascii_case("zip"))
+        })
+        .collect();
+    list.sort();
+    (!list.is_empty()).then_some(list)
 }
 
 /// Whether the entry `name` (`child`, of `kind`) is a map package: an archive on disk or a

@@ -282,25 +282,13 @@ pub fn run(args: &GenpreviewArgs) -> i32 {
     }
 }
 
-/// The `.wz` packages of a folder that is no map itself (sorted by name), or `None`.
+/// The `.wz` packages of a folder of map packages (sorted by name), or `None`.
 fn packages_in(input: &FileRef, level: Option<&str>) -> Option<Vec<FileRef>> {
-    let FileRef::Disk(dir) = input else {
-        return None;
-    };
-    if !dir.is_dir() || super::map_info::is_map_input(input, level) {
+    if level.is_some() {
         return None;
     }
-    let mut list: Vec<PathBuf> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.is_file()
-                && p.extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("wz") || e.eq_ignore_ascii_case("zip"))
-        })
-        .collect();
-    list.sort();
-    (!list.is_empty()).then(|| list.iter().map(|p| crate::files::parse(p)).collect())
+    let list = super::map_info::collection_archives(input)?;
+    Some(list.iter().map(|p| crate::files::parse(p)).collect())
 }
 
 /// Whether `path` names a PNG, as maptools requires of its output.

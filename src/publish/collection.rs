@@ -39,19 +39,7 @@ pub fn packages(inputs: &[PathBuf]) -> Option<Vec<PathBuf>> {
     let [dir] = inputs else {
         return None;
     };
-    if !dir.is_dir() || crate::cli::map_info::is_map_input(&FileRef::Disk(dir.clone()), None) {
-        return None;
-    }
-    let mut list: Vec<PathBuf> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.is_file()
-                && p.extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("wz") || e.eq_ignore_ascii_case("zip"))
-        })
-        .collect();
-    list.sort();
+    let list = crate::cli::map_info::collection_archives(&FileRef::Disk(dir.clone()))?;
     let files = crate::files::disk();
     let all_maps = list.iter().all(|p| {
         vitrine_core::map::find_maps(files, &FileRef::archive_root(p)).is_ok_and(|l| !l.is_empty())

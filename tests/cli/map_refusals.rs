@@ -90,7 +90,7 @@ fn errors(wz: &Path, path: &Path, info: &Value) -> Errors {
             )
         })
         .collect();
-    let out = vitrine(wz, &["check", "--json"], path);
+    let out = vitrine(wz, &["check", "--json", "--rules", "game"], path);
     let mut e = Errors {
         dropped: BTreeSet::new(),
         kept: Vec::new(),
