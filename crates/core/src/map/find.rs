@@ -81,7 +81,7 @@ fn no_map(at: &FileRef) -> LoadError {
 
 /// The maps `at` holds: a `game.map` or `game.js` file, a `.gam`, a map folder, a package
 /// (an archive's root or a folder with `.lev` / `level.json` files), or a folder of
-/// packages (`.wz`/`.zip` archives and package folders, [`COLLECTION_DEPTH`] deep).
+/// packages (`.wz`/`.zip` archives and package folders, `COLLECTION_DEPTH` deep).
 ///
 /// # Errors
 /// `at` does not exist or is a file that is no map; a folder that holds no map and no

@@ -57,7 +57,7 @@ pub struct Level {
 
 /// The levels a package defines over one map (FlaME writes three, one per old tech
 /// level), and the one Vitrine took: the one the 4.x skirmish list shows
-/// ([`super::find`]'s `lobby_pick`).
+/// (`super::find`'s `lobby_pick`).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Levels {
     /// The level taken, as the package names it (`NTW_Water_4v4-T1`); empty where no

@@ -2,7 +2,7 @@
 //! is submitted — every rule of `validate_map_info` (the database's
 //! `scripts/funcs/map_funcs.py`), run on the facts `maptools package info` gives
 //! ([`crate::map::package_info`]), one `mapdb/…` finding per message the database
-//! would print, with the database's level in the rule's summary ([`rules`]).
+//! would print, with the database's level in the rule's summary (`rules`).
 //!
 //! The database's own quirks are kept, since the point is to predict its verdict: its
 //! HQ check starts at player 2; its factory check warns only when no kind of factory is

@@ -5,8 +5,8 @@
 //!
 //! Sources, read for facts: maptools-cli's `generateMapInfoJSON_FromMapStats` and
 //! `generateMapInfoJSON_FromPackage` (the keys and their order), wzmaplib's
-//! `loadLevelDetails_JSON` / `loadLevelDetails_LEV` ([`details`]), `Map::calculateMapStats`
-//! ([`counts`]) and `MapPackage` ([`package`]).
+//! `loadLevelDetails_JSON` / `loadLevelDetails_LEV` (`details`), `Map::calculateMapStats`
+//! (`counts`) and `MapPackage` (`package`).
 //!
 //! Differences kept on purpose: where wzmaplib refuses a level whose `type` is not
 //! `skirmish` or whose `tileset` is none of the three, this keeps what the level states
@@ -210,7 +210,7 @@ pub fn package_root(level: &Level) -> crate::files::FileRef {
 
 /// The facts of `level`, whose map (already opened, a script map run with the seed
 /// asked) is `map`, counted with `stats` (the data roots' stats; wzmaplib's own lists
-/// come first, see [`counts`]).
+/// come first, see `counts`).
 ///
 /// # Errors
 /// Where maptools finds no level (no `level.json` or `.lev` names the map) or wzmaplib
