@@ -555,13 +555,12 @@ fn run_folder(args: &GenpreviewArgs, req: &Request, packages: &[FileRef]) -> i32
             Err(code) => return code,
         }
     };
-    let secs = start.elapsed().as_secs_f64();
-    let done = packages.len() - failures.len();
-    eprintln!(
-        "{done} of {} maps previewed to {} in {secs:.2} s ({:.2} maps/s)",
+    super::map_batch_summary(
+        "previewed",
+        failures.len(),
         packages.len(),
-        req.output.display(),
-        done as f64 / secs.max(1e-9)
+        &req.output,
+        start,
     );
     super::report_failures(&failures)
 }

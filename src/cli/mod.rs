@@ -285,6 +285,24 @@ pub fn manpage_to(out: &mut dyn std::io::Write) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The line that closes a batch of maps on standard error: how many of `total` were
+/// `verb` (previewed, rendered) into `out`, in how long and how fast.
+pub fn map_batch_summary(
+    verb: &str,
+    failed: usize,
+    total: usize,
+    out: &std::path::Path,
+    start: std::time::Instant,
+) {
+    let secs = start.elapsed().as_secs_f64();
+    let done = total - failed;
+    eprintln!(
+        "{done} of {total} maps {verb} to {} in {secs:.2} s ({:.2} maps/s)",
+        out.display(),
+        done as f64 / secs.max(1e-9)
+    );
+}
+
 /// The end of a batch: lists the inputs that failed (file, error) on standard error and
 /// gives the exit code — [`exit::OK`] when none did, [`exit::FAILED`] otherwise.
 pub fn report_failures(failures: &[(String, String)]) -> i32 {

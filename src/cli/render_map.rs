@@ -325,13 +325,12 @@ fn render_all(
             failures.push((level.name.clone(), e));
         }
     }
-    let secs = start.elapsed().as_secs_f64();
-    let drawn = levels.len() - failures.len();
-    eprintln!(
-        "{drawn} of {} maps rendered to {} in {secs:.2} s ({:.2} maps/s)",
+    super::map_batch_summary(
+        "rendered",
+        failures.len(),
         levels.len(),
-        args.output.display(),
-        drawn as f64 / secs.max(1e-9)
+        &args.output,
+        start,
     );
     super::report_failures(&failures)
 }

@@ -240,9 +240,9 @@ const SCRIPT_MAPS: [(&str, &str); 5] = [
     ("10c-WaterLoop", "WaterLoop"),
 ];
 
-/// The seed the game ran `game.js` with, from its log in the judge's kept work folder
-/// ("Loaded script-generated map … with random seed: N"); the folder is removed.
-fn game_seed(stderr: &str) -> u32 {
+/// The game's whole log, from the work folder the judge kept (`WZMAP_KEEP=1`: its stderr
+/// names it); the folder is removed.
+pub(crate) fn kept_game_log(stderr: &str) -> String {
     let kept = stderr
         .lines()
         .find_map(|l| l.split("work dir kept: ").nth(1))
@@ -250,15 +250,20 @@ fn game_seed(stderr: &str) -> u32 {
         .trim()
         .to_string();
     let log = std::fs::read_to_string(Path::new(&kept).join("game.log")).unwrap();
-    let seed = log
+    std::fs::remove_dir_all(&kept).ok();
+    log
+}
+
+/// The seed the game ran `game.js` with, from its log ("Loaded script-generated map …
+/// with random seed: N").
+fn game_seed(stderr: &str) -> u32 {
+    kept_game_log(stderr)
         .lines()
         .find_map(|l| l.split("with random seed: ").nth(1))
         .expect("the game logs the map's seed")
         .trim()
         .parse()
-        .unwrap();
-    std::fs::remove_dir_all(&kept).ok();
-    seed
+        .unwrap()
 }
 
 /// The game draws a new seed for every game; its log names it, and `info --seed` runs

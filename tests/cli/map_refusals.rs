@@ -8,7 +8,7 @@
 //! Marked `#[vitrine_test(shared, game)]`: reported ignored without the game.
 
 use crate::common;
-use crate::map_judge::{lines, map_judge, mp_file, write_zip};
+use crate::map_judge::{kept_game_log, lines, map_judge, mp_file, write_zip};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -44,15 +44,7 @@ fn game(script: &Path, path: &Path) -> (Vec<Value>, String) {
         "{}: {err}",
         path.display()
     );
-    let kept = err
-        .lines()
-        .find_map(|l| l.split("work dir kept: ").nth(1))
-        .expect("the judge's kept work folder")
-        .trim()
-        .to_string();
-    let log = std::fs::read_to_string(Path::new(&kept).join("game.log")).unwrap();
-    std::fs::remove_dir_all(&kept).ok();
-    (lines(&o.stdout), log)
+    (lines(&o.stdout), kept_game_log(&err))
 }
 
 /// `(kind, key)` of each entry the game did not build for a loader error.
