@@ -247,6 +247,11 @@ fn level_taken(l: &map::Level) -> Option<String> {
         0 => None,
         1 if l.levels.taken == l.name => None,
         1 => Some(l.levels.taken.clone()),
+        _ if l.levels.asked => Some(format!(
+            "{}, as asked, of {} (the game's skirmish list shows the one of type 14)",
+            l.levels.taken,
+            l.levels.all.join(", ")
+        )),
         _ => Some(format!(
             "{}, the one of {} the game's skirmish list shows (type 14, tech level 1)",
             l.levels.taken,
@@ -350,6 +355,8 @@ fn map_json(
         "height": map.terrain.height,
         "files": map.files.iter().map(|f| json!({"name": f.name, "format": f.format,
             "version": f.version, "records": f.records, "used": f.used})).collect::<Vec<_>>(),
+        "broken_files": map.files.iter().filter_map(|f| f.broken.as_ref().map(|e| json!({
+            "name": f.name, "error": e.to_string()}))).collect::<Vec<_>>(),
         "counts": counts_json(map, placed),
         "file_counts": ObjectKind::ALL.iter().map(|k| (k.name(), map.of_kind(*k).count()))
             .collect::<BTreeMap<_, _>>(),
@@ -419,6 +426,10 @@ fn map_text(
     let _ = writeln!(s, "  players: {players}");
     let _ = writeln!(s, "  shape: {:?}, folder {}", l.shape, l.folder);
     for f in &map.files {
+        if f.broken.is_some() {
+            let _ = writeln!(s, "  file {}: broken, not read (see its note)", f.name);
+            continue;
+        }
         let used = if f.used {
             ""
         } else {

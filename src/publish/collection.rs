@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! SITE/index.html             the gallery: a tile per map — its 3D preview, its name,
-//!                             players and tileset, author, licence and date (level.json)
+//!                             players and tileset, author, licence and date (level.json),
+//!                             and the map database's verdict (`check --rules mapdb`)
 //! SITE/maps/NAME.wz           each package as it is (a map keeps its own files, which
 //!                             would collide in one archive: every database package has
 //!                             its game.map at its root)
@@ -70,6 +71,17 @@ struct Facts {
     author: Option<String>,
     licence: Option<String>,
     created: Option<String>,
+    /// The database's findings on the map (`vitrine check --rules mapdb`).
+    mapdb: Vec<Verdict>,
+}
+
+/// One finding of the map database's rules, as `site.json` lists it.
+#[derive(Debug, Clone, serde::Serialize)]
+struct Verdict {
+    rule: &'static str,
+    /// `error` (the database refuses the map) or `warning` (listed, the map taken).
+    level: &'static str,
+    message: String,
 }
 
 impl Facts {
@@ -87,8 +99,53 @@ impl Facts {
         if !licence.is_empty() {
             lines.push(licence.join(" · "));
         }
+        lines.push(self.verdict_line());
         lines
     }
+
+    /// `database: accepted`, `database: accepted · 2 warnings`, `database: refused · 1 error`.
+    fn verdict_line(&self) -> String {
+        let count = |level: &str| self.mapdb.iter().filter(|v| v.level == level).count();
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let (errors, warnings) = (count("error"), count("warning"));
+        let mut parts = vec![if errors == 0 {
+            "database: accepted".to_string()
+        } else {
+            format!("database: refused · {}", plural(errors, "error"))
+        }];
+        if warnings > 0 {
+            parts.push(plural(warnings, "warning"));
+        }
+        parts.join(" · ")
+    }
+}
+
+/// The map database's findings on the map `name` of `package` (seed 0, today's date, its
+/// stats from `roots`), as `vitrine check --rules mapdb` reports them.
+fn mapdb_verdict(package: &Path, name: &str, roots: &[FileRef]) -> Vec<Verdict> {
+    use vitrine_core::check::{Level, mapdb};
+    let today = jiff::Timestamp::now()
+        .to_zoned(jiff::tz::TimeZone::UTC)
+        .date();
+    let options = mapdb::MapdbOptions {
+        seed: Some(0),
+        today: Some(today),
+        alone: true,
+    };
+    let at = FileRef::archive_root(package);
+    mapdb::check_maps(crate::files::disk(), &at, Some(name), roots, &options)
+        .findings
+        .into_iter()
+        .map(|f| Verdict {
+            rule: f.rule,
+            level: if f.level == Level::Error {
+                "error"
+            } else {
+                "warning"
+            },
+            message: f.message,
+        })
+        .collect()
 }
 
 /// The day of a `created-date` (`2018-11-03 22:00:10` → `2018-11-03`).
@@ -255,6 +312,7 @@ fn gather(
                 Some(&map.name),
             );
             level_json_facts(level.ok().and_then(|l| l.defined_in).as_ref(), &mut facts);
+            facts.mapdb = mapdb_verdict(package, &map.name, &options.data_roots);
             entries.push(Entry {
                 package: package.clone(),
                 site_package: site_package.clone(),
@@ -408,7 +466,7 @@ fn write_pages(
                 "path": e.site_package, "map": e.id, "name": t.name, "thumb": t.thumb,
                 "link": t.link, "players": e.facts.players, "tileset": e.facts.tileset,
                 "author": e.facts.author, "licence": e.facts.licence,
-                "created": e.facts.created,
+                "created": e.facts.created, "mapdb": e.facts.mapdb,
             })
         })
         .collect();
@@ -438,15 +496,30 @@ mod tests {
             author: Some("A, B".into()),
             licence: Some("CC0-1.0".into()),
             created: Some("2018-11-03 22:00:10".into()),
+            mapdb: vec![],
         };
         assert_eq!(
             f.lines(),
-            ["2 players · Rockies", "by A, B", "CC0-1.0 · 2018-11-03"]
+            [
+                "2 players · Rockies",
+                "by A, B",
+                "CC0-1.0 · 2018-11-03",
+                "database: accepted"
+            ]
         );
+        let finding = |level| Verdict {
+            rule: "mapdb/x",
+            level,
+            message: String::new(),
+        };
         let bare = Facts {
             tileset: "Arizona".into(),
+            mapdb: vec![finding("warning"), finding("error"), finding("warning")],
             ..Facts::default()
         };
-        assert_eq!(bare.lines(), ["Arizona"]);
+        assert_eq!(
+            bare.lines(),
+            ["Arizona", "database: refused · 1 error · 2 warnings"]
+        );
     }
 }

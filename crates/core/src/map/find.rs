@@ -58,7 +58,18 @@ pub struct Survey {
 /// Every map `at` holds, each once ([`survey`]); an error where it holds none (the first
 /// problem found, or "no map here").
 pub fn find_maps(files: &Files, at: &FileRef) -> Result<Vec<Level>, LoadError> {
-    let s = survey(files, at)?;
+    find_maps_taking(files, at, None)
+}
+
+/// [`find_maps`], taking of the levels over one map the one named `level` where one is
+/// (`NTW_Water_4v4-T3`: its `.gam` and dataset), else the one the lobby shows.
+fn find_maps_taking(
+    files: &Files,
+    at: &FileRef,
+    level: Option<&str>,
+) -> Result<Vec<Level>, LoadError> {
+    let mut s = Survey::default();
+    survey_into(files, at, COLLECTION_DEPTH, level, &mut s)?;
     match (s.maps.is_empty(), s.problems.into_iter().find(is_refusal)) {
         (false, _) => Ok(s.maps),
         (true, Some(p)) => Err(p),
@@ -88,7 +99,7 @@ fn no_map(at: &FileRef) -> LoadError {
 /// problem either.
 pub fn survey(files: &Files, at: &FileRef) -> Result<Survey, LoadError> {
     let mut out = Survey::default();
-    survey_into(files, at, COLLECTION_DEPTH, &mut out)?;
+    survey_into(files, at, COLLECTION_DEPTH, None, &mut out)?;
     if out.maps.is_empty() && out.problems.is_empty() {
         return Err(no_map(at));
     }
@@ -99,6 +110,7 @@ fn survey_into(
     files: &Files,
     at: &FileRef,
     depth: usize,
+    want: Option<&str>,
     out: &mut Survey,
 ) -> Result<(), LoadError> {
     let mut lookup = Lookup::new(files);
@@ -114,7 +126,7 @@ fn survey_into(
                     .map(|p| p.join(stem))
                     .ok_or_else(|| error(at, ErrorKind::Missing, "no folder"))?
             } else if let (Some(path), true) = (at.as_disk(), is_archive_name(&name)) {
-                return survey_into(files, &FileRef::archive_root(path), depth, out);
+                return survey_into(files, &FileRef::archive_root(path), depth, want, out);
             } else {
                 return Err(error(at, ErrorKind::Unsupported, "not a map"));
             }
@@ -129,17 +141,17 @@ fn survey_into(
         if found.is_empty() {
             out.maps.push(bare_level(&mut lookup, &folder));
         } else {
-            out.maps.extend(one_per_map(found));
+            out.maps.extend(one_per_map(found, want));
         }
         return Ok(());
     }
     let found = levels_in(&mut lookup, &folder, &mut out.problems);
     if !found.is_empty() {
-        out.maps.extend(one_per_map(found));
+        out.maps.extend(one_per_map(found, want));
         return Ok(());
     }
     if depth > 0 {
-        collection(files, &folder, depth - 1, out);
+        collection(files, &folder, depth - 1, want, out);
     }
     Ok(())
 }
@@ -152,7 +164,7 @@ fn is_archive_name(lower: &str) -> bool {
 /// sub-folder (a package, or another level of the collection); an archive that does not
 /// open is a problem, never the end of the others; a folder or archive with no map in it
 /// is not one of the collection's.
-fn collection(files: &Files, dir: &FileRef, depth: usize, out: &mut Survey) {
+fn collection(files: &Files, dir: &FileRef, depth: usize, want: Option<&str>, out: &mut Survey) {
     let Ok(listing) = files.list(dir) else {
         return;
     };
@@ -175,7 +187,7 @@ fn collection(files: &Files, dir: &FileRef, depth: usize, out: &mut Survey) {
             (EntryKind::Dir, _) => child,
             _ => continue,
         };
-        let _no_map_in_it = survey_into(files, &at, depth, out);
+        let _no_map_in_it = survey_into(files, &at, depth, want, out);
     }
 }
 
@@ -211,8 +223,9 @@ struct Candidate {
 
 /// One [`Level`] per map folder, in the order of each folder's first level: of the
 /// levels over one map, the one the 4.x skirmish list shows (see [`lobby_pick`]), named
-/// as the list names it, with every level's name in [`Level::levels`].
-fn one_per_map(found: Vec<Candidate>) -> Vec<Level> {
+/// as the list names it, with every level's name in [`Level::levels`]; the level named
+/// `want` (any case) where a group holds it.
+fn one_per_map(found: Vec<Candidate>, want: Option<&str>) -> Vec<Level> {
     let mut groups: Vec<Vec<Candidate>> = Vec::new();
     for c in found {
         match groups
@@ -227,7 +240,9 @@ fn one_per_map(found: Vec<Candidate>) -> Vec<Level> {
         .into_iter()
         .map(|g| {
             let all: Vec<String> = g.iter().map(|c| c.level.name.clone()).collect();
-            let pick = lobby_pick(&g);
+            let asked =
+                want.and_then(|w| g.iter().position(|c| c.level.name.eq_ignore_ascii_case(w)));
+            let pick = asked.unwrap_or_else(|| lobby_pick(&g));
             let mut level = g
                 .into_iter()
                 .nth(pick)
@@ -238,7 +253,11 @@ fn one_per_map(found: Vec<Candidate>) -> Vec<Level> {
             if level.name.is_empty() {
                 level.name = taken.clone();
             }
-            level.levels = level::Levels { taken, all };
+            level.levels = level::Levels {
+                taken,
+                all,
+                asked: asked.is_some(),
+            };
             level
         })
         .collect()
@@ -534,7 +553,7 @@ pub fn list_maps(maps: &[Level]) -> String {
 /// No map there; no map answers to `level` (the maps are listed); several maps and no
 /// `level` (they are listed).
 pub fn open_source(files: &Files, at: &FileRef, level: Option<&str>) -> Result<Level, LoadError> {
-    let mut maps = find_maps(files, at)?;
+    let mut maps = find_maps_taking(files, at, level)?;
     if let Some(want) = level {
         let listed = list_maps(&maps);
         return maps
@@ -593,6 +612,7 @@ pub fn open(files: &Files, level: &Level) -> Result<Map, LoadError> {
             version,
             records: types.len(),
             used: true,
+            broken: None,
         });
         map.terrain_types = types;
     }
@@ -606,6 +626,7 @@ pub fn open(files: &Files, level: &Level) -> Result<Map, LoadError> {
             version,
             records: 1,
             used: true,
+            broken: None,
         });
     }
     if !map.files.iter().any(|f| f.format == FileFormat::Script) {
@@ -629,6 +650,7 @@ fn binary_map(files: &Files, level: &Level, map_file: &FileRef) -> Result<Map, L
             version: terrain.version,
             records: terrain.heights.len(),
             used: true,
+            broken: None,
         }],
         terrain,
         terrain_types: Vec::new(),
@@ -660,6 +682,7 @@ fn script_map(files: &Files, level: &Level, js: &FileRef) -> Result<Map, LoadErr
             version: 0,
             records: out.objects.len(),
             used: true,
+            broken: None,
         }],
         terrain: Terrain {
             width: out.width,
@@ -685,47 +708,51 @@ fn object_files(kind: ObjectKind) -> [&'static str; 3] {
     }
 }
 
+/// One kind's objects as the game reads them: the JSON file, else (missing or broken) the
+/// BJO; the INI (3.x) never. A file the game does not use is listed, and cannot make the
+/// map fail: where it does not read, a note says so. The error of the file used, or of
+/// the JSON where no file could be used.
 fn read_objects(lookup: &mut Lookup, map: &mut Map, kind: ObjectKind) -> Result<(), LoadError> {
     let folder = map.level.folder.clone();
     let max_players = map.level.players.unwrap_or(0);
+    let names = object_files(kind);
     let mut used = false;
-    for (i, name) in object_files(kind).iter().enumerate() {
+    let mut first_error: Option<LoadError> = None;
+    for (i, name) in names.iter().enumerate() {
         let Some((file, EntryKind::File)) = lookup.child(&folder, name) else {
             continue;
         };
         let bytes = read(lookup.files(), &file)?;
-        let shown = file.to_string();
-        let (objects, format, version): (Vec<MapObject>, FileFormat, u32) = match i {
-            0 => {
-                let (o, v) = read_json_objects(&bytes, kind).map_err(|e| e.in_file(&shown))?;
-                let f = if v == 2 {
-                    FileFormat::JsonV2
-                } else {
-                    FileFormat::JsonV1
-                };
-                (o, f, v)
-            }
-            1 => {
-                let (o, v) = read_bjo(&bytes, kind, max_players).map_err(|e| e.in_file(&shown))?;
-                (o, FileFormat::Bjo, v)
-            }
-            _ => {
-                let o = read_ini_objects(&bytes, kind).map_err(|e| e.in_file(&shown))?;
-                (o, FileFormat::Ini, 0)
+        let tried = !used && i < 2;
+        let parsed = parse_objects(i, &bytes, kind, max_players);
+        let (objects, format, version, broken) = match parsed {
+            Ok((o, f, v)) => (o, f, v, None),
+            Err(e) => {
+                let e = e.in_file(&file.to_string());
+                let format = [FileFormat::JsonV1, FileFormat::Bjo, FileFormat::Ini][i];
+                (Vec::new(), format, 0, Some(e))
             }
         };
-        let use_it = !used && i < 2;
-        if i == 2 {
-            map.notes.push(format!(
+        map.notes.extend(match (&broken, i, tried) {
+            (Some(e), 0, _) => Some(format!(
+                "{name}: not read ({e}); the game reads {} instead, where there is one",
+                names[1]
+            )),
+            (Some(e), 1, true) => Some(format!("{name}: not read ({e})")),
+            (Some(e), _, _) => Some(format!("{name}: not read by the game, and broken: {e}")),
+            (None, 2, _) => Some(format!(
                 "{name}: INI objects are not read by the game (4.x reads {}, then {})",
-                object_files(kind)[0],
-                object_files(kind)[1]
-            ));
-        } else if !use_it {
-            map.notes.push(format!(
+                names[0], names[1]
+            )),
+            (None, _, false) => Some(format!(
                 "{name}: not used; the game reads {} first",
-                object_files(kind)[0]
-            ));
+                names[0]
+            )),
+            (None, _, true) => None,
+        });
+        let use_it = tried && broken.is_none();
+        if tried && let Some(e) = &broken {
+            first_error.get_or_insert_with(|| e.clone());
         }
         map.files.push(MapFile {
             name: name.to_string(),
@@ -733,11 +760,40 @@ fn read_objects(lookup: &mut Lookup, map: &mut Map, kind: ObjectKind) -> Result<
             version,
             records: objects.len(),
             used: use_it,
+            broken,
         });
         if use_it {
             map.objects.extend(objects);
             used = true;
         }
     }
-    Ok(())
+    match first_error {
+        Some(e) if !used => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Object file `i` of [`object_files`] read: its objects, format and version.
+fn parse_objects(
+    i: usize,
+    bytes: &[u8],
+    kind: ObjectKind,
+    max_players: u32,
+) -> Result<(Vec<MapObject>, FileFormat, u32), LoadError> {
+    Ok(match i {
+        0 => {
+            let (o, v) = read_json_objects(bytes, kind)?;
+            let f = if v == 2 {
+                FileFormat::JsonV2
+            } else {
+                FileFormat::JsonV1
+            };
+            (o, f, v)
+        }
+        1 => {
+            let (o, v) = read_bjo(bytes, kind, max_players)?;
+            (o, FileFormat::Bjo, v)
+        }
+        _ => (read_ini_objects(bytes, kind)?, FileFormat::Ini, 0),
+    })
 }

@@ -116,15 +116,28 @@ fn flames_three_levels_over_one_map_are_one_map_taken_as_the_skirmish_list_shows
         let map = open(&files, &l).unwrap();
         assert_eq!(map.objects.len(), 2);
         assert!(map.scroll_limits.is_some(), "the .gam read");
-        // By the map's name or any level's, in any case.
-        for want in [
-            "ntw_water_4v4",
-            "NTW_WATER_4V4-t3",
-            "NTW_Water_4v4-T2",
-            "4C-NTW",
+        // By the map's name or any level's, in any case: a level's name takes that level
+        // (its dataset), the map's name the lobby's.
+        for (want, taken, dataset) in [
+            ("ntw_water_4v4", "NTW_Water_4v4-T1", "MULTI_CAM_2"),
+            ("NTW_WATER_4V4-t3", "NTW_Water_4v4-T3", "MULTI_T3_C2"),
+            ("NTW_Water_4v4-T2", "NTW_Water_4v4-T2", "MULTI_T2_C2"),
+            ("4C-NTW", "NTW_Water_4v4-T1", "MULTI_CAM_2"),
         ] {
             let l = open_source(&files, &root(), Some(want)).unwrap();
-            assert_eq!(l.levels.taken, "NTW_Water_4v4-T1", "{want}");
+            assert_eq!(l.levels.taken, taken, "{want}");
+            assert_eq!(
+                l.levels.asked,
+                want.contains("-T") || want.contains("-t"),
+                "{want}"
+            );
+            assert_eq!((l.name.as_str(), l.levels.all.len()), ("NTW_Water_4v4", 3));
+            assert_eq!(l.tileset, Tileset::Urban, "{want}");
+            assert!(
+                l.tileset_from.contains(dataset),
+                "{want}: {}",
+                l.tileset_from
+            );
         }
         // The map's folder and its game.map find the same one map.
         let folder = root().join("multiplay").join("maps").join("4c-ntw");
@@ -347,4 +360,78 @@ fn level_json_keys_missing_or_of_the_wrong_type_are_problems_at_their_line() {
     for m in &s.maps {
         open(&files, m).unwrap();
     }
+}
+
+/// The objects of the one map of `entries` and its files' (name, used, broken).
+fn objects_and_files(entries: &[(String, Vec<u8>)]) -> (usize, Vec<(String, bool, bool)>) {
+    let files = files_of(entries);
+    let l = open_source(&files, &root(), None).unwrap();
+    let map = open(&files, &l).unwrap();
+    let listed = map
+        .files
+        .iter()
+        .filter(|f| f.name.starts_with("feat"))
+        .map(|f| (f.name.clone(), f.used, f.broken.is_some()))
+        .collect();
+    (map.objects.len(), listed)
+}
+
+#[test]
+fn objects_are_read_as_the_game_reads_them_json_else_bjo_and_unread_files_cannot_break_a_map() {
+    let lev = || {
+        (
+            "x.xplayers.lev".to_string(),
+            flame_lev("X", "x", 1, &[1]).into_bytes(),
+        )
+    };
+    let json = br#"{"version": 2, "features": [{"name": "OilResource", "position": [320, 448], "rotation": 0}]}"#;
+    let named = |n: &str, b: bool, broken: bool| (n.to_string(), b, broken);
+    // A JSON the game parses: used; a broken BJO and a broken INI beside it change nothing
+    // (the game never opens them), listed as broken.
+    let mut entries = flame_map("x");
+    entries.push(lev());
+    entries.retain(|(n, _)| !n.ends_with("feat.bjo") && !n.ends_with("feature.ini"));
+    entries.push(("multiplay/maps/x/feature.json".into(), json.to_vec()));
+    entries.push((
+        "multiplay/maps/x/feat.bjo".into(),
+        b"feat\x08\0\0\0".to_vec(),
+    ));
+    entries.push((
+        "multiplay/maps/x/feature.ini".into(),
+        b"[feature_0\nname".to_vec(),
+    ));
+    let (n, listed) = objects_and_files(&entries);
+    assert_eq!(n, 1, "the JSON's one feature");
+    assert_eq!(
+        listed,
+        [
+            named("feature.json", true, false),
+            named("feat.bjo", false, true),
+            named("feature.ini", false, true)
+        ]
+    );
+    // A JSON the game cannot parse beside a good BJO: the game logs the JSON's error and
+    // reads the BJO (the judge: 5c-bloat with half its struct.json has the BJO's
+    // structures).
+    let mut entries = flame_map("x");
+    entries.push(lev());
+    entries.push(("multiplay/maps/x/feature.json".into(), json[..40].to_vec()));
+    let (n, listed) = objects_and_files(&entries);
+    assert_eq!(n, 2, "the BJO's two oil resources");
+    assert_eq!(
+        listed[..2],
+        [
+            named("feature.json", false, true),
+            named("feat.bjo", true, false)
+        ]
+    );
+    // A broken JSON and nothing else: the map fails, naming the JSON.
+    let mut entries = flame_map("x");
+    entries.push(lev());
+    entries.retain(|(n, _)| !n.ends_with("feat.bjo"));
+    entries.push(("multiplay/maps/x/feature.json".into(), json[..40].to_vec()));
+    let files = files_of(&entries);
+    let l = open_source(&files, &root(), None).unwrap();
+    let e = open(&files, &l).unwrap_err();
+    assert!(e.to_string().contains("feature.json"), "{e}");
 }

@@ -65,6 +65,8 @@ pub struct Levels {
     pub taken: String,
     /// Every level over the map, in the order the package defines them.
     pub all: Vec<String>,
+    /// Whether `taken` was asked for by name (`--level NAME-T3`), not the lobby's pick.
+    pub asked: bool,
 }
 
 impl Level {

@@ -205,6 +205,11 @@ pub struct MapFile {
     /// Whether the game reads it (a package with `struct.json` and `struct.bjo` loads the
     /// JSON; INI files are never read by 4.x).
     pub used: bool,
+    /// Why the file could not be read, where it could not (then `used` is false: the game
+    /// logs the JSON's error and reads the BJO; a broken file it never reads is listed
+    /// only).
+    #[serde(skip)]
+    pub broken: Option<LoadError>,
 }
 
 /// A gateway: a line of tiles the pathfinder uses (not drawn).

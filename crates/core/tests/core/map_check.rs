@@ -215,6 +215,8 @@ fn every_map_rule_is_registered_and_tested() {
         "map/level-refused",
         "map/level-json",
         "map/gam-missing",
+        "map/objects-json-broken",
+        "map/objects-file-unread",
     ];
     for id in ids {
         let r = rule(id).unwrap_or_else(|| panic!("{id} is not registered"));
@@ -234,6 +236,38 @@ fn refused_file(file: &str, bytes: Vec<u8>, want: &str, at: Location) {
     assert_eq!(f.level, Level::Error);
     assert!(f.file.ends_with(file), "{}", f.file);
     assert_eq!(f.location, at, "{}", f.message);
+}
+
+#[test]
+fn broken_object_files_the_game_passes_over_are_findings_not_refusals() {
+    // A broken INI (never read by 4.x) beside the JSON: a note at its line, the map fine.
+    let r = MapBuilder::new()
+        .file("feature.ini", "[feature_0]\nposition = 1, 2\n[x")
+        .check(true);
+    assert_eq!(rules(&r), ["map/objects-file-unread"], "{:?}", r.findings);
+    assert_eq!(r.findings[0].level, Level::Note);
+    assert!(r.findings[0].file.ends_with("feature.ini"));
+    // A struct.json the game cannot parse beside a struct.bjo it can: a warning at the
+    // JSON's line, the BJO's objects checked (here none).
+    let mut bjo = b"stru".to_vec();
+    bjo.extend(8u32.to_le_bytes());
+    bjo.extend(0u32.to_le_bytes());
+    let r = MapBuilder::new()
+        .file("struct.json", "{\n \"version\": 2,\n \"structures\": [")
+        .file("struct.bjo", bjo)
+        .check(true);
+    assert_eq!(rules(&r), ["map/objects-json-broken"], "{:?}", r.findings);
+    let f = &r.findings[0];
+    assert_eq!(f.level, Level::Warning);
+    assert!(f.file.ends_with("struct.json"), "{}", f.file);
+    assert!(matches!(f.location, Location::Line(_)), "{:?}", f.location);
+    // Without the BJO the game's load fails, and the JSON is the refusal.
+    let r = MapBuilder::new()
+        .file("struct.json", "{\n \"version\": 2,\n \"structures\": [")
+        .check(true);
+    assert_eq!(r.findings.len(), 1, "{:?}", r.findings);
+    assert_eq!(r.findings[0].level, Level::Error);
+    assert!(r.findings[0].file.ends_with("struct.json"));
 }
 
 #[test]

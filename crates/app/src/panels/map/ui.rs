@@ -100,7 +100,10 @@ fn facts_ui(ui: &mut egui::Ui, map: &MapDetails) {
     for f in &map.files {
         let records = if f.records == 1 { "record" } else { "records" };
         let text = format!("{} · {} {records}", file_label(f), f.records);
-        if f.used {
+        if let Some(e) = &f.broken {
+            ui.weak(format!("{} · broken, not read", f.name))
+                .on_hover_text(e.to_string());
+        } else if f.used {
             ui.monospace(text);
         } else {
             ui.weak(format!("{text} (not read by the game)"));

@@ -125,11 +125,39 @@ pub fn check_placed(
             format!("{}: {why}", level.name),
         ));
     }
+    out.extend(broken_object_files(map));
     out.extend(objects::findings(files, map, placed));
     out.extend(missing_starts(map, placed, stats, &level_file(level)));
     out.extend(no_constructor(map, placed, stats, &level_file(level)));
     out.extend(gateways(map));
     out
+}
+
+/// `map/objects-json-broken` and `map/objects-file-unread`: the object files that could
+/// not be read, the JSON the game tried and the files it never reads.
+fn broken_object_files(map: &Map) -> Vec<Finding> {
+    map.files
+        .iter()
+        .filter_map(|f| {
+            let e = f.broken.as_ref()?;
+            let rule = if f.format == crate::map::FileFormat::JsonV1 {
+                "map/objects-json-broken"
+            } else {
+                "map/objects-file-unread"
+            };
+            let file = e
+                .file
+                .clone()
+                .unwrap_or_else(|| map.level.folder.join(&f.name).to_string());
+            Some(Finding::new(
+                rule,
+                &file,
+                e.location,
+                Element::File,
+                e.message.clone(),
+            ))
+        })
+        .collect()
 }
 
 /// `map/player-no-constructor`: each player slot of the level that the map gives no

@@ -227,6 +227,20 @@ pub(crate) const RULES: &[Rule] = &[
         "Warzone 2100 src/game.cpp (loadWzMapDroidInit, scriptSetStartPos for REF_HQ)",
     ),
     r(
+        "map/objects-json-broken",
+        W,
+        "an object JSON file the game cannot parse: it reads the BJO beside it instead",
+        "The game reads each kind of object from its JSON file (struct.json, feature.json, droid.json) where there is one; where that file is not valid JSON it logs the parser's error (loadJsonObjectFromFile) and reads the BJO file beside it (struct.bjo, feat.bjo, dinit.bjo), so the map gets the older file's objects. Seen with the game as judge: a half struct.json beside 5c-bloat's struct.bjo gives the BJO's 214 structures. Fix the JSON or remove it.",
+        WZMAPLIB,
+    ),
+    r(
+        "map/objects-file-unread",
+        N,
+        "a broken object file the game never reads",
+        "Beside an object JSON file the game reads, the BJO file of the same kind is never opened, and 4.x never reads INI objects (struct.ini, feature.ini, droid.ini); a broken one changes nothing in the game. Listed so that an editor reading that file is not trusted.",
+        WZMAPLIB,
+    ),
+    r(
         "map/script-refused",
         E,
         "a script-generated map's game.js fails",

@@ -98,18 +98,33 @@ impl State<'_> {
 
     /// A droid's z: `map_Height`, and for a ground droid at least the mean of the heights
     /// 20 units either side of it along x, and along y (`updateDroidOrientation`). People,
-    /// cyborgs, transporters and lift propulsion are not raised.
+    /// cyborgs, transporters and lift propulsion are not raised; a transporter hovers
+    /// `TRANSPORTER_HOVER_HEIGHT` (10) units over the ground (the judge: Scrappy_Mountain's
+    /// two Super Transports at 350 over ground at 340).
     pub(super) fn droid_height(&self, o: &super::MapObject) -> i32 {
         const D: i32 = 20;
+        const TRANSPORTER_HOVER_HEIGHT: i32 = 10;
         let (x, y) = (o.x, o.y);
         let t = &self.terrain;
         let z = t.height_at(x, y);
+        if self.transporter(&o.stats_id) {
+            return z + TRANSPORTER_HOVER_HEIGHT;
+        }
         if !self.ground_droid(&o.stats_id) {
             return z;
         }
         let along_x = (t.height_at(x + D, y) + t.height_at(x - D, y)) / 2;
         let along_y = (t.height_at(x, y - D) + t.height_at(x, y + D)) / 2;
         z.max(along_x).max(along_y)
+    }
+
+    /// Whether the template is a transporter (`TRANSPORTER`, `SUPERTRANSPORTER`).
+    fn transporter(&self, template: &str) -> bool {
+        self.stats.templates.get(template).is_some_and(|t| {
+            t.kind
+                .as_deref()
+                .is_some_and(|k| k.to_ascii_uppercase().contains("TRANSPORTER"))
+        })
     }
 
     /// Whether the template is a droid the game tilts to the ground (not a person, a

@@ -37,6 +37,7 @@ fn map_with(objects: Vec<MapObject>) -> Map {
             version: 40,
             records: 0,
             used: true,
+            broken: None,
         }],
         notes: Vec::new(),
         scroll_limits: None,
@@ -140,6 +141,30 @@ fn flattens_removes_oil_merges_modules_and_refuses() {
     assert_eq!(p.terrain.corner(6, 6), 200);
     assert_eq!(p.terrain.corner(7, 4), 100);
     assert_eq!(p.objects.len(), 2);
+}
+
+#[test]
+fn a_transporter_hovers_over_the_ground_a_truck_stands_on_it() {
+    let files = Files::new(MemorySource::new().with(
+        "d/stats/templates.json",
+        r#"{"SuperTransport": {"type": "SUPERTRANSPORTER", "body": "B", "propulsion": "P"},
+            "Truck": {"type": "CONSTRUCT", "body": "B", "propulsion": "P"}}"#,
+    ));
+    let stats = Stats::load(&files, &[FileRef::Disk("d".into())]).0;
+    let at = 10 * 128 + 64;
+    let map = map_with(vec![
+        obj(
+            ObjectKind::Droid,
+            "SuperTransport",
+            at,
+            at,
+            Owner::Player(0),
+        ),
+        obj(ObjectKind::Droid, "Truck", at, 12 * 128, Owner::Player(1)),
+    ]);
+    let p = place(&map, &stats, &files, &[]);
+    let z: Vec<i32> = p.objects.iter().map(|o| o.z).collect();
+    assert_eq!(z, [110, 100], "the ground is at 100");
 }
 
 #[test]
