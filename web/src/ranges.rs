@@ -18,6 +18,29 @@ pub const WHOLE_BELOW: u64 = 8 << 20;
 /// Wanted ranges closer than this are fetched in one request.
 pub const GAP: u64 = 16 << 10;
 
+/// Where the central directory of the zip whose last bytes are `tail` (from byte
+/// `tail_start` of the file) starts, as its end record says: the last end-of-directory
+/// signature in the tail whose comment ends the file. `None` when there is none, or a
+/// Zip64 archive's (the record's offset saturated: the Zip64 locator says, and the
+/// archive reader asks for it when it reads it).
+pub fn directory_start(tail: &[u8], tail_start: u64) -> Option<u64> {
+    const END: [u8; 4] = [0x50, 0x4b, 0x05, 0x06];
+    const FIXED: usize = 22;
+    let last = tail.len().checked_sub(FIXED)?;
+    let at = (0..=last).rev().find(|&i| {
+        let comment = u16::from_le_bytes([tail[i + 20], tail[i + 21]]) as usize;
+        tail[i..i + 4] == END && i + FIXED + comment == tail.len()
+    })?;
+    let offset = u32::from_le_bytes(tail[at + 16..at + 20].try_into().ok()?);
+    let size = u32::from_le_bytes(tail[at + 12..at + 16].try_into().ok()?);
+    if offset == u32::MAX || size == u32::MAX {
+        return None;
+    }
+    // The directory ends where the end record starts.
+    let end = tail_start + at as u64;
+    (u64::from(offset) + u64::from(size) <= end).then_some(u64::from(offset))
+}
+
 /// A `Content-Range: bytes START-END/TOTAL` header: the bytes `START..END+1` of `TOTAL`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ContentRange {
@@ -130,6 +153,25 @@ mod tests {
             assert_eq!(content_range(bad), None, "{bad:?}");
         }
         assert_eq!(range_header(&(10..20)), "bytes=10-19");
+    }
+
+    #[test]
+    fn the_directory_start_comes_from_the_end_record() {
+        // An end record saying: 3 records, 500 bytes from byte 9500, a 2-byte comment.
+        let mut end = vec![0x50, 0x4b, 0x05, 0x06, 0, 0, 0, 0, 3, 0, 3, 0];
+        end.extend_from_slice(&500u32.to_le_bytes());
+        end.extend_from_slice(&9500u32.to_le_bytes());
+        end.extend_from_slice(&[2, 0, b'h', b'i']);
+        let mut tail = vec![7u8; 100];
+        tail.extend_from_slice(&end);
+        // The tail is the file's bytes 9900..; the record starts at 10000.
+        assert_eq!(directory_start(&tail, 9900), Some(9500));
+        // A directory said to run past the end record, or none at all: not believed.
+        assert_eq!(directory_start(&tail, 9800), None);
+        assert_eq!(directory_start(&tail[..110], 9900), None);
+        let mut zip64 = tail.clone();
+        zip64[100 + 16..100 + 20].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(directory_start(&zip64, 9900), None);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 
 use crate::fetch::{get, header, read_body};
 use crate::page_files::PageFiles;
-use crate::ranges::{GAP, TAIL, WHOLE_BELOW, check_partial, range_header, tail_header};
+use crate::ranges::{self, GAP, TAIL, WHOLE_BELOW, check_partial, range_header, tail_header};
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 use vitrine_app::jobs::{Job, Refetch};
@@ -48,6 +48,15 @@ pub async fn open_archive(
             }
             let pieces = Arc::new(Pieces::new(url, got.total));
             pieces.insert(got.start, &tail);
+            // A directory longer than the tail (base.wz's 3890 entries: 330 KB) is
+            // fetched whole now: an archive whose directory is cut off does not open, and
+            // every look-up in it until its bytes came read the part there was again.
+            if let Some(start) = ranges::directory_start(&tail, got.start)
+                && start < got.start
+            {
+                let rest = fetch_range(url, start..got.start, got.total).await?;
+                pieces.insert(start, &rest);
+            }
             Ok(Opened::Pieces(pieces))
         }
         200..=299 => Ok(Opened::Whole(
@@ -183,17 +192,32 @@ pub fn take_wanted(page: &PageFiles) -> Vec<(String, Arc<Pieces>, Vec<Range<u64>
         .collect()
 }
 
-/// Fetches `wanted` into its pieces; a range that fails makes reads there fail with why.
+/// Fetches `wanted` into its pieces, every range at once (the browser runs the requests
+/// side by side, and the job waits for the last, not for each in turn: one after another,
+/// each answer waited for a frame, and a frame of a dense map takes seconds on a software
+/// GPU); a range that fails makes reads there fail with why.
 pub async fn fetch(wanted: Vec<(String, Arc<Pieces>, Vec<Range<u64>>)>) {
+    let all = js_sys::Array::new();
     for (url, pieces, ranges) in wanted {
         for range in ranges {
-            match fetch_range(&url, range.clone(), pieces.size()).await {
-                Ok(bytes) => pieces.insert(range.start, &bytes),
-                Err(e) => {
-                    let why = e.strip_prefix(&format!("{url}: ")).unwrap_or(&e);
-                    pieces.failed(range, why);
-                }
-            }
+            let (url, pieces) = (url.clone(), pieces.clone());
+            all.push(&wasm_bindgen_futures::future_to_promise(async move {
+                fetch_into(&url, &pieces, range).await;
+                Ok(wasm_bindgen::JsValue::UNDEFINED)
+            }));
+        }
+    }
+    // Each range's future settles its own outcome in its pieces; none rejects.
+    let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::all(&all)).await;
+}
+
+/// Fetches `range` of the archive at `url` into `pieces`, or marks it failed with why.
+async fn fetch_into(url: &str, pieces: &Pieces, range: Range<u64>) {
+    match fetch_range(url, range.clone(), pieces.size()).await {
+        Ok(bytes) => pieces.insert(range.start, &bytes),
+        Err(e) => {
+            let why = e.strip_prefix(&format!("{url}: ")).unwrap_or(&e);
+            pieces.failed(range, why);
         }
     }
 }

@@ -6,7 +6,8 @@
 // Pages and most hosts do) unless told `ranges: false`; `lie: "range"` answers them with
 // other bytes than asked, and `lie: "total"` says a file length that is not the one the
 // end of the file was sent with. `sent`
-// counts the requests and body bytes per path, so tests can say what a page transferred.
+// counts the requests and body bytes per path, so tests can say what a page transferred,
+// and lists each request's bytes (`spans`: `[start, end)`), so a bench can say what was read.
 //
 //   node web/tests/server.mjs OUT_DIR [PORT] [CORPUS_DIR]   (prints the URL)
 //   import { serve } from "./server.mjs"; const s = await serve(dir); s.url; s.close();
@@ -59,7 +60,7 @@ export function askedRange(header, size) {
 
 /// Serves `root` (and `/corpus/` from `corpus`, `/made/` from `made`, when given) on 127.0.0.1:`port` (0: any
 /// free port). Resolves to `{ url, port, sent, close() }`; `sent[path]` is
-/// `{ requests, bytes }`.
+/// `{ requests, bytes, spans }` (`spans`: each request's `[start, end)`, in order).
 export function serve(root, { port = 0, corpus = null, made = null, ranges = true, lie = null } = {}) {
   const sent = {};
   const server = createServer(async (req, res) => {
@@ -98,10 +99,11 @@ export function serve(root, { port = 0, corpus = null, made = null, ranges = tru
       return;
     }
     const type = MIME[extname(file).toLowerCase()] ?? "application/octet-stream";
-    const count = (n) => {
-      const c = (sent[path] ??= { requests: 0, bytes: 0 });
+    const count = (start, end) => {
+      const c = (sent[path] ??= { requests: 0, bytes: 0, spans: [] });
       c.requests += 1;
-      c.bytes += n;
+      c.bytes += end - start;
+      c.spans.push([start, end]);
     };
     const range = ranges && req.headers.range ? askedRange(req.headers.range, info.size) : null;
     if (ranges && req.headers.range && !range) {
@@ -119,7 +121,7 @@ export function serve(root, { port = 0, corpus = null, made = null, ranges = tru
         ...headers, "Content-Type": type, "Accept-Ranges": "bytes",
         "Content-Range": said, "Content-Length": end - start,
       });
-      count(end - start);
+      count(start, end);
       if (req.method === "HEAD" || end === start) return res.end();
       createReadStream(file, { start, end: end - 1 }).pipe(res);
       return;
@@ -134,7 +136,7 @@ export function serve(root, { port = 0, corpus = null, made = null, ranges = tru
       res.end();
       return;
     }
-    count(info.size);
+    count(0, info.size);
     createReadStream(file).pipe(res);
   });
   return new Promise((ok, fail) => {

@@ -136,7 +136,7 @@ pub fn read_and_decode_pages(
     let mut read = Vec::new();
     for file in pages {
         let stamp = files.stamp(&file).unwrap_or_default();
-        if let Ok(bytes) = files.read(&file) {
+        if let Ok(bytes) = read_page(files, &file, max_side) {
             stamps.push(stamp);
             read.push((file, bytes));
         }
@@ -152,6 +152,34 @@ pub fn read_and_decode_pages(
             .map(|(((file, _), stamp), page)| (file, stamp, page.map(std::sync::Arc::new)))
             .collect(),
     )
+}
+
+/// The bytes of page `file` that decoding it up to `max_side` needs: a KTX2 page's
+/// header and its levels up to that size (its smallest first in the file, a prefix:
+/// [`vitrine_core::formats::ktx2_prefix`]), the rest of the file left as zeros that are
+/// never transcoded; any other page whole. The prefix costs a read of the header first,
+/// so a remote archive's page takes one more round trip and a sixteenth of its bytes.
+fn read_page(files: &Files, file: &FileRef, max_side: u32) -> std::io::Result<Vec<u8>> {
+    use vitrine_core::formats::ktx2_prefix::{HEAD, Prefix, prefix};
+    let is_ktx2 = file.file_name().to_ascii_lowercase().ends_with(".ktx2");
+    if max_side == FULL || !is_ktx2 {
+        return files.read(file);
+    }
+    let mut head = files.read_prefix(file, HEAD)?;
+    let mut said = prefix(&head, max_side);
+    if let Prefix::Head(len) = said {
+        head = files.read_prefix(file, len)?;
+        said = prefix(&head, max_side);
+    }
+    match said {
+        // A level index that says the file is longer than it is: the decoder says so.
+        Prefix::Part { len, file_len } if file_len <= files.size(file)? => {
+            let mut bytes = files.read_prefix(file, len)?;
+            bytes.resize(usize::try_from(file_len).unwrap_or(usize::MAX), 0);
+            Ok(bytes)
+        }
+        Prefix::Head(_) | Prefix::Part { .. } | Prefix::Whole => files.read(file),
+    }
 }
 
 /// [`decode_pages`] on `threads` threads, each taking the next page not yet taken.

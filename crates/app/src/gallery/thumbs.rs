@@ -495,9 +495,17 @@ pub fn sync(state: &mut crate::state::AppState, ctx: &egui::Context, device: Opt
         &options.models,
     );
     let host = state.services.host.clone();
+    let opening = state.services.work.document.running().is_some();
     let Some(g) = &mut state.panels.gallery else {
         return;
     };
+    // Pictures drawn on the UI thread a slice a frame (the page's) wait while the
+    // gallery is behind the viewer or a document opens: a package of one map opens its
+    // map at once, and its tile's picture — the map read, placed and drawn a second
+    // time — took the page's one thread from the map's own first frame.
+    if matches!(device, Some(ThumbDevice::Window(..))) && (opening || !g.shown) {
+        return;
+    }
     let stale = g.thumbs.as_ref().is_some_and(|t| t.settings != key);
     if let Some(device) = device
         && (stale || g.thumbs.is_none())

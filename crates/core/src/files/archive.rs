@@ -386,10 +386,14 @@ impl Archive {
 
     /// Where `entry`'s compressed data starts (from its local header), or why it may not
     /// be read: no header there, or its data running into the next entry's bytes.
-    fn data_start(&self, entry: &Entry) -> Result<u64, (io::ErrorKind, String)> {
-        // The whole span at once: a reader over a network fetches header and data in one
-        // request.
-        self.source.advise(Archive::span(entry));
+    /// `reading` is what is about to be read, from the local header on (advised at once:
+    /// a reader over a network fetches header and data in one request).
+    fn data_start(
+        &self,
+        entry: &Entry,
+        reading: std::ops::Range<u64>,
+    ) -> Result<u64, (io::ErrorKind, String)> {
+        self.source.advise(reading);
         let data = central::data_start(&self.source, entry.header)?;
         let end = data.saturating_add(entry.compressed);
         if end > entry.limit {
@@ -447,12 +451,100 @@ impl Archive {
     /// more than [`MAX_FILE_BYTES`] or than it declares, one whose bytes overlap
     /// another's, and one that would take what this archive has inflated past its limit.
     pub fn read(&self, archive_path: &Path, path: &str) -> io::Result<Vec<u8>> {
-        let entry = self.file(path).ok_or_else(|| {
+        let entry = self.entry(archive_path, path)?;
+        let where_ = format!("{}!/{}", archive_path.display(), entry.path);
+        let reading = Archive::span(entry);
+        let raw = self.open_data(archive_path, entry, reading)?;
+        // One byte more than declared tells an entry that lies about its size.
+        let out = self.inflate(&where_, entry, raw, entry.size + 1)?;
+        if out.len() as u64 != entry.size {
+            let why = format!(
+                "damaged entry: it inflates to {}{} bytes, its header says {}",
+                out.len(),
+                if out.len() as u64 > entry.size {
+                    " or more"
+                } else {
+                    ""
+                },
+                entry.size
+            );
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{where_}: {why}"),
+            ));
+        }
+        if crc32fast::hash(&out) != entry.crc {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{where_}: damaged entry: its CRC-32 does not match its contents"),
+            ));
+        }
+        Ok(out)
+    }
+
+    /// The first `len` bytes of the file at `path` (the whole file when it is no longer,
+    /// read and checked as [`Archive::read`] does): a reader over a network fetches only
+    /// its local header and those bytes (a stored entry), or about as many compressed
+    /// bytes as its ratio says (a deflated one; more are asked for when they do not
+    /// suffice). The entry's CRC-32 covers all of it, so a part is checked for
+    /// everything but that: its header, its bounds, its method and that it holds `len`
+    /// bytes.
+    pub fn read_prefix(&self, archive_path: &Path, path: &str, len: u64) -> io::Result<Vec<u8>> {
+        let entry = self.entry(archive_path, path)?;
+        if len >= entry.size {
+            return self.read(archive_path, path);
+        }
+        let where_ = format!("{}!/{}", archive_path.display(), entry.path);
+        // The local header's name and extra field: the directory's name and some room.
+        let header = central::LOCAL_FIXED + entry.path.len() as u64 + 256;
+        let compressed = match entry.method {
+            0 => len,
+            _ => (u128::from(entry.compressed) * u128::from(len) / u128::from(entry.size))
+                .try_into()
+                .unwrap_or(u64::MAX)
+                .saturating_add(16 << 10),
+        };
+        let span = Archive::span(entry);
+        let end = entry
+            .header
+            .saturating_add(header)
+            .saturating_add(compressed)
+            .min(span.end);
+        let raw = self.open_data(archive_path, entry, span.start..end)?;
+        let out = self.inflate(&where_, entry, raw, len)?;
+        if (out.len() as u64) < len {
+            let why = format!(
+                "damaged entry: it inflates to {} bytes, its header says {}",
+                out.len(),
+                entry.size
+            );
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{where_}: {why}"),
+            ));
+        }
+        Ok(out)
+    }
+
+    /// The file entry at `path`, or the error naming it.
+    fn entry(&self, archive_path: &Path, path: &str) -> io::Result<&Entry> {
+        self.file(path).ok_or_else(|| {
             io::Error::new(
                 io::ErrorKind::NotFound,
                 format!("{}!/{path}: no such entry", archive_path.display()),
             )
-        })?;
+        })
+    }
+
+    /// A reader of `entry`'s compressed bytes, once it is checked: not too large, not
+    /// refused, not encrypted, its local header there, its data within its bounds, and
+    /// what it inflates to counted; `reading` is what is about to be read of it.
+    fn open_data(
+        &self,
+        archive_path: &Path,
+        entry: &Entry,
+        reading: std::ops::Range<u64>,
+    ) -> io::Result<Cursor> {
         let where_ = format!("{}!/{}", archive_path.display(), entry.path);
         let fail =
             |kind: io::ErrorKind, why: &str| io::Error::new(kind, format!("{where_}: {why}"));
@@ -468,16 +560,21 @@ impl Archive {
                 "encrypted entries are not supported",
             ));
         }
-        let start = match self.data_start(entry) {
+        let start = match self.data_start(entry, reading) {
             Ok(start) => start,
             Err((kind, why)) => return Err(fail(kind, &why)),
         };
         self.count_inflated(entry, archive_path)
             .map_err(|why| fail(io::ErrorKind::FileTooLarge, &why))?;
-        let raw = Cursor::range(self.source.clone(), start, entry.compressed);
-        // One byte more than declared tells an entry that lies about its size.
-        let limit = entry.size + 1;
-        let mut out = Vec::with_capacity(entry.size.min(16 << 20) as usize);
+        Ok(Cursor::range(self.source.clone(), start, entry.compressed))
+    }
+
+    /// Up to `limit` bytes inflated from `raw`, `entry`'s compressed bytes (`where_`
+    /// names it in errors).
+    fn inflate(&self, where_: &str, entry: &Entry, raw: Cursor, limit: u64) -> io::Result<Vec<u8>> {
+        let fail =
+            |kind: io::ErrorKind, why: &str| io::Error::new(kind, format!("{where_}: {why}"));
+        let mut out = Vec::with_capacity(entry.size.min(limit).min(16 << 20) as usize);
         let read = match entry.method {
             0 => raw.take(limit).read_to_end(&mut out),
             8 => flate2::read::DeflateDecoder::new(raw)
@@ -490,25 +587,6 @@ impl Archive {
             }
         };
         read.map_err(|e| fail(e.kind(), &format!("damaged entry: {e}")))?;
-        if out.len() as u64 != entry.size {
-            let why = format!(
-                "damaged entry: it inflates to {}{} bytes, its header says {}",
-                out.len(),
-                if out.len() as u64 == limit {
-                    " or more"
-                } else {
-                    ""
-                },
-                entry.size
-            );
-            return Err(fail(io::ErrorKind::InvalidData, &why));
-        }
-        if crc32fast::hash(&out) != entry.crc {
-            return Err(fail(
-                io::ErrorKind::InvalidData,
-                "damaged entry: its CRC-32 does not match its contents",
-            ));
-        }
         Ok(out)
     }
 

@@ -292,6 +292,77 @@ mod tests {
         assert_eq!(pieces.held(), fetched);
     }
 
+    /// Reads `what` of `files` until its bytes have come from `bytes` (the server),
+    /// counting what was fetched: the result, the bytes fetched and the rounds.
+    fn fetch_until<T>(
+        pieces: &Pieces,
+        bytes: &[u8],
+        mut what: impl FnMut() -> io::Result<T>,
+    ) -> (T, u64, u32) {
+        let (mut fetched, mut rounds) = (0, 0);
+        loop {
+            match what() {
+                Ok(v) => return (v, fetched, rounds),
+                Err(e) => {
+                    assert_eq!(e.kind(), io::ErrorKind::WouldBlock, "{e}");
+                    for r in pieces.take_wanted(0) {
+                        fetched += r.end - r.start;
+                        pieces.insert(r.start, &bytes[r.start as usize..r.end as usize]);
+                    }
+                    rounds += 1;
+                    assert!(rounds < 4, "{e}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_start_of_an_entry_costs_what_it_weighs() {
+        use crate::files::{Files, MemorySource};
+        use std::io::Write;
+        use std::sync::Arc;
+        let big: Vec<u8> = (0..(1u32 << 20)).map(|i| (i * 7 % 251) as u8).collect();
+        let mut z = zip::ZipWriter::new(io::Cursor::new(Vec::new()));
+        let stored = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored);
+        let deflated = stored.compression_method(zip::CompressionMethod::Deflated);
+        z.start_file("texpages/page.ktx2", stored).unwrap();
+        z.write_all(&big).unwrap();
+        z.start_file("texpages/packed.bin", deflated).unwrap();
+        z.write_all(&big).unwrap();
+        let bytes = z.finish().unwrap().into_inner();
+        let tail = bytes.len() - 4096;
+        let open = || {
+            let pieces = Arc::new(Pieces::new("http://x/base.wz", bytes.len() as u64));
+            pieces.insert(tail as u64, &bytes[tail..]);
+            let mut source = MemorySource::new();
+            source.insert_reader("base.wz", pieces.clone());
+            (pieces, Files::new(source))
+        };
+        // A stored entry: its header and the bytes asked for, in one round.
+        let (pieces, files) = open();
+        let page = files.parse(std::path::Path::new("base.wz!/texpages/page.ktx2"));
+        let (head, fetched, rounds) =
+            fetch_until(&pieces, &bytes, || files.read_prefix(&page, 64 << 10));
+        assert_eq!(head, big[..64 << 10]);
+        assert_eq!(rounds, 1);
+        assert!(fetched < (64 << 10) + 1024, "{fetched} bytes for 64 KiB");
+        assert_eq!(files.size(&page).unwrap(), 1 << 20);
+        // The rest when the whole entry is read (checked against its CRC): only what
+        // is not held yet.
+        let (whole, more, _) = fetch_until(&pieces, &bytes, || files.read(&page));
+        assert_eq!(whole, big);
+        assert!(more < (1 << 20) - (63 << 10), "{more} bytes more");
+        // A deflated entry: its start inflated from its first compressed bytes.
+        let (pieces, files) = open();
+        let packed = files.parse(std::path::Path::new("base.wz!/texpages/packed.bin"));
+        let (start, _, _) = fetch_until(&pieces, &bytes, || files.read_prefix(&packed, 1000));
+        assert_eq!(start, big[..1000]);
+        // Asking for more than there is gives all of it.
+        let (all, _, _) = fetch_until(&pieces, &bytes, || files.read_prefix(&packed, 5 << 20));
+        assert_eq!(all, big);
+    }
+
     #[test]
     fn a_part_asked_for_before_its_bytes_arrived_is_read_again_once_they_have() {
         use crate::files::{FileRef, Files, MemorySource};

@@ -126,6 +126,36 @@ impl Files {
         Ok(bytes)
     }
 
+    /// The first `len` bytes of a file or archive entry (all of it when it is no longer):
+    /// of an archive entry only those are read ([`Archive::read_prefix`]: a remote
+    /// archive fetches no more); any other file is read whole and cut. Not recorded
+    /// ([`Files::recording`] lists whole files read).
+    pub fn read_prefix(&self, file: &FileRef, len: u64) -> io::Result<Vec<u8>> {
+        let mut bytes = match file {
+            FileRef::Entry { archive, path } => {
+                self.archive(archive)?.read_prefix(archive, path, len)?
+            }
+            _ => self.read_unrecorded(file)?,
+        };
+        bytes.truncate(usize::try_from(len).unwrap_or(usize::MAX));
+        Ok(bytes)
+    }
+
+    /// The size of a file or archive entry in bytes (an entry's as its archive's
+    /// directory declares it: nothing of it is read).
+    pub fn size(&self, file: &FileRef) -> io::Result<u64> {
+        match file {
+            FileRef::Entry { archive, path } => {
+                let a = self.archive(archive)?;
+                a.file(path).map(|e| e.size).ok_or_else(|| {
+                    io::Error::new(io::ErrorKind::NotFound, format!("{file}: no such entry"))
+                })
+            }
+            FileRef::Disk(p) => self.source.open(p).map(|r| r.size()),
+            FileRef::Embedded { .. } => self.read_unrecorded(file).map(|b| b.len() as u64),
+        }
+    }
+
     fn read_unrecorded(&self, file: &FileRef) -> io::Result<Vec<u8>> {
         match file {
             FileRef::Disk(p) => self.source.read(p),

@@ -9,6 +9,7 @@ mod error;
 pub mod fuzzing;
 pub mod gltf;
 pub mod ktx2;
+pub mod ktx2_prefix;
 pub mod obj;
 pub mod pet;
 pub mod pie;

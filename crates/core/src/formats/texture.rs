@@ -184,20 +184,36 @@ fn decode_pcx(bytes: &[u8]) -> Result<image::RgbaImage, String> {
     image::RgbaImage::from_raw(w, h, rgba).ok_or_else(|| "cannot decode PCX: bad size".into())
 }
 
+/// Bytes of an image's start [`dimensions`] reads first: every header Vitrine reads fits
+/// (a JPEG's size may come after its metadata: then the whole file is read).
+const HEADER_BYTES: u64 = 64 << 10;
+
 /// The width and height of the image `file`, from its header; `None` if it cannot be
-/// read or is not an image.
+/// read or is not an image. Only the file's start is read when its header is there (a
+/// texture page of an archive read over the network is not fetched whole for its size).
 pub fn dimensions(files: &Files, file: &FileRef) -> Option<(u32, u32)> {
-    let bytes = files.read(file).ok()?;
-    if is_pcx(&bytes, &file.file_name()) {
-        let (w, h) = pcx::Reader::from_mem(&bytes).ok()?.dimensions();
+    let head = files.read_prefix(file, HEADER_BYTES).ok()?;
+    if super::ktx2::is_ktx2(&head) {
+        // The header's own fields (its checks want the whole file's level index).
+        let field = |at: usize| Some(u32::from_le_bytes(head.get(at..at + 4)?.try_into().ok()?));
+        return Some((field(20)?, field(24)?)).filter(|&(w, h)| w > 0 && h > 0);
+    }
+    if let Some(size) = dimensions_of(&head, file) {
+        return Some(size);
+    }
+    if (head.len() as u64) < HEADER_BYTES {
+        return None;
+    }
+    dimensions_of(&files.read(file).ok()?, file)
+}
+
+/// [`dimensions`] of the bytes of `file` (all of it, or its start).
+fn dimensions_of(bytes: &[u8], file: &FileRef) -> Option<(u32, u32)> {
+    if is_pcx(bytes, &file.file_name()) {
+        let (w, h) = pcx::Reader::from_mem(bytes).ok()?.dimensions();
         return Some((w.into(), h.into()));
     }
-    if super::ktx2::is_ktx2(&bytes) {
-        return super::ktx2::header(&bytes)
-            .ok()
-            .map(|h| (h.width, h.height));
-    }
-    header_dimensions(&bytes).ok()
+    header_dimensions(bytes).ok()
 }
 
 /// The width and height an image's header declares (any format `image` reads; not PCX),

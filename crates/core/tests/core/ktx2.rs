@@ -176,3 +176,30 @@ fn a_ground_texture_decodes_its_own_mip_levels_from_a_size_down() {
         "{err}"
     );
 }
+
+/// The game's ground pages store their levels smallest first: the levels up to 256² are a
+/// prefix of the file (about a sixteenth of it), and decoded from that prefix alone, the
+/// rest of the file zeros, they are the levels decoded from the whole file (the page's
+/// first frame of a map reads only that prefix over HTTP ranges).
+#[vitrine_test(game)]
+fn the_small_levels_of_the_games_ground_pages_are_a_prefix() {
+    use vitrine_core::formats::ktx2_prefix::{HEAD, Prefix, prefix};
+    for name in [
+        "texpages/page-82-yellow-sand-arizona.ktx2",
+        "texpages/page-105-snow-rockies.ktx2",
+        "texpages/page-93-big-tiles-urban.ktx2",
+    ] {
+        let bytes = base_entry(name);
+        let Prefix::Part { len, file_len } = prefix(&bytes[..HEAD as usize], 256) else {
+            panic!("{name}: no prefix");
+        };
+        assert_eq!(file_len, bytes.len() as u64, "{name}");
+        assert!(len * 8 < file_len, "{name}: {len} of {file_len} bytes");
+        let mut part = bytes[..len as usize].to_vec();
+        part.resize(bytes.len(), 0);
+        let from_part = ktx2::decode_levels(&part, 256).unwrap();
+        let from_whole = ktx2::decode_levels(&bytes, 256).unwrap();
+        assert_eq!(from_part.len(), 9, "{name}: 256² down to 1×1");
+        assert!(from_part == from_whole, "{name}: the same texels");
+    }
+}

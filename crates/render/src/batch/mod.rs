@@ -408,13 +408,22 @@ fn prepare_loop<L>(
     }
 }
 
-/// The distinct texture files `model` uses (what a cached picture of it depends on).
+/// The distinct texture files `model` draws with (what a cached picture of it depends
+/// on): those its materials' slots the renderer samples (not the bump map) and its sky
+/// name. A model may list textures it does
+/// not draw: a PIE's pages for the other tilesets (a map's structures list their
+/// arizona, urban and rockies bases, and draw the level's), which are not read.
 pub fn texture_files(model: &Model) -> Vec<FileRef> {
     let mut seen = HashSet::new();
-    model
-        .textures
+    let slots = model
+        .materials
         .iter()
-        .filter_map(|t| t.resolved.clone())
+        .flat_map(|m| [m.base, m.tcmask, m.normal, m.specular, m.opacity, m.shade]);
+    let sky = model.environment.sky.as_ref().map(|s| s.texture);
+    slots
+        .chain(std::iter::once(sky))
+        .flatten()
+        .filter_map(|i| model.textures.get(i)?.resolved.clone())
         .filter(|f| seen.insert(f.clone()))
         .collect()
 }
@@ -473,6 +482,43 @@ pub fn render_framed(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A structure's PIE lists its base page for each tileset and its material draws the
+    /// level's: the pages of the other tilesets are not what its picture depends on, nor
+    /// read for it; the sky's page is.
+    #[test]
+    fn the_texture_files_are_those_drawn() {
+        use vitrine_core::model::{Material, TextureRef, TextureRole};
+        let mut model = Model::new(vitrine_core::model::Format::Pie, "structure");
+        for name in [
+            "page-8-bases.png",
+            "page-8-bases-urban.png",
+            "page-8-bases-rockies.png",
+            "sky.png",
+        ] {
+            let mut t = TextureRef::new(TextureRole::Base, name);
+            t.resolved = Some(FileRef::Disk(format!("texpages/{name}").into()));
+            model.textures.push(t);
+        }
+        let mut material = Material::new("base", [1.0; 4]);
+        material.base = Some(2);
+        model.materials.push(material.clone());
+        model.materials.push(material);
+        model.environment.sky = Some(vitrine_core::model::Sky {
+            mesh: Default::default(),
+            texture: 3,
+            scale: [1.0; 3],
+            lift: 0.0,
+            turn_deg_per_s: 0.0,
+            fog_below: 0.0,
+            black_below: 0.0,
+        });
+        let names: Vec<String> = texture_files(&model)
+            .iter()
+            .map(|f| f.file_name())
+            .collect();
+        assert_eq!(names, ["page-8-bases-rockies.png", "sky.png"]);
+    }
 
     fn job(id: u64) -> Job {
         Job {

@@ -253,8 +253,15 @@ fn gateways(map: &Map) -> Vec<Finding> {
 /// [`check_maps`] gives for its level): the window's open of a map, which would otherwise
 /// read, place and look up the stats twice.
 ///
+/// Where files arrive as they are read (the page's remote archives,
+/// [`Files::wanting`]), a step that asked for bytes not there yet ends the run: its
+/// result would be dropped, and the run that follows the fetch does it again (placing a
+/// dense map's objects without their stats, building its scene without their models,
+/// took most of a page's time to the first frame).
+///
 /// # Errors
-/// The map's own, as [`map::scene::load`] gives them.
+/// The map's own, as [`map::scene::load`] gives them; a step still waiting for bytes
+/// ([`ErrorKind::Io`], saying which).
 pub fn load_checked(
     files: &Files,
     file: &FileRef,
@@ -262,7 +269,9 @@ pub fn load_checked(
 ) -> Result<(crate::model::Model, Vec<Finding>), LoadError> {
     let _processing = crate::crash::processing(file);
     let opened = map::scene::open_placed(files, file, &options.data_roots, options.map_seed)?;
+    waiting(files, file, "its stats")?;
     let model = opened.scene(files, file, options)?;
+    waiting(files, file, "its models and images")?;
     let findings = check_placed(
         files,
         &opened.level,
@@ -272,6 +281,20 @@ pub fn load_checked(
         &options.data_roots,
     );
     Ok((model, findings))
+}
+
+/// An error when a read of `files` asked for bytes that have not arrived: the map's
+/// `what` are still being fetched.
+fn waiting(files: &Files, file: &FileRef, what: &str) -> Result<(), LoadError> {
+    if !files.wanting() {
+        return Ok(());
+    }
+    Err(LoadError::new(
+        crate::formats::ErrorKind::Io,
+        Location::File,
+        format!("{what} have not all arrived yet"),
+    )
+    .in_file(&file.file_name()))
 }
 
 /// The file a level's own findings name: its `.lev`/`level.json`, else its `game.map`.
