@@ -34,7 +34,8 @@ if [ -n "$links" ]; then
   [ -f "$page/vitrine_bg.wasm" ] || { echo "no page at $page (web/build.sh target/web)" >&2; exit 1; }
 else
   mkdir -p "$page"
-  for f in index.html vitrine.js vitrine_bg.wasm icon.png; do echo x > "$page/$f"; done
+  for f in index.html vitrine.js vitrine_bg.wasm icon.png vitrine_engines.js vitrine_script.js \
+    vitrine_script_bg.wasm vitrine_ktx2.js vitrine_ktx2_bg.wasm; do echo x > "$page/$f"; done
 fi
 start=$(date +%s.%N)
 # shellcheck disable=SC2086

@@ -79,6 +79,9 @@ run_commands() {
     fail "publish: $(cat "$tmp/publish.txt")"
   cmp -s "$tmp/site/view.html" "$page/index.html" || fail "publish did not copy the page at $page"
   cmp -s "$tmp/site/vitrine_bg.wasm" "$page/vitrine_bg.wasm" || fail "publish: another .wasm"
+  for f in vitrine_engines.js vitrine_script.js vitrine_script_bg.wasm vitrine_ktx2.js vitrine_ktx2_bg.wasm; do
+    cmp -s "$tmp/site/$f" "$page/$f" || fail "publish: $f not copied from the page"
+  done
   ok "publish found the page at $page"
 }
 
@@ -114,6 +117,8 @@ mkdir -p "$unpacked"
 tar -xzf "$tarball" -C "$unpacked"
 top="$unpacked/vitrine-$version-x86_64-linux"
 for f in vitrine web/index.html web/vitrine.js web/vitrine_bg.wasm web/icon.png \
+  web/vitrine_engines.js web/vitrine_script.js web/vitrine_script_bg.wasm \
+  web/vitrine_ktx2.js web/vitrine_ktx2_bg.wasm \
   assets/demo/tank.pie share/applications/vitrine.desktop share/mime/packages/vitrine.xml \
   share/icons/hicolor/256x256/apps/vitrine.png share/thumbnailers/vitrine.thumbnailer \
   share/man/man1/vitrine.1.gz share/bash-completion/completions/vitrine \
@@ -144,6 +149,9 @@ echo "$info" | sed -n 's/^ Recommends: //p' | grep -q "mesa-vulkan-drivers" ||
   fail ".deb: Recommends lacks mesa-vulkan-drivers"
 for f in /usr/bin/vitrine /usr/share/vitrine/web/index.html /usr/share/vitrine/web/vitrine.js \
   /usr/share/vitrine/web/vitrine_bg.wasm /usr/share/vitrine/web/icon.png \
+  /usr/share/vitrine/web/vitrine_engines.js /usr/share/vitrine/web/vitrine_script.js \
+  /usr/share/vitrine/web/vitrine_script_bg.wasm /usr/share/vitrine/web/vitrine_ktx2.js \
+  /usr/share/vitrine/web/vitrine_ktx2_bg.wasm \
   /usr/share/vitrine/assets/demo/tank.pie /usr/share/applications/vitrine.desktop \
   /usr/share/mime/packages/vitrine.xml /usr/share/icons/hicolor/256x256/apps/vitrine.png \
   /usr/share/thumbnailers/vitrine.thumbnailer /usr/share/man/man1/vitrine.1.gz \
@@ -166,6 +174,10 @@ fi
 site="$work/web site"
 mkdir -p "$site/models/texpages"
 (cd "$site" && python3 -m zipfile -e "$webzip" .)
+for f in index.html vitrine.js vitrine_bg.wasm icon.png vitrine_engines.js vitrine_script.js \
+  vitrine_script_bg.wasm vitrine_ktx2.js vitrine_ktx2_bg.wasm; do
+  [ -f "$site/$f" ] || fail "web zip: no $f"
+done
 cp "$top/assets/demo/tank.pie" "$site/models/served-tank.pie"
 cp "$top"/assets/demo/texpages/* "$site/models/texpages/"
 node packaging/check_web.mjs "$site" models/served-tank.pie || fail "the web zip in Chromium"

@@ -89,6 +89,8 @@ in_root /bin/sh -eu -c '
   vitrine publish "$demo" -o /tmp/site --no-thumbnails
   cmp /tmp/site/view.html /usr/share/vitrine/web/index.html
   cmp /tmp/site/vitrine_bg.wasm /usr/share/vitrine/web/vitrine_bg.wasm
+  cmp /tmp/site/vitrine_script_bg.wasm /usr/share/vitrine/web/vitrine_script_bg.wasm
+  cmp /tmp/site/vitrine_ktx2_bg.wasm /usr/share/vitrine/web/vitrine_ktx2_bg.wasm
   exec_line="$(sed -n "s/^Exec=//p" /usr/share/thumbnailers/vitrine.thumbnailer)"
   test "$exec_line" = "vitrine thumbnail %i %o %s"
   cp "$demo" "/tmp/a tank.pie"

@@ -52,6 +52,8 @@ mkdir -p "$top"
 unzip -q "$zip" -d "$top"
 dir="$top/vitrine-$version-x86_64-windows"
 for f in vitrine.exe vitrine.com web/index.html web/vitrine.js web/vitrine_bg.wasm web/icon.png \
+  web/vitrine_engines.js web/vitrine_script.js web/vitrine_script_bg.wasm \
+  web/vitrine_ktx2.js web/vitrine_ktx2_bg.wasm \
   assets/demo/tank.pie LICENSE LICENSE-MIT LICENSE-APACHE README.txt CHANGELOG.md; do
   [ -e "$dir/$f" ] || fail "zip: no $f"
 done

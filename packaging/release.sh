@@ -88,7 +88,8 @@ package="$target/$pdir/package"
 rm -rf "$package"
 mkdir -p "$package/completions"
 if [ -n "$page_from" ]; then
-  [ -f "$page_from/index.html" ] && [ -f "$page_from/vitrine_bg.wasm" ] ||
+  [ -f "$page_from/index.html" ] && [ -f "$page_from/vitrine_bg.wasm" ] &&
+    [ -f "$page_from/vitrine_script_bg.wasm" ] && [ -f "$page_from/vitrine_ktx2_bg.wasm" ] ||
     { say "VITRINE_RELEASE_PAGE=$page_from holds no built page"; exit 1; }
   cp -r "$page_from" "$package/web"
 else

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 #[derive(Debug, Args)]
 #[command(after_help = "\
 SITE gets index.html (the gallery), view.html + vitrine.js + vitrine_bg.wasm + icon.png (the
-web viewer, copied from --page), thumbs/*.png, site.wz (every input model and only the
+web viewer, copied from --page, with the engines it fetches when a map needs them:
+vitrine_engines.js, vitrine_script.js + _bg.wasm, vitrine_ktx2.js + _bg.wasm), thumbs/*.png, site.wz (every input model and only the
 texture pages, stats and part models they and the mod's templates and structures need,
 at their data-folder paths) and site.json. Any static host serves it (GitHub Pages,
 itch.io); see README, \"Publishing a mod\".

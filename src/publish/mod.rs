@@ -5,6 +5,8 @@
 //!                        droid template, structure and map, each linking into the viewer
 //! SITE/thumbs/*.png      the tiles' pictures (256×256, the renderer `vitrine render` uses)
 //! SITE/view.html, vitrine.js, vitrine_bg.wasm, icon.png    the web viewer (its build)
+//! SITE/vitrine_engines.js, vitrine_{script,ktx2}{.js,_bg.wasm}
+//!                        the engines the viewer fetches when a map needs them
 //! SITE/site.wz           one zip of exactly the files the models need, at their paths
 //!                        in the game's data folder
 //! SITE/site.json         the same lists for tools

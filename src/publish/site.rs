@@ -9,12 +9,18 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The files of the built web page publish copies: (name in the page folder, name in
-/// the site).
-pub const PAGE_FILES: [(&str, &str); 4] = [
+/// the site). The page itself, and the engines it fetches when a map needs them
+/// (`web/build.sh`: the script engine, the KTX2 transcoder, and their loader).
+pub const PAGE_FILES: [(&str, &str); 9] = [
     ("index.html", "view.html"),
     ("vitrine.js", "vitrine.js"),
     ("vitrine_bg.wasm", "vitrine_bg.wasm"),
     ("icon.png", "icon.png"),
+    ("vitrine_engines.js", "vitrine_engines.js"),
+    ("vitrine_script.js", "vitrine_script.js"),
+    ("vitrine_script_bg.wasm", "vitrine_script_bg.wasm"),
+    ("vitrine_ktx2.js", "vitrine_ktx2.js"),
+    ("vitrine_ktx2_bg.wasm", "vitrine_ktx2_bg.wasm"),
 ];
 
 /// The thumbnails' size in pixels.

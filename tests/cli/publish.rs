@@ -16,7 +16,8 @@ fn vitrine() -> Command {
     Command::new(env!("CARGO_BIN_EXE_vitrine"))
 }
 
-/// A folder with the four files of a built web page (their contents do not matter).
+/// A folder with the files of a built web page, its engines included (their contents do
+/// not matter).
 fn fake_page(dir: &Path) -> PathBuf {
     let page = dir.join("page");
     std::fs::create_dir_all(&page).unwrap();
@@ -25,6 +26,11 @@ fn fake_page(dir: &Path) -> PathBuf {
         ("vitrine.js", "export default 1;"),
         ("vitrine_bg.wasm", "\0asm"),
         ("icon.png", "png"),
+        ("vitrine_engines.js", "export default 2;"),
+        ("vitrine_script.js", "export default 3;"),
+        ("vitrine_script_bg.wasm", "\0asm script"),
+        ("vitrine_ktx2.js", "export default 4;"),
+        ("vitrine_ktx2_bg.wasm", "\0asm ktx2"),
     ] {
         std::fs::write(page.join(name), text).unwrap();
     }
@@ -108,6 +114,11 @@ fn mp_wz_over_base_publishes_exactly_what_its_models_and_designs_need() {
         "vitrine.js",
         "vitrine_bg.wasm",
         "icon.png",
+        "vitrine_engines.js",
+        "vitrine_script.js",
+        "vitrine_script_bg.wasm",
+        "vitrine_ktx2.js",
+        "vitrine_ktx2_bg.wasm",
         "site.wz",
         "site.json",
     ] {

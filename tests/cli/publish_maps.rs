@@ -46,11 +46,11 @@ fn map_package(mp: &Path, dir: &Path) -> PathBuf {
     wz
 }
 
-/// A folder with the four files of a built web page (their contents do not matter).
+/// A folder with the files of a built web page (their contents do not matter).
 fn fake_page(dir: &Path) -> PathBuf {
     let page = dir.join("page");
     std::fs::create_dir_all(&page).unwrap();
-    for name in ["index.html", "vitrine.js", "vitrine_bg.wasm", "icon.png"] {
+    for (name, _) in vitrine::publish::site::PAGE_FILES {
         std::fs::write(page.join(name), "x").unwrap();
     }
     page

@@ -56,8 +56,12 @@ impl Host for WebHost {
     }
 
     fn refetch(&self) -> Option<Arc<dyn vitrine_app::jobs::Refetch>> {
+        // The engines a map asks for first (fetched on first use), then the archives' bytes.
         let r = self.refetch.get()?.clone();
-        Some(r)
+        Some(Arc::new(crate::engines::EngineFetch::new(
+            r,
+            self.wake.get().cloned(),
+        )))
     }
 
     fn settings_location(&self) -> Option<String> {

@@ -1,8 +1,9 @@
 //! Vitrine in the browser: the web page's side of the app — the files the page is given
 //! ([`page_files`]: dropped, picked, fetched, as `incoming` reads them), reading a URL
 //! with progress (`fetch`), the JavaScript API `window.vitrine` (`api`) and the status it
-//! reports ([`status`]), and what the browser keeps for the page (`browser`: downloads,
-//! settings, the file dialog).
+//! reports ([`status`]), what the browser keeps for the page (`browser`: downloads,
+//! settings, the file dialog), and the engines only some maps need, fetched as modules
+//! of their own when a map asks (`engines`).
 //!
 //! The parts that touch the browser build for `wasm32-unknown-unknown` only; the rest is
 //! plain Rust, tested natively. `web/build.sh OUT_DIR` builds the page.
@@ -17,6 +18,8 @@ pub mod status;
 pub mod api;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
+#[cfg(target_arch = "wasm32")]
+pub mod engines;
 #[cfg(target_arch = "wasm32")]
 pub mod fetch;
 #[cfg(target_arch = "wasm32")]
@@ -52,6 +55,8 @@ mod entry {
     #[wasm_bindgen]
     pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<(), JsValue> {
         let _ = eframe::WebLogger::init(log::LevelFilter::Warn);
+        // The script engine and the KTX2 transcoder: fetched when a map first needs one.
+        crate::engines::install();
         let status = Rc::new(RefCell::new(PageStatus::default()));
         let (tx, rx) = std::sync::mpsc::channel::<Incoming>();
         // The app's context once it runs: a call from JavaScript asks it for a frame.

@@ -10,7 +10,8 @@
 //   dithering; a different camera or a missing layer differs by tens);
 // - `?url=mp.wz` (the game's archive itself) lists its maps as tiles beside its models;
 // - `?url=mp.wz&data=base.wz#model=…/2c-DustyMaze/game.js` opens a script-generated map:
-//   its game.js runs in the page (Boa in the wasm build) and the map is drawn.
+//   its game.js runs in the page (Boa, in the script engine the page fetches for it:
+//   engines.test.mjs) and the map is drawn.
 //
 // A game-data test: without /usr/share/games/warzone2100/{mp,base}.wz (or WZ_DATA) it is
 // skipped with the reason; with VITRINE_REQUIRE_GAME=1 their absence fails it.

@@ -9,6 +9,7 @@
 
 pub mod check;
 pub mod crash;
+pub mod engines;
 pub mod export;
 pub mod files;
 pub mod formats;

@@ -7,14 +7,17 @@
 //! index from 80), so a claim past the decoding limits is refused before anything is
 //! allocated for it, and every refusal names the offset of the field that broke the rule;
 //! the blocks are then transcoded by the pure-Rust `basisu` crate (a port of the
-//! reference transcoder). A plain 2D texture's level 0 is decoded ([`decode`]), or the
-//! mip levels the file stores from a given size down ([`decode_levels`]: the renderer's
-//! pages, a map's first frame from the small levels alone).
+//! reference transcoder; [`super::basis`]: built in, or the module the page fetches). A
+//! plain 2D texture's level 0 is decoded ([`decode`]), or the mip levels the file stores
+//! from a given size down ([`decode_levels`]: the renderer's pages, a map's first frame
+//! from the small levels alone).
 //!
 //! Not supported: cube maps, arrays, 3D textures, and KTX2 files of ordinary Vulkan
 //! formats (vkFormat ≠ 0): Warzone 2100 writes none.
 //!
 //! [KTX2 spec]: https://registry.khronos.org/KTX/specs/2.0/ktxspec.v2.html
+
+use super::basis::Transcoder;
 
 /// The 12-byte KTX2 file identifier.
 pub const IDENTIFIER: [u8; 12] = [
@@ -184,7 +187,7 @@ pub fn decode_levels(bytes: &[u8], max_side: u32) -> Result<Vec<image::RgbaImage
     let count = h
         .levels
         .min(full_chain)
-        .min(transcoder.level_count().max(1));
+        .min(transcoder.info().levels.max(1));
     let first = (0..count)
         .find(|&l| (h.width >> l).max(h.height >> l) <= max_side)
         .unwrap_or(count - 1);
@@ -197,16 +200,17 @@ pub fn decode_levels(bytes: &[u8], max_side: u32) -> Result<Vec<image::RgbaImage
 }
 
 /// The header of `bytes`, checked, and the transcoder over them.
-fn open(bytes: &[u8]) -> Result<(Header, basisu::Transcoder<'_>), String> {
+fn open(bytes: &[u8]) -> Result<(Header, Transcoder<'_>), String> {
     let h = header(bytes)?;
     let level0 = u64_at(bytes, HEADER)? as usize;
-    let transcoder = basisu::Transcoder::new(bytes).map_err(|e| {
+    let transcoder = Transcoder::new(bytes).map_err(|e| {
         at(
             level0,
-            format!("not Basis Universal data the transcoder reads: {e:?}"),
+            format!("not Basis Universal data the transcoder reads: {e}"),
         )
     })?;
-    if transcoder.base_dimensions() != (h.width, h.height) {
+    let info = transcoder.info();
+    if (info.width, info.height) != (h.width, h.height) {
         return Err(at(20, "the size disagrees with the Basis data's"));
     }
     Ok((h, transcoder))
@@ -215,25 +219,17 @@ fn open(bytes: &[u8]) -> Result<(Header, basisu::Transcoder<'_>), String> {
 /// Level `level` of the file `bytes` (header `h`) transcoded to RGBA8.
 fn transcode(
     bytes: &[u8],
-    transcoder: &basisu::Transcoder<'_>,
+    transcoder: &Transcoder<'_>,
     h: &Header,
     level: u32,
 ) -> Result<image::RgbaImage, String> {
     let data = u64_at(bytes, HEADER + level as usize * LEVEL_ENTRY)? as usize;
-    let rgba = transcoder
-        .transcode(
-            level,
-            basisu::TargetFormat::Rgba32,
-            basisu::DecodeFlags::NONE,
+    let rgba = transcoder.rgba(level).map_err(|e| {
+        at(
+            data,
+            format!("cannot transcode level {level} (broken, or a kind the transcoder lacks): {e}"),
         )
-        .map_err(|e| {
-            at(
-                data,
-                format!(
-                    "cannot transcode level {level} (broken, or a kind the transcoder lacks): {e:?}"
-                ),
-            )
-        })?;
+    })?;
     let (w, h) = ((h.width >> level).max(1), (h.height >> level).max(1));
     image::RgbaImage::from_raw(w, h, rgba)
         .ok_or_else(|| at(data, "the transcoder gave the wrong number of texels"))

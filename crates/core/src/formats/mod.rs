@@ -5,6 +5,7 @@
 //! one), then resolves texture and event files through the same files ([`resolve`]). No
 //! code under `formats/` touches the file system.
 
+pub mod basis;
 mod error;
 pub mod fuzzing;
 pub mod gltf;

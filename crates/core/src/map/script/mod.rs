@@ -39,12 +39,57 @@
 //! Not here: `generateFractalValueNoise` (a newer API than 4.3.3's; no shipped map calls
 //! it): a script calling it stops with a `ReferenceError`.
 
+#[cfg(feature = "script")]
 mod api;
+#[cfg(feature = "script")]
 mod run;
-#[cfg(test)]
+#[cfg(all(test, feature = "script"))]
 mod tests;
+pub mod wire;
 
-pub use run::{ScriptMap, run_script};
+use crate::formats::LoadError;
+use crate::map::MapObject;
+
+/// Runs `source` (the bytes of `game.js`) with `seed`; `players` is the level's player
+/// count (a player number equal to `max(players, 7)` is the scavengers, as in BJO files).
+/// In Boa where the core's `script` feature builds it in; else in the engine the host
+/// installed ([`crate::engines::install_script`]: the page's `vitrine_script` module).
+///
+/// # Errors
+/// A syntax error, an uncaught throw, a budget exceeded, `setMapData` never called or
+/// given the wrong shapes: each a [`LoadError`] at the script's line where Boa gives one;
+/// without a built-in engine, the installed engine's refusal.
+pub fn run_script(source: &[u8], seed: u32, players: u32) -> Result<ScriptMap, LoadError> {
+    #[cfg(feature = "script")]
+    {
+        run::run_script(source, seed, players)
+    }
+    #[cfg(not(feature = "script"))]
+    {
+        crate::engines::run_installed_script(source, seed, players)
+    }
+}
+
+/// What a script gave to `setMapData`, as the game keeps it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScriptMap {
+    /// Tiles east.
+    pub width: u32,
+    /// Tiles south.
+    pub height: u32,
+    /// Tile textures, row-major.
+    pub textures: Vec<u16>,
+    /// Corner heights in world units (over 510 capped, as the game does).
+    pub heights: Vec<i32>,
+    /// Droids, then features, then structures: the game's load order.
+    pub objects: Vec<MapObject>,
+    /// The script's `log` lines and the game's non-fatal complaints (capped heights).
+    pub notes: Vec<String>,
+    /// The work the script took: slices of [`SLICE_COST`] instruction costs begun.
+    pub slices: u64,
+    /// Elements and string units the wrapped natives built (of [`super::MAX_ELEMENTS`]).
+    pub elements: u64,
+}
 
 /// The seed a script map is run with unless the caller chooses one: `std::mt19937`'s own
 /// default seed. The game picks a new seed for every game.

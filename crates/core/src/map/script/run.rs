@@ -2,35 +2,13 @@
 //! evaluation, and errors turned into a [`LoadError`] with the script's line.
 
 use super::api::{self, State};
-use super::{LOOP_ITERATIONS, MAX_SLICES, RECURSION, SLICE_COST, STACK_VALUES};
+use super::{LOOP_ITERATIONS, MAX_SLICES, RECURSION, SLICE_COST, STACK_VALUES, ScriptMap};
 use crate::formats::{ErrorKind, LoadError};
-use crate::map::MapObject;
 use crate::model::Location;
 use boa_engine::{Context, JsError, JsString, Script, Source};
 use std::future::Future;
 use std::path::Path;
 use std::task::{Poll, Waker};
-
-/// What a script gave to `setMapData`, as the game keeps it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ScriptMap {
-    /// Tiles east.
-    pub width: u32,
-    /// Tiles south.
-    pub height: u32,
-    /// Tile textures, row-major.
-    pub textures: Vec<u16>,
-    /// Corner heights in world units (over 510 capped, as the game does).
-    pub heights: Vec<i32>,
-    /// Droids, then features, then structures: the game's load order.
-    pub objects: Vec<MapObject>,
-    /// The script's `log` lines and the game's non-fatal complaints (capped heights).
-    pub notes: Vec<String>,
-    /// The work the script took: slices of [`SLICE_COST`] instruction costs begun.
-    pub slices: u64,
-    /// Elements and string units the wrapped natives built (of [`super::MAX_ELEMENTS`]).
-    pub elements: u64,
-}
 
 /// The globals the game's limited context leaves out (`JS_NewLimitedContext` with only
 /// base objects and Map/Set).
@@ -86,13 +64,8 @@ const GUARDS: &str = r#"(() => {
   wrap(String.prototype, 'padEnd', (_, args) => Number(args[0]) || 0, true);
 })();"#;
 
-/// Runs `source` (the bytes of `game.js`) with `seed`; `players` is the level's player
-/// count (a player number equal to `max(players, 7)` is the scavengers, as in BJO files).
-///
-/// # Errors
-/// A syntax error, an uncaught throw, a budget exceeded, `setMapData` never called or
-/// given the wrong shapes: each a [`LoadError`] at the script's line where Boa gives one.
-pub fn run_script(source: &[u8], seed: u32, players: u32) -> Result<ScriptMap, LoadError> {
+/// [`super::run_script`] in Boa, with the full work budget.
+pub(super) fn run_script(source: &[u8], seed: u32, players: u32) -> Result<ScriptMap, LoadError> {
     run_limited(source, seed, players, MAX_SLICES)
 }
 
