@@ -45,6 +45,15 @@ with zipfile.ZipFile(mp) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED)
 `, join(GAME, "mp.wz"), out]);
 }
 
+/// The share of `pixels` (RGBA) in the renderer's missing-texture magenta.
+function magenta(pixels) {
+  let n = 0;
+  for (let i = 0; i < pixels.length; i += 4) {
+    if (pixels[i] > 180 && pixels[i + 1] < 80 && pixels[i + 2] > 180) n++;
+  }
+  return n / (pixels.length / 4);
+}
+
 const skip = skipUnlessGame() || skipUnless(MAPDB);
 
 test("a published map collection: a tile per map, its verdict, opened on the page", { skip }, async (t) => {
@@ -54,12 +63,14 @@ test("a published map collection: a tile per map, its verdict, opened on the pag
   flamePackage(join(folder, "FlameStart.wz"));
   const site = join(tempDir("vitrine-collection-site-"), "site");
   execFileSync("cargo", ["run", "-q", "--bin", "vitrine", "--", "publish", folder,
-    "--data", GAME, "--page", pageDir(), "-o", site, "--title", "Two players"],
+    "--data", join(GAME, "mp.wz"), "--data", join(GAME, "base.wz"), "--page", pageDir(),
+    "-o", site, "--title", "Two players"],
     { cwd: ROOT, stdio: "inherit" });
   const json = JSON.parse(readFileSync(join(site, "site.json"), "utf8"));
   assert.deepEqual(json.maps.map((m) => m.path).sort(),
     ["maps/FlameStart.wz", "maps/LEGEND_OF_ZELDA.wz", "maps/TinyWarRmx.wz"],
     "one map per package: FlaME's three levels are one map");
+  assert.ok(json.files.length > 0, "site.wz holds the game's data the maps need");
   for (const m of json.maps) {
     assert.ok(Array.isArray(m.mapdb), `${m.path}: site.json lists the database's findings`);
     t.diagnostic(`${m.path}: ${m.name}, ${m.players} players, ${m.tileset}, by ${m.author}, ${m.licence}; database: ${m.mapdb.map((f) => `${f.level} ${f.rule}`).join(", ") || "no finding"}`);
@@ -115,6 +126,8 @@ test("a published map collection: a tile per map, its verdict, opened on the pag
       const drawn = covered(pic.pixels);
       t.diagnostic(`${tile.name}: ${(drawn * 100).toFixed(1)} % of the view drawn`);
       assert.ok(drawn > 0.15, `${tile.name}: the map is drawn (${drawn} of the view)`);
+      const pink = magenta(pic.pixels);
+      assert.ok(pink < 0.01, `${tile.name}: its pages came from site.wz (${pink} of the view is the missing-texture magenta)`);
       assert.deepEqual(page.errors, [], tile.name);
       await page.close();
     }

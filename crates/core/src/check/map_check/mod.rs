@@ -261,7 +261,7 @@ fn gateways(map: &Map) -> Vec<Finding> {
 ///
 /// # Errors
 /// The map's own, as [`map::scene::load`] gives them; a step still waiting for bytes
-/// ([`ErrorKind::Io`], saying which).
+/// ([`crate::formats::ErrorKind::Io`], saying which).
 pub fn load_checked(
     files: &Files,
     file: &FileRef,

@@ -87,7 +87,7 @@ pub struct ScriptMap {
     pub notes: Vec<String>,
     /// The work the script took: slices of [`SLICE_COST`] instruction costs begun.
     pub slices: u64,
-    /// Elements and string units the wrapped natives built (of [`super::MAX_ELEMENTS`]).
+    /// Elements and string units the wrapped natives built (of [`MAX_ELEMENTS`]).
     pub elements: u64,
 }
 
