@@ -25,7 +25,7 @@ import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { GAME, skipUnlessGame } from "./game.mjs";
 import { serve } from "./server.mjs";
-import { CORPUS, covered, keep, launch, newPage, pageDir, shot, skipUnless, tempDir, waitFor } from "./util.mjs";
+import { CORPUS, covered, keep, launch, magenta, newPage, pageDir, shot, skipUnless, tempDir, waitFor } from "./util.mjs";
 
 /// The package: 249×249 tiles, 919 structures and 1133 features on the rockies tileset,
 /// one of the largest and densest of mapdb-2p.
@@ -34,15 +34,6 @@ const PKG = "nPangaeaSpRc1";
 /// map is ready, MiB.
 const FIRST_MIB = 26;
 const READY_MIB = 64;
-
-/// The share of `pixels` (RGBA) in the renderer's missing-texture magenta.
-function magenta(pixels) {
-  let n = 0;
-  for (let i = 0; i < pixels.length; i += 4) {
-    if (pixels[i] > 180 && pixels[i + 1] < 80 && pixels[i + 2] > 180) n++;
-  }
-  return n / (pixels.length / 4);
-}
 
 const skip = skipUnlessGame() || skipUnless("wz2100/mapdb-2p");
 

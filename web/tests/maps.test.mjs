@@ -25,16 +25,7 @@ import { GAME, mapPackage, skipUnlessGame } from "./game.mjs";
 import { serve } from "./server.mjs";
 import {
   covered, hashWhen, keep, launch, meanDifference, newPage, onEachBackend, pageDir, shot,
-  tempDir, waitFor } from "./util.mjs";
-
-/// The share of `pixels` (RGBA) in the renderer's missing-texture magenta.
-function magenta(pixels) {
-  let n = 0;
-  for (let i = 0; i < pixels.length; i += 4) {
-    if (pixels[i] > 180 && pixels[i + 1] < 80 && pixels[i + 2] > 180) n++;
-  }
-  return n / (pixels.length / 4);
-}
+  tempDir, waitFor, magenta } from "./util.mjs";
 
 test("a map package over the game's archives read by ranges, and its link", { skip: skipUnlessGame() }, async (t) => {
   const made = mapPackage("startup", "2c-startup", "Sk-Startup", 2);

@@ -22,7 +22,7 @@ import { GAME, skipUnlessGame } from "./game.mjs";
 import { serve } from "./server.mjs";
 import {
   CORPUS, ROOT, covered, keep, launch, newPage, pageDir, shot, skipUnless, tempDir,
-  waitFor } from "./util.mjs";
+  waitFor, magenta } from "./util.mjs";
 
 const MAPDB = "wz2100/mapdb-2p";
 const PICKED = ["TinyWarRmx.wz", "LEGEND_OF_ZELDA.wz"];
@@ -43,15 +43,6 @@ with zipfile.ZipFile(mp) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED)
         elif n == "multiplay/maps/2c-startup.gam":
             z.writestr("multiplay/maps/2c-flamestart.gam", src.read(n))
 `, join(GAME, "mp.wz"), out]);
-}
-
-/// The share of `pixels` (RGBA) in the renderer's missing-texture magenta.
-function magenta(pixels) {
-  let n = 0;
-  for (let i = 0; i < pixels.length; i += 4) {
-    if (pixels[i] > 180 && pixels[i + 1] < 80 && pixels[i + 2] > 180) n++;
-  }
-  return n / (pixels.length / 4);
 }
 
 const skip = skipUnlessGame() || skipUnless(MAPDB);

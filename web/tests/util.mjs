@@ -217,3 +217,12 @@ export async function dropFile(page, url, name) {
     canvas.dispatchEvent(new DragEvent("drop", at));
   }, { url, name });
 }
+
+/// The share of `pixels` (RGBA) in the renderer's missing-texture magenta.
+export function magenta(pixels) {
+  let n = 0;
+  for (let i = 0; i < pixels.length; i += 4) {
+    if (pixels[i] > 180 && pixels[i + 1] < 80 && pixels[i + 2] > 180) n++;
+  }
+  return n / (pixels.length / 4);
+}

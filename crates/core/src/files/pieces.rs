@@ -270,21 +270,8 @@ mod tests {
         source.insert_reader("remote.zip", pieces.clone());
         let files = Files::new(source);
         let entry = files.parse(std::path::Path::new("remote.zip!/filler/07.bin"));
-        let mut rounds = 0;
-        let read = loop {
-            match files.read(&entry) {
-                Ok(b) => break b,
-                Err(e) => {
-                    assert_eq!(e.kind(), io::ErrorKind::WouldBlock, "{e}");
-                    for r in pieces.take_wanted(0) {
-                        fetched += r.end - r.start;
-                        pieces.insert(r.start, &bytes[r.start as usize..r.end as usize]);
-                    }
-                    rounds += 1;
-                    assert!(rounds < 4, "{e}");
-                }
-            }
-        };
+        let (read, more, rounds) = fetch_until(&pieces, &bytes, || files.read(&entry));
+        fetched += more;
         assert_eq!(read, body(7));
         assert_eq!(rounds, 1, "header and data in one fetch");
         // The directory and the one entry (with its header), not the 2.5 MiB archive.
