@@ -318,7 +318,7 @@ pub fn check_inputs(inputs: &[PathBuf], options: CheckOptions) -> (Vec<Finding>,
 }
 
 /// Today (UTC), for the database's created-date rule.
-fn today() -> Option<jiff::civil::Date> {
+pub(crate) fn today() -> Option<jiff::civil::Date> {
     Some(
         jiff::Timestamp::now()
             .to_zoned(jiff::tz::TimeZone::UTC)

@@ -124,12 +124,9 @@ impl Facts {
 /// stats from `roots`), as `vitrine check --rules mapdb` reports them.
 fn mapdb_verdict(package: &Path, name: &str, roots: &[FileRef]) -> Vec<Verdict> {
     use vitrine_core::check::{Level, mapdb};
-    let today = jiff::Timestamp::now()
-        .to_zoned(jiff::tz::TimeZone::UTC)
-        .date();
     let options = mapdb::MapdbOptions {
         seed: Some(0),
-        today: Some(today),
+        today: crate::cli::check::today(),
         alone: true,
     };
     let at = FileRef::archive_root(package);
