@@ -85,6 +85,19 @@ pub fn install() {
         describe: basis_describe,
         level: basis_transcode,
     });
+    let _ = vitrine_core::engines::install_transcoder_hint(|| prefetch(Engine::Ktx2));
+}
+
+/// Starts fetching `engine` if it is not there or on its way: a map's scene says its
+/// pages will want the transcoder, which then arrives beside the map's other bytes
+/// instead of after them. No job waits for it until one asks ([`need`]).
+fn prefetch(engine: Engine) {
+    STATES.with_borrow_mut(|s| {
+        if matches!(s[engine.index()], State::Absent) {
+            s[engine.index()] = State::Loading(Vec::new());
+            wasm_bindgen_futures::spawn_local(fetch(engine));
+        }
+    });
 }
 
 /// `Ok` when `engine` is there; else starts its fetch (once) and says it is not yet, or
@@ -218,13 +231,19 @@ impl Refetch for EngineFetch {
     }
 
     fn fetch_then(&self, then: Job) {
-        ASKED.set(false);
         let (remote, ctx) = (self.remote.clone(), self.ctx.clone());
-        when_fetched(Box::new(move || {
+        let go: Job = Box::new(move || {
             remote.fetch_then(then);
             if let Some(ctx) = ctx {
                 ctx.request_repaint();
             }
-        }));
+        });
+        // A job that asked for an engine waits for it; one that asked only for bytes
+        // has them fetched now, beside an engine fetched ahead ([`prefetch`]).
+        if ASKED.replace(false) {
+            when_fetched(go);
+        } else {
+            go();
+        }
     }
 }

@@ -3,7 +3,8 @@
 // package of `../shared/corpus/wz2100/mapdb-2p/` as the database ships it, over the
 // installed game's archives, all three served by the test server with ranges, in
 // headless Chromium (SwiftShader). For each page build given and each package: the time
-// from `page.goto` to the first frame drawn with the map open, and to the first frame
+// from the navigation's start to the first frame drawn with the map open shown (the
+// start of the animation frame after it, timed in the page), and to the first frame
 // once `status()` says the map is ready (its full-size pages too); the requests and bytes
 // each archive cost by the first frame and by then. Builds and packages take turns
 // round by round, so a before and an after are measured under the same load.
@@ -19,7 +20,7 @@ import { readFileSync, symlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { GAME, haveGame } from "./game.mjs";
 import { serve } from "./server.mjs";
-import { CORPUS, launch, newPage, tempDir, waitFor } from "./util.mjs";
+import { CORPUS, firstFrame, launch, newPage, tempDir, waitFor, watchFirstFrame } from "./util.mjs";
 
 const args = process.argv.slice(2);
 const log = args[0] === "--log" && args.shift();
@@ -81,21 +82,21 @@ const snapshot = (server, pkg) => Object.fromEntries(archives(pkg).map((f) => {
 async function once(browser, server, query, pkg) {
   for (const f of archives(pkg)) server.sent[`/made/${f}`] = undefined;
   const page = await newPage(browser);
-  const t0 = Date.now();
+  await watchFirstFrame(page, "game.map");
   await page.goto(`${server.url}?url=made/${pkg}.wz&data=made/mp.wz&data=made/base.wz&${query}#embed=1`);
-  await page.waitForFunction(() => window.vitrine?.status?.().model === "game.map", null,
-    { polling: 10, timeout: 180000 });
-  // What the first frame needed: read by the opening job (the frame only uploads what it
-  // decoded; the full-size pages' job starts the frame after it).
-  const atFirst = snapshot(server, pkg);
-  const open = await page.evaluate(() => window.vitrine.frames());
-  await page.waitForFunction((n) => window.vitrine.frames() > n, open, { polling: 10, timeout: 180000 });
-  const first = Date.now() - t0;
+  // The first frame shown with the map open, and what was fetched for it (requests
+  // started before it), timed and counted in the page: util.mjs's watchFirstFrame.
+  const shown = await firstFrame(page);
+  const first = Math.round(shown.at);
+  const atFirst = Object.fromEntries(archives(pkg).map((f) => {
+    const s = shown.sent[`/made/${f}`] ?? { requests: 0, bytes: 0, spans: [] };
+    return [f, s];
+  }));
   const st = await waitFor(page, (s) => s.state !== "loading" && s.model === "game.map", "the map never opened");
   if (st.state !== "ready") throw new Error(`${pkg}: the map failed: ${st.error}`);
   const at = await page.evaluate(() => window.vitrine.frames());
   await page.waitForFunction((n) => window.vitrine.frames() > n, at, { polling: 10, timeout: 180000 });
-  const ready = Date.now() - t0;
+  const ready = Math.round(await page.evaluate(() => performance.now()));
   await page.close();
   return { first, ready, atFirst, atReady: snapshot(server, pkg) };
 }

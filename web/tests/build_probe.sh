@@ -12,6 +12,9 @@ cargo build -p vitrine-web --example render_probe --target wasm32-unknown-unknow
 mkdir -p "$out"
 OPTIMISE=0 wasm_bind "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/web-test/examples/render_probe.wasm" "$out" probe
 cp web/tests/probe.html "$out/index.html"
+# The page's crate imports the engines' loader (web/src/engines.rs); the probe never asks
+# for an engine, but its module does not start without the file.
+cp web/vitrine_engines.js "$out/vitrine_engines.js"
 # The demo model, served beside the probe.
 rm -rf "$out/demo"
 cp -r assets/demo "$out/demo"

@@ -147,7 +147,7 @@ test("archives are read a piece at a time over HTTP", { skip: skipUnless(join(BA
       assert.deepEqual([st.state, st.model, st.error], ["ready", "blderik_anim.pie", null]);
       const w = await shot(whole);
       assert.ok(meanDifference(want.pixels, w.pixels) <= 1);
-      assert.deepEqual(servers.whole.sent[big], { requests: 1, bytes: size });
+      assert.deepEqual(servers.whole.sent[big], { requests: 1, bytes: size, spans: [[0, size]] });
       await whole.close();
 
       // Servers that lie, and a missing archive: the error, then the page goes on.

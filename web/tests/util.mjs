@@ -226,3 +226,44 @@ export function magenta(pixels) {
   }
   return n / (pixels.length / 4);
 }
+
+/// Before `page.goto`: the page records when the first frame with `model` open began to
+/// be shown (the start of the animation frame after the one that drew it: a frame waits
+/// for the GPU process to finish the last), and what every fetch started before then
+/// cost: per path, `{ requests, bytes, spans }` (`spans`: each response's `[start, end)`
+/// from its `Content-Range`, or the whole body). Timed in the page, because a poll from
+/// the test waits behind whatever the page's one thread does next (the full-size pages'
+/// job, seconds) and would count it. Read it with `firstFrame`.
+export async function watchFirstFrame(page, model) {
+  await page.addInitScript((model) => {
+    const raf = window.requestAnimationFrame.bind(window);
+    const fetch0 = window.fetch.bind(window);
+    const seen = { at: null, sent: {} };
+    window.__firstFrame = seen;
+    window.fetch = async (...args) => {
+      const before = seen.at === null;
+      const r = await fetch0(...args);
+      if (before) {
+        const n = Number(r.headers.get("content-length") ?? 0);
+        const m = /bytes (\d+)-(\d+)\//.exec(r.headers.get("content-range") ?? "");
+        const span = m ? [Number(m[1]), Number(m[2]) + 1] : [0, n];
+        const c = (seen.sent[new URL(r.url).pathname] ??= { requests: 0, bytes: 0, spans: [] });
+        c.requests += 1;
+        c.bytes += n;
+        c.spans.push(span);
+      }
+      return r;
+    };
+    window.requestAnimationFrame = (cb) => raf((t) => {
+      if (seen.at === null && window.vitrine?.status?.().model === model) seen.at = performance.now();
+      cb(t);
+    });
+  }, model);
+}
+
+/// What `watchFirstFrame` recorded, once the first frame was shown: `{ at, sent }`, `at`
+/// in ms from the navigation's start.
+export async function firstFrame(page, timeout = 180000) {
+  await page.waitForFunction(() => window.__firstFrame?.at != null, null, { polling: 50, timeout });
+  return page.evaluate(() => window.__firstFrame);
+}

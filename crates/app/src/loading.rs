@@ -112,12 +112,20 @@ pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
     };
     let what = format!("{verb} {}", path.file_name());
     let files = services.files.clone();
+    // What a run loaded in full, kept for the next run when only its pages asked for
+    // bytes that had not arrived (the page's remote archives: a map's pages come in two
+    // rounds after its scene, which is then not built again for each).
+    let mut loaded: Option<(crate::model::Model, Vec<Finding>)> = None;
     services.work.document.start_reading(what, move |cancel| {
         let path = path.clone();
         // A map is read and placed once for its scene and its `vitrine check MAP`
         // findings (its scene being no model file to check).
         let is_map = is_map_file(&path);
-        let result = if is_map {
+        let kept = loaded.take();
+        let was_kept = kept.is_some();
+        let result = if let Some(done) = kept {
+            Ok(done)
+        } else if is_map {
             load_map(&files, &path, &options).map(|(model, findings)| {
                 let findings = match &model.details {
                     crate::model::Details::Map(scene) => map_findings(findings, scene),
@@ -136,10 +144,17 @@ pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
                 (model, findings)
             })
         };
+        let complete = was_kept || !files.wanting();
         let pages = match &result {
             Ok((model, _)) if !cancel.is_set() => decode_textures(&files, model, is_map),
             _ => Vec::new(),
         };
+        if complete
+            && files.wanting()
+            && let Ok(done) = &result
+        {
+            loaded = Some(done.clone());
+        }
         Outcome::File(Box::new(LoadedFile {
             path,
             purpose,

@@ -10,6 +10,12 @@
 //! fraction of the whole pages' 110 MB (8c-concreteplayground). So the window's first
 //! frame of a map is drawn from them, and the whole pages replace them as soon as a job
 //! has decoded them: the picture sharpens where the view is close enough to tell.
+//!
+//! The objects', the water's and the sky's pages are PNGs: no smaller levels to read
+//! instead, 12–15 MB of a map's first frame on the page (fetched and decoded). The first
+//! frame reads none over [`crate::render::pages::WAITING_BYTES`]: it is the ground (and
+//! what has small pages), and what is drawn with a page not read yet appears when the
+//! whole pages arrive ([`crate::render::pages::PageImage::waiting`]).
 
 use crate::files::FileRef;
 

@@ -42,6 +42,7 @@ pub struct Transcode {
 
 static SCRIPT: OnceLock<RunScript> = OnceLock::new();
 static TRANSCODE: OnceLock<Transcode> = OnceLock::new();
+static TRANSCODER_SOON: OnceLock<fn()> = OnceLock::new();
 
 /// Installs the engine that runs map scripts where the `script` feature is off. `Err`
 /// when one is installed already.
@@ -57,6 +58,27 @@ pub fn install_transcoder(transcode: Transcode) -> Result<(), &'static str> {
     TRANSCODE
         .set(transcode)
         .map_err(|_| "a KTX2 transcoder is installed already")
+}
+
+/// Installs what [`transcoder_wanted_soon`] calls: a host that fetches its transcoder
+/// starts then, while the map's other bytes arrive. `Err` when one is installed already.
+pub fn install_transcoder_hint(hint: fn()) -> Result<(), &'static str> {
+    TRANSCODER_SOON
+        .set(hint)
+        .map_err(|_| "a KTX2 transcoder hint is installed already")
+}
+
+/// Says a KTX2 page will be transcoded soon (a map's ground pages are KTX2; its scene
+/// is built before its pages are read): where the transcoder is not built in, the hint
+/// the host installed ([`install_transcoder_hint`]) is called, so that the page's
+/// module is on its way before the pages ask for it. Nothing otherwise.
+pub fn transcoder_wanted_soon() {
+    if cfg!(feature = "ktx2") {
+        return;
+    }
+    if let Some(hint) = TRANSCODER_SOON.get() {
+        hint();
+    }
 }
 
 /// Runs `source` with the installed script engine; a build with neither says so.

@@ -44,6 +44,9 @@ pub(crate) struct GpuMaterial {
     pub key: PipelineKey,
     /// Camera-facing mode.
     pub billboard: Billboard,
+    /// One of its textures is a page not read yet
+    /// ([`crate::pages::PageImage::waiting`]): its draws are left out until it arrives.
+    pub waiting: bool,
     _uniform: wgpu::Buffer,
     _textures: Vec<Arc<GpuTexture>>,
 }
@@ -407,6 +410,10 @@ fn build_material(
     let specular = fetch(m.specular, TexClass::Data);
     let opacity = fetch(m.opacity, TexClass::Data);
     let shade = fetch(m.shade, TexClass::Color);
+    let waiting = [&base, &tcmask, &normal, &specular, &opacity, &shade]
+        .into_iter()
+        .flatten()
+        .any(|t| t.waiting);
     let flags = [
         tcmask.is_some() as u32,
         normal.is_some() as u32,
@@ -481,6 +488,7 @@ fn build_material(
             surface: false,
         },
         billboard: m.billboard,
+        waiting,
         _uniform: buffer,
         _textures: vec![base, tcmask, normal, specular, opacity, shade],
     }

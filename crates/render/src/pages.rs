@@ -10,6 +10,14 @@ use vitrine_core::formats::texture::{StoredLevels, decode_levels_bytes};
 /// Every level of a page: [`read_and_decode_pages`]'s `max_side` for the full pages.
 pub const FULL: u32 = u32::MAX;
 
+/// The largest page without smaller levels of its own (a PNG, not a KTX2) read for a
+/// frame drawn from the pages' smaller levels (a map's first frame): a larger one is not
+/// read for it ([`PageImage::waiting`]). 64 KiB keeps the classic ground's tile images
+/// (16 KiB or less) and small team-colour masks, and leaves out the objects', the
+/// water's and the sky's pages (0.4–2.9 MB each in 4.3.3's `base.wz`: a map's first
+/// frame read 12–15 MB of them).
+pub const WAITING_BYTES: u64 = 64 << 10;
+
 /// A texture page decoded, with its mip chain built: what a thread other than the
 /// renderer's makes ([`decode_page`]) and hands over
 /// ([`crate::SceneRenderer::provide_texture`]), so that drawing only uploads it. Either
@@ -21,6 +29,9 @@ pub struct PageImage {
     levels: Vec<image::RgbaImage>,
     /// Width and height of the file's full-size image.
     full_size: (u32, u32),
+    /// Not read yet: what is drawn with it is left out until the page arrives
+    /// ([`PageImage::waiting`]).
+    waiting: bool,
 }
 
 impl PageImage {
@@ -53,7 +64,28 @@ impl PageImage {
             .count()
             .min(levels.len() - 1);
         levels.drain(..large);
-        PageImage { levels, full_size }
+        PageImage {
+            levels,
+            full_size,
+            waiting: false,
+        }
+    }
+
+    /// A page not read for a first frame (a PNG larger than [`WAITING_BYTES`], which has
+    /// no smaller levels to read instead): one transparent texel, never complete. The
+    /// renderer leaves out whatever is drawn with it (an object, the water, the sky)
+    /// until the whole page replaces it.
+    pub fn waiting() -> PageImage {
+        PageImage {
+            levels: vec![image::RgbaImage::new(1, 1)],
+            full_size: (0, 0),
+            waiting: true,
+        }
+    }
+
+    /// Whether this is a page not read yet ([`PageImage::waiting`]).
+    pub fn is_waiting(&self) -> bool {
+        self.waiting
     }
 
     /// The largest level held, then each half of the one before, down to 1×1.
@@ -126,7 +158,9 @@ pub fn decode_pages(pages: &[(FileRef, Vec<u8>)], max_side: u32) -> Vec<Result<P
 /// archives fetch the missing ones together, and nothing is decoded for a result that
 /// will be dropped). A page that does not decode comes with its error, which the renderer
 /// shows as it shows a page it fails to decode itself; one that cannot be read is left
-/// out (the renderer, reading it itself, says why).
+/// out (the renderer, reading it itself, says why). Below [`FULL`], a page with no
+/// smaller levels of its own larger than [`WAITING_BYTES`] is not read: it comes as
+/// [`PageImage::waiting`] (after the pages read, whose order is kept).
 pub fn read_and_decode_pages(
     files: &Files,
     pages: Vec<FileRef>,
@@ -134,9 +168,12 @@ pub fn read_and_decode_pages(
 ) -> Option<Vec<DecodedPage>> {
     let mut stamps = Vec::new();
     let mut read = Vec::new();
+    let mut waiting = Vec::new();
     for file in pages {
         let stamp = files.stamp(&file).unwrap_or_default();
-        if let Ok(bytes) = read_page(files, &file, max_side) {
+        if waits(files, &file, max_side) {
+            waiting.push((file, stamp, Ok(std::sync::Arc::new(PageImage::waiting()))));
+        } else if let Ok(bytes) = read_page(files, &file, max_side) {
             stamps.push(stamp);
             read.push((file, bytes));
         }
@@ -150,22 +187,40 @@ pub fn read_and_decode_pages(
             .zip(stamps)
             .zip(decoded)
             .map(|(((file, _), stamp), page)| (file, stamp, page.map(std::sync::Arc::new)))
+            .chain(waiting)
             .collect(),
     )
 }
 
+/// Whether page `file` is left unread for a frame from levels up to `max_side`: below
+/// [`FULL`], a page that is not KTX2 (no smaller levels stored) and is larger than
+/// [`WAITING_BYTES`] (its size from the archive's directory or the file system: nothing
+/// fetched).
+fn waits(files: &Files, file: &FileRef, max_side: u32) -> bool {
+    max_side != FULL && !is_ktx2(file) && files.size(file).is_ok_and(|n| n > WAITING_BYTES)
+}
+
+/// Whether `file` is named as a KTX2 texture.
+fn is_ktx2(file: &FileRef) -> bool {
+    file.file_name().to_ascii_lowercase().ends_with(".ktx2")
+}
+
+/// The first read of a KTX2 page for a frame from its smaller levels: its header and
+/// level index, and (the game's 1024² ground pages) its levels up to 256², 72–88 KB, in
+/// one request instead of two (a remote archive's round trip, taken by every page).
+const KTX2_FIRST_READ: u64 = 96 << 10;
+
 /// The bytes of page `file` that decoding it up to `max_side` needs: a KTX2 page's
 /// header and its levels up to that size (its smallest first in the file, a prefix:
 /// [`vitrine_core::formats::ktx2_prefix`]), the rest of the file left as zeros that are
-/// never transcoded; any other page whole. The prefix costs a read of the header first,
-/// so a remote archive's page takes one more round trip and a sixteenth of its bytes.
+/// never transcoded; any other page whole. The prefix is read with the header
+/// ([`KTX2_FIRST_READ`]); a page whose small levels need more takes one more read.
 fn read_page(files: &Files, file: &FileRef, max_side: u32) -> std::io::Result<Vec<u8>> {
     use vitrine_core::formats::ktx2_prefix::{HEAD, Prefix, prefix};
-    let is_ktx2 = file.file_name().to_ascii_lowercase().ends_with(".ktx2");
-    if max_side == FULL || !is_ktx2 {
+    if max_side == FULL || !is_ktx2(file) {
         return files.read(file);
     }
-    let mut head = files.read_prefix(file, HEAD)?;
+    let mut head = files.read_prefix(file, HEAD.max(KTX2_FIRST_READ))?;
     let mut said = prefix(&head, max_side);
     if let Prefix::Head(len) = said {
         head = files.read_prefix(file, len)?;

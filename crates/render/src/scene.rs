@@ -227,6 +227,9 @@ impl SceneRenderer {
         for (file, stamp, page) in pages {
             match page {
                 Ok(page) => changed |= self.textures.refine(&file, stamp, page),
+                // A page not read for the first frame: shown as any page that does not
+                // decode (the material's warning says why).
+                Err(e) if self.textures.refine_failed(&file, stamp, e.clone()) => changed = true,
                 Err(e) => failed.push(format!(
                     "texture {file} shown from its smaller levels: the whole page does not \
                      decode ({e})"
@@ -441,6 +444,9 @@ impl SceneRenderer {
                         continue;
                     }
                     let mat = &m.materials[d.material];
+                    if mat.waiting {
+                        continue;
+                    }
                     let key = m.draw_key(d);
                     if bound.map(|b| b.1) != Some(key) {
                         let Some(p) = self.pipelines.get(key) else {

@@ -198,6 +198,8 @@ impl SkyPass {
             return;
         };
         let texture = match textures.get(device, queue, file, TexClass::Color) {
+            // Its page not read yet (a map's first frame): no sky until it is.
+            Ok(texture) if texture.waiting => return,
             Ok(texture) => texture,
             Err(e) => {
                 warnings.push(format!("sky texture {} unreadable ({e}); no sky", t.name));

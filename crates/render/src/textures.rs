@@ -54,6 +54,9 @@ pub(crate) struct GpuTexture {
     pub view: wgpu::TextureView,
     /// GPU bytes (all mips).
     pub bytes: u64,
+    /// Uploaded from a page not read yet ([`PageImage::waiting`]): what is drawn with it
+    /// is left out.
+    pub waiting: bool,
 }
 
 #[derive(Debug)]
@@ -201,18 +204,41 @@ impl TextureCache {
     /// Returns whether some upload of it was partial (the materials using it are to be
     /// built again); a page uploaded whole, or not at all, is left as it is.
     pub(crate) fn refine(&mut self, file: &FileRef, stamp: Stamp, page: Arc<PageImage>) -> bool {
-        let partial: Vec<_> = [TexClass::Color, TexClass::Data]
+        self.replace_where(file, stamp, |e| e.partial, Ok(page))
+    }
+
+    /// The whole page `file` (at version `stamp`) does not decode (`error`): where it
+    /// was uploaded as a page not read yet ([`PageImage::waiting`]), the next
+    /// [`TextureCache::get`] gives the error (a base texture shows the checkerboard,
+    /// with a warning) instead of leaving out what is drawn with it. Returns whether
+    /// such an upload was dropped; one from a page's smaller levels keeps them.
+    pub(crate) fn refine_failed(&mut self, file: &FileRef, stamp: Stamp, error: String) -> bool {
+        let waiting = |e: &Entry| e.result.as_ref().is_ok_and(|t| t.waiting);
+        self.replace_where(file, stamp, waiting, Err(error))
+    }
+
+    /// Drops the uploads of `file` (at version `stamp`, either class) that `drop` picks,
+    /// and provides `page` for the next [`TextureCache::get`] if any was; returns
+    /// whether one was.
+    fn replace_where(
+        &mut self,
+        file: &FileRef,
+        stamp: Stamp,
+        drop: impl Fn(&Entry) -> bool,
+        page: Result<Arc<PageImage>, String>,
+    ) -> bool {
+        let dropped: Vec<_> = [TexClass::Color, TexClass::Data]
             .into_iter()
             .map(|c| (file.clone(), stamp, c))
-            .filter(|k| self.entries.get(k).is_some_and(|e| e.partial))
+            .filter(|k| self.entries.get(k).is_some_and(&drop))
             .collect();
-        for k in &partial {
+        for k in &dropped {
             self.entries.remove(k);
         }
-        if !partial.is_empty() {
-            self.provided.insert((file.clone(), stamp), Ok(page));
+        if !dropped.is_empty() {
+            self.provided.insert((file.clone(), stamp), page);
         }
-        !partial.is_empty()
+        !dropped.is_empty()
     }
 
     /// Evicts textures the current model does not use while the cache is over budget.
@@ -394,6 +420,7 @@ fn upload(
         _texture: texture,
         view,
         bytes,
+        waiting: page.is_waiting(),
     }
 }
 

@@ -1,5 +1,6 @@
 //! A map's texture pages in the window (`vitrine_app::page_detail`): the opening job
-//! decodes them from their smaller levels alone, and once the view has drawn the map the
+//! decodes them from their smaller levels alone (a large PNG page, which has none, not at
+//! all: what is drawn with it waits), and once the view has drawn the map the
 //! whole pages follow from a job of their own, handed to the view; a model's pages are
 //! whole from the start, and the job never cancels another document's load.
 
@@ -10,6 +11,7 @@ use vitrine_app::dispatch::apply;
 use vitrine_app::frame::{FrontEnd, ViewReport};
 use vitrine_app::loading::whole_pages;
 use vitrine_app::page_detail::FIRST_FRAME_SIDE;
+use vitrine_app::render::pages::WAITING_BYTES;
 use vitrine_app::state::AppState;
 use vitrine_test_needs::vitrine_test;
 
@@ -130,10 +132,28 @@ fn a_maps_pages_come_small_first_and_whole_after_its_first_frame() {
     let whole = doc.page_detail.whole.take();
     let files: Vec<_> = whole.iter().map(|(f, _, _)| f.clone()).collect();
     assert_eq!(files, big, "the pages held in part, whole");
+    // Held in part: a KTX2 page from its smaller levels, or a PNG page over
+    // WAITING_BYTES not read at all for the first frame (the objects' and the water's).
+    let waited: Vec<_> = first
+        .iter()
+        .filter(|(_, _, p)| p.as_ref().is_ok_and(|p| p.is_waiting()))
+        .map(|(f, _, _)| f.clone())
+        .collect();
+    assert!(
+        waited.iter().any(|f| f.file_name().starts_with("page-")),
+        "the structures' PNG pages wait: {waited:?}"
+    );
+    let sizes = vitrine_test_support::disk();
     for (file, _, page) in &whole {
         let page = page.as_ref().expect("the page decodes whole");
         assert!(page.is_complete(), "{file}");
-        assert!(page.dimensions().0 > FIRST_FRAME_SIDE, "{file}");
+        if waited.contains(file) {
+            let bytes = sizes.size(file).unwrap();
+            assert!(bytes > WAITING_BYTES, "{file}: {bytes} bytes waited");
+            assert!(!file.file_name().ends_with(".ktx2"), "{file}");
+        } else {
+            assert!(page.dimensions().0 > FIRST_FRAME_SIDE, "{file}");
+        }
     }
     // Drawn again: nothing more to decode.
     h.run_steps(2);

@@ -9,7 +9,7 @@ use render_support::{Rig, framed, unlit_front};
 use std::sync::Arc;
 use vitrine_core::formats::LoadOptions;
 use vitrine_core::formats::texture::StoredLevels;
-use vitrine_core::model::Pose;
+use vitrine_core::model::{BlendMode, Pose};
 use vitrine_render::pages::PageImage;
 use vitrine_test_needs::vitrine_test;
 
@@ -119,4 +119,91 @@ fn a_page_drawn_from_its_small_levels_becomes_the_whole_page_when_handed_over() 
     // Once whole, a page handed over again changes nothing.
     let again = vec![(page_file, stamp, Ok(page))];
     assert!(!rig.scene.refine_textures(d, q, again));
+}
+
+/// A page not read for the first frame (a map's objects' PNG pages,
+/// `PageImage::waiting`): what is drawn with it is left out — the background shows where
+/// the model is, no checkerboard, no transparent black — until the whole page arrives,
+/// which draws exactly what a renderer given it at once draws; a whole page that does not
+/// decode then shows as any undecodable page (the checkerboard and a warning), not as
+/// nothing.
+#[vitrine_test(gpu)]
+fn a_page_not_read_yet_leaves_its_draws_out_until_it_arrives() {
+    let tmp = tempfile::Builder::new()
+        .prefix("vitrine-waiting-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("cells.pie"), QUAD).unwrap();
+    cells().save(dir.join("page-7-cells.png")).unwrap();
+    let mut model =
+        vitrine_test_support::load_path(&dir.join("cells.pie"), &LoadOptions::default()).unwrap();
+    // Drawn opaque, as the ground's layers are: the waiting page's transparent texel
+    // would draw black there (and multiply the riverbed black as the water), not
+    // nothing — only leaving the draw out shows the background.
+    model.materials[0].blend = BlendMode::Opaque;
+    let page_file = model.textures[0].resolved.clone().expect("page found");
+    let stamp = vitrine_test_support::disk()
+        .stamp(&page_file)
+        .unwrap_or_default();
+    let pose = Pose::rest(&model);
+    let mut view = unlit_front();
+    // Not black: a black quad is not the background.
+    view.background = [0, 90, 160, 255];
+    framed(&mut view.camera, &model, &pose);
+
+    let nothing = vitrine_core::model::Model::new(model.format, "nothing");
+    let background = Rig::new().render_pose(&nothing, &Pose::rest(&nothing), &view, 96);
+    let whole = Rig::new().render_pose(&model, &pose, &view, 96);
+    assert!(mean_diff(&background, &whole) > 20.0, "the quad is in view");
+
+    let waiting = || Ok(Arc::new(PageImage::waiting()));
+    let mut rig = Rig::new();
+    rig.scene
+        .provide_texture(page_file.clone(), stamp, waiting());
+    let first = rig.render_pose(&model, &pose, &view, 96);
+    assert_eq!(
+        first, background,
+        "the quad is left out while its page waits"
+    );
+    assert!(
+        rig.scene.warnings().is_empty(),
+        "{:?}",
+        rig.scene.warnings()
+    );
+
+    let (d, q) = (&rig.gpu.device, &rig.gpu.queue);
+    let page = Arc::new(PageImage::new(cells()));
+    assert!(
+        rig.scene
+            .refine_textures(d, q, vec![(page_file.clone(), stamp, Ok(page))])
+    );
+    let target = vitrine_render::RenderTarget::new(d, 96, 96);
+    rig.scene.render(d, q, &target, &pose, &view);
+    assert_eq!(target.read_rgba(d, q).unwrap(), whole, "the page arrived");
+
+    // Waiting, then a whole page that does not decode: the checkerboard, with a warning.
+    let mut rig = Rig::new();
+    rig.scene
+        .provide_texture(page_file.clone(), stamp, waiting());
+    rig.render_pose(&model, &pose, &view, 96);
+    let (d, q) = (&rig.gpu.device, &rig.gpu.queue);
+    let failed = vec![(page_file, stamp, Err("broken".to_string()))];
+    assert!(rig.scene.refine_textures(d, q, failed));
+    let w = rig.scene.warnings().join("\n");
+    assert!(
+        w.contains("unreadable (broken); showing a checkerboard"),
+        "{w}"
+    );
+    let target = vitrine_render::RenderTarget::new(d, 96, 96);
+    rig.scene.render(d, q, &target, &pose, &view);
+    let shown = target.read_rgba(d, q).unwrap();
+    let magenta = shown
+        .pixels()
+        .filter(|p| p[0] > 200 && p[1] < 60 && p[2] > 200)
+        .count();
+    assert!(
+        magenta > 100,
+        "the checkerboard is drawn: {magenta} magenta pixels"
+    );
 }

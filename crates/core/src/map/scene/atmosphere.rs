@@ -187,7 +187,7 @@ pub fn default_fog_colour(tileset: Tileset) -> [u8; 3] {
 }
 
 /// The fog colour of the first root's `palette.txt` that has one.
-fn palette_fog(lookup: &mut Lookup, roots: &[FileRef]) -> Option<[u8; 3]> {
+pub(super) fn palette_fog(lookup: &mut Lookup, roots: &[FileRef]) -> Option<[u8; 3]> {
     let file = find(lookup, roots, &["palette.txt"])?;
     let bytes = lookup.files().read(&file).ok()?;
     palette_entry(&String::from_utf8_lossy(&bytes), PALETTE_FOG)

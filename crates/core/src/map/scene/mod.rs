@@ -125,6 +125,9 @@ const BARE_GROUND: [f32; 4] = [0.45, 0.36, 0.24, 1.0];
 /// The scene of `map` as `placement` placed it. `stats`, `files` and `roots` give the
 /// tile images, the water page and the objects' models; with none of them the scene is
 /// still whole (see the module's documentation). Problems are the model's warnings.
+/// Where its reads (the objects' models, the ground's tables) ask for bytes that have
+/// not arrived (`files.wanting()` after: a remote archive read a piece at a time), the
+/// scene is returned unfinished, to be built again once they are in.
 pub fn scene(
     map: &Map,
     placement: &Placement,
@@ -136,7 +139,25 @@ pub fn scene(
     let mut model = Model::new(Format::Pie, "map");
     model.axes = FileAxes::y_up_left_handed();
     model.grid_unit = Some(super::TILE_UNITS as f32);
+    let data = ObjectData {
+        stats,
+        files,
+        roots,
+        tileset: map.level.tileset,
+    };
+    // What the scene reads is read first, side by side — the ground's tables, the fog's
+    // palette, the objects' models: where a read asks for bytes that have not arrived
+    // (a remote archive read a piece at a time, `files.wanting()`), the scene stops
+    // there, before the ground's work, and is built again once they are in.
     let mut lookup = Lookup::new(files);
+    let tileset = map.level.tileset;
+    let _ = ground::read(files, &mut lookup, roots, tileset);
+    let _ = decals::read(files, &mut lookup, roots, tileset);
+    let _ = atmosphere::palette_fog(&mut lookup, roots);
+    let mut models = options.objects.then(|| object_models(placement, &data));
+    if files.wanting() {
+        return model;
+    }
     let mut layers = Layers::default();
     let ground = ground(map, placement);
     let drawn = add_terrain(
@@ -148,18 +169,15 @@ pub fn scene(
         &mut layers,
         options.terrain,
     );
+    if files.wanting() {
+        return model;
+    }
     finish_ground(&mut model, map, placement, &ground, &layers);
     atmosphere::add_water(&mut model, map, placement, &mut lookup, roots, &mut layers);
     model.environment = atmosphere::environment(&mut model, map.level.tileset, &mut lookup, roots);
     let mut objects = Vec::new();
-    if options.objects {
-        let data = ObjectData {
-            stats,
-            files,
-            roots,
-            tileset: map.level.tileset,
-        };
-        objects = add_objects(&mut model, placement, &data, &mut layers);
+    if let Some(models) = models.as_mut() {
+        objects = add_objects(&mut model, placement, models, &mut layers);
     }
     let start_positions = super::start_positions(placement, stats);
     guides::add_guides(
@@ -331,6 +349,18 @@ fn add_blended(
         let found = found.ok_or_else(|| format!("no texpages/{stem}.ktx2 (or .png)"))?;
         textures.push(Some(found));
     }
+    if textures
+        .iter()
+        .flatten()
+        .any(|(name, _)| name.ends_with(".ktx2"))
+    {
+        crate::engines::transcoder_wanted_soon();
+    }
+    let decals = decals::read(&files, lookup, roots, map.level.tileset).unwrap_or_default();
+    // Read before the meshes are made: with bytes still to come, nothing is built.
+    if files.wanting() {
+        return Ok(());
+    }
     let points = terrain::grid_points(ground, 0.0);
     let normals = blend::grid_normals(ground, &points);
     if let Some(depth) = blend::depth_mesh(ground, &grounds, &normals) {
@@ -358,7 +388,6 @@ fn add_blended(
         }
         layers.push(Layer::Terrain, add_mesh(model, mesh, first, &name));
     }
-    let decals = decals::read(&files, lookup, roots, map.level.tileset).unwrap_or_default();
     let Some((mut decal_mesh, decal_tiles)) = terrain::decal_mesh(ground, &decals) else {
         return Ok(());
     };
@@ -513,14 +542,9 @@ struct ObjectData<'a> {
     tileset: Tileset,
 }
 
-/// Adds every placed object under the group node of its layer (`structures`,
-/// `features`, `droids`); returns each with its node.
-fn add_objects(
-    model: &mut Model,
-    placement: &Placement,
-    data: &ObjectData<'_>,
-    layers: &mut Layers,
-) -> Vec<SceneObject> {
+/// The objects' models, each distinct one read and assembled (the reads the objects
+/// make, before anything is built with them).
+fn object_models<'a>(placement: &Placement, data: &ObjectData<'a>) -> objects::Objects<'a> {
     let ObjectData {
         stats,
         files,
@@ -536,8 +560,20 @@ fn add_objects(
     ];
     let finder = (!roots.is_empty() && has_stats.contains(&true))
         .then(|| PartFinder::new(files, roots).with_tileset(tileset));
-    let data = finder.is_some();
     let mut objects = objects::Objects::new(stats, finder);
+    objects.prepare(&placement.objects);
+    objects
+}
+
+/// Adds every placed object under the group node of its layer (`structures`,
+/// `features`, `droids`); returns each with its node.
+fn add_objects(
+    model: &mut Model,
+    placement: &Placement,
+    objects: &mut objects::Objects<'_>,
+    layers: &mut Layers,
+) -> Vec<SceneObject> {
+    let data = objects.has_data();
     // Why each object is a box, with how many times it is (warnings stay readable on a
     // map of a thousand trees).
     let mut boxed: BTreeMap<(ObjectKind, String, String), usize> = BTreeMap::new();

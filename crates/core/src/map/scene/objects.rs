@@ -40,6 +40,22 @@ impl<'a> Objects<'a> {
         }
     }
 
+    /// Whether there is game data to draw the objects with (else each is a box).
+    pub(crate) fn has_data(&self) -> bool {
+        self.finder.is_some()
+    }
+
+    /// Reads and assembles the model of each of `placed` (each distinct one once), for
+    /// [`Objects::add`] to take from the cache.
+    pub(crate) fn prepare(&mut self, placed: &[Placed]) {
+        if self.finder.is_none() {
+            return;
+        }
+        for p in placed {
+            let _ = self.model(p);
+        }
+    }
+
     /// The model of `p`, or why there is none.
     fn model(&mut self, p: &Placed) -> Result<Arc<Model>, String> {
         let o = &p.object;
