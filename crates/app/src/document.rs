@@ -89,6 +89,35 @@ pub struct Document {
     /// Which of them were decoded from their smaller levels, and their whole pages once
     /// decoded.
     pub page_detail: crate::page_detail::PageDetail,
+    /// The points it was last framed on ([`crate::view::View::frame`]).
+    pub framing: Framing,
+}
+
+/// The points a document was last framed on, for its model (its
+/// [`Document::generation`]), clip and team: the next framing of the same — the view
+/// resized, F pressed — does not pose the whole model again (a map's hundreds of
+/// thousands of points: 150–200 ms a time on the page, twice for its first frame).
+#[derive(Debug, Clone, Default)]
+pub struct Framing(std::sync::Arc<std::sync::Mutex<Option<(FramingKey, FramingPoints)>>>);
+
+/// What framing points depend on: the model's generation, the clip, the team.
+type FramingKey = (u64, Option<usize>, usize);
+/// Framing points, shared.
+type FramingPoints = std::sync::Arc<Vec<glam::Vec3>>;
+
+impl Framing {
+    /// The points for `key`, made by `make` unless they were kept for it.
+    pub fn points(&self, key: FramingKey, make: impl FnOnce() -> Vec<glam::Vec3>) -> FramingPoints {
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((k, points)) = kept.as_ref()
+            && *k == key
+        {
+            return points.clone();
+        }
+        let points = std::sync::Arc::new(make());
+        *kept = Some((key, points.clone()));
+        points
+    }
 }
 
 impl Document {
@@ -260,4 +289,40 @@ pub enum Purpose {
     LiveReload,
     /// Gallery tile `i` was clicked: on failure the tile turns red instead of a banner.
     Tile(usize),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Framing;
+    use glam::Vec3;
+
+    /// The points are made once per model, clip and team: the same key gives the kept
+    /// points without posing again; another model (generation), clip or team makes them
+    /// anew (a view framed on the last model's points would frame the wrong thing).
+    #[test]
+    fn framing_points_are_kept_per_model_clip_and_team() {
+        let framing = Framing::default();
+        let made = std::cell::Cell::new(0);
+        let make = |x: f32| {
+            made.set(made.get() + 1);
+            vec![Vec3::splat(x)]
+        };
+        assert_eq!(
+            *framing.points((1, None, 0), || make(1.0)),
+            [Vec3::splat(1.0)]
+        );
+        assert_eq!(
+            *framing.points((1, None, 0), || make(9.0)),
+            [Vec3::splat(1.0)]
+        );
+        assert_eq!(made.get(), 1);
+        for (key, x) in [
+            ((2, None, 0), 2.0),
+            ((2, Some(0), 0), 3.0),
+            ((2, Some(0), 1), 4.0),
+        ] {
+            assert_eq!(*framing.points(key, || make(x)), [Vec3::splat(x)]);
+        }
+        assert_eq!(made.get(), 4);
+    }
 }

@@ -247,7 +247,10 @@ impl View {
         if let Some(doc) = document {
             // The whole of the current clip, so the model stays in view while it plays.
             let team = team.min(TEAM_COLOURS.len() - 1);
-            let points = clip_points(&doc.model, doc.playback.clip, team);
+            let clip = doc.playback.clip;
+            let points = doc.framing.points((doc.generation, clip, team), || {
+                clip_points(&doc.model, clip, team)
+            });
             self.camera.frame_points(&points, self.aspect);
         }
         self.camera_moved = false;

@@ -140,6 +140,7 @@ pub fn set_document(ctx: &mut DocumentContext<'_>, path: FileRef, model: Model) 
         render_warnings: Vec::new(),
         pages: Default::default(),
         page_detail: Default::default(),
+        framing: Default::default(),
     });
     document.load_error = None;
     if let Some(old) = previous {
