@@ -132,15 +132,16 @@ pub(super) fn add_water(
 }
 
 /// The fog and sky of a map of `tileset`, the sky's texture added to `model`; the fog's
-/// colour from the data's palette where it has one. Without the sky's page there is no
-/// sky.
+/// colour `palette_fog`, the data's palette's ([`palette_fog`]) where it has one, else
+/// the tileset's default. Without the sky's page there is no sky.
 pub(super) fn environment(
     model: &mut Model,
     tileset: Tileset,
+    palette_fog: Option<[u8; 3]>,
     lookup: &mut Lookup,
     roots: &[FileRef],
 ) -> Environment {
-    let colour = palette_fog(lookup, roots).unwrap_or_else(|| default_fog_colour(tileset));
+    let colour = palette_fog.unwrap_or_else(|| default_fog_colour(tileset));
     let fog = Fog {
         colour: colour.map(|c| f32::from(c) / 255.0),
         begin: FOG_BEGIN,

@@ -150,10 +150,7 @@ pub fn scene(
     // (a remote archive read a piece at a time, `files.wanting()`), the scene stops
     // there, before the ground's work, and is built again once they are in.
     let mut lookup = Lookup::new(files);
-    let tileset = map.level.tileset;
-    let _ = ground::read(files, &mut lookup, roots, tileset);
-    let _ = decals::read(files, &mut lookup, roots, tileset);
-    let _ = atmosphere::palette_fog(&mut lookup, roots);
+    let tables = Tables::read(&mut lookup, roots, map.level.tileset, options.terrain);
     let mut models = options.objects.then(|| object_models(placement, &data));
     if files.wanting() {
         return model;
@@ -164,8 +161,7 @@ pub fn scene(
         &mut model,
         map,
         &ground,
-        &mut lookup,
-        roots,
+        (&mut lookup, roots, &tables),
         &mut layers,
         options.terrain,
     );
@@ -174,7 +170,13 @@ pub fn scene(
     }
     finish_ground(&mut model, map, placement, &ground, &layers);
     atmosphere::add_water(&mut model, map, placement, &mut lookup, roots, &mut layers);
-    model.environment = atmosphere::environment(&mut model, map.level.tileset, &mut lookup, roots);
+    model.environment = atmosphere::environment(
+        &mut model,
+        map.level.tileset,
+        tables.fog,
+        &mut lookup,
+        roots,
+    );
     let mut objects = Vec::new();
     if let Some(models) = models.as_mut() {
         objects = add_objects(&mut model, placement, models, &mut layers);
@@ -286,19 +288,52 @@ fn finish_ground(
     }
 }
 
+/// The small data files the scene draws with, each read once, before anything is built
+/// (a remote archive fetches them side by side with the objects' models): the blended
+/// ground's table (when that ground is asked for), the decal tiles, the fog's palette
+/// colour.
+struct Tables {
+    /// [`ground::read`]'s table, or why there is none; `None` for the classic tiles.
+    ground: Option<Result<ground::GroundTable, String>>,
+    /// [`decals::read`]'s decal tiles (none where the data has no table).
+    decals: Decals,
+    /// The fog colour of the data's palette, if it has one.
+    fog: Option<[u8; 3]>,
+}
+
+impl Tables {
+    fn read(lookup: &mut Lookup, roots: &[FileRef], tileset: Tileset, mode: TerrainMode) -> Tables {
+        let files = lookup.files().clone();
+        Tables {
+            ground: (mode == TerrainMode::Blended)
+                .then(|| ground::read(&files, lookup, roots, tileset)),
+            decals: decals::read(&files, lookup, roots, tileset).unwrap_or_default(),
+            fog: atmosphere::palette_fog(lookup, roots),
+        }
+    }
+}
+
+/// Where the terrain's files are found: the look-up, the data roots, the tables read.
+type TerrainData<'a, 'b> = (&'a mut Lookup, &'a [FileRef], &'b Tables);
+
 /// The terrain as `mode` asks, falling back to the classic tiles (with a note) where
 /// the blended ground's tables or textures are missing; returns how it was drawn.
 fn add_terrain(
     model: &mut Model,
     map: &Map,
     ground: &super::Terrain,
-    lookup: &mut Lookup,
-    roots: &[FileRef],
+    (lookup, roots, tables): TerrainData<'_, '_>,
     layers: &mut Layers,
     mode: TerrainMode,
 ) -> TerrainMode {
-    if mode == TerrainMode::Blended {
-        match add_blended(model, map, ground, lookup, roots, layers) {
+    if mode == TerrainMode::Blended
+        && let Some(table) = &tables.ground
+    {
+        let blended = match table {
+            Ok(table) => add_blended(model, map, ground, (lookup, roots, tables), table, layers),
+            Err(why) => Err(why.clone()),
+        };
+        match blended {
             Ok(()) => return TerrainMode::Blended,
             Err(why) if !roots.is_empty() => model.warn(
                 Location::File,
@@ -310,7 +345,7 @@ fn add_terrain(
             Err(_) => {}
         }
     }
-    add_classic(model, map, ground, lookup, roots, layers);
+    add_classic(model, map, ground, (lookup, roots, tables), layers);
     TerrainMode::Classic
 }
 
@@ -324,13 +359,11 @@ fn add_blended(
     model: &mut Model,
     map: &Map,
     ground: &super::Terrain,
-    lookup: &mut Lookup,
-    roots: &[FileRef],
+    (lookup, roots, tables): TerrainData<'_, '_>,
+    table: &ground::GroundTable,
     layers: &mut Layers,
 ) -> Result<(), String> {
-    let files = lookup.files().clone();
-    let table = ground::read(&files, lookup, roots, map.level.tileset)?;
-    let grounds = ground::corner_grounds(ground, &map.terrain_types, &table);
+    let grounds = ground::corner_grounds(ground, &map.terrain_types, table);
     // The textures of the grounds the map has (a published map carries no others).
     let mut textures = Vec::with_capacity(table.grounds.len());
     for (i, g) in table.grounds.iter().enumerate() {
@@ -356,11 +389,7 @@ fn add_blended(
     {
         crate::engines::transcoder_wanted_soon();
     }
-    let decals = decals::read(&files, lookup, roots, map.level.tileset).unwrap_or_default();
-    // Read before the meshes are made: with bytes still to come, nothing is built.
-    if files.wanting() {
-        return Ok(());
-    }
+    let decals = &tables.decals;
     let points = terrain::grid_points(ground, 0.0);
     let normals = blend::grid_normals(ground, &points);
     if let Some(depth) = blend::depth_mesh(ground, &grounds, &normals) {
@@ -388,7 +417,7 @@ fn add_blended(
         }
         layers.push(Layer::Terrain, add_mesh(model, mesh, first, &name));
     }
-    let Some((mut decal_mesh, decal_tiles)) = terrain::decal_mesh(ground, &decals) else {
+    let Some((mut decal_mesh, decal_tiles)) = terrain::decal_mesh(ground, decals) else {
         return Ok(());
     };
     // Lit as the ground under them (the whole terrain's normals, not the decals' own).
@@ -420,22 +449,20 @@ fn add_classic(
     model: &mut Model,
     map: &Map,
     ground: &super::Terrain,
-    lookup: &mut Lookup,
-    roots: &[FileRef],
+    (lookup, roots, tables): TerrainData<'_, '_>,
     layers: &mut Layers,
 ) {
     let tileset = map.level.tileset;
     let folder = format!("tertilesc{}hw-128", tileset.slot() + 1);
-    let files = lookup.files().clone();
-    let decals = decals::read(&files, lookup, roots, tileset).unwrap_or_default();
-    if let Some((mesh, tiles)) = terrain::under_decals_mesh(ground, &decals) {
+    let decals = &tables.decals;
+    if let Some((mesh, tiles)) = terrain::under_decals_mesh(ground, decals) {
         let first = model.materials.len();
         tile_materials(model, lookup, roots, &folder, &tiles, &Decals::default());
         layers.push(Layer::Terrain, add_mesh(model, mesh, first, "under decals"));
     }
     let (mut mesh, tiles) = terrain::terrain_mesh(ground);
     let first = model.materials.len();
-    let missing = tile_materials(model, lookup, roots, &folder, &tiles, &decals);
+    let missing = tile_materials(model, lookup, roots, &folder, &tiles, decals);
     if missing.len() == tiles.len() {
         model.warn(
             Location::File,
