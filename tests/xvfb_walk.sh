@@ -42,7 +42,11 @@ if [ "${1:-}" != "--inner" ]; then
   for tool in xvfb-run xdotool import convert compare python3 zenity; do
     command -v "$tool" >/dev/null || { echo "xvfb_walk: $tool is not installed" >&2; exit 1; }
   done
-  exec timeout 420 xvfb-run -a -s "-screen 0 ${W}x${H}x24" "$0" --inner "$@"
+  # xvfb-run kills its server without waiting for it: the smoke test's server (display
+  # :99 up) may still hold its sockets when this starts, and a new server on the same
+  # number then loses the app's first connection (CI: "Failed to open connection to X
+  # server"). The walk's displays are counted from 140.
+  exec timeout 420 xvfb-run -n 140 -a -s "-screen 0 ${W}x${H}x24" "$0" --inner "$@"
 fi
 shift
 
@@ -195,7 +199,10 @@ start() {
   local i
   for i in $(seq 1 120); do
     alive
-    wid=$(xdotool search --onlyvisible --name 'Vitrine$' 2>/dev/null | head -1 || true)
+    if grep -q "could not open the window" "$out/vitrine-$session.log"; then
+      fail "the app could not open its window (DISPLAY=${DISPLAY:-})"; exit 1
+    fi
+    wid=$(xdotool search --all --onlyvisible --pid "$pid" --name 'Vitrine' 2>/dev/null | head -1 || true)
     [ -n "$wid" ] && break
     sleep 0.5
   done
