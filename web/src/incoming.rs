@@ -74,49 +74,68 @@ impl Arrivals {
     pub fn open_url(&self, url: String, data: Vec<String>, gallery: bool) {
         let this = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let progress = |url: &str| {
-                let (this, url) = (this.clone(), url.to_string());
-                move |got, total| this.send(Incoming::Progress(url.clone(), got, total))
-            };
-            let mut roots = Vec::new();
-            for d in &data {
-                match add_archive(&this.page, d, progress(d)).await {
-                    Ok(path) => roots.push(path),
+            // The archives' directories and the URL's file are fetched side by side (one
+            // after the other, a map over the game's archives waited three round trips
+            // and two large directories before its first read).
+            let roots = futures_util::future::join_all(
+                data.iter()
+                    .map(|d| add_archive(&this.page, d, this.progress(d))),
+            );
+            let (roots, opened) =
+                futures_util::future::join(roots, this.open_one(&url, gallery)).await;
+            let mut added = Vec::new();
+            for (d, root) in data.iter().zip(roots) {
+                match root {
+                    Ok(path) => added.push(path),
                     Err(e) => this.send(Incoming::Failed(FileRef::Disk(d.into()), e)),
                 }
             }
-            if !roots.is_empty() {
-                this.send(Incoming::AddDataRoots(roots));
+            if !added.is_empty() {
+                this.send(Incoming::AddDataRoots(added));
             }
-            let path = crate::page_files::url_path(&url);
-            let msg = match &path {
-                None => Incoming::Failed(
-                    FileRef::Disk(url.clone().into()),
-                    format!("{url}: the URL names no file"),
-                ),
-                Some(p) if vitrine_core::files::is_archive_path(p) => {
-                    match add_archive(&this.page, &url, progress(&url)).await {
-                        Ok(p) => {
-                            if gallery {
-                                prefetch_gallery(&this.page, &p).await;
-                            }
-                            this.send(Incoming::AddDataRoots(vec![p.clone()]));
-                            Incoming::Command(open_command(vec![FileRef::Disk(p)]))
-                        }
-                        Err(e) => Incoming::Failed(FileRef::Disk(p.clone()), e),
-                    }
-                }
-                Some(p) => match fetch::fetch_bytes(&url, progress(&url)).await {
-                    Ok(bytes) => {
-                        let file = this.page.add(p.clone(), bytes);
-                        fetch_texture_pages(&this.page, &url, &file).await;
-                        Incoming::Command(open_command(vec![file]))
-                    }
-                    Err(e) => Incoming::Failed(FileRef::Disk(p.clone()), e),
-                },
-            };
-            this.send(msg);
+            for msg in opened {
+                this.send(msg);
+            }
         });
+    }
+
+    /// A download's progress reports for `url`.
+    fn progress(&self, url: &str) -> impl FnMut(u64, Option<u64>) + use<> {
+        let (this, url) = (self.clone(), url.to_string());
+        move |got, total| this.send(Incoming::Progress(url.clone(), got, total))
+    }
+
+    /// Fetches `url` into the page's files: the messages that open it (an archive becomes
+    /// a data root too), or the one that says why not.
+    async fn open_one(&self, url: &str, gallery: bool) -> Vec<Incoming> {
+        let Some(path) = crate::page_files::url_path(url) else {
+            return vec![Incoming::Failed(
+                FileRef::Disk(url.into()),
+                format!("{url}: the URL names no file"),
+            )];
+        };
+        if vitrine_core::files::is_archive_path(&path) {
+            return match add_archive(&self.page, url, self.progress(url)).await {
+                Ok(p) => {
+                    if gallery {
+                        prefetch_gallery(&self.page, &p).await;
+                    }
+                    vec![
+                        Incoming::AddDataRoots(vec![p.clone()]),
+                        Incoming::Command(open_command(vec![FileRef::Disk(p)])),
+                    ]
+                }
+                Err(e) => vec![Incoming::Failed(FileRef::Disk(path), e)],
+            };
+        }
+        match fetch::fetch_bytes(url, self.progress(url)).await {
+            Ok(bytes) => {
+                let file = self.page.add(path, bytes);
+                fetch_texture_pages(&self.page, url, &file).await;
+                vec![Incoming::Command(open_command(vec![file]))]
+            }
+            Err(e) => vec![Incoming::Failed(FileRef::Disk(path), e)],
+        }
     }
 
     /// Reads the files dropped on the page into a folder of their own, then opens them

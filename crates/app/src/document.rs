@@ -171,14 +171,16 @@ pub fn load_model(files: &Files, path: &FileRef, options: &LoadOptions) -> Resul
 
 /// Loads the map whose `game.map` is `path` as [`load_model`] does, with the
 /// `vitrine check` findings on its level made from the same read and placement
-/// ([`crate::check::map_check::load_checked`]); failures as [`load_model`]'s.
+/// ([`crate::check::map_check::load_checked_resuming`]: a run that waited for bytes
+/// leaves in `resume` what the next one starts from); failures as [`load_model`]'s.
 pub fn load_map(
     files: &Files,
     path: &FileRef,
     options: &LoadOptions,
+    resume: &mut crate::check::map_check::Resume,
 ) -> Result<(Model, Vec<crate::check::Finding>), String> {
     guarded(path, || {
-        crate::check::map_check::load_checked(files, path, options)
+        crate::check::map_check::load_checked_resuming(files, path, options, resume)
     })
 }
 

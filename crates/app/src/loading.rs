@@ -116,6 +116,9 @@ pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
     // bytes that had not arrived (the page's remote archives: a map's pages come in two
     // rounds after its scene, which is then not built again for each).
     let mut loaded: Option<(crate::model::Model, Vec<Finding>)> = None;
+    // What a map's run read whole before it stopped for bytes (the map, its stats, the
+    // placement): the next run starts from it.
+    let mut resume = crate::check::map_check::Resume::default();
     services.work.document.start_reading(what, move |cancel| {
         let path = path.clone();
         // A map is read and placed once for its scene and its `vitrine check MAP`
@@ -126,7 +129,7 @@ pub fn load(services: &mut Services, path: FileRef, purpose: Purpose) {
         let result = if let Some(done) = kept {
             Ok(done)
         } else if is_map {
-            load_map(&files, &path, &options).map(|(model, findings)| {
+            load_map(&files, &path, &options, &mut resume).map(|(model, findings)| {
                 let findings = match &model.details {
                     crate::model::Details::Map(scene) => map_findings(findings, scene),
                     _ => findings,

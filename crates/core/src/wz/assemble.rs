@@ -122,6 +122,10 @@ struct Builder<'a> {
     notes: Vec<String>,
 }
 
+/// The connectors [`Builder::add`] gives a part not read yet: enough for every turret
+/// a body or structure can carry (a VTOL's start at [`VTOL_CONNECTOR_START`]).
+const PENDING_CONNECTORS: usize = VTOL_CONNECTOR_START + 4;
+
 /// What [`Builder::add`] returns about a placed part.
 struct Placed {
     node: Option<usize>,
@@ -165,9 +169,18 @@ impl Builder<'_> {
             Err(e) => {
                 self.warnings.push(format!("{role} ({stats_id}): {e}"));
                 info.error = Some(e);
+                // A part whose bytes are still to come (a remote archive): its stand-in
+                // connectors let the parts that hang on it be asked for now, in the same
+                // fetch, not one round of fetches per level of the assembly. The
+                // assembly is made again once the bytes are in.
+                let connectors = if self.finder.pending() {
+                    vec![Vec3::ZERO; PENDING_CONNECTORS]
+                } else {
+                    Vec::new()
+                };
                 Placed {
                     node: None,
-                    connectors: Vec::new(),
+                    connectors,
                 }
             }
         };

@@ -66,6 +66,12 @@ impl PartFinder {
         None
     }
 
+    /// Whether a read asked for bytes that have not arrived yet (a remote archive read a
+    /// piece at a time): what was loaded meanwhile is not the whole story.
+    pub fn pending(&self) -> bool {
+        self.lookup.files().wanting()
+    }
+
     /// Finds and loads the part `name` once (later calls share the loaded model); the
     /// error says whether the file is missing or what is wrong in it.
     pub fn load(&mut self, name: &str) -> Result<(FileRef, Arc<Model>), String> {

@@ -26,6 +26,7 @@ mod pie_corpus;
 mod pie_fixtures;
 mod pie_robustness;
 mod pmf_synthetic;
+mod remote_map;
 mod tpm_synthetic;
 mod wz_assembly;
 mod wz_maps;

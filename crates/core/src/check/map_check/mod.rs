@@ -267,11 +267,45 @@ pub fn load_checked(
     file: &FileRef,
     options: &crate::formats::LoadOptions,
 ) -> Result<(crate::model::Model, Vec<Finding>), LoadError> {
+    load_checked_resuming(files, file, options, &mut Resume::default())
+}
+
+/// What a run of [`load_checked_resuming`] finished while its files were still arriving:
+/// the map read and placed, kept for the next run (a page's map takes several rounds of
+/// fetches for its objects' models, and reading the map, its stats and the placement
+/// again in each took a few hundred milliseconds of its first frame).
+#[derive(Debug, Default)]
+pub struct Resume(Option<map::scene::Opened>);
+
+/// [`load_checked`] in runs: a run ended by bytes still to come keeps in `resume` what it
+/// read whole (the map, its stats, the placement), and the next run with the same
+/// `resume`, after the fetch, starts from there.
+///
+/// # Errors
+/// As [`load_checked`].
+pub fn load_checked_resuming(
+    files: &Files,
+    file: &FileRef,
+    options: &crate::formats::LoadOptions,
+    resume: &mut Resume,
+) -> Result<(crate::model::Model, Vec<Finding>), LoadError> {
     let _processing = crate::crash::processing(file);
-    let opened = map::scene::open_placed(files, file, &options.data_roots, options.map_seed)?;
-    waiting(files, file, "its stats")?;
+    let opened = match resume.0.take() {
+        Some(opened) => opened,
+        None => map::scene::open_placed(files, file, &options.data_roots, options.map_seed)?,
+    };
+    // Read whole (nothing asked for is still to come): kept if the scene must wait.
+    let whole = !files.wanting();
+    // With bytes still to come the scene only asks for what it reads (its tables, its
+    // objects' models) and stops: those come in the same fetch as the stats or models
+    // the placement is waiting for, not in the rounds after it.
     let model = opened.scene(files, file, options)?;
-    waiting(files, file, "its models and images")?;
+    if let Err(e) = waiting(files, file, "its stats, models and images") {
+        if whole {
+            resume.0 = Some(opened);
+        }
+        return Err(e);
+    }
     let findings = check_placed(
         files,
         &opened.level,

@@ -63,9 +63,12 @@ pub(crate) fn read(
         let bytes = files.read(&f).ok()?;
         Some(String::from_utf8_lossy(&bytes).into_owned())
     };
-    let decals = text(format!("{}decals.txt", stem(tileset)))?;
-    let ground = text(format!("{}ground.txt", stem(tileset)))?;
-    Some(parse(&decals, &ground))
+    // Both asked for before either is used: from a remote archive they come in one fetch.
+    let (decals, ground) = (
+        text(format!("{}decals.txt", stem(tileset))),
+        text(format!("{}ground.txt", stem(tileset))),
+    );
+    Some(parse(&decals?, &ground?))
 }
 
 /// Builds [`Decals`] from the two tables' text.

@@ -192,11 +192,12 @@ pub(crate) fn read(
         let bytes = files.read(&f).map_err(|e| format!("{path}: {e}"))?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     };
-    let enums = text(format!("{stem}_enum.txt"))?;
-    let types_name = format!("tertilesc{}hwGtype.txt", tileset.slot() + 1);
-    let types = text(types_name.clone())?;
-    let ground = text(format!("{stem}ground.txt"))?;
-    GroundTable::parse(&enums, &types, &ground).map_err(|e| format!("tileset/: {e}"))
+    // All three asked for before any is used: from a remote archive they come in one
+    // fetch, not one after the other.
+    let enums = text(format!("{stem}_enum.txt"));
+    let types = text(format!("tertilesc{}hwGtype.txt", tileset.slot() + 1));
+    let ground = text(format!("{stem}ground.txt"));
+    GroundTable::parse(&enums?, &types?, &ground?).map_err(|e| format!("tileset/: {e}"))
 }
 
 #[cfg(test)]
