@@ -3,7 +3,9 @@
 //! FlaME's three levels over one map with BJO and INI objects, several maps in one
 //! package, the map database's root shape, a script map calling a helper 4.3.3 does not
 //! have, a folder of packages; `--level` by a map's name and by a level's, in any case;
-//! broken levels named at their line while the package's other maps still open.
+//! broken levels named at their line while the package's other maps still open. The
+//! game (`../shared/tools/wz_game_map.sh`) judges the shapes: it places what Vitrine
+//! places, and loads no map of a package of two (`check`'s `map/package-several-maps`).
 
 use crate::common;
 use serde_json::Value;
@@ -282,6 +284,33 @@ fn several_maps_the_database_shape_and_a_folder_of_packages_open_with_no_flag() 
     let o = run(&["check"], tmp.path());
     assert!(stdout(&o).contains("checked 4 maps"), "{o:?}");
     assert_eq!(info_json(tmp.path(), &["--level", "DB"])[0]["map"], "Db");
+    // The game lists no map of a package of two (judged below): one error, on Pack.wz
+    // alone, whichever of its maps is asked for; none on the packages of one map.
+    let several = |path: &Path, extra: &[&str]| -> Vec<Value> {
+        let mut args = vec!["check", "--json", "--rules", "game"];
+        args.extend(extra);
+        stdout(&run(&args, path))
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter(|f| f["rule"] == "map/package-several-maps")
+            .collect()
+    };
+    let found = several(tmp.path(), &[]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["level"], "error");
+    assert!(
+        found[0]["file"].as_str().unwrap().ends_with("Pack.wz"),
+        "{found:?}"
+    );
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("2 maps in one package (Alpha, Beta)"),
+        "{found:?}"
+    );
+    assert_eq!(several(&pack, &["--level", "beta"]).len(), 1);
+    assert!(several(&db, &[]).is_empty());
 }
 
 #[test]
@@ -439,4 +468,49 @@ fn render_and_thumbnail_draw_each_map_once_with_no_flag() {
         drawn > 64 * 64 / 10,
         "the map covers the picture: {drawn} pixels"
     );
+}
+
+/// The game as judge of the shapes built here: FlaME's three levels over one map (BJO
+/// objects beside an INI the game does not read) and the database's root shape — the
+/// game places what `info` places (`map_refusals::judge_package`: structures, droids and
+/// features, each by kind, name, tile and owner), and `check` has no error where the game
+/// builds them all — and a package of two maps, of which the game loads neither
+/// (`check`'s `map/package-several-maps`, tried above). The game's own `mp.wz` of 44 maps
+/// is no such package.
+#[vitrine_test(shared, game)]
+fn the_game_places_what_vitrine_places_in_each_shape() {
+    let Some(wz) = common::wz2100() else { return };
+    let Some(script) = crate::map_judge::map_judge() else {
+        return;
+    };
+    let tmp = common::temp_dir("map-packages-judged");
+    for path in [flame_package(tmp.path()), database_package(tmp.path())] {
+        let e = crate::map_refusals::judge_package(&wz, &script, &path, None, true);
+        assert!(e.dropped.is_empty() && e.kept.is_empty(), "{path:?}");
+        assert!(e.rules.is_empty(), "{path:?}: {:?}", e.rules);
+    }
+    let pack = pack_package(tmp.path());
+    for level in ["Alpha-T1", "Beta-T2"] {
+        let o = Command::new("bash")
+            .arg(&script)
+            .arg(&pack)
+            .args(["--level", level])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(3), "{level}: {err}");
+        assert!(err.contains(&format!("Map {level} not found")), "{err}");
+    }
+    let mp = wz.join("archives/mp.wz");
+    let o = run(
+        &["check", "--json", "--rules", "game", "--level", "Sk-Rush"],
+        &mp,
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("\"rule\":\"map/"),
+        "{}",
+        &out[..out.len().min(2000)]
+    );
+    assert!(!out.contains("map/package-several-maps"));
 }

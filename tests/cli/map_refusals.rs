@@ -31,10 +31,11 @@ fn vitrine(wz: &Path, args: &[&str], path: &Path) -> Vec<u8> {
 
 /// The game on `path`: its lines and its whole log (the judge's stderr shows 20 error
 /// lines; its kept work folder has them all, and is removed here).
-fn game(script: &Path, path: &Path) -> (Vec<Value>, String) {
+fn game(script: &Path, path: &Path, level: Option<&str>) -> (Vec<Value>, String) {
     let o = Command::new("bash")
         .arg(script)
         .arg(path)
+        .args(level.map(|l| ["--level", l]).into_iter().flatten())
         .env("WZMAP_KEEP", "1")
         .output()
         .unwrap();
@@ -77,13 +78,13 @@ fn game_refused(game: &[Value]) -> BTreeSet<(String, String)> {
 
 /// `check --json`'s error findings: on objects the game drops (`(kind, key)`), and on
 /// objects it keeps (`(rule, message)`), told apart by `info`'s placed keys.
-struct Errors {
-    dropped: BTreeSet<(String, String)>,
-    kept: Vec<(String, String)>,
-    rules: BTreeSet<String>,
+pub(crate) struct Errors {
+    pub(crate) dropped: BTreeSet<(String, String)>,
+    pub(crate) kept: Vec<(String, String)>,
+    pub(crate) rules: BTreeSet<String>,
 }
 
-fn errors(wz: &Path, path: &Path, info: &Value) -> Errors {
+fn errors(wz: &Path, path: &Path, level: &[&str], info: &Value) -> Errors {
     let placed: BTreeSet<(String, String)> = info["objects"]
         .as_array()
         .unwrap()
@@ -95,7 +96,8 @@ fn errors(wz: &Path, path: &Path, info: &Value) -> Errors {
             )
         })
         .collect();
-    let out = vitrine(wz, &["check", "--json", "--rules", "game"], path);
+    let args = [&["check", "--json", "--rules", "game"][..], level].concat();
+    let out = vitrine(wz, &args, path);
     let mut e = Errors {
         dropped: BTreeSet::new(),
         kept: Vec::new(),
@@ -188,11 +190,21 @@ fn planted(free: &[(i64, i64)]) -> Vec<(String, Value)> {
     v
 }
 
-/// One judged package: the placement agrees, and check's errors are where the game's are.
-fn judge_package(wz: &Path, script: &Path, path: &Path, by_key: bool) -> Errors {
+/// One judged package (`level`: the judge's level and Vitrine's `--level`, where the
+/// package holds several maps): the placement agrees, and check's errors are where the
+/// game's are.
+pub(crate) fn judge_package(
+    wz: &Path,
+    script: &Path,
+    path: &Path,
+    level: Option<(&str, &str)>,
+    by_key: bool,
+) -> Errors {
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
-    let (game, log) = game(script, path);
-    let ours: Value = serde_json::from_slice(&vitrine(wz, &["info", "--json"], path)).unwrap();
+    let (game, log) = game(script, path, level.map(|l| l.0));
+    let ours_level: Vec<&str> = level.map(|l| vec!["--level", l.1]).unwrap_or_default();
+    let args = [&["info", "--json"][..], &ours_level].concat();
+    let ours: Value = serde_json::from_slice(&vitrine(wz, &args, path)).unwrap();
     // The same objects: each of the game's is Vitrine's (kind, stats id, tile, owner and
     // modules; heights are `map_judge.rs`'s business), and no more.
     // Droids are named by template in Vitrine, by parts in the judge (names with spaces,
@@ -252,7 +264,7 @@ fn judge_package(wz: &Path, script: &Path, path: &Path, by_key: bool) -> Errors 
         features(ours["objects"].as_array().unwrap()),
         "{name}: features"
     );
-    let e = errors(wz, path, &ours);
+    let e = errors(wz, path, &ours_level, &ours);
     if by_key {
         // Every entry the game did not build for an error is one of check's; every
         // error of check's is an entry the game did not build, tied to it by the judge
@@ -391,7 +403,7 @@ fn the_game_refuses_what_vitrine_refuses_in_each_object_format() {
         }
         let path = dir.path().join(name);
         write_zip(&path, &files);
-        let e = judge_package(&wz, &script, &path, true);
+        let e = judge_package(&wz, &script, &path, None, true);
         // Version 1's rotation given as a number; version 2's rotations kept as v1's
         // three-member lists: the game logs both and reads on.
         let mut want = want_rules.clone();
@@ -460,7 +472,7 @@ fn the_game_refuses_what_vitrine_refuses_in_each_object_format() {
     }
     let path = dir.path().join("bjo.wz");
     write_zip(&path, &classic);
-    let e = judge_package(&wz, &script, &path, false);
+    let e = judge_package(&wz, &script, &path, None, false);
     let want: BTreeSet<String> = [
         "map/structure-limit",
         "map/module-orphan",
@@ -493,7 +505,7 @@ fn the_game_agrees_on_map_database_maps_at_their_limits() {
         "Entry",
         "Face_Hare",
     ] {
-        let e = judge_package(&wz, &script, &db.join(format!("{map}.wz")), true);
+        let e = judge_package(&wz, &script, &db.join(format!("{map}.wz")), None, true);
         limited += usize::from(e.rules.contains("map/structure-limit"));
     }
     assert_eq!(limited, 7);

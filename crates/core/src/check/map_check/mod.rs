@@ -47,7 +47,9 @@ pub fn check_maps(
     seed: Option<u32>,
 ) -> MapReport {
     // The package's levels that do not open are findings; its other maps are checked.
-    let (levels, problems) = match map::survey(files, at) {
+    let survey = map::survey(files, at);
+    let whole = survey.as_ref().map_or(&[][..], |s| &s.maps[..]).to_vec();
+    let (levels, problems) = match survey {
         Ok(s) => match level {
             Some(name) => match s.maps.iter().find(|l| map::answers_to(l, name)) {
                 Some(l) => (vec![l.clone()], s.problems),
@@ -64,6 +66,7 @@ pub fn check_maps(
         },
         Err(e) => (Vec::new(), vec![e]),
     };
+    let several = several_maps(&whole, &levels);
     let levels: Vec<Level> = levels
         .into_iter()
         .map(|mut l| {
@@ -75,6 +78,7 @@ pub fn check_maps(
         findings: problems
             .into_iter()
             .map(|e| refusal(e, &at.to_string()))
+            .chain(several)
             .collect(),
         maps: 0,
     };
@@ -89,6 +93,56 @@ pub fn check_maps(
             .extend(check_level(files, level, &stats, roots));
     }
     report
+}
+
+/// `map/package-several-maps`: per map package among `levels`' (their package root) that
+/// holds more than one map (`whole`: every map surveyed, whichever `--level` was
+/// asked), one error. A package is what the game reads from its maps folder: levels defined by a
+/// `NAME.xplayers.lev`, a `NAME.addon.lev` or a `level.json`; the game's data archives
+/// (`mp.wz`, whose levels are in `addon.lev`) are not.
+fn several_maps(whole: &[Level], levels: &[Level]) -> Vec<Finding> {
+    let asked: std::collections::BTreeSet<FileRef> =
+        levels.iter().map(map::package_info::package_root).collect();
+    let mut per_root: std::collections::BTreeMap<FileRef, Vec<&Level>> = Default::default();
+    for level in whole.iter().filter(|l| in_a_package(l)) {
+        per_root
+            .entry(map::package_info::package_root(level))
+            .or_default()
+            .push(level);
+    }
+    per_root
+        .into_iter()
+        .filter(|(root, maps)| maps.len() > 1 && (levels.is_empty() || asked.contains(root)))
+        .map(|(root, maps)| {
+            let names: Vec<&str> = maps.iter().map(|l| l.name.as_str()).collect();
+            // An archive's root is the archive (`Pack.wz`, not `Pack.wz!/`).
+            let file = root.to_string();
+            Finding::new(
+                "map/package-several-maps",
+                file.strip_suffix("!/").unwrap_or(&file),
+                Location::File,
+                Element::File,
+                format!(
+                    "{} maps in one package ({}): Warzone 2100 4.3.3 lists none of them; \
+                     put each map in a package of its own",
+                    maps.len(),
+                    names.join(", ")
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Whether `level` is defined the way a map package defines its levels (see
+/// [`several_maps`]).
+fn in_a_package(level: &Level) -> bool {
+    let Some(file) = &level.defined_in else {
+        return false;
+    };
+    let name = file.file_name().to_ascii_lowercase();
+    name == "level.json"
+        || name.ends_with(".xplayers.lev")
+        || (name.ends_with(".addon.lev") && name != "addon.lev")
 }
 
 /// The findings of one level, with `stats` from `roots`.

@@ -52,6 +52,13 @@ pub(crate) const RULES: &[Rule] = &[
         "Warzone 2100 lib/wzmaplib/src/map_package.cpp (loadLevelDetails_LEV, MapPackage::loadPackage)",
     ),
     r(
+        "map/package-several-maps",
+        E,
+        "a map package holding several maps: the game lists none of them",
+        "A package in the game's maps folder is one map: 4.3.3 lists no map of a package whose levels (in one .lev or in several, or level.json files) name two or more different maps, not even the first (\"Map … not found\" when one is asked for; the old map packs). The game's own data archives (mp.wz's addon.lev) are no map packages. Put each map in a package of its own; the levels of one map (FlaME's -T1, -T2, -T3) may stay together.",
+        "Warzone 2100 4.3.3, tried with ../shared/tools/wz_game_map.sh (tests/cli/map_packages.rs: a package of two maps, in one .lev or two, offers neither; the same package with one of them loads)",
+    ),
+    r(
         "map/level-json",
         E,
         "level.json is not an object, or a key the game requires is missing or of the wrong type",
