@@ -214,6 +214,7 @@ fn every_map_rule_is_registered_and_tested() {
         "map/gateway-invalid",
         "map/level-refused",
         "map/level-json",
+        "map/package-several-maps",
         "map/gam-missing",
         "map/objects-json-broken",
         "map/objects-file-unread",
@@ -951,8 +952,26 @@ fn levels_that_do_not_open_are_findings_and_the_other_maps_are_checked() {
         at("map/level-json"),
         [("level.json".to_string(), Location::Line(3), Level::Error)]
     );
+    // A and J are two maps in one package: the game lists neither (one error, on the
+    // package).
+    let several: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.rule == "map/package-several-maps")
+        .collect();
+    assert_eq!(several.len(), 1, "{several:?}");
+    assert_eq!(
+        (several[0].file.as_str(), several[0].level),
+        ("k", Level::Error)
+    );
+    assert!(several[0].message.starts_with("2 maps in one package"));
     // `--level` by a level's name in another case: that map only, the problems still told.
     let r = check_maps(&files, &FileRef::Disk("k".into()), Some("j"), &[], None);
     assert_eq!(r.maps, 1);
     assert!(r.findings.iter().any(|f| f.rule == "map/level-json"));
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.rule == "map/package-several-maps")
+    );
 }
