@@ -17,7 +17,7 @@ WIDTH, HEIGHT = 640, 480
 # Seconds (wall clock) each view is shown: the first waits for the view to fade in and
 # the notice to be dismissed (slow on llvmpipe), the others for the camera to settle.
 FIRST_STEP_MS = int(os.environ.get("PARITY_FIRST_STEP", "50")) * 1000
-STEP_MS = int(os.environ.get("PARITY_STEP", "15")) * 1000
+STEP_MS = int(os.environ.get("PARITY_STEP", "20")) * 1000
 # The game's farthest zoom for a player (cameraZoom's "normal range 500 to 5000").
 MAX_ZOOM = 5000
 CONFIG = "[general]\nfog=false\nwidth=%d\nheight=%d\nfullscreen=0\n" % (WIDTH, HEIGHT)

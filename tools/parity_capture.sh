@@ -18,7 +18,7 @@
 # (so that the whole map is seen). 640x480 sees what 1024x768 sees (the game scales the
 # world with the window's height), at 40 % of the pixels. The extra script then shows:
 #   start   the game's own start view: its camera over player 0's HQ (or start);
-#   p1      the same camera slid (cameraSlide) over player 1's HQ (or start position);
+#   p1      the same camera moved (centreView) over player 1's HQ (or start position);
 #   middle  the camera over the map's middle, zoomed out as far as the game lets a player
 #           (cameraZoom 5000: MAXDISTANCE).
 # one after another by the wall clock (PARITY_FIRST_STEP, PARITY_STEP seconds; the
