@@ -21,6 +21,7 @@ pub mod files;
 pub mod formats;
 #[cfg(feature = "cli")]
 pub mod publish;
+pub mod script_sandbox;
 #[cfg(windows)]
 pub mod windows_console;
 pub use vitrine_core::{check, model, wz};

@@ -6,7 +6,23 @@
 use clap::Parser;
 use vitrine::cli::{Cli, Command};
 
+/// The system allocator, capped only in a map script's child process
+/// (`vitrine::script_sandbox`).
+#[global_allocator]
+static ALLOCATOR: vitrine::script_sandbox::Capped = vitrine::script_sandbox::Capped;
+
 fn main() {
+    if std::env::args_os().nth(1).as_deref()
+        == Some(std::ffi::OsStr::new(vitrine::script_sandbox::CHILD_FLAG))
+    {
+        let args: Vec<String> = std::env::args_os()
+            .skip(2)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        std::process::exit(vitrine::script_sandbox::child_main(&args));
+    }
+    // Every front-end of this binary runs map scripts in a child process of its own.
+    vitrine::script_sandbox::install();
     #[cfg(all(windows, feature = "gui"))]
     vitrine::windows_console::attach_parent_console();
     // A panic writes a crash report and names the file being processed.

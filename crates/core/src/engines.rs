@@ -6,8 +6,10 @@
 //! as a module of its own the first time a map asks for it (`web/engines/`), so a page
 //! that shows models never downloads them.
 //!
-//! An engine is installed once, before the first map is read; with the feature built in,
-//! the built-in one is used and an installed one is never asked.
+//! An engine is installed once, before the first map is read. An installed script engine
+//! is asked before the built-in one: the program installs its sandbox (a child process
+//! that runs the built-in engine under a memory cap and a clock). An installed
+//! transcoder is asked only where the `ktx2` feature is off.
 
 use crate::formats::{ErrorKind, LoadError};
 use crate::map::script::ScriptMap;
@@ -44,8 +46,8 @@ static SCRIPT: OnceLock<RunScript> = OnceLock::new();
 static TRANSCODE: OnceLock<Transcode> = OnceLock::new();
 static TRANSCODER_SOON: OnceLock<fn()> = OnceLock::new();
 
-/// Installs the engine that runs map scripts where the `script` feature is off. `Err`
-/// when one is installed already.
+/// Installs the engine that runs map scripts (asked before the built-in one). `Err` when
+/// one is installed already.
 pub fn install_script(run: RunScript) -> Result<(), &'static str> {
     SCRIPT
         .set(run)
@@ -79,6 +81,11 @@ pub fn transcoder_wanted_soon() {
     if let Some(hint) = TRANSCODER_SOON.get() {
         hint();
     }
+}
+
+/// The installed script engine, if one is.
+pub fn installed_script() -> Option<RunScript> {
+    SCRIPT.get().copied()
 }
 
 /// Runs `source` with the installed script engine; a build with neither says so.

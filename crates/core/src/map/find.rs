@@ -12,7 +12,7 @@ use super::ini::read_ini_objects;
 use super::json::read_json_objects;
 use super::level::{self, Level, Shape};
 use super::read::{read_gam, read_game_map, read_terrain_types};
-use super::script::{DEFAULT_SEED, run_script};
+use super::script::{DEFAULT_SEED, run_script, script_too_large};
 use super::terrain::Terrain;
 use super::{FileFormat, Map, MapFile, MapObject, ObjectKind};
 use crate::files::{EntryKind, FileRef, Files, Lookup};
@@ -669,6 +669,10 @@ fn binary_map(files: &Files, level: &Level, map_file: &FileRef) -> Result<Map, L
 /// The map `game.js` builds: terrain and objects from `setMapData` (the game reads no
 /// object files beside a script).
 fn script_map(files: &Files, level: &Level, js: &FileRef) -> Result<Map, LoadError> {
+    // A script too large to run is not read (its bytes could be most of the package).
+    if let Some(e) = files.size(js).ok().and_then(script_too_large) {
+        return Err(e.with_rule("map/script-refused").in_file(&js.to_string()));
+    }
     let bytes = read(files, js)?;
     let out = run_script(&bytes, level.seed, level.players.unwrap_or(0))
         .map_err(|e| e.with_rule("map/script-refused").in_file(&js.to_string()))?;

@@ -22,6 +22,15 @@ fn refused(e: &LoadError, outcome: &mut Outcome) -> Result<(), String> {
     Ok(())
 }
 
+/// The `script` target: the whole input is a `game.js`, run in Boa with its budget (as
+/// the page runs it); the same promises as the `map` target's selector 0xFF.
+///
+/// # Errors
+/// A broken promise, named.
+pub fn run_script(data: &[u8]) -> Result<Outcome, String> {
+    script(data, Outcome::default())
+}
+
 /// Runs the reader the first byte picks on the rest; `Err` names a broken promise.
 pub fn run(data: &[u8]) -> Result<Outcome, String> {
     let mut outcome = Outcome::default();

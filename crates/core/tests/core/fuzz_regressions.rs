@@ -20,6 +20,7 @@ fn targets() -> Vec<(&'static str, Check)> {
         .collect();
     out.push(("check", Box::new(vitrine_core::check::fuzzing::run)));
     out.push(("map", Box::new(vitrine_core::map::fuzzing::run)));
+    out.push(("script", Box::new(vitrine_core::map::fuzzing::run_script)));
     out
 }
 

@@ -5,16 +5,20 @@
 //! array of width·height values; textures ≤ 65535; heights over 510 capped with a note;
 //! at most 65535 structures, droids and features; directions 0–65535; modules < 255.
 
-use super::{MAX_ELEMENTS, MAX_LENGTH};
+use super::{MAX_ELEMENTS, MAX_LENGTH, MAX_NAME_BYTES};
 use crate::formats::{ErrorKind, LoadError};
 use crate::map::GameRng as Mt19937;
 use crate::map::{MAX_AREA, MAX_HEIGHT, MapObject, ObjectKind, Owner};
 use crate::model::Location;
 use boa_engine::property::Attribute;
+use boa_engine::vm::{CallFrame, SourcePath};
 use boa_engine::{
     Context, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue, NativeFunction,
     js_string,
 };
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Largest side of a script map (`MAP_MAXWIDTH`, `MAP_MAXHEIGHT`).
 pub const MAX_SIDE: i32 = 256;
@@ -22,6 +26,8 @@ pub const MAX_SIDE: i32 = 256;
 const MAX_OBJECTS: u64 = u16::MAX as u64;
 /// `log` lines kept.
 const MAX_LOG_LINES: usize = 200;
+/// UTF-16 units of a `log` line kept.
+const MAX_LOG_TEXT: usize = 500;
 
 /// What the natives share: the generators, the map once given, the log.
 pub(super) struct State {
@@ -32,10 +38,12 @@ pub(super) struct State {
     objects: [Vec<MapObject>; 3],
     notes: Vec<String>,
     charged: u64,
+    /// Where a host watches the run ([`super::run_script_watched`]): the line last seen.
+    watch: Option<Arc<AtomicU32>>,
 }
 
 impl State {
-    pub(super) fn new(seed: u32, players: u32) -> Self {
+    pub(super) fn new(seed: u32, players: u32, watch: Option<Arc<AtomicU32>>) -> Self {
         State {
             rand: Mt19937::new(seed),
             math_random: Mt19937::new(seed),
@@ -44,6 +52,7 @@ impl State {
             objects: Default::default(),
             notes: Vec::new(),
             charged: 0,
+            watch,
         }
     }
 
@@ -71,6 +80,21 @@ impl State {
             elements: self.charged,
         })
     }
+}
+
+/// Tells a watching host the line of `game.js` the script is on (see [`State::watch`]).
+fn seen(context: &mut Context) {
+    let Some(watch) = context.get_data::<State>().and_then(|s| s.watch.clone()) else {
+        return;
+    };
+    // The innermost frame of `game.js` itself (not of the wrapped natives' guards).
+    let line = context
+        .stack_trace()
+        .map(CallFrame::position)
+        .find(|at| matches!(&at.path, SourcePath::Path(p) if p.as_ref() == Path::new("game.js")))
+        .and_then(|at| at.position)
+        .map_or(0, |p| p.line_number());
+    watch.store(line, Ordering::Relaxed);
 }
 
 fn state(context: &mut Context) -> JsResult<&mut State> {
@@ -158,12 +182,25 @@ fn math_random(_: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<Js
 
 /// `log(value)`: exactly one argument, as the game asserts; kept as a note.
 fn log(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    seen(context);
     if args.len() != 1 {
         return Err(JsNativeError::reference()
             .with_message("log: must have one parameter")
             .into());
     }
-    let text = args[0].to_string(context)?.to_std_string_escaped();
+    let notes_full = state(context)?.notes.len() >= MAX_LOG_LINES;
+    if notes_full {
+        return Ok(JsValue::undefined());
+    }
+    let whole = args[0].to_string(context)?;
+    let kept = whole.len().min(MAX_LOG_TEXT);
+    let mut text = whole
+        .get(..kept)
+        .map(|t| t.to_std_string_escaped())
+        .unwrap_or_default();
+    if kept < whole.len() {
+        text.push('…');
+    }
     let notes = &mut state(context)?.notes;
     if notes.len() < MAX_LOG_LINES {
         notes.push(format!("game.js log: {text}"));
@@ -175,6 +212,7 @@ fn log(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue
 /// `RangeError`; a native that builds (`builds` true) adds its length to the run's total,
 /// and a total over [`MAX_ELEMENTS`] is a `RangeError` too.
 fn charge(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    seen(context);
     let n = args
         .first()
         .cloned()
@@ -212,6 +250,7 @@ fn array(value: &JsValue, context: &mut Context) -> JsResult<Option<(JsObject, u
 }
 
 fn set_map_data(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    seen(context);
     if args.len() != 7 {
         return Err(refuse(format!(
             "must have 7 parameters, has {}",
@@ -258,7 +297,16 @@ fn set_map_data(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResul
             ObjectKind::Feature => 1,
             ObjectKind::Structure => 2,
         };
-        state(context)?.objects[slot].extend(list);
+        let kept = &mut state(context)?.objects[slot];
+        if kept.len() as u64 + list.len() as u64 > MAX_OBJECTS {
+            return Err(refuse(format!(
+                "{} {} over the calls so far, with {} more: at most 65535 of each kind",
+                kept.len(),
+                names[k + 2],
+                list.len()
+            )));
+        }
+        kept.extend(list);
     }
     Ok(JsValue::from(true))
 }
@@ -326,9 +374,15 @@ fn objects(
                 None => entry.to_object(context)?.get(JsString::from(k), context),
             }
         };
-        let stats_id = field("name", context)?
-            .to_string(context)?
-            .to_std_string_escaped();
+        let stats_id = field("name", context)?.to_string(context)?;
+        if stats_id.len() > MAX_NAME_BYTES {
+            return Err(refuse(format!(
+                "{key}: a name of {} characters (at most {MAX_NAME_BYTES}: no object of the \
+                 game has a longer one)",
+                stats_id.len()
+            )));
+        }
+        let stats_id = stats_id.to_std_string_escaped();
         let (x, y) = position(&field("position", context)?, &key, context)?;
         let direction = field("direction", context)?.to_i32(context)?;
         let direction = u16::try_from(direction)

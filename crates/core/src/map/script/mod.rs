@@ -17,24 +17,34 @@
 //! the same map differs from game to game. [`crate::map::Level::seed`] chooses it;
 //! [`DEFAULT_SEED`] unless the caller says.
 //!
-//! Bounds (deterministic: no clock, no thread; each a refusal naming `game.js`):
-//! - **Work**: the script runs in slices of [`SLICE_COST`] of Boa's instruction costs
-//!   (`Script::evaluate_async_with_budget`, polled here with no executor); after
-//!   [`MAX_SLICES`] slices it is stopped. This bounds every bytecode instruction of the
-//!   script, its functions included.
-//! - **Loops run by native code** (callbacks of `forEach`, `map`, `sort`…): Boa's loop
-//!   iteration limit ([`LOOP_ITERATIONS`] per call frame) and recursion limit
-//!   ([`RECURSION`]), and its value stack ([`STACK_VALUES`]).
-//! - **Memory**: every bytecode instruction allocates a bounded amount, except natives
-//!   whose work grows with an array's length or a count. Those (`Array.from`; the
-//!   `Array.prototype` methods that walk `this`: `fill`, `map`, `join`, `slice`, `concat`,
-//!   `forEach`, `indexOf`, …; `String.prototype.repeat`, `padStart`, `padEnd`) are wrapped
-//!   before the script runs: each refuses a length over [`MAX_LENGTH`], and those that
-//!   build (`fill`, `map`, `slice`, `join`, `repeat`, …) charge the length to a budget of
-//!   [`MAX_ELEMENTS`] for the whole run, freed or not. So what a script can allocate is
-//!   bounded by the work budget times a constant plus [`MAX_ELEMENTS`] values. The bound
-//!   is coarse (not the game's 100 MiB `JS_SetMemoryLimit`, which Boa cannot measure); the
-//!   shipped maps build at most a few hundred thousand elements.
+//! Bounds, each a refusal naming `game.js` and the line where Boa gives one. Before
+//! anything runs (`screen`): the file's size ([`MAX_SOURCE_BYTES`], checked before it is
+//! read), its brackets' nesting ([`MAX_NESTING`]: Boa's parser recurses per level), and
+//! the syntax the game's context lacks (regular expressions, BigInt literals, `async` and
+//! `await`: engine work no instruction count sees); the `String` methods that build a
+//! regular expression from a string are removed. While it runs, in every engine: Boa's
+//! loop limit ([`LOOP_ITERATIONS`] per call frame, callbacks from natives included),
+//! recursion limit ([`RECURSION`]) and value stack ([`STACK_VALUES`]); `setMapData`'s
+//! objects added up over its calls (at most 65535 of a kind, names of at most
+//! [`MAX_NAME_BYTES`]); the wrapped natives' lengths (below).
+//!
+//! Then time and memory, two ways:
+//! - **The program** (window, CLI, thumbnailer, `publish`) runs the script in a child
+//!   process of its own at Boa's full speed ([`run_script_watched`]) under a memory cap
+//!   counted by its allocator and a processor-time watchdog (`vitrine::script_sandbox`):
+//!   whatever the engine does on the script's behalf is charged.
+//! - **In one process** ([`run_script`] without an installed engine: the page's script
+//!   module, the tests), deterministic, no clock, no thread: the script runs in slices of
+//!   [`SLICE_COST`] of Boa's instruction costs (`Script::evaluate_async_with_budget`,
+//!   polled here with no executor, about five times slower than a plain run) and is
+//!   stopped after [`MAX_SLICES`]. Memory: natives whose work grows with a length
+//!   (`Array.from`; the `Array.prototype` methods that walk `this`: `fill`, `map`,
+//!   `join`, `slice`, `concat`, `forEach`, `indexOf`, …; `String.prototype.repeat`,
+//!   `padStart`, `padEnd`) are wrapped before the script runs: each refuses a length over
+//!   [`MAX_LENGTH`], and those that build charge the length to a budget of
+//!   [`MAX_ELEMENTS`] for the whole run. The bound is coarse: string concatenation and
+//!   other builtins are not charged, so one process cannot hold a hostile script to a
+//!   memory figure; the program's child can.
 //!
 //! Not here: `generateFractalValueNoise` (a newer API than 4.3.3's; no shipped map calls
 //! it): a script calling it stops with a `ReferenceError`.
@@ -43,6 +53,8 @@
 mod api;
 #[cfg(feature = "script")]
 mod run;
+mod screen;
+pub use screen::{screen_text, script_too_large};
 #[cfg(all(test, feature = "script"))]
 mod tests;
 pub mod wire;
@@ -52,14 +64,21 @@ use crate::map::MapObject;
 
 /// Runs `source` (the bytes of `game.js`) with `seed`; `players` is the level's player
 /// count (a player number equal to `max(players, 7)` is the scavengers, as in BJO files).
-/// In Boa where the core's `script` feature builds it in; else in the engine the host
-/// installed ([`crate::engines::install_script`]: the page's `vitrine_script` module).
+/// In the engine the host installed ([`crate::engines::install_script`]: the program's
+/// sandbox, a child process that runs [`run_script_watched`] under a memory cap and a
+/// clock; the page's `vitrine_script` module) where there is one; else in Boa, in this
+/// process, within the work budget, where the core's `script` feature builds it in.
 ///
 /// # Errors
-/// A syntax error, an uncaught throw, a budget exceeded, `setMapData` never called or
-/// given the wrong shapes: each a [`LoadError`] at the script's line where Boa gives one;
-/// without a built-in engine, the installed engine's refusal.
+/// A file over [`MAX_SOURCE_BYTES`] or nested over [`MAX_NESTING`], a construct the
+/// game's context lacks (a regular expression, BigInt, `async`), a syntax error, an
+/// uncaught throw, a budget exceeded, `setMapData` never called or given the wrong
+/// shapes: each a [`LoadError`] at the script's line where there is one; without an
+/// engine, a refusal saying so.
 pub fn run_script(source: &[u8], seed: u32, players: u32) -> Result<ScriptMap, LoadError> {
+    if let Some(run) = crate::engines::installed_script() {
+        return run(source, seed, players);
+    }
     #[cfg(feature = "script")]
     {
         run::run_script(source, seed, players)
@@ -68,6 +87,25 @@ pub fn run_script(source: &[u8], seed: u32, players: u32) -> Result<ScriptMap, L
     {
         crate::engines::run_installed_script(source, seed, players)
     }
+}
+
+/// [`run_script`] in Boa at the engine's full speed, without the work budget (whose
+/// per-instruction count makes Boa about five times slower): for a host that bounds the
+/// run itself, in a process of its own with a memory cap and a clock (the program's
+/// sandbox). `line` is kept at the line of `game.js` the script was last seen on (each
+/// call into the game's API and each wrapped native sets it), so that a host that stops
+/// the script can say where it was.
+///
+/// # Errors
+/// As [`run_script`], but for the work budget.
+#[cfg(feature = "script")]
+pub fn run_script_watched(
+    source: &[u8],
+    seed: u32,
+    players: u32,
+    line: std::sync::Arc<std::sync::atomic::AtomicU32>,
+) -> Result<ScriptMap, LoadError> {
+    run::run_watched(source, seed, players, line)
 }
 
 /// What a script gave to `setMapData`, as the game keeps it.
@@ -101,8 +139,10 @@ pub const SLICE_COST: u32 = 100_000;
 /// about 2,000). An endless script stops after about 2·10⁹ instruction costs: seconds
 /// in an optimised build, minutes in an unoptimised one.
 pub const MAX_SLICES: u64 = 20_000;
-/// Loop iterations per call frame (Boa's `RuntimeLimits`).
-pub const LOOP_ITERATIONS: u64 = 50_000_000;
+/// Loop iterations per call frame, all its loops together (Boa's `RuntimeLimits`): the
+/// shipped scripts run within a tenth of it (each within 200,000), and an endless loop
+/// stops at its line in a fraction of a second.
+pub const LOOP_ITERATIONS: u64 = 2_000_000;
 /// Nested calls (Boa's `RuntimeLimits`).
 pub const RECURSION: usize = 1024;
 /// Values on Boa's stack.
@@ -111,3 +151,12 @@ pub const STACK_VALUES: usize = 1 << 16;
 pub const MAX_LENGTH: u64 = 1 << 20;
 /// Array elements and string units the wrapped natives that build may build in one run.
 pub const MAX_ELEMENTS: u64 = 1 << 24;
+/// The largest `game.js` run (the largest shipped one, NTW_Snow_1v1's, is 37 KB).
+pub const MAX_SOURCE_BYTES: u64 = 1 << 20;
+/// The deepest nesting of brackets (`(`, `[`, `{`, `${`) in a `game.js` (the shipped
+/// ones nest at most 10 deep): Boa's parser recurses once per level, and a few hundred
+/// levels overflow a thread's stack.
+pub const MAX_NESTING: u32 = 32;
+/// The longest object name `setMapData` takes, bytes (the game's stats ids are under
+/// 40): a script cannot hand back 65,535 copies of one huge name.
+pub const MAX_NAME_BYTES: usize = 128;

@@ -2,12 +2,18 @@
 //! evaluation, and errors turned into a [`LoadError`] with the script's line.
 
 use super::api::{self, State};
+use super::screen::{screen_syntax, screen_text};
 use super::{LOOP_ITERATIONS, MAX_SLICES, RECURSION, SLICE_COST, STACK_VALUES, ScriptMap};
 use crate::formats::{ErrorKind, LoadError};
 use crate::model::Location;
+use boa_engine::ast::scope::Scope;
+use boa_engine::optimizer::OptimizerOptions;
+use boa_engine::parser::Parser;
 use boa_engine::{Context, JsError, JsString, Script, Source};
 use std::future::Future;
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU32;
 use std::task::{Poll, Waker};
 
 /// The globals the game's limited context leaves out (`JS_NewLimitedContext` with only
@@ -64,18 +70,41 @@ const GUARDS: &str = r#"(() => {
   wrap(String.prototype, 'padEnd', (_, args) => Number(args[0]) || 0, true);
 })();"#;
 
+/// How a run is bounded: by Boa's instruction budget (in this process), or by its host
+/// (see [`super::run_script_watched`]), told the line the script was last seen on.
+enum Metering {
+    Budget(u64),
+    Watched(Arc<AtomicU32>),
+}
+
 /// [`super::run_script`] in Boa, with the full work budget.
 pub(super) fn run_script(source: &[u8], seed: u32, players: u32) -> Result<ScriptMap, LoadError> {
-    run_limited(source, seed, players, MAX_SLICES)
+    run(source, seed, players, Metering::Budget(MAX_SLICES))
 }
 
 /// [`run_script`] with a work budget of `max_slices` (the tests' short one).
+#[cfg(test)]
 pub(super) fn run_limited(
     source: &[u8],
     seed: u32,
     players: u32,
     max_slices: u64,
 ) -> Result<ScriptMap, LoadError> {
+    run(source, seed, players, Metering::Budget(max_slices))
+}
+
+/// [`super::run_script_watched`].
+pub(super) fn run_watched(
+    source: &[u8],
+    seed: u32,
+    players: u32,
+    line: Arc<AtomicU32>,
+) -> Result<ScriptMap, LoadError> {
+    run(source, seed, players, Metering::Watched(line))
+}
+
+fn run(source: &[u8], seed: u32, players: u32, metering: Metering) -> Result<ScriptMap, LoadError> {
+    screen_text(source)?;
     // A clock that stands still: Boa's default reads `Instant::now` when the context is
     // made, which panics on wasm32 without a host clock (the page), and the core reads no
     // clock. The script has no `Date` to see it anyway.
@@ -89,15 +118,35 @@ pub(super) fn run_limited(
     limits.set_loop_iteration_limit(LOOP_ITERATIONS);
     limits.set_recursion_limit(RECURSION);
     limits.set_stack_size_limit(STACK_VALUES);
-    context.insert_data(State::new(seed, players));
+    let watch = match &metering {
+        Metering::Watched(line) => Some(Arc::clone(line)),
+        Metering::Budget(_) => None,
+    };
+    context.insert_data(State::new(seed, players, watch));
     prepare(&mut context).map_err(|e| refusal(&e, "setting up the script's context"))?;
+    // The syntax screen first: compiling folds constants (a BigInt power) before any
+    // budget counts, so the script is compiled only once screened, and unfolded.
+    let ast = Parser::new(Source::from_bytes(source))
+        .parse_script(&Scope::new_global(), context.interner_mut())
+        .map_err(|e| syntax(&e))?;
+    screen_syntax(&ast)?;
+    drop(ast);
+    context.set_optimizer_options(OptimizerOptions::empty());
     let script = Script::parse(
         Source::from_bytes(source).with_path(Path::new("game.js")),
         None,
         &mut context,
     )
     .map_err(|e| syntax(&e))?;
-    let slices = evaluate(&script, &mut context, max_slices)?;
+    let slices = match metering {
+        Metering::Budget(max_slices) => evaluate(&script, &mut context, max_slices)?,
+        Metering::Watched(_) => {
+            script
+                .evaluate(&mut context)
+                .map_err(|e| refusal(&e, "the script stopped"))?;
+            0
+        }
+    };
     let state = context.remove_data::<State>().ok_or_else(|| {
         LoadError::new(ErrorKind::Invalid, Location::File, "lost the script state")
     })?;
@@ -111,6 +160,11 @@ fn prepare(context: &mut Context) -> Result<(), JsError> {
     let global = context.global_object();
     for name in REMOVED {
         global.delete_property_or_throw(JsString::from(*name), context)?;
+    }
+    // The methods that make a regular expression from a string (the game has none).
+    let string_prototype = context.intrinsics().constructors().string().prototype();
+    for name in ["match", "matchAll", "search"] {
+        string_prototype.delete_property_or_throw(JsString::from(name), context)?;
     }
     api::register(context)?;
     context.eval(Source::from_bytes(GUARDS))?;
@@ -168,7 +222,7 @@ fn located(text: &str) -> Location {
     line_of(text).map_or(Location::File, Location::Line)
 }
 
-fn syntax(e: &JsError) -> LoadError {
+fn syntax(e: &dyn std::fmt::Display) -> LoadError {
     let text = e.to_string();
     LoadError::new(
         ErrorKind::Syntax,
@@ -179,6 +233,17 @@ fn syntax(e: &JsError) -> LoadError {
 
 fn refusal(e: &JsError, what: &str) -> LoadError {
     let text = e.to_string();
+    if text.starts_with("RuntimeLimitError") {
+        return LoadError::new(
+            ErrorKind::Invalid,
+            located(&text),
+            format!(
+                "{what}: a limit of map scripts was reached: at most {LOOP_ITERATIONS} loop \
+                 iterations in one function call and {RECURSION} nested calls ({})",
+                first_line(&text)
+            ),
+        );
+    }
     if let Some(helper) = newer_helper(&text) {
         return LoadError::new(
             ErrorKind::Unsupported,

@@ -243,3 +243,93 @@ fn endless_allocation_stops() {
     let e = refused(&format!("for (var i = 0; i < 9; i++) 'x'.padEnd({per});"));
     assert!(e.message.contains("memory bound"), "{e}");
 }
+
+#[test]
+fn brackets_nested_past_the_limit_are_refused_before_parsing() {
+    use super::MAX_NESTING;
+    let deep = |n: usize| format!("var x = 1;\nvar y = {}1{};\n", "(".repeat(n), ")".repeat(n));
+    let e = refused(&deep(MAX_NESTING as usize + 1));
+    assert!(e.message.contains("nested more than 32"), "{e}");
+    assert_eq!(e.location, Location::Line(2), "{e}");
+    // Brackets in strings, comments and template text are not nesting; a template's
+    // `${…}` is.
+    let quiet = "(".repeat(100);
+    let js = format!(
+        "// {quiet}\n/* {quiet} */\nvar s = '{quiet}' + \"{quiet}\" + `{quiet}${{1}}{quiet}`;\n\
+         setMapData(2, 2, [0, 0, 0, 0], [0, 0, 0, 0], [], [], []);\n"
+    );
+    assert!(run(&js).is_ok(), "{:?}", run(&js).err());
+    let e = refused(&format!(
+        "var t = `{}1{}`;",
+        "${`".repeat(40),
+        "`}".repeat(40)
+    ));
+    assert!(e.message.contains("nested"), "{e}");
+}
+
+#[test]
+fn a_script_over_the_size_limit_is_refused_unread() {
+    let js = " ".repeat(super::MAX_SOURCE_BYTES as usize + 1);
+    let e = refused(&js);
+    assert!(e.message.contains("limited to"), "{e}");
+    assert!(super::script_too_large(super::MAX_SOURCE_BYTES).is_none());
+}
+
+#[test]
+fn what_the_games_context_lacks_is_refused_at_its_line() {
+    for (js, what) in [
+        ("var a = 1;\nvar r = /(a+)+$/;", "regular expression"),
+        ("var a = 1;\nvar b = 3n ** 400n;", "BigInt"),
+        ("var a = 1;\nasync function f() {}", "async"),
+        ("var a = 1;\nvar f = async () => 1;", "async"),
+        ("var a = 1;\nvar o = {async f() { await 0; }};", "await"),
+    ] {
+        let e = refused(js);
+        assert!(e.message.contains(what), "{js}: {e}");
+        assert_eq!(e.location, Location::Line(2), "{js}: {e}");
+    }
+    // A regular expression from a string: the methods that would make one are gone.
+    let e = refused("var a = 1;\n'aaa'.match('(a+)+$');");
+    assert!(e.message.contains("TypeError"), "{e}");
+    // Generators and what the game has stay.
+    let js = "function* g() { yield 1; }\nvar n = [...g()].length + 'ab'.split('').length;\n\
+              setMapData(2, 2, [0, 0, 0, n], [0, 0, 0, 0], [], [], []);\n";
+    assert_eq!(run(js).unwrap().textures[3], 3);
+}
+
+#[test]
+fn what_a_script_hands_back_is_bounded() {
+    // Objects add up over calls, as in the game, to at most 65535 of a kind.
+    let js = "var s = [];\nfor (var i = 0; i < 40000; i++) s.push({name: 'Boulder1', \
+              position: [64, 64], direction: 0});\n\
+              setMapData(2, 2, [0, 0, 0, 0], [0, 0, 0, 0], [], [], s);\n\
+              setMapData(2, 2, [0, 0, 0, 0], [0, 0, 0, 0], [], [], s);\n";
+    let e = refused(js);
+    assert!(e.message.contains("at most 65535"), "{e}");
+    assert_eq!(e.location, Location::Line(4), "{e}");
+    let js = "var n = 'x'.repeat(129);\n\
+              setMapData(2, 2, [0, 0, 0, 0], [0, 0, 0, 0], [], [], [{name: n, position: [64, 64], direction: 0}]);\n";
+    let e = refused(js);
+    assert!(e.message.contains("at most 128"), "{e}");
+    // A long log line is cut.
+    let js =
+        "log('y'.repeat(100000));\nsetMapData(2, 2, [0, 0, 0, 0], [0, 0, 0, 0], [], [], []);\n";
+    let notes = run(js).unwrap().notes;
+    assert!(
+        notes[0].len() < 1000 && notes[0].ends_with('…'),
+        "{}",
+        notes[0].len()
+    );
+}
+
+#[test]
+fn a_watched_run_says_the_line_it_was_last_seen_on() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let line = Arc::new(AtomicU32::new(0));
+    let js = "var a = [1, 2];\n\nvar b = a.map(function (x) { return x; });\nlog(1);\nthrow 'x';\n";
+    let e =
+        super::run_script_watched(js.as_bytes(), DEFAULT_SEED, 2, Arc::clone(&line)).unwrap_err();
+    assert_eq!(e.location, Location::Line(5), "{e}");
+    assert_eq!(line.load(Ordering::Relaxed), 4);
+}

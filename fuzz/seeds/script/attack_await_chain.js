@@ -1,0 +1,2 @@
+async function f() { await 0; return f(); }
+f();

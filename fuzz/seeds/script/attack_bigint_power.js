@@ -1,0 +1,2 @@
+var ok = true;
+String(3n ** 40000000n);

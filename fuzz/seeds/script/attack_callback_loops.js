@@ -1,0 +1,3 @@
+[1, 2, 3].forEach(function () {
+  for (;;) {}
+});

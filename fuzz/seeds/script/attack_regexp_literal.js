@@ -1,0 +1,2 @@
+var ok = true;
+/(a+)+$/.test('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!');
