@@ -140,9 +140,9 @@ pub const SLICE_COST: u32 = 100_000;
 /// in an optimised build, minutes in an unoptimised one.
 pub const MAX_SLICES: u64 = 20_000;
 /// Loop iterations per call frame, all its loops together (Boa's `RuntimeLimits`): the
-/// shipped scripts run within a tenth of it (each within 200,000), and an endless loop
+/// shipped scripts run within a fifth of it (each within 200,000), and an endless loop
 /// stops at its line in a fraction of a second.
-pub const LOOP_ITERATIONS: u64 = 2_000_000;
+pub const LOOP_ITERATIONS: u64 = 1_000_000;
 /// Nested calls (Boa's `RuntimeLimits`).
 pub const RECURSION: usize = 1024;
 /// Values on Boa's stack.
