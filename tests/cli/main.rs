@@ -17,6 +17,7 @@ mod check_inputs;
 mod check_map;
 mod convert;
 mod export;
+mod hostile_packages;
 mod info;
 mod info_synthetic;
 mod inputs;
