@@ -5,6 +5,11 @@
 //! processed and where the report is. The window offers to show a report it has not shown
 //! yet on its next start ([`unseen_reports`], [`mark_seen`]).
 //!
+//! A subcommand (`vitrine render`, `info`, `check`, `thumbnail`, …) writes nothing but the
+//! output it is given ([`report_on_standard_error`]): its report is printed on standard
+//! error, where its user (or the file manager's log) reads it, and no file appears in the
+//! config folder (issue 46: a hostile map made `render` write under `~/.config`).
+//!
 //! What the hook knows comes from [`set_adapter`] (the renderer, once it has a device) and
 //! [`processing`] (a guard the CLI and the loaders hold while a file is read; per thread,
 //! so a panic in a loader thread names that thread's file): both kept by
@@ -14,6 +19,7 @@
 use crate::files::{self, EntryKind, FileRef, atomic};
 use std::path::{Path, PathBuf};
 use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use vitrine_core::crash::{
     Processing, adapter, current_file, payload_text, processing, set_adapter,
@@ -25,6 +31,16 @@ pub const REPORT_STEM: &str = "crash";
 const SEEN_FILE: &str = "crash-seen";
 
 static INSTALL: Once = Once::new();
+
+/// Whether the hook prints its report on standard error instead of writing a file
+/// ([`report_on_standard_error`]).
+static ON_STANDARD_ERROR: AtomicBool = AtomicBool::new(false);
+
+/// From now on, the hook prints its report on standard error and writes no file: what
+/// every subcommand asks, so that it writes nothing outside the output it is given.
+pub fn report_on_standard_error() {
+    ON_STANDARD_ERROR.store(true, Ordering::Relaxed);
+}
 
 /// The text of a crash report.
 pub fn report(message: &str, location: Option<String>, backtrace: &str) -> String {
@@ -64,7 +80,8 @@ pub fn write_report(dir: &Path, text: &str) -> std::io::Result<PathBuf> {
 /// Installs the panic hook (once; later calls do nothing). The previous hook still runs
 /// first, so the usual message reaches standard error; then the report is written to
 /// [`crate::files::folders::config_dir`] (if there is one) and one line says where, and
-/// which file was being processed.
+/// which file was being processed (after [`report_on_standard_error`]: the report is
+/// printed there instead).
 pub fn install_hook() {
     INSTALL.call_once(|| {
         let previous = std::panic::take_hook();
@@ -74,11 +91,15 @@ pub fn install_hook() {
             let location = info.location().map(|l| l.to_string());
             let text = report(&panic_message(info), location, &backtrace);
             let file = current_file();
-            let written = files::folders::config_dir().map(|d| write_report(&d, &text));
             let what = match &file {
                 Some(f) => format!("vitrine: panic while processing {f}"),
                 None => "vitrine: panic".to_string(),
             };
+            if ON_STANDARD_ERROR.load(Ordering::Relaxed) {
+                eprintln!("{what}; the crash report (please attach it to a bug report):\n{text}");
+                return;
+            }
+            let written = files::folders::config_dir().map(|d| write_report(&d, &text));
             match written {
                 Some(Ok(path)) => eprintln!("{what}; crash report written to {}", path.display()),
                 Some(Err(e)) => eprintln!("{what}; the crash report could not be written: {e}"),

@@ -2,13 +2,15 @@
 //! [`Files`], archives read lazily, [`MemorySource`]) over the disk ([`DiskSource`],
 //! [`disk`]), plus what only a desktop program does with files: [`atomic`] writes (and
 //! through them `DiskOutput`, vitrine-media's way onto the disk),
-//! [`walk`] (the one folder walk), per-platform [`folders`], and [`watch`] (file-system
+//! [`walk`] (the one folder walk), per-platform [`folders`], output [`names`] made from
+//! names a package chose, and [`watch`] (file-system
 //! events for live reload). The free functions here ([`read`], [`list`], …) read through
 //! [`disk`].
 
 pub mod atomic;
 mod disk;
 pub mod folders;
+pub mod names;
 #[cfg(feature = "cli")]
 mod output;
 pub mod walk;

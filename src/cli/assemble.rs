@@ -142,20 +142,6 @@ pub fn build(
     Ok(a)
 }
 
-/// A file name for a stats id (`A-Cobra-Hover-HMG` → `A-Cobra-Hover-HMG`; anything but
-/// letters, digits, `-`, `_` and `.` becomes `_`).
-pub fn file_stem(id: &str) -> String {
-    id.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
 /// The assembly `args` ask for (`--template`, `--body`…, `--structure`), as its one-line
 /// label and the composed model; `None` when they ask for none (an animated export of an
 /// assembly uses this).
@@ -223,8 +209,13 @@ pub fn render(
     let mut failures = Vec::new();
     let mut incomplete = 0;
     let total = stats.templates.len();
+    let mut names = crate::files::names::UniqueNames::new();
     for t in &stats.templates.entries {
-        let out = args.output.join(format!("{}.png", file_stem(&t.id)));
+        let named = names.take(&t.id, "png", "template");
+        if let Some(note) = &named.note {
+            eprintln!("note: template {note}");
+        }
+        let out = args.output.join(named.file);
         match one(
             &mut finder,
             scene,

@@ -112,11 +112,7 @@ pub fn run(args: &InfoArgs) -> i32 {
     let walk = super::model_inputs(&models);
     failed += walk.errors.len();
     for (path, message) in &walk.errors {
-        if args.json {
-            println!("{}", json!({"path": path, "error": message}));
-        } else {
-            println!("{}", printable_text(&format!("{path}: error: {message}\n")));
-        }
+        print_error(path, message, args.json);
     }
     let mut resolver = formats::resolve::Resolver::new(crate::files::disk());
     for file in &walk.files {
@@ -134,8 +130,7 @@ pub fn run(args: &InfoArgs) -> i32 {
         match (&result, args.json) {
             (Ok((_, Some(v))), true) => println!("{v}"),
             (Ok((model, _)), _) => print!("{}", printable_text(&text_summary(model, path))),
-            (Err(e), true) => println!("{}", json!({"path": shown, "error": e})),
-            (Err(e), false) => println!("{}", printable_text(&format!("{shown}: error: {e}\n"))),
+            (Err(e), _) => print_error(&shown, e, args.json),
         }
         if result.is_err() {
             failed += 1;
@@ -160,7 +155,8 @@ pub fn run(args: &InfoArgs) -> i32 {
     }
 }
 
-/// `info` of each map input; the number that failed.
+/// `info` of each map input (errors on standard error; with `--json` their objects on
+/// standard output too); the number that failed.
 fn maps_info(maps: &[&PathBuf], args: &InfoArgs) -> usize {
     let mut failed = 0;
     for path in maps {
@@ -176,19 +172,30 @@ fn maps_info(maps: &[&PathBuf], args: &InfoArgs) -> usize {
                 args.json,
             )
         });
-        failed += match &result {
-            Ok((_, n)) => *n,
-            Err(_) => 1,
-        };
-        match (result, args.json) {
-            (Ok((out, _)), _) => print!("{out}"),
-            (Err(e), true) => println!("{}", json!({"path": shown, "error": e})),
-            (Err(e), false) => {
-                println!("{}", printable_text(&format!("{shown}: error: {e}\n")));
+        match result {
+            Ok((out, errors)) => {
+                print!("{out}");
+                for e in &errors {
+                    eprintln!("{e}");
+                }
+                failed += errors.len();
+            }
+            Err(e) => {
+                failed += 1;
+                print_error(&shown, &e, args.json);
             }
         }
     }
     failed
+}
+
+/// An input that failed: its line on standard error, and with `--json` its object
+/// (`{"path", "error"}`) on standard output, where each input has its line.
+fn print_error(path: &str, message: &str, as_json: bool) {
+    if as_json {
+        println!("{}", json!({"path": path, "error": message}));
+    }
+    eprintln!("{}", printable_text(&format!("{path}: error: {message}")));
 }
 
 /// The common-schema JSON object of one model, as `--world`, `--at` and `--vertices`

@@ -16,7 +16,7 @@ use vitrine_core::wz::Stats;
 /// Whether `file` (a command-line input) is a map rather than models: a `game.map`,
 /// `game.js` or `.gam` file; a folder holding `game.map` or `game.js`; or, with
 /// `--level`, anything holding levels; or a package root with a `.lev` or `level.json`
-/// and no model folders.
+/// (at its root, or a 4.x package's `multiplay/maps/NAME/level.json`) and no model folders.
 pub fn is_map_input(file: &FileRef, level: Option<&str>) -> bool {
     let files = crate::files::disk();
     let name = file.file_name().to_ascii_lowercase();
@@ -35,8 +35,7 @@ pub fn is_map_input(file: &FileRef, level: Option<&str>) -> bool {
             if level.is_some() {
                 return true;
             }
-            let levels =
-                has(&|n, k| k == EntryKind::File && (n.ends_with(".lev") || n == "level.json"));
+            let levels = map::defines_levels(files, file);
             let models = has(&|n, k| {
                 k == EntryKind::Dir
                     && ["components", "structs", "features", "texpages"].contains(&n)
@@ -118,9 +117,9 @@ fn is_package(
     files.list(&package).is_ok_and(|inner| {
         inner.iter().any(|(m, _, _)| {
             let m = m.to_ascii_lowercase();
-            m.ends_with(".lev") || m == "level.json" || m == "game.map" || m == "game.js"
+            m == "game.map" || m == "game.js"
         })
-    })
+    }) || map::defines_levels(files, &package)
 }
 
 /// The data roots a map's stats and models come from: `--data`, else `mp.wz` and
@@ -149,7 +148,8 @@ pub(crate) fn roots_for(file: &FileRef, data: &[PathBuf]) -> Vec<FileRef> {
 
 /// Runs `info` on one map input: each of its maps (the one `level` names, else all of
 /// them: a package of several maps, a folder of packages), as text or one JSON object a
-/// line; and how many of them failed. An error where no map opens at all.
+/// line; and the error of each map that failed (its line for standard error; with
+/// `as_json`, its JSON object is among the lines too). An error where no map opens at all.
 pub fn map_info(
     file: &FileRef,
     level: Option<&str>,
@@ -157,7 +157,7 @@ pub fn map_info(
     data: &[PathBuf],
     heights: bool,
     as_json: bool,
-) -> Result<(String, usize), String> {
+) -> Result<(String, Vec<String>), String> {
     let files = crate::files::disk();
     let survey = map::survey(files, file).map_err(|e| e.to_string())?;
     let levels = match level {
@@ -173,7 +173,7 @@ pub fn map_info(
     let roots = roots_for(file, data);
     let (stats, _warnings) = Stats::load(files, &roots);
     let mut out = String::new();
-    let mut failed = 0;
+    let mut errors = Vec::new();
     for mut source in levels {
         source.ask_seed(seed);
         let one = crate::cli::catch_per_file(&source.folder, || {
@@ -182,21 +182,19 @@ pub fn map_info(
         match one {
             Ok(text) => out.push_str(&text),
             Err(e) => {
-                failed += 1;
                 if as_json {
                     let v = json!({"path": file.to_string(), "map": source.name,
                         "level": source.levels.taken, "error": e});
                     out.push_str(&format!("{v}\n"));
-                } else {
-                    out.push_str(&printable_text(&format!(
-                        "{file}: map {}: error: {e}\n",
-                        source.name
-                    )));
                 }
+                errors.push(
+                    printable_text(&format!("{file}: map {}: error: {e}", source.name))
+                        .into_owned(),
+                );
             }
         }
     }
-    Ok((out, failed))
+    Ok((out, errors))
 }
 
 /// `info` of one map of `file`, `problems` being its package's (text, or one JSON line).

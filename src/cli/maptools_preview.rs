@@ -565,13 +565,25 @@ fn run_folder(args: &GenpreviewArgs, req: &Request, packages: &[FileRef]) -> i32
     super::report_failures(&failures)
 }
 
-/// The PNG a package's preview goes to in `dir`: its file name's stem.
-fn out_name(dir: &Path, package: &FileRef) -> PathBuf {
-    let name = package.file_name();
-    let stem = Path::new(&name)
-        .file_stem()
-        .map_or_else(|| "map".into(), |s| s.to_string_lossy().into_owned());
-    dir.join(format!("{stem}.png"))
+/// The PNG each package's preview goes to in `dir`: its file name's stem, made safe and
+/// unique ([`crate::files::names::UniqueNames`]: `A.wz` and `a.zip` are two pictures,
+/// never one over the other); each suffix given is noted on standard error.
+fn out_names(dir: &Path, packages: &[FileRef]) -> Vec<PathBuf> {
+    let mut names = crate::files::names::UniqueNames::new();
+    packages
+        .iter()
+        .map(|package| {
+            let name = package.file_name();
+            let stem = Path::new(&name)
+                .file_stem()
+                .map_or_else(|| "map".into(), |s| s.to_string_lossy().into_owned());
+            let named = names.take(&stem, "png", "map");
+            if let Some(note) = &named.note {
+                eprintln!("note: package {} ({note})", package);
+            }
+            dir.join(named.file)
+        })
+        .collect()
 }
 
 fn folder_flat(
@@ -582,8 +594,7 @@ fn folder_flat(
 ) -> Vec<(String, String)> {
     let options = flat_options(args, &req.wanted);
     let mut failures = Vec::new();
-    for p in packages {
-        let out = out_name(&req.output, p);
+    for (p, out) in packages.iter().zip(out_names(&req.output, packages)) {
         let done = catch(p, || {
             let (m, placed) = source.open(p)?;
             write_rgb(&out, &flat::flat_preview(&m, &placed, &options))
@@ -604,7 +615,8 @@ fn folder_3d(
 ) -> Result<Vec<(String, String)>, i32> {
     let jobs: Vec<PreviewJob> = packages
         .iter()
-        .map(|p| (p.clone(), args.level.clone(), out_name(&req.output, p)))
+        .zip(out_names(&req.output, packages))
+        .map(|(p, out)| (p.clone(), args.level.clone(), out))
         .collect();
     let size = args.size.unwrap_or(DEFAULT_SIZE);
     batch_previews(source, look(args, req), &jobs, size).map_err(|e| {

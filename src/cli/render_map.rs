@@ -428,43 +428,21 @@ fn show_layers(model: &mut Model, shown: &[Layer]) {
     }
 }
 
-/// The PNG name of each map: its name made safe ([`safe_name`]); a name two maps of a
-/// collection share gets `-2`, `-3`… after the first (any case: one folder on every
-/// file system).
+/// The PNG name of each map: its name made safe and unique
+/// ([`crate::files::names::UniqueNames`]: a name two maps make, `a/b` and `a_b`, gets
+/// `-2` after the first, any case); each suffix given is noted on standard error.
 fn unique_names(levels: &[map::Level]) -> Vec<String> {
-    let mut taken = std::collections::HashSet::new();
+    let mut names = crate::files::names::UniqueNames::new();
     levels
         .iter()
         .map(|l| {
-            let base = safe_name(&l.name);
-            let mut name = base.clone();
-            let mut n = 1;
-            while !taken.insert(name.to_ascii_lowercase()) {
-                n += 1;
-                name = format!("{base}-{n}");
+            let named = names.take(&l.name, "png", "map");
+            if let Some(note) = &named.note {
+                eprintln!("note: map {note}");
             }
-            format!("{name}.png")
+            named.file
         })
         .collect()
-}
-
-/// A level's name as a file name: letters, digits, `-`, `_` and `.` kept, the rest `_`.
-fn safe_name(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if s.trim_matches('.').is_empty() {
-        "map".into()
-    } else {
-        s
-    }
 }
 
 #[cfg(test)]
@@ -486,13 +464,6 @@ mod tests {
             e.starts_with("roads: expected all or one of") && e.contains("start-positions"),
             "{e}"
         );
-    }
-
-    #[test]
-    fn level_names_make_safe_file_names() {
-        assert_eq!(safe_name("Sk-Rush"), "Sk-Rush");
-        assert_eq!(safe_name("a/b c"), "a_b_c");
-        assert_eq!(safe_name(".."), "map");
     }
 
     #[test]

@@ -272,7 +272,7 @@ fn gather(
     let mut entries = Vec::new();
     let mut data = BTreeMap::new();
     let mut problems = Vec::new();
-    let mut taken = std::collections::HashSet::new();
+    let mut taken = crate::files::names::UniqueNames::new();
     for package in packages {
         let c = collect::collect(std::slice::from_ref(package), options);
         problems.extend(c.problems);
@@ -287,13 +287,11 @@ fn gather(
         let name = package
             .file_stem()
             .map_or_else(|| "map".into(), |s| s.to_string_lossy().into_owned());
-        let stem = crate::cli::assemble::file_stem(&name);
-        let mut site_package = format!("maps/{stem}.wz");
-        let mut n = 2;
-        while !taken.insert(site_package.to_ascii_lowercase()) {
-            site_package = format!("maps/{stem}-{n}.wz");
-            n += 1;
+        let named = taken.take(&name, "wz", "map");
+        if let Some(note) = &named.note {
+            eprintln!("note: package {note}");
         }
+        let site_package = format!("maps/{}", named.file);
         for item in c.maps {
             let Details::Map(map) = &item.model.details else {
                 continue;
@@ -370,7 +368,7 @@ fn tiles(
     entries: &[Entry],
     options: &LoadOptions,
 ) -> (Vec<Tile>, Vec<PathBuf>) {
-    let mut taken = std::collections::HashSet::new();
+    let mut taken = crate::files::names::UniqueNames::new();
     let thumbs: Vec<String> = entries
         .iter()
         .map(|e| {

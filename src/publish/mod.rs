@@ -153,7 +153,7 @@ pub fn run(args: &PublishArgs) -> i32 {
     }
 
     // Tiles and their thumbnails.
-    let mut taken = std::collections::HashSet::new();
+    let mut taken = crate::files::names::UniqueNames::new();
     let mut tiles: [Vec<Tile>; 4] = Default::default();
     let mut jobs = Vec::new();
     for (n, (kind, items)) in [

@@ -142,17 +142,15 @@ pub fn copy_page(page: &Path, site: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The thumbnail file (relative to the site) of a tile: `thumbs/<kind>-<name>.png`, with
-/// anything but letters, digits, `-`, `_` and `.` made `_`, unique among `taken`.
-pub fn thumb_name(kind: &str, id: &str, taken: &mut std::collections::HashSet<String>) -> String {
-    let stem = crate::cli::assemble::file_stem(&id.replace('/', "_"));
-    let mut name = format!("thumbs/{kind}-{stem}.png");
-    let mut n = 2;
-    while !taken.insert(name.to_ascii_lowercase()) {
-        name = format!("thumbs/{kind}-{stem}-{n}.png");
-        n += 1;
+/// The thumbnail file (relative to the site) of a tile: `thumbs/<kind>-<name>.png`, its
+/// name made safe and unique among `taken` ([`crate::files::names::UniqueNames`]); a
+/// suffix given is noted on standard error.
+pub fn thumb_name(kind: &str, id: &str, taken: &mut crate::files::names::UniqueNames) -> String {
+    let named = taken.take(&format!("{kind}-{id}"), "png", kind);
+    if let Some(note) = &named.note {
+        eprintln!("note: thumbnail {note}");
     }
-    name
+    format!("thumbs/{}", named.file)
 }
 
 /// Renders the thumbnails `jobs` ((item, file relative to `site`)) with the renderer

@@ -18,6 +18,7 @@ mod check_map;
 mod convert;
 mod export;
 mod hostile_scripts;
+mod hostile_packages;
 mod info;
 mod info_synthetic;
 mod inputs;

@@ -32,7 +32,7 @@ fn stdout(o: &Output) -> String {
 }
 
 /// `game.map` version 10, 16×16 tiles, heights rising to the east.
-fn game_map() -> Vec<u8> {
+pub(crate) fn game_map() -> Vec<u8> {
     let mut b = b"map ".to_vec();
     for v in [10u32, 16, 16] {
         b.extend(v.to_le_bytes());
@@ -46,7 +46,7 @@ fn game_map() -> Vec<u8> {
     b
 }
 
-fn ttypes() -> Vec<u8> {
+pub(crate) fn ttypes() -> Vec<u8> {
     let mut b = b"ttyp".to_vec();
     b.extend(8u32.to_le_bytes());
     b.extend(3u32.to_le_bytes());
@@ -54,7 +54,7 @@ fn ttypes() -> Vec<u8> {
     b
 }
 
-fn gam() -> Vec<u8> {
+pub(crate) fn gam() -> Vec<u8> {
     let mut b = b"game".to_vec();
     for v in [8u32, 0, 0, 0, 0, 16, 16] {
         b.extend(v.to_le_bytes());
@@ -141,7 +141,7 @@ fn flame_lev(name: &str, folder: &str) -> String {
     s
 }
 
-fn write_zip(path: &Path, entries: &[(String, Vec<u8>)]) -> PathBuf {
+pub(crate) fn write_zip(path: &Path, entries: &[(String, Vec<u8>)]) -> PathBuf {
     let mut z = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
     for (name, bytes) in entries {
         z.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
@@ -243,7 +243,8 @@ fn flames_three_levels_are_one_map_and_info_names_the_level_taken() {
     }
     let o = run(&["info", "--level", "nothing"], &wz);
     assert!(!o.status.success());
-    let text = stdout(&o);
+    assert_eq!(stdout(&o), "", "errors go to standard error");
+    let text = String::from_utf8_lossy(&o.stderr);
     assert!(
         text.contains("its maps: Flame (levels Flame-T1, Flame-T2, Flame-T3)"),
         "{text}"
@@ -264,7 +265,7 @@ fn several_maps_the_database_shape_and_a_folder_of_packages_open_with_no_flag() 
     assert_eq!(names, ["Alpha", "Beta"], "each map once");
     assert_eq!(info_json(&pack, &["--level", "beta-T2"])[0]["map"], "Beta");
     let o = run(&["info", "--level", "gamma"], &pack);
-    let text = stdout(&o);
+    let text = String::from_utf8_lossy(&o.stderr);
     assert_eq!(text.matches("Alpha (levels").count(), 1, "{text}");
     assert_eq!(text.matches("Beta (levels").count(), 1, "{text}");
 
@@ -382,7 +383,7 @@ fn a_script_calling_a_newer_helper_says_a_newer_game_is_needed() {
     );
     let o = run(&["info"], &wz);
     assert!(!o.status.success());
-    let text = stdout(&o);
+    let text = String::from_utf8_lossy(&o.stderr);
     assert!(
         text.contains("calls generateFractalValueNoise")
             && text.contains("4.3.3 does not have")

@@ -191,6 +191,43 @@ fn collection(files: &Files, dir: &FileRef, depth: usize, want: Option<&str>, ou
     }
 }
 
+/// Whether `dir` defines levels as a package root does: a `.lev` or `level.json` at its
+/// root, or a 4.x map folder's `multiplay/maps/NAME/level.json` (any case): where
+/// [`survey`] reads levels from.
+pub fn defines_levels(files: &Files, dir: &FileRef) -> bool {
+    let mut lookup = Lookup::new(files);
+    let at_root = lookup.listing(dir).iter().any(|(n, _, k)| {
+        let n = n.to_ascii_lowercase();
+        *k == EntryKind::File && (n.ends_with(".lev") || n == "level.json")
+    });
+    if at_root {
+        return true;
+    }
+    let Some(maps) = maps_folder(&mut lookup, dir) else {
+        return false;
+    };
+    let folders: Vec<FileRef> = lookup
+        .listing(&maps)
+        .iter()
+        .filter(|(_, _, k)| *k == EntryKind::Dir)
+        .map(|(_, f, _)| f.clone())
+        .collect();
+    folders
+        .iter()
+        .any(|f| matches!(lookup.child(f, "level.json"), Some((_, EntryKind::File))))
+}
+
+/// The `multiplay/maps` folder of a package root (any case).
+fn maps_folder(lookup: &mut Lookup, root: &FileRef) -> Option<FileRef> {
+    let Some((multiplay, EntryKind::Dir)) = lookup.child(root, "multiplay") else {
+        return None;
+    };
+    match lookup.child(&multiplay, "maps") {
+        Some((maps, EntryKind::Dir)) => Some(maps),
+        _ => None,
+    }
+}
+
 /// Whether `dir` holds a map's own files.
 fn is_map_folder(lookup: &mut Lookup, dir: &FileRef) -> bool {
     ["game.map", "game.js"]
@@ -293,11 +330,7 @@ fn levels_in(lookup: &mut Lookup, root: &FileRef, problems: &mut Vec<LoadError>)
     if let Some((file, EntryKind::File)) = lookup.child(root, "level.json") {
         out.extend(json_level(lookup, root.clone(), &file, problems));
     }
-    let maps = lookup.walk(root, &["multiplay", "maps"]).or_else(|| {
-        let m = root.join("multiplay").join("maps");
-        (lookup.files().kind(&m) == Some(EntryKind::Dir)).then_some(m)
-    });
-    if let Some(maps) = maps {
+    if let Some(maps) = maps_folder(lookup, root) {
         let dirs: Vec<FileRef> = lookup
             .listing(&maps)
             .iter()
@@ -712,10 +745,17 @@ fn object_files(kind: ObjectKind) -> [&'static str; 3] {
     }
 }
 
-/// One kind's objects as the game reads them: the JSON file, else (missing or broken) the
-/// BJO; the INI (3.x) never. A file the game does not use is listed, and cannot make the
-/// map fail: where it does not read, a note says so. The error of the file used, or of
-/// the JSON where no file could be used.
+/// Past this many bytes, an object file the game never opens (a BJO beside a JSON it
+/// reads, any INI) is listed without being read: a hostile package's 150 MB `struct.ini`
+/// cost 15 s and 1.4 GB to parse for a note, and the game does not even open it. The
+/// largest real object files are far smaller (8c-concreteplayground's `struct.json`: 142 KB).
+pub(super) const UNREAD_LOOK_BYTES: u64 = 4 << 20;
+
+/// One kind's objects as the game reads them (`Map::mapStructures` in wzmaplib): the JSON
+/// file, else (missing, unreadable or broken) the BJO; the INI (3.x) never. A file the
+/// game does not open cannot make the map fail: it is listed, looked into where it is
+/// small ([`UNREAD_LOOK_BYTES`]), and a note says what it is. The error of the file used,
+/// or of the JSON where no file could be used.
 fn read_objects(lookup: &mut Lookup, map: &mut Map, kind: ObjectKind) -> Result<(), LoadError> {
     let folder = map.level.folder.clone();
     let max_players = map.level.players.unwrap_or(0);
@@ -726,54 +766,132 @@ fn read_objects(lookup: &mut Lookup, map: &mut Map, kind: ObjectKind) -> Result<
         let Some((file, EntryKind::File)) = lookup.child(&folder, name) else {
             continue;
         };
-        let bytes = read(lookup.files(), &file)?;
         let tried = !used && i < 2;
-        let parsed = parse_objects(i, &bytes, kind, max_players);
-        let (objects, format, version, broken) = match parsed {
-            Ok((o, f, v)) => (o, f, v, None),
-            Err(e) => {
-                let e = e.in_file(&file.to_string());
-                let format = [FileFormat::JsonV1, FileFormat::Bjo, FileFormat::Ini][i];
-                (Vec::new(), format, 0, Some(e))
-            }
+        let read = if tried {
+            Some(read_object_file(
+                lookup.files(),
+                &file,
+                i,
+                kind,
+                max_players,
+            ))
+        } else {
+            look_into_unread(lookup.files(), &file, i, kind, max_players)
         };
-        map.notes.extend(match (&broken, i, tried) {
-            (Some(e), 0, _) => Some(format!(
-                "{name}: not read ({e}); the game reads {} instead, where there is one",
-                names[1]
-            )),
-            (Some(e), 1, true) => Some(format!("{name}: not read ({e})")),
-            (Some(e), _, _) => Some(format!("{name}: not read by the game, and broken: {e}")),
-            (None, 2, _) => Some(format!(
-                "{name}: INI objects are not read by the game (4.x reads {}, then {})",
-                names[0], names[1]
-            )),
-            (None, _, false) => Some(format!(
-                "{name}: not used; the game reads {} first",
-                names[0]
-            )),
-            (None, _, true) => None,
-        });
-        let use_it = tried && broken.is_none();
-        if tried && let Some(e) = &broken {
+        let not_looked_into = read.is_none();
+        let (objects, mut entry) = match read {
+            Some(Ok((objects, format, version))) => {
+                let entry = map_file(name, format, version, objects.len(), None);
+                (objects, entry)
+            }
+            Some(Err(e)) => (Vec::new(), map_file(name, OBJECT_FORMATS[i], 0, 0, Some(e))),
+            None => (Vec::new(), map_file(name, OBJECT_FORMATS[i], 0, 0, None)),
+        };
+        map.notes
+            .extend(object_file_note(&names, i, tried, not_looked_into, &entry));
+        if tried && let Some(e) = &entry.broken {
             first_error.get_or_insert_with(|| e.clone());
         }
-        map.files.push(MapFile {
-            name: name.to_string(),
-            format,
-            version,
-            records: objects.len(),
-            used: use_it,
-            broken,
-        });
-        if use_it {
+        entry.used = tried && entry.broken.is_none();
+        if entry.used {
             map.objects.extend(objects);
             used = true;
         }
+        map.files.push(entry);
     }
     match first_error {
         Some(e) if !used => Err(e),
         _ => Ok(()),
+    }
+}
+
+/// The format of each of [`object_files`] before it is read (a JSON's version is in it).
+const OBJECT_FORMATS: [FileFormat; 3] = [FileFormat::JsonV1, FileFormat::Bjo, FileFormat::Ini];
+
+fn map_file(
+    name: &str,
+    format: FileFormat,
+    version: u32,
+    records: usize,
+    broken: Option<LoadError>,
+) -> MapFile {
+    MapFile {
+        name: name.to_string(),
+        format,
+        version,
+        records,
+        used: false,
+        broken,
+    }
+}
+
+/// An object file's objects, format and version.
+type ObjectsRead = (Vec<MapObject>, FileFormat, u32);
+
+/// Object file `i` read and parsed; a file that cannot be read is broken as one that
+/// does not parse (the game's `loadFullFile` fails, and it goes on as for a bad file).
+fn read_object_file(
+    files: &Files,
+    file: &FileRef,
+    i: usize,
+    kind: ObjectKind,
+    max_players: u32,
+) -> Result<ObjectsRead, LoadError> {
+    let bytes = read(files, file)?;
+    parse_objects(i, &bytes, kind, max_players).map_err(|e| e.in_file(&file.to_string()))
+}
+
+/// An object file the game never opens, read as [`read_object_file`] where it is at most
+/// [`UNREAD_LOOK_BYTES`] (so that a broken one gets its note); `None` where it is larger,
+/// or its size cannot be told without reading it.
+fn look_into_unread(
+    files: &Files,
+    file: &FileRef,
+    i: usize,
+    kind: ObjectKind,
+    max_players: u32,
+) -> Option<Result<ObjectsRead, LoadError>> {
+    let size = match file {
+        // The disk's stamp is the file's metadata: its length, without opening it (a FIFO
+        // would block an open).
+        FileRef::Disk(_) => files.stamp(file).ok()?.len,
+        _ => files.size(file).ok()?,
+    };
+    (size <= UNREAD_LOOK_BYTES).then(|| read_object_file(files, file, i, kind, max_players))
+}
+
+/// What `info` notes of object file `i` of `names` (`entry`, as read or not): why it was
+/// not read or used; nothing for the file the game reads.
+fn object_file_note(
+    names: &[&str; 3],
+    i: usize,
+    tried: bool,
+    not_looked_into: bool,
+    entry: &MapFile,
+) -> Option<String> {
+    let name = &entry.name;
+    match (&entry.broken, i, tried) {
+        (Some(e), 0, _) => Some(format!(
+            "{name}: not read ({e}); the game reads {} instead, where there is one",
+            names[1]
+        )),
+        (Some(e), 1, true) => Some(format!("{name}: not read ({e})")),
+        (Some(e), _, _) => Some(format!("{name}: not read by the game, and broken: {e}")),
+        (None, _, false) if not_looked_into => Some(format!(
+            "{name}: not read by the game (4.x reads {}, then {}); over {} MiB, not looked into",
+            names[0],
+            names[1],
+            UNREAD_LOOK_BYTES >> 20
+        )),
+        (None, 2, _) => Some(format!(
+            "{name}: INI objects are not read by the game (4.x reads {}, then {})",
+            names[0], names[1]
+        )),
+        (None, _, false) => Some(format!(
+            "{name}: not used; the game reads {} first",
+            names[0]
+        )),
+        (None, _, true) => None,
     }
 }
 
@@ -783,7 +901,7 @@ fn parse_objects(
     bytes: &[u8],
     kind: ObjectKind,
     max_players: u32,
-) -> Result<(Vec<MapObject>, FileFormat, u32), LoadError> {
+) -> Result<ObjectsRead, LoadError> {
     Ok(match i {
         0 => {
             let (o, v) = read_json_objects(bytes, kind)?;

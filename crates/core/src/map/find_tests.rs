@@ -435,3 +435,44 @@ fn objects_are_read_as_the_game_reads_them_json_else_bjo_and_unread_files_cannot
     let e = open(&files, &l).unwrap_err();
     assert!(e.to_string().contains("feature.json"), "{e}");
 }
+
+#[test]
+fn an_object_file_the_game_never_opens_is_not_read_past_its_size_limit() {
+    let lev = (
+        "x.xplayers.lev".to_string(),
+        flame_lev("X", "x", 1, &[1]).into_bytes(),
+    );
+    let json = br#"{"version": 2, "features": [{"name": "OilResource", "position": [320, 448], "rotation": 0}]}"#;
+    // A JSON the game reads, and beside it an INI over the limit whose every byte is
+    // broken: listed, not read, the map fine (parsing it would cost seconds, for a file
+    // the game never opens).
+    let mut entries = flame_map("x");
+    entries.push(lev);
+    entries.retain(|(n, _)| !n.ends_with("feature.ini"));
+    entries.push(("multiplay/maps/x/feature.json".into(), json.to_vec()));
+    let huge = vec![0xffu8; super::find::UNREAD_LOOK_BYTES as usize + 1];
+    entries.push(("multiplay/maps/x/feature.ini".into(), huge));
+    let files = files_of(&entries);
+    let l = open_source(&files, &root(), None).unwrap();
+    let map = open(&files, &l).unwrap();
+    assert_eq!(
+        map.objects
+            .iter()
+            .filter(|o| o.kind == ObjectKind::Feature)
+            .count(),
+        1
+    );
+    let ini = map.files.iter().find(|f| f.name == "feature.ini").unwrap();
+    assert!(
+        !ini.used && ini.broken.is_none() && ini.records == 0,
+        "{ini:?}"
+    );
+    assert!(
+        map.notes
+            .iter()
+            .any(|n| n.starts_with("feature.ini: not read by the game")
+                && n.contains("not looked into")),
+        "{:?}",
+        map.notes
+    );
+}

@@ -42,7 +42,9 @@ mod find_tests;
 #[cfg(test)]
 mod tests;
 
-pub use find::{MapSource, Survey, answers_to, find_maps, list_maps, open, open_source, survey};
+pub use find::{
+    MapSource, Survey, answers_to, defines_levels, find_maps, list_maps, open, open_source, survey,
+};
 pub use level::{Level, Levels, Shape, Tileset, map_name};
 pub use place::{Placed, Placement, Removal, Removed, place};
 pub use read::{read_game_map, read_terrain_types};
