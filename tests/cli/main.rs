@@ -17,6 +17,8 @@ mod check_inputs;
 mod check_map;
 mod convert;
 mod export;
+#[cfg(unix)]
+mod hostile_objects;
 mod info;
 mod info_synthetic;
 mod inputs;
