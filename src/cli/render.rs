@@ -329,6 +329,21 @@ pub fn render_model(
     crate::render::batch::render_framed(&gpu.device, &gpu.queue, scene, target, (model, at), view)
 }
 
+/// [`render_model`] of a model the renderer keeps without a copy of its own (a map's
+/// nodes are hundreds of MB; `crate::render::batch::draw_framed_shared`).
+pub fn render_model_shared(
+    gpu: &Gpu,
+    scene: &mut SceneRenderer,
+    target: &RenderTarget,
+    model: &std::sync::Arc<Model>,
+    view: &ViewSettings,
+) -> Result<image::RgbaImage, String> {
+    scene.decode_pages_of(model);
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    crate::render::batch::draw_framed_shared(device, queue, scene, target, (model, None), view);
+    target.read_rgba(device, queue).map_err(|e| e.to_string())
+}
+
 /// Encodes `img` as PNG and writes it to `path` atomically ([`crate::files::atomic`]).
 pub fn write_png_atomic(path: &Path, img: &image::RgbaImage) -> Result<(), String> {
     let bytes = encode_png_fast(path, img)?;

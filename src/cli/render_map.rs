@@ -13,7 +13,7 @@
 //! second" of docs/maps.md.
 
 use super::map_info::roots_for;
-use super::render::{RenderArgs, render_model, write_png_atomic};
+use super::render::{RenderArgs, render_model, render_model_shared, write_png_atomic};
 use crate::files::FileRef;
 use crate::model::{Details, Model, Pose};
 use crate::render::{Gpu, RenderTarget, SceneRenderer, ViewPreset, ViewSettings};
@@ -155,6 +155,8 @@ pub fn run(args: &RenderArgs) -> i32 {
     let (w, h) = args.size;
     let target = RenderTarget::with_samples(&gpu.device, w, h, args.msaa);
     let result = open_scene(args, &input, &data, &layers).and_then(|(level, model)| {
+        // Shared with the renderer, not copied: a map's nodes are hundreds of MB.
+        let model = std::sync::Arc::new(model);
         super::catch_per_file(&level.folder, || {
             for d in &model.diagnostics {
                 eprintln!("warning: {}", d.display_with(&level.name));
@@ -165,7 +167,7 @@ pub fn run(args: &RenderArgs) -> i32 {
                 let pictures = render_game_views(&gpu, &mut scene, size, &model, &view, &games)?;
                 return write_game_views(&args.output, &pictures);
             }
-            let img = render_model(&gpu, &mut scene, &target, &model, &view, None)?;
+            let img = render_model_shared(&gpu, &mut scene, &target, &model, &view)?;
             write_png_atomic(&args.output, &img)
         })
     });
@@ -219,7 +221,7 @@ fn render_game_views(
     gpu: &Gpu,
     scene: &mut SceneRenderer,
     (width, height, samples): (u32, u32, u32),
-    model: &Model,
+    model: &std::sync::Arc<Model>,
     view: &ViewSettings,
     games: &[map::scene::GameView],
 ) -> Result<Vec<image::RgbaImage>, String> {
@@ -228,7 +230,7 @@ fn render_game_views(
     view.grid_unit = model.grid_unit;
     let points = crate::render::framing_points(model, None, &pose, &view);
     scene.decode_pages_of(model);
-    scene.set_model(&gpu.device, &gpu.queue, model);
+    scene.set_model_shared(&gpu.device, &gpu.queue, model.clone());
     let mut pictures = Vec::with_capacity(games.len());
     for game in games {
         let row = game.pivot_px.1;

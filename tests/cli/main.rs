@@ -19,6 +19,8 @@ mod convert;
 mod export;
 mod hostile_scripts;
 mod hostile_packages;
+#[cfg(unix)]
+mod hostile_objects;
 mod info;
 mod info_synthetic;
 mod inputs;

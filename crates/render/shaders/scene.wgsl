@@ -59,19 +59,24 @@ struct Material {
     scroll: vec4<f32>,
 };
 
-// Group 2: per draw (dynamic offset) and per skin (dynamic offset).
+// Group 2: per draw (dynamic offset) and per skin (dynamic offset). A call draws up to
+// INSTANCES instances of one mesh and material (the copies of one model on a map), each
+// instance its own Draw of the array (draw_runs.rs); a single draw is instance 0.
 struct Draw {
     model: mat4x4<f32>,
-    // Inverse transpose of model's upper 3×3 (as a mat4).
-    normal: mat4x4<f32>,
-    // xy: texture-frame UV offset for animated corners; z: 1 = skinned; w: the node's
-    // baked light (0 = none), used where the vertex has none.
+    // xy: texture-frame UV offset for animated corners; z: 1 = skinned, -1 = hidden (its
+    // node is, among instances that are shown); w: the node's baked light (0 = none),
+    // used where the vertex has none.
     extra: vec4<f32>,
     // Linear colour of the draw's node (colour mode 1).
     node_colour: vec4<f32>,
     // rgb: the node's own team colour (sRGB-encoded 0..1) when w is 1, else the frame's.
     team: vec4<f32>,
 };
+
+// Draws per instanced call (draw_runs::INSTANCES): 64 × 112 bytes, within the 16 KiB
+// uniform binding every device takes.
+const INSTANCES: u32 = 64u;
 
 const MAX_JOINTS: u32 = 256u;
 
@@ -91,7 +96,7 @@ struct Joints {
 // Its red multiplies the colour, read with UV set 1.
 @group(1) @binding(6) var shade_tex: texture_2d<f32>;
 
-@group(2) @binding(0) var<uniform> draw: Draw;
+@group(2) @binding(0) var<uniform> draws: array<Draw, INSTANCES>;
 @group(2) @binding(1) var<uniform> joints: Joints;
 
 struct VertexIn {
@@ -124,14 +129,40 @@ struct VertexOut {
     @location(4) alpha: f32,
     @location(5) uv2: vec2<f32>,
     @location(6) light: f32,
+    // The instance's node: rgb its colour in colour mode 1, a its baked light (0 = none).
+    @location(7) @interpolate(flat) node: vec4<f32>,
+    // The instance's team colour (rgb) when a is 1, else the frame's.
+    @location(8) @interpolate(flat) team: vec4<f32>,
 };
+
+// The matrix that carries normals with `m`'s upper 3×3: its inverse transpose, from the
+// cofactors (each column the cross product of the other two) over the determinant; the
+// identity where `m` has none (a scale of 0).
+fn normal_matrix(m: mat4x4<f32>) -> mat3x3<f32> {
+    let a = m[0].xyz;
+    let b = m[1].xyz;
+    let c = m[2].xyz;
+    let cofactors = mat3x3<f32>(cross(b, c), cross(c, a), cross(a, b));
+    let det = dot(a, cross(b, c));
+    if abs(det) < 1e-30 {
+        return mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
+    }
+    return cofactors * (1.0 / det);
+}
 
 fn joint(i: u32) -> mat4x4<f32> {
     return joints.m[min(i, MAX_JOINTS - 1u)];
 }
 
 @vertex
-fn vs_main(v: VertexIn) -> VertexOut {
+fn vs_main(v: VertexIn, @builtin(instance_index) instance: u32) -> VertexOut {
+    let draw = draws[min(instance, INSTANCES - 1u)];
+    var out: VertexOut;
+    if draw.extra.z < -0.5 {
+        // Hidden: outside the view, so its triangles are clipped.
+        out.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
+        return out;
+    }
     let p = vec4<f32>(v.position, 1.0);
     var world: vec4<f32>;
     var n: vec3<f32>;
@@ -144,9 +175,8 @@ fn vs_main(v: VertexIn) -> VertexOut {
         n = (skin * vec4<f32>(v.normal, 0.0)).xyz;
     } else {
         world = draw.model * p;
-        n = (draw.normal * vec4<f32>(v.normal, 0.0)).xyz;
+        n = normal_matrix(draw.model) * v.normal;
     }
-    var out: VertexOut;
     out.clip = frame.view_proj * world;
     out.world_pos = world.xyz / world.w;
     out.normal = n;
@@ -155,6 +185,8 @@ fn vs_main(v: VertexIn) -> VertexOut {
     out.joint_colour = v.joint_colour.rgb;
     out.alpha = v.alpha;
     out.light = v.light;
+    out.node = vec4<f32>(draw.node_colour.rgb, draw.extra.w);
+    out.team = draw.team;
     return out;
 }
 
@@ -247,7 +279,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     // Colour modes replace the colour, keep the alpha (cut-outs still cut).
     let colour_mode = frame.mode.x;
     if colour_mode == 1u {
-        base = vec4<f32>(draw.node_colour.rgb, base.a);
+        base = vec4<f32>(in.node.rgb, base.a);
     } else if colour_mode == 2u {
         base = vec4<f32>(in.joint_colour, base.a);
     }
@@ -296,14 +328,14 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
 
     // Baked light: the vertex's, else the node's; negative or 0: none.
     var baked = in.light;
-    if baked < 0.0 && draw.extra.w > 0.0 {
-        baked = draw.extra.w;
+    if baked < 0.0 && in.node.a > 0.0 {
+        baked = in.node.a;
     }
     let is_baked = baked >= 0.0 && mode != 5u;
     // Baked: nothing of the scene's light, the texture's colour as it is encoded.
     var rgb = srgb_encode(select(lit, base.rgb, is_baked));
     if HAS_TCMASK && material.flags.x != 0u && colour_mode == 0u {
-        let team = select(frame.team.rgb, draw.team.rgb, draw.team.w > 0.5);
+        let team = select(frame.team.rgb, in.team.rgb, in.team.w > 0.5);
         rgb = clamp(rgb + (team - 0.5) * mask, vec3<f32>(0.0), vec3<f32>(1.0));
     }
     if is_baked {

@@ -1,18 +1,23 @@
-//! Per-model GPU resources: one vertex and one index buffer for all meshes (each distinct
-//! corner of a mesh one vertex, [`MeshBuffers`]), one bind group per material,
-//! and the per-draw / per-skin uniform blocks that [`GpuModel::update`] rewrites each frame.
+//! Per-model GPU resources: the meshes' vertices and indices (each distinct corner of a
+//! mesh one vertex, [`MeshBuffers`]) in as many buffer pairs as the device's buffer size
+//! needs ([`geometry`](crate::geometry)), one bind group per material, and the per-draw /
+//! per-skin uniform blocks that [`GpuModel::update`] rewrites each frame, in as many
+//! buffers as needed ([`draw_runs`]).
 //!
 //! A draw is one (node, submesh) pair: every node showing a mesh draws each of its
 //! material runs. Opaque and alpha-tested draws come first, with the layers of a surface
 //! (`Mesh::surface_layer`) in their place however they blend, the other blended ones after
-//! (in model order, not depth-sorted).
+//! (in model order, not depth-sorted). Repeats of one opaque draw (a map's copies of one
+//! model) are drawn together, instanced ([`draw_runs`]).
 
 use super::colour_mode;
+use super::draw_runs::{self, INSTANCES, Run};
+use super::geometry::{self, Geometry};
 use super::mesh_buffers::MeshBuffers;
-use super::pipelines::{PipelineKey, Pipelines, blend_number, is_blended};
+use super::pipelines::{PipelineKey, Pipelines, blend_number, is_blended, writes_depth};
 use super::textures::{GpuTexture, TexClass, TextureCache};
 use super::uniforms::{DrawUniform, JOINTS_BYTES, MAX_JOINTS, MaterialUniform};
-use glam::{Mat3, Mat4, Quat, Vec3};
+use glam::{Mat4, Quat, Vec3};
 use std::sync::Arc;
 use vitrine_core::model::{AlphaSource, Billboard, Model, Node, Pose};
 
@@ -23,7 +28,9 @@ pub(crate) struct DrawItem {
     pub node: usize,
     /// Mesh index (texture-frame offset).
     pub mesh: usize,
-    /// First index in the model's index buffer.
+    /// The geometry chunk (vertex and index buffer) the mesh is in.
+    pub(crate) chunk: u32,
+    /// First index in the chunk's index buffer.
     pub(crate) first_index: u32,
     /// Index count (3 per triangle).
     pub(crate) index_count: u32,
@@ -51,29 +58,38 @@ pub(crate) struct GpuMaterial {
     _textures: Vec<Arc<GpuTexture>>,
 }
 
+/// One buffer of draw uniforms and its bind group (with the joints).
+#[derive(Debug)]
+pub(crate) struct DrawChunk {
+    buffer: wgpu::Buffer,
+    /// Group 2: this buffer's draws and the joint matrices.
+    pub(crate) bind_group: wgpu::BindGroup,
+    size: u64,
+}
+
 /// Everything the GPU holds for the current model.
 #[derive(Debug)]
 pub(crate) struct GpuModel {
-    vertices: Option<wgpu::Buffer>,
-    indices: Option<wgpu::Buffer>,
+    geometry: Geometry,
     /// Materials, same order as the model's.
     pub materials: Vec<GpuMaterial>,
-    /// Draw calls in submission order.
+    /// Draws in submission order (repeats gathered, [`draw_runs::gather`]).
     pub draws: Vec<DrawItem>,
-    draw_buffer: wgpu::Buffer,
+    /// The calls drawing them, instanced ([`draw_runs::runs`]).
+    pub(crate) runs: Vec<Run>,
+    /// The uniform buffers the runs' draws are in.
+    pub(crate) draw_chunks: Vec<DrawChunk>,
     joints_buffer: wgpu::Buffer,
-    /// Group 2.
-    pub(crate) draw_bind_group: wgpu::BindGroup,
-    /// Byte stride between draw uniforms (the device's offset alignment).
-    pub(crate) draw_stride: u32,
     /// Byte offset of each skin's joint block.
     pub(crate) joint_offsets: Vec<u32>,
     /// Per node, its team colour for the draw uniform ([`node_teams`]).
     teams: Vec<[f32; 4]>,
     /// Per node, its baked light for the draw uniform ([`node_lights`]).
     lights: Vec<f32>,
-    scratch: Vec<u8>,
 }
+
+/// Bytes of one draw's uniforms (the shader's `Draw`).
+const DRAW_SIZE: u64 = std::mem::size_of::<DrawUniform>() as u64;
 
 /// Per node of `model`, what `own` gives it or else its nearest ancestor's (`Node::team`,
 /// `Node::light`). Parents come before their children, so one pass suffices.
@@ -118,14 +134,15 @@ fn align(n: u64, a: u64) -> u64 {
 
 impl GpuModel {
     /// Uploads `model`; texture problems (undecodable files, too many joints) are pushed
-    /// to `warnings`.
+    /// to `warnings`. Each buffer is at most the device's `max_buffer_size`, or `cap`
+    /// bytes where that is less.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         model: &Model,
-        pipelines: &mut Pipelines,
-        textures: &mut TextureCache,
+        (pipelines, textures): (&mut Pipelines, &mut TextureCache),
         warnings: &mut Vec<String>,
+        cap: Option<u64>,
     ) -> GpuModel {
         // Vertices, each distinct one of a mesh once, and the indices drawing them.
         let buffers = MeshBuffers::build(model);
@@ -134,46 +151,13 @@ impl GpuModel {
             buffers.indices.len(),
             buffers.vertices.len()
         );
-        let buffer = |label: &str, bytes: &[u8], usage| {
-            (!bytes.is_empty()).then(|| super::gpu::buffer_with(device, queue, label, bytes, usage))
-        };
-        let vertex_buffer = buffer(
-            "vitrine model vertices",
-            bytemuck::cast_slice(&buffers.vertices),
-            wgpu::BufferUsages::VERTEX,
-        );
-        let index_buffer = buffer(
-            "vitrine model indices",
-            bytemuck::cast_slice(&buffers.indices),
-            wgpu::BufferUsages::INDEX,
-        );
-        let mesh_first = buffers.first_index;
-
+        let limit = device.limits().max_buffer_size.min(cap.unwrap_or(u64::MAX));
+        let geometry = geometry::upload(device, queue, &buffers, limit, warnings);
+        drop(buffers);
         let materials = build_materials(device, queue, model, pipelines, textures, warnings);
-
-        // Draws: opaque first (with a surface's layers, however they blend, in their
-        // place), then blended.
-        let mut draws = Vec::new();
-        for (node_index, node) in model.nodes.iter().enumerate() {
-            let Some(mi) = node.mesh else { continue };
-            let mesh = &model.meshes[mi];
-            for s in &mesh.submeshes {
-                if s.triangle_count == 0 {
-                    continue;
-                }
-                draws.push(DrawItem {
-                    node: node_index,
-                    mesh: mi,
-                    first_index: mesh_first[mi] + s.first_triangle * 3,
-                    index_count: s.triangle_count * 3,
-                    material: s.material,
-                    skin: mesh.skin.filter(|&k| k < model.skins.len()),
-                    surface: mesh.surface_layer,
-                });
-            }
-        }
-        draws.sort_by_key(|d| is_blended(materials[d.material].key.blend) && !d.surface);
-
+        // Repeats of a draw that writes depth go together (see `draw_runs`).
+        let opaque = |d: &DrawItem| writes_depth(materials[d.material].key.blend);
+        let draws = draw_runs::gather(draw_list(model, &geometry, &materials), opaque);
         for (i, skin) in model.skins.iter().enumerate() {
             if skin.joints.len() > MAX_JOINTS {
                 warnings.push(format!(
@@ -183,64 +167,32 @@ impl GpuModel {
                 ));
             }
         }
-
-        let alignment = device.limits().min_uniform_buffer_offset_alignment as u64;
-        let draw_stride = align(std::mem::size_of::<DrawUniform>() as u64, alignment);
-        let draw_buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("vitrine draw uniforms"),
-            size: draw_stride * draws.len().max(1) as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut joint_offsets = Vec::with_capacity(model.skins.len());
-        let mut joints_size = 0u64;
-        for skin in &model.skins {
-            joint_offsets.push(joints_size as u32);
-            let n = skin.joints.len().min(MAX_JOINTS) as u64;
-            joints_size = align(joints_size + n * 64, alignment);
-        }
-        let last = joint_offsets.last().copied().unwrap_or(0) as u64;
-        let joints_buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("vitrine joint matrices"),
-            size: (last + JOINTS_BYTES).max(joints_size),
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let draw_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("vitrine draw bind group"),
-            layout: &pipelines.draw_layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer: &draw_buffer,
-                        offset: 0,
-                        size: wgpu::BufferSize::new(std::mem::size_of::<DrawUniform>() as u64),
-                    }),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer: &joints_buffer,
-                        offset: 0,
-                        size: wgpu::BufferSize::new(JOINTS_BYTES),
-                    }),
-                },
-            ],
-        });
+        let alignment = u64::from(device.limits().min_uniform_buffer_offset_alignment);
+        let chunk = draw_runs::chunk_limit(device.limits().max_buffer_size, cap);
+        let (runs, sizes) = draw_runs::runs(&draws, opaque, (DRAW_SIZE, alignment, chunk));
+        log::debug!(
+            "{} draws in {} calls, {} uniform buffers, {} geometry buffers",
+            draws.len(),
+            runs.len(),
+            sizes.len(),
+            geometry.chunks.len()
+        );
+        let (joints_buffer, joint_offsets) = joints_buffer(device, model, alignment);
+        let draw_chunks = sizes
+            .iter()
+            .enumerate()
+            .map(|(i, &size)| draw_chunk(device, pipelines, &joints_buffer, size, i))
+            .collect();
         let model = GpuModel {
-            vertices: vertex_buffer,
-            indices: index_buffer,
+            geometry,
             materials,
             draws,
-            draw_buffer,
+            runs,
+            draw_chunks,
             joints_buffer,
-            draw_bind_group,
-            draw_stride: draw_stride as u32,
             joint_offsets,
             teams: node_teams(model),
             lights: node_lights(model),
-            scratch: Vec::new(),
         };
         model.create_pipelines(device, pipelines);
         model
@@ -275,63 +227,35 @@ impl GpuModel {
         self.create_pipelines(device, pipelines);
     }
 
-    /// The vertex and index buffers (`None` when the model has no triangles).
-    pub fn buffers(&self) -> Option<(&wgpu::Buffer, &wgpu::Buffer)> {
-        self.vertices.as_ref().zip(self.indices.as_ref())
+    /// The vertex and index buffer of geometry chunk `chunk` ([`DrawItem::chunk`]).
+    pub fn buffers(&self, chunk: u32) -> Option<(&wgpu::Buffer, &wgpu::Buffer)> {
+        let c = self.geometry.chunks.get(chunk as usize)?;
+        Some((&c.vertices, &c.indices))
     }
 
     /// Writes this frame's draw uniforms and joint matrices. `view` is the camera's view
-    /// matrix (billboards face it).
-    pub fn update(&mut self, queue: &wgpu::Queue, pose: &Pose, view: Mat4) {
-        let stride = self.draw_stride as usize;
-        self.scratch.clear();
-        self.scratch.resize(stride * self.draws.len(), 0);
+    /// matrix (billboards face it); a draw whose node `mask` or the pose hides is
+    /// written hidden (the shader puts its triangles outside the view).
+    pub fn update(&mut self, queue: &wgpu::Queue, pose: &Pose, view: Mat4, mask: &[bool]) {
         let camera_rotation = Quat::from_mat4(&view.inverse());
-        for (i, d) in self.draws.iter().enumerate() {
-            let mut world = pose.world.get(d.node).copied().unwrap_or(Mat4::IDENTITY);
-            let billboard = self.materials[d.material].billboard;
-            if billboard != Billboard::None {
-                let (s, r, t) = world.to_scale_rotation_translation();
-                // Towards the eye, in the node's own axes.
-                let c = r.inverse() * (camera_rotation * Vec3::Z);
-                let turned = match billboard {
-                    Billboard::None => r,
-                    Billboard::Screen => camera_rotation,
-                    // Rz(b)·Y = (−sin b, cos b, 0) along (c.x, c.y).
-                    Billboard::Roll => r * Quat::from_rotation_z((-c.x).atan2(c.y)),
-                    // Rx(a)·Rz(b)·Y = (−sin b, cos b·cos a, cos b·sin a) = c.
-                    Billboard::RollPitch => {
-                        let a = c.z.atan2(c.y);
-                        let b = (-c.x).atan2(c.y.hypot(c.z));
-                        r * Quat::from_rotation_x(a) * Quat::from_rotation_z(b)
+        // Each buffer's draws written straight into the queue's staging memory.
+        let mut runs = self.runs.iter().peekable();
+        while let Some(first) = runs.peek().copied() {
+            let chunk = &self.draw_chunks[first.chunk as usize];
+            let size = wgpu::BufferSize::new(chunk.size);
+            let mut view = size.and_then(|size| queue.write_buffer_with(&chunk.buffer, 0, size));
+            while let Some(run) = runs.next_if(|r| r.chunk == first.chunk) {
+                for j in 0..run.count {
+                    let d = &self.draws[(run.first + j) as usize];
+                    let shown = crate::inspect::node_shown(pose, mask, d.node);
+                    let u = self.draw_uniform(d, pose, camera_rotation, shown);
+                    let at = run.offset as usize + j as usize * DRAW_SIZE as usize;
+                    if let Some(view) = view.as_mut() {
+                        let bytes = bytemuck::bytes_of(&u);
+                        view.slice(at..at + bytes.len()).copy_from_slice(bytes);
                     }
-                };
-                world = Mat4::from_scale_rotation_translation(s, turned, t);
+                }
             }
-            let normal = Mat3::from_mat4(world).inverse().transpose();
-            let normal = if normal.is_finite() {
-                Mat4::from_mat3(normal)
-            } else {
-                Mat4::IDENTITY
-            };
-            let offset = pose.texture_offset.get(d.mesh).copied().unwrap_or_default();
-            let u = DrawUniform {
-                model: world.to_cols_array_2d(),
-                normal: normal.to_cols_array_2d(),
-                extra: [
-                    offset.x,
-                    offset.y,
-                    if d.skin.is_some() { 1.0 } else { 0.0 },
-                    self.lights.get(d.node).copied().unwrap_or(0.0),
-                ],
-                node_colour: colour_mode::linear(colour_mode::node_colour(d.node)),
-                team: self.teams.get(d.node).copied().unwrap_or([0.0; 4]),
-            };
-            self.scratch[i * stride..i * stride + std::mem::size_of::<DrawUniform>()]
-                .copy_from_slice(bytemuck::bytes_of(&u));
-        }
-        if !self.scratch.is_empty() {
-            queue.write_buffer(&self.draw_buffer, 0, &self.scratch);
         }
         for (skin, &offset) in self.joint_offsets.iter().enumerate() {
             let Some(mats) = pose.joint_matrices.get(skin) else {
@@ -348,6 +272,147 @@ impl GpuModel {
                 bytemuck::cast_slice(&cols),
             );
         }
+    }
+
+    /// The uniforms of draw `d` this frame; `extra.z` −1 where it is hidden.
+    fn draw_uniform(&self, d: &DrawItem, pose: &Pose, camera: Quat, shown: bool) -> DrawUniform {
+        let mut world = pose.world.get(d.node).copied().unwrap_or(Mat4::IDENTITY);
+        let billboard = self.materials[d.material].billboard;
+        if billboard != Billboard::None {
+            world = billboarded(world, billboard, camera);
+        }
+        let offset = pose.texture_offset.get(d.mesh).copied().unwrap_or_default();
+        let skinned = match (shown, d.skin) {
+            (false, _) => -1.0,
+            (true, Some(_)) => 1.0,
+            (true, None) => 0.0,
+        };
+        DrawUniform {
+            model: world.to_cols_array_2d(),
+            extra: [
+                offset.x,
+                offset.y,
+                skinned,
+                self.lights.get(d.node).copied().unwrap_or(0.0),
+            ],
+            node_colour: colour_mode::linear(colour_mode::node_colour(d.node)),
+            team: self.teams.get(d.node).copied().unwrap_or([0.0; 4]),
+        }
+    }
+}
+
+/// `world` turned to face the camera (`camera`: the camera's rotation) as `billboard`
+/// asks, in the node's own axes.
+fn billboarded(world: Mat4, billboard: Billboard, camera: Quat) -> Mat4 {
+    let (s, r, t) = world.to_scale_rotation_translation();
+    // Towards the eye, in the node's own axes.
+    let c = r.inverse() * (camera * Vec3::Z);
+    let turned = match billboard {
+        Billboard::None => r,
+        Billboard::Screen => camera,
+        // Rz(b)·Y = (−sin b, cos b, 0) along (c.x, c.y).
+        Billboard::Roll => r * Quat::from_rotation_z((-c.x).atan2(c.y)),
+        // Rx(a)·Rz(b)·Y = (−sin b, cos b·cos a, cos b·sin a) = c.
+        Billboard::RollPitch => {
+            let a = c.z.atan2(c.y);
+            let b = (-c.x).atan2(c.y.hypot(c.z));
+            r * Quat::from_rotation_x(a) * Quat::from_rotation_z(b)
+        }
+    };
+    Mat4::from_scale_rotation_translation(s, turned, t)
+}
+
+/// Every (node, submesh) draw of `model`, opaque first (a surface's layers in their
+/// place), a mesh no buffer could hold left out.
+fn draw_list(model: &Model, geometry: &Geometry, materials: &[GpuMaterial]) -> Vec<DrawItem> {
+    let mut draws = Vec::new();
+    for (node_index, node) in model.nodes.iter().enumerate() {
+        let Some(mi) = node.mesh else { continue };
+        let (Some(mesh), Some(Some((chunk, first)))) =
+            (model.meshes.get(mi), geometry.place.get(mi))
+        else {
+            continue;
+        };
+        for s in &mesh.submeshes {
+            if s.triangle_count == 0 {
+                continue;
+            }
+            draws.push(DrawItem {
+                node: node_index,
+                mesh: mi,
+                chunk: *chunk,
+                first_index: first + s.first_triangle * 3,
+                index_count: s.triangle_count * 3,
+                material: s.material,
+                skin: mesh.skin.filter(|&k| k < model.skins.len()),
+                surface: mesh.surface_layer,
+            });
+        }
+    }
+    draws.sort_by_key(|d| is_blended(materials[d.material].key.blend) && !d.surface);
+    draws
+}
+
+/// The joint matrices' buffer, each skin's block at an offset of `alignment`.
+fn joints_buffer(device: &wgpu::Device, model: &Model, alignment: u64) -> (wgpu::Buffer, Vec<u32>) {
+    let mut joint_offsets = Vec::with_capacity(model.skins.len());
+    let mut joints_size = 0u64;
+    for skin in &model.skins {
+        joint_offsets.push(joints_size as u32);
+        let n = skin.joints.len().min(MAX_JOINTS) as u64;
+        joints_size = align(joints_size + n * 64, alignment);
+    }
+    let last = joint_offsets.last().copied().unwrap_or(0) as u64;
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("vitrine joint matrices"),
+        size: (last + JOINTS_BYTES).max(joints_size),
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    (buffer, joint_offsets)
+}
+
+/// Uniform buffer `index` of `size` bytes for draws, bound with the joints.
+fn draw_chunk(
+    device: &wgpu::Device,
+    pipelines: &Pipelines,
+    joints: &wgpu::Buffer,
+    size: u64,
+    index: usize,
+) -> DrawChunk {
+    let label = format!("vitrine draw uniforms {index}");
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(&label),
+        size: size.max(DRAW_SIZE * u64::from(INSTANCES)),
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(&label),
+        layout: &pipelines.draw_layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &buffer,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(DRAW_SIZE * u64::from(INSTANCES)),
+                }),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: joints,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(JOINTS_BYTES),
+                }),
+            },
+        ],
+    });
+    DrawChunk {
+        buffer,
+        bind_group,
+        size,
     }
 }
 

@@ -6,7 +6,9 @@
 pub mod batch;
 mod camera;
 pub mod colour_mode;
+mod draw_runs;
 pub mod framing;
+mod geometry;
 mod gpu;
 mod gpu_model;
 pub mod inspect;

@@ -28,6 +28,10 @@ pub(crate) struct MeshBuffers {
     pub indices: Vec<u32>,
     /// Per mesh, its first index (three per triangle follow, in its corners' order).
     pub first_index: Vec<u32>,
+    /// Per mesh, its first vertex: a mesh's vertices are a run of their own, from here
+    /// to the next mesh's, and its indices draw only those (the buffers can be cut
+    /// between meshes).
+    pub first_vertex: Vec<u32>,
 }
 
 impl MeshBuffers {
@@ -51,6 +55,7 @@ impl MeshBuffers {
     fn of(model: &Model, meshes: &[usize]) -> MeshBuffers {
         let mut out = MeshBuffers {
             first_index: Vec::with_capacity(meshes.len()),
+            first_vertex: Vec::with_capacity(meshes.len()),
             ..MeshBuffers::default()
         };
         let corners: usize = meshes.iter().map(|&m| model.meshes[m].corners.len()).sum();
@@ -60,6 +65,7 @@ impl MeshBuffers {
         for &mi in meshes {
             let mesh = &model.meshes[mi];
             out.first_index.push(out.indices.len() as u32);
+            out.first_vertex.push(out.vertices.len() as u32);
             // Per point, the vertex its last corner made: a corner making the same
             // bytes again draws from it (a map's terrain: every corner of a point; a
             // model's: those with the same UV and normal in a row).
@@ -130,6 +136,8 @@ impl MeshBuffers {
             .extend(other.indices.into_iter().map(|i| i + base));
         self.first_index
             .extend(other.first_index.into_iter().map(|i| i + first));
+        self.first_vertex
+            .extend(other.first_vertex.into_iter().map(|v| v + base));
     }
 }
 
@@ -231,6 +239,7 @@ mod tests {
         // differ: 4 + 3 vertices. Mesh 1 likewise, its own.
         assert_eq!(b.vertices.len(), 14);
         assert_eq!(b.first_index, [0, 9]);
+        assert_eq!(b.first_vertex, [0, 7]);
         assert_eq!(&b.indices[..9], &[0, 1, 2, 0, 2, 3, 4, 5, 6]);
         assert_eq!(&b.indices[9..], &[7, 8, 9, 7, 9, 10, 11, 12, 13]);
         // Built in runs on several threads and joined: the same buffers.
@@ -241,6 +250,7 @@ mod tests {
             assert_eq!(bytes(&joined.vertices), bytes(&b.vertices));
             assert_eq!(joined.indices, b.indices);
             assert_eq!(joined.first_index, b.first_index);
+            assert_eq!(joined.first_vertex, b.first_vertex);
         }
         // Each index's vertex is the corner's own.
         for (i, c) in m.meshes[0].corners.iter().enumerate() {

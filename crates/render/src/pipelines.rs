@@ -156,7 +156,12 @@ impl Pipelines {
         let draw_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("vitrine draw layout"),
             entries: &[
-                uniform_entry(0, true, size(std::mem::size_of::<DrawUniform>())),
+                uniform_entry(
+                    0,
+                    true,
+                    size(std::mem::size_of::<DrawUniform>())
+                        * u64::from(crate::draw_runs::INSTANCES),
+                ),
                 uniform_entry(1, true, JOINTS_BYTES),
             ],
         });

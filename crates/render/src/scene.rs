@@ -27,6 +27,7 @@ use super::target::COLOR_FORMAT;
 use super::textures::TextureCache;
 use super::uniforms::FrameUniform;
 use glam::Vec3;
+use std::sync::Arc;
 use vitrine_core::files::Files;
 use vitrine_core::model::team::TEAM_COLOURS;
 use vitrine_core::model::{Model, Pose};
@@ -95,11 +96,15 @@ pub struct SceneRenderer {
     frame_bind_group: wgpu::BindGroup,
     model: Option<GpuModel>,
     warnings: Vec<String>,
-    /// The current model's data, for overlays, shadows and picking.
-    source: Option<Model>,
+    /// The current model's data, for overlays, shadows and picking (shared with the
+    /// caller where it hands one over, [`SceneRenderer::set_model_shared`]).
+    source: Option<Arc<Model>>,
     overlay_pass: OverlayPass,
     shadow_pass: ShadowPass,
     sky_pass: SkyPass,
+    /// Bytes of a GPU buffer at most, where less than the device's `max_buffer_size`
+    /// ([`SceneRenderer::set_buffer_cap`]).
+    buffer_cap: Option<u64>,
 }
 
 impl SceneRenderer {
@@ -162,13 +167,33 @@ impl SceneRenderer {
             overlay_pass: OverlayPass::new(device, COLOR_FORMAT, samples),
             shadow_pass: ShadowPass::new(device, COLOR_FORMAT, samples),
             sky_pass: SkyPass::new(device, COLOR_FORMAT, samples),
+            buffer_cap: None,
         }
+    }
+
+    /// Makes no GPU buffer larger than `bytes` from the next [`SceneRenderer::set_model`]
+    /// on (the device's `max_buffer_size` stays the limit where it is less): what a
+    /// device with small limits gets, the model's vertices, indices and draw uniforms
+    /// split over more buffers. The picture is the same; the tests draw with a small cap.
+    pub fn set_buffer_cap(&mut self, bytes: Option<u64>) {
+        self.buffer_cap = bytes;
     }
 
     /// Uploads `model` (meshes, decoded textures, placeholders for missing ones),
     /// releasing the previous model's resources. Decoded textures stay cached by file for
     /// the next model (within a memory budget).
     pub fn set_model(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, model: &Model) {
+        self.set_model_shared(device, queue, Arc::new(model.clone()));
+    }
+
+    /// [`SceneRenderer::set_model`] of a model the renderer may keep without a copy of
+    /// its own (a map's nodes are hundreds of MB).
+    pub fn set_model_shared(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        model: Arc<Model>,
+    ) {
         // The previous model goes first: a map's is hundreds of MB.
         self.model = None;
         self.source = None;
@@ -177,15 +202,20 @@ impl SceneRenderer {
         self.model = Some(GpuModel::new(
             device,
             queue,
-            model,
-            &mut self.pipelines,
+            &model,
+            (&mut self.pipelines, &mut self.textures),
+            &mut self.warnings,
+            self.buffer_cap,
+        ));
+        self.sky_pass.set_model(
+            device,
+            queue,
+            &model,
             &mut self.textures,
             &mut self.warnings,
-        ));
-        self.sky_pass
-            .set_model(device, queue, model, &mut self.textures, &mut self.warnings);
+        );
         self.textures.end_model();
-        self.source = Some(model.clone());
+        self.source = Some(model);
     }
 
     /// Lets the current model's meshes and copy go (the next [`SceneRenderer::render`]
@@ -389,7 +419,7 @@ impl SceneRenderer {
             );
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
         if let Some(m) = &mut self.model {
-            m.update(queue, pose, view_matrix);
+            m.update(queue, pose, view_matrix, &view.node_mask);
         }
         let extras = self.prepare_extras(device, queue, target, pose, view, light);
 
@@ -432,36 +462,8 @@ impl SceneRenderer {
             if sky {
                 self.sky_pass.draw(&mut pass);
             }
-            if let Some(m) = &self.model
-                && let Some((vertices, indices)) = m.buffers()
-            {
-                pass.set_vertex_buffer(0, vertices.slice(..));
-                pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
-                pass.set_bind_group(0, &self.frame_bind_group, &[]);
-                let mut bound: Option<(usize, crate::pipelines::PipelineKey)> = None;
-                for (i, d) in m.draws.iter().enumerate() {
-                    if !node_shown(pose, &view.node_mask, d.node) {
-                        continue;
-                    }
-                    let mat = &m.materials[d.material];
-                    if mat.waiting {
-                        continue;
-                    }
-                    let key = m.draw_key(d);
-                    if bound.map(|b| b.1) != Some(key) {
-                        let Some(p) = self.pipelines.get(key) else {
-                            continue;
-                        };
-                        pass.set_pipeline(p);
-                    }
-                    if bound.map(|b| b.0) != Some(d.material) {
-                        pass.set_bind_group(1, &mat.bind_group, &[]);
-                    }
-                    bound = Some((d.material, key));
-                    let joints = d.skin.map(|s| m.joint_offsets[s]).unwrap_or(0);
-                    pass.set_bind_group(2, &m.draw_bind_group, &[i as u32 * m.draw_stride, joints]);
-                    pass.draw_indexed(d.first_index..d.first_index + d.index_count, 0, 0..1);
-                }
+            if let Some(m) = &self.model {
+                self.draw_model(&mut pass, m, pose, &view.node_mask);
             }
             if extras.shadows {
                 self.shadow_pass.draw_ground(&mut pass);
@@ -471,6 +473,58 @@ impl SceneRenderer {
             }
         }
         queue.submit([encoder.finish()]);
+    }
+
+    /// Draws `m`'s runs ([`crate::draw_runs`]): each an instanced call of its draws,
+    /// binding the geometry chunk and uniform buffer it is in. A run of one hidden draw
+    /// is skipped; a hidden draw among instances is written hidden (`GpuModel::update`).
+    fn draw_model(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        m: &GpuModel,
+        pose: &Pose,
+        mask: &[bool],
+    ) {
+        pass.set_bind_group(0, &self.frame_bind_group, &[]);
+        let mut bound: Option<(usize, crate::pipelines::PipelineKey)> = None;
+        let mut geometry: Option<u32> = None;
+        for run in &m.runs {
+            let d = &m.draws[run.first as usize];
+            if run.count == 1 && !node_shown(pose, mask, d.node) {
+                continue;
+            }
+            let mat = &m.materials[d.material];
+            if mat.waiting {
+                continue;
+            }
+            let key = m.draw_key(d);
+            if bound.map(|b| b.1) != Some(key) {
+                let Some(p) = self.pipelines.get(key) else {
+                    continue;
+                };
+                pass.set_pipeline(p);
+            }
+            if bound.map(|b| b.0) != Some(d.material) {
+                pass.set_bind_group(1, &mat.bind_group, &[]);
+            }
+            bound = Some((d.material, key));
+            if geometry != Some(d.chunk) {
+                let Some((vertices, indices)) = m.buffers(d.chunk) else {
+                    continue;
+                };
+                pass.set_vertex_buffer(0, vertices.slice(..));
+                pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
+                geometry = Some(d.chunk);
+            }
+            let joints = d.skin.map(|s| m.joint_offsets[s]).unwrap_or(0);
+            let uniforms = &m.draw_chunks[run.chunk as usize].bind_group;
+            pass.set_bind_group(2, uniforms, &[run.offset, joints]);
+            pass.draw_indexed(
+                d.first_index..d.first_index + d.index_count,
+                0,
+                0..run.count,
+            );
+        }
     }
 
     /// Builds and uploads this frame's shadow casters and overlay geometry; says which
@@ -549,7 +603,7 @@ impl SceneRenderer {
 
     /// The current model as uploaded (for picking and labels).
     pub fn model(&self) -> Option<&Model> {
-        self.source.as_ref()
+        self.source.as_deref()
     }
 }
 

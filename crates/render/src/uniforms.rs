@@ -49,10 +49,9 @@ pub(crate) struct MaterialUniform {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Pod, Zeroable)]
 pub(crate) struct DrawUniform {
-    /// Mesh → model space.
+    /// Mesh → model space (the shader derives the normals' matrix from it: its 3×3's
+    /// inverse transpose).
     pub model: [[f32; 4]; 4],
-    /// Inverse transpose of `model`'s 3×3.
-    pub normal: [[f32; 4]; 4],
     /// xy UV offset of animated corners; z = 1 when skinned; w the node's baked light
     /// (`Node::light`), 0 for none.
     pub extra: [f32; 4],

@@ -27,3 +27,8 @@ pub fn game_tool(name: &str) -> Option<std::path::PathBuf> {
 /// `#[vitrine_test(game)]` ([`vitrine_test_needs::game_data`]).
 #[allow(unused_imports, reason = "each test crate uses some of them")]
 pub use vitrine_test_needs::game_data;
+
+/// Hostile map packages built in a test, and the `vitrine` child measured (peak memory,
+/// time).
+#[cfg(unix)]
+pub mod hostile;

@@ -105,7 +105,90 @@ pub fn log(findings: &[Finding]) -> sarif::Sarif {
         .build()
 }
 
-/// The SARIF log as pretty JSON.
+/// The SARIF log as pretty JSON: [`log`]'s, each result built as it is written (a
+/// map's check may have hundreds of thousands of findings; their SARIF structs are never
+/// all held at once).
 pub fn to_json(findings: &[Finding]) -> String {
-    serde_json::to_string_pretty(&log(findings)).unwrap_or_default()
+    let head = serde_json::to_value(log(&[])).unwrap_or_default();
+    serde_json::to_string_pretty(&Streamed {
+        log: &head,
+        findings,
+    })
+    .unwrap_or_default()
+}
+
+/// A SARIF log without results (`log`), written with `findings` as its run's results.
+struct Streamed<'a> {
+    log: &'a serde_json::Value,
+    findings: &'a [Finding],
+}
+
+impl serde::Serialize for Streamed<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        let serde_json::Value::Object(top) = self.log else {
+            return self.log.serialize(s);
+        };
+        let mut m = s.serialize_map(Some(top.len()))?;
+        for (k, v) in top {
+            match (k.as_str(), v) {
+                ("runs", serde_json::Value::Array(runs)) => {
+                    struct Runs<'a>(&'a [serde_json::Value], &'a [Finding]);
+                    impl serde::Serialize for Runs<'_> {
+                        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                            let mut q = s.serialize_seq(Some(self.0.len()))?;
+                            for run in self.0 {
+                                q.serialize_element(&Streamed {
+                                    log: run,
+                                    findings: self.1,
+                                })?;
+                            }
+                            q.end()
+                        }
+                    }
+                    m.serialize_entry(k, &Runs(runs, self.findings))?;
+                }
+                ("results", _) => {
+                    struct Results<'a>(&'a [Finding]);
+                    impl serde::Serialize for Results<'_> {
+                        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                            s.collect_seq(self.0.iter().map(result))
+                        }
+                    }
+                    m.serialize_entry(k, &Results(self.findings))?;
+                }
+                _ => m.serialize_entry(k, v)?,
+            }
+        }
+        m.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Element;
+
+    /// The log written result by result is the log built whole.
+    #[test]
+    fn streamed_json_is_the_whole_log() {
+        let findings: Vec<Finding> = (0..3)
+            .map(|i| {
+                Finding::new(
+                    "map/feature-stacked",
+                    "m/feature.json",
+                    Location::Line(i + 2),
+                    Element::File,
+                    format!("feature {i}"),
+                )
+            })
+            .collect();
+        for f in [&findings[..], &[]] {
+            let streamed: serde_json::Value = serde_json::from_str(&to_json(f)).unwrap();
+            let whole = serde_json::to_value(log(f)).unwrap();
+            assert_eq!(streamed, whole);
+        }
+        let v: serde_json::Value = serde_json::from_str(&to_json(&findings)).unwrap();
+        assert_eq!(v["runs"][0]["results"].as_array().map(Vec::len), Some(3));
+    }
 }

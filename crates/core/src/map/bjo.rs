@@ -7,7 +7,7 @@
 //! **degrees**, player, inFire, burnStart, burnDamage; `stru` adds 44 bytes (status,
 //! build points, 9 words), `feat` from version 14 adds 8 visibility bytes.
 
-use super::{MapObject, ObjectKind, Owner};
+use super::{MAX_OBJECTS, MapObject, ObjectKind, Owner};
 use crate::formats::reader::Reader;
 use crate::formats::{ErrorKind, LoadError};
 use crate::model::Location;
@@ -58,6 +58,14 @@ pub(crate) fn read_bjo(
         ));
     }
     let count = r.u32("count")?;
+    if count as usize > MAX_OBJECTS {
+        let first = format!("record {MAX_OBJECTS}");
+        let e = super::json::over_limit(kind, Location::Offset(8), &first);
+        return Err(LoadError {
+            message: format!("count {count}: {}", e.message),
+            ..e
+        });
+    }
     let name_len = if version <= 19 { 40 } else { 60 };
     let extra = match kind {
         ObjectKind::Structure => 44,
@@ -146,9 +154,12 @@ mod tests {
         let e = read_bjo(&b, ObjectKind::Structure, 4).unwrap_err();
         assert_eq!(e.kind, ErrorKind::CountTooLarge);
         assert_eq!(e.location, Location::Offset(12));
-        // A huge one too.
+        // A huge one: over the limit, refused at the count, before the bytes are weighed.
         b[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert!(read_bjo(&b, ObjectKind::Structure, 4).is_err());
+        let e = read_bjo(&b, ObjectKind::Structure, 4).unwrap_err();
+        assert_eq!(e.location, Location::Offset(8));
+        assert_eq!(e.rule, Some("map/object-limit"));
+        assert!(e.message.contains("65535"), "{e}");
     }
 
     #[test]

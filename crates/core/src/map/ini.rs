@@ -7,7 +7,7 @@
 //! are read so that `vitrine info` can list and count them, and so that a package that
 //! holds only INI files can be shown, with a note that the game will not load it.
 
-use super::{MapObject, ObjectKind, Owner};
+use super::{MAX_OBJECTS, MapObject, ObjectKind, Owner};
 use crate::formats::{ErrorKind, LoadError};
 use crate::model::Location;
 
@@ -49,6 +49,9 @@ pub(crate) fn read_ini_objects(
             let name = name
                 .strip_suffix(']')
                 .ok_or_else(|| LoadError::new(ErrorKind::Syntax, at, "section without ']'"))?;
+            if sections.len() == MAX_OBJECTS {
+                return Err(super::json::over_limit(kind, at, &format!("[{name}]")));
+            }
             sections.push((name.to_string(), n, Vec::new()));
             continue;
         }
@@ -160,5 +163,10 @@ mod tests {
         assert_eq!(e.location, Location::Line(3));
         let e = read_ini_objects(b"[a]\nname = x\n", ObjectKind::Feature).unwrap_err();
         assert_eq!(e.location, Location::Line(1));
+        // One section past the limit: refused at its line.
+        let text = "[f]\nname = Tree\nposition = 64, 64, 0\n".repeat(MAX_OBJECTS + 1);
+        let e = read_ini_objects(text.as_bytes(), ObjectKind::Feature).unwrap_err();
+        assert_eq!(e.location, Location::Line(3 * MAX_OBJECTS as u32 + 1));
+        assert_eq!(e.rule, Some("map/object-limit"));
     }
 }

@@ -24,10 +24,10 @@
 //! integers wrap to the field's width (a rotation of 70000 is 4464, an id of −1 is
 //! 4294967295).
 
-use super::{MapObject, ObjectKind, Owner, ReadIssue};
+use super::json_stream::{Entry, Item, LIMIT_MARKER, Root, read_root};
+use super::{MAX_OBJECTS, MapObject, ObjectKind, Owner, ReadIssue};
 use crate::formats::{ErrorKind, LoadError};
 use crate::model::Location;
-use serde_json::{Map, Value};
 
 /// The rule of an entry missing a key the game requires.
 pub(crate) const KEY_MISSING: &str = "map/entry-key-missing";
@@ -39,63 +39,123 @@ pub(crate) const ID_ZERO: &str = "map/entry-id-zero";
 pub(crate) const MODULES_RANGE: &str = "map/entry-modules-range";
 /// The rule of a value the game logs as unreadable and reads past.
 pub(crate) const VALUE_UNREAD: &str = "map/entry-value-unread";
+/// The rule of an object file holding more objects than Vitrine reads.
+pub(crate) const OBJECT_LIMIT: &str = "map/object-limit";
+
+/// The refusal of a file holding more than [`MAX_OBJECTS`] objects of `kind`, at `at`,
+/// where `first` is the first object past the limit.
+pub(crate) fn over_limit(kind: ObjectKind, at: Location, first: &str) -> LoadError {
+    LoadError::new(
+        ErrorKind::CountTooLarge,
+        at,
+        format!(
+            "more than {MAX_OBJECTS} {}s ({first} is past the limit): Vitrine reads at most \
+             {MAX_OBJECTS} objects of a kind from a map file (the game's own limit for a map \
+             script's setMapData; the largest map of mp.wz and the map database has 1,439); \
+             the map is not read",
+            kind.name()
+        ),
+    )
+    .with_rule(OBJECT_LIMIT)
+}
 
 /// The objects of one JSON file (the game's skipped entries with their refusal), its
-/// version (1 or 2).
+/// version (1 or 2). Read in one pass, each entry as it comes ([`super::json_stream`]):
+/// memory for the objects kept, not for the text.
+///
+/// # Errors
+/// Text that is not JSON (its line), a root the game refuses, more than [`MAX_OBJECTS`]
+/// entries (the line of the first past the limit).
 pub(crate) fn read_json_objects(
     bytes: &[u8],
     kind: ObjectKind,
 ) -> Result<(Vec<MapObject>, u32), LoadError> {
-    let root: Value = serde_json::from_slice(bytes).map_err(|e| {
-        LoadError::new(
-            ErrorKind::Syntax,
-            Location::Line(e.line() as u32),
-            format!("invalid JSON (column {}): {e}", e.column()),
-        )
-    })?;
-    let Value::Object(root) = root else {
-        return Err(bad_root("the root is not a JSON object"));
+    let list = match kind {
+        ObjectKind::Structure => "structures",
+        ObjectKind::Feature => "features",
+        ObjectKind::Droid => "droids",
     };
-    let (version, entries): (u32, Vec<(String, &Value)>) = match root.get("version") {
-        None => (
-            1,
-            root.iter().map(|(k, v)| (k.clone(), v)).collect::<Vec<_>>(),
-        ),
-        Some(v) => {
-            // `jsonGetFileFormatVersion`: a number, read as `uint32_t`; 2 only.
-            let Some(n) = number(v).filter(|_| v.is_number()) else {
-                return Err(bad_root("\"version\" key is not a number"));
-            };
-            if n as u32 != 2 {
-                return Err(bad_root(&format!(
-                    "version {v}; the game reads 2 (version 1 has no \"version\" key)"
-                )));
-            }
-            let list = match kind {
-                ObjectKind::Structure => "structures",
-                ObjectKind::Feature => "features",
-                ObjectKind::Droid => "droids",
-            };
-            let Some(Value::Array(items)) = root.get(list) else {
-                return Err(bad_root(&format!("version 2 without a \"{list}\" list")));
-            };
-            let keyed = items
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (format!("{list}[{i}]"), v))
-                .collect();
-            (2, keyed)
+    let mut root = Root::default();
+    if let Err(e) = read_root(bytes, list, &mut root) {
+        let at = Location::Line(u32::try_from(e.line()).unwrap_or(u32::MAX));
+        if let Some(first) = root.over_limit.as_deref()
+            && e.to_string().starts_with(LIMIT_MARKER)
+        {
+            let at = Location::Line(entry_line(bytes, &e));
+            return Err(over_limit(kind, at, first));
         }
+        if e.classify() == serde_json::error::Category::Data && is_not_object(bytes) {
+            return Err(bad_root("the root is not a JSON object"));
+        }
+        return Err(LoadError::new(
+            ErrorKind::Syntax,
+            at,
+            format!("invalid JSON (column {}): {e}", e.column()),
+        ));
+    }
+    let Some(v) = root.version else {
+        let mut keyed = root.keyed;
+        // The game's nlohmann::json keeps a root's keys sorted (std::map), the last of a
+        // key given twice.
+        keyed.reverse();
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        keyed.dedup_by(|later, first| later.0 == first.0);
+        let objects = keyed
+            .into_iter()
+            .filter_map(|(key, e)| Some(entry(&e?, kind, 1, key)))
+            .collect();
+        return Ok((objects, 1));
     };
-    let objects = entries
+    // `jsonGetFileFormatVersion`: a number, read as `uint32_t`; 2 only.
+    let Some(n) = number(&v).filter(|_| matches!(v, Item::Number(_))) else {
+        return Err(bad_root("\"version\" key is not a number"));
+    };
+    if n as u32 != 2 {
+        return Err(bad_root(&format!(
+            "version {v}; the game reads 2 (version 1 has no \"version\" key)"
+        )));
+    }
+    let Some(items) = root.list else {
+        return Err(bad_root(&format!("version 2 without a \"{list}\" list")));
+    };
+    let objects = items
         .into_iter()
-        .filter_map(|(key, value)| match value {
-            Value::Object(obj) => Some(entry(obj, kind, version, key)),
-            // The game passes over anything that is not an object, silently.
-            _ => None,
-        })
+        .map(|(i, e)| entry(&e, kind, 2, format!("{list}[{i}]")))
         .collect();
-    Ok((objects, version))
+    Ok((objects, 2))
+}
+
+/// The line of the entry serde_json's error `e` came after: its position is the next
+/// token's (past a comma), so the entry is the last one before it, over whitespace and
+/// the comma.
+fn entry_line(bytes: &[u8], e: &serde_json::Error) -> u32 {
+    let line_start = if e.line() <= 1 {
+        0
+    } else {
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .nth(e.line() - 2)
+            .map_or(bytes.len(), |(i, _)| i + 1)
+    };
+    // The column is 1-based, in bytes.
+    let next = (line_start + e.column().saturating_sub(1)).min(bytes.len());
+    let end = bytes[..next]
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace() && *b != b',')
+        .unwrap_or(0);
+    let newlines = bytes[..end].iter().filter(|&&b| b == b'\n').count();
+    u32::try_from(newlines + 1).unwrap_or(u32::MAX)
+}
+
+/// Whether JSON text's first value is something other than an object (what serde_json
+/// calls a type error at the root).
+fn is_not_object(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| b != b'{')
 }
 
 fn bad_root(what: &str) -> LoadError {
@@ -110,7 +170,7 @@ fn issue(rule: &'static str, message: impl Into<String>) -> ReadIssue {
 }
 
 /// One entry as the game reads it; a refusal sets [`MapObject::refused`].
-fn entry(obj: &Map<String, Value>, kind: ObjectKind, version: u32, key: String) -> MapObject {
+fn entry(obj: &Entry, kind: ObjectKind, version: u32, key: String) -> MapObject {
     let mut o = MapObject {
         kind,
         stats_id: String::new(),
@@ -126,7 +186,7 @@ fn entry(obj: &Map<String, Value>, kind: ObjectKind, version: u32, key: String) 
     };
     if let Err(why) = read_entry(obj, version, &mut o) {
         // For the report only: where the entry says it is, if it says so at all.
-        if let Some(p) = obj.get("position").and_then(Value::as_array) {
+        if let Some(Item::Array { first: p, .. }) = obj.get("position") {
             let at = |i: usize| p.get(i).and_then(number).map_or(0, |n| n as i32);
             (o.x, o.y) = (at(0), at(1));
         }
@@ -137,7 +197,7 @@ fn entry(obj: &Map<String, Value>, kind: ObjectKind, version: u32, key: String) 
 
 /// The game's checks in its order: name, id, position, rotation, then the owner and
 /// modules (`loadJson*Init`).
-fn read_entry(obj: &Map<String, Value>, version: u32, o: &mut MapObject) -> Result<(), ReadIssue> {
+fn read_entry(obj: &Entry, version: u32, o: &mut MapObject) -> Result<(), ReadIssue> {
     let name_key = if o.kind == ObjectKind::Droid {
         "template"
     } else {
@@ -150,7 +210,7 @@ fn read_entry(obj: &Map<String, Value>, version: u32, o: &mut MapObject) -> Resu
                 format!("Missing required \"{name_key}\" key"),
             ));
         }
-        Some(Value::String(s)) => s.clone(),
+        Some(Item::String(s)) => s.clone(),
         Some(_) => {
             return Err(issue(
                 KEY_TYPE,
@@ -159,7 +219,7 @@ fn read_entry(obj: &Map<String, Value>, version: u32, o: &mut MapObject) -> Resu
         }
     };
     if let Some(v) = obj.get("id") {
-        let Some(n) = number(v).filter(|_| v.is_number()) else {
+        let Some(n) = number(v).filter(|_| matches!(v, Item::Number(_))) else {
             return Err(issue(
                 KEY_TYPE,
                 "Unexpected type of \"id\" key (expecting number)",
@@ -198,7 +258,7 @@ fn read_entry(obj: &Map<String, Value>, version: u32, o: &mut MapObject) -> Resu
     if o.kind == ObjectKind::Structure
         && let Some(v) = obj.get("modules")
     {
-        if !v.is_number() {
+        if !matches!(v, Item::Number(_)) {
             return Err(issue(
                 KEY_TYPE,
                 "Unexpected type of \"modules\" key (expecting number)",
@@ -220,10 +280,10 @@ fn read_entry(obj: &Map<String, Value>, version: u32, o: &mut MapObject) -> Resu
 /// A JSON number or boolean as the game's `get<T>()` converts it, before the narrowing to
 /// `T` (done by the caller with `as`): integers as they are (an unsigned one above
 /// `i64::MAX` wraps), fractions cut toward zero.
-fn number(v: &Value) -> Option<i64> {
+fn number(v: &Item) -> Option<i64> {
     match v {
-        Value::Bool(b) => Some(i64::from(*b)),
-        Value::Number(n) => n
+        Item::Bool(b) => Some(i64::from(*b)),
+        Item::Number(n) => n
             .as_i64()
             .or_else(|| n.as_u64().map(|u| u as i64))
             .or_else(|| n.as_f64().filter(|f| f.is_finite()).map(|f| f as i64)),
@@ -232,11 +292,10 @@ fn number(v: &Value) -> Option<i64> {
 }
 
 /// nlohmann's `size()`: members of an array or object, 0 for null, 1 for anything else.
-fn json_size(v: &Value) -> usize {
+fn json_size(v: &Item) -> usize {
     match v {
-        Value::Null => 0,
-        Value::Array(a) => a.len(),
-        Value::Object(o) => o.len(),
+        Item::Null => 0,
+        Item::Array { len, .. } | Item::Object { len } => *len,
         _ => 1,
     }
 }
@@ -253,7 +312,7 @@ enum List {
 
 /// `jsonGetListOfType`: at least `min` members (a scalar counts as 1), an array unless
 /// `scalar` allows one number, the first `min` convertible; more than `max` is logged.
-fn list(obj: &Map<String, Value>, key: &str, min: usize, max: usize, scalar: bool) -> List {
+fn list(obj: &Entry, key: &str, min: usize, max: usize, scalar: bool) -> List {
     let Some(v) = obj.get(key) else {
         return List::Absent;
     };
@@ -267,25 +326,31 @@ fn list(obj: &Map<String, Value>, key: &str, min: usize, max: usize, scalar: boo
             "Invalid \"{key}\" (unable to convert to desired output type)"
         ))
     };
-    let Value::Array(items) = v else {
+    let Item::Array { first: items, len } = v else {
         if !scalar {
             return List::Failed(format!("Invalid \"{key}\" (expecting an array)"));
         }
         return number(v).map_or_else(unconvertible, |n| List::Read(vec![n], None));
     };
-    let Some(first) = items[..min].iter().map(number).collect::<Option<Vec<_>>>() else {
+    // `min` is at most 2, within the members kept (`json_stream::FIRST`).
+    let Some(first) = items
+        .iter()
+        .take(min)
+        .map(number)
+        .collect::<Option<Vec<_>>>()
+    else {
         return unconvertible();
     };
-    let logged = (items.len() > max).then(|| format!("Invalid \"{key}\" (too many array members)"));
+    let logged = (*len > max).then(|| format!("Invalid \"{key}\" (too many array members)"));
     List::Read(first, logged)
 }
 
 /// `jsonGetPlayerFromObj`: `player` if present (a number, or a string starting with
 /// `scavenger`), else `startpos` (a number); the number narrowed to `int8_t`, a negative
 /// one being the scavengers (`RemapWzMapPlayerNumber`).
-fn owner(obj: &Map<String, Value>, kind: ObjectKind) -> Result<Owner, ReadIssue> {
-    let slot = |v: &Value| {
-        let n = number(v).filter(|_| v.is_number())? as i8;
+fn owner(obj: &Entry, kind: ObjectKind) -> Result<Owner, ReadIssue> {
+    let slot = |v: &Item| {
+        let n = number(v).filter(|_| matches!(v, Item::Number(_)))? as i8;
         Some(if n < 0 {
             Owner::Scavenger
         } else {
@@ -293,7 +358,7 @@ fn owner(obj: &Map<String, Value>, kind: ObjectKind) -> Result<Owner, ReadIssue>
         })
     };
     let found = match (obj.get("player"), obj.get("startpos")) {
-        (Some(Value::String(s)), _) if s.starts_with("scavenger") => Some(Owner::Scavenger),
+        (Some(Item::String(s)), _) if s.starts_with("scavenger") => Some(Owner::Scavenger),
         (Some(p), _) => slot(p),
         (None, Some(s)) => slot(s),
         (None, None) => {
@@ -546,6 +611,39 @@ mod tests {
             r#""name": "W", "position": [1, 2]"#,
         );
         assert_eq!(c.owner, Owner::Player(0));
+    }
+
+    /// A file past the limit: refused at the line of the first entry over it, in both
+    /// versions and however the text is laid out.
+    #[test]
+    fn refuses_files_over_the_limit_at_the_entry() {
+        let entry = r#"{"name": "Tree1", "position": [64, 64]}"#;
+        let mut pretty = String::from("{\n  \"version\": 2,\n  \"features\": [\n");
+        let mut leading = String::from("{\"version\": 2, \"features\": [\n");
+        let mut keyed = String::from("{\n");
+        for i in 0..=MAX_OBJECTS {
+            let sep = if i == MAX_OBJECTS { "" } else { "," };
+            pretty.push_str(&format!("    {entry}{sep}\n"));
+            leading.push_str(&format!("{}{entry}\n", if i == 0 { "" } else { "," }));
+            let v1 = r#"{"name": "Tree1", "position": [64, 64, 0]}"#;
+            keyed.push_str(&format!("  \"feature_{i:06}\": {v1}{sep}\n"));
+        }
+        pretty.push_str("  ]\n}\n");
+        leading.push_str("]}");
+        keyed.push('}');
+        for (text, first_line) in [(pretty, 4), (leading, 2), (keyed, 2)] {
+            let e = read_json_objects(text.as_bytes(), ObjectKind::Feature).unwrap_err();
+            assert_eq!(e.rule, Some(OBJECT_LIMIT), "{e}");
+            assert_eq!(e.location, Location::Line(first_line + MAX_OBJECTS as u32));
+            assert!(e.message.contains("65535 features"), "{e}");
+        }
+        // One fewer: read.
+        let text = format!(
+            "{{\"version\": 2, \"features\": [{}]}}",
+            vec![entry; MAX_OBJECTS].join(",")
+        );
+        let (o, _) = read_json_objects(text.as_bytes(), ObjectKind::Feature).unwrap();
+        assert_eq!(o.len(), MAX_OBJECTS);
     }
 
     #[test]

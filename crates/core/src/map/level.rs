@@ -103,6 +103,13 @@ pub(crate) struct LevEntry {
 /// package, and the levels after these are left out with a problem naming the line.
 pub const MAX_LEV_LEVELS: usize = 1024;
 
+/// Most players a `.lev` level may state: wzmaplib's `loadLevelDetails_LEV` gives a
+/// level with more up (`players` is a `uint8_t`), as `loadLevelDetails_JSON` does a
+/// `level.json`'s. The game has 10 player slots (`MAX_PLAYERS_IN_GUI`, `MAX_PLAYERS` 11
+/// with the scavengers); what reads the players (start positions, the slots `check`
+/// lists) is bounded by this.
+pub const MAX_LEV_PLAYERS: u32 = 255;
+
 /// The keywords that start a level: skirmish `level`, and the campaign's kinds
 /// (`camstart`, `expand`, `miss_keep`, … in `base.wz`'s `gamedesc.lev`).
 const LEVEL_KEYWORDS: &[&str] = &[
@@ -193,6 +200,18 @@ pub(crate) fn parse_lev(text: &str) -> (Vec<LevEntry>, Option<LoadError>) {
             (key @ ("players" | "type"), Some(v)) if in_level => {
                 let Some(l) = out.last_mut() else { continue };
                 match v.parse::<u32>() {
+                    Ok(n) if key == "players" && n > MAX_LEV_PLAYERS => {
+                        let why = format!(
+                            "level {:?}: players {n} is over {MAX_LEV_PLAYERS}; the game \
+                             ignores the level (wzmaplib's loadLevelDetails_LEV; the lobby \
+                             offers 2 to 10 players)",
+                            l.name
+                        );
+                        l.refused.get_or_insert(
+                            LoadError::new(ErrorKind::BadValue, at, why)
+                                .with_rule("map/level-refused"),
+                        );
+                    }
                     Ok(n) if key == "players" => l.players = Some(n),
                     Ok(n) => l.kind = Some(n),
                     Err(_) => {
@@ -373,6 +392,7 @@ pub(crate) fn players_from_name(name: &str) -> Option<u32> {
     (rest.starts_with('-') && !n.is_empty())
         .then(|| n.parse().ok())
         .flatten()
+        .filter(|&n| n <= MAX_LEV_PLAYERS)
 }
 
 #[cfg(test)]
@@ -400,6 +420,12 @@ mod tests {
         for (d, want) in cases {
             assert_eq!(dataset_tileset(d), want, "{d}");
         }
+        // More players than wzmaplib's byte holds: the level given up, at its line.
+        let (e, _) = parse_lev("level A\ntype 14\nplayers 4294967295\n");
+        let refused = e[0].refused.as_ref().expect("players over 255");
+        assert_eq!(refused.location, Location::Line(3));
+        assert!(refused.message.contains("over 255"), "{refused}");
+        assert_eq!(e[0].players, None);
         let (e, _) = parse_lev("level A\nplayers many\ntype 14\n");
         let refused = e[0].refused.as_ref().expect("a players that is no number");
         assert_eq!(refused.location, Location::Line(2));
@@ -410,5 +436,6 @@ mod tests {
         assert_eq!(map_name("-T2"), "");
         assert_eq!(players_from_name("10c-WaterLoop"), Some(10));
         assert_eq!(players_from_name("rush"), None);
+        assert_eq!(players_from_name("4294967295c-x"), None);
     }
 }

@@ -23,6 +23,7 @@ pub mod flat;
 pub mod fuzzing;
 mod ini;
 mod json;
+mod json_stream;
 mod level;
 pub mod package_info;
 mod place;
@@ -55,6 +56,14 @@ use crate::formats::LoadError;
 
 /// Largest map the game loads, in tiles (`MAP_MAXAREA`).
 pub const MAX_AREA: u64 = 256 * 256;
+
+/// Most objects of one kind Vitrine reads from one map file (JSON, BJO or INI): 65,535,
+/// the game's own limit for a script-generated map (`setMapData` refuses longer lists).
+/// The game reads any number from a file; the largest map of `mp.wz` and of the map
+/// database (`mapdb-2p`) holds 1,439 structures, 1,386 features and 366 droids. A file
+/// with more is refused, naming the file, this limit and the line or byte offset of the
+/// first object past it (`map/object-limit`), before the rest is read or allocated for.
+pub const MAX_OBJECTS: usize = 65_535;
 
 /// World units per tile (`TILE_UNITS`).
 pub const TILE_UNITS: i32 = 128;

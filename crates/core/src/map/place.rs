@@ -132,6 +132,10 @@ struct State<'a> {
     logged: Vec<(usize, ReadIssue)>,
     /// Structures built per owner and stats id (`curCount`), against the building limits.
     built: HashMap<(Owner, String), u32>,
+    /// Tiles visited placing and removing objects: linear in the objects and their
+    /// footprints (the tests count it; a removal that swept the map made stacked
+    /// features quadratic).
+    work: u64,
 }
 
 /// Places the map's objects as the game does at load. `stats` gives footprints and types
@@ -139,6 +143,16 @@ struct State<'a> {
 /// structure models whose boxes set a defence's height. Objects whose stats are missing
 /// are placed with a 1×1 footprint and listed in [`Placement::unknown`].
 pub fn place(map: &Map, stats: &Stats, files: &Files, roots: &[FileRef]) -> Placement {
+    place_counting(map, stats, files, roots).0
+}
+
+/// [`place`], and the tiles it visited placing and removing the objects.
+pub(crate) fn place_counting(
+    map: &Map,
+    stats: &Stats,
+    files: &Files,
+    roots: &[FileRef],
+) -> (Placement, u64) {
     let area = map.terrain.heights.len();
     let mut s = State {
         map,
@@ -154,6 +168,7 @@ pub fn place(map: &Map, stats: &Stats, files: &Files, roots: &[FileRef]) -> Plac
         unknown: Vec::new(),
         logged: Vec::new(),
         built: HashMap::new(),
+        work: 0,
     };
     for kind in ObjectKind::ALL {
         for (i, o) in map
@@ -190,13 +205,14 @@ pub fn place(map: &Map, stats: &Stats, files: &Files, roots: &[FileRef]) -> Plac
     kept.sort_by_key(|p| (kind_order(p.object.kind), p.index));
     s.unknown.sort();
     s.unknown.dedup();
-    Placement {
+    let placement = Placement {
         objects: kept,
         removed: s.removed,
         terrain: s.terrain,
         unknown: s.unknown,
         logged: s.logged,
-    }
+    };
+    (placement, s.work)
 }
 
 /// A refusal of `rule` with the game's message.
@@ -313,6 +329,7 @@ impl State<'_> {
         let slot = self.placed.len();
         for ty in my..my + size.1 {
             for tx in mx..mx + size.0 {
+                self.work += 1;
                 let Some(t) = self.tile(tx, ty) else { continue };
                 // `buildFeature`: a feature already on the tile is removed (logged).
                 if let Some(Occupant::Feature(older)) = self.tiles[t] {

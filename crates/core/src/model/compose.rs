@@ -3,7 +3,8 @@
 //!
 //! [`attach`] copies a part's nodes, meshes, materials, textures, skins, connectors,
 //! event models, shadow meshes and collision boxes into the target with every index
-//! shifted, puts the part's root nodes under a new group node named after the part
+//! shifted ([`attach_again`] adds another copy of a part attached before: new nodes
+//! drawing the same meshes), puts the part's root nodes under a new group node named after the part
 //! (`weapon 1: gnlmg1.pie`), and merges its clips onto the target's timeline (clips with
 //! the same name become one clip, so every part's animation plays together). Nothing
 //! here knows any game: which part goes where is the caller's business.
@@ -25,38 +26,13 @@ pub(crate) fn attach(
     local: Mat4,
     part: &Model,
 ) -> usize {
-    let (scale, rotation, translation) = local.to_scale_rotation_translation();
-    let group_name = group;
-    let group = target.nodes.len();
-    let mut g = Node::new(group_name, parent.filter(|&p| p < group), NodeKind::Group);
-    g.translation = translation;
-    g.rotation = rotation;
-    g.scale = scale;
-    target.nodes.push(g);
-
+    let group = add_group(target, parent, group, local);
     let node0 = target.nodes.len();
     let mesh0 = target.meshes.len();
     let mat0 = target.materials.len();
     let tex0 = target.textures.len();
     let skin0 = target.skins.len();
-
-    let roots = part.nodes.iter().filter(|n| n.parent.is_none()).count();
-    for n in &part.nodes {
-        let mut n = n.clone();
-        match n.parent {
-            Some(p) => n.parent = Some(p + node0),
-            None => {
-                n.parent = Some(group);
-                n.name = if roots == 1 {
-                    label.to_string()
-                } else {
-                    format!("{label} · {}", n.name)
-                };
-            }
-        }
-        n.mesh = n.mesh.map(|m| m + mesh0);
-        target.nodes.push(n);
-    }
+    add_nodes(target, group, label, part, mesh0);
     for m in &part.meshes {
         let mut m = m.clone();
         for s in &mut m.submeshes {
@@ -88,12 +64,85 @@ pub(crate) fn attach(
         }
         target.skins.push(s);
     }
+    target.events.extend(part.events.iter().cloned());
+    add_node_data(target, part, node0, Some(mesh0));
+    for d in &part.diagnostics {
+        target.diagnostics.push(Diagnostic {
+            location: d.location,
+            message: format!("{label}: {}", d.message),
+            rule: d.rule,
+        });
+    }
+    group
+}
+
+/// [`attach`] of a part whose meshes an earlier [`attach`] put at `mesh0` of `target`:
+/// the new copy's nodes draw those meshes (with their materials and textures), and only
+/// what hangs on nodes is added — the nodes, connectors, shadow meshes, guides,
+/// collision boxes and its clips' node tracks. A map's thousand trees are one mesh.
+/// Returns the group node, as [`attach`] does; `None` for a part with skins (its joints
+/// are its own nodes: attach it whole).
+pub(crate) fn attach_again(
+    target: &mut Model,
+    parent: Option<usize>,
+    (group, label): (&str, &str),
+    local: Mat4,
+    part: &Model,
+    mesh0: usize,
+) -> Option<usize> {
+    if !part.skins.is_empty() || mesh0 + part.meshes.len() > target.meshes.len() {
+        return None;
+    }
+    let group = add_group(target, parent, group, local);
+    let node0 = target.nodes.len();
+    add_nodes(target, group, label, part, mesh0);
+    add_node_data(target, part, node0, None);
+    Some(group)
+}
+
+/// The group node a part hangs under.
+fn add_group(target: &mut Model, parent: Option<usize>, name: &str, local: Mat4) -> usize {
+    let (scale, rotation, translation) = local.to_scale_rotation_translation();
+    let group = target.nodes.len();
+    let mut g = Node::new(name, parent.filter(|&p| p < group), NodeKind::Group);
+    g.translation = translation;
+    g.rotation = rotation;
+    g.scale = scale;
+    target.nodes.push(g);
+    group
+}
+
+/// `part`'s nodes under `group`, their meshes at `mesh0` on.
+fn add_nodes(target: &mut Model, group: usize, label: &str, part: &Model, mesh0: usize) {
+    let node0 = target.nodes.len();
+    let roots = part.nodes.iter().filter(|n| n.parent.is_none()).count();
+    for n in &part.nodes {
+        let mut n = n.clone();
+        match n.parent {
+            Some(p) => n.parent = Some(p + node0),
+            None => {
+                n.parent = Some(group);
+                n.name = if roots == 1 {
+                    label.to_string()
+                } else {
+                    format!("{label} · {}", n.name)
+                };
+            }
+        }
+        n.mesh = n.mesh.map(|m| m + mesh0);
+        target.nodes.push(n);
+    }
+}
+
+/// What hangs on `part`'s nodes, now at `node0` of `target`: connectors, shadow meshes,
+/// guides, collision boxes, and its clips merged onto the target's timeline (their
+/// texture frames, which animate meshes, only where the meshes are new at `mesh0`).
+fn add_node_data(target: &mut Model, part: &Model, node0: usize, mesh0: Option<usize>) {
     for c in &part.connectors {
         let mut c = c.clone();
         c.node += node0;
         target.connectors.push(c);
     }
-    target.events.extend(part.events.iter().cloned());
     for s in &part.shadow_meshes {
         let mut s = s.clone();
         s.node += node0;
@@ -110,20 +159,15 @@ pub(crate) fn attach(
         target.collision_boxes.push(b);
     }
     for clip in &part.clips {
-        let shifted = shift_clip(clip, node0, mesh0);
+        let mut shifted = shift_clip(clip, node0, mesh0.unwrap_or(0));
+        if mesh0.is_none() {
+            shifted.texture_frames.clear();
+        }
         match target.clips.iter_mut().find(|c| c.name == clip.name) {
             Some(c) => merge_clip(c, shifted),
             None => target.clips.push(shifted),
         }
     }
-    for d in &part.diagnostics {
-        target.diagnostics.push(Diagnostic {
-            location: d.location,
-            message: format!("{label}: {}", d.message),
-            rule: d.rule,
-        });
-    }
-    group
 }
 
 fn shift_clip(clip: &Clip, node0: usize, mesh0: usize) -> Clip {
@@ -244,5 +288,33 @@ mod tests {
         assert_eq!(whole.clips[0].node_tracks.len(), 2);
         assert_eq!(whole.clips[0].node_tracks[1].node, gun + 1);
         assert_eq!(whole.clips[0].frame_count, 8);
+    }
+
+    #[test]
+    fn a_part_attached_again_shares_its_meshes() {
+        let mut whole = Model::new(Format::Pie, "map");
+        let p = part("tree", 4);
+        let mesh0 = whole.meshes.len();
+        let first = attach(&mut whole, None, "tree 1", "t", Mat4::IDENTITY, &p);
+        let at = Mat4::from_translation(Vec3::new(5.0, 0.0, 0.0));
+        let again = attach_again(&mut whole, None, ("tree 2", "t"), at, &p, mesh0).unwrap();
+        whole.validate().unwrap();
+        // One mesh, one material; two copies of the nodes drawing it.
+        assert_eq!((whole.meshes.len(), whole.materials.len()), (1, 1));
+        assert_eq!(whole.nodes.len(), 4);
+        assert_eq!(whole.nodes[first + 1].mesh, Some(0));
+        assert_eq!(whole.nodes[again + 1].mesh, Some(0));
+        assert_eq!(whole.nodes[again + 1].parent, Some(again));
+        assert_eq!(whole.connectors[1].node, again + 1);
+        // Each copy's node track; the shared mesh's texture frames once.
+        assert_eq!(whole.clips[0].node_tracks.len(), 2);
+        assert_eq!(whole.clips[0].node_tracks[1].node, again + 1);
+        let pose = crate::model::Pose::rest(&whole);
+        let o = pose.world[again + 1].transform_point3(Vec3::ZERO);
+        assert!(o.abs_diff_eq(Vec3::new(5.0, 0.0, 0.0), 1e-6));
+        // A part with skins is attached whole.
+        let mut skinned = part("s", 1);
+        skinned.skins.push(crate::model::Skin::default());
+        assert!(attach_again(&mut whole, None, ("x", "x"), at, &skinned, mesh0).is_none());
     }
 }

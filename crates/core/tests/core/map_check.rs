@@ -218,6 +218,7 @@ fn every_map_rule_is_registered_and_tested() {
         "map/gam-missing",
         "map/objects-json-broken",
         "map/objects-file-unread",
+        "map/object-limit",
     ];
     for id in ids {
         let r = rule(id).unwrap_or_else(|| panic!("{id} is not registered"));
@@ -304,6 +305,25 @@ fn game_map_version_size_and_tile_count() {
         "map/tile-count",
         Location::Offset(16),
     );
+}
+
+/// An object file with more objects of its kind than Vitrine reads (65,535): refused at
+/// the first past the limit, at its line.
+#[test]
+fn object_files_over_the_limit() {
+    let entry = r#"{"name": "Boulder1", "position": [640, 640]}"#;
+    let json = format!(
+        "{{\"version\": 2,\n\"features\": [\n{}\n]}}",
+        vec![entry; vitrine_core::map::MAX_OBJECTS + 1].join(",\n")
+    );
+    let line = 3 + vitrine_core::map::MAX_OBJECTS as u32;
+    refused_file(
+        "feature.json",
+        json.into(),
+        "map/object-limit",
+        Location::Line(line),
+    );
+    // A BJO's count: refused at the count (`bjo.rs`'s own tests).
 }
 
 #[test]

@@ -438,13 +438,41 @@ pub fn draw_framed(
     (model, at): (&Model, Option<(usize, f32)>),
     view: &ViewSettings,
 ) {
+    let set = |scene: &mut SceneRenderer| scene.set_model(device, queue, model);
+    draw_framed_with(device, queue, (scene, target), (model, at), view, set);
+}
+
+/// [`draw_framed`] of a model the renderer keeps without a copy of its own
+/// ([`SceneRenderer::set_model_shared`]: a map's nodes are hundreds of MB).
+pub fn draw_framed_shared(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    scene: &mut SceneRenderer,
+    target: &RenderTarget,
+    (model, at): (&std::sync::Arc<Model>, Option<(usize, f32)>),
+    view: &ViewSettings,
+) {
+    let set = |scene: &mut SceneRenderer| scene.set_model_shared(device, queue, model.clone());
+    draw_framed_with(device, queue, (scene, target), (model, at), view, set);
+}
+
+/// [`draw_framed`], the model handed to the renderer by `set`.
+fn draw_framed_with(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    (scene, target): (&mut SceneRenderer, &RenderTarget),
+    (model, at): (&Model, Option<(usize, f32)>),
+    view: &ViewSettings,
+    set: impl FnOnce(&mut SceneRenderer),
+) {
     let pose = Pose::sample(model, at.map(|a| a.0), at.map_or(0.0, |a| a.1), view.team);
     let mut view = view.clone();
     view.grid_unit = model.grid_unit;
     let aspect = target.width as f32 / target.height as f32;
     let points = framing_points(model, at.map(|a| a.0), &pose, &view);
     view.camera.frame_points(&points, aspect);
-    scene.set_model(device, queue, model);
+    drop(points);
+    set(scene);
     scene.render(device, queue, target, &pose, &view);
 }
 

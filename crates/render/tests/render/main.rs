@@ -40,5 +40,6 @@ mod pcx_texture;
 mod pet_dds;
 mod shader_validation;
 mod splat;
+mod split;
 mod tileset;
 mod webgl2;

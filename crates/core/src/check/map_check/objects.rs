@@ -6,6 +6,7 @@ use super::super::{Element, Finding};
 use crate::files::{FileRef, Files};
 use crate::map::{FileFormat, Map, MapObject, ObjectKind, Owner, Placement, Removal, TILE_UNITS};
 use crate::model::Location;
+use std::collections::HashMap;
 
 /// Where one kind's objects were read from: the file, its format and version, and its
 /// bytes where a place inside it can be found.
@@ -13,8 +14,9 @@ struct Source {
     file: String,
     format: FileFormat,
     version: u32,
-    /// Start of each line (JSON v1 keys are found by their line).
-    text: Option<(String, Vec<usize>)>,
+    /// JSON v1: the line of each key of the root (the first where a key is given twice),
+    /// found in one pass over the text.
+    lines: HashMap<String, u32>,
 }
 
 /// The findings on `map`'s objects after `placed`.
@@ -23,15 +25,21 @@ pub(super) fn findings(files: &Files, map: &Map, placed: &Placement) -> Vec<Find
         .iter()
         .map(|&k| source(files, map, k))
         .collect();
+    // Each object's index among those of its kind, counted once for all.
+    let mut counts = [0usize; 3];
+    let kind_index: Vec<usize> = map
+        .objects
+        .iter()
+        .map(|o| {
+            let n = &mut counts[slot_of(o.kind)];
+            *n += 1;
+            *n - 1
+        })
+        .collect();
     let at = |index: usize| -> (String, Location) {
         let o = &map.objects[index];
-        let kind_index = map.objects[..index]
-            .iter()
-            .filter(|x| x.kind == o.kind)
-            .count();
-        let slot = ObjectKind::ALL.iter().position(|&k| k == o.kind);
-        match slot.and_then(|s| sources[s].as_ref()) {
-            Some(s) => (s.file.clone(), s.place(o, kind_index)),
+        match sources[slot_of(o.kind)].as_ref() {
+            Some(s) => (s.file.clone(), s.place(o, kind_index[index])),
             None => (map.level.folder.to_string(), Location::File),
         }
     };
@@ -159,6 +167,11 @@ fn nothing_placed(map: &Map, placed: &Placement, sources: &[Option<Source>]) -> 
         .collect()
 }
 
+/// The place of `kind` in [`ObjectKind::ALL`].
+fn slot_of(kind: ObjectKind) -> usize {
+    ObjectKind::ALL.iter().position(|&k| k == kind).unwrap_or(0)
+}
+
 /// `structures`, `features`, `droids`.
 pub(crate) fn plural(kind: ObjectKind) -> String {
     format!("{}s", kind.name())
@@ -208,22 +221,56 @@ fn source(files: &Files, map: &Map, kind: ObjectKind) -> Option<Source> {
         .iter()
         .find(|f| f.used && names.contains(&f.name.as_str()))?;
     let file: FileRef = map.level.folder.join(&f.name);
-    let text = (f.format == FileFormat::JsonV1)
+    let lines = (f.format == FileFormat::JsonV1)
         .then(|| files.read(&file).ok())
         .flatten()
-        .map(|b| {
-            let text = String::from_utf8_lossy(&b).into_owned();
-            let starts = std::iter::once(0)
-                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-                .collect();
-            (text, starts)
-        });
+        .map(|b| key_lines(&b))
+        .unwrap_or_default();
     Some(Source {
         file: file.to_string(),
         format: f.format,
         version: f.version,
-        text,
+        lines,
     })
+}
+
+/// The line of each key of a JSON object's root (depth 1; the first where one is given
+/// twice), in one pass over `bytes`: strings are skipped whole (escapes too), a string
+/// at depth 1 followed by `:` is a key.
+fn key_lines(bytes: &[u8]) -> HashMap<String, u32> {
+    let mut out = HashMap::new();
+    let (mut depth, mut line, mut i) = (0usize, 1u32, 0usize);
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\n' => line += 1,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'"' => {
+                let start = i + 1;
+                i = start;
+                while let Some(&c) = bytes.get(i) {
+                    match c {
+                        b'\\' => i += 1,
+                        b'"' => break,
+                        b'\n' => line += 1,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                let end = i.min(bytes.len());
+                let next = bytes[end.saturating_add(1).min(bytes.len())..]
+                    .iter()
+                    .find(|c| !c.is_ascii_whitespace());
+                if depth == 1 && next == Some(&b':') {
+                    let key = String::from_utf8_lossy(&bytes[start..end]).into_owned();
+                    out.entry(key).or_insert(line);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
 }
 
 impl Source {
@@ -240,15 +287,10 @@ impl Source {
                 };
                 Location::Offset(12 + n as u64 * (name + 36 + extra))
             }
-            FileFormat::JsonV1 => {
-                let Some((text, starts)) = &self.text else {
-                    return Location::File;
-                };
-                match text.find(&format!("\"{}\"", o.key)) {
-                    Some(at) => Location::Line(starts.partition_point(|&s| s <= at) as u32),
-                    None => Location::File,
-                }
-            }
+            FileFormat::JsonV1 => self
+                .lines
+                .get(&o.key)
+                .map_or(Location::File, |&l| Location::Line(l)),
             _ => Location::File,
         }
     }

@@ -48,7 +48,7 @@ pub(crate) const RULES: &[Rule] = &[
         "map/level-refused",
         E,
         "a level of the package that does not open",
-        "A level of a .lev whose `players` or `type` is not a number is given up by wzmaplib (loadLevelDetails_LEV); a level whose `game` names a map the package does not hold (multiplay/maps/NAME/ with no game.map or game.js: a map of another package, or a misspelt name) or a path that leaves the package (`../`) has no map to load; a .lev with more than 1,024 levels is no map package, the rest are left out. The package's other maps still open.",
+        "A level of a .lev whose `players` or `type` is not a number, or whose `players` is over 255, is given up by wzmaplib (loadLevelDetails_LEV); a level whose `game` names a map the package does not hold (multiplay/maps/NAME/ with no game.map or game.js: a map of another package, or a misspelt name) or a path that leaves the package (`../`) has no map to load; a .lev with more than 1,024 levels is no map package, the rest are left out. The package's other maps still open.",
         "Warzone 2100 lib/wzmaplib/src/map_package.cpp (loadLevelDetails_LEV, MapPackage::loadPackage)",
     ),
     r(
@@ -253,5 +253,12 @@ pub(crate) const RULES: &[Rule] = &[
         "a script-generated map's game.js fails",
         "The map's terrain and objects come from running its game.js, which must call setMapData(width, height, texture, height, structures, droids, features) with the game's shapes and limits (each side 2 to 256 tiles, width·height values per array, at most 65535 objects of each kind). A syntax error, an uncaught throw, a misused or missing setMapData, or a script that runs past Vitrine's bounds (work, recursion, memory) leaves the game without a map. The message gives game.js's line where the engine reports one.",
         "Warzone 2100 lib/wzmaplib/src/map_script.cpp (runMapScript, runMap_setMapData)",
+    ),
+    r(
+        "map/object-limit",
+        E,
+        "an object file holding more than 65,535 objects of its kind",
+        "Vitrine reads at most 65,535 objects of a kind from a map's file (JSON, BJO or INI): the limit the game sets a script-generated map (setMapData refuses longer lists), far above any real map (the largest of mp.wz and the map database holds 1,439 structures, 1,386 features, 366 droids). The game reads a file with more; Vitrine refuses it at the first object past the limit (its line, or its record's byte offset), before the rest is read, and does not open the map.",
+        "Vitrine (map::MAX_OBJECTS); the game's limit: lib/wzmaplib/src/map_script.cpp (runMap_setMapData)",
     ),
 ];

@@ -162,15 +162,24 @@ impl State<'_> {
     }
 
     /// Takes placed object `slot` off the map.
+    /// Its footprint's tiles are freed where it still holds them: the work of one
+    /// removal is its footprint's, not the map's (a file of features stacked on one
+    /// tile removes each in turn).
     pub(super) fn remove_placed(&mut self, slot: usize, why: Removal) {
         self.gone[slot] = true;
         self.removed.push(Removed {
             index: self.placed[slot].index,
             why,
         });
-        for t in self.tiles.iter_mut() {
-            if matches!(*t, Some(Occupant::Feature(s) | Occupant::Structure(s)) if s == slot) {
-                *t = None;
+        let (mx, my, sx, sy) = self.footprint(slot);
+        for y in my..my + sy {
+            for x in mx..mx + sx {
+                self.work += 1;
+                let Some(t) = self.tile(x, y) else { continue };
+                if matches!(self.tiles[t], Some(Occupant::Feature(s) | Occupant::Structure(s)) if s == slot)
+                {
+                    self.tiles[t] = None;
+                }
             }
         }
     }

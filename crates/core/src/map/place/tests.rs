@@ -173,3 +173,35 @@ fn pie_box_reads_the_first_level() {
     assert_eq!(align::pie_box(pie), Some([-10, 30, -40, 20]));
     assert_eq!(align::pie_box("PIE 2\n"), None);
 }
+
+/// Features stacked on one tile of the largest map the game loads (256 × 256): each
+/// removes the one before it (`map/feature-stacked`), and the placement's work — tiles
+/// visited placing and removing — grows with the features, not with features × the
+/// map's tiles (a removal swept the whole map: 10,000, 20,000, 40,000 stacked features
+/// took 1, 3 and 14 s). Counted, not timed.
+#[test]
+fn stacked_features_cost_their_footprints_not_the_map() {
+    let work = |n: usize| {
+        let mut map = map_with(
+            (0..n)
+                .map(|_| obj(ObjectKind::Feature, "OilResource", 640, 640, Owner::None))
+                .collect(),
+        );
+        map.terrain.width = 256;
+        map.terrain.height = 256;
+        map.terrain.heights = vec![100; 256 * 256];
+        map.terrain.textures = vec![0; 256 * 256];
+        let files = Files::new(MemorySource::new());
+        let (placed, work) = place_counting(&map, &stats(), &files, &[]);
+        assert_eq!(placed.objects.len(), 1, "the last feature stays");
+        assert_eq!(placed.removed.len(), n - 1);
+        work
+    };
+    let (small, large) = (work(1_000), work(4_000));
+    // One tile placed and one freed per feature (an oil resource is 1×1).
+    assert!(
+        large <= 2 * 4_000,
+        "{large} tiles visited for 4,000 features"
+    );
+    assert!(large <= 4 * small + 8, "work {small} → {large}: not linear");
+}

@@ -606,6 +606,10 @@ fn add_objects(
     let mut boxed: BTreeMap<(ObjectKind, String, String), usize> = BTreeMap::new();
     let mut groups: BTreeMap<ObjectKind, usize> = BTreeMap::new();
     let mut placed = Vec::with_capacity(placement.objects.len());
+    // Room for every object's nodes at once: a map at the game's limits has hundreds of
+    // thousands, and a vector that doubles as it grows holds twice as many for a moment.
+    let nodes = objects.nodes_needed(&placement.objects) + ObjectKind::ALL.len();
+    model.nodes.reserve_exact(nodes);
     for p in &placement.objects {
         let kind = p.object.kind;
         let group = *groups.entry(kind).or_insert_with(|| {

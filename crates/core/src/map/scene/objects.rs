@@ -20,11 +20,19 @@ use std::sync::Arc;
 /// Height of a marker box, world units.
 const MARKER_HEIGHT: f32 = 96.0;
 
-/// Models of the objects, each assembled or loaded once.
+/// Models of the objects, each assembled or loaded once, and put in the scene once: the
+/// copies on the map are nodes drawing the first copy's meshes
+/// ([`compose::attach_again`]), so a map's memory grows with its objects' nodes, not
+/// with their meshes (65,535 droids are a few meshes and 65,535 sets of nodes).
 pub(crate) struct Objects<'a> {
     stats: &'a Stats,
     finder: Option<PartFinder>,
     cache: HashMap<(ObjectKind, String, u32), Result<Arc<Model>, String>>,
+    /// Where each model's meshes are in the scene, once put there (by its address: one
+    /// per entry of `cache`, and per marker box).
+    in_scene: HashMap<*const Model, usize>,
+    /// The marker boxes, one per kind and footprint.
+    markers: HashMap<(ObjectKind, (i32, i32)), Arc<Model>>,
     /// The warnings of each model, once per model however often it stands on the map.
     pub(crate) notes: Vec<String>,
 }
@@ -36,6 +44,8 @@ impl<'a> Objects<'a> {
             stats,
             finder,
             cache: HashMap::new(),
+            in_scene: HashMap::new(),
+            markers: HashMap::new(),
             notes: Vec::new(),
         }
     }
@@ -54,6 +64,23 @@ impl<'a> Objects<'a> {
         for p in placed {
             let _ = self.model(p);
         }
+    }
+
+    /// The nodes [`Objects::add`] adds for `placed` (each object's group node and its
+    /// model's nodes; a marker box has one), for the scene to make room for them once.
+    pub(crate) fn nodes_needed(&self, placed: &[Placed]) -> usize {
+        placed
+            .iter()
+            .map(|p| {
+                let o = &p.object;
+                let key = (o.kind, o.stats_id.clone(), o.modules);
+                1 + self
+                    .cache
+                    .get(&key)
+                    .and_then(|r| r.as_ref().ok())
+                    .map_or(1, |m| m.nodes.len())
+            })
+            .sum()
     }
 
     /// The model of `p`, or why there is none.
@@ -129,22 +156,52 @@ impl<'a> Objects<'a> {
         let at = Mat4::from_translation(model_point(o.x as f32, o.y as f32, p.z as f32))
             * Mat4::from_rotation_y(turn);
         let group = format!("{} {} ({})", o.kind.name(), o.stats_id, o.key);
-        let (node, why) = match self.model(p) {
-            Ok(part) => {
-                // The part's warnings are in `notes` once, not once per copy.
-                let before = scene.diagnostics.len();
-                let node = compose::attach(scene, parent, &group, &o.stats_id, at, &part);
-                scene.diagnostics.truncate(before);
-                (node, None)
-            }
+        let (part, why) = match self.model(p) {
+            Ok(part) => (part, None),
             Err(why) => {
-                let marker = marker(p);
-                let node = compose::attach(scene, parent, &group, &o.stats_id, at, &marker);
-                (node, Some(why))
+                let key = (o.kind, marker_size(p));
+                let marker = self
+                    .markers
+                    .entry(key)
+                    .or_insert_with(|| Arc::new(marker(p)));
+                (marker.clone(), Some(why))
             }
         };
+        let node = self.put(scene, parent, (&group, &o.stats_id), at, &part);
         scene.nodes[node].team = team_of(o.owner);
         (node, why)
+    }
+
+    /// `part` under `parent` at `at`: its first copy whole, the others drawing that
+    /// copy's meshes. The part's warnings are in `notes` once, not once per copy.
+    fn put(
+        &mut self,
+        scene: &mut Model,
+        parent: Option<usize>,
+        names: (&str, &str),
+        at: Mat4,
+        part: &Arc<Model>,
+    ) -> usize {
+        let key = Arc::as_ptr(part);
+        if let Some(&mesh0) = self.in_scene.get(&key)
+            && let Some(node) = compose::attach_again(scene, parent, names, at, part, mesh0)
+        {
+            return node;
+        }
+        let before = scene.diagnostics.len();
+        let mesh0 = scene.meshes.len();
+        let node = compose::attach(scene, parent, names.0, names.1, at, part);
+        scene.diagnostics.truncate(before);
+        self.in_scene.insert(key, mesh0);
+        node
+    }
+}
+
+/// A marker box's footprint: half a tile for a droid, the object's own for the rest.
+fn marker_size(p: &Placed) -> (i32, i32) {
+    match p.object.kind {
+        ObjectKind::Droid => (0, 0),
+        _ => p.size,
     }
 }
 
