@@ -17,10 +17,10 @@ mod check_inputs;
 mod check_map;
 mod convert;
 mod export;
-mod hostile_scripts;
-mod hostile_packages;
 #[cfg(unix)]
 mod hostile_objects;
+mod hostile_packages;
+mod hostile_scripts;
 mod info;
 mod info_synthetic;
 mod inputs;
