@@ -19,30 +19,18 @@ const PEAK_MB: f64 = 512.0;
 /// A package as the database ships a script map: `level.json`, `gam.json`, `game.js` and
 /// `ttypes.ttp` at the archive's root.
 fn package(dir: &Path, name: &str, js: &[u8]) -> PathBuf {
-    use std::io::Write;
-    let ttp = [
-        b"ttyp".as_slice(),
-        &8u32.to_le_bytes(),
-        &2u32.to_le_bytes(),
-        &[0; 4],
-    ]
-    .concat();
-    let path = dir.join(format!("{name}.wz"));
-    let mut z = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
-    let opts = zip::write::SimpleFileOptions::default();
+    use crate::map_packages::{ttypes, write_zip};
     let level =
         format!(r#"{{"name": "{name}", "type": "skirmish", "players": 2, "tileset": "rockies"}}"#);
-    for (file, bytes) in [
-        ("level.json", level.as_bytes()),
-        ("gam.json", b"{\"version\": 8}".as_slice()),
-        ("game.js", js),
-        ("ttypes.ttp", ttp.as_slice()),
-    ] {
-        z.start_file(file, opts).unwrap();
-        z.write_all(bytes).unwrap();
-    }
-    z.finish().unwrap();
-    path
+    write_zip(
+        &dir.join(format!("{name}.wz")),
+        &[
+            ("level.json".into(), level.into_bytes()),
+            ("gam.json".into(), b"{\"version\": 8}".to_vec()),
+            ("game.js".into(), js.to_vec()),
+            ("ttypes.ttp".into(), ttypes()),
+        ],
+    )
 }
 
 /// What a run printed, how long it took and its peak memory.
