@@ -21,13 +21,10 @@
 //! A child that dies another way (a crash) is a refusal naming the script, never a
 //! crash of the program.
 
-mod alloc;
-
-pub use alloc::Capped;
+pub use vitrine_memory_cap::Capped;
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 use vitrine_core::formats::{ErrorKind, LoadError};
@@ -36,13 +33,11 @@ use vitrine_core::model::Location;
 
 /// The argument that makes the binary a script child (not a user-facing option).
 pub const CHILD_FLAG: &str = "--run-map-script";
-/// The child's memory, all its allocations together: the shipped scripts add at most
-/// 6 MB to the child's own 33 MB of peak memory.
-pub const MEMORY_CAP: usize = 256 << 20;
-/// The child's processor time (its threads together) unless [`TIME_SETTING`] says otherwise: 6c-Entropy's, the heaviest shipped
-/// script, takes 1.7 s here (the next, 10c-WaterLoop's, 0.7 s; the community's under
-/// 0.1 s).
-pub const TIME_LIMIT: Duration = Duration::from_secs(4);
+/// The child's memory, all its allocations together: the script engine's cap.
+pub const MEMORY_CAP: usize = script::MEMORY_CAP;
+/// The child's processor time (its threads together) unless [`TIME_SETTING`] says
+/// otherwise.
+pub const TIME_LIMIT: Duration = Duration::from_secs(script::TIME_LIMIT_SECONDS);
 /// The environment variable that sets the time limit, whole seconds from 1 to 600 (for a
 /// slow machine, or a heavy script one trusts).
 pub const TIME_SETTING: &str = "VITRINE_SCRIPT_SECONDS";
@@ -210,25 +205,15 @@ fn time_limit() -> Duration {
 
 fn stopped(said: &str, limit: &str, seconds: u64) -> LoadError {
     let line = said_line(said, &format!("{limit} "));
-    let what = if limit == "memory" {
-        format!(
-            "the script used more than the {} MiB of memory map scripts may use",
-            MEMORY_CAP >> 20
-        )
-    } else {
-        format!(
+    if limit == "memory" {
+        return script::stopped_at_memory(line);
+    }
+    script::stopped(
+        &format!(
             "the script ran past the {seconds} s of processor time map scripts may take \
              (the heaviest shipped map's takes under 2; {TIME_SETTING} sets the limit)"
-        )
-    };
-    let place = match line {
-        Some(n) => format!(" (last seen at line {n})"),
-        None => String::new(),
-    };
-    LoadError::new(
-        ErrorKind::Invalid,
-        line.map_or(Location::File, Location::Line),
-        format!("{what}{place}: stopped"),
+        ),
+        line,
     )
 }
 
@@ -261,8 +246,8 @@ pub fn child_main(args: &[String]) -> i32 {
         return 2;
     };
     let limit = Duration::from_secs(u64::from(seconds.clamp(1, 600)));
-    let line = Arc::new(AtomicU32::new(0));
-    alloc::arm(MEMORY_CAP, Arc::clone(&line));
+    static LINE: AtomicU32 = AtomicU32::new(0);
+    vitrine_memory_cap::arm(MEMORY_CAP, &LINE, past_cap);
     let mut source = Vec::new();
     if std::io::stdin()
         .take(script::MAX_SOURCE_BYTES + 1)
@@ -271,23 +256,18 @@ pub fn child_main(args: &[String]) -> i32 {
     {
         return 2;
     }
-    let watched = Arc::clone(&line);
     std::thread::spawn(move || {
         while process_time() < limit {
             std::thread::sleep(Duration::from_millis(20));
         }
-        let _ = writeln!(
-            std::io::stderr(),
-            "time {}",
-            watched.load(Ordering::Relaxed)
-        );
+        let _ = writeln!(std::io::stderr(), "time {}", LINE.load(Ordering::Relaxed));
         std::process::exit(EXIT_TIME);
     });
     let runner = std::thread::Builder::new()
         .name("game.js".into())
         .stack_size(STACK)
         .spawn(move || {
-            let answer = script::run_script_watched(&source, seed, players, line);
+            let answer = script::run_script_watched(&source, seed, players, &LINE);
             wire::encode(&answer)
         });
     let Ok(Ok(bytes)) = runner.map(std::thread::JoinHandle::join) else {
@@ -298,4 +278,17 @@ pub fn child_main(args: &[String]) -> i32 {
         return 1;
     }
     0
+}
+
+/// The child past its memory cap: says `memory LINE` on standard error and ends.
+fn past_cap(line: u32) {
+    // No formatting machinery that could allocate: the digits by hand.
+    let mut text = *b"memory 0000000000\n";
+    let mut n = line;
+    for slot in text[7..17].iter_mut().rev() {
+        *slot = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    let _ = std::io::stderr().write_all(&text);
+    std::process::exit(EXIT_MEMORY)
 }

@@ -10,13 +10,20 @@
 //! sees [`EngineFetch::wanting`] (as it sees bytes of a remote archive that have not
 //! arrived), waits for the module and runs again ([`vitrine_app::jobs::Refetch`]). A
 //! module that cannot be fetched makes every later call refuse with why.
+//!
+//! A map's `game.js` never runs on the page's thread: it runs in the script engine's Web
+//! Worker (`vitrine_engines.js`), under the engine's memory cap
+//! ([`vitrine_core::map::script::MEMORY_CAP`]) and the page's time limit
+//! ([`SCRIPT_SECONDS`]). The first call for a script starts its run and refuses as a
+//! call for an engine not yet there does; the job runs again once the worker has answered,
+//! and finds the answer ([`Run`]).
 
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 use vitrine_app::jobs::{Job, Refetch};
 use vitrine_core::engines::{BasisInfo, Transcode};
 use vitrine_core::formats::{ErrorKind, LoadError};
-use vitrine_core::map::script::{ScriptMap, wire};
+use vitrine_core::map::script::{self, ScriptMap, wire};
 use vitrine_core::model::Location;
 use wasm_bindgen::prelude::*;
 
@@ -24,8 +31,8 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     #[wasm_bindgen(js_name = loadEngine)]
     fn load_engine(name: &str) -> js_sys::Promise;
-    #[wasm_bindgen(js_name = runScript, catch)]
-    fn js_run_script(source: &[u8], seed: u32, players: u32) -> Result<Vec<u8>, JsValue>;
+    #[wasm_bindgen(js_name = runScript)]
+    fn js_run_script(source: &[u8], seed: u32, players: u32, seconds: u32) -> js_sys::Promise;
     #[wasm_bindgen(js_name = basisDescribe, catch)]
     fn js_basis_describe(bytes: &[u8]) -> Result<Vec<u32>, JsValue>;
     #[wasm_bindgen(js_name = basisTranscode, catch)]
@@ -72,8 +79,27 @@ enum State {
     Failed(String),
 }
 
+/// The wall clock a map script may take on the page, seconds (the page cannot read a
+/// worker's processor time): 6c-Entropy, the heaviest shipped script, takes 3.3 s in
+/// headless Chromium here (`web/tests/bench_scripts.mjs`; 1.7 s of processor time in the
+/// program), 10c-WaterLoop 1.5 s, the others under 0.3 s.
+pub const SCRIPT_SECONDS: u32 = 10;
+/// Script runs kept answered, for the jobs that run again to find.
+const KEPT_RUNS: usize = 4;
+
+/// A script's run in the worker: what it ran, and its answer once there.
+struct Run {
+    source: Vec<u8>,
+    seed: u32,
+    players: u32,
+    /// `None` while the worker runs it; the jobs waiting for it.
+    answer: Option<Result<ScriptMap, LoadError>>,
+    waiting: Vec<Job>,
+}
+
 thread_local! {
     static STATES: RefCell<[State; 2]> = const { RefCell::new([State::Absent, State::Absent]) };
+    static RUNS: RefCell<Vec<Run>> = const { RefCell::new(Vec::new()) };
     /// A call since the last [`EngineFetch::fetch_then`] found an engine not there yet.
     static ASKED: Cell<bool> = const { Cell::new(false) };
 }
@@ -144,7 +170,7 @@ async fn fetch(engine: Engine) {
     }
 }
 
-/// Runs `then` once no engine is being fetched.
+/// Runs `then` once no engine is being fetched and no script is being run.
 fn when_fetched(then: Job) {
     let then = STATES.with_borrow_mut(|s| {
         match Engine::ALL
@@ -161,22 +187,109 @@ fn when_fetched(then: Job) {
             None => Some(then),
         }
     });
+    let Some(then) = then else { return };
+    let then = RUNS.with_borrow_mut(|runs| match runs.iter_mut().find(|r| r.answer.is_none()) {
+        Some(run) => {
+            run.waiting.push(Box::new(move || when_fetched(then)));
+            None
+        }
+        None => Some(then),
+    });
     if let Some(then) = then {
         then();
     }
 }
 
+/// The core's script engine on the page: the answer of this script's run in the worker
+/// once there; else starts the run (once) and refuses as for an engine on its way.
 fn run_script(source: &[u8], seed: u32, players: u32) -> Result<ScriptMap, LoadError> {
     let unavailable = |why: String| LoadError::new(ErrorKind::Unsupported, Location::File, why);
+    // What is refused before anything runs is refused here, without a worker.
+    script::screen_text(source)?;
     need(Engine::Script).map_err(unavailable)?;
-    let answer = js_run_script(source, seed, players).map_err(|e| {
-        unavailable(format!(
-            "{} failed: {}",
-            Engine::Script.what(),
-            crate::fetch::js_text(&e)
-        ))
-    })?;
-    wire::decode(&answer)
+    let known = RUNS.with_borrow(|runs| {
+        runs.iter()
+            .find(|r| r.seed == seed && r.players == players && r.source == source)
+            .map(|r| r.answer.clone())
+    });
+    match known {
+        Some(Some(answer)) => return answer,
+        Some(None) => {}
+        None => {
+            RUNS.with_borrow_mut(|runs| {
+                runs.push(Run {
+                    source: source.to_vec(),
+                    seed,
+                    players,
+                    answer: None,
+                    waiting: Vec::new(),
+                })
+            });
+            wasm_bindgen_futures::spawn_local(run_in_worker(source.to_vec(), seed, players));
+        }
+    }
+    ASKED.set(true);
+    Err(unavailable("the map's script is being run".into()))
+}
+
+/// Runs the script in the worker, keeps its answer, then runs the jobs that waited.
+async fn run_in_worker(source: Vec<u8>, seed: u32, players: u32) {
+    let promise = js_run_script(&source, seed, players, SCRIPT_SECONDS);
+    let answer = match wasm_bindgen_futures::JsFuture::from(promise).await {
+        Ok(reply) => worker_answer(&reply),
+        Err(e) => Err(crashed(&crate::fetch::js_text(&e))),
+    };
+    let waiting = RUNS.with_borrow_mut(|runs| {
+        let Some(run) = runs.iter_mut().find(|r| {
+            r.answer.is_none() && r.seed == seed && r.players == players && r.source == source
+        }) else {
+            return Vec::new();
+        };
+        run.answer = Some(answer);
+        let waiting = std::mem::take(&mut run.waiting);
+        // The oldest answers go first.
+        while runs.iter().filter(|r| r.answer.is_some()).count() > KEPT_RUNS {
+            if let Some(i) = runs.iter().position(|r| r.answer.is_some()) {
+                runs.remove(i);
+            }
+        }
+        waiting
+    });
+    for job in waiting {
+        job();
+    }
+}
+
+/// What the worker said (`vitrine_engines.js`'s `runScript`): the answer's bytes, or why
+/// the script was stopped.
+fn worker_answer(reply: &JsValue) -> Result<ScriptMap, LoadError> {
+    let field = |name: &str| js_sys::Reflect::get(reply, &JsValue::from_str(name)).ok();
+    if let Some(bytes) = field("answer").filter(|v| v.is_object()) {
+        return wire::decode(&js_sys::Uint8Array::new(&bytes).to_vec());
+    }
+    let line = field("line").and_then(|v| v.as_f64()).map(|n| n as u32);
+    let message = field("message")
+        .and_then(|v| v.as_string())
+        .unwrap_or_default();
+    match field("stopped").and_then(|v| v.as_string()).as_deref() {
+        Some("memory") => Err(script::stopped_at_memory(line)),
+        Some("time") => Err(script::stopped(
+            &format!(
+                "the script ran past the {SCRIPT_SECONDS} s map scripts may take on the page \
+                 (the heaviest shipped map's takes under 4)"
+            ),
+            line,
+        )),
+        _ => Err(crashed(&message)),
+    }
+}
+
+fn crashed(why: &str) -> LoadError {
+    LoadError::new(
+        ErrorKind::Invalid,
+        Location::File,
+        format!("the script could not be run: its engine stopped: {why}"),
+    )
 }
 
 fn basis_describe(bytes: &[u8]) -> Result<BasisInfo, String> {

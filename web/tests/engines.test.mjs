@@ -100,7 +100,8 @@ test("a script map on a page whose script engine cannot be fetched says so", { s
     await page.goto(`${server.url}?url=made/mp.wz&data=made/base.wz&${query}${SCRIPT_MAP}`);
     const st = await waitFor(page, (s) => s.state === "error", "no error for the missing engine");
     assert.match(st.error, /game\.js.*vitrine_script\) could not be fetched/);
-    assert.equal(server.sent["/vitrine_script.js"]?.requests, 1);
+    // The module is compiled before the worker that would run it starts: none started.
+    assert.equal(server.sent["/vitrine_script.js"], undefined);
   } finally {
     await browser.close();
     await server.close();

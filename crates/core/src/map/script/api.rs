@@ -17,7 +17,6 @@ use boa_engine::{
     js_string,
 };
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Largest side of a script map (`MAP_MAXWIDTH`, `MAP_MAXHEIGHT`).
@@ -39,11 +38,11 @@ pub(super) struct State {
     notes: Vec<String>,
     charged: u64,
     /// Where a host watches the run ([`super::run_script_watched`]): the line last seen.
-    watch: Option<Arc<AtomicU32>>,
+    watch: Option<&'static AtomicU32>,
 }
 
 impl State {
-    pub(super) fn new(seed: u32, players: u32, watch: Option<Arc<AtomicU32>>) -> Self {
+    pub(super) fn new(seed: u32, players: u32, watch: Option<&'static AtomicU32>) -> Self {
         State {
             rand: Mt19937::new(seed),
             math_random: Mt19937::new(seed),
@@ -84,7 +83,7 @@ impl State {
 
 /// Tells a watching host the line of `game.js` the script is on (see [`State::watch`]).
 fn seen(context: &mut Context) {
-    let Some(watch) = context.get_data::<State>().and_then(|s| s.watch.clone()) else {
+    let Some(watch) = context.get_data::<State>().and_then(|s| s.watch) else {
         return;
     };
     // The innermost frame of `game.js` itself (not of the wrapped natives' guards).

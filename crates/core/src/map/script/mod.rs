@@ -28,23 +28,28 @@
 //! objects added up over its calls (at most 65535 of a kind, names of at most
 //! [`MAX_NAME_BYTES`]); the wrapped natives' lengths (below).
 //!
-//! Then time and memory, two ways:
-//! - **The program** (window, CLI, thumbnailer, `publish`) runs the script in a child
-//!   process of its own at Boa's full speed ([`run_script_watched`]) under a memory cap
-//!   counted by its allocator and a processor-time watchdog (`vitrine::script_sandbox`):
-//!   whatever the engine does on the script's behalf is charged.
-//! - **In one process** ([`run_script`] without an installed engine: the page's script
-//!   module, the tests), deterministic, no clock, no thread: the script runs in slices of
-//!   [`SLICE_COST`] of Boa's instruction costs (`Script::evaluate_async_with_budget`,
-//!   polled here with no executor, about five times slower than a plain run) and is
-//!   stopped after [`MAX_SLICES`]. Memory: natives whose work grows with a length
-//!   (`Array.from`; the `Array.prototype` methods that walk `this`: `fill`, `map`,
-//!   `join`, `slice`, `concat`, `forEach`, `indexOf`, …; `String.prototype.repeat`,
-//!   `padStart`, `padEnd`) are wrapped before the script runs: each refuses a length over
-//!   [`MAX_LENGTH`], and those that build charge the length to a budget of
-//!   [`MAX_ELEMENTS`] for the whole run. The bound is coarse: string concatenation and
-//!   other builtins are not charged, so one process cannot hold a hostile script to a
-//!   memory figure; the program's child can.
+//! Then time and memory, bounded from outside the engine, for everything it does on the
+//! script's behalf ([`run_script_watched`]: Boa at full speed, the line it was last seen
+//! on kept for the host):
+//! - **the program** (window, CLI, thumbnailer, `publish`) runs the script in a child
+//!   process of its own (`vitrine::script_sandbox`): every allocation charged to
+//!   [`MEMORY_CAP`] by its allocator (`vitrine_memory_cap`), [`TIME_LIMIT_SECONDS`] of
+//!   processor time;
+//! - **the page** runs it in a Web Worker, in a script module of its own
+//!   (`web/engines/script`) whose allocator charges the same cap, ended by the page after
+//!   its wall-clock limit (`web/src/engines.rs`).
+//!
+//! Without an installed engine ([`run_script`] in one process: the tests, the fuzz
+//! target), deterministic, no clock, no thread: the script runs in slices of
+//! [`SLICE_COST`] of Boa's instruction costs (`Script::evaluate_async_with_budget`, polled
+//! here with no executor, about five times slower than a plain run) and is stopped after
+//! [`MAX_SLICES`]. Memory: natives whose work grows with a length (`Array.from`; the
+//! `Array.prototype` methods that walk `this`: `fill`, `map`, `join`, `slice`, `concat`,
+//! `forEach`, `indexOf`, …; `String.prototype.repeat`, `padStart`, `padEnd`) are wrapped
+//! before the script runs, in every engine: each refuses a length over [`MAX_LENGTH`], and
+//! those that build charge the length to a budget of [`MAX_ELEMENTS`] for the whole run.
+//! That bound is coarse (string concatenation and other builtins are not charged), so one
+//! process cannot hold a hostile script to a memory figure; a host that runs it apart can.
 //!
 //! Not here: `generateFractalValueNoise` (a newer API than 4.3.3's; no shipped map calls
 //! it): a script calling it stops with a `ReferenceError`.
@@ -66,7 +71,7 @@ use crate::map::MapObject;
 /// count (a player number equal to `max(players, 7)` is the scavengers, as in BJO files).
 /// In the engine the host installed ([`crate::engines::install_script`]: the program's
 /// sandbox, a child process that runs [`run_script_watched`] under a memory cap and a
-/// clock; the page's `vitrine_script` module) where there is one; else in Boa, in this
+/// clock; the page's, a Web Worker that does the same) where there is one; else in Boa, in this
 /// process, within the work budget, where the core's `script` feature builds it in.
 ///
 /// # Errors
@@ -103,9 +108,45 @@ pub fn run_script_watched(
     source: &[u8],
     seed: u32,
     players: u32,
-    line: std::sync::Arc<std::sync::atomic::AtomicU32>,
+    line: &'static std::sync::atomic::AtomicU32,
 ) -> Result<ScriptMap, LoadError> {
     run::run_watched(source, seed, players, line)
+}
+
+/// The memory a script may use where its host runs it apart (the program's child
+/// process, the page's Web Worker): every allocation the engine makes for it, live at
+/// once. The shipped scripts add at most 6 MB to the engine's own few megabytes.
+pub const MEMORY_CAP: usize = 256 << 20;
+/// The time a script may take where its host runs it apart, seconds unless the host is
+/// told otherwise: 6c-Entropy's, the heaviest shipped script, takes 1.7 s of processor
+/// time in the program (the next, 10c-WaterLoop's, 0.7 s; the community's under 0.1 s).
+pub const TIME_LIMIT_SECONDS: u64 = 4;
+
+/// A host stopped the script at its memory cap ([`MEMORY_CAP`]); `line` is the one it was
+/// last seen on, where known.
+pub fn stopped_at_memory(line: Option<u32>) -> LoadError {
+    stopped(
+        &format!(
+            "the script used more than the {} MiB of memory map scripts may use",
+            MEMORY_CAP >> 20
+        ),
+        line,
+    )
+}
+
+/// A host stopped the script: `what` it ran past, and the line it was last seen on,
+/// where known.
+pub fn stopped(what: &str, line: Option<u32>) -> LoadError {
+    let line = line.filter(|&n| n > 0);
+    let place = match line {
+        Some(n) => format!(" (last seen at line {n})"),
+        None => String::new(),
+    };
+    LoadError::new(
+        crate::formats::ErrorKind::Invalid,
+        line.map_or(crate::model::Location::File, crate::model::Location::Line),
+        format!("{what}{place}: stopped"),
+    )
 }
 
 /// What a script gave to `setMapData`, as the game keeps it.

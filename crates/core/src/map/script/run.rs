@@ -12,7 +12,6 @@ use boa_engine::parser::Parser;
 use boa_engine::{Context, JsError, JsString, Script, Source};
 use std::future::Future;
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::AtomicU32;
 use std::task::{Poll, Waker};
 
@@ -74,7 +73,7 @@ const GUARDS: &str = r#"(() => {
 /// (see [`super::run_script_watched`]), told the line the script was last seen on.
 enum Metering {
     Budget(u64),
-    Watched(Arc<AtomicU32>),
+    Watched(&'static AtomicU32),
 }
 
 /// [`super::run_script`] in Boa, with the full work budget.
@@ -98,7 +97,7 @@ pub(super) fn run_watched(
     source: &[u8],
     seed: u32,
     players: u32,
-    line: Arc<AtomicU32>,
+    line: &'static AtomicU32,
 ) -> Result<ScriptMap, LoadError> {
     run(source, seed, players, Metering::Watched(line))
 }
@@ -119,7 +118,7 @@ fn run(source: &[u8], seed: u32, players: u32, metering: Metering) -> Result<Scr
     limits.set_recursion_limit(RECURSION);
     limits.set_stack_size_limit(STACK_VALUES);
     let watch = match &metering {
-        Metering::Watched(line) => Some(Arc::clone(line)),
+        Metering::Watched(line) => Some(*line),
         Metering::Budget(_) => None,
     };
     context.insert_data(State::new(seed, players, watch));
