@@ -6,9 +6,8 @@
 //! `wait4`: processor time, not the wall clock, so that a busy machine does not fail a
 //! case), and the scripts within the game's limits build their map.
 
+use crate::common::hostile;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Duration;
 
 /// Every case's processor time, the script child's included (the script's own limit
 /// is 4 s).
@@ -33,7 +32,7 @@ fn package(dir: &Path, name: &str, js: &[u8]) -> PathBuf {
     )
 }
 
-/// What a run printed, how long it took and its peak memory.
+/// What a run printed, its processor time and its peak memory.
 struct Run {
     ok: bool,
     text: String,
@@ -42,71 +41,23 @@ struct Run {
     peak_mb: f64,
 }
 
-/// `vitrine ARGS… PACKAGE`, timed, its peak memory and its children's from `wait4`.
+/// `vitrine ARGS… PACKAGE`, its processor time and peak memory (its children's with it).
 fn run(args: &[&str], package: &Path) -> Run {
     run_with(&[], args, package)
 }
 
 /// [`run`] with environment variables set.
 fn run_with(env: &[(&str, &str)], args: &[&str], package: &Path) -> Run {
-    let child = Command::new(env!("CARGO_BIN_EXE_vitrine"))
-        .envs(env.iter().copied())
-        .args(args)
-        .arg(package)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (ok, seconds, peak_mb, text) = wait_measured(child);
+    let mut all = hostile::args(args);
+    all.push(package.as_os_str().to_os_string());
+    let m = hostile::run_measured_with(env, &all);
     Run {
-        ok,
-        text,
-        seconds,
-        peak_mb,
+        ok: m.code == 0,
+        text: m.stdout + &m.stderr,
+        seconds: m.cpu_seconds,
+        // MiB, as `ru_maxrss` / 1024.
+        peak_mb: m.peak as f64 / f64::from(1 << 20),
     }
-}
-
-/// Waits for `child` (killed after a minute: a hang fails the case), its output read as
-/// it runs; `(success, processor seconds and peak MB of it and its reaped children,
-/// stdout + stderr)`.
-#[cfg(unix)]
-fn wait_measured(mut child: std::process::Child) -> (bool, f64, f64, String) {
-    use std::io::Read;
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    let mut said = String::new();
-    let _ = err.read_to_string(&mut said);
-    let pid = child.id() as libc::pid_t;
-    let watchdog = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_secs(60));
-        // SAFETY: a plain kill of a pid; if it has been reaped the call fails harmlessly.
-        unsafe { libc::kill(pid, libc::SIGKILL) };
-    });
-    drop(watchdog);
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is valid; wait4 writes into the two out-parameters.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for our own child, whose pid we hold and nobody else reaps.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4");
-    let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
-    let text = reader.join().unwrap() + &said;
-    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
-    (ok, cpu, usage.ru_maxrss as f64 / 1024.0, text)
-}
-
-#[cfg(not(unix))]
-fn wait_measured(child: std::process::Child) -> (bool, f64, f64, String) {
-    let out = child.wait_with_output().unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), 0.0, 0.0, text)
 }
 
 /// A hostile case: `js` in a package, `info` refuses it naming `game.js` and each of

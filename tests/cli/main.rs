@@ -20,6 +20,7 @@ mod export;
 #[cfg(unix)]
 mod hostile_objects;
 mod hostile_packages;
+#[cfg(unix)]
 mod hostile_scripts;
 mod info;
 mod info_synthetic;

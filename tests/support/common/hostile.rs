@@ -31,6 +31,9 @@ pub struct Measured {
     pub peak: u64,
     /// How long it ran.
     pub seconds: f64,
+    /// The processor time it and its reaped children took (a script's child
+    /// included): what a busy machine does not stretch.
+    pub cpu_seconds: f64,
 }
 
 impl Measured {
@@ -46,12 +49,18 @@ impl Measured {
 }
 
 /// Runs the `vitrine` binary with `args`, measured; panics where it runs past [`HANG`].
+pub fn run_measured(args: &[OsString]) -> Measured {
+    run_measured_with(&[], args)
+}
+
+/// [`run_measured`] with the environment variables `env` set.
 #[allow(
     clippy::zombie_processes,
     reason = "the child is reaped by wait4, which gives its peak memory"
 )]
-pub fn run_measured(args: &[OsString]) -> Measured {
+pub fn run_measured_with(env: &[(&str, &str)], args: &[OsString]) -> Measured {
     let mut child = Command::new(env!("CARGO_BIN_EXE_vitrine"))
+        .envs(env.iter().copied())
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -85,6 +94,7 @@ pub fn run_measured(args: &[OsString]) -> Measured {
         std::thread::sleep(Duration::from_millis(20));
     };
     let seconds = start.elapsed().as_secs_f64();
+    let time = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     let code = if libc::WIFEXITED(status) {
         libc::WEXITSTATUS(status)
     } else {
@@ -97,6 +107,7 @@ pub fn run_measured(args: &[OsString]) -> Measured {
         // Linux reports kilobytes.
         peak: usage.ru_maxrss as u64 * 1024,
         seconds,
+        cpu_seconds: time(usage.ru_utime) + time(usage.ru_stime),
     }
 }
 

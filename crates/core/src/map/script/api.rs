@@ -161,6 +161,7 @@ pub(super) fn register(context: &mut Context) -> JsResult<()> {
 /// `gameRand([mod])`: the next output of the seeded `std::mt19937`; with a non-zero
 /// `mod` (ToUint32), the output modulo it.
 fn game_rand(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    seen(context);
     let modulo = match args.first() {
         Some(m) => m.to_u32(context)?,
         None => 0,
