@@ -271,7 +271,7 @@ fn write(model: &Model, version: PieVersion) -> String {
 
 #[vitrine_test(shared)]
 fn every_corpus_model_round_trips_through_pie3_and_pie4() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let models = corpus_models(&wz);
     assert_eq!(
         models.len(),
@@ -320,7 +320,7 @@ fn every_corpus_model_round_trips_through_pie3_and_pie4() {
 /// connectors and events.
 #[vitrine_test(shared, gpu)]
 fn rewritten_models_render_like_their_sources() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let mut rig = render_support::Rig::new();
     let tmp = common::temp_dir("pie-render");
     let data = wz.join("data");
@@ -379,7 +379,7 @@ fn vitrine() -> Command {
 /// model the check refuses is not written and the exit code says so.
 #[vitrine_test(shared)]
 fn convert_command_writes_checks_and_mirrors_paths() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let tmp = common::temp_dir("pie-convert");
     let out = tmp.path().join("mp");
     let status = vitrine()
@@ -431,10 +431,8 @@ fn convert_command_writes_checks_and_mirrors_paths() {
 /// loads (mp over base, written over the same paths in a mod): no complaint.
 #[vitrine_test(shared, game)]
 fn the_game_loads_every_written_model() {
-    let Some(wz) = common::wz2100() else { return };
-    let Some(game) = game::game_checker() else {
-        return;
-    };
+    let wz = common::wz2100();
+    let game = game::game_checker();
     let tmp = common::temp_dir("pie-game");
     let mod_dir = tmp.path().join("mod");
     for layer in ["base", "mp"] {

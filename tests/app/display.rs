@@ -55,9 +55,7 @@ fn manifest_v3(v: &serde_json::Value) -> Vec3 {
 
 #[vitrine_test(shared)]
 fn pmf_settings_in_the_panel_reload_the_robot_and_change_its_pose() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("MANIFEST.json")).unwrap()).unwrap();
     let truth = &manifest["files"]["pmf/robot.pmf"]["ground_truth"];
@@ -139,9 +137,7 @@ fn hex(c: [u8; 3]) -> String {
 
 #[vitrine_test(shared)]
 fn per_piece_colours_show_a_legend_of_every_piece() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let mut h = harness(AppState::new(
         Settings::default(),
         vitrine::desktop::window::DesktopHost::new(None),
@@ -188,9 +184,7 @@ fn per_piece_colours_show_a_legend_of_every_piece() {
 
 #[vitrine_test(shared)]
 fn the_tail_skin_by_bone_lists_its_bones_and_unbound() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let mut h = harness(AppState::new(
         Settings::default(),
         vitrine::desktop::window::DesktopHost::new(None),
@@ -216,9 +210,7 @@ fn the_tail_skin_by_bone_lists_its_bones_and_unbound() {
 
 #[vitrine_test(shared)]
 fn the_colour_mode_is_in_the_view_menu() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let mut h = harness(AppState::new(
         Settings::default(),
         vitrine::desktop::window::DesktopHost::new(None),
@@ -258,9 +250,7 @@ fn the_colour_mode_is_in_the_view_menu() {
 
 #[vitrine_test(shared)]
 fn the_texture_folder_is_used_saved_and_cleared() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let tmp_guard = temp_dir("texroot");
     let tmp = tmp_guard.path().to_path_buf();
     let models = tmp.join("models");
@@ -327,9 +317,7 @@ fn the_texture_folder_is_used_saved_and_cleared() {
 
 #[vitrine_test(shared)]
 fn an_animation_without_its_skeleton_says_so() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let tmp_guard = temp_dir("apet");
     let tmp = tmp_guard.path().to_path_buf();
     std::fs::copy(

@@ -87,22 +87,19 @@ fn the_side_panel_keeps_its_width_whatever_model_is_open() {
     let mut models = files(&fixtures.join("pie"), &["pie"]);
     models.extend(files(&fixtures.join("tpm"), &["tpm"]));
     models.push(deep_chain(dir.path(), 300));
-    if let Some(synthetic) = common::synthetic() {
-        for (folder, exts) in [
-            ("pet", &["pet", "bpet", "mpet", "apet"][..]),
-            ("pmf", &["pmf"]),
-            ("tpm", &["tpm"]),
-        ] {
-            models.extend(files(&synthetic.join(folder), exts));
-        }
+    let synthetic = common::synthetic();
+    for (folder, exts) in [
+        ("pet", &["pet", "bpet", "mpet", "apet"][..]),
+        ("pmf", &["pmf"]),
+        ("tpm", &["tpm"]),
+    ] {
+        models.extend(files(&synthetic.join(folder), exts));
     }
-    if let Some(wz) = common::wz2100() {
-        models.extend(
-            files(&wz.join("data/base/structs"), &["pie"])
-                .into_iter()
-                .take(40),
-        );
-    }
+    models.extend(
+        files(&common::wz2100().join("data/base/structs"), &["pie"])
+            .into_iter()
+            .take(40),
+    );
     let mut h = harness();
     let width = view_rect().left();
     assert!(

@@ -22,7 +22,7 @@ fn data_args(wz: &Path) -> Vec<PathBuf> {
 
 #[vitrine_test(shared)]
 fn info_json_lists_the_parts_with_files_nodes_and_positions() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     // By human name, against mp.wz over the base folder.
     let out = vitrine()
         .args([
@@ -72,7 +72,7 @@ fn info_json_lists_the_parts_with_files_nodes_and_positions() {
 
 #[vitrine_test(shared, gpu)]
 fn render_template_parts_and_all_templates() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     crate::common::needs_gpu();
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("assemble-cli");
     let _ = std::fs::remove_dir_all(&dir);

@@ -32,9 +32,7 @@ fn glb_json(path: &Path) -> serde_json::Value {
 
 #[vitrine_test(shared)]
 fn one_file_with_team_clip_and_scale() {
-    let Some(syn) = common::synthetic() else {
-        return;
-    };
+    let syn = common::synthetic();
     let out = out_dir("one").join("robot.glb");
     let o = vitrine()
         .args(["export", "--clip", "wave", "--scale", "2"])
@@ -71,9 +69,7 @@ fn one_file_with_team_clip_and_scale() {
 
 #[vitrine_test(shared)]
 fn gltf_output_writes_its_files_beside_it() {
-    let Some(syn) = common::synthetic() else {
-        return;
-    };
+    let syn = common::synthetic();
     let dir = out_dir("gltf");
     let o = vitrine()
         .arg("export")
@@ -152,7 +148,7 @@ fn output_that_is_not_gltf_or_obj_is_refused() {
 
 #[vitrine_test(shared)]
 fn an_archive_entry_exports_with_textures_from_a_data_root() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let entry = format!(
         "{}!/components/weapons/gnmrepr2.pie",
         wz.join("archives/mp.wz").display()

@@ -23,7 +23,7 @@ fn info(args: &[&str], dir: &std::path::Path) -> (i32, Vec<serde_json::Value>) {
 /// up (`data/base/texpages`) are still found.
 #[vitrine_test(shared)]
 fn bare_file_name_in_the_models_folder_finds_texpages_above() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let dir = wz.join("data/base/components/bodies");
     let (code, lines) = info(&["--json", "drtrans.pie"], &dir);
     assert_eq!(code, 0);
@@ -39,7 +39,7 @@ fn bare_file_name_in_the_models_folder_finds_texpages_above() {
 /// broken file among them makes the exit status non-zero and names its line.
 #[vitrine_test(shared)]
 fn corpus_json_lines_and_exit_status() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let (code, lines) = info(&["--json", "."], &wz);
     assert_eq!(code, 0);
     assert_eq!(lines.len(), 855);

@@ -45,9 +45,7 @@ fn close(got: Vec3, want: Vec3, tol: f32, what: &str) {
 
 #[vitrine_test(shared)]
 fn pet_info_json_reports_file_axes_world_and_vertices() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let m = manifest(&dir);
     let f = &m["files"]["pet/puppet_v13.pet"];
     let gt = &f["ground_truth"];
@@ -142,9 +140,7 @@ fn pet_info_json_reports_file_axes_world_and_vertices() {
 
 #[vitrine_test(shared)]
 fn tpm_info_json_reports_file_axes_world_and_vertices() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let m = manifest(&dir);
     let gt = &m["files"]["tpm/lab_scene.tpm"]["ground_truth"];
     let path = dir.join("tpm/lab_scene.tpm");
@@ -221,9 +217,7 @@ fn json_origin(v: &Value, name: &str) -> Vec3 {
 
 #[vitrine_test(shared)]
 fn pmf_info_json_world_at_walk_4_and_flags() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let truth = &manifest(&dir)["files"]["pmf/robot.pmf"]["ground_truth"];
     let tol = truth["tolerance"].as_f64().unwrap() as f32;
     let robot = dir.join("pmf/robot.pmf");

@@ -19,7 +19,7 @@ use std::process::Command;
 use vitrine_test_needs::vitrine_test;
 
 /// The map judge script (the test declared `shared, game`).
-pub(crate) fn map_judge() -> Option<PathBuf> {
+pub(crate) fn map_judge() -> PathBuf {
     common::game_tool("wz_game_map.sh")
 }
 
@@ -209,8 +209,8 @@ fn all_maps(wz: &Path) -> Vec<String> {
 
 #[vitrine_test(shared, game)]
 fn the_game_places_every_object_where_vitrine_does() {
-    let Some(wz) = common::wz2100() else { return };
-    let Some(script) = map_judge() else { return };
+    let wz = common::wz2100();
+    let script = map_judge();
     let all = std::env::var("VITRINE_MAP_JUDGE_ALL").as_deref() == Ok("1");
     let maps: Vec<String> = if all {
         all_maps(&wz)
@@ -271,8 +271,8 @@ fn game_seed(stderr: &str) -> u32 {
 /// file key (no file), so they are paired by kind, stats id and the nearest position.
 #[vitrine_test(shared, game)]
 fn the_game_agrees_on_script_generated_maps() {
-    let Some(wz) = common::wz2100() else { return };
-    let Some(script) = map_judge() else { return };
+    let wz = common::wz2100();
+    let script = map_judge();
     let mut total = Agreement::default();
     for (folder, level) in SCRIPT_MAPS {
         let game = Command::new("bash")
@@ -361,8 +361,8 @@ pub(crate) fn json_v2(v1: &[u8], list: &str) -> Vec<u8> {
 /// stats id and the nearest position.
 #[vitrine_test(shared, game)]
 fn the_game_agrees_on_packages_in_each_shape() {
-    let Some(wz) = common::wz2100() else { return };
-    let Some(script) = map_judge() else { return };
+    let wz = common::wz2100();
+    let script = map_judge();
     let dir = common::temp_dir("map-packages");
     let bloat = "multiplay/maps/5c-bloat/";
     let mut classic = vec![

@@ -480,10 +480,8 @@ fn render_and_thumbnail_draw_each_map_once_with_no_flag() {
 /// is no such package.
 #[vitrine_test(shared, game)]
 fn the_game_places_what_vitrine_places_in_each_shape() {
-    let Some(wz) = common::wz2100() else { return };
-    let Some(script) = crate::map_judge::map_judge() else {
-        return;
-    };
+    let wz = common::wz2100();
+    let script = crate::map_judge::map_judge();
     let tmp = common::temp_dir("map-packages-judged");
     for path in [flame_package(tmp.path()), database_package(tmp.path())] {
         let e = crate::map_refusals::judge_package(&wz, &script, &path, None, true);

@@ -329,8 +329,8 @@ pub(crate) fn judge_package(
 
 #[vitrine_test(shared, game)]
 fn the_game_refuses_what_vitrine_refuses_in_each_object_format() {
-    let Some(wz) = common::wz2100() else { return };
-    let Some(script) = map_judge() else { return };
+    let wz = common::wz2100();
+    let script = map_judge();
     let dir = common::temp_dir("map-refusals");
     let hg = "multiplay/maps/2c-highground/";
     let base_info: Value = serde_json::from_slice(&vitrine(
@@ -489,8 +489,8 @@ fn the_game_refuses_what_vitrine_refuses_in_each_object_format() {
 /// parts, unknown HQ variants): the game's placement and check's errors, map by map.
 #[vitrine_test(shared, game)]
 fn the_game_agrees_on_map_database_maps_at_their_limits() {
-    let Some(wz) = common::wz2100() else { return };
-    let Some(script) = map_judge() else { return };
+    let wz = common::wz2100();
+    let script = map_judge();
     let db = wz.join("mapdb-2p");
     let mut limited = 0;
     for map in [

@@ -77,7 +77,7 @@ fn infos(maps: &[PathBuf], out: &Path) -> Vec<(String, PathBuf)> {
 
 #[vitrine_test(shared, mapdb)]
 fn every_database_map_passes_the_database_and_check_gives_its_warnings() {
-    let dir = vitrine_test_needs::wz2100().unwrap().join("mapdb-2p");
+    let dir = vitrine_test_needs::wz2100().join("mapdb-2p");
     let mut maps: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -33,10 +33,7 @@ fn said(out: &Output) -> String {
 
 /// A map package of the database (two players, water, cliffs, both bases).
 fn package(name: &str) -> PathBuf {
-    let p = common::wz2100()
-        .unwrap()
-        .join("mapdb-2p")
-        .join(format!("{name}.wz"));
+    let p = common::wz2100().join("mapdb-2p").join(format!("{name}.wz"));
     assert!(p.is_file(), "{}", p.display());
     p
 }

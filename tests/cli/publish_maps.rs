@@ -152,7 +152,7 @@ fn a_folder_of_map_packages_publishes_a_tile_per_map_with_its_facts() {
     let tmp = common::temp_dir("publish-collection");
     let folder = tmp.path().join("mapdb");
     std::fs::create_dir_all(&folder).unwrap();
-    let mapdb = common::wz2100().unwrap().join("mapdb-2p");
+    let mapdb = common::wz2100().join("mapdb-2p");
     let names = ["AValley", "Arena_22"];
     for n in names {
         std::fs::copy(

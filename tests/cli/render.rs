@@ -24,9 +24,7 @@ fn out_dir(name: &str) -> std::path::PathBuf {
 
 #[vitrine_test(shared, gpu)]
 fn single_file_is_framed_sized_and_transparent() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     crate::common::needs_gpu();
     let out = out_dir("single").join("robot.png");
     let status = vitrine()
@@ -68,9 +66,7 @@ fn single_file_is_framed_sized_and_transparent() {
 
 #[vitrine_test(shared, gpu)]
 fn batch_renders_every_model_and_reports_failures_at_the_end() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     crate::common::needs_gpu();
     // Input: the synthetic TPM folder (with its textures), a PMF in a subfolder, and a
     // broken model in the middle of the alphabet.
@@ -133,9 +129,7 @@ fn pngs_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
 
 #[vitrine_test(shared, gpu)]
 fn several_renderers_draw_the_same_pictures_as_one() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     crate::common::needs_gpu();
     // The whole synthetic corpus: textured models, characters, and broken files whose
     // errors come back from the prepare threads of every renderer.
@@ -191,9 +185,7 @@ fn bad_options_are_refused() {
 
 #[vitrine_test(shared, gpu)]
 fn msaa_1_draws_the_same_model_with_hard_edges_and_4_with_soft_ones() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     crate::common::needs_gpu();
     let out = out_dir("msaa");
     let render = |samples: &str| {
@@ -296,9 +288,7 @@ fn render_with(model: &Path, out: &Path, args: &[&str]) -> (bool, String) {
 
 #[vitrine_test(shared, gpu)]
 fn cli_frame_and_time_pose_the_model() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     crate::common::needs_gpu();
     let robot = dir.join("pmf/robot.pmf");
     let out = out_dir("frames");

@@ -52,7 +52,7 @@ fn an_unmarked_test_reaching_a_gpu_fails_naming_the_attribute() {
 /// the corpus it is reported as ignored like every `shared` test.
 #[vitrine_test(shared)]
 fn a_test_marked_shared_reaching_a_gpu_is_told_to_add_gpu() {
-    assert!(common::shared_dir().is_some());
+    assert!(common::shared_dir().join("corpus").is_dir());
     let message = panic_message(|| drop(common::gpu()));
     assert!(
         message.contains("mark this test #[vitrine_test(shared, gpu)]"),
@@ -66,5 +66,5 @@ fn a_thread_started_by_a_marked_test_reaches_the_corpus_only_with_carry() {
     let bare = std::thread::spawn(|| panic_message(|| drop(common::shared_dir())));
     assert!(bare.join().unwrap().contains("vitrine_test_needs::carry"));
     let carried = std::thread::spawn(vitrine_test_needs::carry(common::shared_dir));
-    assert!(carried.join().unwrap().is_some());
+    assert!(carried.join().unwrap().join("corpus").is_dir());
 }

@@ -30,13 +30,13 @@ fn all_clips_at_half_scale() -> ExportOptions {
 }
 
 /// A file of the Warzone 2100 corpus, loaded (for a `#[vitrine_test(shared)]` test).
-fn wz_model(rel: &str) -> Option<Loaded> {
-    Some(load(&common::wz2100()?.join(rel)))
+fn wz_model(rel: &str) -> Loaded {
+    load(&common::wz2100().join(rel))
 }
 
 /// A synthetic sample, loaded (for a `#[vitrine_test(shared)]` test).
-fn synthetic_model(rel: &str) -> Option<Loaded> {
-    Some(load(&common::synthetic()?.join(rel)))
+fn synthetic_model(rel: &str) -> Loaded {
+    load(&common::synthetic().join(rel))
 }
 
 /// fireknee.pie: ANIMOBJECT levels with their own periods, hidden frames and
@@ -45,9 +45,7 @@ const FIREKNEE: &str = "data/base/components/bodies/fireknee.pie";
 
 #[vitrine_test(shared)]
 fn pie_animobject_round_trip_with_periods_visibility_and_texture_frames() {
-    let Some(loaded) = wz_model(FIREKNEE) else {
-        return;
-    };
+    let loaded = wz_model(FIREKNEE);
     let model = &loaded.model;
     let read = round(model, &all_clips_at_half_scale());
     let clip = "levels + texture animation";
@@ -91,9 +89,7 @@ fn pie_animobject_round_trip_with_periods_visibility_and_texture_frames() {
 
 #[vitrine_test(shared)]
 fn pmf_robot_walk_round_trip() {
-    let Some(loaded) = synthetic_model("pmf/robot.pmf") else {
-        return;
-    };
+    let loaded = synthetic_model("pmf/robot.pmf");
     let model = &loaded.model;
     let read = round(model, &all_clips_at_half_scale());
     assert!(loaded.compare_with_info(&read, None, None) >= 5);
@@ -106,9 +102,7 @@ fn pmf_robot_walk_round_trip() {
 
 #[vitrine_test(shared)]
 fn pet_puppet_walk_round_trip_with_skinning_and_motions_as_animations() {
-    let Some(loaded) = synthetic_model("pet/puppet_v13.pet") else {
-        return;
-    };
+    let loaded = synthetic_model("pet/puppet_v13.pet");
     let model = &loaded.model;
     assert!(
         model.meshes.iter().any(|m| m.skin.is_some()),
@@ -128,9 +122,7 @@ fn pet_puppet_walk_round_trip_with_skinning_and_motions_as_animations() {
 
 #[vitrine_test(shared)]
 fn tpm_instances_round_trip() {
-    let Some(loaded) = synthetic_model("tpm/lab_scene.tpm") else {
-        return;
-    };
+    let loaded = synthetic_model("tpm/lab_scene.tpm");
     let model = &loaded.model;
     let instances: Vec<_> = model
         .nodes
@@ -159,9 +151,7 @@ fn tpm_instances_round_trip() {
 
 #[vitrine_test(shared)]
 fn pie_default_scale_makes_a_tile_one_128th() {
-    let Some(Loaded { model, .. }) = wz_model(FIREKNEE) else {
-        return;
-    };
+    let Loaded { model, .. } = wz_model(FIREKNEE);
     let read = round(&model, &ExportOptions::default());
     let at_1 = round(&model, &all_clips_at_half_scale());
     let a = read.node_vertices(0, None, 0.0);
@@ -266,9 +256,7 @@ fn blend_modes_become_alpha_modes_and_a_missing_texture_a_checkerboard() {
 
 #[vitrine_test(shared)]
 fn connectors_become_empty_nodes_at_their_positions() {
-    let Some(Loaded { model, .. }) = wz_model("data/base/components/bodies/cybd_std.pie") else {
-        return;
-    };
+    let Loaded { model, .. } = wz_model("data/base/components/bodies/cybd_std.pie");
     assert!(!model.connectors.is_empty());
     let read = round(&model, &all_clips_at_half_scale());
     let n = model.nodes.len();
@@ -330,9 +318,7 @@ fn unwritable_output_is_a_clear_error_and_writes_are_atomic() {
 
 #[vitrine_test(shared)]
 fn texture_frames_as_extras_load_in_readers_without_animation_pointer() {
-    let Some(Loaded { model, .. }) = wz_model(FIREKNEE) else {
-        return;
-    };
+    let Loaded { model, .. } = wz_model(FIREKNEE);
     let options = ExportOptions {
         clips: ClipChoice::All,
         texture_frames: vitrine::export::gltf::TextureFrames::Extras,

@@ -33,8 +33,8 @@ fn levels(m: &Model) -> Vec<usize> {
         .collect()
 }
 
-fn blender() -> Option<PathBuf> {
-    common::shared_dir().map(|d| d.join("corpus/blender"))
+fn blender() -> PathBuf {
+    common::shared_dir().join("corpus/blender")
 }
 
 /// The source PIE of each Blender file, as SOURCE.md names it.
@@ -46,9 +46,7 @@ const SOURCES: &[(&str, &str)] = &[
 
 #[vitrine_test(shared)]
 fn blender_files_load_with_their_sources_levels_triangles_and_connectors() {
-    let (Some(dir), Some(wz)) = (blender(), common::wz2100()) else {
-        return;
-    };
+    let (dir, wz) = (blender(), common::wz2100());
     for (stem, source) in SOURCES {
         let pie = load(&wz.join(source));
         for ext in ["glb", "obj"] {
@@ -91,9 +89,7 @@ fn blender_files_load_with_their_sources_levels_triangles_and_connectors() {
 
 #[vitrine_test(shared)]
 fn the_scratch_tank_has_its_levels_connector_turret_turn_and_page() {
-    let Some(dir) = blender() else {
-        return;
-    };
+    let dir = blender();
     let m = load(&dir.join("scratch-tank.glb"));
     assert_eq!(levels(&m), [12, 14], "a cube body and a cone turret");
     assert_eq!(m.connectors.len(), 1);
@@ -134,9 +130,7 @@ fn the_scratch_tank_has_its_levels_connector_turret_turn_and_page() {
 
 #[vitrine_test(shared)]
 fn check_finds_no_errors_in_the_blender_files() {
-    let Some(dir) = blender() else {
-        return;
-    };
+    let dir = blender();
     let mut checker = Checker::new(vitrine::files::disk(), CheckOptions::default());
     let files = common::model_files(&dir);
     assert_eq!(files.len(), 8, "{files:?}");
@@ -155,9 +149,7 @@ fn check_finds_no_errors_in_the_blender_files() {
 
 /// Corpus PIE models that show each thing the way back must keep (at most `per` each).
 fn corpus_selection(per: usize) -> Vec<(PathBuf, Model)> {
-    let Some(wz) = common::wz2100() else {
-        return Vec::new();
-    };
+    let wz = common::wz2100();
     let mut picked: Vec<(PathBuf, Model)> = Vec::new();
     let mut counts = [0usize; 7];
     // The corpus has no shadow mesh: the project's fixture with one comes first.
@@ -485,27 +477,8 @@ fn load_err(path: &Path) -> String {
 #[vitrine_test(shared)]
 fn a_truncated_glb_is_refused_at_every_length_naming_file_and_offset() {
     let dir = common::temp_dir("glb-truncated");
-    let m = {
-        let mut m = Model::new(Format::Pmf, "t");
-        m.nodes
-            .push(vitrine::model::Node::new("level 1", None, NodeKind::Level));
-        m
-    };
-    // A real .glb: the scratch tank if the corpus is there, else a model made here.
-    let bytes = match blender() {
-        Some(d) => std::fs::read(d.join("scratch-tank.glb")).unwrap(),
-        None => {
-            let doc = export(
-                &m,
-                &ExportOptions::default(),
-                &mut ImageCache::new(vitrine::files::disk()),
-            )
-            .unwrap();
-            let p = dir.path().join("made.glb");
-            writer::write(doc, &p).unwrap();
-            std::fs::read(&p).unwrap()
-        }
-    };
+    // A real .glb: Blender's scratch tank.
+    let bytes = std::fs::read(blender().join("scratch-tank.glb")).unwrap();
     for cut in (0..bytes.len()).step_by(7).chain([bytes.len() - 1]) {
         assert!(
             formats::parse(
@@ -692,9 +665,7 @@ fn images_in_data_uris_and_tcmask_images_are_read() {
 
 #[vitrine_test(shared)]
 fn export_to_obj_writes_the_obj_its_mtl_and_the_team_baked_page() {
-    let Some(wz) = common::wz2100() else {
-        return;
-    };
+    let wz = common::wz2100();
     let source = wz.join("data/base/components/bodies/drtrans.pie");
     let dir = common::temp_dir("obj-cli");
     let out = dir.path().join("transport.obj");

@@ -285,7 +285,7 @@ const NOT_CARRIED: [(&str, &str, &str); 1] = [(
 /// renders quick; a 128× size or a lost page changes most of a 48² picture).
 #[vitrine_test(shared, gpu)]
 fn every_corpus_model_comes_back_the_same_through_gltf() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let started = std::time::Instant::now();
     let inputs = [wz.join("data"), wz.join("archives/mp.wz")];
     let walk = files::walk::walk(&inputs, |n| n.to_ascii_lowercase().ends_with(".pie"));

@@ -45,16 +45,15 @@ pub fn shared_path() -> PathBuf {
 /// [`synthetic`]): it panics in any other, on every machine, so a test that needs the
 /// corpus cannot be written without saying so. The package's build script
 /// ([`shared_cfg`]) sets `vitrine_no_shared` when the corpus is absent, and libtest then
-/// reports the marked tests as ignored with that reason. So this never returns `None`
-/// (the `Option` is kept for the callers' `let Some(..) else`); it panics when the corpus
-/// is absent after all — a marked test run with `--ignored`, or a corpus removed since
-/// the build.
+/// reports the marked tests as ignored with that reason. So a test that runs has it: this
+/// panics when the corpus is absent after all — a marked test run with `--ignored`, or a
+/// corpus removed since the build.
 #[track_caller]
-pub fn shared_dir() -> Option<PathBuf> {
+pub fn shared_dir() -> PathBuf {
     require(Need::Shared, "the shared corpus");
     let dir = shared_path();
     if dir.join("corpus").is_dir() {
-        return Some(dir);
+        return dir;
     }
     panic!(
         "{} has no corpus/: a test that needs it is reported as ignored when the build \
@@ -67,14 +66,14 @@ pub fn shared_dir() -> Option<PathBuf> {
 
 /// `../shared/corpus/wz2100` (see [`shared_dir`]).
 #[track_caller]
-pub fn wz2100() -> Option<PathBuf> {
-    shared_dir().map(|d| d.join("corpus/wz2100"))
+pub fn wz2100() -> PathBuf {
+    shared_dir().join("corpus/wz2100")
 }
 
 /// `../shared/corpus/synthetic` (see [`shared_dir`]).
 #[track_caller]
-pub fn synthetic() -> Option<PathBuf> {
-    shared_dir().map(|d| d.join("corpus/synthetic"))
+pub fn synthetic() -> PathBuf {
+    shared_dir().join("corpus/synthetic")
 }
 
 /// The synthetic corpus's `MANIFEST.json` (the facts a correct loader must report).
@@ -290,8 +289,6 @@ pub fn mapdb_cfg() {
 #[track_caller]
 pub fn mapdb_validator() -> (std::ffi::OsString, PathBuf) {
     require(Need::Mapdb, "the map database's validator");
-    let script = shared_dir()
-        .map(|d| d.join("tools/mapdb/validate.py"))
-        .expect("the shared corpus");
+    let script = shared_dir().join("tools/mapdb/validate.py");
     (python(), script)
 }

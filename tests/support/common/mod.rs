@@ -16,11 +16,11 @@ pub use vitrine_test_support::{gpu, image_diff, model_files, needs_gpu, no_gpu};
 /// `wz_game_map.sh`). Only for a test marked `#[vitrine_test(shared, game)]`: such a test
 /// is reported as ignored where the corpus or the game is absent, and this panics in a
 /// test that did not declare both.
-pub fn game_tool(name: &str) -> Option<std::path::PathBuf> {
-    let script = shared_dir()?.join("tools").join(name);
+pub fn game_tool(name: &str) -> std::path::PathBuf {
+    let script = shared_dir().join("tools").join(name);
     let _program = vitrine_test_needs::game_bin();
     assert!(script.is_file(), "{} is missing", script.display());
-    Some(script)
+    script
 }
 
 /// The installed Warzone 2100 data folder (`base.wz`, `mp.wz`), for a test marked

@@ -5,8 +5,8 @@ use egui_kittest::kittest::Queryable;
 use vitrine_app::settings::Settings;
 use vitrine_app::state::AppState;
 
-fn state_with_data() -> Option<AppState> {
-    let wz = common::wz2100()?;
+fn state_with_data() -> AppState {
+    let wz = common::wz2100();
     let settings = Settings {
         data_roots: vec![wz.join("data/mp"), wz.join("data/base")],
         ..Settings::default()
@@ -14,14 +14,12 @@ fn state_with_data() -> Option<AppState> {
     let mut state = AppState::new(settings, app_support::DiskHost::new());
     // The stats are read by a job (inline here), taken in as the window's first frame does.
     vitrine_app::dispatch::poll_jobs(&mut state);
-    Some(state)
+    state
 }
 
 #[vitrine_test(shared)]
 fn picking_a_template_shows_body_propulsion_and_weapon_in_the_hierarchy() {
-    let Some(state) = state_with_data() else {
-        return;
-    };
+    let state = state_with_data();
     assert!(
         state.panels.assemble.stats.is_some(),
         "{:?}",
@@ -96,9 +94,7 @@ fn the_panel_is_absent_without_stats_and_a_recent_template_reopens() {
     h.run();
     assert!(h.query_by_label("Assemble").is_none());
 
-    let Some(state) = state_with_data() else {
-        return;
-    };
+    let state = state_with_data();
     let mut h = app_support::harness(state, 900.0);
     h.run();
     let _ = vitrine_app::dispatch::apply(
@@ -122,10 +118,8 @@ use vitrine_test_needs::vitrine_test;
 
 #[vitrine_test(shared)]
 fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
-    let Some(state) = state_with_data() else {
-        return;
-    };
-    let wz = common::wz2100().unwrap();
+    let state = state_with_data();
+    let wz = common::wz2100();
     let mut h = app_support::harness(state, 1400.0);
     h.run();
     let gun = wz.join("data/base/components/weapons/gnhgss.pie");
@@ -188,9 +182,7 @@ fn an_opened_part_is_shown_on_a_droid_and_the_turret_turns() {
 fn the_stats_of_new_data_roots_are_read_in_the_background() {
     use vitrine_app::commands::AppCommand;
     use vitrine_app::dispatch::{apply, poll_jobs};
-    let Some(wz) = common::wz2100() else {
-        return;
-    };
+    let wz = common::wz2100();
     let mut state = AppState::new(Settings::default(), app_support::DiskHost::new());
     let queue = vitrine_app::jobs::Queued::default();
     state.services.work.set_runner(queue.clone());
@@ -221,9 +213,7 @@ fn the_stats_of_new_data_roots_are_read_in_the_background() {
 
 #[vitrine_test(shared)]
 fn a_template_whose_parts_are_missing_says_which_and_where_to_look() {
-    let Some(wz) = common::wz2100() else {
-        return;
-    };
+    let wz = common::wz2100();
     // mp's stats without base's models: the template is known, its parts are not there.
     let settings = Settings {
         data_roots: vec![wz.join("data/mp")],

@@ -18,15 +18,13 @@ const STARTUP: &str = "multiplay/maps/2c-startup/game.map";
 /// The core's `vitrine check` findings on the open level of `map`, run here.
 fn core_findings(map: &str, level: &str) -> Vec<Finding> {
     let files = vitrine_test_support::disk();
-    let (file, roots) = paths(files, map).unwrap();
+    let (file, roots) = paths(files, map);
     map_check::check_maps(files, &file, Some(level), &roots, None).findings
 }
 
 #[vitrine_test(shared)]
 fn map_checks_list_sk_concretes_stacked_walls() {
-    let Some(h) = open_map(CONCRETE, |state| app_support::harness(state, 2400.0)) else {
-        return;
-    };
+    let h = open_map(CONCRETE, |state| app_support::harness(state, 2400.0));
     let d = details(&h);
     let core = core_findings(CONCRETE, &d.name);
     let stacked: Vec<&Finding> = core
@@ -56,9 +54,7 @@ fn map_checks_list_sk_concretes_stacked_walls() {
 
 #[vitrine_test(shared)]
 fn map_checks_show_no_error_on_a_clean_map() {
-    let Some(h) = open_map(STARTUP, |state| app_support::harness(state, 2400.0)) else {
-        return;
-    };
+    let h = open_map(STARTUP, |state| app_support::harness(state, 2400.0));
     let d = details(&h);
     let counts = Counts::of(&core_findings(STARTUP, &d.name));
     assert_eq!((counts.errors, counts.warnings), (0, 0));
@@ -73,9 +69,7 @@ fn map_checks_show_no_error_on_a_clean_map() {
 
 #[vitrine_test(shared)]
 fn map_checks_picking_a_finding_selects_and_frames_its_object() {
-    let Some(mut h) = open_map(CONCRETE, |state| app_support::harness(state, 2400.0)) else {
-        return;
-    };
+    let mut h = open_map(CONCRETE, |state| app_support::harness(state, 2400.0));
     let d = details(&h);
     let core = core_findings(CONCRETE, &d.name);
     let f = core
@@ -87,7 +81,7 @@ fn map_checks_picking_a_finding_selects_and_frames_its_object() {
     };
     // The refused wall is not on the map: the structure the game keeps on its tile is.
     let files = vitrine_test_support::disk();
-    let (file, _) = paths(files, CONCRETE).unwrap();
+    let (file, _) = paths(files, CONCRETE);
     let level = vitrine_core::map::open_source(files, &file, Some(&d.name)).unwrap();
     let map = vitrine_core::map::open(files, &level).unwrap();
     let wall = &map.objects[object];

@@ -23,8 +23,8 @@ const MP_MODELS: usize = 102;
 const MP_MAPS: usize = 44;
 
 /// The app over the corpus' data roots, jobs run inline, with `cmd` applied.
-fn opened(cmd: AppCommand) -> Option<AppState> {
-    let wz = crate::common::wz2100()?;
+fn opened(cmd: AppCommand) -> AppState {
+    let wz = crate::common::wz2100();
     let settings = Settings {
         data_roots: vec![wz.join("data/mp"), wz.join("data/base")],
         ..Settings::default()
@@ -33,16 +33,14 @@ fn opened(cmd: AppCommand) -> Option<AppState> {
     state.services.work.set_runner(vitrine_app::jobs::Inline);
     let _ = apply(&mut state, cmd);
     poll_jobs(&mut state);
-    Some(state)
+    state
 }
 
 #[vitrine_test(shared)]
 fn mp_wz_lists_its_maps_as_tiles_and_a_click_opens_the_map() {
-    let Some(wz) = crate::common::wz2100() else {
-        return;
-    };
+    let wz = crate::common::wz2100();
     let archive = FileRef::Disk(wz.join("archives/mp.wz"));
-    let state = opened(AppCommand::Document(DocumentCommand::Open(archive))).unwrap();
+    let state = opened(AppCommand::Document(DocumentCommand::Open(archive)));
     let g = state
         .panels
         .gallery
@@ -119,9 +117,7 @@ fn copy_startup(wz: &std::path::Path, to: &std::path::Path) {
 
 #[vitrine_test(shared)]
 fn a_dropped_map_folder_is_a_gallery_with_its_map() {
-    let Some(wz) = crate::common::wz2100() else {
-        return;
-    };
+    let wz = crate::common::wz2100();
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("2c-startup");
     copy_startup(&wz, &folder);
@@ -131,7 +127,7 @@ fn a_dropped_map_folder_is_a_gallery_with_its_map() {
         FileRef::Disk(folder.clone()),
         FileRef::Disk(model),
     ]));
-    let state = opened(cmd).unwrap();
+    let state = opened(cmd);
     let g = state
         .panels
         .gallery
@@ -158,9 +154,7 @@ fn a_dropped_map_folder_is_a_gallery_with_its_map() {
 
 #[vitrine_test(shared)]
 fn a_package_of_one_map_opens_its_map() {
-    let Some(wz) = crate::common::wz2100() else {
-        return;
-    };
+    let wz = crate::common::wz2100();
     let dir = tempfile::tempdir().unwrap();
     let package = dir.path().join("startup");
     copy_startup(&wz, &package.join("multiplay/maps/2c-startup"));
@@ -169,8 +163,7 @@ fn a_package_of_one_map_opens_its_map() {
     std::fs::write(package.join("2c-startup.xplayers.lev"), lev).unwrap();
     let state = opened(AppCommand::Document(DocumentCommand::Open(FileRef::Disk(
         package.clone(),
-    ))))
-    .unwrap();
+    ))));
     let g = state
         .panels
         .gallery
@@ -224,9 +217,7 @@ fn flame_package(wz: &std::path::Path, dir: &std::path::Path) -> std::path::Path
 
 #[vitrine_test(shared)]
 fn a_flame_package_of_three_levels_opens_its_one_map() {
-    let Some(wz) = crate::common::wz2100() else {
-        return;
-    };
+    let wz = crate::common::wz2100();
     let dir = tempfile::tempdir().unwrap();
     let package = flame_package(&wz, dir.path());
     // Open (and Open Recent, which opens the remembered path the same way), and a drop
@@ -235,7 +226,7 @@ fn a_flame_package_of_three_levels_opens_its_one_map() {
         AppCommand::Document(DocumentCommand::Open(FileRef::Disk(package.clone()))),
         AppCommand::Document(DocumentCommand::Open(FileRef::archive_root(&package))),
     ] {
-        let state = opened(cmd).unwrap();
+        let state = opened(cmd);
         let g = state
             .panels
             .gallery
@@ -259,9 +250,7 @@ fn a_flame_package_of_three_levels_opens_its_one_map() {
 
 #[vitrine_test(shared)]
 fn a_folder_of_map_packages_is_a_gallery_of_their_maps() {
-    let Some(wz) = crate::common::wz2100() else {
-        return;
-    };
+    let wz = crate::common::wz2100();
     let dir = tempfile::tempdir().unwrap();
     flame_package(&wz, dir.path());
     for name in ["AValley.wz", "Abbey-t-1.wz"] {
@@ -270,8 +259,7 @@ fn a_folder_of_map_packages_is_a_gallery_of_their_maps() {
     std::fs::write(dir.path().join("notes.txt"), "my maps").unwrap();
     let state = opened(AppCommand::Document(DocumentCommand::Open(FileRef::Disk(
         dir.path().to_path_buf(),
-    ))))
-    .unwrap();
+    ))));
     let g = state.panels.gallery.as_ref().expect("the folder's gallery");
     let mut names: Vec<&str> = g.tiles.iter().map(|t| t.name.as_str()).collect();
     names.sort();
@@ -291,7 +279,7 @@ fn a_folder_of_map_packages_is_a_gallery_of_their_maps() {
         FileRef::archive_root(&dir.path().join("NTW_Test.wz")),
         FileRef::archive_root(&dir.path().join("AValley.wz")),
     ]));
-    let dropped = opened(drop).unwrap();
+    let dropped = opened(drop);
     let names: Vec<&str> = dropped
         .panels
         .gallery

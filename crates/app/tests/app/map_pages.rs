@@ -86,9 +86,7 @@ fn window(state: AppState) -> Harness<'static, AppState> {
 #[vitrine_test(shared)]
 fn a_maps_pages_come_small_first_and_whole_after_its_first_frame() {
     GENERATION.with(|g| g.set(None));
-    let Some(mut h) = open_map(MAP, window) else {
-        return;
-    };
+    let mut h = open_map(MAP, window);
     let doc = h.state().document.open.as_ref().unwrap();
     let generation = doc.generation;
     // The opening job's pages: every one within the first frame's size, and those
@@ -163,18 +161,14 @@ fn a_maps_pages_come_small_first_and_whole_after_its_first_frame() {
 
 #[vitrine_test(shared)]
 fn the_whole_pages_wait_for_a_load_running_and_a_model_has_its_pages_whole() {
-    let Some(h) = open_map(MAP, window) else {
-        return;
-    };
+    let h = open_map(MAP, window);
     let mut state = h.into_state();
     // Another document's load is running: the map's whole pages are not started, so
     // that load is not cancelled.
     let held = Held::default();
     state.services.work.set_runner(held.clone());
     let generation = state.document.open.as_ref().unwrap().generation;
-    let pie = crate::common::wz2100()
-        .unwrap()
-        .join("data/base/structs/blderik_anim.pie");
+    let pie = crate::common::wz2100().join("data/base/structs/blderik_anim.pie");
     let pie = state.services.files.parse(&pie);
     let _ = apply(&mut state, AppCommand::Document(DocumentCommand::Open(pie)));
     assert!(state.services.work.document.running().is_some());

@@ -13,31 +13,31 @@ use vitrine_core::map::scene::MapDetails;
 use vitrine_core::map::scene::terrain::model_point;
 
 /// The map `map` of `mp.wz` (a path inside it) and the data roots (`data/mp` over
-/// `data/base`), read through `files`; `None` without the corpus.
-pub fn paths(files: &Files, map: &str) -> Option<(FileRef, Vec<FileRef>)> {
-    let wz = crate::common::wz2100()?;
+/// `data/base`), read through `files`.
+pub fn paths(files: &Files, map: &str) -> (FileRef, Vec<FileRef>) {
+    let wz = crate::common::wz2100();
     let map = format!("{}!/{map}", wz.join("archives/mp.wz").display());
     let roots = [wz.join("data/mp"), wz.join("data/base")];
-    Some((
+    (
         files.parse(std::path::Path::new(&map)),
         roots.iter().map(|r| files.parse(r)).collect(),
-    ))
+    )
 }
 
 /// `map` opened over the corpus' data (loaded inline, no load error), in the window
-/// `harness` builds around the state; `None` without the corpus.
+/// `harness` builds around the state.
 pub fn open_map(
     map: &str,
     harness: impl FnOnce(AppState) -> Harness<'static, AppState>,
-) -> Option<Harness<'static, AppState>> {
-    let wz = crate::common::wz2100()?;
+) -> Harness<'static, AppState> {
+    let wz = crate::common::wz2100();
     let settings = Settings {
         data_roots: vec![wz.join("data/mp"), wz.join("data/base")],
         ..Settings::default()
     };
     let mut state = AppState::new(settings, app_support::DiskHost::new());
     state.services.work.set_runner(vitrine_app::jobs::Inline);
-    let (file, _) = paths(&state.services.files, map)?;
+    let (file, _) = paths(&state.services.files, map);
     let _ = apply(
         &mut state,
         AppCommand::Document(DocumentCommand::Open(file)),
@@ -50,7 +50,7 @@ pub fn open_map(
     );
     let mut h = harness(state);
     h.run();
-    Some(h)
+    h
 }
 
 /// The open document's map facts.

@@ -50,7 +50,7 @@ fn frame(ui: &mut egui::Ui, state: &mut AppState) {
 /// The map as the reader reads it and the game places it, with the same data.
 fn read_and_place() -> (vitrine_core::map::Map, Placement) {
     let files = vitrine_test_support::disk();
-    let (file, roots) = paths(files, MAP).unwrap();
+    let (file, roots) = paths(files, MAP);
     let level = vitrine_core::map::open_source(files, &file, None).unwrap();
     let map = vitrine_core::map::open(files, &level).unwrap();
     let (stats, _) = Stats::load(files, &roots);
@@ -60,9 +60,7 @@ fn read_and_place() -> (vitrine_core::map::Map, Placement) {
 
 #[vitrine_test(shared)]
 fn the_side_panel_shows_the_maps_facts_and_its_real_counts() {
-    let Some(h) = open_map(MAP, window) else {
-        return;
-    };
+    let h = open_map(MAP, window);
     let (map, placed) = read_and_place();
     let (w, ht) = (map.terrain.width, map.terrain.height);
     h.get_by_label(&format!("Size: {w} × {ht} tiles"));
@@ -124,9 +122,7 @@ fn object(d: &MapDetails, id: &str) -> SceneObject {
 
 #[vitrine_test(shared)]
 fn search_select_frame_and_pick_an_object() {
-    let Some(mut h) = open_map(MAP, window) else {
-        return;
-    };
+    let mut h = open_map(MAP, window);
     let d = details(&h);
     let factory = object(&d, "A0LightFactory");
     // The search narrows the list to the one player's factories.
@@ -216,9 +212,7 @@ fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> usize {
 
 #[vitrine_test(shared, gpu)]
 fn a_layer_toggle_takes_its_objects_out_of_the_picture() {
-    let Some(mut h) = open_map(MAP, window) else {
-        return;
-    };
+    let mut h = open_map(MAP, window);
     let d = details(&h);
     let before = picture(h.state());
     let opened = h.state().view_settings().node_mask;
@@ -253,9 +247,7 @@ fn a_layer_toggle_takes_its_objects_out_of_the_picture() {
 
 #[vitrine_test(shared, gpu)]
 fn inspecting_layers_open_hidden_and_show_on_their_toggle() {
-    let Some(mut h) = open_map(MAP, window) else {
-        return;
-    };
+    let mut h = open_map(MAP, window);
     let d = details(&h);
     // Each player's start is marked and shown; grid and footprints open hidden.
     assert_eq!(d.start_positions.len(), 2, "{:?}", d.start_positions);
@@ -305,9 +297,7 @@ fn inspecting_layers_open_hidden_and_show_on_their_toggle() {
 
 #[vitrine_test(shared)]
 fn the_game_view_starts_where_the_game_does() {
-    let Some(mut h) = open_map(MAP, window) else {
-        return;
-    };
+    let mut h = open_map(MAP, window);
     let d = details(&h);
     h.state_mut().view.camera.orthographic = true;
     h.key_press(Key::Num9);
@@ -357,9 +347,7 @@ fn the_game_view_starts_where_the_game_does() {
 
 #[vitrine_test(shared)]
 fn fog_and_sky_and_moving_water_are_settings_of_the_map_panel() {
-    let Some(mut h) = open_map(MAP, window) else {
-        return;
-    };
+    let mut h = open_map(MAP, window);
     // The scene has its fog; the view applies it once asked (off by default).
     let doc = h.state().document.open.as_ref().unwrap();
     assert!(doc.model.environment.fog.is_some());

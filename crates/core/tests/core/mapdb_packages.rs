@@ -10,7 +10,7 @@ use vitrine_test_needs::vitrine_test;
 
 #[vitrine_test(shared)]
 fn every_map_database_package_opens_with_no_flag() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let files = common::corpus();
     let dir = wz.join("mapdb-2p");
     let mut packages: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)

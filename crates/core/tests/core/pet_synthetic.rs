@@ -84,9 +84,7 @@ fn own_details(model: &Model, rel: &str) -> Value {
 
 #[vitrine_test(shared)]
 fn structure_matches_manifest() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let m = manifest(&dir);
     let files = pet_files(&m);
     assert_eq!(files.len(), 9, "the corpus has 9 PET files");
@@ -234,9 +232,7 @@ fn structure_matches_manifest() {
 
 #[vitrine_test(shared)]
 fn animation_motions_and_events_match_manifest() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let m = manifest(&dir);
     for (rel, f) in pet_files(&m) {
         let model = load(&dir, &rel);
@@ -313,9 +309,7 @@ fn animation_motions_and_events_match_manifest() {
 
 #[vitrine_test(shared)]
 fn escapes_of_the_260_bone_chain() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let model = load(&dir, "pet/chain260.pet");
     let bones = model
         .nodes
@@ -336,9 +330,7 @@ fn escapes_of_the_260_bone_chain() {
 
 #[vitrine_test(shared)]
 fn ground_truth_positions_in_file_axes() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let m = manifest(&dir);
     for (rel, f) in pet_files(&m) {
         let gt = &f["ground_truth"];
@@ -408,9 +400,7 @@ fn ground_truth_positions_in_file_axes() {
 
 #[vitrine_test(shared)]
 fn trio_assembles_from_any_of_its_files() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     for rel in [
         "pet/kuma_body.mpet",
         "pet/kuma_skel.bpet",
@@ -453,9 +443,7 @@ fn trio_assembles_from_any_of_its_files() {
 
 #[vitrine_test(shared)]
 fn apet_alone_says_it_has_no_skeleton() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let tmp = common::temp_dir("pet-apet");
     let path = tmp.path().join("kuma_motion.apet");
     std::fs::copy(dir.join("pet/kuma_motion.apet"), &path).unwrap();
@@ -476,9 +464,7 @@ fn apet_alone_says_it_has_no_skeleton() {
 fn keys_at_time_zero_equal_the_bind_pose() {
     // The manifest says so; it checks that matrices and quaternions are converted to
     // model axes the same way.
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     for rel in [
         "pet/puppet_v10.pet",
         "pet/puppet_v13.pet",
@@ -506,9 +492,7 @@ fn keys_at_time_zero_equal_the_bind_pose() {
 
 #[vitrine_test(shared)]
 fn faces_point_outward_and_masked_cape_is_double_sided() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     for rel in [
         "pet/puppet_v10.pet",
         "pet/puppet_v13.pet",
@@ -549,9 +533,7 @@ fn faces_point_outward_and_masked_cape_is_double_sided() {
 
 #[vitrine_test(shared)]
 fn cpu_skinning_rest_and_frame_25() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     for rel in [
         "pet/puppet_v11.pet",
         "pet/puppet_v13.pet",
@@ -611,9 +593,7 @@ fn expected_kinds(code: &str) -> &'static [ErrorKind] {
 
 #[vitrine_test(shared)]
 fn bad_files_fail_with_the_expected_kind_and_offset() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let m = manifest(&dir);
     let bad: Vec<_> = m["bad"]
         .as_object()
@@ -658,9 +638,7 @@ fn bad_files_fail_with_the_expected_kind_and_offset() {
 fn mutated_files_never_panic() {
     // 12 000 deterministic mutations of real files: byte flips, count-sized writes and
     // truncations. Every one must return (Ok or Err) without panicking.
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let sources = [
         "pet/puppet_v13.pet",
         "pet/puppet_v10.pet",

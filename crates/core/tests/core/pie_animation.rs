@@ -57,9 +57,7 @@ fn same_rotation(a: Quat, b: Quat) -> bool {
 
 #[vitrine_test(shared)]
 fn derrick_levels_2_and_3_at_frame_6_and_between_6_and_7() {
-    let Some(wz) = common::wz2100() else {
-        return;
-    };
+    let wz = common::wz2100();
     let path = wz.join("data/base/structs/blderik_anim.pie");
     let text = std::fs::read_to_string(&path).expect("derrick file");
     let m = common::load_path(&path, &LoadOptions::default()).expect("derrick loads");
@@ -160,9 +158,7 @@ fn effect_texture_offsets_follow_time_over_rate_mod_frames() {
 
 #[vitrine_test(shared)]
 fn fireknee_plays_both_cycles_and_marks_their_ends() {
-    let Some(wz) = common::wz2100() else {
-        return;
-    };
+    let wz = common::wz2100();
     let path = wz.join("data/base/components/bodies/fireknee.pie");
     let text = std::fs::read_to_string(&path).expect("fireknee file");
     let ([ms, cycles, frames], _) = animobject_line(&text, 1, 0);

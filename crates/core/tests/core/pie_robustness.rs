@@ -15,10 +15,7 @@ const VARIANTS: usize = 12_000;
 
 fn seeds() -> Vec<(String, Vec<u8>)> {
     let mut files = Vec::new();
-    match common::wz2100() {
-        Some(dir) => files.extend(common::model_files(&dir)),
-        None => eprintln!("robustness: mutating the fixtures only (no corpus)"),
-    }
+    files.extend(common::model_files(&common::wz2100()));
     files.extend(common::model_files(&common::fixtures().join("pie")));
     files
         .into_iter()

@@ -69,9 +69,7 @@ fn pmf_files(dir: &Path) -> Vec<PathBuf> {
 
 #[vitrine_test(shared)]
 fn every_sample_matches_the_manifest() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let m = manifest(&dir);
     let files = pmf_files(&dir);
     assert!(
@@ -165,9 +163,7 @@ fn every_sample_matches_the_manifest() {
 
 #[vitrine_test(shared)]
 fn long_and_garbage_padded_names() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let model = load(&dir.join("pmf/long_name.pmf"), PmfOptions::default());
     assert_eq!(model.nodes[1].name.len(), 31);
     assert_eq!(model.nodes[1].name, "left_front_wheel_assembly_mount");
@@ -179,9 +175,7 @@ fn long_and_garbage_padded_names() {
 
 #[vitrine_test(shared)]
 fn robot_ground_truth_rest_and_walk_frame_4() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let truth = &manifest(&dir)["files"]["pmf/robot.pmf"]["ground_truth"];
     let tol = truth["tolerance"].as_f64().unwrap() as f32;
     let model = load(&dir.join("pmf/robot.pmf"), PmfOptions::default());
@@ -235,9 +229,7 @@ fn robot_ground_truth_rest_and_walk_frame_4() {
 
 #[vitrine_test(shared)]
 fn wrong_interpretations_are_what_the_settings_give() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let truth = &manifest(&dir)["files"]["pmf/robot.pmf"]["ground_truth"];
     let tol = truth["tolerance"].as_f64().unwrap() as f32;
     let wrong = &truth["wrong_interpretations_head_walk_frame4"];
@@ -288,9 +280,7 @@ fn wrong_interpretations_are_what_the_settings_give() {
 
 #[vitrine_test(shared)]
 fn crate_and_tentacle_ground_truth() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let m = manifest(&dir);
     let truth = &m["files"]["pmf/crate.pmf"]["ground_truth"];
     let tol = truth["tolerance"].as_f64().unwrap() as f32;
@@ -353,9 +343,7 @@ fn warning_of(code: &str) -> &'static str {
 
 #[vitrine_test(shared)]
 fn every_bad_pmf_fails_or_warns_as_the_manifest_says() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let m = manifest(&dir);
     let bad = m["bad"].as_object().unwrap();
     let on_disk = common::bad_files_on_disk(&dir, "pmf_");
@@ -406,9 +394,7 @@ fn every_bad_pmf_fails_or_warns_as_the_manifest_says() {
 
 #[vitrine_test(shared)]
 fn sidecar_png_becomes_the_texture() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let tmp_guard = common::temp_dir("pmf-sidecar");
     let tmp = tmp_guard.path();
     let pmf = tmp.join("robot.pmf");
@@ -440,9 +426,7 @@ fn sidecar_png_becomes_the_texture() {
 
 #[vitrine_test(shared)]
 fn ten_thousand_mutations_never_panic() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let good = std::fs::read(dir.join("pmf/robot.pmf")).unwrap();
     let mut rng = common::Rng::new(0x9E37_79B9_7F4A_7C15);
     let specials: [[u8; 4]; 6] = [

@@ -79,9 +79,7 @@ fn game_map(files: &Files) -> FileRef {
 /// level of the assembly (three rounds before, five or six on the page before that).
 #[vitrine_test(shared, game)]
 fn a_map_over_remote_archives_opens_in_two_rounds_of_fetches() {
-    let Some(wz) = vitrine_test_needs::wz2100() else {
-        return;
-    };
+    let wz = vitrine_test_needs::wz2100();
     for name in ["nPangaeaSpRc1", "RAM-AC1", "Roughness-1-01"] {
         let remote = Remote::new(&wz.join(format!("mapdb-2p/{name}.wz")));
         let file = game_map(&remote.files);

@@ -107,9 +107,7 @@ fn tpm_files(dir: &Path) -> Vec<PathBuf> {
 
 #[vitrine_test(shared)]
 fn every_sample_matches_the_manifest() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let m = manifest(&dir);
     let files = tpm_files(&dir.join("tpm"));
     assert_eq!(files.len(), 3, "expected the three TPM samples");
@@ -270,9 +268,7 @@ fn every_sample_matches_the_manifest() {
 
 #[vitrine_test(shared)]
 fn lab_scene_ground_truth() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let m = manifest(&dir);
     let gt = &m["files"]["tpm/lab_scene.tpm"]["ground_truth"];
     let tol = gt["tolerance"].as_f64().unwrap() as f32;
@@ -355,9 +351,7 @@ fn lab_scene_ground_truth() {
 
 #[vitrine_test(shared)]
 fn tail_skin_bones_and_binding() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let m = manifest(&dir);
     let gt = &m["files"]["tpm/tail_skin.tpm"]["ground_truth"];
     let bytes = std::fs::read(dir.join("tpm/tail_skin.tpm")).unwrap();
@@ -440,9 +434,7 @@ fn tail_skin_bones_and_binding() {
 
 #[vitrine_test(shared)]
 fn plane_quirks_ground_truth() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let m = manifest(&dir);
     let gt = &m["files"]["tpm/plane_quirks.tpm"]["ground_truth"];
     let model = load(&dir.join("tpm/plane_quirks.tpm"));
@@ -485,9 +477,7 @@ fn kind_for(code: &str) -> ErrorKind {
 
 #[vitrine_test(shared)]
 fn bad_files_fail_or_warn_as_the_manifest_says() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let m = manifest(&dir);
     let bad = m["bad"].as_object().unwrap();
     let on_disk = common::bad_files_on_disk(&dir, "tpm_");
@@ -562,9 +552,7 @@ fn bad_files_fail_or_warn_as_the_manifest_says() {
 
 #[vitrine_test(shared)]
 fn missing_material_gets_a_grey_placeholder() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let model = load(&dir.join("bad/tpm_missing_material_block.tpm"));
     let mesh = &model.meshes[0];
     assert!(mesh.triangle_count() > 0);
@@ -713,10 +701,8 @@ fn mutate(rng: &mut Rng, src: &[u8]) -> Vec<u8> {
 fn ten_thousand_mutations_never_panic() {
     let mut sources =
         vec![std::fs::read(common::fixtures().join("tpm/spec_examples.tpm")).unwrap()];
-    if let Some(dir) = common::synthetic() {
-        for p in tpm_files(&dir.join("tpm")) {
-            sources.push(std::fs::read(p).unwrap());
-        }
+    for p in tpm_files(&common::synthetic().join("tpm")) {
+        sources.push(std::fs::read(p).unwrap());
     }
     let mut rng = Rng::new(0x7e57_7a11_5eed_0001);
     let (mut loaded, mut failed) = (0, 0);

@@ -42,7 +42,7 @@ fn close(a: Vec3, b: Vec3) -> bool {
 
 #[vitrine_test(shared)]
 fn wheeled_viper_machinegun_parts_sit_at_body_connector_0() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let r = roots(&wz, &["data/mp", "data/base"]);
     let a = assemble(&r, template("ViperMG01Wheels"), TurretPose::default());
     assert!(a.complete(), "{:?}", a.warnings);
@@ -76,7 +76,7 @@ fn wheeled_viper_machinegun_parts_sit_at_body_connector_0() {
 
 #[vitrine_test(shared)]
 fn dragon_two_weapons_use_connectors_0_and_1() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let r = roots(&wz, &["data/mp", "data/base"]);
     let a = assemble(
         &r,
@@ -106,7 +106,7 @@ fn dragon_two_weapons_use_connectors_0_and_1() {
 
 #[vitrine_test(shared)]
 fn cyborg_gun_sits_at_the_torso_connector() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let r = roots(&wz, &["data/mp", "data/base"]);
     let (stats, _) = Stats::load(&common::corpus(), &r);
     let t = stats
@@ -139,7 +139,7 @@ fn cyborg_gun_sits_at_the_torso_connector() {
 
 #[vitrine_test(shared)]
 fn vtol_weapon_hangs_below_the_body() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let r = roots(&wz, &["data/mp", "data/base"]);
     let a = assemble(
         &r,
@@ -208,7 +208,7 @@ fn bounds(a: &wz::Assembly, role: &str, pose: &Pose) -> (Vec3, Vec3) {
 
 #[vitrine_test(shared)]
 fn guard_tower_carries_its_machinegun() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let r = roots(&wz, &["data/mp", "data/base"]);
     let a = assemble(
         &r,
@@ -278,7 +278,7 @@ fn all_templates(r: &[FileRef]) -> (usize, Vec<String>) {
 
 #[vitrine_test(shared)]
 fn every_template_assembles_from_folders_and_from_mp_wz() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let (n, f) = all_templates(&roots(&wz, &["data/mp", "data/base"]));
     eprintln!(
         "mp over base (folders): {n} templates, {} failed: {f:#?}",
@@ -297,7 +297,7 @@ fn every_template_assembles_from_folders_and_from_mp_wz() {
 
 #[vitrine_test(shared)]
 fn every_structure_assembles_and_defences_carry_their_weapons() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let r = roots(&wz, &["data/mp", "data/base"]);
     let (stats, _) = Stats::load(&common::corpus(), &r);
     let mut finder = PartFinder::new(&common::corpus(), &r);

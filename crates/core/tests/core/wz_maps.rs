@@ -26,7 +26,7 @@ fn json_entries(files: &Files, file: &FileRef) -> Option<usize> {
 
 #[vitrine_test(shared)]
 fn every_mp_map_opens_with_the_files_counts_and_the_levels_tileset() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let files = common::corpus();
     let levels = map::find_maps(&files, &mp_wz(&wz)).expect("mp.wz's levels");
     // addon.lev names 44 levels: 17 on MULTI_*_C1/CAM_1 (Arizona), 13 Urban, 14 Rockies.
@@ -81,7 +81,7 @@ fn every_mp_map_opens_with_the_files_counts_and_the_levels_tileset() {
 /// structures, features and droids kept, and corners the flattening changed.
 #[vitrine_test(shared)]
 fn placement_keeps_what_the_game_keeps() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let files = common::corpus();
     let roots = [
         FileRef::Disk(wz.join("data/mp")),
@@ -120,7 +120,7 @@ fn placement_keeps_what_the_game_keeps() {
 /// while the stored corners under them are 0–2.
 #[vitrine_test(shared)]
 fn features_in_water_stand_on_the_riverbed() {
-    let Some(wz) = common::wz2100() else { return };
+    let wz = common::wz2100();
     let files = common::corpus();
     let roots = [
         FileRef::Disk(wz.join("data/mp")),

@@ -108,9 +108,7 @@ fn two_frames_differ_only_where_the_part_moves() {
 
 #[vitrine_test(shared, gpu)]
 fn robot_walk_frames_differ_only_on_moving_pieces() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let mut rig = Rig::new();
     let robot = vitrine_test_support::load_path(&dir.join("pmf/robot.pmf"), &Default::default())
         .expect("robot loads");
@@ -119,9 +117,7 @@ fn robot_walk_frames_differ_only_on_moving_pieces() {
 
 #[vitrine_test(shared, gpu)]
 fn derrick_pump_moves_and_its_frame_stays_put() {
-    let Some(wz) = common::wz2100() else {
-        return;
-    };
+    let wz = common::wz2100();
     let mut rig = Rig::new();
     let path = wz.join("data/base/structs/blderik_anim.pie");
     let derrick =

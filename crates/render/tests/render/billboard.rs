@@ -33,9 +33,7 @@ fn covered(rig: &mut Rig, file: &std::path::Path, yaw: f32, pitch: f32) -> usize
 
 #[vitrine_test(shared, gpu)]
 fn effects_cover_a_similar_area_from_the_front_the_side_and_above() {
-    let Some(wz) = common::wz2100() else {
-        return;
-    };
+    let wz = common::wz2100();
     let mut rig = Rig::new();
     let effects = wz.join("data/base/effects");
     for (file, kind) in [

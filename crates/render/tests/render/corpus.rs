@@ -23,9 +23,7 @@ fn view(preset: ViewPreset, team: usize) -> ViewSettings {
 
 #[vitrine_test(shared, gpu)]
 fn corpus_golden_images() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let mut rig = Rig::new();
     let cases = [
         ("pmf-robot-iso", "pmf/robot.pmf", view(ViewPreset::Iso, 0)),
@@ -76,7 +74,7 @@ fn demo_golden_images() {
 /// a PIE 2 weapon and a cyborg.
 #[vitrine_test(shared, gpu)]
 fn wz2100_golden_images() {
-    let Some(dir) = common::wz2100() else { return };
+    let dir = common::wz2100();
     let mut rig = Rig::new();
     let cases = [
         (
@@ -113,7 +111,7 @@ fn wz2100_golden_images() {
 /// camera (a flat muzzle flare), so they are not required to show.
 #[vitrine_test(shared, gpu)]
 fn every_wz2100_model_renders() {
-    let Some(dir) = common::wz2100() else { return };
+    let dir = common::wz2100();
     let mut rig = Rig::new();
     let files = common::model_files(&dir);
     assert_eq!(files.len(), 855, "the corpus holds 855 .pie files");
@@ -162,9 +160,7 @@ fn every_wz2100_model_renders() {
 /// --frame` does, so the camera does not move between frames.
 #[vitrine_test(shared, gpu)]
 fn animated_golden_images() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let mut rig = Rig::new();
     for (name, file, clip, frame) in [
         ("pmf-robot-walk-4", "pmf/robot.pmf", "walk", 4.0),

@@ -184,9 +184,7 @@ fn by_joint_mode_colours_bound_points_by_their_joint_and_unbound_grey() {
 
 #[vitrine_test(shared, gpu)]
 fn colour_modes_golden_images() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let mut rig = Rig::new();
     let lit = |preset, mode| {
         let mut v = ViewSettings {
@@ -244,9 +242,7 @@ fn mask_difference(a: &[bool], b: &[bool]) -> f64 {
 
 #[vitrine_test(shared, gpu)]
 fn pmf_rules_change_the_walking_robot_but_not_its_rest_pose() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let mut rig = Rig::new();
     let default = load(&dir, "pmf/robot.pmf", &LoadOptions::default());
     let walk = default.clip_index("walk").expect("walk");
@@ -313,9 +309,7 @@ fn pmf_rules_change_the_walking_robot_but_not_its_rest_pose() {
 
 #[vitrine_test(shared, gpu)]
 fn pmf_sidecar_texture_shows_and_per_piece_colours_still_switch_on() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let mut rig = Rig::new();
     let tmp_guard = fixtures::temp_dir("pmf-sidecar");
     let tmp = tmp_guard.path().to_path_buf();
@@ -353,9 +347,7 @@ fn checker_pixels(img: &image::RgbaImage) -> usize {
 
 #[vitrine_test(shared, gpu)]
 fn tpm_textures_resolve_beside_the_file_and_under_a_data_root() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let mut rig = Rig::new();
     let view = unlit(ViewPreset::Iso, ColourMode::Textured);
 
@@ -417,9 +409,7 @@ fn tpm_textures_resolve_beside_the_file_and_under_a_data_root() {
 
 #[vitrine_test(shared, gpu)]
 fn tpm_tail_coloured_by_bone_has_a_grey_unbound_tip() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let mut rig = Rig::new();
     let model = load(&dir, "tpm/tail_skin.tpm", &LoadOptions::default());
     let mesh = model
@@ -513,9 +503,7 @@ fn cpu_skinned(model: &Model, pose: &Pose) -> Model {
 
 #[vitrine_test(shared, gpu)]
 fn pet_puppet_gpu_skinning_matches_the_cpu_reference() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let mut rig = Rig::new();
     let mut model = load(&dir, "pet/puppet_v13.pet", &as_stored());
     assert!(model.meshes.iter().any(|m| m.skin.is_some()), "not skinned");
@@ -562,9 +550,7 @@ fn pet_puppet_gpu_skinning_matches_the_cpu_reference() {
 
 #[vitrine_test(shared, gpu)]
 fn pet_puppet_is_neither_mirrored_nor_inside_out() {
-    let Some(dir) = common::synthetic() else {
-        return;
-    };
+    let dir = common::synthetic();
     let mut rig = Rig::new();
     let model = load(&dir, "pet/puppet_v13.pet", &as_stored());
     let pose = Pose::rest(&model);

@@ -40,9 +40,7 @@ fn compare(a: &image::RgbaImage, b: &image::RgbaImage) -> (usize, usize, usize) 
 
 #[vitrine_test(shared, gpu)]
 fn swapped_pages_change_the_picture_and_other_pages_do_not() {
-    let Some(wz) = common::wz2100() else {
-        return;
-    };
+    let wz = common::wz2100();
     let mut rig = Rig::new();
     let structs = wz.join("data/base/structs");
     // (file, page, tilesets that swap it)
@@ -79,9 +77,7 @@ fn swapped_pages_change_the_picture_and_other_pages_do_not() {
 
 #[vitrine_test(shared)]
 fn the_textures_list_names_each_tilesets_page() {
-    let Some(wz) = common::wz2100() else {
-        return;
-    };
+    let wz = common::wz2100();
     let path = wz.join("data/base/structs/blbfact.pie");
     for (tileset, page) in [
         (Tileset::Arizona, "page-9-player-buildings-bases.png"),
