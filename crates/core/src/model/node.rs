@@ -52,7 +52,7 @@ pub struct Node {
     /// window opens with it hidden and shows it on its toggle.
     pub hidden: bool,
     /// Whether this node's mesh and its descendants' cast the scene's shadows
-    /// ([`crate::model::environment::Shadows`]); `None`: as its parent, at the root no.
+    /// ([`crate::model::Shadows`]); `None`: as its parent, at the root no.
     /// A map sets it on the objects the game casts shadows of; no model file sets it.
     pub casts_shadow: Option<bool>,
 }
