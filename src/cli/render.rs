@@ -72,9 +72,12 @@ pub struct RenderArgs {
     /// axes, bones, collision, shadow-mesh, xray (through the model), or all.
     #[arg(long, value_parser = crate::render::Overlays::parse_list, value_name = "LIST")]
     pub overlays: Option<crate::render::Overlays>,
-    /// Cast shadows onto a ground plane (from the shadow mesh where the model has one).
-    #[arg(long)]
-    pub shadows: bool,
+    /// Shadows, `on` or `off` (`--shadows` alone: on). A Warzone 2100 map: its objects'
+    /// shadows as the game draws them (its setting *shadows*; on by default). A model:
+    /// cast onto a ground plane (from the shadow mesh where the model has one; off by
+    /// default).
+    #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on", value_parser = on_off())]
+    pub shadows: Option<bool>,
     /// The light.
     #[command(flatten)]
     pub light: crate::cli::light::LightArgs,
@@ -306,7 +309,7 @@ impl RenderArgs {
         if let Some(o) = self.overlays {
             view.overlays = o;
         }
-        view.shadows = self.shadows;
+        view.shadows = self.shadows.unwrap_or(false);
         view.lighting = self.light.lighting();
         view.environment = self.fog;
         view.time = self.anim.time.unwrap_or(0.0);

@@ -32,12 +32,14 @@ pub fn requested(args: &RenderArgs) -> bool {
         || super::map_info::is_map_input(&crate::files::parse(input), args.level.as_deref())
 }
 
-/// The view of a map: the options' view, orthographic, and the game's sun fixed to the
-/// map where no light direction was asked for; in the Game view with the fog off, what
+/// The view of a map: the options' view, orthographic, with the objects' shadows unless
+/// `--shadows off`, and the game's sun fixed to the map where no light direction was
+/// asked for; in the Game view with the fog off, what
 /// the game shows past the map's edge behind it ([`map::scene::game_view::GAME_PAST_EDGE`])
 /// unless `--background` says otherwise.
 fn map_view(args: &RenderArgs) -> ViewSettings {
     let mut view = args.view_settings();
+    view.shadows = args.shadows.unwrap_or(true);
     if args.view == ViewPreset::Game && !args.fog && args.background.is_none() {
         let [r, g, b] = map::scene::game_view::GAME_PAST_EDGE;
         view.background = [r, g, b, view.background[3]];
@@ -243,6 +245,7 @@ fn render_game_views(
             .frame_points(&points, width as f32 / tall as f32);
         view.camera.set_game_start(game.pivot);
         view.camera.distance = game.distance;
+        view.shadow_reach = Some(game.shadow_reach);
         view.camera.fov_y = 2.0 * (half / game.focal_px).atan();
         scene.render(&gpu.device, &gpu.queue, &target, &pose, &view);
         let img = target

@@ -122,3 +122,77 @@ fn past_the_maps_edge_the_game_view_shows_what_the_game_does() {
     let white = draw(&["--background", "#ffffff"], "past-edge-white.png");
     assert_eq!(white.get_pixel(320, 40).0, [255, 255, 255, 255]);
 }
+
+/// `vitrine render mp.wz --level Sk-Rush --view game` at 640 × 480 with `extra` options.
+fn sk_rush_start(dir: &Path, name: &str, extra: &[&str]) -> image::RgbaImage {
+    let data = common::game_data();
+    let out = dir.join(name);
+    let run = Command::new(env!("CARGO_BIN_EXE_vitrine"))
+        .args([
+            "render", "--view", "game", "--size", "640x480", "--level", "Sk-Rush",
+        ])
+        .args(extra)
+        .arg(data.join("mp.wz"))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    image::open(&out).unwrap().into_rgba8()
+}
+
+#[vitrine_test(gpu, game)]
+fn the_objects_shadows_darken_by_half_on_the_side_away_from_the_sun_by_default() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("render-game-view-shadows");
+    std::fs::create_dir_all(&dir).unwrap();
+    let default = sk_rush_start(&dir, "default.png", &[]);
+    let on = sk_rush_start(&dir, "on.png", &["--shadows", "on"]);
+    let off = sk_rush_start(&dir, "off.png", &["--shadows", "off"]);
+    assert!(default == on, "the default is --shadows on");
+    // Where the pictures differ, the shadows only darken: by the game's alpha of 128
+    // (× 127/255), measured on the brighter pixels (the dark ones round too coarsely).
+    let (mut darker, mut ratios, mut east, mut west) = (0usize, Vec::new(), 0usize, 0usize);
+    let hq_x = 320; // the start view is centred on player 0's HQ
+    for (x, y, p) in on.enumerate_pixels() {
+        let q = off.get_pixel(x, y);
+        if (0..3).all(|c| p[c].abs_diff(q[c]) <= 2) {
+            continue;
+        }
+        assert!(
+            (0..3).all(|c| p[c] <= q[c].saturating_add(2)),
+            "({x}, {y}) brighter with shadows: {p:?} against {q:?}"
+        );
+        darker += 1;
+        if x > hq_x {
+            east += 1
+        } else {
+            west += 1
+        }
+        let (lum_on, lum_off) = (
+            (0..3).map(|c| f32::from(p[c])).sum::<f32>(),
+            (0..3).map(|c| f32::from(q[c])).sum::<f32>(),
+        );
+        if lum_off > 150.0 {
+            ratios.push(lum_on / lum_off);
+        }
+    }
+    // The HQ's alone is some 1,500 pixels; without shadows, none.
+    println!("{darker} pixels darker, {east} east and {west} west of the HQ");
+    assert!(darker > 1000, "only {darker} pixels in shadow");
+    ratios.sort_by(f32::total_cmp);
+    let median = ratios[ratios.len() / 2];
+    assert!(
+        (0.47..=0.53).contains(&median),
+        "darkened to {median} of the colour"
+    );
+    // The sun is in the south-west: the shadows fall east (and north) of what casts them;
+    // the HQ at the picture's centre and the base east of it, most of them on the right.
+    assert!(
+        east > 2 * west,
+        "{east} shadowed pixels east of the HQ, {west} west"
+    );
+}

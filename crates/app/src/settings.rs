@@ -70,6 +70,10 @@ pub struct Settings {
     /// its camera's distance, which the game keeps within a few thousand units; a whole
     /// map framed in the window is far beyond that, and the fog would cover most of it.
     pub map_fog: bool,
+    /// Draw the shadows a Warzone 2100 map's structures, features and droids cast, as the
+    /// game does with its setting *shadows* on (the map panel's *Shadows*; `vitrine
+    /// render --shadows`). On by default, as in the game.
+    pub map_shadows: bool,
     /// Move a map's water and turn its sky while the window shows it (the map panel's
     /// *Moving water and sky*); off, the window draws them still and asks for no frames.
     pub map_animate: bool,
@@ -108,6 +112,7 @@ impl Default for Settings {
             pet_rotations: Default::default(),
             map_terrain: Default::default(),
             map_fog: false,
+            map_shadows: true,
             map_animate: true,
             open_sections: Default::default(),
             watch_files: true,
@@ -299,6 +304,8 @@ pub enum SettingsCommand {
     SetScreenshotFolder(PathBuf),
     /// Draw maps' fog and sky (or not).
     SetMapFog(bool),
+    /// Draw maps' shadows (or not).
+    SetMapShadows(bool),
     /// Move maps' water and sky (or draw them still).
     SetMapAnimate(bool),
 }
@@ -329,6 +336,7 @@ pub fn apply(
         }
         SettingsCommand::SetWatchFiles(on) => settings.watch_files = on,
         SettingsCommand::SetMapFog(on) => settings.map_fog = on,
+        SettingsCommand::SetMapShadows(on) => settings.map_shadows = on,
         SettingsCommand::SetMapAnimate(on) => settings.map_animate = on,
         SettingsCommand::SetPublishedSites(sites) => settings.published_sites = sites,
         SettingsCommand::SetScreenshotFolder(dir) => {

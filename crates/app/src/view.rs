@@ -13,7 +13,8 @@ use glam::Vec3;
 
 /// What the renderer needs for this frame: `view`'s camera, colour mode and scene time,
 /// `document`'s selection, visibility, grid and checks' highlight, `settings`' team,
-/// background, overlays, shadows, light and a map's fog and sky.
+/// background, overlays, shadows (a scene's own where it has them, a map's: the map
+/// setting), light and a map's fog and sky.
 pub fn view_settings(view: &View, document: &DocumentState, settings: &Settings) -> ViewSettings {
     let [r, g, b] = settings.background;
     let current = document.inspect_current();
@@ -22,7 +23,11 @@ pub fn view_settings(view: &View, document: &DocumentState, settings: &Settings)
         team: settings.team.min(TEAM_COLOURS.len() - 1),
         background: [r, g, b, 255],
         overlays: settings.overlays,
-        shadows: settings.shadows,
+        shadows: match document.open.as_ref() {
+            Some(d) if d.model.environment.shadows.is_some() => settings.map_shadows,
+            _ => settings.shadows,
+        },
+        shadow_reach: None,
         lighting: settings.lighting,
         selected: current.and(document.inspect.selected),
         node_mask: current

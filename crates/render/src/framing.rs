@@ -9,7 +9,7 @@ use vitrine_core::model::{Model, Pose};
 /// The points to frame a picture of `model` in `pose` on: every frame of `clip` if one
 /// is given (so the model stays in the picture while it plays), else what `pose` shows;
 /// the connectors when the view draws them; the shadow mesh or the shadow on the ground
-/// when drawn.
+/// when drawn (a scene's own shadows add nothing: they fall on the scene).
 pub fn framing_points(
     model: &Model,
     clip: Option<usize>,
@@ -27,7 +27,9 @@ pub fn framing_points(
             world.transform_point3(c.position)
         }));
     }
-    if view.shadows || view.overlays.shadow_mesh {
+    // The shadow on a ground plane (not a scene's own shadows: those fall on the scene).
+    let ground_shadow = view.shadows && model.environment.shadows.is_none();
+    if ground_shadow || view.overlays.shadow_mesh {
         // The shadow mesh, and the shadow on the ground, belong in the picture too.
         use super::inspect::shadows::{shadow_footprint, shadow_light};
         let casters = super::inspect::posed::shadow_casters(model, pose, &view.node_mask);
@@ -37,7 +39,7 @@ pub fn framing_points(
             .map(|p| p.y)
             .fold(f32::INFINITY, f32::min);
         let light = shadow_light(view.lighting.direction(&view.camera));
-        if view.shadows {
+        if ground_shadow {
             points.extend(shadow_footprint(&casters, ground, light));
         } else {
             points.extend(casters.iter().flatten());

@@ -205,6 +205,19 @@ impl GpuModel {
         }
     }
 
+    /// The index of the first run drawn blended and not as a layer of a surface (the
+    /// runs' count where there is none): the opaque draws, and the surfaces' layers
+    /// however they blend, come before it.
+    pub(crate) fn first_blended_run(&self) -> usize {
+        self.runs
+            .iter()
+            .position(|run| {
+                let d = &self.draws[run.first as usize];
+                !d.surface && is_blended(self.materials[d.material].key.blend)
+            })
+            .unwrap_or(self.runs.len())
+    }
+
     /// The pipeline key of draw `d`.
     pub(crate) fn draw_key(&self, d: &DrawItem) -> PipelineKey {
         self.materials[d.material]

@@ -20,6 +20,7 @@ pub mod pages;
 pub mod pipelines;
 mod scene;
 mod sky;
+mod stencil_shadows;
 mod target;
 pub mod textures;
 mod uniforms;

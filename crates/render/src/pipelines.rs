@@ -15,6 +15,10 @@ pub const SHADERS: &[(&str, &str)] = &[
     ("overlay.wgsl", super::inspect::overlay_pass::OVERLAY_WGSL),
     ("shadow.wgsl", super::inspect::shadows::SHADOW_WGSL),
     ("sky.wgsl", super::sky::SKY_WGSL),
+    (
+        "stencil_shadow.wgsl",
+        super::stencil_shadows::STENCIL_SHADOW_WGSL,
+    ),
 ];
 
 /// What selects a pipeline.

@@ -23,6 +23,7 @@ use super::inspect::posed::{posed_bounds, posed_meshes, shadow_casters};
 use super::inspect::shadows::{ShadowPass, ShadowSetup, shadow_light};
 use super::pipelines::Pipelines;
 use super::sky::{SkyFrame, SkyPass};
+use super::stencil_shadows::StencilShadows;
 use super::target::COLOR_FORMAT;
 use super::textures::TextureCache;
 use super::uniforms::FrameUniform;
@@ -45,8 +46,13 @@ pub struct ViewSettings {
     pub lighting: Lighting,
     /// Overlays drawn over the model (see [`super::Overlays`]).
     pub overlays: super::Overlays,
-    /// Cast shadows onto a ground plane under the model.
+    /// Draw shadows: the model's own where its scene has them
+    /// (`Model::environment.shadows`: a map's, as the game draws them; in a perspective
+    /// or orthographic view alike), else cast onto a ground plane under the model.
     pub shadows: bool,
+    /// The scene's shadows: a caster whose node's origin is this far from the eye or
+    /// farther casts none (the game's view: `GameView::shadow_reach`); `None`: no limit.
+    pub shadow_reach: Option<f32>,
     /// Selected node: it and its descendants are tinted.
     pub selected: Option<usize>,
     /// Per node: shown by the user (ANDed with the pose's visibility; missing = shown).
@@ -76,6 +82,7 @@ impl Default for ViewSettings {
             lighting: Lighting::default(),
             overlays: super::Overlays::NONE,
             shadows: false,
+            shadow_reach: None,
             selected: None,
             node_mask: Vec::new(),
             grid_unit: None,
@@ -101,6 +108,7 @@ pub struct SceneRenderer {
     source: Option<Arc<Model>>,
     overlay_pass: OverlayPass,
     shadow_pass: ShadowPass,
+    stencil_shadows: StencilShadows,
     sky_pass: SkyPass,
     /// Bytes of a GPU buffer at most, where less than the device's `max_buffer_size`
     /// ([`SceneRenderer::set_buffer_cap`]).
@@ -166,6 +174,7 @@ impl SceneRenderer {
             source: None,
             overlay_pass: OverlayPass::new(device, COLOR_FORMAT, samples),
             shadow_pass: ShadowPass::new(device, COLOR_FORMAT, samples),
+            stencil_shadows: StencilShadows::new(device, COLOR_FORMAT, samples),
             sky_pass: SkyPass::new(device, COLOR_FORMAT, samples),
             buffer_cap: None,
         }
@@ -422,6 +431,18 @@ impl SceneRenderer {
             m.update(queue, pose, view_matrix, &view.node_mask);
         }
         let extras = self.prepare_extras(device, queue, target, pose, view, light);
+        let scene_shadows = match (&self.source, view.shadows) {
+            (Some(model), true) => model.environment.shadows.is_some_and(|s| {
+                self.stencil_shadows.prepare(
+                    device,
+                    queue,
+                    (model, pose, &view.node_mask),
+                    &s,
+                    (cam.view_proj(aspect), cam.eye(), view.shadow_reach),
+                )
+            }),
+            _ => false,
+        };
 
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("vitrine scene"),
@@ -453,7 +474,10 @@ impl SceneRenderer {
                         load: wgpu::LoadOp::Clear(1.0),
                         store: wgpu::StoreOp::Discard,
                     }),
-                    stencil_ops: None,
+                    stencil_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
                 }),
                 timestamp_writes: None,
                 occlusion_query_set: None,
@@ -463,7 +487,18 @@ impl SceneRenderer {
                 self.sky_pass.draw(&mut pass);
             }
             if let Some(m) = &self.model {
-                self.draw_model(&mut pass, m, pose, &view.node_mask);
+                // The scene's shadows darken what is drawn opaque before them, not the
+                // blended meshes drawn over them.
+                let split = if scene_shadows {
+                    m.first_blended_run()
+                } else {
+                    m.runs.len()
+                };
+                self.draw_model(&mut pass, m, pose, &view.node_mask, 0..split);
+                if scene_shadows {
+                    self.stencil_shadows.draw(&mut pass);
+                }
+                self.draw_model(&mut pass, m, pose, &view.node_mask, split..m.runs.len());
             }
             if extras.shadows {
                 self.shadow_pass.draw_ground(&mut pass);
@@ -475,20 +510,25 @@ impl SceneRenderer {
         queue.submit([encoder.finish()]);
     }
 
-    /// Draws `m`'s runs ([`crate::draw_runs`]): each an instanced call of its draws,
-    /// binding the geometry chunk and uniform buffer it is in. A run of one hidden draw
-    /// is skipped; a hidden draw among instances is written hidden (`GpuModel::update`).
+    /// Draws `m`'s runs `runs` ([`crate::draw_runs`]): each an instanced call of its
+    /// draws, binding the geometry chunk and uniform buffer it is in. A run of one hidden
+    /// draw is skipped; a hidden draw among instances is written hidden
+    /// (`GpuModel::update`).
     fn draw_model(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
         m: &GpuModel,
         pose: &Pose,
         mask: &[bool],
+        runs: std::ops::Range<usize>,
     ) {
+        if runs.is_empty() {
+            return;
+        }
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         let mut bound: Option<(usize, crate::pipelines::PipelineKey)> = None;
         let mut geometry: Option<u32> = None;
-        for run in &m.runs {
+        for run in &m.runs[runs] {
             let d = &m.draws[run.first as usize];
             if run.count == 1 && !node_shown(pose, mask, d.node) {
                 continue;
@@ -545,18 +585,20 @@ impl SceneRenderer {
         let inspecting =
             overlays::wanted(&view.overlays, view.selected) || !view.highlight.is_empty();
         let want_overlays = inspecting || !model.guides.is_empty();
-        if !want_overlays && !view.shadows {
+        // A scene with shadows of its own draws those ([`StencilShadows`]), not these.
+        let ground_shadows = view.shadows && model.environment.shadows.is_none();
+        if !want_overlays && !ground_shadows {
             return extras;
         }
         let aspect = target.width as f32 / target.height.max(1) as f32;
         let view_proj = view.camera.view_proj(aspect);
         // Guides alone need no posed meshes (posing a map's every mesh each frame would).
-        let meshes = if inspecting || view.shadows {
+        let meshes = if inspecting || ground_shadows {
             posed_meshes(model, pose, &view.node_mask)
         } else {
             Vec::new()
         };
-        if view.shadows {
+        if ground_shadows {
             let casters = shadow_casters(model, pose, &view.node_mask);
             let points = casters.iter().flatten().copied();
             let all = meshes.iter().flat_map(|m| m.points.iter().copied());

@@ -11,8 +11,9 @@ pub const MSAA_SAMPLES: u32 = 4;
 pub const SAMPLE_COUNTS: [u32; 2] = [1, MSAA_SAMPLES];
 /// Format of the resolved colour texture.
 pub(crate) const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
-/// Depth format.
-pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// Depth format, with the stencil a scene's shadow volumes count in
+/// ([`crate::stencil_shadows`]): WebGPU and WebGL2 both have it without a feature.
+pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24PlusStencil8;
 
 /// Offscreen colour (resolved), MSAA colour and depth textures of one size.
 #[derive(Debug)]

@@ -1,5 +1,5 @@
-//! What surrounds a scene: distance fog and a sky (a Warzone 2100 map's, set by the map
-//! scene alone). The renderer applies the fog to every mesh of the model — not to the
+//! What surrounds a scene: distance fog, a sky and the shadows of its sun (a Warzone
+//! 2100 map's, set by the map scene alone). The renderer applies the fog to every mesh of the model — not to the
 //! guides and overlays drawn over it — and draws the sky behind everything; a view may
 //! leave both out (the window's and `vitrine render`'s fog setting).
 //!
@@ -15,13 +15,31 @@ pub struct Environment {
     pub fog: Option<Fog>,
     /// The sky drawn behind the scene.
     pub sky: Option<Sky>,
+    /// The shadows the nodes marked [`crate::model::Node::casts_shadow`] cast.
+    pub shadows: Option<Shadows>,
 }
 
 impl Environment {
     /// Whether there is nothing to apply.
     pub fn is_empty(&self) -> bool {
-        self.fog.is_none() && self.sky.is_none()
+        self.fog.is_none() && self.sky.is_none() && self.shadows.is_none()
     }
+}
+
+/// Shadow volumes: the edges of each caster mesh's outline as its sun sees it (the
+/// triangles facing the sun, less the edges two of them share), each pulled along
+/// [`Shadows::light`] into a quad. A pixel whose surface lies behind more of those
+/// quads' faces turned towards the eye than away from it (or the other way: inside a
+/// volume) is darkened once, however many volumes it is in: its colour times
+/// `1 − darkness`, in the display's sRGB encoding. The opaque meshes are drawn first and
+/// darkened with the ground; the blended ones are drawn after, undarkened.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shadows {
+    /// The sun's light as it travels (towards the ground), in model space; its length is
+    /// how far each outline is pulled, model units.
+    pub light: [f32; 3],
+    /// How much a shadow takes from the colour (0: nothing, 1: all).
+    pub darkness: f32,
 }
 
 /// Linear fog: a fragment at depth `d` is mixed towards [`Fog::colour`] by

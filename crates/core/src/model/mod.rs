@@ -35,7 +35,7 @@ pub use anim::{
 pub use axes::FileAxes;
 pub use details::Details;
 pub use diagnostics::{Diagnostic, Location};
-pub use environment::{Environment, Fog, FogDistance, Sky};
+pub use environment::{Environment, Fog, FogDistance, Shadows, Sky};
 pub use extras::{CollisionBox, Connector, ModelEvent, ShadowMesh};
 pub use guide::Guide;
 pub use material::{AlphaSource, Billboard, BlendMode, Material, TextureRef, TextureRole};

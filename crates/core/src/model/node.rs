@@ -51,6 +51,10 @@ pub struct Node {
     /// footprints and gateways. A picture drawn without a node mask leaves it out; the
     /// window opens with it hidden and shows it on its toggle.
     pub hidden: bool,
+    /// Whether this node's mesh and its descendants' cast the scene's shadows
+    /// ([`crate::model::Shadows`]); `None`: as its parent, at the root no.
+    /// A map sets it on the objects the game casts shadows of; no model file sets it.
+    pub casts_shadow: Option<bool>,
 }
 
 impl Node {
@@ -67,6 +71,7 @@ impl Node {
             team: None,
             light: None,
             hidden: false,
+            casts_shadow: None,
         }
     }
 }

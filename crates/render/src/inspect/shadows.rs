@@ -9,6 +9,9 @@
 
 use crate::inspect::overlay_pass::upload;
 use crate::target::DEPTH_FORMAT;
+
+/// The shadow map's own depth format (sampled by comparison; no stencil).
+const MAP_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 
@@ -123,7 +126,7 @@ impl ShadowPass {
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: DEPTH_FORMAT,
+            format: MAP_FORMAT,
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
             view_formats: &[],
         });
@@ -240,7 +243,7 @@ impl ShadowPass {
                 ..Default::default()
             },
             depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
+                format: MAP_FORMAT,
                 depth_write_enabled: Some(true),
                 depth_compare: Some(wgpu::CompareFunction::Less),
                 stencil: Default::default(),

@@ -38,6 +38,7 @@ mod overlays;
 mod page_detail;
 mod pcx_texture;
 mod pet_dds;
+mod scene_shadows;
 mod shader_validation;
 mod splat;
 mod split;

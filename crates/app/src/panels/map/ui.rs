@@ -185,8 +185,9 @@ fn layers_ui(ui: &mut egui::Ui, state: &AppState, map: &MapDetails) -> Vec<AppCo
     out
 }
 
-/// *Fog and sky* and *Moving water and sky*: the map's environment drawn or not (off by
-/// default), its water and sky moving or still (on by default); both saved.
+/// *Fog and sky*, *Shadows* and *Moving water and sky*: the map's environment drawn or
+/// not (off by default), its objects' shadows (on by default, as in the game), its water
+/// and sky moving or still (on by default); all saved.
 fn atmosphere_ui(ui: &mut egui::Ui, settings: &crate::settings::Settings) -> Vec<AppCommand> {
     use crate::settings::SettingsCommand;
     let mut out = Vec::new();
@@ -205,6 +206,22 @@ fn atmosphere_ui(ui: &mut egui::Ui, settings: &crate::settings::Settings) -> Vec
         .changed()
     {
         out.push(AppCommand::Settings(SettingsCommand::SetMapFog(fog)));
+    }
+    let mut shadows = settings.map_shadows;
+    if ui
+        .checkbox(&mut shadows, "Shadows")
+        .on_hover_text(
+            "The shadows of the structures, of the droids and of the features the game \
+             casts them for (buildings, skyscrapers, oil drums), as Warzone 2100 4.3 draws \
+             them with its setting Shadows on: each model's outline pulled along the sun \
+             (x 225, y −600, z 450) and the ground inside it, and the models' own sides, \
+             drawn at half their brightness. On by default, as in the game.",
+        )
+        .changed()
+    {
+        out.push(AppCommand::Settings(SettingsCommand::SetMapShadows(
+            shadows,
+        )));
     }
     let mut animate = settings.map_animate;
     if ui

@@ -165,6 +165,7 @@ pub(super) fn environment(
     Environment {
         fog: Some(fog),
         sky,
+        shadows: Some(super::illumination::shadows()),
     }
 }
 

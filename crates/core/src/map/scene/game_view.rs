@@ -40,6 +40,10 @@ pub const GAME_HEIGHT_STEP: i32 = 50;
 /// The focal length of the game's projection in pixels (`glm::frustum` at 330 with a
 /// height of `height / 6` each way).
 pub const GAME_FOCAL_PX: f32 = 990.0;
+/// `SHADOW_END_DISTANCE` (`lib/ivis_opengl/piedraw.cpp`): a shape whose origin is this
+/// far from the eye or farther, in the game's scaled view space, casts no shadow
+/// (`pie_Draw3DShape`).
+pub const GAME_SHADOW_REACH: f32 = 8000.0;
 /// How far from the top of the window the game draws the point its camera pivots on
 /// (`geoOffset`).
 pub const GAME_PIVOT_ROW: f32 = 192.0;
@@ -61,6 +65,9 @@ pub struct GameView {
     pub focal_px: f32,
     /// Where the pivot is drawn: pixels from the window's left and top.
     pub pivot_px: (f32, f32),
+    /// How far from the eye a shadow caster's origin may be, world units
+    /// ([`GAME_SHADOW_REACH`] ÷ the resolution's scale).
+    pub shadow_reach: f32,
 }
 
 /// Where a script puts the game's camera: over which point, how far.
@@ -117,11 +124,13 @@ impl MapDetails {
     /// the same height over the ground there as at the start (module docs).
     pub fn game_view_at(&self, width: u32, height: u32, camera: &GameCamera) -> GameView {
         let pivot_z = camera_height(&self.terrain, camera.x as i32, camera.y as i32);
+        let scale = resolution_scale(width, height);
         GameView {
             pivot: model_point(camera.x, camera.y, pivot_z as f32),
-            distance: camera.zoom / resolution_scale(width, height),
+            distance: camera.zoom / scale,
             focal_px: GAME_FOCAL_PX,
             pivot_px: (width as f32 / 2.0, GAME_PIVOT_ROW),
+            shadow_reach: GAME_SHADOW_REACH / scale,
         }
     }
 }

@@ -46,6 +46,38 @@ pub fn object_brightness(kind: ObjectKind) -> f32 {
     }
 }
 
+/// The shadows the game draws with its setting *shadows* on (the default), as
+/// [`crate::model::Shadows`] says them (`pie_DrawShadow`, `pie_ShadowDrawLoop`,
+/// `pie_DrawShadows` in `lib/ivis_opengl/piedraw.cpp`): each caster's outline pulled
+/// along the sun, [`DEFAULT_SUN`] (`drawTiles` hands `pie_BeginLighting` the sun in view
+/// space, and `pie_Draw3DShape` takes it back into the shape's own space: in the world,
+/// the sun's vector itself, 783 units long, 600 of them down), in model space (mirrored
+/// in x); the screen filled black at alpha 128 of 255 where the stencil counts a volume.
+pub fn shadows() -> crate::model::Shadows {
+    crate::model::Shadows {
+        light: [-DEFAULT_SUN.x, DEFAULT_SUN.y, DEFAULT_SUN.z],
+        darkness: 128.0 / 255.0,
+    }
+}
+
+/// Whether the game casts the shadow of an object of `kind` (a feature's `type` from
+/// `features.json`, `feature_type`): every structure (`renderStructure` draws its model
+/// with `pie_STATIC_SHADOW`, its turrets with `pie_SHADOW`; `renderWallSection` walls
+/// and gates with `pie_SHADOW`, wall towers with `pie_STATIC_SHADOW`), every droid
+/// (`displayComponentObject`: `pie_SHADOW`), and of the features only buildings,
+/// skyscrapers and oil drums (`renderFeature`): not trees, boulders, wrecks or oil
+/// resources.
+pub fn casts_shadow(kind: ObjectKind, feature_type: Option<&str>) -> bool {
+    match kind {
+        ObjectKind::Structure | ObjectKind::Droid => true,
+        ObjectKind::Feature => feature_type.is_some_and(|t| {
+            ["BUILDING", "SKYSCRAPER", "OIL DRUM"]
+                .iter()
+                .any(|k| t.eq_ignore_ascii_case(k))
+        }),
+    }
+}
+
 /// Illumination of the tiles on the map's outer ring (`initLighting`).
 const EDGE: u8 = 16;
 

@@ -27,7 +27,11 @@
 //! - the fog and the tileset's sky ([`Model::environment`], [`atmosphere`]), which the
 //!   renderer applies to every mesh and draws behind them when the view asks for them;
 //! - every object the placement keeps, at its x, y, z and direction, a player's in its
-//!   team colour (`objects.rs`).
+//!   team colour (`objects.rs`);
+//! - the shadows the game casts of them along its sun ([`Model::environment`]'s
+//!   `shadows`, [`illumination::shadows`]; the casters marked
+//!   [`crate::model::Node::casts_shadow`], [`illumination::casts_shadow`]), which the
+//!   renderer draws as the game does, by stencil shadow volumes, when the view asks.
 //!
 //! Without the game's data, the ground is one colour lit by the sun (the heights show
 //! in the shading), objects are boxes of their footprint, and a warning says which data

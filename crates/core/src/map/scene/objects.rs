@@ -107,10 +107,17 @@ impl<'a> Objects<'a> {
         };
         let stats = self.stats;
         let assembly = |r: Result<crate::wz::Assembly, String>| {
-            let a = r?;
+            let mut a = r?;
             if a.model.meshes.is_empty() {
                 let why = a.parts.iter().find_map(|p| p.error.clone());
                 return Err(why.unwrap_or_else(|| "its parts have no meshes".into()));
+            }
+            // The base plate casts no shadow (`renderStructure` draws it with
+            // `pie_FORCE_FOG` alone); the rest of the object as its group says.
+            for part in a.parts.iter().filter(|p| p.role == "base") {
+                if let Some(n) = part.node.and_then(|n| a.model.nodes.get_mut(n)) {
+                    n.casts_shadow = Some(false);
+                }
             }
             Ok(Arc::new(a.model))
         };
@@ -169,6 +176,13 @@ impl<'a> Objects<'a> {
         };
         let node = self.put(scene, parent, (&group, &o.stats_id), at, &part);
         scene.nodes[node].team = team_of(o.owner);
+        let feature_type = (o.kind == ObjectKind::Feature)
+            .then(|| self.stats.features.get(&o.stats_id))
+            .flatten()
+            .and_then(|f| f.kind.as_deref());
+        // A marker box is Vitrine's, not the game's: it casts none.
+        scene.nodes[node].casts_shadow =
+            Some(why.is_none() && super::illumination::casts_shadow(o.kind, feature_type));
         (node, why)
     }
 

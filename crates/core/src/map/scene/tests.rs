@@ -670,3 +670,77 @@ fn grid_footprints_and_gateways_lie_on_the_drawn_ground_and_open_hidden() {
     assert!(d.layer_nodes(Layer::Terrain).iter().all(|&n| !hidden[n]));
     assert!(d.layer_nodes(Layer::StartPositions).is_empty());
 }
+
+fn feature(stats_id: &str, key: &str, x: i32, y: i32) -> MapObject {
+    MapObject {
+        kind: ObjectKind::Feature,
+        stats_id: stats_id.into(),
+        owner: Owner::Scavenger,
+        x,
+        y,
+        direction: 0,
+        id: None,
+        modules: 0,
+        key: key.into(),
+        refused: None,
+        logged: Vec::new(),
+    }
+}
+
+#[test]
+fn structures_and_buildings_cast_the_games_shadows_base_plates_trees_and_boxes_none() {
+    let files = Files::new(
+        source()
+            .with(
+                "d/stats/structure.json",
+                r#"{"Hut": {"type": "GENERIC", "width": 1, "breadth": 1,
+                    "baseModel": "hutbase.pie", "structureModel": ["hut.pie"]},
+                    "Ghost": {"type": "GENERIC", "width": 1, "breadth": 1,
+                    "structureModel": ["nowhere.pie"]}}"#,
+            )
+            .with("d/structs/hutbase.pie", CUBE)
+            .with(
+                "d/stats/features.json",
+                r#"{"Shop": {"type": "BUILDING", "model": "hut.pie", "width": 1, "breadth": 1},
+                    "Oak": {"type": "TREE", "model": "hut.pie", "width": 1, "breadth": 1}}"#,
+            ),
+    );
+    let roots = vec![FileRef::Disk("d".into())];
+    let (stats, _) = Stats::load(&files, &roots);
+    let mut ghost = hut(4 * 128 + 64, 3 * 128 + 64, 0);
+    ghost.stats_id = "Ghost".into();
+    ghost.key = "structure_9".into();
+    let m = map(
+        vec![
+            hut(4 * 128 + 64, 4 * 128 + 64, 0),
+            feature("Shop", "feature_1", 3 * 128 + 64, 4 * 128 + 64),
+            feature("Oak", "feature_2", 5 * 128 + 64, 4 * 128 + 64),
+            ghost,
+        ],
+        &[],
+    );
+    let p = place(&m, &stats, &files, &roots);
+    assert!(p.removed.is_empty(), "{:?}", p.removed);
+    let s = scene(&m, &p, &stats, &files, &roots, &SceneOptions::default());
+    s.validate().unwrap();
+    assert_eq!(s.environment.shadows, Some(illumination::shadows()));
+    let mark = |starts: &str| {
+        let n = s.nodes.iter().find(|n| n.name.starts_with(starts));
+        n.unwrap_or_else(|| {
+            panic!(
+                "{starts}: {:?}",
+                s.nodes.iter().map(|n| &n.name).collect::<Vec<_>>()
+            )
+        })
+        .casts_shadow
+    };
+    assert_eq!(mark("structure Hut"), Some(true));
+    assert_eq!(mark("Hut · base"), Some(false), "the base plate");
+    assert_eq!(mark("Hut · structure"), None, "as its structure");
+    assert_eq!(mark("feature Shop"), Some(true));
+    assert_eq!(mark("feature Oak"), Some(false));
+    assert_eq!(mark("structure Ghost"), Some(false), "a marker box");
+    // The sun as the game pulls shadows along it, mirrored into model space.
+    let sun = illumination::shadows().light;
+    assert_eq!(sun, [-225.0, -600.0, 450.0]);
+}
