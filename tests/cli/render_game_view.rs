@@ -27,27 +27,20 @@ fn lit_box(img: &image::RgbaImage, (x0, x1, y0, y1): (u32, u32, u32, u32)) -> [u
 
 #[vitrine_test(gpu, game)]
 fn the_game_view_draws_player_0s_hq_where_the_game_does() {
-    let data = common::game_data();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("render-game-view");
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join("sk-rush.png");
     // The structures alone on black, so the HQ's outline is the only thing lit around it.
-    let run = Command::new(env!("CARGO_BIN_EXE_vitrine"))
-        .args([
-            "render", "--view", "game", "--size", "1024x768", "--level", "Sk-Rush",
-        ])
-        .args(["--layers", "structures", "--background", "#000000"])
-        .arg(data.join("mp.wz"))
-        .arg("-o")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+    let img = game_view(
+        "sk-rush.png",
+        &[
+            "--size",
+            "1024x768",
+            "--level",
+            "Sk-Rush",
+            "--layers",
+            "structures",
+            "--background",
+            "#000000",
+        ],
     );
-    let img = image::open(&out).unwrap().into_rgba8();
     assert_eq!(img.dimensions(), (1024, 768));
     // The HQ (2176, 2304) and nothing else in x 400..624, y 200..500 (the factory starts
     // at x 635, the research facility at y 520); over the truck 6 tiles east, it would be
@@ -73,34 +66,18 @@ fn past_the_maps_edge_the_game_view_shows_what_the_game_does() {
     // north edge a third down the window, nothing but the space past it above. With the
     // fog off the game fills that with near black (10, 13, 16 on every tileset; its frame
     // is tests/parity/sk-mountain/p1.png), not the grey of a model's background.
-    let data = common::game_data();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("render-game-view");
-    std::fs::create_dir_all(&dir).unwrap();
     let draw = |extra: &[&str], name: &str| {
-        let out = dir.join(name);
-        let run = Command::new(env!("CARGO_BIN_EXE_vitrine"))
-            .args([
-                "render",
-                "--view",
-                "game",
-                "--size",
-                "640x480",
-                "--level",
-                "Sk-Mountain",
-            ])
-            .args(["--layers", "terrain", "--camera", "2432,1408"])
-            .args(extra)
-            .arg(data.join("mp.wz"))
-            .arg("-o")
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            run.status.success(),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
-        image::open(&out).unwrap().into_rgba8()
+        let at = [
+            "--size",
+            "640x480",
+            "--level",
+            "Sk-Mountain",
+            "--layers",
+            "terrain",
+            "--camera",
+            "2432,1408",
+        ];
+        game_view(name, &[&at[..], extra].concat())
     };
     let img = draw(&[], "past-edge.png");
     let game =
@@ -123,16 +100,16 @@ fn past_the_maps_edge_the_game_view_shows_what_the_game_does() {
     assert_eq!(white.get_pixel(320, 40).0, [255, 255, 255, 255]);
 }
 
-/// `vitrine render mp.wz --level Sk-Rush --view game` at 640 × 480 with `extra` options.
-fn sk_rush_start(dir: &Path, name: &str, extra: &[&str]) -> image::RgbaImage {
-    let data = common::game_data();
+/// `vitrine render --view game ARGS` of the installed game's `mp.wz`, written as `name`:
+/// the picture.
+fn game_view(name: &str, args: &[&str]) -> image::RgbaImage {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("render-game-view");
+    std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join(name);
     let run = Command::new(env!("CARGO_BIN_EXE_vitrine"))
-        .args([
-            "render", "--view", "game", "--size", "640x480", "--level", "Sk-Rush",
-        ])
-        .args(extra)
-        .arg(data.join("mp.wz"))
+        .args(["render", "--view", "game"])
+        .args(args)
+        .arg(common::game_data().join("mp.wz"))
         .arg("-o")
         .arg(&out)
         .output()
@@ -145,13 +122,17 @@ fn sk_rush_start(dir: &Path, name: &str, extra: &[&str]) -> image::RgbaImage {
     image::open(&out).unwrap().into_rgba8()
 }
 
+/// Sk-Rush's start in the game view at 640 × 480 with `extra` options, written as `name`.
+fn sk_rush_start(name: &str, extra: &[&str]) -> image::RgbaImage {
+    let at = ["--size", "640x480", "--level", "Sk-Rush"];
+    game_view(name, &[&at[..], extra].concat())
+}
+
 #[vitrine_test(gpu, game)]
 fn the_objects_shadows_darken_by_half_on_the_side_away_from_the_sun_by_default() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("render-game-view-shadows");
-    std::fs::create_dir_all(&dir).unwrap();
-    let default = sk_rush_start(&dir, "default.png", &[]);
-    let on = sk_rush_start(&dir, "on.png", &["--shadows", "on"]);
-    let off = sk_rush_start(&dir, "off.png", &["--shadows", "off"]);
+    let default = sk_rush_start("shadows-default.png", &[]);
+    let on = sk_rush_start("shadows-on.png", &["--shadows", "on"]);
+    let off = sk_rush_start("shadows-off.png", &["--shadows", "off"]);
     assert!(default == on, "the default is --shadows on");
     // Where the pictures differ, the shadows only darken: by the game's alpha of 128
     // (× 127/255), measured on the brighter pixels (the dark ones round too coarsely).
