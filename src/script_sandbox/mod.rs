@@ -230,11 +230,7 @@ fn crashed(said: &str) -> LoadError {
     } else {
         format!("its engine stopped: {}", last.trim())
     };
-    LoadError::new(
-        ErrorKind::Invalid,
-        Location::File,
-        format!("the script could not be run: {why}"),
-    )
+    script::could_not_run(&why)
 }
 
 /// The child: `vitrine --run-map-script SEED PLAYERS SECONDS`, `game.js` on standard

@@ -97,6 +97,13 @@ struct Run {
     waiting: Vec<Job>,
 }
 
+impl Run {
+    /// Whether this is the run of `source` with `seed` for `players`.
+    fn of(&self, source: &[u8], seed: u32, players: u32) -> bool {
+        self.seed == seed && self.players == players && self.source == source
+    }
+}
+
 thread_local! {
     static STATES: RefCell<[State; 2]> = const { RefCell::new([State::Absent, State::Absent]) };
     static RUNS: RefCell<Vec<Run>> = const { RefCell::new(Vec::new()) };
@@ -209,7 +216,7 @@ fn run_script(source: &[u8], seed: u32, players: u32) -> Result<ScriptMap, LoadE
     need(Engine::Script).map_err(unavailable)?;
     let known = RUNS.with_borrow(|runs| {
         runs.iter()
-            .find(|r| r.seed == seed && r.players == players && r.source == source)
+            .find(|r| r.of(source, seed, players))
             .map(|r| r.answer.clone())
     });
     match known {
@@ -240,9 +247,10 @@ async fn run_in_worker(source: Vec<u8>, seed: u32, players: u32) {
         Err(e) => Err(crashed(&crate::fetch::js_text(&e))),
     };
     let waiting = RUNS.with_borrow_mut(|runs| {
-        let Some(run) = runs.iter_mut().find(|r| {
-            r.answer.is_none() && r.seed == seed && r.players == players && r.source == source
-        }) else {
+        let Some(run) = runs
+            .iter_mut()
+            .find(|r| r.answer.is_none() && r.of(&source, seed, players))
+        else {
             return Vec::new();
         };
         run.answer = Some(answer);
@@ -285,11 +293,7 @@ fn worker_answer(reply: &JsValue) -> Result<ScriptMap, LoadError> {
 }
 
 fn crashed(why: &str) -> LoadError {
-    LoadError::new(
-        ErrorKind::Invalid,
-        Location::File,
-        format!("the script could not be run: its engine stopped: {why}"),
-    )
+    script::could_not_run(&format!("its engine stopped: {why}"))
 }
 
 fn basis_describe(bytes: &[u8]) -> Result<BasisInfo, String> {

@@ -134,6 +134,16 @@ pub fn stopped_at_memory(line: Option<u32>) -> LoadError {
     )
 }
 
+/// A host could not run the script to its end (its engine crashed or failed to start):
+/// `why`, as the host saw it.
+pub fn could_not_run(why: &str) -> LoadError {
+    LoadError::new(
+        crate::formats::ErrorKind::Invalid,
+        crate::model::Location::File,
+        format!("the script could not be run: {why}"),
+    )
+}
+
 /// A host stopped the script: `what` it ran past, and the line it was last seen on,
 /// where known.
 pub fn stopped(what: &str, line: Option<u32>) -> LoadError {
